@@ -1,0 +1,36 @@
+# hdparm: get/set ATA drive parameters.
+CC ?= cc
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra
+CPPFLAGS += -D_GNU_SOURCE
+LDFLAGS ?=
+PREFIX ?= /usr/local
+DESTDIR ?=
+SBINDIR = $(PREFIX)/sbin
+MANDIR = $(PREFIX)/share/man/man8
+
+SRCS = hdparm.c actions.c settings.c identify.c sgio.c modes.c benchmark.c
+OBJS = $(SRCS:.c=.o)
+HDRS = $(wildcard *.h)
+
+all: hdparm
+
+hdparm: $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+%.o: %.c $(HDRS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+check: hdparm
+	sh tests/run-tests.sh
+
+install: hdparm
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)
+	install -m 0755 hdparm $(DESTDIR)$(SBINDIR)/hdparm
+	install -m 0644 hdparm.8 $(DESTDIR)$(MANDIR)/hdparm.8
+
+clean:
+	rm -f hdparm $(OBJS)
+	rm -rf tests/out
+
+.PHONY: all check install clean

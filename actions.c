@@ -1,0 +1,234 @@
+/*
+ * The order in which one device's options run.  hdparm 9.65 runs every
+ * "set" first, then every query, then timings and power commands, whatever
+ * the order on the command line; scripts depend on the order of the output
+ * lines, so this table keeps it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "actions.h"
+#include "benchmark.h"
+#include "settings.h"
+
+enum when {
+	WHEN_GIVEN,		/* the option appeared */
+	WHEN_SET,		/* the option came with a value */
+	WHEN_QUERY,		/* the option appeared without -q before it (or -v's set) */
+	WHEN_NOISY,		/* the option appeared without -q before it */
+};
+
+struct step {
+	enum opt_id opt;
+	enum when when;
+	bool in_defaults;	/* part of the default query set (-v, or no option) */
+	step_fn *run;
+};
+
+static step_fn not_implemented;
+
+static const struct step steps[] = {
+	/* Settings. */
+	{ OPT_SET_SECTOR_SIZE, WHEN_GIVEN, false, not_implemented },
+	{ OPT_TRIM_STDIN, WHEN_GIVEN, false, not_implemented },
+	{ OPT_WDIDLE3, WHEN_SET, false, wdidle3_step },
+	{ OPT_READAHEAD, WHEN_SET, false, set_kernel_setting },
+	{ OPT_PIOMODE, WHEN_SET, false, set_pio_mode },
+	{ OPT_IO32BIT, WHEN_SET, false, set_kernel_setting },
+	{ OPT_MULTCOUNT, WHEN_SET, false, set_multcount },
+	{ OPT_READONLY, WHEN_SET, false, set_kernel_setting },
+	{ OPT_UNMASK, WHEN_SET, false, set_kernel_setting },
+	{ OPT_DMA, WHEN_SET, false, set_kernel_setting },
+	{ OPT_QUEUE_DEPTH, WHEN_SET, false, set_queue_depth },
+	{ OPT_NOWERR, WHEN_SET, false, set_kernel_setting },
+	{ OPT_KEEP, WHEN_SET, false, set_kernel_setting },
+	{ OPT_DOORLOCK, WHEN_SET, false, set_drive_feature },
+	{ OPT_DRIVE_KEEP, WHEN_SET, false, set_drive_feature },
+	{ OPT_DEFECTS, WHEN_SET, false, set_drive_feature },
+	{ OPT_PREFETCH, WHEN_SET, false, set_drive_feature },
+	{ OPT_XFERMODE, WHEN_SET, false, set_drive_feature },
+	{ OPT_LOOKAHEAD, WHEN_SET, false, set_drive_feature },
+	{ OPT_POWERUP_STANDBY, WHEN_SET, false, set_powerup_standby },
+	{ OPT_APM, WHEN_SET, false, set_drive_feature },
+	{ OPT_CDROMSPEED, WHEN_SET, false, set_cdrom_speed },
+	{ OPT_ACOUSTIC, WHEN_SET, false, set_drive_feature },
+	{ OPT_WRV, WHEN_SET, false, set_drive_feature },
+	{ OPT_WCACHE, WHEN_SET, false, set_write_cache },
+	{ OPT_STANDBY, WHEN_SET, false, set_standby_timer },
+	{ OPT_SECURITY_UNLOCK, WHEN_GIVEN, false, not_implemented },
+	{ OPT_SECURITY_SET_PASS, WHEN_GIVEN, false, not_implemented },
+	{ OPT_SECURITY_DISABLE, WHEN_GIVEN, false, not_implemented },
+	{ OPT_SECURITY_ERASE, WHEN_GIVEN, false, not_implemented },
+	{ OPT_SECURITY_ERASE_ENHANCED, WHEN_GIVEN, false, not_implemented },
+	{ OPT_SANITIZE_STATUS, WHEN_GIVEN, false, not_implemented },
+	{ OPT_SANITIZE_FREEZE, WHEN_GIVEN, false, not_implemented },
+	{ OPT_SANITIZE_ANTIFREEZE, WHEN_GIVEN, false, not_implemented },
+	{ OPT_SANITIZE_BLOCK_ERASE, WHEN_GIVEN, false, not_implemented },
+	{ OPT_SANITIZE_CRYPTO, WHEN_GIVEN, false, not_implemented },
+	{ OPT_SANITIZE_OVERWRITE, WHEN_GIVEN, false, not_implemented },
+	{ OPT_DCO_IDENTIFY, WHEN_GIVEN, false, not_implemented },
+	{ OPT_DCO_RESTORE, WHEN_GIVEN, false, not_implemented },
+	{ OPT_DCO_FREEZE, WHEN_GIVEN, false, not_implemented },
+	{ OPT_DCO_SETMAX, WHEN_GIVEN, false, not_implemented },
+	{ OPT_SECURITY_FREEZE, WHEN_GIVEN, false, not_implemented },
+	{ OPT_SEAGATE, WHEN_GIVEN, false, power_command },
+	{ OPT_BUSSTATE, WHEN_SET, false, set_kernel_setting },
+	{ OPT_MAX_SECTORS, WHEN_SET, false, set_max_sectors },
+	{ OPT_MAKE_BAD_SECTOR, WHEN_GIVEN, false, not_implemented },
+	{ OPT_TRIM_RANGES, WHEN_GIVEN, false, not_implemented },
+	{ OPT_WRITE_SECTOR, WHEN_GIVEN, false, not_implemented },
+	{ OPT_REPAIR_SECTOR, WHEN_GIVEN, false, not_implemented },
+	{ OPT_FWDOWNLOAD, WHEN_GIVEN, false, not_implemented },
+	{ OPT_FWDOWNLOAD_MODE3, WHEN_GIVEN, false, not_implemented },
+	{ OPT_FWDOWNLOAD_MODE3_MAX, WHEN_GIVEN, false, not_implemented },
+	{ OPT_FWDOWNLOAD_MODE7, WHEN_GIVEN, false, not_implemented },
+	{ OPT_FWDOWNLOAD_MODEE, WHEN_GIVEN, false, not_implemented },
+	{ OPT_FWDOWNLOAD_MODEE_MAX, WHEN_GIVEN, false, not_implemented },
+	{ OPT_READ_SECTOR, WHEN_GIVEN, false, not_implemented },
+	{ OPT_DRQ_HSM_ERROR, WHEN_GIVEN, false, not_implemented },
+	{ OPT_FALLOCATE, WHEN_GIVEN, false, not_implemented },
+	{ OPT_FIBMAP, WHEN_GIVEN, false, not_implemented },
+	{ OPT_HITACHI_TEMP, WHEN_NOISY, false, hitachi_temperature },
+
+	/* Queries. */
+	{ OPT_MULTCOUNT, WHEN_QUERY, true, get_multcount },
+	{ OPT_IO32BIT, WHEN_QUERY, true, get_kernel_setting },
+	{ OPT_UNMASK, WHEN_QUERY, true, get_kernel_setting },
+	{ OPT_DMA, WHEN_QUERY, true, get_kernel_setting },
+	{ OPT_QUEUE_DEPTH, WHEN_QUERY, false, get_queue_depth },
+	{ OPT_KEEP, WHEN_QUERY, true, get_kernel_setting },
+	{ OPT_NOWERR, WHEN_QUERY, false, get_kernel_setting },
+	{ OPT_READONLY, WHEN_QUERY, true, get_kernel_setting },
+	{ OPT_READAHEAD, WHEN_QUERY, true, get_kernel_setting },
+	{ OPT_GEOMETRY, WHEN_GIVEN, true, get_geometry },
+	{ OPT_WDIDLE3, WHEN_QUERY, false, wdidle3_step },
+	{ OPT_POWERMODE, WHEN_NOISY, false, check_power_mode },
+	{ OPT_IDENTITY, WHEN_GIVEN, false, show_identity },
+	{ OPT_IDENTIFY, WHEN_GIVEN, false, show_identify },
+	{ OPT_ISTDOUT, WHEN_GIVEN, false, show_identify },
+	{ OPT_IRAW, WHEN_GIVEN, false, show_identify },
+	{ OPT_LOOKAHEAD, WHEN_QUERY, false, get_drive_feature },
+	{ OPT_WCACHE, WHEN_QUERY, false, get_drive_feature },
+	{ OPT_APM, WHEN_QUERY, false, get_drive_feature },
+	{ OPT_ACOUSTIC, WHEN_QUERY, false, get_drive_feature },
+	{ OPT_WRV, WHEN_QUERY, false, get_drive_feature },
+	{ OPT_BUSSTATE, WHEN_QUERY, false, get_kernel_setting },
+	{ OPT_MAX_SECTORS, WHEN_QUERY, false, get_max_sectors },
+
+	/* Timings, flushes and power commands. */
+	{ OPT_CACHE_TIMINGS, WHEN_GIVEN, false, time_cached_reads },
+	{ OPT_FLUSH_WCACHE, WHEN_GIVEN, false, flush_write_cache },
+	{ OPT_TIMINGS, WHEN_GIVEN, false, time_device_reads },
+	{ OPT_FLUSH_BUFFERS, WHEN_GIVEN, false, flush_buffers },
+	{ OPT_REREAD_PARTITIONS, WHEN_GIVEN, false, reread_partitions },
+	{ OPT_IDLE_IMMEDIATE, WHEN_GIVEN, false, power_command },
+	{ OPT_STANDBY_NOW, WHEN_GIVEN, false, power_command },
+	{ OPT_IDLE_UNLOAD, WHEN_GIVEN, false, power_command },
+	{ OPT_SLEEP_NOW, WHEN_GIVEN, false, power_command },
+	{ OPT_RESET, WHEN_GIVEN, false, device_reset },
+};
+
+static int not_implemented(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	(void)dev;
+	(void)s;
+	(void)opt;
+	fprintf(stderr, " this option is not implemented yet\n");
+	return ENOSYS;
+}
+
+static bool step_applies(const struct step *st, const struct settings *s)
+{
+	const struct opt_value *v = &s->v[st->opt];
+
+	if (st->in_defaults && s->defaults)
+		return true;
+	switch (st->when) {
+	case WHEN_GIVEN:
+		return v->given;
+	case WHEN_SET:
+		return v->given && v->has_value;
+	case WHEN_QUERY:
+	case WHEN_NOISY:
+		return v->given && v->noisy;
+	}
+	return false;
+}
+
+void print_on_off(unsigned long value)
+{
+	printf(value ? " (on)\n" : " (off)\n");
+}
+
+static int confirm(struct device *dev, bool given, const char *opt, const char *danger, const char *explanation,
+		   const char *flag_text)
+{
+	if (given)
+		return 0;
+	dev->refused = true;
+	fprintf(stderr, "Use of %s is %s.\n%s\n%s\nProgram aborted.\n", opt, danger, explanation, flag_text);
+	return EPERM;
+}
+
+int confirm_dangerous(struct device *dev, const struct settings *s, const char *opt, const char *explanation)
+{
+	return confirm(dev, s->v[OPT_YES_I_KNOW].given, opt, "VERY DANGEROUS", explanation,
+		       "Please supply the --yes-i-know-what-i-am-doing flag if you really want this.");
+}
+
+int confirm_destructive(struct device *dev, const struct settings *s, const char *opt, const char *explanation)
+{
+	return confirm(dev, s->v[OPT_PLEASE_DESTROY].given, opt, "EXTREMELY DANGEROUS", explanation,
+		       "Please also supply the --please-destroy-my-drive flag if you really want this.");
+}
+
+int process_device(const char *path, const struct settings *s)
+{
+	struct device dev;
+	int flags = O_RDONLY | O_NONBLOCK;
+	int status = 0;
+	bool querying = false;
+
+	memset(&dev, 0, sizeof(dev));
+	dev.path = path;
+	if (s->v[OPT_DIRECT].given)
+		flags |= O_DIRECT;
+	if (s->v[OPT_TRIM_RANGES].given)
+		flags = (flags & ~O_ACCMODE) | O_RDWR;
+	dev.fd = open(path, flags);
+	if (dev.fd < 0) {
+		int err = errno;
+
+		perror(path);
+		return err;
+	}
+	if (!s->quiet)
+		printf("\n%s:\n", path);
+
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		const struct step *st = &steps[i];
+		int err;
+
+		if (!step_applies(st, s))
+			continue;
+		/* Settings may have changed the drive: queries read IDENTIFY afresh. */
+		if (!querying && st->when == WHEN_QUERY) {
+			querying = true;
+			dev.id_valid = false;
+			dev.id_failed = false;
+		}
+		fflush(stdout);
+		err = st->run(&dev, s, st->opt);
+		if (err)
+			status = err;
+		/* A refused dangerous option stops this device: nothing after it runs. */
+		if (dev.refused)
+			break;
+	}
+	fflush(stdout);
+	close(dev.fd);
+	return status;
+}

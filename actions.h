@@ -1,0 +1,21 @@
+/* Running the options on one device, in hdparm 9.65's fixed order. */
+#ifndef HDPARM_ACTIONS_H
+#define HDPARM_ACTIONS_H
+
+#include "hdparm.h"
+#include "options.h"
+
+/* Open the device, run every step its settings ask for; 0 or the errno of the last failure. */
+int process_device(const char *path, const struct settings *s);
+
+/* A step: one option's work in one phase. Returns 0 or an errno value. */
+typedef int step_fn(struct device *dev, const struct settings *s, enum opt_id opt);
+
+/* Refuse (EPERM, message on stderr) unless the confirmation flag was given. */
+int confirm_dangerous(struct device *dev, const struct settings *s, const char *opt, const char *explanation);
+int confirm_destructive(struct device *dev, const struct settings *s, const char *opt, const char *explanation);
+
+/* " (on)\n" or " (off)\n", as 9.65 ends its setting lines. */
+void print_on_off(unsigned long value);
+
+#endif

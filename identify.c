@@ -1,0 +1,1357 @@
+/*
+ * IDENTIFY page decoding.  The text layout follows hdparm 9.65 exactly,
+ * because scripts parse it; the decisions (which words are trusted, which
+ * standard a drive "likely" follows) follow ATA/ATAPI-1 through ACS-3.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "identify.h"
+#include "sgio.h"
+
+/* A word whose bits 15:14 are 01 carries valid data. */
+static bool word_valid(uint16_t w)
+{
+	return (w & 0xc000) == 0x4000;
+}
+
+/* 0x0000 and 0xffff both mean "not reported". */
+static bool word_reported(uint16_t w)
+{
+	return w != 0 && w != 0xffff;
+}
+
+/* ---- minor version codes (word 81) ---- */
+
+struct minor_version {
+	uint16_t code;
+	uint8_t major;		/* 0: not an ATA version we can name */
+	const char *text;
+};
+
+static const struct minor_version minor_versions[] = {
+	{ 0x0000, 0, "Unspecified" },
+	{ 0x0001, 1, "ATA-1 X3T9.2 781D prior to revision 4" },
+	{ 0x0002, 1, "ATA-1 published, ANSI X3.221-1994" },
+	{ 0x0003, 1, "ATA-1 X3T9.2 781D revision 4" },
+	{ 0x0004, 2, "ATA-2 published, ANSI X3.279-1996" },
+	{ 0x0005, 2, "ATA-2 X3T10 948D prior to revision 2k" },
+	{ 0x0006, 3, "ATA-3 X3T10 2008D revision 1" },
+	{ 0x0007, 2, "ATA-2 X3T10 948D revision 2k" },
+	{ 0x0008, 3, "ATA-3 X3T10 2008D revision 0" },
+	{ 0x0009, 2, "ATA-2 X3T10 948D revision 3" },
+	{ 0x000a, 3, "ATA-3 published, ANSI X3.298-199x" },
+	{ 0x000b, 3, "ATA-3 X3T10 2008D revision 6" },
+	{ 0x000c, 3, "ATA-3 X3T13 2008D revision 7 and 7a" },
+	{ 0x000d, 4, "ATA/ATAPI-4 X3T13 1153D revision 6" },
+	{ 0x000e, 4, "ATA/ATAPI-4 T13 1153D revision 13" },
+	{ 0x000f, 4, "ATA/ATAPI-4 X3T13 1153D revision 7" },
+	{ 0x0010, 4, "ATA/ATAPI-4 T13 1153D revision 18" },
+	{ 0x0011, 4, "ATA/ATAPI-4 T13 1153D revision 15" },
+	{ 0x0012, 4, "ATA/ATAPI-4 published, ANSI INCITS 317-1998" },
+	{ 0x0013, 5, "ATA/ATAPI-5 T13 1321D revision 3" },
+	{ 0x0014, 4, "ATA/ATAPI-4 T13 1153D revision 14" },
+	{ 0x0015, 5, "ATA/ATAPI-5 T13 1321D revision 1" },
+	{ 0x0016, 5, "ATA/ATAPI-5 published, ANSI INCITS 340-2000" },
+	{ 0x0017, 4, "ATA/ATAPI-4 T13 1153D revision 17" },
+	{ 0x0018, 6, "ATA/ATAPI-6 T13 1410D revision 0" },
+	{ 0x0019, 6, "ATA/ATAPI-6 T13 1410D revision 3a" },
+	{ 0x001a, 7, "ATA/ATAPI-7 T13 1532D revision 1" },
+	{ 0x001b, 6, "ATA/ATAPI-6 T13 1410D revision 2" },
+	{ 0x001c, 6, "ATA/ATAPI-6 T13 1410D revision 1" },
+	{ 0x001d, 7, "ATA/ATAPI-7 published, ANSI INCITS 397-2005" },
+	{ 0x001e, 7, "ATA/ATAPI-7 T13 1532D revision 0" },
+	{ 0x001f, 0, "Reserved" },
+	{ 0x0020, 0, "Reserved" },
+	{ 0x0021, 7, "ATA/ATAPI-7 T13 1532D revision 4a" },
+	{ 0x0022, 6, "ATA/ATAPI-6 published, ANSI INCITS 361-2002" },
+	{ 0x0027, 8, "ATA-8-ACS revision 3c" },
+	{ 0x0033, 8, "ATA-8-ACS revision 3e" },
+	{ 0x0042, 8, "ATA-8-ACS revision 3f" },
+	{ 0x0052, 8, "ATA-8-ACS revision 3b" },
+	{ 0x0107, 8, "ATA-8-ACS revision 2d" },
+};
+
+static const struct minor_version *find_minor(uint16_t code)
+{
+	for (size_t i = 0; i < sizeof(minor_versions) / sizeof(minor_versions[0]); i++)
+		if (minor_versions[i].code == code)
+			return &minor_versions[i];
+	return NULL;
+}
+
+/* ---- Commands/features tables ---- */
+
+/* One row per feature bit, in the order they are printed. */
+struct feature_bit {
+	uint8_t group;
+	uint8_t bit;
+	const char *text;
+};
+
+enum feature_group {
+	FG_W82, FG_W83, FG_W84, FG_W119, FG_W76, FG_W78, FG_W206, FG_W59, FG_W69,
+};
+
+static const struct feature_bit feature_bits[] = {
+	{ FG_W82, 0, "SMART feature set" },
+	{ FG_W82, 1, "Security Mode feature set" },
+	{ FG_W82, 2, "Removable Media feature set" },
+	{ FG_W82, 3, "Power Management feature set" },
+	{ FG_W82, 4, "PACKET command feature set" },
+	{ FG_W82, 5, "Write cache" },
+	{ FG_W82, 6, "Look-ahead" },
+	{ FG_W82, 7, "Release interrupt" },
+	{ FG_W82, 8, "SERVICE interrupt" },
+	{ FG_W82, 9, "DEVICE_RESET command" },
+	{ FG_W82, 10, "Host Protected Area feature set" },
+	{ FG_W82, 11, "WRITE_VERIFY command" },
+	{ FG_W82, 12, "WRITE_BUFFER command" },
+	{ FG_W82, 13, "READ_BUFFER command" },
+	{ FG_W82, 14, "NOP cmd" },
+	{ FG_W82, 15, "obsolete 82[15]" },
+
+	{ FG_W83, 0, "DOWNLOAD_MICROCODE" },
+	{ FG_W83, 1, "READ/WRITE_DMA_QUEUED" },
+	{ FG_W83, 2, "CFA feature set" },
+	{ FG_W83, 3, "Advanced Power Management feature set" },
+	{ FG_W83, 4, "Removable Media Status Notification feature set" },
+	{ FG_W83, 5, "Power-Up In Standby feature set" },
+	{ FG_W83, 6, "SET_FEATURES required to spinup after power up" },
+	{ FG_W83, 7, "Address Offset Reserved Area Boot" },
+	{ FG_W83, 8, "SET_MAX security extension" },
+	{ FG_W83, 9, "Automatic Acoustic Management feature set" },
+	{ FG_W83, 10, "48-bit Address feature set" },
+	{ FG_W83, 11, "Device Configuration Overlay feature set" },
+	{ FG_W83, 12, "Mandatory FLUSH_CACHE" },
+	{ FG_W83, 13, "FLUSH_CACHE_EXT" },
+
+	{ FG_W84, 0, "SMART error logging" },
+	{ FG_W84, 1, "SMART self-test" },
+	{ FG_W84, 2, "Media serial number" },
+	{ FG_W84, 3, "Media Card Pass Through Command feature set" },
+	{ FG_W84, 4, "Media Card Pass-Through" },
+	{ FG_W84, 5, "General Purpose Logging feature set" },
+	{ FG_W84, 6, "WRITE_{DMA|MULTIPLE}_FUA_EXT" },
+	{ FG_W84, 7, "WRITE_DMA_QUEUED_FUA_EXT" },
+	{ FG_W84, 8, "64-bit World wide name" },
+	{ FG_W84, 9, "URG for READ_STREAM[_DMA]_EXT" },
+	{ FG_W84, 10, "URG for WRITE_STREAM[_DMA]_EXT" },
+	{ FG_W84, 11, "Time Limited Commands (TLC) feature set" },
+	{ FG_W84, 12, "Command Completion Time Limit (CCTL)" },
+	{ FG_W84, 13, "IDLE_IMMEDIATE with UNLOAD" },
+
+	{ FG_W119, 0, "Disable Data Transfer After Error Detection" },
+	{ FG_W119, 1, "Write-Read-Verify feature set" },
+	{ FG_W119, 2, "WRITE_UNCORRECTABLE_EXT command" },
+	{ FG_W119, 3, "{READ,WRITE}_DMA_EXT_GPL commands" },
+	{ FG_W119, 4, "Segmented DOWNLOAD_MICROCODE" },
+	{ FG_W119, 5, "Free-fall Control feature set" },
+	{ FG_W119, 6, "unknown 119[6]" },
+	{ FG_W119, 7, "unknown 119[7]" },
+	{ FG_W119, 8, "unknown 119[8]" },
+	{ FG_W119, 9, "unknown 119[9]" },
+	{ FG_W119, 10, "unknown 119[10]" },
+	{ FG_W119, 11, "unknown 119[11]" },
+	{ FG_W119, 12, "unknown 119[12]" },
+	{ FG_W119, 13, "unknown 119[13]" },
+
+	{ FG_W76, 0, "unknown 76[0]" },
+	{ FG_W76, 1, "Gen1 signaling speed (1.5Gb/s)" },
+	{ FG_W76, 2, "Gen2 signaling speed (3.0Gb/s)" },
+	{ FG_W76, 3, "Gen3 signaling speed (6.0Gb/s)" },
+	{ FG_W76, 4, "unknown 76[4]" },
+	{ FG_W76, 5, "unknown 76[5]" },
+	{ FG_W76, 6, "unknown 76[6]" },
+	{ FG_W76, 7, "unknown 76[7]" },
+	{ FG_W76, 8, "Native Command Queueing (NCQ)" },
+	{ FG_W76, 9, "Host-initiated interface power management" },
+	{ FG_W76, 10, "Phy event counters" },
+	{ FG_W76, 11, "Idle-Unload when NCQ is active" },
+	{ FG_W76, 12, "NCQ priority information" },
+	{ FG_W76, 13, "Host automatic Partial to Slumber transitions" },
+	{ FG_W76, 14, "Device automatic Partial to Slumber transitions" },
+	{ FG_W76, 15, "READ_LOG_DMA_EXT equivalent to READ_LOG_EXT" },
+
+	{ FG_W78, 0, "unknown 78[0]" },
+	{ FG_W78, 1, "Non-Zero buffer offsets in DMA Setup FIS" },
+	{ FG_W78, 2, "DMA Setup Auto-Activate optimization" },
+	{ FG_W78, 3, "Device-initiated interface power management" },
+	{ FG_W78, 4, "In-order data delivery" },
+	{ FG_W78, 5, "Asynchronous notification (eg. media change)" },
+	{ FG_W78, 6, "Software settings preservation" },
+	{ FG_W78, 7, "unknown 78[7]" },
+	{ FG_W78, 8, "Device Sleep (DEVSLP)" },
+	{ FG_W78, 9, "unknown 78[9]" },
+	{ FG_W78, 10, "unknown 78[10]" },
+	{ FG_W78, 11, "unknown 78[11]" },
+	{ FG_W78, 12, "unknown 78[12]" },
+	{ FG_W78, 13, "unknown 78[13]" },
+	{ FG_W78, 14, "unknown 78[14]" },
+	{ FG_W78, 15, "unknown 78[15]" },
+
+	{ FG_W206, 0, "SMART Command Transport (SCT) feature set" },
+	{ FG_W206, 1, "SCT Read/Write Long (AC1), obsolete" },
+	{ FG_W206, 2, "SCT Write Same (AC2)" },
+	{ FG_W206, 3, "SCT Error Recovery Control (AC3)" },
+	{ FG_W206, 4, "SCT Features Control (AC4)" },
+	{ FG_W206, 5, "SCT Data Tables (AC5)" },
+	{ FG_W206, 6, "unknown 206[6]" },
+	{ FG_W206, 7, "unknown 206[7]" },
+	{ FG_W206, 8, "unknown 206[8]" },
+	{ FG_W206, 9, "unknown 206[9]" },
+	{ FG_W206, 10, "unknown 206[10]" },
+	{ FG_W206, 11, "unknown 206[11]" },
+	{ FG_W206, 12, "unknown 206[12] (vendor specific)" },
+	{ FG_W206, 13, "unknown 206[13] (vendor specific)" },
+	{ FG_W206, 14, "unknown 206[14] (vendor specific)" },
+	{ FG_W206, 15, "unknown 206[15] (vendor specific)" },
+
+	{ FG_W59, 10, "SANITIZE_ANTIFREEZE_LOCK_EXT command" },
+	{ FG_W59, 12, "SANITIZE feature set" },
+	{ FG_W59, 13, "CRYPTO_SCRAMBLE_EXT command" },
+	{ FG_W59, 14, "OVERWRITE_EXT command" },
+	{ FG_W59, 15, "BLOCK_ERASE_EXT command" },
+
+	{ FG_W69, 0, "reserved 69[0]" },
+	{ FG_W69, 1, "reserved 69[1]" },
+	{ FG_W69, 2, "All write cache is non-volatile" },
+	{ FG_W69, 3, "Extended number of user addressable sectors " },
+	{ FG_W69, 4, "Device encrypts all user data" },
+	{ FG_W69, 5, "Deterministic read ZEROs after TRIM" },
+	{ FG_W69, 6, "Optional ATA device 28-bit commands" },
+	{ FG_W69, 7, "IEEE 1667 authentication of transient storage devices" },
+	{ FG_W69, 8, "DOWNLOAD MICROCODE DMA command" },
+	{ FG_W69, 9, "SET MAX SETPASSWORD/UNLOCK DMA commands" },
+	{ FG_W69, 10, "WRITE BUFFER DMA command" },
+	{ FG_W69, 11, "READ BUFFER DMA command" },
+	{ FG_W69, 12, "DEVICE CONFIGURATION SET/IDENTIFY DMA commands" },
+	{ FG_W69, 13, "Long physical sector diagnostics" },
+	{ FG_W69, 14, "Deterministic read data after TRIM" },
+	{ FG_W69, 15, "CFast specification support" },
+};
+
+#define W69_TRIM_ZEROES	(1u << 5)
+#define W69_TRIM_DETERMINISTIC	(1u << 14)
+
+/* Print the rows of one group whose "supported" bit is set. */
+static void print_feature_group(enum feature_group group, uint16_t supported, uint16_t enabled)
+{
+	for (size_t i = 0; i < sizeof(feature_bits) / sizeof(feature_bits[0]); i++) {
+		const struct feature_bit *f = &feature_bits[i];
+		uint16_t mask = (uint16_t)(1u << f->bit);
+
+		if (f->group == group && (supported & mask))
+			printf("\t   %c\t%s\n", (enabled & mask) ? '*' : ' ', f->text);
+	}
+}
+
+/* ---- small text tables ---- */
+
+static const char *const packet_device_types[32] = {
+	"Direct-access device", "Sequential-access device", "Printer", "Processor",
+	"Write-once device", "CD-ROM", "Scanner", "Optical memory", "Medium changer",
+	"Communications device", "ACS-IT8 device", "ACS-IT8 device", "Array controller",
+	"Enclosure services", "Reduced block command device", "Optical card reader/writer",
+	"", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "Unknown",
+};
+
+#define PACKET_TYPE_CDROM 5
+
+/* Word 0 bits 1..14 in ATA-1 drives. */
+static const char *const ata1_config_bits[16] = {
+	"reserved", "hard sectored", "soft sectored", "not MFM encoded ",
+	"head switch time > 15us", "spindle motor control option", "fixed drive",
+	"removable drive", "disk xfer rate <= 5Mbs", "disk xfer rate > 5Mbs, <= 10Mbs",
+	"disk xfer rate > 5Mbs", "rotational speed tol.", "data strobe offset option",
+	"track offset option", "format speed tolerance gap reqd", "ATAPI",
+};
+
+static const char *const buffer_types[4] = { "unknown", "1Sect", "DualPort", "DualPortCache" };
+
+static const char *const security_bits[6] = {
+	"supported", "enabled", "locked", "frozen", "expired: security count",
+	"supported: enhanced erase",
+};
+
+static const char *const form_factors[6] = {
+	NULL, "5.25 inch", "3.5 inch", "2.5 inch", "1.8 inch", "less than 1.8 inch",
+};
+
+/* ---- parts that need drive logs (not available for --Istdin) ---- */
+
+/* Sector Configuration log (ACS-4): the logical sector sizes on offer. */
+static void print_sector_size_list(struct device *dev)
+{
+	uint8_t log[512];
+	int found = 0;
+
+	if (ata_read_log_page(dev, 0x2f, 0, log))
+		return;
+	for (int i = 0; i < 128; i += 16) {
+		if (!(log[i] & 0x80))
+			continue;
+		if (!found++)
+			printf(" [ Supported:");
+		printf(" %u", (unsigned int)log[i + 4] | (unsigned int)log[i + 5] << 8 |
+				      (unsigned int)log[i + 6] << 16 | (unsigned int)log[i + 7] << 24);
+	}
+	if (found)
+		printf(" ]");
+}
+
+/* Identify Device Data log, SATA page: DEVSLP timings. */
+static void print_devslp(struct device *dev)
+{
+	uint8_t log[512];
+	unsigned int deto, mdat;
+
+	if (ata_read_log_page(dev, 0x30, 8, log) || !(log[0x37] & 0x80))
+		return;
+	mdat = log[0x30] & 0x1f;
+	deto = log[0x31];
+	printf("Device Sleep:\n");
+	printf("\tDEVSLP Exit Timeout (DETO): %u ms (%s)\n", deto ? deto : 20, deto ? "drive" : "default");
+	/* 9.65 labels MDAT by whether DETO was given; kept for identical output. */
+	printf("\tMinimum DEVSLP Assertion Time (MDAT): %u ms (%s)\n", mdat ? mdat : 10,
+	       deto ? "drive" : "default");
+}
+
+/* ---- strings ---- */
+
+/*
+ * ATA strings hold two characters per word, first in the high byte.
+ * Leading blanks are skipped, NULs dropped, the rest printed as is.
+ */
+static void print_id_string(const uint16_t *w, unsigned int nwords)
+{
+	unsigned int i = 0;
+
+	for (; i < nwords; i++, w++) {
+		int hi = *w >> 8, lo = *w & 0xff;
+
+		if (hi != ' ')
+			break;
+		if (lo != ' ') {
+			if (lo)
+				putchar(lo);
+			w++;
+			i++;
+			break;
+		}
+	}
+	for (; i < nwords; i++, w++) {
+		if (*w >> 8)
+			putchar(*w >> 8);
+		if (*w & 0xff)
+			putchar(*w & 0xff);
+	}
+	putchar('\n');
+}
+
+void identify_string(const uint16_t *words, int nwords, char *dst)
+{
+	int n = 0;
+
+	for (int i = 0; i < nwords; i++) {
+		dst[n++] = (char)(words[i] >> 8);
+		dst[n++] = (char)(words[i] & 0xff);
+	}
+	dst[n] = '\0';
+	while (n > 0 && (dst[n - 1] == ' ' || dst[n - 1] == '\0'))
+		dst[--n] = '\0';
+}
+
+/* ---- the page, piece by piece ---- */
+
+enum dev_type { DEV_ATA, DEV_ATAPI };
+
+/* What the sections below share: derived once, read by all. */
+struct decode {
+	const uint16_t *w;
+	struct device *dev;
+	enum dev_type type;
+	unsigned int packet_type;	/* ATAPI word 0 bits 12:8, or ~0 for ATA */
+	bool cfa;
+	bool cdrom;
+	unsigned int like_std;		/* the ATA standard the page most resembles */
+	unsigned int min_std;
+	unsigned int transport;		/* word 222 bits 15:12 */
+	uint8_t checksum;		/* byte sum over the page: 0 when correct */
+};
+
+static unsigned int print_transport(const uint16_t *w)
+{
+	uint16_t major = w[222], minor = w[223];
+	unsigned int type, sub;
+	static const char *const serial_revs[6] = {
+		", ATA8-AST", ", SATA 1.0a", ", SATA II Extensions", ", SATA Rev 2.5",
+		", SATA Rev 2.6", ", SATA Rev 3.0",
+	};
+
+	if (!word_reported(major))
+		return 0;
+	printf("\t%-20s", "Transport:");
+	type = major >> 12;
+	sub = major & 0xfff;
+	if (type == 0) {
+		printf("Parallel");
+		if (sub & 1)
+			printf(", ATA8-APT");
+	} else if (type == 1) {
+		printf("Serial");
+		/* 9.65 lists the revisions only when a bit other than 4 is set. */
+		if (sub & 0x2f)
+			for (int b = 0; b < 6; b++)
+				if (sub & (1u << b))
+					printf("%s", serial_revs[b]);
+	} else {
+		printf("0x%04x", major);
+	}
+	if (word_reported(minor)) {
+		printf("; Revision: ");
+		if (minor == 0x21)
+			printf("ATA8-AST T13 Project D1697 Revision 0b");
+		else
+			printf("0x%04x", minor);
+	}
+	putchar('\n');
+	return type;
+}
+
+/* Each ATA revision obsoleted the bit of an older one. */
+static unsigned int oldest_listed_std(unsigned int major)
+{
+	if (major <= 4)
+		return 1;
+	if (major == 5)
+		return 2;
+	if (major <= 7)
+		return 3;
+	return 4;
+}
+
+/* The device uses words first defined by a later standard than it claims? */
+static unsigned int guess_std_from_words(const struct decode *d, unsigned int std)
+{
+	const uint16_t *w = d->w;
+	unsigned int like = d->like_std;
+	bool w83_valid = word_valid(w[83]);
+
+	if ((std == 7 || (!std && like < 8)) && (w[206] & 1))
+		return 8;
+	if ((std == 5 || (!std && like < 6)) &&
+	    ((w83_valid && (w[83] & 0x3fff) > 0x00ff) ||
+	     (word_valid(w[84]) && (w[84] & 0x27ff))))
+		return 6;
+	if ((std == 4 || (!std && like < 5)) &&
+	    (((w[255] & 0xff) == 0xa5 && !d->checksum) || word_valid(w[93]) ||
+	     (w83_valid && (w[83] & 0x3fff) > 0x001f)))
+		return 5;
+	if ((std == 3 || (!std && like < 4)) &&
+	    ((w83_valid && ((w[83] & 0x3fff) > 0 || (w[82] & 0x77ff) > 0x000f)) ||
+	     word_valid(w[50]) || ((w[53] & 4) && w[88]) || (w[127] & 3) == 1))
+		return 4;
+	if ((std == 2 || (!std && like < 3)) && w83_valid)
+		return 3;
+	if ((std == 1 || (!std && like < 2)) && ((w[49] & 0x0c00) || (w[53] & 2)))
+		return 2;
+	return like;
+}
+
+static void print_standards(struct decode *d)
+{
+	const uint16_t *w = d->w;
+	unsigned int std = 0;
+	const char *used = NULL;
+
+	printf("Standards:");
+	if (d->cdrom) {
+		bool any = false;
+
+		if (w[74] == 9) {
+			any = true;
+			printf("\n\tUsed: ATAPI for CD-ROMs, SFF-8020i, r2.5");
+		}
+		if (word_reported(w[73])) {
+			any = true;
+			printf("\n\tSupported: CD-ROM ATAPI");
+			for (unsigned int v = 1; v < 15; v++)
+				if (w[73] & (1u << v))
+					printf("-%u ", v);
+		}
+		printf(any ? "\n" : "\n\tLikely used CD-ROM ATAPI-1\n");
+		d->like_std = 2;
+		return;
+	}
+
+	const struct minor_version *mv = find_minor(w[81]);
+
+	if (w[81] && w[81] <= 0x22 && d->like_std < 3)
+		d->like_std = 3;
+	if (mv && mv->major && w[81]) {
+		std = mv->major;
+		used = mv->text;
+	}
+	if (used)
+		printf("\n\tUsed: %s ", used);
+	else if (w[81] >= 0x001f)
+		printf("\n\tUsed: unknown (minor revision code 0x%04x) ", w[81]);
+
+	if (word_reported(w[80])) {
+		unsigned int floor = oldest_listed_std(d->like_std);
+
+		printf("\n\tSupported: ");
+		for (unsigned int v = 14; v > floor; v--) {
+			if (!(w[80] & (1u << v)))
+				continue;
+			printf("%u ", v);
+			if (v > d->like_std) {
+				d->like_std = v;
+				floor = oldest_listed_std(v);
+			}
+			if (d->min_std > v)
+				d->min_std = v;
+		}
+		if (d->like_std < 3)
+			d->like_std = 3;
+	}
+	if (d->like_std < std)
+		d->like_std = std;
+	d->like_std = guess_std_from_words(d, std);
+
+	if (!std)
+		printf("\n\tLikely used: %u\n", d->like_std);
+	else if (d->like_std > std)
+		printf("& some of %u\n", d->like_std);
+	else
+		printf("\n");
+}
+
+static void print_chs_and_sizes(const struct decode *d)
+{
+	const uint16_t *w = d->w;
+	unsigned int sector_bytes = 512;
+	uint32_t lba28 = 0, chs_cap = 0;
+	uint64_t chs_product = 0, size = 0;
+
+	if (w[49] & 0x200)
+		lba28 = (uint32_t)w[61] << 16 | w[60];
+	if (lba28 > 0x00FBFC10 && !w[1]) {
+		printf("\tCHS addressing not supported\n");
+	} else {
+		bool cur_valid = w[53] & 1;
+
+		printf("\tLogical\t\tmax\tcurrent\n");
+		printf("\tcylinders\t%u\t%u\n", w[1], cur_valid ? w[54] : 0);
+		printf("\theads\t\t%u\t%u\n", w[3], cur_valid ? w[55] : 0);
+		printf("\tsectors/track\t%u\t%u\n", w[6], cur_valid ? w[56] : 0);
+		if (cur_valid)
+			chs_product = (uint64_t)w[54] * w[55] * w[56];
+		else
+			chs_product = (uint64_t)w[1] * w[3] * w[6];
+		printf("\t--\n");
+		if (d->min_std == 1 && (w[4] || w[5])) {
+			printf("\tbytes/track: %u", w[4]);
+			printf("\tbytes/sector: %u\n", w[5]);
+		}
+		if (cur_valid) {
+			chs_cap = (uint32_t)w[58] << 16 | w[57];
+			/* ATA-1 left the order of words 57 and 58 open: take the nearer. */
+			if (d->like_std < 3) {
+				uint32_t swapped = (uint32_t)w[57] << 16 | w[58];
+
+				if (llabs((long long)(chs_cap - chs_product)) >
+				    llabs((long long)(swapped - chs_product)))
+					chs_cap = swapped;
+			}
+			printf("\tCHS current addressable sectors:%12u\n", chs_cap);
+		}
+	}
+	if (w[49] & 0x200) {
+		printf("\tLBA    user addressable sectors:%12u\n", lba28);
+		if (word_valid(w[83]) && (w[83] & 0x0400)) {
+			size = (uint64_t)w[103] << 48 | (uint64_t)w[102] << 32 |
+			       (uint64_t)w[101] << 16 | w[100];
+			printf("\tLBA48  user addressable sectors:%12llu\n", (unsigned long long)size);
+		}
+	}
+	if (!word_valid(w[106])) {
+		printf("\t%-31s %11u bytes\n", "Logical/Physical Sector size:", sector_bytes);
+	} else {
+		unsigned int words_per_sector = 256, per_physical = 1;
+
+		if (w[106] & (1u << 13))
+			per_physical = 1u << (w[106] & 0xf);
+		if (w[106] & (1u << 12))
+			words_per_sector = (unsigned int)w[118] << 16 | w[117];
+		sector_bytes = 2 * words_per_sector;
+		printf("\t%-31s %11u bytes", "Logical  Sector size:", sector_bytes);
+		if (d->dev)
+			print_sector_size_list(d->dev);
+		printf("\n");
+		printf("\t%-31s %11u bytes\n", "Physical Sector size:", sector_bytes * per_physical);
+		if (word_valid(w[209]))
+			printf("\t%-31s %11u bytes\n", "Logical Sector-0 offset:",
+			       (w[209] & 0x1fff) * sector_bytes);
+	}
+	if (!size)
+		size = lba28 > chs_cap ? lba28 : chs_cap;
+	if (!size)
+		size = chs_product;
+	size *= sector_bytes;
+	printf("\tdevice size with M = 1024*1024: %11llu MBytes\n",
+	       (unsigned long long)(size / (1024ull * 1024ull)));
+	size /= 1000ull;
+	printf("\tdevice size with M = 1000*1000: %11llu MBytes ", (unsigned long long)(size / 1000ull));
+	if (size > 1000ull)
+		printf("(%llu GB)\n", (unsigned long long)(size / 1000000ull));
+	else
+		printf("\n");
+}
+
+static void print_configuration(const struct decode *d)
+{
+	const uint16_t *w = d->w;
+
+	printf("Configuration:\n");
+	if (!d->cdrom && d->like_std == 1)
+		for (unsigned int b = 1; b < 15; b++)
+			if (w[0] & (1u << b))
+				printf("\t%s\n", ata1_config_bits[b]);
+	if (d->type == DEV_ATAPI) {
+		static const char *const drq[4] = { "3ms.", "<=10ms with INTRQ", "50us.", "unknown." };
+		static const char *const pkt[4] = { "12 bytes", "16 bytes", "Unknown", "Unknown" };
+
+		printf("\tDRQ response: %s\n", drq[(w[0] >> 5) & 3]);
+		printf("\tPacket size: %s\n", pkt[w[0] & 3]);
+	} else {
+		print_chs_and_sizes(d);
+	}
+
+	printf("\tcache/buffer size  = ");
+	if (w[20] <= 3 && word_reported(w[21])) {
+		printf("%u KBytes", w[21] / 2);
+		if (w[20])
+			printf(" (type=%s)", buffer_types[w[20]]);
+	} else {
+		printf("unknown");
+	}
+	putchar('\n');
+
+	if (w[168] && (w[168] & 0xfff8) == 0) {
+		if (w[168] <= 5)
+			printf("\tForm Factor: %s\n", form_factors[w[168]]);
+		else
+			printf("\tForm Factor: unknown (0x%04x]\n", w[168]);
+	}
+	if (w[217] == 1)
+		printf("\tNominal Media Rotation Rate: Solid State Device\n");
+	else if (w[217] > 0x401)
+		printf("\tNominal Media Rotation Rate: %u\n", w[217]);
+}
+
+/* One DMA class (s/m/u): supported modes, '*' on the selected one. */
+static bool print_dma_modes(uint16_t supported, uint16_t selected, char cls, bool *have_selected)
+{
+	bool twice = false;
+
+	for (unsigned int m = 0; m <= 7; m++) {
+		if (selected & (1u << m)) {
+			printf("*%cdma%u ", cls, m);
+			if (*have_selected)
+				twice = true;
+			*have_selected = true;
+		} else if (supported & (1u << m)) {
+			printf("%cdma%u ", cls, m);
+		}
+	}
+	return twice;
+}
+
+static void print_transfer_modes(const struct decode *d)
+{
+	const uint16_t *w = d->w;
+	bool dmadir = false, sdma_ok;
+
+	/* SATA ATAPI devices may reuse word 62 for DMADIR and mode bits. */
+	if (d->type == DEV_ATAPI && (w[62] & 0x8000)) {
+		dmadir = true;
+		sdma_ok = false;
+		printf("\tDMADIR bit required in PACKET commands\n");
+	} else {
+		unsigned int hi = w[62] >> 8, lo = w[62] & 0xff;
+
+		sdma_ok = w[62] && !(lo & 0xf8) && (!hi || hi == 1 || hi == 2 || hi == 4);
+	}
+
+	printf("\tDMA: ");
+	if (!dmadir && !(w[49] & 0x100)) {
+		printf("not supported\n");
+	} else {
+		if (w[52] && !w[62] && !w[63]) {
+			printf("sdma%u", (w[52] & 0xff00) >> 8);
+		} else {
+			bool have = false, bad = false;
+
+			if (sdma_ok)
+				bad |= print_dma_modes(w[62], w[62] >> 8, 's', &have);
+			if (w[63])
+				bad |= print_dma_modes(dmadir ? (w[62] >> 7) & 7 : w[63], w[63] >> 8, 'm', &have);
+			if ((w[53] & 4) && w[88])
+				bad |= print_dma_modes(dmadir ? w[62] & 0x7f : w[88], w[88] >> 8, 'u', &have);
+			if (bad || !have)
+				printf("(?)");
+		}
+		printf("\n");
+		if (d->type == DEV_ATAPI && !d->cdrom && (w[49] & 0x8000))
+			printf("\t     Interleaved DMA support\n");
+		if ((w[53] & 2) && (w[65] || w[66])) {
+			printf("\t     Cycle time:");
+			if (w[65])
+				printf(" min=%uns", w[65]);
+			if (w[66])
+				printf(" recommended=%uns", w[66]);
+			printf("\n");
+		}
+	}
+
+	printf("\tPIO: ");
+	if ((w[53] & 2) && (w[64] & 0xff)) {
+		/* Modes 0-2 are implied; word 64 lists mode 3 upwards. */
+		unsigned int modes = ((w[64] & 0xffu) << 3) | 7;
+
+		for (unsigned int m = 0; m <= 8; m++)
+			if (modes & (1u << m))
+				printf("pio%u ", m);
+		printf("\n");
+	} else if ((d->min_std < 5 || d->cdrom) && (w[51] >> 8) <= 2) {
+		for (unsigned int m = 0; m <= (unsigned int)(w[51] >> 8); m++)
+			printf("pio%u ", m);
+		printf("\n");
+	} else {
+		printf("unknown\n");
+	}
+	if ((w[53] & 2) && (w[67] || w[68])) {
+		printf("\t     Cycle time:");
+		if (w[67])
+			printf(" no flow control=%uns", w[67]);
+		if (w[68])
+			printf("  IORDY flow control=%uns", w[68]);
+		printf("\n");
+	}
+}
+
+static void print_capabilities(const struct decode *d)
+{
+	const uint16_t *w = d->w;
+	bool line_open = false;
+
+	printf("Capabilities:\n\t");
+	if (d->type == DEV_ATAPI) {
+		if (!d->cdrom && (w[49] & 0x4000))
+			printf("Cmd queuing, ");
+		if (w[49] & 0x2000)
+			printf("Cmd overlap, ");
+	}
+	if (w[49] & 0x200)
+		printf("LBA, ");
+	if (d->like_std != 1) {
+		printf("IORDY");
+		if (!(w[49] & 0x800))
+			printf("(may be)");
+		printf((w[49] & 0x400) ? "(can" : "(cannot");
+		printf(" be disabled)");
+	} else {
+		printf("IORDY not likely");
+	}
+	printf("\n");
+	if (d->like_std == 1 && w[20]) {
+		printf("\tBuffer type: %04x: %s%s\n", w[20],
+		       w[20] < 2 ? "single port, single-sector" : "dual port, multi-sector",
+		       w[20] > 2 ? " with read caching ability" : "");
+	}
+	if (d->min_std == 1 && word_reported(w[21])) {
+		printf("\tBuffer size: %.1fkB", (float)w[21] / 2);
+		line_open = true;
+	}
+	if (d->min_std < 4 && w[22]) {
+		printf("\tbytes avail on r/w long: %u", w[22]);
+		line_open = true;
+	}
+	if (!d->cdrom && d->like_std > 3) {
+		bool queuing = false;
+
+		if ((d->transport == 1 || word_reported(w[76])) && (w[76] & 0x0100))
+			queuing = true;	/* NCQ */
+		if (word_valid(w[83]) && (w[83] & 2))
+			queuing = true;	/* TCQ */
+		if (queuing) {
+			printf("\tQueue depth: %u", (w[75] & 0x1f) + 1);
+			line_open = true;
+		}
+	}
+	if (line_open)
+		printf("\n");
+
+	if (d->type == DEV_ATA) {
+		if (d->like_std == 1) {
+			printf("\tCan%s perform double-word IO\n", w[48] ? "" : "not");
+		} else {
+			printf("\tStandby timer values: spec'd by %s", (w[49] & 0x2000) ? "Standard" : "Vendor");
+			if (d->like_std > 3 && word_valid(w[50]))
+				printf(", %s device specific minimum\n", (w[50] & 1) ? "with" : "no");
+			else
+				printf("\n");
+		}
+		printf("\tR/W multiple sector transfer: ");
+		if (d->like_std < 3 && !(w[47] & 0xff)) {
+			printf("not supported\n");
+		} else {
+			printf("Max = %u\tCurrent = ", w[47] & 0xff);
+			if (w[59] & 0x100)
+				printf("%u\n", w[59] & 0xff);
+			else
+				printf("?\n");
+		}
+		if (d->like_std > 3 && (w[83] & 0xc008) == 0x4008) {
+			printf("\tAdvanced power management level: ");
+			if (w[86] & 0x0008)
+				printf("%u\n", w[91] & 0xff);
+			else
+				printf("disabled\n");
+		}
+		if (d->like_std > 5 && w[94])
+			printf("\tRecommended acoustic management value: %u, current value: %u\n",
+			       (w[94] >> 8) & 0xff, w[94] & 0xff);
+	} else {
+		if (!d->cdrom && (w[49] & 0x1000))
+			printf("\tATA sw reset required\n");
+		if (w[71] || w[72]) {
+			printf("\tOverlap support:");
+			if (w[71])
+				printf(" %uus to release bus.", w[71]);
+			if (w[72])
+				printf(" %uus to clear BSY after SERVICE cmd.", w[72]);
+			printf("\n");
+		}
+	}
+	print_transfer_modes(d);
+}
+
+static void print_commands_features(const struct decode *d)
+{
+	const uint16_t *w = d->w;
+
+	if (word_valid(w[83])) {
+		bool sata = d->transport == 1;
+
+		printf("Commands/features:\n\tEnabled\tSupported:\n");
+		print_feature_group(FG_W82, w[82] & 0x7fff, w[85]);
+		print_feature_group(FG_W83, w[83] & 0x3fff, w[86]);
+		if (word_valid(w[84]) && word_valid(w[87])) {
+			print_feature_group(FG_W84, w[84] & 0x3fff, w[87]);
+			if ((w[84] & 0x1800) == 0x1800 && word_reported(w[116]))
+				printf("                (%u msec for TLC completion timer)\n",
+				       10 * (unsigned int)w[116]);
+		}
+		if ((w[86] & 0x8000) && word_valid(w[119]) && word_valid(w[120]))
+			print_feature_group(FG_W119, w[119] & 0x3fff, w[120]);
+		if (sata || word_reported(w[76]))
+			print_feature_group(FG_W76, w[76], w[76]);
+		if (sata || word_reported(w[78]))
+			print_feature_group(FG_W78, w[78], w[79]);
+		if (w[206] & 1)
+			print_feature_group(FG_W206, w[206], w[206] & 0x3f);
+		if (w[59] & 0x1000)
+			print_feature_group(FG_W59, w[59], w[59]);
+	}
+	if (d->like_std > 6) {
+		/* The TRIM bits of word 69 only mean something next to word 169. */
+		uint16_t w69 = w[69] & (uint16_t)~(W69_TRIM_ZEROES | W69_TRIM_DETERMINISTIC);
+
+		print_feature_group(FG_W69, w69, w69);
+		if ((w[169] & 1) && w[169] != 0xffff) {
+			printf("\t   *\tData Set Management TRIM supported");
+			if (word_reported(w[105]))
+				printf(" (limit %u block%s)\n", w[105], w[105] > 1 ? "s" : "");
+			else
+				printf(" (limit unknown)\n");
+			if (w[69] & W69_TRIM_DETERMINISTIC) {
+				uint16_t which = (w[69] & W69_TRIM_ZEROES) ? W69_TRIM_ZEROES
+									   : W69_TRIM_DETERMINISTIC;
+				print_feature_group(FG_W69, which, which);
+			}
+		}
+	}
+}
+
+/* Append "name " to buf, with a '*' before the selected one. */
+static void add_cfa_modes(char *buf, size_t size, const char *name, unsigned int first,
+			  unsigned int from, unsigned int max, unsigned int selected)
+{
+	for (unsigned int m = from; m <= max; m++) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, size - len, "%s%s%u ", m == selected ? "*" : "", name, m + first);
+	}
+}
+
+static void print_cfa(const uint16_t *w)
+{
+	char modes[256] = "";
+	unsigned int max;
+
+	max = w[163] & 7;
+	if (max == 1 || max == 2)
+		add_cfa_modes(modes, sizeof(modes), "pio", 4, 1, max, (w[163] >> 6) & 7);
+	max = (w[163] >> 3) & 7;
+	if (max == 1 || max == 2)
+		add_cfa_modes(modes, sizeof(modes), "mdma", 2, 1, max, (w[163] >> 9) & 7);
+	if (w[164] & 0x8000) {
+		static const unsigned char io_times[4] = { 255, 120, 100, 80 };
+		static const unsigned char mem_times[4] = { 250, 120, 100, 80 };
+
+		max = w[164] & 7;
+		if (max <= 3)
+			printf("\t\tCFA max advanced io_udma cycle time: %uns\n", io_times[max]);
+		max = (w[164] >> 3) & 7;
+		if (max <= 3)
+			printf("\t\tCFA max advanced mem_udma cycle time: %uns\n", mem_times[max]);
+		max = (w[164] >> 6) & 7;
+		if (max <= 6)
+			add_cfa_modes(modes, sizeof(modes), "io_udma", 4, 0, max, (w[164] >> 12) & 7);
+		max = (w[164] >> 9) & 7;
+		if (max <= 6)
+			add_cfa_modes(modes, sizeof(modes), "mem_udma", 4, 0, max, (w[164] >> 12) & 7);
+	}
+	if (modes[0])
+		printf("\t   *\tCFA advanced modes: %s\n", modes);
+
+	if (w[160] & 0x8000) {
+		putchar('\t');
+		if (!(w[160] & 0x2000))
+			printf("   *");
+		printf("\tCFA Power Level 1 ");
+		if (w[160] & 0x2000)
+			printf(" not supported");
+		if (w[160] & 0x0fff)
+			printf(" (max %umA)", w[160] & 0x0fff);
+		printf("\n");
+	}
+	if (word_reported(w[162]) && (w[162] & 1))
+		printf("\t\tKey Management (CPRM) feature set\n");
+}
+
+/* Erase time words: 2-minute units, 8 or 15 bits wide (ACS-3 bit 15). */
+static unsigned int print_erase_time(uint16_t word, const char *what)
+{
+	bool extended = word & 0x8000;
+	unsigned int t = extended ? word & 0x7fff : word & 0xff;
+
+	if (!t)
+		return 0;
+	if (extended && t == 0x7fff)
+		printf("more than 65532");
+	else if (!extended && t == 0xff)
+		printf("more than 508");
+	else
+		printf("%u", t * 2);
+	printf("min for %s.", what);
+	return t;
+}
+
+static void print_security(const struct decode *d)
+{
+	const uint16_t *w = d->w;
+
+	if (!(w[82] & 2) || d->cdrom || d->like_std <= 3 || !(w[128] || w[89] || w[90]))
+		return;
+	printf("Security: \n");
+	if (word_reported(w[92]))
+		printf("\tMaster password revision code = %u\n", w[92]);
+	if (w[128]) {
+		for (unsigned int b = 0; b < 6; b++) {
+			if (w[128] & (1u << b))
+				printf("\t\t");
+			else
+				printf("%s", b ? "\tnot\t" : "\t(?)\t");
+			printf("%s\n", security_bits[b]);
+		}
+		if (w[128] & 2)
+			printf("\tSecurity level %s\n", (w[128] & 0x0100) ? "maximum" : "high");
+	}
+	bool normal = (w[89] & 0x8000) ? (w[89] & 0x7fff) : (w[89] & 0xff);
+	bool enhanced = (w[90] & 0x8000) ? (w[90] & 0x7fff) : (w[90] & 0xff);
+
+	if (normal || enhanced)
+		printf("\t");
+	print_erase_time(w[89], "SECURITY ERASE UNIT");
+	if (normal && enhanced)
+		printf(" ");
+	print_erase_time(w[90], "ENHANCED SECURITY ERASE UNIT");
+	printf("\n");
+}
+
+static void print_tail(const struct decode *d)
+{
+	const uint16_t *w = d->w;
+
+	if (!d->cdrom && d->like_std > 3 && (w[84] & 0x100)) {
+		printf("Logical Unit WWN Device Identifier: %04x%04x%04x%04x\n", w[108], w[109], w[110], w[111]);
+		printf("\tNAA\t\t: %x\n", (w[108] & 0xf000) >> 12);
+		printf("\tIEEE OUI\t: %06x\n", ((w[108] & 0x0fffu) << 12) | ((w[109] & 0xfff0u) >> 4));
+		printf("\tUnique ID\t: %x%08x\n", w[109] & 0x000fu, ((unsigned int)w[110] << 16) | w[111]);
+	}
+	if (word_valid(w[93])) {
+		unsigned int bits;
+
+		printf("HW reset results:\n");
+		printf("\tCBLID- %s Vih\n", (w[93] & 0x2000) ? "above" : "below");
+		if (w[93] & 1) {
+			printf("\tDevice num = 0");
+			bits = w[93];
+		} else {
+			printf("\tDevice num = 1");
+			bits = w[93] >> 8;
+		}
+		if ((bits & 6) == 2)
+			printf(" determined by the jumper");
+		else if ((bits & 6) == 4)
+			printf(" determined by CSEL");
+		printf("\n");
+	}
+	if (d->dev && (w[78] & 0x0100))
+		print_devslp(d->dev);
+	if (d->like_std > 4 && !d->cdrom) {
+		if ((w[255] & 0xff) == 0xa5) {
+			printf("Checksum: %scorrect", d->checksum ? "in" : "");
+			if (d->checksum)
+				printf(" (0x%02x), expected 0x%02x\n", d->checksum, 0x100 - d->checksum);
+			putchar('\n');
+		} else {
+			printf("Integrity word not set (found 0x%04x, expected 0x%02x%02x)\n",
+			       w[255], 0x100 - d->checksum, 0xa5);
+		}
+	}
+}
+
+static bool is_cfa(const uint16_t *w)
+{
+	return w[0] == 0x848a || w[0] == 0x844a || (w[83] & 0xc004) == 0x4004;
+}
+
+int identify_print(const uint16_t id[IDENTIFY_WORDS], struct device *dev)
+{
+	struct decode d = { .w = id, .dev = dev, .like_std = 1, .min_std = 0xffff };
+	static const struct { int word, len; const char *label; } strings[] = {
+		{ 27, 20, "Model Number:" },
+		{ 10, 10, "Serial Number:" },
+		{ 23, 4, "Firmware Revision:" },
+		{ 176, 20, "Media Serial Num:" },
+		{ 196, 10, "Media Manufacturer:" },
+	};
+
+	for (int i = 0; i < IDENTIFY_WORDS; i++)
+		d.checksum += (uint8_t)(id[i] + (id[i] >> 8));
+
+	printf("\n");
+	if (is_cfa(id)) {
+		d.cfa = true;
+		d.type = DEV_ATA;
+		d.like_std = 4;
+		printf("CompactFlash ATA device\n");
+	} else if (!(id[0] & 0x8000)) {
+		d.type = DEV_ATA;
+		printf("ATA device, with ");
+	} else if (!(id[0] & 0x4000)) {
+		d.type = DEV_ATAPI;
+		d.packet_type = (id[0] >> 8) & 0x1f;
+		d.cdrom = d.packet_type == PACKET_TYPE_CDROM;
+		printf("ATAPI %s, with ", packet_device_types[d.packet_type]);
+		d.like_std = 3;
+	} else {
+		printf("Unknown device type:\n\tbits 15&14 of general configuration word 0 both set to 1.\n");
+		return EINVAL;
+	}
+	if (!d.cfa)
+		printf("%sremovable media\n", (id[0] & 0x80) ? "" : "non-");
+
+	/* Word 2 takes only these four values (ATA/ATAPI-5 and later). */
+	if (id[2] == 0x37c8 || id[2] == 0x738c || id[2] == 0x8c73 || id[2] == 0xc837) {
+		d.like_std = 5;
+		if (id[2] == 0x37c8 || id[2] == 0x738c)
+			printf("powers-up in standby; SET FEATURES subcmd spins-up.\n");
+		if ((id[2] == 0x37c8 || id[2] == 0x8c73) && (id[0] & 4))
+			printf("\n\tWARNING: ID response incomplete.\n\tWARNING: Following data may be incorrect.\n\n");
+	}
+
+	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+		if (id[strings[i].word]) {
+			printf("\t%-20s", strings[i].label);
+			print_id_string(&id[strings[i].word], strings[i].len);
+		}
+	}
+	d.transport = print_transport(id);
+
+	print_standards(&d);
+	if (d.min_std == 0xffff)
+		d.min_std = d.like_std > 4 ? d.like_std - 3 : 1;
+
+	print_configuration(&d);
+	print_capabilities(&d);
+	print_commands_features(&d);
+	if (d.cfa)
+		print_cfa(id);
+	if ((id[127] & 3) == 1)
+		printf("\t\tRemovable Media Status Notification feature set supported\n");
+	print_security(&d);
+	print_tail(&d);
+	return 0;
+}
+
+/* ---- capacity helpers shared with the command code ---- */
+
+uint64_t identify_capacity(const uint16_t id[IDENTIFY_WORDS])
+{
+	uint64_t sectors = (uint32_t)id[58] << 16 | id[57];
+
+	if (id[49] & 0x200) {
+		sectors = (uint32_t)id[61] << 16 | id[60];
+		if (word_valid(id[83]) && (id[86] & 0x0400))
+			sectors = (uint64_t)id[103] << 48 | (uint64_t)id[102] << 32 |
+				  (uint64_t)id[101] << 16 | id[100];
+	}
+	return sectors;
+}
+
+unsigned int identify_sector_bytes(const uint16_t id[IDENTIFY_WORDS])
+{
+	unsigned int words = 256;
+
+	if (word_valid(id[106]) && (id[106] & (1u << 12)))
+		words = (unsigned int)id[118] << 16 | id[117];
+	return 2 * words;
+}
+
+/* ---- hex page I/O ---- */
+
+void identify_dump_hex(const uint16_t id[IDENTIFY_WORDS], FILE *out)
+{
+	for (int i = 0; i < IDENTIFY_WORDS; i += 8)
+		fprintf(out, "%04x %04x %04x %04x %04x %04x %04x %04x\n", id[i], id[i + 1], id[i + 2],
+			id[i + 3], id[i + 4], id[i + 5], id[i + 6], id[i + 7]);
+}
+
+static int hex_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Words are runs of four hex digits; anything else separates them.
+ * Before the first word, a line that does not start with one is skipped
+ * whole, so a header such as "/dev/sda:" may precede the page.
+ */
+int identify_read_hex(FILE *in, uint16_t id[IDENTIFY_WORDS])
+{
+	int count = 0;
+
+	while (count < IDENTIFY_WORDS) {
+		unsigned int word = 0;
+		int c = 0, digits;
+
+		for (digits = 0; digits < 4; digits++) {
+			int v;
+
+			c = getc(in);
+			v = hex_value(c);
+			if (v < 0)
+				break;
+			word = word << 4 | (unsigned int)v;
+		}
+		if (digits == 4) {
+			id[count++] = (uint16_t)word;
+			continue;
+		}
+		if (c == EOF)
+			break;
+		if (count == 0) {
+			while (c != '\n' && c != EOF)
+				c = getc(in);
+			if (c == EOF)
+				break;
+		}
+	}
+	return count;
+}
+
+/* ---- the short "-i" form ---- */
+
+static const char *const config_names[16] = {
+	"", " HardSect", " SoftSect", " NotMFM", " HdSw>15uSec", " SpinMotCtl", " Fixed", " Removable",
+	" DTR<=5Mbs", " DTR>5Mbs", " DTR>10Mbs", " RotSpdTol>.5%", " dStbOff", " TrkOff", " FmtGapReq",
+	" nonMagnetic",
+};
+
+/* "*" before the active mode, for each of the given classes of bits. */
+static void add_mode_list(char *buf, size_t size, uint16_t word, const char *const names[],
+			  unsigned int count)
+{
+	for (unsigned int m = 0; m < count; m++) {
+		size_t len = strlen(buf);
+
+		if (word & (0x100u << m))
+			snprintf(buf + len, size - len, "*");
+		len = strlen(buf);
+		if (word & (1u << m))
+			snprintf(buf + len, size - len, "%s ", names[m]);
+	}
+}
+
+static void strip_copy(const uint16_t *words, int nwords, char *dst)
+{
+	char raw[64];
+	char *s = raw;
+
+	/* -i shows the bytes as the kernel stored them: no swapping. */
+	memcpy(raw, words, (size_t)nwords * 2);
+	raw[nwords * 2] = '\0';
+	while (*s == ' ')
+		s++;
+	size_t n = strlen(s);
+	while (n > 0 && s[n - 1] == ' ')
+		s[--n] = '\0';
+	strcpy(dst, s);
+}
+
+void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
+{
+	char model[64], fw[64], serial[64];
+	char pio[64] = "", dma[128] = "", udma[128] = "";
+	static const char *const sdma_names[] = { "sdma0", "sdma1", "sdma2", NULL, NULL, NULL, NULL, NULL };
+	static const char *const mdma_names[] = { "mdma0", "mdma1", "mdma2" };
+	static const char *const udma_names[] = { "udma0", "udma1", "udma2", "udma3", "udma4", "udma5", "udma6" };
+
+	strip_copy(&id[27], 20, model);
+	strip_copy(&id[23], 4, fw);
+	strip_copy(&id[10], 10, serial);
+	printf("\n Model=%.40s, FwRev=%.8s, SerialNo=%.20s", model, fw, serial);
+	printf("\n Config={");
+	for (int b = 0; b <= 15; b++)
+		if (id[0] & (1u << b))
+			printf("%s", config_names[b]);
+	printf(" }\n");
+	printf(" RawCHS=%u/%u/%u, TrkSize=%u, SectSize=%u, ECCbytes=%u\n", id[1], id[3], id[6], id[4],
+	       id[5], id[22]);
+	if (id[20] > 3)
+		printf(" BuffType=%u", id[20]);
+	else
+		printf(" BuffType=%s", buffer_types[id[20]]);
+	if (word_reported(id[21]))
+		printf(", BuffSize=%ukB", id[21] / 2);
+	else
+		printf(", BuffSize=unknown");
+	printf(", MaxMultSect=%u", id[47] & 0xff);
+	if (id[47] & 0xff) {
+		printf(", MultSect=");
+		if (!(id[59] & 0x100))
+			printf("?%u?", id[59] & 0xff);
+		else if (id[59] & 0xff)
+			printf("%u", id[59] & 0xff);
+		else
+			printf("off");
+	}
+	putchar('\n');
+
+	unsigned int tpio = id[51] >> 8;
+	if (tpio <= 5) {
+		strcat(pio, "pio0 ");
+		if (tpio >= 1)
+			strcat(pio, "pio1 ");
+		if (tpio >= 2)
+			strcat(pio, "pio2 ");
+	}
+	if (!(id[53] & 1))
+		printf(" (maybe):");
+	printf(" CurCHS=%u/%u/%u, CurSects=%u", id[54], id[55], id[56],
+	       (unsigned int)id[57] | ((unsigned int)id[58] << 16));
+	printf(", LBA=%s", (id[49] & 0x200) ? "yes" : "no");
+	if (id[49] & 0x200)
+		printf(", LBAsects=%llu", (unsigned long long)identify_capacity(id));
+
+	if ((id[49] & 0x100) && (id[62] | id[63])) {
+		add_mode_list(dma, sizeof(dma), id[62], sdma_names, 3);
+		if (id[62] & 0xf800)
+			strcat(dma, "*");
+		if (id[62] & 0xf8)
+			strcat(dma, "sdma? ");
+		add_mode_list(dma, sizeof(dma), id[63], mdma_names, 3);
+		if (id[63] & 0xf800)
+			strcat(dma, "*");
+		if (id[63] & 0xf8)
+			strcat(dma, "mdma? ");
+	}
+	printf("\n IORDY=");
+	if (id[49] & 0x800)
+		printf((id[49] & 0x400) ? "on/off" : "yes");
+	else
+		printf("no");
+	if ((id[49] & 0x800) || (id[53] & 2)) {
+		if (id[53] & 2) {
+			printf(", tPIO={min:%u,w/IORDY:%u}", id[67], id[68]);
+			if (id[64] & 1)
+				strcat(pio, "pio3 ");
+			if (id[64] & 2)
+				strcat(pio, "pio4 ");
+			if (id[64] & ~3)
+				strcat(pio, "pio? ");
+		}
+		if (id[53] & 4)
+			add_mode_list(udma, sizeof(udma), id[88], udma_names, 7);
+	}
+	if ((id[49] & 0x100) && (id[53] & 2))
+		printf(", tDMA={min:%u,rec:%u}", id[65], id[66]);
+	printf("\n PIO modes:  %s", pio);
+	if (*dma)
+		printf("\n DMA modes:  %s", dma);
+	if (*udma)
+		printf("\n UDMA modes: %s", udma);
+
+	printf("\n AdvancedPM=%s", (id[83] & 8) ? "yes" : "no");
+	if (id[83] & 8) {
+		if (!(id[86] & 8))
+			printf(": disabled (255)");
+		else if ((id[91] & 0xff00) != 0x4000)
+			printf(": unknown setting");
+		else
+			printf(": mode=0x%02X (%u)", id[91] & 0xff, id[91] & 0xff);
+	}
+	if (id[82] & 0x20)
+		printf(" WriteCache=%s", (id[85] & 0x20) ? "enabled" : "disabled");
+	if (id[81] || id[80]) {
+		const struct minor_version *mv = id[81] <= 31 ? find_minor(id[81]) : NULL;
+
+		printf("\n Drive conforms to: %s: ", mv ? mv->text : "unknown");
+		if (word_reported(id[80])) {
+			int count = 0;
+
+			for (int v = 0; v <= 7; v++)
+				if (id[80] & (1u << v))
+					printf("%s%u", count++ ? "," : " ATA/ATAPI-", v);
+		}
+	}
+	printf("\n");
+	printf("\n * signifies the current active mode\n");
+	printf("\n");
+}

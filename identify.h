@@ -1,0 +1,41 @@
+/* IDENTIFY DEVICE / IDENTIFY PACKET DEVICE page decoding. */
+#ifndef HDPARM_IDENTIFY_H
+#define HDPARM_IDENTIFY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define IDENTIFY_WORDS 256
+
+struct device;
+
+/*
+ * Print the page the way "hdparm -I" does.  dev may be NULL (--Istdin):
+ * the parts that need further drive logs are then left out.
+ * Returns 0, or EINVAL for a page whose word 0 names no known device type.
+ */
+int identify_print(const uint16_t id[IDENTIFY_WORDS], struct device *dev);
+
+/* Print the short "-i" paragraph (HDIO_GET_IDENTITY layout). */
+void identify_print_short(const uint16_t id[IDENTIFY_WORDS]);
+
+/* --Istdout: 32 lines of 8 hex words. */
+void identify_dump_hex(const uint16_t id[IDENTIFY_WORDS], FILE *out);
+
+/*
+ * Read a page written as ASCII hex (the --Istdout format, leading
+ * non-hex lines skipped).  Returns the number of words read (256 when
+ * the page is complete).
+ */
+int identify_read_hex(FILE *in, uint16_t id[IDENTIFY_WORDS]);
+
+/* Sectors the drive reports as user addressable (LBA48 where enabled). */
+uint64_t identify_capacity(const uint16_t id[IDENTIFY_WORDS]);
+
+/* Logical sector size in bytes (512 unless word 106 says otherwise). */
+unsigned int identify_sector_bytes(const uint16_t id[IDENTIFY_WORDS]);
+
+/* Copy an ATA string field (byte-swapped words), trailing blanks removed. */
+void identify_string(const uint16_t *words, int nwords, char *dst);
+
+#endif

@@ -1,0 +1,925 @@
+/*
+ * Getting and setting what a drive or its kernel driver can be told:
+ * block-layer and legacy IDE ioctls from one table, SET FEATURES-style
+ * ATA commands from another, and the few commands with their own rules.
+ * The output lines are hdparm 9.65's; where a command fails, a line on
+ * stderr says so and the step fails, instead of printing a made-up result.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <linux/cdrom.h>
+#include <linux/fs.h>
+#include <linux/hdreg.h>
+
+#include "modes.h"
+#include "settings.h"
+#include "sgio.h"
+
+#define LBA28_LIMIT ((1ULL << 28) - 1)
+
+/* ---- kernel settings (ioctls) ---- */
+
+static void print_io32(long v)
+{
+	static const char *const names[] = { "default) ", "32-bit)", "16-bit)", "32-bit w/sync)" };
+
+	printf(" IO_support    =%3ld (", v);
+	if (v >= 0 && v <= 3)
+		printf("%s\n", names[v]);
+	else if (v == 8)
+		printf("Request-Queue-Bypass)\n");
+	else
+		printf("\?\?\?)\n");
+}
+
+static void print_dma(long v)
+{
+	printf(" using_dma     = %2ld", v);
+	if (v == 8)
+		printf(" (DMA-Assisted-PIO)\n");
+	else
+		print_on_off((unsigned long)v);
+}
+
+static const char *busstate_name(unsigned long v)
+{
+	static const char *const states[4] = { "off", "on", "tristate", "unknown" };
+
+	return states[v > 3 ? 3 : v];
+}
+
+static void print_busstate(long v)
+{
+	printf(" busstate      = %2ld (%s)\n", v, busstate_name((unsigned long)v));
+}
+
+struct kernel_setting {
+	enum opt_id opt;
+	unsigned long get_req, set_req;
+	const char *get_name, *set_name;
+	const char *label;		/* printed before the value: " readahead     = " */
+	const char *set_text;		/* %d is the new value (and %s its name for -b) */
+	bool set_on_off;		/* the setting line ends in (on)/(off) */
+	bool by_pointer;		/* the set ioctl takes an int pointer, the get an int */
+	bool silent_in_defaults;	/* as part of the default set, a failing query says nothing */
+	void (*print)(long value);	/* NULL: label, "%2ld" and (on)/(off) */
+};
+
+static const struct kernel_setting kernel_settings[] = {
+	{ OPT_READAHEAD, BLKRAGET, BLKRASET, "BLKRAGET", "BLKRASET", " readahead     = ", " setting fs readahead to %d\n", false, false, false, NULL },
+	{ OPT_IO32BIT, HDIO_GET_32BIT, HDIO_SET_32BIT, "HDIO_GET_32BIT", "HDIO_SET_32BIT", NULL, " setting 32-bit IO_support flag to %d\n", false, false, true, print_io32 },
+	{ OPT_READONLY, BLKROGET, BLKROSET, "BLKROGET", "BLKROSET", " readonly      = ", " setting readonly to %d", true, true, false, NULL },
+	{ OPT_UNMASK, HDIO_GET_UNMASKINTR, HDIO_SET_UNMASKINTR, "HDIO_GET_UNMASKINTR", "HDIO_SET_UNMASKINTR", " unmaskirq     = ", " setting unmaskirq to %d", true, false, true, NULL },
+	{ OPT_DMA, HDIO_GET_DMA, HDIO_SET_DMA, "HDIO_GET_DMA", "HDIO_SET_DMA", NULL, " setting using_dma to %d", true, false, true, print_dma },
+	{ OPT_NOWERR, HDIO_GET_NOWERR, HDIO_SET_NOWERR, "HDIO_GET_NOWERR", "HDIO_SET_NOWERR", " nowerr        = ", " setting nowerr to %d", true, false, false, NULL },
+	{ OPT_KEEP, HDIO_GET_KEEPSETTINGS, HDIO_SET_KEEPSETTINGS, "HDIO_GET_KEEPSETTINGS", "HDIO_SET_KEEPSETTINGS", " keepsettings  = ", " setting keep_settings to %d", true, false, true, NULL },
+	{ OPT_BUSSTATE, HDIO_GET_BUSSTATE, HDIO_SET_BUSSTATE, "HDIO_GET_BUSSTATE", "HDIO_SET_BUSSTATE", NULL, " setting bus state to %d (%s)\n", false, false, false, print_busstate },
+};
+
+static const struct kernel_setting *find_kernel_setting(enum opt_id opt)
+{
+	for (size_t i = 0; i < sizeof(kernel_settings) / sizeof(kernel_settings[0]); i++)
+		if (kernel_settings[i].opt == opt)
+			return &kernel_settings[i];
+	return NULL;
+}
+
+static int report_errno(const char *what)
+{
+	int err = errno;
+
+	fprintf(stderr, " %s failed: %s\n", what, strerror(err));
+	return err;
+}
+
+int set_kernel_setting(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const struct kernel_setting *k = find_kernel_setting(opt);
+	const struct opt_value *v = &s->v[opt];
+	int value = (int)v->num;
+	int rc;
+
+	if (v->noisy && !(opt == OPT_BUSSTATE && s->quiet)) {
+		printf(k->set_text, value, busstate_name((unsigned long)value));
+		if (k->set_on_off)
+			print_on_off((unsigned long)value);
+	}
+	if (k->by_pointer)
+		rc = ioctl(dev->fd, k->set_req, &value);
+	else
+		rc = ioctl(dev->fd, k->set_req, (unsigned long)value);
+	return rc ? report_errno(k->set_name) : 0;
+}
+
+int get_kernel_setting(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const struct kernel_setting *k = find_kernel_setting(opt);
+	bool explicit = s->v[opt].given && s->v[opt].noisy;
+	long value = 0;
+	int ivalue = 0, rc;
+
+	if (k->by_pointer) {
+		rc = ioctl(dev->fd, k->get_req, &ivalue);
+		value = ivalue;
+	} else {
+		rc = ioctl(dev->fd, k->get_req, &value);
+	}
+	if (rc) {
+		if (!explicit && k->silent_in_defaults)
+			return 0;
+		return report_errno(k->get_name);
+	}
+	if (k->print) {
+		k->print(value);
+	} else {
+		printf("%s%2ld", k->label, value);
+		print_on_off((unsigned long)value);
+	}
+	return 0;
+}
+
+/* ---- the drive's IDENTIFY page, for the queries that read it ---- */
+
+static const uint16_t *need_identify(struct device *dev)
+{
+	struct ata_result res;
+	bool first = !dev->id_failed;
+	int err;
+	const uint16_t *id = ata_identify(dev, &err, &res);
+
+	if (!id && first)
+		ata_report("IDENTIFY DEVICE", &res, err);
+	return id;
+}
+
+int get_multcount(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	long count = -1;
+	bool explicit = s->v[opt].given && s->v[opt].noisy;
+
+	if (ioctl(dev->fd, HDIO_GET_MULTCOUNT, &count)) {
+		int err = errno;
+		const uint16_t *id;
+
+		/* libata has no HDIO_GET_MULTCOUNT: word 59 holds the same. */
+		if (!explicit && !s->defaults)
+			return 0;
+		id = need_identify(dev);
+		if (!id) {
+			if (!explicit)
+				return 0;
+			fprintf(stderr, " HDIO_GET_MULTCOUNT failed: %s\n", strerror(err));
+			return err;
+		}
+		count = (id[59] & 0xff00) == 0x100 ? id[59] & 0xff : 0;
+	}
+	printf(" multcount     = %2ld", count);
+	print_on_off((unsigned long)count);
+	return 0;
+}
+
+/* The device's sysfs folder, /sys/dev/block/MAJ:MIN. */
+static int sysfs_path(struct device *dev, const char *attr, char *buf, size_t size)
+{
+	struct stat st;
+
+	if (fstat(dev->fd, &st) || !S_ISBLK(st.st_mode))
+		return ENODEV;
+	snprintf(buf, size, "/sys/dev/block/%u:%u/%s", major(st.st_rdev), minor(st.st_rdev), attr);
+	return 0;
+}
+
+static int sysfs_read_u64(struct device *dev, const char *attr, unsigned long long *value, bool report)
+{
+	char path[128];
+	FILE *f;
+	int ok;
+
+	if (sysfs_path(dev, attr, path, sizeof(path)))
+		return ENODEV;
+	f = fopen(path, "r");
+	if (!f) {
+		int err = errno;
+
+		if (report)
+			perror(path);
+		return err;
+	}
+	ok = fscanf(f, "%llu", value) == 1;
+	fclose(f);
+	return ok ? 0 : EINVAL;
+}
+
+int set_queue_depth(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	char path[128];
+	FILE *f;
+	int err = 0;
+
+	if (s->v[opt].noisy)
+		printf(" setting queue_depth to %d\n", (int)s->v[opt].num);
+	if (sysfs_path(dev, "device/queue_depth", path, sizeof(path)))
+		return ENOTTY;
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%u", (unsigned int)s->v[opt].num) < 0) {
+		err = errno;
+		perror(path);
+	}
+	if (f && fclose(f) && !err) {
+		err = errno;
+		perror(path);
+	}
+	return err;
+}
+
+int get_queue_depth(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	unsigned long long depth;
+	int err;
+
+	(void)s;
+	(void)opt;
+	err = sysfs_read_u64(dev, "device/queue_depth", &depth, true);
+	if (err == ENODEV)
+		fprintf(stderr, " queue_depth: not a block device\n");
+	if (!err)
+		printf(" queue_depth   = %2llu\n", depth);
+	return err;
+}
+
+int get_geometry(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct hd_geometry g;
+	unsigned long long bytes, start;
+
+	(void)s;
+	(void)opt;
+	if (ioctl(dev->fd, BLKGETSIZE64, &bytes))
+		return report_errno("BLKGETSIZE");
+	memset(&g, 0, sizeof(g));
+	if (ioctl(dev->fd, HDIO_GETGEO, &g))
+		return report_errno("HDIO_GETGEO");
+	if (sysfs_read_u64(dev, "start", &start, false))
+		start = g.start;
+	printf(" geometry      = %u/%u/%u, sectors = %llu, start = %llu\n", g.cylinders, g.heads, g.sectors,
+	       bytes / 512, start);
+	return 0;
+}
+
+int reread_partitions(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	if (s->v[opt].noisy)
+		printf(" re-reading partition table\n");
+	return ioctl(dev->fd, BLKRRPART, NULL) ? report_errno("BLKRRPART") : 0;
+}
+
+int flush_buffers(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	(void)s;
+	(void)opt;
+	sync();
+	fsync(dev->fd);
+	if (ioctl(dev->fd, BLKFLSBUF, NULL))
+		return report_errno("BLKFLSBUF");
+	return 0;
+}
+
+int device_reset(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	if (s->v[opt].noisy)
+		printf(" resetting drive\n");
+	return ioctl(dev->fd, HDIO_DRIVE_RESET, NULL) ? report_errno("HDIO_DRIVE_RESET") : 0;
+}
+
+int set_pio_mode(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	unsigned int mode = (unsigned int)s->v[opt].num;
+
+	if (s->v[opt].noisy) {
+		if (mode == 255)
+			printf(" attempting to auto-tune PIO mode\n");
+		else if (mode < 100)
+			printf(" attempting to set PIO mode to %u\n", mode);
+		else if (mode < 200)
+			printf(" attempting to set MDMA mode to %u\n", mode - 100);
+		else
+			printf(" attempting to set UDMA mode to %u\n", mode - 200);
+	}
+	return ioctl(dev->fd, HDIO_SET_PIO_MODE, (unsigned long)mode) ? report_errno("HDIO_SET_PIO_MODE") : 0;
+}
+
+int set_cdrom_speed(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	unsigned long speed = s->v[opt].num;
+
+	if (s->v[opt].noisy)
+		printf("setting cd/dvd speed to %lu\n", speed);
+	return ioctl(dev->fd, CDROM_SELECT_SPEED, speed) ? report_errno("CDROM_SELECT_SPEED") : 0;
+}
+
+/* ---- ATA commands ---- */
+
+/* Send a command without data; *res has the completion registers when asked. */
+static int ata_nondata(struct device *dev, const char *name, uint8_t command, uint16_t feature, uint16_t count,
+		       uint64_t lba, bool want_regs, struct ata_result *res, unsigned int timeout_s)
+{
+	struct ata_cmd cmd = {
+		.name = name,
+		.tf = { .command = command, .feature = feature, .count = count, .lba = lba,
+			.device = lba ? 0x40 : 0 },
+		.protocol = ATA_PROTO_NONDATA,
+		.want_regs = want_regs,
+		.timeout_s = timeout_s,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+/* Send, and on failure print " <what> failed: <why>". */
+static int ata_simple(struct device *dev, const char *what, uint8_t command, uint16_t feature, uint16_t count)
+{
+	struct ata_result res;
+	int err = ata_nondata(dev, what, command, feature, count, 0, false, &res, 0);
+
+	if (err)
+		ata_report(what, &res, err);
+	return err;
+}
+
+/* SET FEATURES (and the like) driven by one value: on/off subcommands or a count. */
+struct drive_feature {
+	enum opt_id opt;
+	uint8_t command_on, command_off;	/* for a non-zero and a zero value */
+	uint8_t feature_on, feature_off;
+	bool count_is_value;
+	const char *set_text;			/* %d is the value */
+	bool set_on_off;
+	const char *what;			/* names the command when it fails */
+};
+
+static const struct drive_feature drive_features[] = {
+	{ OPT_DOORLOCK, 0xde, 0xdf, 0, 0, false, " setting drive doorlock to %d", true, "HDIO_DRIVE_CMD(doorlock)" },
+	{ OPT_DRIVE_KEEP, 0xef, 0xef, 0x66, 0xcc, false, " setting drive keep features to %d", true, "HDIO_DRIVE_CMD(keepsettings)" },
+	{ OPT_DEFECTS, 0xef, 0xef, 0x04, 0x84, false, " setting drive defect management to %d\n", false, "HDIO_DRIVE_CMD(defectmgmt)" },
+	{ OPT_PREFETCH, 0xef, 0xef, 0xab, 0xab, true, " setting drive prefetch to %d\n", false, "HDIO_DRIVE_CMD(setprefetch)" },
+	{ OPT_XFERMODE, 0xef, 0xef, 0x03, 0x03, true, " setting xfermode to %d", false, "HDIO_DRIVE_CMD(setxfermode)" },
+	{ OPT_LOOKAHEAD, 0xef, 0xef, 0xaa, 0x55, false, " setting drive read-lookahead to %d", true, "HDIO_DRIVE_CMD(setreadahead)" },
+	{ OPT_APM, 0xef, 0xef, 0x05, 0x05, true, " setting Advanced Power Management level to", false, "HDIO_DRIVE_CMD(setapm)" },
+	{ OPT_ACOUSTIC, 0xef, 0xef, 0x42, 0xc2, true, " setting acoustic management to %d\n", false, "HDIO_DRIVE_CMD:ACOUSTIC" },
+	{ OPT_WRV, 0xef, 0xef, 0x0b, 0x8b, true, " setting write-read-verify to %d\n", false, "HDIO_DRIVE_CMD:WRV" },
+};
+
+int set_drive_feature(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const struct drive_feature *f = NULL;
+	const struct opt_value *v = &s->v[opt];
+	unsigned int value = (unsigned int)v->num;
+	uint8_t feature;
+	uint16_t count;
+
+	for (size_t i = 0; i < sizeof(drive_features) / sizeof(drive_features[0]); i++)
+		if (drive_features[i].opt == opt)
+			f = &drive_features[i];
+	feature = value ? f->feature_on : f->feature_off;
+	count = f->count_is_value ? (uint16_t)value : 0;
+	if (opt == OPT_APM && value == 255) {
+		feature = 0x85;		/* disable APM */
+		count = 0;
+	}
+	if (v->noisy) {
+		printf(f->set_text, (int)value);
+		if (f->set_on_off)
+			print_on_off(value);
+		if (opt == OPT_XFERMODE) {
+			char buf[48];
+
+			printf(" (%s)\n", xfermode_describe(value, buf, sizeof(buf)));
+		}
+		if (opt == OPT_APM) {
+			if (value == 255)
+				printf(" disabled\n");
+			else
+				printf(" 0x%02x (%u)\n", value, value);
+		}
+	}
+	return ata_simple(dev, f->what, value ? f->command_on : f->command_off, feature, count);
+}
+
+int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const uint16_t *id = need_identify(dev);
+
+	(void)s;
+	if (!id)
+		return EIO;
+	switch (opt) {
+	case OPT_LOOKAHEAD:
+	case OPT_WCACHE: {
+		uint16_t bit = opt == OPT_LOOKAHEAD ? 0x0040 : 0x0020;
+		const char *label = opt == OPT_LOOKAHEAD ? " look-ahead    = " : " write-caching = ";
+
+		if (id[82] & bit) {
+			printf("%s%2d", label, !!(id[85] & bit));
+			print_on_off(id[85] & bit);
+		} else {
+			printf("%snot supported\n", label);
+		}
+		break;
+	}
+	case OPT_APM:
+		printf(" APM_level\t= ");
+		if ((id[83] & 0xc008) == 0x4008) {
+			if (id[86] & 0x0008)
+				printf("%u\n", id[91] & 0xff);
+			else
+				printf("off\n");
+		} else {
+			printf("not supported\n");
+		}
+		break;
+	case OPT_ACOUSTIC:
+		if (id[83] & 0x200)
+			printf(" acoustic      = %2u (128=quiet ... 254=fast)\n", id[94] & 0xff);
+		else
+			printf(" acoustic      = not supported\n");
+		break;
+	case OPT_WRV:
+		if (id[119] & 0x2)
+			printf(" write-read-verify = %2u\n", id[120] & 0x2);
+		else
+			printf(" write-read-verify = not supported\n");
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int flush_cache_cmd(struct device *dev)
+{
+	const uint16_t *id;
+	int err;
+	struct ata_result res;
+	uint8_t op = ATA_OP_FLUSH_CACHE;
+
+	/* FLUSH CACHE EXT when the drive has it and 48-bit addressing is on. */
+	id = ata_identify(dev, &err, &res);
+	if (id && (id[83] & 0xe000) == 0x6000)
+		op = ATA_OP_FLUSH_CACHE_EXT;
+	err = ata_nondata(dev, "FLUSH CACHE", op, 0, 0, 0, false, &res, 60);
+	if (err)
+		ata_report("HDIO_DRIVE_CMD(flushcache)", &res, err);
+	return err;
+}
+
+int flush_write_cache(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	(void)s;
+	(void)opt;
+	return flush_cache_cmd(dev);
+}
+
+int set_write_cache(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	unsigned int on = (unsigned int)s->v[opt].num;
+	int err = 0;
+
+	if (s->v[opt].noisy) {
+		printf(" setting drive write-caching to %u", on);
+		print_on_off(on);
+	}
+	/* Flush before and after turning the cache off, so nothing is left in it. */
+	if (!on)
+		err = flush_cache_cmd(dev);
+	if (ioctl(dev->fd, HDIO_SET_WCACHE, (unsigned long)on)) {
+		int e = ata_simple(dev, "HDIO_DRIVE_CMD(setcache)", ATA_OP_SET_FEATURES, on ? 0x02 : 0x82, 0);
+
+		if (e)
+			err = e;
+	}
+	if (!on) {
+		int e = flush_cache_cmd(dev);
+
+		if (e)
+			err = e;
+	}
+	return err;
+}
+
+static void print_standby_interval(unsigned int v)
+{
+	printf(" (");
+	if (v == 0) {
+		printf("off");
+	} else if (v == 252) {
+		printf("21 minutes");
+	} else if (v == 253) {
+		printf("vendor-specific");
+	} else if (v == 254) {
+		printf("?reserved");
+	} else if (v == 255) {
+		printf("21 minutes + 15 seconds");
+	} else if (v <= 240) {
+		/* 5-second units */
+		unsigned int secs = v * 5, mins = secs / 60;
+
+		secs %= 60;
+		if (mins)
+			printf("%u minutes", mins);
+		if (mins && secs)
+			printf(" + ");
+		if (secs)
+			printf("%u seconds", secs);
+	} else {
+		/* 241-251: 30-minute units */
+		unsigned int mins = (v - 240) * 30, hrs = mins / 60;
+
+		mins %= 60;
+		if (hrs)
+			printf("%u hours", hrs);
+		if (hrs && mins)
+			printf(" + ");
+		if (mins)
+			printf("%u minutes", mins);
+	}
+	printf(")\n");
+}
+
+int set_standby_timer(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	unsigned int v = (unsigned int)s->v[opt].num;
+
+	if (s->v[opt].noisy) {
+		printf(" setting standby to %u", v);
+		print_standby_interval(v);
+	}
+	return ata_simple(dev, "HDIO_DRIVE_CMD(setidle)", 0xe3, 0, (uint16_t)v);
+}
+
+int set_powerup_standby(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	unsigned int on = (unsigned int)s->v[opt].num;
+
+	if (on) {
+		int err = confirm_dangerous(dev, s, "-s1", "This requires BIOS and kernel support to recognize/boot the drive.");
+
+		if (err)
+			return err;
+	} else {
+		struct ata_result res;
+
+		/* A drive powered up in standby needs the spin-up subcommand first. */
+		printf(" spin-up:");
+		fflush(stdout);
+		(void)ata_nondata(dev, "SET FEATURES (spin-up)", ATA_OP_SET_FEATURES, 0x07, 0, 0, false, &res, 0);
+	}
+	if (s->v[opt].noisy) {
+		printf(" setting power-up in standby to %u", on);
+		print_on_off(on);
+	}
+	return ata_simple(dev, "HDIO_DRIVE_CMD(powerup_in_standby)", ATA_OP_SET_FEATURES, on ? 0x06 : 0x86, 0);
+}
+
+int set_multcount(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	unsigned int count = (unsigned int)s->v[opt].num;
+	int err;
+
+	if (s->v[opt].noisy)
+		printf(" setting multcount to %u\n", count);
+	if (!ioctl(dev->fd, HDIO_SET_MULTCOUNT, (unsigned long)count))
+		return 0;
+	if (errno != ENOTTY)
+		return report_errno("HDIO_SET_MULTCOUNT");
+	err = confirm_dangerous(dev, s, "-m",
+				"Only the old IDE drivers work correctly with -m with kernels up to at least 2.6.29.\n"
+				"libata drives may fail and get hung if you set this flag.");
+	if (err)
+		return err;
+	return ata_simple(dev, "HDIO_DRIVE_CMD(set_multi_count)", 0xc6, 0, (uint16_t)count);
+}
+
+int check_power_mode(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct ata_result res;
+	const char *state = "unknown";
+	int err;
+
+	(void)s;
+	(void)opt;
+	err = ata_nondata(dev, "CHECK POWER MODE", ATA_OP_CHECK_POWER_MODE, 0, 0, 0, true, &res, 0);
+	if (err == EIO) /* very old drives know only the ATA-1 opcode */
+		err = ata_nondata(dev, "CHECK POWER MODE", ATA_OP_CHECK_POWER_MODE_OLD, 0, 0, 0, true, &res, 0);
+	if (err) {
+		ata_report("CHECK POWER MODE", &res, err);
+	} else if (!res.have_regs) {
+		fprintf(stderr, " CHECK POWER MODE failed: the drive's answer did not come back\n");
+		err = EIO;
+	} else {
+		switch (res.out.count & 0xff) {
+		case 0x00: state = "standby"; break;
+		case 0x40: state = "NVcache_spindown"; break;
+		case 0x41: state = "NVcache_spinup"; break;
+		case 0x80: state = "idle"; break;
+		case 0xff: state = "active/idle"; break;
+		default: break;
+		}
+	}
+	printf(" drive state is:  %s\n", state);
+	return err;
+}
+
+/* Commands that only tell the drive to do something. */
+static const struct power_cmd {
+	enum opt_id opt;
+	uint8_t command, fallback;	/* fallback: the ATA-1 opcode, tried if the first fails */
+	uint8_t feature;
+	uint64_t lba;
+	const char *message;
+	const char *what;
+} power_cmds[] = {
+	{ OPT_SEAGATE, 0xfb, 0, 0, 0, " disabling Seagate auto powersaving mode\n", "HDIO_DRIVE_CMD(seagatepwrsave)" },
+	{ OPT_IDLE_IMMEDIATE, 0xe1, 0, 0, 0, " issuing idle_immediate command\n", "HDIO_DRIVE_CMD(idle_immediate)" },
+	{ OPT_STANDBY_NOW, 0xe0, 0x94, 0, 0, " issuing standby command\n", "HDIO_DRIVE_CMD(standby)" },
+	/* IDLE IMMEDIATE with the UNLOAD FEATURE: the LBA spells "UNL". */
+	{ OPT_IDLE_UNLOAD, 0xe1, 0, 0x44, 0x0554e4c, " issuing idle_immediate_unload command\n", "TASKFILE(idle_immediate_unload)" },
+	{ OPT_SLEEP_NOW, 0xe6, 0x99, 0, 0, " issuing sleep command\n", "HDIO_DRIVE_CMD(sleep)" },
+};
+
+int power_command(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const struct power_cmd *p = NULL;
+	struct ata_result res;
+	int err;
+
+	for (size_t i = 0; i < sizeof(power_cmds) / sizeof(power_cmds[0]); i++)
+		if (power_cmds[i].opt == opt)
+			p = &power_cmds[i];
+	if (s->v[opt].noisy && !(opt == OPT_SEAGATE && s->quiet))
+		printf("%s", p->message);
+	err = ata_nondata(dev, p->what, p->command, p->feature, 0, p->lba, false, &res, 0);
+	if (err && p->fallback)
+		err = ata_nondata(dev, p->what, p->fallback, p->feature, 0, p->lba, false, &res, 0);
+	if (err)
+		ata_report(p->what, &res, err);
+	return err;
+}
+
+int hitachi_temperature(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct ata_result res;
+	int err;
+	unsigned int t;
+
+	(void)s;
+	(void)opt;
+	/* Vendor-specific "Sense Condition": temperature in the count register. */
+	err = ata_nondata(dev, "HDIO_DRIVE_CMD(hitachisensecondition)", 0xf0, 0x01, 0, 0, true, &res, 0);
+	if (!err && !res.have_regs) {
+		snprintf(res.cause, sizeof(res.cause), "the drive's answer did not come back");
+		err = EIO;
+	}
+	if (err) {
+		ata_report("HDIO_DRIVE_CMD(hitachisensecondition)", &res, err);
+		return err;
+	}
+	t = res.out.count & 0xff;
+	printf(" drive temperature (celsius) is:  ");
+	if (t == 0)
+		printf("under -20");
+	else if (t == 0xff)
+		printf("over 107");
+	else
+		printf("%d", (int)t / 2 - 20);
+	printf("\n drive temperature in range:  %s\n", (res.error & 0x10) ? "no" : "yes");
+	return 0;
+}
+
+/* ---- max address (HPA) ---- */
+
+static bool supports_amax(const uint16_t *id)
+{
+	return (id[80] & 0x400) && (id[119] & (1u << 8));
+}
+
+static bool supports_lba48(const uint16_t *id)
+{
+	return (id[83] & 0xc400) == 0x4400 && (id[86] & 0x0400);
+}
+
+/* The native max address + 1, or 0 with *err set. */
+static uint64_t native_max_sectors(struct device *dev, const uint16_t *id, int *err)
+{
+	struct ata_result res;
+	struct ata_cmd cmd = { .protocol = ATA_PROTO_NONDATA, .want_regs = true };
+
+	if (supports_amax(id)) {
+		cmd.name = " GET_NATIVE_MAX_ADDRESS_EXT";
+		cmd.tf = (struct ata_regs){ .command = 0x78, .lba48 = true, .device = 0x40 };
+	} else if (supports_lba48(id)) {
+		cmd.name = " READ_NATIVE_MAX_ADDRESS_EXT";
+		cmd.tf = (struct ata_regs){ .command = 0x27, .lba48 = true, .device = 0x40 };
+	} else {
+		cmd.name = " READ_NATIVE_MAX_ADDRESS";
+		cmd.tf = (struct ata_regs){ .command = 0xf8, .device = 0x40 };
+	}
+	*err = ata_exec(dev, &cmd, &res);
+	if (!*err && !res.have_regs) {
+		snprintf(res.cause, sizeof(res.cause), "the drive's answer did not come back");
+		*err = EIO;
+	}
+	if (!*err && res.lba_incomplete) {
+		snprintf(res.cause, sizeof(res.cause), "LBA bits 47:24 were not returned (fixed-format sense)");
+		*err = EIO;
+	}
+	if (*err) {
+		ata_report(cmd.name + 1, &res, *err);
+		return 0;
+	}
+	if (run.verbose)
+		printf("%s response: lba=%llx\n", cmd.name + 1, (unsigned long long)res.out.lba);
+	if (cmd.tf.lba48)
+		return res.out.lba + 1;
+	return (((uint64_t)res.out.device & 0x0f) << 24 | (res.out.lba & 0xffffff)) + 1;
+}
+
+int get_max_sectors(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const uint16_t *id = need_identify(dev);
+	uint64_t visible, native;
+	int err;
+
+	(void)s;
+	(void)opt;
+	if (!id)
+		return EIO;
+	visible = identify_capacity(id);
+	native = native_max_sectors(dev, id, &err);
+	if (!native)
+		return err;
+	printf(" max sectors   = %llu/%llu", (unsigned long long)visible, (unsigned long long)native);
+	if (visible < native) {
+		if (supports_amax(id))
+			printf(", ACCESSIBLE MAX ADDRESS enabled\nPower cycle your device after every ACCESSIBLE MAX ADDRESS\n");
+		else
+			printf(", HPA is enabled\n");
+	} else if (visible == native) {
+		printf(supports_amax(id) ? ", ACCESSIBLE MAX ADDRESS disabled\n" : ", HPA is disabled\n");
+	} else {
+		printf(", HPA setting seems invalid");
+		if ((native & 0xffffff000000ull) == 0)
+			printf(" (buggy kernel device driver?)");
+		putchar('\n');
+	}
+	return 0;
+}
+
+int set_max_sectors(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const struct opt_value *v = &s->v[opt];
+	const uint16_t *id;
+	uint64_t max_lba = v->num - 1;
+	struct ata_result res;
+	struct ata_cmd cmd = { .protocol = ATA_PROTO_NONDATA };
+	int err;
+
+	if (!s->quiet && v->noisy)
+		printf(" setting max visible sectors to %llu (%s)\n", (unsigned long long)v->num,
+		       v->flag ? "permanent" : "temporary");
+	id = need_identify(dev);
+	if (!id)
+		return EIO;
+	if (v->num < identify_capacity(id)) {
+		err = confirm_dangerous(dev, s, "-Nnnnnn",
+					"You have requested reducing the apparent size of the drive.\n"
+					"This is a BAD idea, and can easily destroy all of the drive's contents.");
+		if (err)
+			return err;
+	}
+	cmd.tf.count = v->flag ? 1 : 0;
+	cmd.tf.lba = max_lba;
+	cmd.tf.device = 0x40;
+	if (supports_amax(id)) {
+		cmd.name = "SET_ACCESSIBLE_MAX_ADDRESS_EXT";
+		cmd.tf.command = 0x78;
+		cmd.tf.feature = 0x01;
+		cmd.tf.lba48 = true;
+	} else {
+		if (max_lba >= LBA28_LIMIT || supports_lba48(id)) {
+			cmd.name = "SET_MAX_ADDRESS_EXT";
+			cmd.tf.command = 0x37;
+			cmd.tf.lba48 = true;
+		} else {
+			cmd.name = "SET_MAX_ADDRESS";
+			cmd.tf.command = 0xf9;
+		}
+		/* The standard wants READ NATIVE MAX ADDRESS immediately before SET MAX. */
+		if (!native_max_sectors(dev, id, &err))
+			return err;
+	}
+	err = ata_exec(dev, &cmd, &res);
+	if (err)
+		ata_report(cmd.name, &res, err);
+	dev->id_valid = false;
+	return err;
+}
+
+int wdidle3_step(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	if (s->v[opt].has_value) {
+		int err = confirm_destructive(dev, s, "-J",
+					      "This implementation is not as thorough as the official WDIDLE3.EXE. Use at your own risk!");
+
+		if (err)
+			return err;
+	}
+	fprintf(stderr, " -J: the WD idle3 vendor commands are not implemented yet\n");
+	return ENOSYS;
+}
+
+/* ---- identification ---- */
+
+int show_identity(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	uint16_t id[IDENTIFY_WORDS];
+	long multcount = -1;
+
+	(void)s;
+	(void)opt;
+	if (ioctl(dev->fd, HDIO_GET_MULTCOUNT, &multcount)) {
+		const uint16_t *full;
+		int err;
+		struct ata_result res;
+
+		multcount = -1;
+		full = ata_identify(dev, &err, &res);
+		if (full)
+			multcount = (full[59] & 0xff00) == 0x100 ? full[59] & 0xff : 0;
+	}
+	if (ioctl(dev->fd, HDIO_GET_IDENTITY, id)) {
+		int err = errno;
+
+		if (err == ENOMSG) {
+			printf(" no identification info available\n");
+			return 0;
+		}
+		fprintf(stderr, " HDIO_GET_IDENTITY failed: %s\n", strerror(err));
+		return err;
+	}
+	if (multcount != -1)
+		id[59] = (uint16_t)(multcount | 0x100);
+	else
+		id[59] &= (uint16_t)~0x100;
+	identify_print_short(id);
+	return 0;
+}
+
+int show_identify(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct ata_result res;
+	int err;
+	const uint16_t *id = ata_identify(dev, &err, &res);
+
+	if (!id) {
+		ata_report("HDIO_DRIVE_CMD(identify)", &res, err);
+		return err;
+	}
+	if (opt == OPT_ISTDOUT) {
+		identify_dump_hex(id, stdout);
+		return 0;
+	}
+	if (opt == OPT_IRAW) {
+		const char *path = s->v[OPT_IRAW].str;
+		uint8_t raw[512];
+		int fd;
+		ssize_t n;
+
+		for (int i = 0; i < IDENTIFY_WORDS; i++) {
+			raw[2 * i] = (uint8_t)id[i];
+			raw[2 * i + 1] = (uint8_t)(id[i] >> 8);
+		}
+		fd = open(path, O_WRONLY | O_TRUNC | O_CREAT, 0644);
+		if (fd == -1)
+			return report_errno(path);
+		n = write(fd, raw, sizeof(raw));
+		if (n != (ssize_t)sizeof(raw)) {
+			err = n < 0 ? errno : EIO;
+			fprintf(stderr, "Error writing IDENTIFY DEVICE data to \"%s\": %s\n", path, strerror(err));
+			close(fd);
+			return err;
+		}
+		if (close(fd))
+			return report_errno(path);
+		fprintf(stderr, "Wrote IDENTIFY DEVICE data to \"%s\"\n", path);
+		return 0;
+	}
+	return identify_print(id, dev);
+}

@@ -1,0 +1,20 @@
+/* The steps that get and set drive and kernel settings (issue: settings). */
+#ifndef HDPARM_SETTINGS_H
+#define HDPARM_SETTINGS_H
+
+#include "actions.h"
+
+/* Kernel (block layer and legacy IDE) settings, by ioctl. */
+step_fn set_kernel_setting, get_kernel_setting, get_multcount, get_geometry;
+step_fn set_queue_depth, get_queue_depth, reread_partitions, flush_buffers;
+
+/* Drive settings and commands, by ATA command. */
+step_fn set_drive_feature, get_drive_feature, check_power_mode, power_command;
+step_fn flush_write_cache, hitachi_temperature, set_standby_timer, set_powerup_standby;
+step_fn set_multcount, set_write_cache, get_max_sectors, set_max_sectors, device_reset;
+step_fn set_cdrom_speed, set_pio_mode, wdidle3_step;
+
+/* Identification. */
+step_fn show_identify, show_identity;
+
+#endif

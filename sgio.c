@@ -1,0 +1,466 @@
+/*
+ * Every ATA command goes through ata_exec(): SAT ATA PASS-THROUGH (16-byte
+ * CDB, or 12-byte when asked or when the 16-byte one is refused), and the
+ * legacy HDIO_DRIVE_CMD ioctl for drivers that have no SG_IO.  Sense data
+ * is decoded in both descriptor (0x72) and fixed (0x70) format: libata
+ * answers in fixed format unless D_SENSE is set, which hdparm 9.65 misread
+ * as "bad/missing sense data".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include <linux/hdreg.h>
+#include <scsi/sg.h>
+
+#include "sgio.h"
+
+#define SAT_ATA_16 0x85
+#define SAT_ATA_12 0xa1
+
+#define ATA_STATUS_ERR 0x01
+#define ATA_STATUS_DF 0x20
+#define ATA_STATUS_BSY 0x80
+
+#define SCSI_CHECK_CONDITION 0x02
+#define SG_DRIVER_SENSE 0x08
+#define SG_DID_TIME_OUT 0x03
+#define SG_DRIVER_TIMEOUT 0x06
+
+#define SENSE_RECOVERED_ERROR 0x01
+#define SENSE_ILLEGAL_REQUEST 0x05
+
+static int transfer_direction(const struct ata_cmd *cmd)
+{
+	if (!cmd->len)
+		return SG_DXFER_NONE;
+	return cmd->data_out ? SG_DXFER_TO_DEV : SG_DXFER_FROM_DEV;
+}
+
+unsigned int sat_build_cdb(const struct ata_cmd *cmd, bool twelve, uint8_t cdb[16])
+{
+	const struct ata_regs *tf = &cmd->tf;
+	uint8_t flags = 0;
+	uint8_t device = tf->device;
+
+	memset(cdb, 0, 16);
+	if (cmd->len) {
+		/* Length in the sector count field, counted in 512-byte blocks. */
+		flags = 0x04 | 0x02;
+		if (!cmd->data_out)
+			flags |= 0x08;
+	}
+	if (cmd->want_regs)
+		flags |= 0x20;
+	if (!tf->lba48 && (device & 0x40))
+		device |= (tf->lba >> 24) & 0x0f;
+	device &= 0x7f;
+
+	if (twelve) {
+		cdb[0] = SAT_ATA_12;
+		cdb[1] = (uint8_t)(cmd->protocol << 1);
+		cdb[2] = flags;
+		cdb[3] = (uint8_t)tf->feature;
+		cdb[4] = (uint8_t)tf->count;
+		cdb[5] = (uint8_t)tf->lba;
+		cdb[6] = (uint8_t)(tf->lba >> 8);
+		cdb[7] = (uint8_t)(tf->lba >> 16);
+		cdb[8] = device;
+		cdb[9] = tf->command;
+		return 12;
+	}
+	cdb[0] = SAT_ATA_16;
+	cdb[1] = (uint8_t)(cmd->protocol << 1 | (tf->lba48 ? 1 : 0));
+	cdb[2] = flags;
+	if (tf->lba48) {
+		cdb[3] = (uint8_t)(tf->feature >> 8);
+		cdb[5] = (uint8_t)(tf->count >> 8);
+		cdb[7] = (uint8_t)(tf->lba >> 24);
+		cdb[9] = (uint8_t)(tf->lba >> 32);
+		cdb[11] = (uint8_t)(tf->lba >> 40);
+	}
+	cdb[4] = (uint8_t)tf->feature;
+	cdb[6] = (uint8_t)tf->count;
+	cdb[8] = (uint8_t)tf->lba;
+	cdb[10] = (uint8_t)(tf->lba >> 8);
+	cdb[12] = (uint8_t)(tf->lba >> 16);
+	cdb[13] = device;
+	cdb[14] = tf->command;
+	return 16;
+}
+
+/* ---- sense data ---- */
+
+static const char *const sense_keys[16] = {
+	"no sense", "recovered error", "not ready", "medium error", "hardware error",
+	"illegal request", "unit attention", "data protect", "blank check", "vendor specific",
+	"copy aborted", "aborted command", "reserved sense key 0xc", "volume overflow", "miscompare",
+	"reserved sense key 0xf",
+};
+
+static const struct {
+	uint8_t asc, ascq;
+	const char *text;
+} asc_texts[] = {
+	{ 0x00, 0x00, "no additional sense information" },
+	{ 0x00, 0x1d, "ATA pass through information available" },
+	{ 0x04, 0x00, "logical unit not ready" },
+	{ 0x0c, 0x00, "write error" },
+	{ 0x0c, 0x02, "write error, auto reallocation failed" },
+	{ 0x11, 0x00, "unrecovered read error" },
+	{ 0x11, 0x04, "unrecovered read error, auto reallocate failed" },
+	{ 0x14, 0x01, "record not found" },
+	{ 0x20, 0x00, "invalid command operation code" },
+	{ 0x21, 0x00, "logical block address out of range" },
+	{ 0x24, 0x00, "invalid field in CDB" },
+	{ 0x26, 0x00, "invalid field in parameter list" },
+	{ 0x29, 0x00, "power on, reset, or bus device reset occurred" },
+	{ 0x3a, 0x00, "medium not present" },
+	{ 0x44, 0x00, "internal target failure" },
+	{ 0x47, 0x00, "SCSI parity error" },
+};
+
+static const char *asc_text(uint8_t asc, uint8_t ascq)
+{
+	for (size_t i = 0; i < sizeof(asc_texts) / sizeof(asc_texts[0]); i++)
+		if (asc_texts[i].asc == asc && asc_texts[i].ascq == ascq)
+			return asc_texts[i].text;
+	return NULL;
+}
+
+/* Descriptor format: find the ATA Status Return descriptor (code 0x09). */
+static void decode_descriptor_sense(const uint8_t *s, unsigned int len, struct ata_result *res)
+{
+	unsigned int end, pos = 8;
+
+	if (len < 4)
+		return;
+	res->sense_key = s[1] & 0x0f;
+	res->asc = s[2];
+	res->ascq = s[3];
+	if (len < 8)
+		return;
+	end = 8u + s[7];
+	if (end > len)
+		end = len;
+	while (pos + 2 <= end) {
+		const uint8_t *d = s + pos;
+		unsigned int dlen = 2u + d[1];
+
+		if (d[0] == 0x09 && d[1] >= 0x0c && pos + 14 <= end) {
+			res->have_regs = true;
+			res->error = d[3];
+			res->out.lba48 = d[2] & 1;
+			res->out.count = (uint16_t)(d[4] << 8 | d[5]);
+			res->out.lba = (uint64_t)d[10] << 40 | (uint64_t)d[8] << 32 | (uint64_t)d[6] << 24 |
+				       (uint64_t)d[11] << 16 | (uint64_t)d[9] << 8 | d[7];
+			res->out.device = d[12];
+			res->status = d[13];
+			return;
+		}
+		pos += dlen;
+	}
+}
+
+/* Fixed format: SAT puts the registers in the INFORMATION and COMMAND-SPECIFIC fields. */
+static void decode_fixed_sense(const uint8_t *s, unsigned int len, struct ata_result *res)
+{
+	if (len < 3)
+		return;
+	res->sense_key = s[2] & 0x0f;
+	if (len >= 14) {
+		res->asc = s[12];
+		res->ascq = s[13];
+	}
+	bool pass_through_info = res->asc == 0x00 && res->ascq == 0x1d;
+
+	if (len >= 12 && ((s[0] & 0x80) || pass_through_info)) {
+		res->have_regs = true;
+		res->error = s[3];
+		res->status = s[4];
+		res->out.device = s[5];
+		res->out.count = s[6];
+		res->out.lba48 = s[8] & 0x80;
+		res->lba_incomplete = s[8] & 0x20;
+		res->out.lba = (uint64_t)s[11] << 16 | (uint64_t)s[10] << 8 | s[9];
+	}
+}
+
+void sense_decode(const uint8_t *sense, unsigned int len, struct ata_result *res)
+{
+	uint8_t code;
+
+	if (len == 0)
+		return;
+	code = sense[0] & 0x7f;
+	if (code == 0x72 || code == 0x73)
+		decode_descriptor_sense(sense, len, res);
+	else if (code == 0x70 || code == 0x71)
+		decode_fixed_sense(sense, len, res);
+}
+
+/* Name the ATA error register bits that are set. */
+static void describe_ata_error(uint8_t error, char *buf, size_t size)
+{
+	static const char *const bits[8] = { "AMNF", "TK0NF", "ABRT", "MCR", "IDNF", "MC", "UNC", "ICRC" };
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int b = 7; b >= 0; b--)
+		if (error & (1u << b))
+			n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? " " : "", bits[b]);
+}
+
+/* Fill res->cause; returns the errno the failure maps to (0: none). */
+static int judge(struct ata_result *res, const struct sg_io_hdr *io, bool data_in, size_t len)
+{
+	char regs[64] = "", errbits[48];
+
+	if (res->have_regs) {
+		describe_ata_error(res->error, errbits, sizeof(errbits));
+		snprintf(regs, sizeof(regs), " (ATA status 0x%02x, error 0x%02x%s%s%s)", res->status,
+			 res->error, errbits[0] ? " " : "", errbits, errbits[0] ? "" : "");
+	}
+	if (io->host_status == SG_DID_TIME_OUT || (io->driver_status & 0x0f) == SG_DRIVER_TIMEOUT) {
+		snprintf(res->cause, sizeof(res->cause), "command timed out");
+		return ETIMEDOUT;
+	}
+	if (io->host_status) {
+		snprintf(res->cause, sizeof(res->cause), "host error 0x%02x", io->host_status);
+		return EIO;
+	}
+	if (io->masked_status == (SCSI_CHECK_CONDITION >> 1) || (io->driver_status & SG_DRIVER_SENSE)) {
+		const char *a;
+		bool recovered = res->sense_key == SENSE_RECOVERED_ERROR || res->sense_key == 0;
+
+		if (io->sb_len_wr == 0) {
+			snprintf(res->cause, sizeof(res->cause), "bad/missing sense data");
+			return EIO;
+		}
+		if (!recovered || (res->have_regs && (res->status & (ATA_STATUS_ERR | ATA_STATUS_DF)))) {
+			a = asc_text(res->asc, res->ascq);
+			if (res->have_regs && (res->status & ATA_STATUS_ERR) && (res->error & 0x04) &&
+			    res->sense_key == 0x0b)
+				a = "command aborted by the drive";
+			if (a)
+				snprintf(res->cause, sizeof(res->cause), "%s (%s)%s", sense_keys[res->sense_key], a, regs);
+			else
+				snprintf(res->cause, sizeof(res->cause), "%s (asc 0x%02x, ascq 0x%02x)%s",
+					 sense_keys[res->sense_key], res->asc, res->ascq, regs);
+			return EIO;
+		}
+		return 0;
+	}
+	if (io->status) {
+		snprintf(res->cause, sizeof(res->cause), "SCSI status 0x%02x", io->status);
+		return EIO;
+	}
+	if (data_in && io->resid > 0 && (size_t)io->resid <= len) {
+		snprintf(res->cause, sizeof(res->cause), "short transfer: %zu of %zu bytes",
+			 len - (size_t)io->resid, len);
+		return EIO;
+	}
+	return 0;
+}
+
+static int sg_exec(struct device *dev, const struct ata_cmd *cmd, bool twelve, struct ata_result *res)
+{
+	uint8_t cdb[16];
+	struct sg_io_hdr io;
+	memset(&io, 0, sizeof(io));
+	memset(res, 0, sizeof(*res));
+	io.interface_id = 'S';
+	io.cmd_len = (unsigned char)sat_build_cdb(cmd, twelve, cdb);
+	io.cmdp = cdb;
+	io.mx_sb_len = sizeof(res->sense);
+	io.sbp = res->sense;
+	io.dxfer_direction = transfer_direction(cmd);
+	io.dxferp = cmd->data;
+	io.dxfer_len = (unsigned int)cmd->len;
+	io.timeout = (cmd->timeout_s ? cmd->timeout_s : 15) * 1000u;
+
+	if (ioctl(dev->fd, SG_IO, &io) == -1) {
+		int err = errno;
+
+		snprintf(res->cause, sizeof(res->cause), "%s", strerror(err));
+		return err;
+	}
+	res->sense_len = io.sb_len_wr;
+	sense_decode(res->sense, res->sense_len, res);
+	if (run.verbose && res->sense_len) {
+		fprintf(stderr, "SG_IO: sense data:");
+		for (unsigned int i = 0; i < res->sense_len; i++)
+			fprintf(stderr, " %02x", res->sense[i]);
+		fputc('\n', stderr);
+	}
+	return judge(res, &io, cmd->len && !cmd->data_out, cmd->len);
+}
+
+/*
+ * HDIO_DRIVE_CMD carries command, count, feature and a data length in
+ * sectors: enough for non-data commands and PIO reads without an LBA.
+ */
+static int hdio_exec(struct device *dev, const struct ata_cmd *cmd, struct ata_result *res)
+{
+	uint8_t buf[4 + 512];
+	size_t sectors = cmd->len / 512;
+
+	memset(res, 0, sizeof(*res));
+	if (cmd->tf.lba || cmd->tf.lba48 || sectors > 1 || cmd->data_out || cmd->protocol == ATA_PROTO_DMA) {
+		snprintf(res->cause, sizeof(res->cause), "%s", strerror(ENOTTY));
+		return ENOTTY;
+	}
+	memset(buf, 0, sizeof(buf));
+	buf[0] = cmd->tf.command;
+	buf[1] = (uint8_t)cmd->tf.count;
+	buf[2] = (uint8_t)cmd->tf.feature;
+	buf[3] = (uint8_t)sectors;
+	if (ioctl(dev->fd, HDIO_DRIVE_CMD, buf) == -1) {
+		int err = errno;
+
+		snprintf(res->cause, sizeof(res->cause), "%s", strerror(err));
+		return err;
+	}
+	res->have_regs = true;
+	res->status = buf[0];
+	res->error = buf[1];
+	res->out.count = buf[2];
+	if (sectors)
+		memcpy(cmd->data, buf + 4, 512);
+	return 0;
+}
+
+/* The transport refused the CDB itself, not the drive the command. */
+static bool cdb_refused(int err, const struct ata_result *res)
+{
+	if (err == EINVAL || err == ENOTTY || err == EOPNOTSUPP)
+		return true;
+	return err == EIO && !res->have_regs && res->sense_key == SENSE_ILLEGAL_REQUEST &&
+	       (res->asc == 0x20 || res->asc == 0x24);
+}
+
+int ata_exec(struct device *dev, const struct ata_cmd *cmd, struct ata_result *res)
+{
+	bool fits12 = !cmd->tf.lba48;
+	int err;
+
+	if (run.prefer_ata12 && fits12) {
+		err = sg_exec(dev, cmd, true, res);
+		if (!cdb_refused(err, res))
+			return err;
+	}
+	err = sg_exec(dev, cmd, false, res);
+	if (cdb_refused(err, res) && fits12 && !run.prefer_ata12) {
+		int err12 = sg_exec(dev, cmd, true, res);
+
+		if (!cdb_refused(err12, res))
+			return err12;
+	}
+	if (err == ENOTTY || err == EINVAL || err == EOPNOTSUPP) {
+		struct ata_result legacy;
+		int err2 = hdio_exec(dev, cmd, &legacy);
+
+		if (err2 != ENOTTY && err2 != EINVAL) {
+			*res = legacy;
+			return err2;
+		}
+	}
+	return err;
+}
+
+void ata_report(const char *what, const struct ata_result *res, int err)
+{
+	fprintf(stderr, " %s failed: %s\n", what, res->cause[0] ? res->cause : strerror(err));
+}
+
+static void page_to_host(uint16_t *w, const uint8_t *raw)
+{
+	for (int i = 0; i < IDENTIFY_WORDS; i++)
+		w[i] = (uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8);
+}
+
+const uint16_t *ata_identify(struct device *dev, int *err, struct ata_result *res)
+{
+	static const struct {
+		uint8_t op;
+		const char *name;
+	} ops[2] = { { ATA_OP_IDENTIFY, "IDENTIFY DEVICE" }, { ATA_OP_IDENTIFY_PACKET, "IDENTIFY PACKET DEVICE" } };
+	uint8_t raw[512];
+
+	*err = 0;
+	if (dev->id_valid)
+		return dev->id;
+	if (dev->id_failed) {
+		*err = EIO;
+		return NULL;
+	}
+	for (int i = 0; i < 2; i++) {
+		struct ata_cmd cmd = {
+			.name = ops[i].name,
+			.tf = { .command = ops[i].op, .count = 1 },
+			.protocol = ATA_PROTO_PIO_IN,
+			.data = raw,
+			.len = sizeof(raw),
+		};
+
+		memset(raw, 0, sizeof(raw));
+		*err = ata_exec(dev, &cmd, res);
+		if (!*err) {
+			page_to_host(dev->id, raw);
+			dev->id_valid = true;
+			dev->identify_op = ops[i].op;
+			return dev->id;
+		}
+		/* Only an ATAPI device (which aborts IDENTIFY DEVICE) gets the second try. */
+		if (*err != EIO)
+			break;
+	}
+	dev->id_failed = true;
+	return NULL;
+}
+
+static int read_log(struct device *dev, uint8_t log, uint8_t page, void *buf)
+{
+	struct ata_result res;
+	struct ata_cmd cmd = {
+		.name = "READ LOG EXT",
+		.tf = { .command = ATA_OP_READ_LOG_EXT, .count = 1, .lba = (uint64_t)log | (uint64_t)page << 8,
+			.lba48 = true, .device = 0x40 },
+		.protocol = ATA_PROTO_PIO_IN,
+		.data = buf,
+		.len = 512,
+	};
+
+	return ata_exec(dev, &cmd, &res);
+}
+
+int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf[512])
+{
+	int err;
+
+	if (!dev->id_valid || dev->id[84] == 0)
+		return ENOENT;
+	if (!dev->log_dir_valid) {
+		uint8_t raw[512];
+
+		if (dev->log_dir_failed)
+			return ENOENT;
+		err = read_log(dev, 0, 0, raw);
+		if (err) {
+			dev->log_dir_failed = true;
+			fprintf(stderr, "READ_LOG_EXT(0,0) failed: %s\n", strerror(err));
+			return ENOENT;
+		}
+		page_to_host(dev->log_dir, raw);
+		dev->log_dir_valid = true;
+	}
+	if (dev->log_dir[log] <= page)
+		return ENOENT;
+	err = read_log(dev, log, page, buf);
+	if (err) {
+		fprintf(stderr, "READ_LOG_EXT(0x%02x, %u) failed: %s\n", log, page, strerror(err));
+		return ENOENT;
+	}
+	return 0;
+}

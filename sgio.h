@@ -1,0 +1,87 @@
+/* ATA commands through SG_IO (SAT ATA PASS-THROUGH) with HDIO_* fall-backs. */
+#ifndef HDPARM_SGIO_H
+#define HDPARM_SGIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hdparm.h"
+
+/* ATA opcodes this program issues. */
+enum {
+	ATA_OP_READ_LOG_EXT = 0x2f,
+	ATA_OP_CHECK_POWER_MODE = 0xe5,
+	ATA_OP_CHECK_POWER_MODE_OLD = 0x98,
+	ATA_OP_IDENTIFY = 0xec,
+	ATA_OP_IDENTIFY_PACKET = 0xa1,
+	ATA_OP_SET_FEATURES = 0xef,
+	ATA_OP_FLUSH_CACHE = 0xe7,
+	ATA_OP_FLUSH_CACHE_EXT = 0xea,
+};
+
+enum ata_protocol {
+	ATA_PROTO_NONDATA = 3,
+	ATA_PROTO_PIO_IN = 4,
+	ATA_PROTO_PIO_OUT = 5,
+	ATA_PROTO_DMA = 6,
+};
+
+/* The registers of one command, or of its completion. */
+struct ata_regs {
+	uint8_t command;	/* on completion: the status register */
+	uint16_t feature;	/* on completion: the error register (low byte) */
+	uint16_t count;
+	uint64_t lba;
+	uint8_t device;
+	bool lba48;
+};
+
+struct ata_cmd {
+	const char *name;	/* for messages, e.g. "IDENTIFY DEVICE" */
+	struct ata_regs tf;
+	enum ata_protocol protocol;
+	void *data;
+	size_t len;
+	bool data_out;		/* data goes to the drive */
+	unsigned int timeout_s;	/* 0: 15 s */
+	bool want_regs;		/* ask for the completion registers (CK_COND) */
+};
+
+/* How a command ended. */
+struct ata_result {
+	bool have_regs;
+	uint8_t status, error;
+	struct ata_regs out;
+	bool lba_incomplete;	/* fixed-format sense: LBA bits 47:24 were not returned */
+	uint8_t sense_key, asc, ascq;
+	uint8_t sense[32];
+	unsigned int sense_len;
+	char cause[160];	/* the failure in words, empty on success */
+};
+
+/*
+ * Issue one ATA command.  Returns 0 on success, else an errno value
+ * (EIO when the drive reported an error) with res->cause filled in.
+ */
+int ata_exec(struct device *dev, const struct ata_cmd *cmd, struct ata_result *res);
+
+/* Print " <what> failed: <cause>" on stderr for a failed command. */
+void ata_report(const char *what, const struct ata_result *res, int err);
+
+/*
+ * The drive's IDENTIFY page (IDENTIFY DEVICE, then IDENTIFY PACKET DEVICE),
+ * read once per device.  Returns NULL and sets *err on failure.
+ */
+const uint16_t *ata_identify(struct device *dev, int *err, struct ata_result *res);
+
+/* One 512-byte page of a General Purpose log; 0 on success. */
+int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf[512]);
+
+/* Decode SCSI sense data into res (registers when present). Exposed for tests. */
+void sense_decode(const uint8_t *sense, unsigned int len, struct ata_result *res);
+
+/* Build the SAT CDB for cmd: 16 or 12 bytes; returns the length used. */
+unsigned int sat_build_cdb(const struct ata_cmd *cmd, bool twelve, uint8_t cdb[16]);
+
+#endif
