@@ -22,7 +22,7 @@ hdparm: $(OBJS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 check: hdparm
-	sh tests/run-tests.sh
+	bash tests/run-tests.sh
 
 install: hdparm
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)

@@ -131,6 +131,73 @@ static const struct step steps[] = {
 	{ OPT_RESET, WHEN_GIVEN, false, device_reset },
 };
 
+/*
+ * Options that can destroy data, and the flags they need.  They are
+ * checked before the first command goes out, so a refusal leaves the
+ * drive untouched (9.65 checked each one only when its turn came).
+ */
+enum confirmation { NEED_YES = 1, NEED_DESTROY = 2 };
+
+static const struct dangerous {
+	enum opt_id opt;
+	bool only_nonzero;	/* only the set form with a non-zero value */
+	unsigned int needs;
+	const char *label;
+	const char *explanation;
+} dangerous_options[] = {
+	{ OPT_POWERUP_STANDBY, true, NEED_YES, "-s1", "This requires BIOS and kernel support to recognize/boot the drive." },
+	{ OPT_WDIDLE3, false, NEED_DESTROY, "-J", "This implementation is not as thorough as the official WDIDLE3.EXE. Use at your own risk!" },
+	{ OPT_SET_SECTOR_SIZE, false, NEED_DESTROY, "--set-sector-size", "This will likely destroy all data on the drive." },
+	{ OPT_TRIM_STDIN, false, NEED_DESTROY, "--trim-sector-ranges-stdin", "This might destroy the drive and/or all data on it." },
+	{ OPT_TRIM_RANGES, false, NEED_DESTROY, "--trim-sector-ranges", "This might destroy the drive and/or all data on it." },
+	{ OPT_WRITE_SECTOR, false, NEED_YES, "--write-sector", "You are trying to deliberately overwrite a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss." },
+	{ OPT_REPAIR_SECTOR, false, NEED_YES, "--write-sector", "You are trying to deliberately overwrite a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss." },
+	{ OPT_MAKE_BAD_SECTOR, false, NEED_YES, "--make-bad-sector", "You are trying to deliberately corrupt a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss." },
+	{ OPT_SANITIZE_BLOCK_ERASE, false, NEED_YES, "--sanitize", "This sanitize command destroys all user data." },
+	{ OPT_SANITIZE_CRYPTO, false, NEED_YES, "--sanitize", "This sanitize command destroys all user data." },
+	{ OPT_SANITIZE_OVERWRITE, false, NEED_YES, "--sanitize", "This sanitize command destroys all user data." },
+	{ OPT_DCO_RESTORE, false, NEED_YES, "--dco-restore", "You are trying to deliberately reset your drive configuration back to the factory defaults.\nThis may change the apparent capacity and feature set of the drive, making all data on it inaccessible.\nYou could lose *everything*." },
+};
+
+#define FWDOWNLOAD_YES "This flag has not been tested with many drives to date.\nYou are trying to deliberately overwrite the drive firmware with the contents of the specified file.\nIf this fails, your drive could be toast."
+#define FWDOWNLOAD_DESTROY "This might destroy the drive and well as all of the data on it."
+
+static const enum opt_id fwdownload_options[] = {
+	OPT_FWDOWNLOAD, OPT_FWDOWNLOAD_MODE3, OPT_FWDOWNLOAD_MODE3_MAX,
+	OPT_FWDOWNLOAD_MODE7, OPT_FWDOWNLOAD_MODEE, OPT_FWDOWNLOAD_MODEE_MAX,
+};
+
+/* 0, or EPERM when a dangerous option lacks its flag (the message is printed). */
+static int preflight(struct device *dev, const struct settings *s)
+{
+	for (size_t i = 0; i < sizeof(dangerous_options) / sizeof(dangerous_options[0]); i++) {
+		const struct dangerous *d = &dangerous_options[i];
+		const struct opt_value *v = &s->v[d->opt];
+		int err = 0;
+
+		if (!v->given || (d->only_nonzero && !(v->has_value && v->num)))
+			continue;
+		if (d->needs & NEED_YES)
+			err = confirm_dangerous(dev, s, d->label, d->explanation);
+		if (!err && (d->needs & NEED_DESTROY))
+			err = confirm_destructive(dev, s, d->label, d->explanation);
+		if (err)
+			return err;
+	}
+	for (size_t i = 0; i < sizeof(fwdownload_options) / sizeof(fwdownload_options[0]); i++) {
+		int err;
+
+		if (!s->v[fwdownload_options[i]].given)
+			continue;
+		err = confirm_dangerous(dev, s, "--fwdownload", FWDOWNLOAD_YES);
+		if (!err)
+			err = confirm_destructive(dev, s, "--fwdownload", FWDOWNLOAD_DESTROY);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int not_implemented(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	(void)dev;
@@ -207,6 +274,12 @@ int process_device(const char *path, const struct settings *s)
 	}
 	if (!s->quiet)
 		printf("\n%s:\n", path);
+	fflush(stdout);
+	status = preflight(&dev, s);
+	if (status) {
+		close(dev.fd);
+		return status;
+	}
 
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
 		const struct step *st = &steps[i];

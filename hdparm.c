@@ -229,7 +229,7 @@ static __attribute__((noreturn)) void bad_value(const struct option_desc *o)
 		fprintf(stderr, "  -%c: bad/missing %s value (%llu..%llu)\n", o->letter, o->what,
 			(unsigned long long)o->min, (unsigned long long)o->max);
 	else
-		fprintf(stderr, "  %s: %s\n", o->name, o->what);
+		fprintf(stderr, "  --%s: %s\n", o->name, o->what);
 	exit(EINVAL);
 }
 
@@ -644,7 +644,7 @@ static void add_job(struct parse_state *ps, const char *device)
 	j = &ps->jobs[ps->njobs++];
 	j->device = device;
 	j->s = ps->s;
-	j->s.defaults = ps->actions == 0;
+	j->s.defaults = ps->actions == 0 || ps->s.v[OPT_DEFAULTS].given;
 }
 
 static void parse_command_line(struct parse_state *ps, int argc, char **argv)

@@ -25,6 +25,8 @@ struct device {
 	int fd;
 	bool id_valid;		/* id[] holds the drive's IDENTIFY page */
 	bool id_failed;		/* IDENTIFY was tried and failed: do not retry */
+	int id_error;		/* ... with this errno */
+	char id_cause[160];	/* ... and this explanation */
 	uint8_t identify_op;	/* 0xec (ATA) or 0xa1 (ATAPI) */
 	uint16_t id[IDENTIFY_WORDS];
 	bool refused;		/* a dangerous option lacked its confirmation flag */

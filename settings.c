@@ -148,15 +148,15 @@ int get_kernel_setting(struct device *dev, const struct settings *s, enum opt_id
 
 /* ---- the drive's IDENTIFY page, for the queries that read it ---- */
 
-static const uint16_t *need_identify(struct device *dev)
+/* The page, or NULL with *err set; the failure is reported once per device. */
+static const uint16_t *need_identify(struct device *dev, int *err)
 {
 	struct ata_result res;
 	bool first = !dev->id_failed;
-	int err;
-	const uint16_t *id = ata_identify(dev, &err, &res);
+	const uint16_t *id = ata_identify(dev, err, &res);
 
 	if (!id && first)
-		ata_report("IDENTIFY DEVICE", &res, err);
+		ata_report("IDENTIFY DEVICE", &res, *err);
 	return id;
 }
 
@@ -166,13 +166,14 @@ int get_multcount(struct device *dev, const struct settings *s, enum opt_id opt)
 	bool explicit = s->v[opt].given && s->v[opt].noisy;
 
 	if (ioctl(dev->fd, HDIO_GET_MULTCOUNT, &count)) {
-		int err = errno;
+		int err = errno, idle_err;
+		struct ata_result res;
 		const uint16_t *id;
 
 		/* libata has no HDIO_GET_MULTCOUNT: word 59 holds the same. */
 		if (!explicit && !s->defaults)
 			return 0;
-		id = need_identify(dev);
+		id = ata_identify(dev, &idle_err, &res);
 		if (!id) {
 			if (!explicit)
 				return 0;
@@ -415,11 +416,12 @@ int set_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 
 int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	const uint16_t *id = need_identify(dev);
+	int err;
+	const uint16_t *id = need_identify(dev, &err);
 
 	(void)s;
 	if (!id)
-		return EIO;
+		return err;
 	switch (opt) {
 	case OPT_LOOKAHEAD:
 	case OPT_WCACHE: {
@@ -568,12 +570,8 @@ int set_powerup_standby(struct device *dev, const struct settings *s, enum opt_i
 {
 	unsigned int on = (unsigned int)s->v[opt].num;
 
-	if (on) {
-		int err = confirm_dangerous(dev, s, "-s1", "This requires BIOS and kernel support to recognize/boot the drive.");
-
-		if (err)
-			return err;
-	} else {
+	/* -s1 was confirmed before any command went out (actions.c). */
+	if (!on) {
 		struct ata_result res;
 
 		/* A drive powered up in standby needs the spin-up subcommand first. */
@@ -753,14 +751,14 @@ static uint64_t native_max_sectors(struct device *dev, const uint16_t *id, int *
 
 int get_max_sectors(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	const uint16_t *id = need_identify(dev);
 	uint64_t visible, native;
 	int err;
+	const uint16_t *id = need_identify(dev, &err);
 
 	(void)s;
 	(void)opt;
 	if (!id)
-		return EIO;
+		return err;
 	visible = identify_capacity(id);
 	native = native_max_sectors(dev, id, &err);
 	if (!native)
@@ -794,9 +792,9 @@ int set_max_sectors(struct device *dev, const struct settings *s, enum opt_id op
 	if (!s->quiet && v->noisy)
 		printf(" setting max visible sectors to %llu (%s)\n", (unsigned long long)v->num,
 		       v->flag ? "permanent" : "temporary");
-	id = need_identify(dev);
+	id = need_identify(dev, &err);
 	if (!id)
-		return EIO;
+		return err;
 	if (v->num < identify_capacity(id)) {
 		err = confirm_dangerous(dev, s, "-Nnnnnn",
 					"You have requested reducing the apparent size of the drive.\n"
@@ -834,13 +832,9 @@ int set_max_sectors(struct device *dev, const struct settings *s, enum opt_id op
 
 int wdidle3_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	if (s->v[opt].has_value) {
-		int err = confirm_destructive(dev, s, "-J",
-					      "This implementation is not as thorough as the official WDIDLE3.EXE. Use at your own risk!");
-
-		if (err)
-			return err;
-	}
+	(void)dev;
+	(void)s;
+	(void)opt;
 	fprintf(stderr, " -J: the WD idle3 vendor commands are not implemented yet\n");
 	return ENOSYS;
 }

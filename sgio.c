@@ -392,7 +392,9 @@ const uint16_t *ata_identify(struct device *dev, int *err, struct ata_result *re
 	if (dev->id_valid)
 		return dev->id;
 	if (dev->id_failed) {
-		*err = EIO;
+		*err = dev->id_error;
+		memset(res, 0, sizeof(*res));
+		snprintf(res->cause, sizeof(res->cause), "%s", dev->id_cause);
 		return NULL;
 	}
 	for (int i = 0; i < 2; i++) {
@@ -417,6 +419,8 @@ const uint16_t *ata_identify(struct device *dev, int *err, struct ata_result *re
 			break;
 	}
 	dev->id_failed = true;
+	dev->id_error = *err;
+	snprintf(dev->id_cause, sizeof(dev->id_cause), "%s", res->cause);
 	return NULL;
 }
 

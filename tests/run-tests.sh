@@ -1,0 +1,163 @@
+#!/bin/bash
+# The test suite behind "make check".  Each check prints "ok NAME" or
+# "FAIL NAME" (with the difference); the last line counts them:
+# "N passed, N failed".  Parts whose tools are missing say so and are skipped.
+#
+#   HDPARM=path     the binary to test (default: ./hdparm)
+#   ORACLE=path     hdparm 9.65 for the differential tests (default: /usr/sbin/hdparm)
+#   MUTATIONS=N     seeded mutations per page in the differential test (default: 300 in all)
+#   SKIP_VM=1       leave out the QEMU suite
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+HDPARM=$(realpath "${HDPARM:-./hdparm}")
+ORACLE=${ORACLE:-/usr/sbin/hdparm}
+shared="$top/../shared/identify"
+out="$top/tests/out"
+rm -rf "$out"
+mkdir -p "$out"
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "ok $1"; }
+fail() {
+	failed=$((failed + 1))
+	echo "FAIL $1"
+	[ -n "${2:-}" ] && [ -f "$2" ] && head -n 20 "$2" | sed 's/^/  /'
+	return 0
+}
+
+# decode PAGE: --Istdin's stdout and exit status, as the expected files hold them.
+decode() {
+	"$HDPARM" --Istdin < "$1" 2>/dev/null
+	echo "[exit $?]"
+}
+
+# --- IDENTIFY decoding against outputs of hdparm 9.65 ---
+check_pages() {
+	local pages=$1 expected=$2 page name
+	for page in "$pages"/*.hex; do
+		[ -f "$page" ] || continue
+		name=$(basename "$page" .hex)
+		decode "$page" > "$out/$name.out"
+		if cmp -s "$out/$name.out" "$expected/$name.out"; then
+			pass "identify $name"
+		else
+			diff "$expected/$name.out" "$out/$name.out" > "$out/$name.diff"
+			fail "identify $name" "$out/$name.diff"
+		fi
+	done
+}
+check_pages tests/identify/pages tests/identify/expected
+if [ -d "$shared" ]; then
+	check_pages "$shared" tests/identify/expected/shared
+else
+	echo "identify: ../shared/identify not found, real-drive pages skipped"
+fi
+
+# --- differential: seeded mutations, ours against hdparm 9.65 ---
+${CC:-cc} -O2 -o "$out/mutate" tests/tools/mutate.c || fail "build tests/tools/mutate"
+if [ -x "$ORACLE" ] && "$ORACLE" -V 2>/dev/null | grep -q 'v9.65$' && [ -x "$out/mutate" ]; then
+	pages=(tests/identify/pages/qemu-*.hex tests/identify/pages/cfa-card.hex tests/identify/pages/atapi-tape.hex)
+	[ -d "$shared" ] && pages+=("$shared"/*.hex)
+	total=${MUTATIONS:-300}
+	per_page=$(( (total + ${#pages[@]} - 1) / ${#pages[@]} ))
+	mismatches=0
+	runs=0
+	for page in "${pages[@]}"; do
+		for seed in $(seq 1 "$per_page"); do
+			"$out/mutate" "$seed" < "$page" > "$out/mutant.hex"
+			a=$("$HDPARM" --Istdin < "$out/mutant.hex" 2>/dev/null; echo "[exit $?]")
+			b=$("$ORACLE" --Istdin < "$out/mutant.hex" 2>/dev/null; echo "[exit $?]")
+			runs=$((runs + 1))
+			if [ "$a" != "$b" ]; then
+				mismatches=$((mismatches + 1))
+				cp "$out/mutant.hex" "$out/mismatch-$mismatches.hex"
+				diff <(echo "$b") <(echo "$a") > "$out/mismatch-$mismatches.diff"
+			fi
+		done
+	done
+	if [ "$mismatches" -eq 0 ]; then
+		pass "differential: $runs mutated pages decode as hdparm 9.65 does"
+	else
+		fail "differential: $mismatches of $runs mutated pages differ from hdparm 9.65 (tests/out/mismatch-*)" "$out/mismatch-1.diff"
+	fi
+else
+	echo "differential: skipped (no hdparm 9.65 at $ORACLE)"
+fi
+
+# --- --Istdin input handling ---
+istdin_case() { # NAME EXIT TEXT INPUT-COMMAND
+	local name=$1 want=$2 text=$3
+	shift 3
+	"$@" | "$HDPARM" --Istdin > "$out/istdin.out" 2> "$out/istdin.err"
+	local rc=${PIPESTATUS[1]}
+	if [ "$rc" = "$want" ] && grep -q -- "$text" "$out/istdin.err" "$out/istdin.out"; then
+		pass "Istdin $name"
+	else
+		echo "exit $rc, wanted $want; stderr:" > "$out/istdin.why"
+		cat "$out/istdin.err" >> "$out/istdin.why"
+		fail "Istdin $name" "$out/istdin.why"
+	fi
+}
+page=tests/identify/pages/qemu-ahci-hdd.hex
+istdin_case empty 5 "read only 0/256" printf ''
+istdin_case short 5 "read only 2/256" printf '0040 3fff\n'
+istdin_case non-hex 5 "read only 0/256" sh -c 'head -c 4096 /dev/zero | tr "\0" "z"'
+istdin_case header-line 0 "HDPARM-TEST-HDD" sh -c "printf '/dev/sda:\n'; cat $page"
+istdin_case megabytes 0 "HDPARM-TEST-HDD" sh -c "cat $page; head -c 4000000 /dev/zero | tr '\0' 'f'"
+
+# --- bad command lines: one line on stderr, the right exit status ---
+while IFS='|' read -r args want text; do
+	case "$args" in '#'* | '') continue ;; esac
+	args=$(echo "$args" | sed 's/ *$//')
+	want=$(echo "$want" | tr -d ' ')
+	text=$(echo "$text" | sed 's/^ *//; s/ *$//')
+	# shellcheck disable=SC2086
+	"$HDPARM" $args > "$out/bad.out" 2> "$out/bad.err" < /dev/null
+	rc=$?
+	if [ "$rc" = "$want" ] && grep -qF -- "$text" "$out/bad.err"; then
+		pass "bad command line: $args"
+	else
+		{ echo "exit $rc, wanted $want; stderr:"; cat "$out/bad.err"; } > "$out/bad.why"
+		fail "bad command line: $args" "$out/bad.why"
+	fi
+done < tests/cmdline/bad.txt
+
+# --- usage and version ---
+if "$HDPARM" -h > "$out/h.out" 2>&1 && grep -q -- '--Istdin' "$out/h.out" && grep -q -- '-Z   Disable Seagate' "$out/h.out"; then
+	pass "-h lists the options"
+else
+	fail "-h lists the options" "$out/h.out"
+fi
+if "$HDPARM" -V | grep -q '^hdparm v9.65'; then pass "-V"; else fail "-V"; fi
+
+# --- block-layer options on a loop device (root only) ---
+if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
+	bash tests/loop-tests.sh "$HDPARM" "$out" > "$out/loop.log" 2>&1
+	grep -E '^(ok|FAIL|  )' "$out/loop.log"
+	passed=$((passed + $(grep -c '^ok ' "$out/loop.log")))
+	failed=$((failed + $(grep -c '^FAIL ' "$out/loop.log")))
+	grep -q '^loop: skipped' "$out/loop.log" && grep '^loop: skipped' "$out/loop.log"
+else
+	echo "loop: skipped (needs root and losetup)"
+fi
+
+# --- the QEMU suite ---
+if [ -z "${SKIP_VM:-}" ]; then
+	tests/vm/run "$HDPARM" > "$out/vm.log" 2>&1
+	vm_rc=$?
+	if [ "$vm_rc" = 77 ]; then
+		cat "$out/vm.log"
+	else
+		grep -E '^(ok|FAIL|  )' "$out/vm.log"
+		passed=$((passed + $(grep -c '^ok ' "$out/vm.log")))
+		failed=$((failed + $(grep -c '^FAIL ' "$out/vm.log")))
+		if ! grep -q '^vm: [0-9]* passed' "$out/vm.log" || grep -q 'did not finish' "$out/vm.log"; then
+			fail "vm suite ran" "$out/vm.log"
+		fi
+	fi
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
