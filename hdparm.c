@@ -709,8 +709,10 @@ int main(int argc, char **argv)
 	}
 	memset(&ps, 0, sizeof(ps));
 	parse_command_line(&ps, argc, argv);
-	if (ps.istdin)
+	if (ps.istdin) {
+		free(ps.jobs);
 		return identify_from_stdin();
+	}
 	for (int i = 0; i < ps.njobs; i++) {
 		int err = process_device(ps.jobs[i].device, &ps.jobs[i].s);
 
@@ -718,5 +720,7 @@ int main(int argc, char **argv)
 			status = err;
 	}
 	fflush(stdout);
+	free(ps.s.ranges);
+	free(ps.jobs);
 	return status;
 }
