@@ -337,7 +337,7 @@ static bool cdb_refused(int err, const struct ata_result *res)
 	if (err == EINVAL || err == ENOTTY || err == EOPNOTSUPP)
 		return true;
 	return err == EIO && !res->have_regs && res->sense_key == SENSE_ILLEGAL_REQUEST &&
-	       (res->asc == 0x20 || res->asc == 0x24);
+	       res->asc == 0x20;
 }
 
 int ata_exec(struct device *dev, const struct ata_cmd *cmd, struct ata_result *res)

@@ -132,6 +132,12 @@ else
 fi
 if "$HDPARM" -V | grep -q ' v9.65'; then pass "-V"; else fail "-V"; fi
 
+# --- command bytes and sense decoding, against a test double of the drive ---
+bash tests/commands.sh "$HDPARM" "$out" > "$out/commands.log" 2>&1
+grep -E '^(ok|FAIL|  )' "$out/commands.log"
+passed=$((passed + $(grep -c '^ok ' "$out/commands.log")))
+failed=$((failed + $(grep -c '^FAIL ' "$out/commands.log")))
+
 # --- block-layer options on a loop device (root only) ---
 if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
 	bash tests/loop-tests.sh "$HDPARM" "$out" > "$out/loop.log" 2>&1

@@ -93,3 +93,79 @@ check_true hdd-Iraw sh -c "$H --Iraw /tmp/raw /dev/sda && [ \$(wc -c < /tmp/raw)
 
 # ATAPI: IDENTIFY PACKET DEVICE answers; commands the drive rejects fail.
 check_fails dvd-N "NATIVE_MAX\|IDENTIFY" $H -N /dev/sr0
+
+# --- settings and power management (set, then read back) ---
+# Where 9.65 and we differ on purpose: libata refuses SET FEATURES/transfer
+# mode and QEMU aborts SET MAX ADDRESS EXT, which 9.65 reported as success.
+S=/dev/sda
+check set-W0 0 $H -W0 $S
+check get-W-off 0 $H -W $S
+check I-wcache-off 0 sh -c "$H -I $S | grep 'Write cache'"
+check set-W1 0 $H -W1 $S
+check get-W-on 0 $H -W $S
+check set-A0 0 $H -A0 $S
+check set-A1 0 $H -A1 $S
+check get-A 0 $H -A $S
+check set-a512 0 $H -a512 $S
+check get-a 0 $H -a $S
+check set-r1 0 $H -r1 $S
+check get-r 0 $H -r $S
+check set-r0 0 $H -r0 $S
+check q-a256 0 $H -q -a256 $S
+check get-C 0 $H -C $S
+check set-y 0 $H -y $S
+check get-C-after-y 0 $H -C $S
+check C-q 0 $H -C -q $S
+check q-C 0 $H -q -C $S
+check set-S120 0 $H -S 120 $S
+check set-S245 0 $H -S245 $S
+check set-B254 0 $H -B 254 $S
+check set-B255 0 $H -B 255 $S
+check get-B 0 $H -B $S
+check set-M128 0 $H -M 128 $S
+check get-M 0 $H -M $S
+check set-K1 0 $H -K1 $S
+check set-X-udma5 5 $H -X udma5 $S
+check set-X-mdma2 5 $H -X mdma2 $S
+check set-X-66 5 $H -X 66 $S
+check get-N 0 $H -N $S
+check set-N-same 5 $H -N 131072 $S
+check_fails set-N-smaller "yes-i-know-what-i-am-doing" $H -N 100000 $S
+check get-N-unchanged 0 $H -N $S
+check flush-F 0 $H -F $S
+check idle-immediate 0 $H --idle-immediate $S
+check idle-unload 0 $H --idle-unload $S
+check get-Q 0 $H -Q $S
+check get-g 0 $H -g $S
+check get-c 0 $H -c $S
+check get-m 0 $H -m $S
+check_fails set-m16 "yes-i-know-what-i-am-doing" $H -m16 $S
+check set-m16-confirmed 0 $H -m16 --yes-i-know-what-i-am-doing $S
+check get-R 0 $H -R $S
+check get-v 0 $H -v $S
+check two-devices 0 $H -W -A /dev/sda /dev/sdb
+check_fails set-D1-rejected "aborted" $H -D1 $S
+check_fails set-P5-rejected "aborted" $H -P5 $S
+check_fails seagate-Z-rejected "aborted" $H -Z $S
+check_fails hitachi-H-rejected "aborted" $H -H $S
+check_fails set-R1-rejected "aborted" $H -R1 $S
+check_fails s1-unconfirmed "yes-i-know-what-i-am-doing" $H -s1 $S
+check_fails get-d "HDIO_GET_DMA" $H -d $S
+check_fails get-k "HDIO_GET_KEEPSETTINGS" $H -k $S
+check ssd-W 0 $H -W /dev/sdb
+check ssd-C 0 $H -C /dev/sdb
+
+# ATAPI, virtio and NVMe: what they cannot do fails with a message.
+check_fails dvd-L1 "failed" $H -L1 /dev/sr0
+check dvd-W 0 $H -W /dev/sr0
+check_fails virtio-C "CHECK POWER MODE" $H -C /dev/vda
+check_fails virtio-W0 "failed" $H -W0 /dev/vda
+check_fails virtio-y "failed" $H -y /dev/vda
+check_fails nvme-y "failed" $H -y /dev/nvme0n1
+check_fails nvme-S "failed" $H -S 12 /dev/nvme0n1
+check virtio-a 0 $H -a /dev/vda
+check virtio-default 0 $H /dev/vda
+check nvme-default 0 $H /dev/nvme0n1
+
+# Sleep last: the drive needs a reset afterwards.
+check set-Y 0 $H -Y $S

@@ -1,0 +1,85 @@
+#!/bin/bash
+# Command bytes and sense decoding, against a test double of the drive.
+# Usage: commands.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" lines.
+set -u
+H=$1
+out=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+shim="$out/sgio-shim.so"
+page="$top/tests/identify/pages/qemu-ahci-hdd.hex"
+
+if ! ${CC:-cc} -shared -fPIC -O2 -o "$shim" "$top/tests/tools/sgio-shim.c" -ldl; then
+	echo "FAIL build tests/tools/sgio-shim.c"
+	exit 0
+fi
+
+# run ENV... -- ARGS...: hdparm on the double; stdout, stderr and log in $out/cmd.*
+run() {
+	local envs=()
+	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+	shift
+	rm -f "$out/cmd.log"
+	env SHIM_LOG="$out/cmd.log" SHIM_IDENTIFY="$page" "${envs[@]}" LD_PRELOAD="$shim" \
+		"$H" "$@" /dev/null > "$out/cmd.out" 2> "$out/cmd.err"
+	rc=$?
+	touch "$out/cmd.log"
+}
+
+while IFS='|' read -r args want; do
+	case "$args" in '#'* | '') continue ;; esac
+	args=$(echo "$args" | sed 's/ *$//')
+	want=$(echo "$want" | sed 's/^ *//; s/ *$//; s/ *; */\n/g')
+	# shellcheck disable=SC2086
+	run -- $args
+	got=$(sed -n 's/^cdb: //p' "$out/cmd.log")
+	if [ "$got" = "$(printf '%b' "$want")" ]; then
+		echo "ok command bytes: hdparm $args"
+	else
+		echo "FAIL command bytes: hdparm $args"
+		echo "  got:    $(echo "$got" | tr '\n' ';')"
+		echo "  wanted: $(printf '%b' "$want" | tr '\n' ';')"
+	fi
+done < "$top/tests/commands.txt"
+
+# expect NAME EXIT STDOUT-TEXT STDERR-TEXT: the last run's outcome.
+expect() {
+	local name=$1 want_rc=$2 out_text=$3 err_text=$4
+	if [ "$rc" = "$want_rc" ] && { [ -z "$out_text" ] || grep -qF -- "$out_text" "$out/cmd.out"; } &&
+		{ [ -z "$err_text" ] || grep -qF -- "$err_text" "$out/cmd.err"; }; then
+		echo "ok $name"
+	else
+		echo "FAIL $name (exit $rc, wanted $want_rc)"
+		sed 's/^/  stdout: /' "$out/cmd.out" | head -5
+		sed 's/^/  stderr: /' "$out/cmd.err" | head -5
+	fi
+}
+
+# Completion registers come back in either sense format.
+for fmt in descriptor fixed; do
+	run SHIM_SENSE=$fmt SHIM_COUNT=0x80 -- -C
+	expect "sense $fmt: -C reads the count register" 0 "drive state is:  idle" ""
+	run SHIM_SENSE=$fmt SHIM_COUNT=0xff -- -C
+	expect "sense $fmt: -C active/idle" 0 "drive state is:  active/idle" ""
+	run SHIM_SENSE=$fmt SHIM_COUNT=0x00 -- -C
+	expect "sense $fmt: -C standby" 0 "drive state is:  standby" ""
+	run SHIM_SENSE=$fmt SHIM_LBA=0x01869f -- -N
+	expect "sense $fmt: -N native max" 0 " max sectors   = 131072/100000" ""
+	run SHIM_SENSE=$fmt SHIM_REPLY=abort -- -C
+	expect "sense $fmt: an aborted -C is a failure" 5 "drive state is:  unknown" "CHECK POWER MODE failed: aborted command"
+	run SHIM_SENSE=$fmt SHIM_REPLY=abort -- -B 200
+	expect "sense $fmt: an aborted -B is a failure" 5 "setting Advanced Power Management level to 0xc8 (200)" "failed: aborted command"
+	run SHIM_SENSE=$fmt SHIM_REPLY=abort -- -W
+	expect "sense $fmt: a query after a failure still works" 0 "write-caching =  1 (on)" ""
+	run SHIM_SENSE=$fmt SHIM_REPLY=medium -- -y
+	expect "sense $fmt: medium error named" 5 "" "medium error (unrecovered read error, auto reallocate failed)"
+	run SHIM_SENSE=$fmt SHIM_REPLY=abort -- -H
+	expect "sense $fmt: -H prints no temperature after a failure" 5 "" "aborted command"
+done
+run SHIM_SENSE=fixed SHIM_LBA=0x100000000 -- -N
+expect "sense fixed: LBA bits 47:24 missing is an error, not a wrong size" 5 "" "LBA bits 47:24 were not returned"
+run SHIM_REPLY=nosense -- -C
+expect "CHECK CONDITION without sense data" 5 "drive state is:  unknown" "bad/missing sense data"
+run SHIM_REPLY=timeout -- -y
+expect "a timeout is a failure" 110 "" "timed out"
+run SHIM_REPLY=ok -- -C -q
+expect "-C -q keeps the state line" 0 "drive state is:" ""
