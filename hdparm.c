@@ -19,6 +19,7 @@
 #include "identify.h"
 #include "modes.h"
 #include "options.h"
+#include "sectors.h"
 
 struct run_flags run;
 
@@ -329,7 +330,8 @@ static void parse_trim_ranges(const struct option_desc *o, struct cursor *c, str
 			goto bad_lba;
 		if (*c->p++ != ':' || !isdigit((unsigned char)*c->p))
 			goto bad_count;
-		if (!read_number(c, &count, &bad) || bad || count < 1 || count > 0xffff)
+		/* Counts above 65535 are split into several range entries when sent. */
+		if (!read_number(c, &count, &bad) || bad || count < 1 || count > (o->max + 1) - lba)
 			goto bad_count;
 		r->lba = lba;
 		r->count = count;
@@ -540,9 +542,17 @@ struct parse_state {
 	bool istdin;
 };
 
-static void handle_immediate(const struct option_desc *o)
+static void handle_immediate(const struct option_desc *o, const struct parse_state *ps, const struct cursor *c)
 {
 	switch (o->id) {
+	case OPT_FALLOCATE:
+	case OPT_FIBMAP:
+		/* These work on a file: nothing may come before or after them. */
+		if (ps->actions || c->left || *c->p) {
+			fprintf(stderr, "--%s: must be the only option, with nothing after its file\n", o->name);
+			exit(EINVAL);
+		}
+		exit(o->id == OPT_FIBMAP ? fibmap_file(&ps->s) : fallocate_file(&ps->s));
 	case OPT_HELP:
 		usage(stdout);
 		exit(0);
@@ -583,7 +593,7 @@ static void parse_option(struct parse_state *ps, const struct option_desc *o, st
 		ps->noisy = false;
 	}
 	parse_value(o, c, &ps->s);
-	handle_immediate(o);
+	handle_immediate(o, ps, c);
 	if (o->cls != CLASS_MODIFIER)
 		ps->actions++;
 	if (o->cls == CLASS_ALONE)

@@ -29,9 +29,13 @@ while IFS='|' read -r args want; do
 	case "$args" in '#'* | '') continue ;; esac
 	args=$(echo "$args" | sed 's/ *$//')
 	want=$(echo "$want" | sed 's/^ *//; s/ *$//; s/ *; */\n/g')
+	use=$page
+	case "$args" in
+	@crafted*) use="$top/tests/identify/pages/crafted-security-big.hex"; args=${args#@crafted } ;;
+	esac
 	# shellcheck disable=SC2086
-	run -- $args
-	got=$(sed -n 's/^cdb: //p' "$out/cmd.log")
+	run SHIM_IDENTIFY="$use" -- $args
+	got=$(sed 's/^cdb: //' "$out/cmd.log")
 	if [ "$got" = "$(printf '%b' "$want")" ]; then
 		echo "ok command bytes: hdparm $args"
 	else

@@ -169,3 +169,38 @@ check nvme-default 0 $H /dev/nvme0n1
 
 # Sleep last: the drive needs a reset afterwards.
 check set-Y 0 $H -Y $S
+
+# --- data-touching commands ---
+check read-sector-1000 0 $H --read-sector 1000 /dev/sda
+check read-sector-0 0 $H --read-sector 0 /dev/sda
+check_fails read-sector-beyond "beyond the end" $H --read-sector 131072 /dev/sda
+check_fails write-sector-unconfirmed "yes-i-know-what-i-am-doing" $H --write-sector 2001 /dev/sda
+check write-sector-2000 0 $H --write-sector 2000 --yes-i-know-what-i-am-doing /dev/sda
+check read-sector-2000 0 $H --read-sector 2000 /dev/sda
+check repair-sector-2001 0 $H --repair-sector 2001 --yes-i-know-what-i-am-doing /dev/sda
+check_fails trim-unconfirmed "please-destroy-my-drive" $H --trim-sector-ranges 4010:1 /dev/sdb
+check trim-4000 0 $H --trim-sector-ranges 4000:8 --please-destroy-my-drive /dev/sdb
+check read-trimmed-4000 0 $H --read-sector 4000 /dev/sdb
+check read-untrimmed-4008 0 $H --read-sector 4008 /dev/sdb
+check trim-stdin 0 sh -c "echo '5000:4 5010:2' | $H --trim-sector-ranges-stdin --please-destroy-my-drive /dev/sdb"
+check_fails trim-beyond "beyond the end" $H --trim-sector-ranges 131070:8 --please-destroy-my-drive /dev/sdb
+check security-freeze 0 $H --security-freeze /dev/sda
+check_fails security-unlock "Security feature set" $H --security-unlock pw /dev/sda
+check_fails sanitize-status "SANITIZE feature set is not supported" $H --sanitize-status /dev/sda
+check_fails dco-identify "dco_identify" $H --dco-identify /dev/sda
+check_fails make-bad-sector "aborted" $H --make-bad-sector f3000 --yes-i-know-what-i-am-doing /dev/sda
+
+# --fibmap: the extents of a file on ext2 must hold the file's bytes.
+mkfs.ext2 -q /dev/sdb 2>/dev/null || mke2fs /dev/sdb > /dev/null 2>&1
+mkdir -p /mnt && mount -t ext4 /dev/sdb /mnt 2>/dev/null
+dd if=/dev/urandom of=/mnt/file bs=4096 count=5 2>/dev/null
+sync
+check_true fibmap-placement sh -c "
+	$H --fibmap /mnt/file > /tmp/map &&
+	lba=\$(awk 'NR == 5 { print \$2 }' /tmp/map) &&
+	n=\$(awk 'NR == 5 { print \$4 }' /tmp/map) &&
+	dd if=/dev/sdb bs=512 skip=\$lba count=\$n 2>/dev/null | head -c 20480 | cmp - /mnt/file ||
+	{ cat /tmp/map; false; }"
+check fibmap-965-layout 0 $H --fibmap /mnt/file
+check_fails fibmap-directory "not a regular file" $H --fibmap /mnt
+umount /mnt 2>/dev/null

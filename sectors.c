@@ -1,0 +1,917 @@
+/*
+ * The commands that touch data: sector reads and writes, TRIM, security,
+ * sanitize and DCO, and the two file helpers (--fibmap, --fallocate).
+ * Confirmation flags are checked before any of these runs (actions.c);
+ * here each command checks what the drive says it supports and refuses
+ * LBAs beyond its end, then sends exactly one well-formed command.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+
+#include "sectors.h"
+#include "sgio.h"
+
+#define LBA28_LIMIT ((1ULL << 28) - 1)
+#define TRIM_RANGES_PER_BLOCK 64
+#define TRIM_MAX_COUNT 0xffffULL
+
+static const uint16_t *identify_or_report(struct device *dev, int *err)
+{
+	struct ata_result res;
+	bool first = !dev->id_failed;
+	const uint16_t *id = ata_identify(dev, err, &res);
+
+	if (!id && first)
+		ata_report("HDIO_DRIVE_CMD(identify)", &res, *err);
+	return id;
+}
+
+/* The partition's first sector, 0 for a whole disk (or a non-block device). */
+static unsigned long long partition_start(struct device *dev)
+{
+	struct stat st;
+	char path[128];
+	unsigned long long start = 0;
+	FILE *f;
+
+	if (fstat(dev->fd, &st) || !S_ISBLK(st.st_mode))
+		return 0;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/start", major(st.st_rdev), minor(st.st_rdev));
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &start) != 1)
+		start = 0;
+	fclose(f);
+	return start;
+}
+
+/* Sector commands take absolute LBAs: refuse a partition, naming the right LBA. */
+static int need_whole_disk(struct device *dev, uint64_t lba)
+{
+	unsigned long long start = partition_start(dev);
+
+	if (!start)
+		return 0;
+	fprintf(stderr, "Device %s has non-zero LBA starting offset of %llu.\n", dev->path, start);
+	fprintf(stderr, "Please use an absolute LBA with the /dev/ entry for the raw device, rather than a partition or raid name.\n");
+	fprintf(stderr, "The absolute LBA of sector %llu from %s should be %llu\n", (unsigned long long)lba, dev->path,
+		start + lba);
+	fprintf(stderr, "Aborting.\n");
+	return EINVAL;
+}
+
+static int check_lba(const char *opt, const uint16_t *id, uint64_t lba, uint64_t count)
+{
+	uint64_t capacity = identify_capacity(id);
+
+	if (lba >= capacity || count > capacity - lba) {
+		fprintf(stderr, " %s %llu: beyond the end of the drive (%llu sectors)\n", opt,
+			(unsigned long long)lba, (unsigned long long)capacity);
+		return EINVAL;
+	}
+	return 0;
+}
+
+/* One sector, PIO, 28-bit command below LBA 2^28 - 1 and 48-bit above (as 9.65). */
+static int sector_io(struct device *dev, uint64_t lba, void *buf, size_t len, bool write, struct ata_result *res)
+{
+	bool lba48 = lba >= LBA28_LIMIT;
+	struct ata_cmd cmd = {
+		.name = write ? "WRITE SECTORS" : "READ SECTORS",
+		.tf = { .command = (uint8_t)(write ? (lba48 ? 0x34 : 0x30) : (lba48 ? 0x24 : 0x20)),
+			.count = 1, .lba = lba, .lba48 = lba48, .device = 0x40 },
+		.protocol = write ? ATA_PROTO_PIO_OUT : ATA_PROTO_PIO_IN,
+		.data = buf,
+		.len = len,
+		.data_out = write,
+		.timeout_s = 60,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+/* "--read-sector 204800: medium error (...), LBA 204800" */
+static void report_sector_failure(const char *opt, uint64_t lba, const struct ata_result *res, int err)
+{
+	fprintf(stderr, "%s %llu: %s", opt, (unsigned long long)lba, res->cause[0] ? res->cause : strerror(err));
+	if (res->have_regs && (res->status & 0x01) && (res->error & 0x40 || res->error & 0x10))
+		fprintf(stderr, ", LBA %llu", (unsigned long long)res->out.lba);
+	fputc('\n', stderr);
+}
+
+static void dump_sector(const uint8_t *b, size_t len)
+{
+	for (size_t i = 0; i < len; i += 16) {
+		for (size_t j = 0; j < 16; j += 2)
+			printf("%02x%02x%c", b[i + j], b[i + j + 1], j == 14 ? '\n' : ' ');
+	}
+}
+
+int read_sector(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	uint64_t lba = s->v[opt].num;
+	struct ata_result res;
+	const uint16_t *id;
+	unsigned int bytes;
+	uint8_t *buf;
+	int err;
+
+	if ((err = need_whole_disk(dev, lba)))
+		return err;
+	if (!(id = identify_or_report(dev, &err)))
+		return err;
+	if ((err = check_lba("--read-sector", id, lba, 1)))
+		return err;
+	bytes = identify_sector_bytes(id);
+	buf = calloc(1, bytes);
+	if (!buf)
+		return ENOMEM;
+	printf("reading sector %llu: ", (unsigned long long)lba);
+	fflush(stdout);
+	err = sector_io(dev, lba, buf, bytes, false, &res);
+	if (err) {
+		printf("FAILED\n");
+		report_sector_failure("--read-sector", lba, &res, err);
+	} else {
+		printf("succeeded\n");
+		dump_sector(buf, bytes);
+	}
+	free(buf);
+	return err;
+}
+
+static void drop_cached_sectors(struct device *dev)
+{
+	sync();
+	fsync(dev->fd);
+	ioctl(dev->fd, BLKFLSBUF, NULL);
+}
+
+int write_sector(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	uint64_t lba = s->v[opt].num;
+	struct ata_result res;
+	const uint16_t *id;
+	unsigned int bytes;
+	uint8_t *buf;
+	int err;
+
+	if ((err = need_whole_disk(dev, lba)))
+		return err;
+	if (!(id = identify_or_report(dev, &err)))
+		return err;
+	if ((err = check_lba("--write-sector", id, lba, 1)))
+		return err;
+	bytes = identify_sector_bytes(id);
+	buf = calloc(1, bytes);
+	if (!buf)
+		return ENOMEM;
+	printf("re-writing sector %llu: ", (unsigned long long)lba);
+	fflush(stdout);
+	/* The page cache must not hand back the old contents afterwards. */
+	drop_cached_sectors(dev);
+	err = sector_io(dev, lba, buf, bytes, true, &res);
+	if (err) {
+		printf("FAILED\n");
+		report_sector_failure("--write-sector", lba, &res, err);
+	} else {
+		printf("succeeded\n");
+	}
+	drop_cached_sectors(dev);
+	free(buf);
+	return err;
+}
+
+int make_bad_sector(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const struct opt_value *v = &s->v[opt];
+	struct ata_result res;
+	const uint16_t *id;
+	bool has_write_unc;
+	int err;
+
+	if ((err = need_whole_disk(dev, v->num)))
+		return err;
+	if (!(id = identify_or_report(dev, &err)))
+		return err;
+	if ((err = check_lba("--make-bad-sector", id, v->num, 1)))
+		return err;
+	has_write_unc = (id[83] & 0xc000) == 0x4000 && (id[86] & 0x8000) && (id[119] & 0xc004) == 0x4004 &&
+			(id[120] & 0xc000) == 0x4000;
+	if (!has_write_unc && !v->flag && v->num < LBA28_LIMIT) {
+		fprintf(stderr, " --make-bad-sector: the drive has no WRITE UNCORRECTABLE EXT, and WRITE LONG is not "
+				"supported through SG_IO; use f%llu to try WRITE UNCORRECTABLE EXT anyway\n",
+			(unsigned long long)v->num);
+		return EOPNOTSUPP;
+	}
+	if (!has_write_unc)
+		printf("Device does not claim to implement the required WRITE_UNC_EXT command\n"
+		       "This operation will probably fail (continuing regardless).\n");
+	printf("Corrupting sector %llu (WRITE_UNC_EXT as %s): ", (unsigned long long)v->num,
+	       v->flag ? "flagged" : "pseudo");
+	fflush(stdout);
+	drop_cached_sectors(dev);
+	struct ata_cmd cmd = {
+		.name = "WRITE UNCORRECTABLE EXT",
+		.tf = { .command = 0x45, .feature = v->flag ? 0xaa : 0x55, .count = 1, .lba = v->num, .lba48 = true,
+			.device = 0x40 },
+		.protocol = ATA_PROTO_NONDATA,
+		.timeout_s = 60,
+	};
+	err = ata_exec(dev, &cmd, &res);
+	if (err) {
+		printf("FAILED\n");
+		report_sector_failure("--make-bad-sector", v->num, &res, err);
+	} else {
+		printf("succeeded\n");
+	}
+	return err;
+}
+
+/* ---- TRIM ---- */
+
+/* DSM/TRIM range entries: bits 47:0 the LBA, 63:48 the count; longer ranges split. */
+static size_t pack_ranges(const struct sector_range *r, unsigned int n, uint8_t *buf, size_t max_entries,
+			  unsigned int *consumed, uint64_t *done_in_first, uint64_t *sectors)
+{
+	size_t entries = 0;
+	uint64_t skip = *done_in_first;
+
+	*sectors = 0;
+	*consumed = 0;
+	for (unsigned int i = 0; i < n && entries < max_entries; i++) {
+		uint64_t lba = r[i].lba + skip, left = r[i].count - skip;
+
+		while (left && entries < max_entries) {
+			uint64_t chunk = left > TRIM_MAX_COUNT ? TRIM_MAX_COUNT : left;
+			uint64_t e = chunk << 48 | lba;
+
+			for (int b = 0; b < 8; b++)
+				buf[entries * 8 + (size_t)b] = (uint8_t)(e >> (8 * b));
+			entries++;
+			*sectors += chunk;
+			lba += chunk;
+			left -= chunk;
+			skip += chunk;
+		}
+		if (left) {
+			*done_in_first = skip;
+			return entries;
+		}
+		skip = 0;
+		(*consumed)++;
+	}
+	*done_in_first = 0;
+	return entries;
+}
+
+static int trim_ranges(struct device *dev, const struct sector_range *ranges, unsigned int n)
+{
+	const uint16_t *id;
+	unsigned int limit, consumed;
+	uint64_t partial = 0, sectors;
+	uint8_t *buf;
+	int err;
+
+	if ((err = need_whole_disk(dev, 0)))
+		return err;
+	if (!(id = identify_or_report(dev, &err)))
+		return err;
+	if (!(id[169] & 1) || id[169] == 0xffff) {
+		fprintf(stderr, " --trim-sector-ranges: the drive does not support TRIM (DATA SET MANAGEMENT)\n");
+		return EOPNOTSUPP;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		if ((err = check_lba("--trim-sector-ranges", id, ranges[i].lba, ranges[i].count)))
+			return err;
+	/* Word 105: how many 512-byte blocks of ranges one command may carry. */
+	limit = (id[105] && id[105] != 0xffff) ? id[105] : 1;
+	if (limit > 8)
+		limit = 8;
+	buf = malloc((size_t)limit * 512);
+	if (!buf)
+		return ENOMEM;
+	drop_cached_sectors(dev);
+	while (n) {
+		struct ata_result res;
+		size_t entries;
+		unsigned int blocks;
+
+		memset(buf, 0, (size_t)limit * 512);
+		entries = pack_ranges(ranges, n, buf, (size_t)limit * TRIM_RANGES_PER_BLOCK, &consumed, &partial, &sectors);
+		blocks = (unsigned int)((entries + TRIM_RANGES_PER_BLOCK - 1) / TRIM_RANGES_PER_BLOCK);
+		struct ata_cmd cmd = {
+			.name = "DATA SET MANAGEMENT",
+			.tf = { .command = 0x06, .feature = 0x01, .count = (uint16_t)blocks, .lba48 = true, .device = 0x40 },
+			.protocol = ATA_PROTO_DMA,
+			.data = buf,
+			.len = (size_t)blocks * 512,
+			.data_out = true,
+			.timeout_s = 300,
+		};
+		printf("trimming %llu sectors from %zu ranges\n", (unsigned long long)sectors, entries);
+		fflush(stdout);
+		err = ata_exec(dev, &cmd, &res);
+		if (err) {
+			printf("FAILED\n");
+			ata_report("DATA SET MANAGEMENT (TRIM)", &res, err);
+			break;
+		}
+		printf("succeeded\n");
+		ranges += consumed;
+		n -= consumed;
+	}
+	free(buf);
+	drop_cached_sectors(dev);
+	return err;
+}
+
+int trim_from_args(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	(void)opt;
+	return trim_ranges(dev, s->ranges, s->nranges);
+}
+
+int trim_from_stdin(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct sector_range *r = NULL;
+	unsigned int n = 0, cap = 0;
+	unsigned long long lba, count;
+	int got, err;
+
+	(void)s;
+	(void)opt;
+	while ((got = scanf("%llu:%llu", &lba, &count)) == 2) {
+		if (count == 0 || lba > (1ULL << 48) - 1 || count > (1ULL << 48)) {
+			fprintf(stderr, "stdin: error at lba:count pair #%u: %s\n", n + 1, strerror(ERANGE));
+			free(r);
+			return ERANGE;
+		}
+		if (n == cap) {
+			struct sector_range *bigger;
+
+			cap = cap ? cap * 2 : 64;
+			bigger = realloc(r, cap * sizeof(*r));
+			if (!bigger) {
+				free(r);
+				return ENOMEM;
+			}
+			r = bigger;
+		}
+		r[n].lba = lba;
+		r[n].count = count;
+		n++;
+	}
+	if (got != EOF) {
+		fprintf(stderr, "stdin: error at lba:count pair #%u: %s\n", n + 1, strerror(EINVAL));
+		free(r);
+		return EINVAL;
+	}
+	err = n ? trim_ranges(dev, r, n) : 0;
+	free(r);
+	return err;
+}
+
+/* ---- security ---- */
+
+static const struct security_op {
+	enum opt_id opt;
+	uint8_t command;
+	const char *name;
+} security_ops[] = {
+	{ OPT_SECURITY_UNLOCK, 0xf2, "SECURITY_UNLOCK" },
+	{ OPT_SECURITY_SET_PASS, 0xf1, "SECURITY_SET_PASS" },
+	{ OPT_SECURITY_DISABLE, 0xf6, "SECURITY_DISABLE" },
+	{ OPT_SECURITY_ERASE, 0xf4, "SECURITY_ERASE" },
+	{ OPT_SECURITY_ERASE_ENHANCED, 0xf4, "SECURITY_ERASE" },
+};
+
+static int hex_digit(char c)
+{
+	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+/* The 32 password bytes: text, "hex:" and 64 digits, or NULL for an empty one. */
+static int password_bytes(const char *text, uint8_t pw[32])
+{
+	memset(pw, 0, 32);
+	if (!text) {
+		text = getpass("Please enter the drive password: ");
+		if (!text) {
+			fprintf(stderr, "failed to read a password\n");
+			return EINVAL;
+		}
+		if (strlen(text) > 32) {
+			fprintf(stderr, "password is too long (32 chars max)\n");
+			return EINVAL;
+		}
+		memcpy(pw, text, strlen(text));
+		return 0;
+	}
+	if (strncmp(text, "hex:", 4) == 0) {
+		for (int i = 0; i < 32; i++)
+			pw[i] = (uint8_t)(hex_digit(text[4 + 2 * i]) << 4 | hex_digit(text[5 + 2 * i]));
+	} else if (strcmp(text, "NULL") != 0) {
+		memcpy(pw, text, strlen(text));
+	}
+	return 0;
+}
+
+static int security_command(struct device *dev, uint8_t command, const uint8_t block[512], unsigned int timeout_s,
+			    const char *name)
+{
+	struct ata_result res;
+	struct ata_cmd cmd = {
+		.name = name,
+		.tf = { .command = command, .count = 1 },
+		.protocol = ATA_PROTO_PIO_OUT,
+		.data = (void *)block,
+		.len = 512,
+		.data_out = true,
+		.timeout_s = timeout_s,
+	};
+	int err = ata_exec(dev, &cmd, &res);
+
+	if (err)
+		ata_report(name, &res, err);
+	return err;
+}
+
+/* Seconds to allow SECURITY ERASE UNIT: the drive's estimate (2-minute units) or 1 s per 30 MB. */
+static unsigned int erase_timeout(const uint16_t *id, bool enhanced)
+{
+	uint16_t w = id[enhanced ? 90 : 89];
+	bool extended = w & 0x8000;
+	unsigned int t = extended ? w & 0x7fff : w & 0xff;
+	uint64_t estimate = identify_capacity(id) / 2048 / 30 + 30 * 60;
+	uint64_t secs;
+
+	if (!t)
+		return (unsigned int)(estimate > 0xffffffu ? 0xffffffu : estimate);
+	if (extended && t == 0x7fff)
+		secs = (65532ULL + 90) * 60;
+	else if (!extended && t == 0xff)
+		secs = (508ULL + 90) * 60;
+	else
+		secs = ((uint64_t)t * 2 + 60) * 60;
+	if (secs < estimate)
+		secs = estimate;
+	return (unsigned int)(secs > 0xffffffu ? 0xffffffu : secs);
+}
+
+int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const struct security_op *op = NULL;
+	bool master = s->v[OPT_USER_MASTER].given && s->v[OPT_USER_MASTER].str && s->v[OPT_USER_MASTER].str[0] == 'm';
+	bool maximum = s->v[OPT_SECURITY_MODE].given && s->v[OPT_SECURITY_MODE].str && s->v[OPT_SECURITY_MODE].str[0] == 'm';
+	bool enhanced = opt == OPT_SECURITY_ERASE_ENHANCED;
+	uint8_t block[512], pw[32];
+	const uint16_t *id;
+	int err;
+
+	for (size_t i = 0; i < sizeof(security_ops) / sizeof(security_ops[0]); i++)
+		if (security_ops[i].opt == opt)
+			op = &security_ops[i];
+	if (!(id = identify_or_report(dev, &err)))
+		return err;
+	if (!(id[82] & 2) || !(id[128] & 1)) {
+		fprintf(stderr, " %s: the drive does not support the Security feature set\n", op->name);
+		return EOPNOTSUPP;
+	}
+	if (id[128] & 0x08) {
+		fprintf(stderr, " %s: security is frozen until the drive is power-cycled\n", op->name);
+		return EPERM;
+	}
+	if (opt != OPT_SECURITY_SET_PASS && !(id[128] & 0x02)) {
+		fprintf(stderr, " %s: no password is set on the drive\n", op->name);
+		return EINVAL;
+	}
+	if ((err = password_bytes(s->v[opt].str, pw)))
+		return err;
+	memset(block, 0, sizeof(block));
+	block[0] = (uint8_t)((master ? 1 : 0) | (enhanced ? 2 : 0));
+	memcpy(block + 2, pw, 32);
+	if (opt == OPT_SECURITY_SET_PASS) {
+		block[1] = maximum ? 1 : 0;
+		if (master) {
+			/* A new master password gets the next revision code (never FFFEh). */
+			uint16_t rev = id[92] == 0xfffe ? 0 : id[92];
+
+			rev++;
+			block[34] = (uint8_t)rev;
+			block[35] = (uint8_t)(rev >> 8);
+		}
+	}
+	if (!s->quiet) {
+		printf(" Issuing %s command, password=\"%.32s\", user=%s", op->name,
+		       s->v[opt].str ? s->v[opt].str : "", master ? "master" : "user");
+		if (opt == OPT_SECURITY_SET_PASS)
+			printf(", mode=%s", maximum ? "max" : "high");
+		printf("\n");
+	}
+	fflush(stdout);
+	switch (opt) {
+	case OPT_SECURITY_ERASE:
+	case OPT_SECURITY_ERASE_ENHANCED: {
+		struct ata_result res;
+		struct ata_cmd prep = { .name = "SECURITY ERASE PREPARE", .tf = { .command = 0xf3 },
+					.protocol = ATA_PROTO_NONDATA };
+
+		err = ata_exec(dev, &prep, &res);
+		if (err) {
+			ata_report("ERASE_PREPARE", &res, err);
+			return err;
+		}
+		return security_command(dev, op->command, block, erase_timeout(id, enhanced), op->name);
+	}
+	case OPT_SECURITY_DISABLE:
+		/* DISABLE PASSWORD needs the drive unlocked first. */
+		err = security_command(dev, 0xf2, block, 15, "SECURITY_UNLOCK");
+		return err ? err : security_command(dev, op->command, block, 15, op->name);
+	default:
+		return security_command(dev, op->command, block, 15, op->name);
+	}
+}
+
+int security_freeze(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct ata_result res;
+	struct ata_cmd cmd = { .name = "SECURITY FREEZE LOCK", .tf = { .command = 0xf5 },
+			       .protocol = ATA_PROTO_NONDATA };
+	int err;
+
+	(void)opt;
+	if (!s->quiet)
+		printf(" issuing security freeze command\n");
+	fflush(stdout);
+	err = ata_exec(dev, &cmd, &res);
+	if (err)
+		ata_report("HDIO_DRIVE_CMD(security_freeze)", &res, err);
+	return err;
+}
+
+/* ---- sanitize ---- */
+
+static const struct sanitize_op {
+	enum opt_id opt;
+	uint16_t feature;
+	uint64_t key;		/* the signature the standard wants in the LBA field */
+	const char *name;
+} sanitize_ops[] = {
+	{ OPT_SANITIZE_STATUS, 0x0000, 0, "SANITIZE_STATUS" },
+	{ OPT_SANITIZE_CRYPTO, 0x0011, 0x43727970, "SANITIZE_CRYPTO_SCRAMBLE" },
+	{ OPT_SANITIZE_BLOCK_ERASE, 0x0012, 0x426b4572, "SANITIZE_BLOCK_ERASE" },
+	{ OPT_SANITIZE_OVERWRITE, 0x0014, 0x4f57ULL << 32, "SANITIZE_OVERWRITE" },
+	{ OPT_SANITIZE_FREEZE, 0x0020, 0x46724c6b, "SANITIZE_FREEZE_LOCK" },
+	{ OPT_SANITIZE_ANTIFREEZE, 0x0040, 0x416e7469, "SANITIZE_ANTIFREEZE_LOCK" },
+};
+
+int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const struct sanitize_op *op = NULL;
+	struct ata_result res;
+	const uint16_t *id;
+	int err;
+
+	for (size_t i = 0; i < sizeof(sanitize_ops) / sizeof(sanitize_ops[0]); i++)
+		if (sanitize_ops[i].opt == opt)
+			op = &sanitize_ops[i];
+	if (!(id = identify_or_report(dev, &err)))
+		return err;
+	if (!(id[59] & 0x1000)) {
+		fprintf(stderr, "SANITIZE feature set is not supported\n");
+		return EOPNOTSUPP;
+	}
+	struct ata_cmd cmd = {
+		.name = op->name,
+		.tf = { .command = 0xb4, .feature = op->feature, .lba = op->key, .lba48 = true, .device = 0x40 },
+		.protocol = ATA_PROTO_NONDATA,
+		.want_regs = opt == OPT_SANITIZE_STATUS,
+	};
+	if (opt == OPT_SANITIZE_OVERWRITE) {
+		cmd.tf.lba |= s->v[opt].num & 0xffffffffULL;
+		cmd.tf.count = (uint16_t)(s->v[OPT_SANITIZE_PASSES].num & 0x0f);
+	}
+	printf("Issuing %s command\n", op->name);
+	fflush(stdout);
+	err = ata_exec(dev, &cmd, &res);
+	if (err) {
+		ata_report("SANITIZE", &res, err);
+		return err;
+	}
+	if (opt == OPT_SANITIZE_STATUS) {
+		unsigned int flags = res.out.count >> 8;
+
+		if (!res.have_regs || (res.out.lba48 == false && res.sense[0] == 0x70)) {
+			fprintf(stderr, " SANITIZE_STATUS: the status bits were not returned (fixed-format sense)\n");
+			return EIO;
+		}
+		printf("Sanitize status:\n");
+		if (flags & 0x20)
+			printf("    State:    SD1 Sanitize Frozen\n");
+		else if (flags & 0x40) {
+			unsigned int progress = (unsigned int)(res.out.lba & 0xffff);
+
+			printf("    State:    SD2 Sanitize operation In Process\n");
+			printf("    Progress: 0x%x (%u%%)\n", progress, progress == 0xffff ? 100 : 100 * (progress + 1) / 0xffff);
+		} else
+			printf("    State:    SD0 Sanitize Idle\n");
+		if (flags & 0x80)
+			printf("    Last Sanitize Operation Completed Without Error\n");
+		if (flags & 0x10)
+			printf("    Antifreeze bit set\n");
+	} else if (opt == OPT_SANITIZE_BLOCK_ERASE || opt == OPT_SANITIZE_CRYPTO || opt == OPT_SANITIZE_OVERWRITE) {
+		printf("Operation started in background\n");
+		printf("You may use `--sanitize-status` to check progress\n");
+	}
+	return 0;
+}
+
+/* ---- Device Configuration Overlay ---- */
+
+static uint8_t dco_checksum(const uint16_t *dco)
+{
+	uint8_t sum = 0;
+
+	for (int i = 0; i < 255; i++)
+		sum = (uint8_t)(sum + (dco[i] & 0xff) + (dco[i] >> 8));
+	sum = (uint8_t)(sum + (dco[255] & 0xff));
+	return (uint8_t)-sum;
+}
+
+static int dco_identify_page(struct device *dev, uint16_t dco[256])
+{
+	uint8_t raw[512];
+	struct ata_result res;
+	struct ata_cmd cmd = {
+		.name = "DEVICE CONFIGURATION IDENTIFY",
+		.tf = { .command = 0xb1, .feature = 0xc2, .count = 1 },
+		.protocol = ATA_PROTO_PIO_IN,
+		.data = raw,
+		.len = sizeof(raw),
+	};
+	int err = ata_exec(dev, &cmd, &res);
+
+	if (err) {
+		ata_report("HDIO_DRIVE_CMD(dco_identify)", &res, err);
+		return err;
+	}
+	for (int i = 0; i < 256; i++)
+		dco[i] = (uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8);
+	return 0;
+}
+
+static void print_bits(uint16_t word, const char *const names[], int first, int last)
+{
+	for (int b = first; b <= last; b++)
+		if (word & (1u << b))
+			printf(" %s", names[b]);
+}
+
+static void dco_print(const uint16_t *dco)
+{
+	static const char *const w7[16] = { "SMART", "self_test", "error_log", "security", "PUIS", "TCQ", "AAM", "HPA",
+					    "48_bit", "streaming", "TLC_Reserved_7[10]", "FUA", "selective_test",
+					    "conveyance_test", "write_read_verify", "reserved_7[15]" };
+	static const char *const w21[16] = { [11] = "free_fall", [12] = "trusted_computing", [13] = "WRITE_UNC_EXT",
+					     [14] = "NV_cache_power_management", [15] = "NV_cache" };
+	static const char *const w8[5] = { "NCQ", "NZ_buffer_offsets", "interface_power_management",
+					   "async_notification", "SSP" };
+	int udma;
+
+	printf("DCO Revision: 0x%04x", dco[0]);
+	if (dco[0] == 0 || dco[0] > 2)
+		printf(" -- unknown, treating as 0002");
+	printf("\nThe following features can be selectively disabled via DCO:\n");
+	printf("\tTransfer modes:\n\t\t");
+	if (dco[1] & 7) {
+		int m = (dco[1] & 4) ? 2 : (dco[1] & 2) ? 1 : 0;
+
+		for (int i = 0; i <= m; i++)
+			printf(" mdma%d", i);
+		printf("\n\t\t");
+	}
+	for (udma = 6; udma >= 0 && !(dco[2] & (1u << udma)); udma--)
+		;
+	for (int i = 0; i <= udma; i++)
+		printf(" udma%d", i);
+	if (udma == 6 && dco[0] < 2)
+		printf("(?)");
+	putchar('\n');
+	printf("\tReal max sectors: %llu\n",
+	       (unsigned long long)(((uint64_t)dco[5] << 32 | (uint64_t)dco[4] << 16 | dco[3]) + 1));
+	printf("\tATA command/feature sets:");
+	if (dco[7] & 0x01ff) {
+		printf("\n\t\t");
+		print_bits(dco[7], w7, 0, 8);
+	}
+	if (dco[7] & 0xfe00) {
+		printf("\n\t\t");
+		if (dco[0] < 2)
+			printf(" (?):");
+		print_bits(dco[7], w7, 9, 15);
+	}
+	if (dco[21] & 0xf800) {
+		printf("\n\t\t");
+		if (dco[0] < 2)
+			printf(" (?):");
+		print_bits(dco[21], w21, 11, 15);
+	}
+	putchar('\n');
+	if (dco[8] & 0x1f) {
+		printf("\tSATA command/feature sets:\n\t\t");
+		if (dco[0] < 2)
+			printf(" (?):");
+		print_bits(dco[8], w8, 0, 4);
+		putchar('\n');
+	}
+}
+
+int dco_step(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	uint16_t dco[256];
+	struct ata_result res;
+	int err;
+
+	if (opt == OPT_DCO_IDENTIFY) {
+		if ((err = dco_identify_page(dev, dco)))
+			return err;
+		printf(dco_checksum(dco) == (dco[255] >> 8) ? "DCO Checksum verified.\n" : "DCO Checksum FAILED!\n");
+		dco_print(dco);
+		return 0;
+	}
+	if (opt == OPT_DCO_RESTORE || opt == OPT_DCO_FREEZE) {
+		struct ata_cmd cmd = {
+			.name = opt == OPT_DCO_RESTORE ? "DEVICE CONFIGURATION RESTORE" : "DEVICE CONFIGURATION FREEZE LOCK",
+			.tf = { .command = 0xb1, .feature = opt == OPT_DCO_RESTORE ? 0xc0 : 0xc1 },
+			.protocol = ATA_PROTO_NONDATA,
+		};
+
+		if (!s->quiet)
+			printf(" issuing DCO %s command\n", opt == OPT_DCO_RESTORE ? "restore" : "freeze");
+		fflush(stdout);
+		err = ata_exec(dev, &cmd, &res);
+		if (err)
+			ata_report(opt == OPT_DCO_RESTORE ? "HDIO_DRIVE_CMD(dco_restore)" : "HDIO_DRIVE_CMD(dco_freeze)", &res, err);
+		return err;
+	}
+	/* --dco-setmax: change words 3-5 (max LBA) of the overlay and write it back. */
+	const uint16_t *id;
+	uint64_t max = s->v[opt].num;
+	uint8_t raw[512];
+
+	if (!(id = identify_or_report(dev, &err)))
+		return err;
+	if (max < identify_capacity(id) &&
+	    (err = confirm_dangerous(dev, s, "--dco-setmax",
+				     "You have requested reducing the apparent size of the drive.\n"
+				     "This is a BAD idea, and can easily destroy all of the drive's contents.")))
+		return err;
+	if ((err = dco_identify_page(dev, dco)))
+		return err;
+	if (dco_checksum(dco) != (dco[255] >> 8)) {
+		fprintf(stderr, " --dco-setmax: the drive's DCO checksum is wrong; nothing written\n");
+		return EIO;
+	}
+	if (!s->quiet)
+		printf("issuing DCO set command (sectors = %llu)\n", (unsigned long long)max);
+	dco[3] = (uint16_t)(max - 1);
+	dco[4] = (uint16_t)((max - 1) >> 16);
+	dco[5] = (uint16_t)((max - 1) >> 32);
+	dco[255] = (uint16_t)((dco[255] & 0xff) | dco_checksum(dco) << 8);
+	for (int i = 0; i < 256; i++) {
+		raw[2 * i] = (uint8_t)dco[i];
+		raw[2 * i + 1] = (uint8_t)(dco[i] >> 8);
+	}
+	struct ata_cmd cmd = {
+		.name = "DEVICE CONFIGURATION SET",
+		.tf = { .command = 0xb1, .feature = 0xc3, .count = 1 },
+		.protocol = ATA_PROTO_PIO_OUT,
+		.data = raw,
+		.len = sizeof(raw),
+		.data_out = true,
+	};
+	err = ata_exec(dev, &cmd, &res);
+	if (err)
+		ata_report("DEVICE CONFIGURATION SET", &res, err);
+	dev->id_valid = false;
+	return err;
+}
+
+/* ---- files ---- */
+
+int fallocate_file(const struct settings *s)
+{
+	const struct opt_value *v = &s->v[OPT_FALLOCATE];
+	int fd = open(v->str, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	int err = 0;
+
+	if (fd == -1) {
+		err = errno;
+		perror(v->str);
+		return err;
+	}
+	if (fallocate(fd, 0, 0, (off_t)(v->num * 1024))) {
+		err = errno;
+		perror(v->str);
+	}
+	if (close(fd) && !err) {
+		err = errno;
+		perror(v->str);
+	}
+	return err;
+}
+
+static void print_extent(uint64_t offset, uint64_t first_lba, uint64_t sectors, bool mapped)
+{
+	if (mapped)
+		printf("%12llu %10llu %10llu %10llu\n", (unsigned long long)offset, (unsigned long long)first_lba,
+		       (unsigned long long)(first_lba + sectors - 1), (unsigned long long)sectors);
+	else
+		printf("%12llu %s %10llu\n", (unsigned long long)offset, "      -          -   ", (unsigned long long)sectors);
+}
+
+int fibmap_file(const struct settings *s)
+{
+	const char *path = s->v[OPT_FIBMAP].str;
+	unsigned long long start = 0;
+	struct fiemap *fm;
+	struct stat st;
+	uint64_t next = 0;
+	unsigned int count = 64;
+	bool last = false;
+	char sys[128];
+	FILE *f;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY);
+	if (fd == -1 || fstat(fd, &st) == -1) {
+		err = errno;
+		perror(path);
+		if (fd != -1)
+			close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "%s: not a regular file\n", path);
+		close(fd);
+		return EINVAL;
+	}
+	/* Extents are relative to the filesystem: add where its partition starts. */
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/start", major(st.st_dev), minor(st.st_dev));
+	f = fopen(sys, "r");
+	if (f) {
+		if (fscanf(f, "%llu", &start) != 1)
+			start = 0;
+		fclose(f);
+	}
+	printf("\n%s:\n filesystem blocksize %lu, begins at LBA %llu; assuming 512 byte sectors.\n", path,
+	       (unsigned long)st.st_blksize, start);
+	printf("%12s %10s %10s %10s\n", "byte_offset", "begin_LBA", "end_LBA", "sectors");
+
+	fm = calloc(1, sizeof(*fm) + count * sizeof(struct fiemap_extent));
+	if (!fm) {
+		close(fd);
+		return ENOMEM;
+	}
+	while (!last && next < (uint64_t)st.st_size) {
+		memset(fm, 0, sizeof(*fm));
+		fm->fm_start = next;
+		fm->fm_length = FIEMAP_MAX_OFFSET - next;
+		fm->fm_flags = FIEMAP_FLAG_SYNC;
+		fm->fm_extent_count = count;
+		if (ioctl(fd, FS_IOC_FIEMAP, fm) == -1) {
+			err = errno;
+			perror("ioctl(FIEMAP)");
+			break;
+		}
+		if (fm->fm_mapped_extents == 0)
+			break;
+		for (unsigned int i = 0; i < fm->fm_mapped_extents; i++) {
+			const struct fiemap_extent *e = &fm->fm_extents[i];
+
+			if (e->fe_logical > next)	/* a hole */
+				print_extent(next, 0, (e->fe_logical - next) / 512, false);
+			print_extent(e->fe_logical, start + e->fe_physical / 512, e->fe_length / 512, true);
+			next = e->fe_logical + e->fe_length;
+			if (e->fe_flags & FIEMAP_EXTENT_LAST)
+				last = true;
+		}
+	}
+	if (!err && next < (uint64_t)st.st_size)
+		print_extent(next, 0, ((uint64_t)st.st_size - next + 511) / 512, false);
+	free(fm);
+	close(fd);
+	return err;
+}
