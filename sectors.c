@@ -915,3 +915,214 @@ int fibmap_file(const struct settings *s)
 	close(fd);
 	return err;
 }
+
+/* ---- firmware download ---- */
+
+static const struct fw_mode {
+	enum opt_id opt;
+	unsigned int mode;	/* DOWNLOAD MICROCODE subcommand; 0: choose from IDENTIFY */
+	bool max_segments;
+} fw_modes[] = {
+	{ OPT_FWDOWNLOAD, 0, false },
+	{ OPT_FWDOWNLOAD_MODE3, 0x03, false },
+	{ OPT_FWDOWNLOAD_MODE3_MAX, 0x03, true },
+	{ OPT_FWDOWNLOAD_MODE7, 0x07, false },
+	{ OPT_FWDOWNLOAD_MODEE, 0x0e, false },
+	{ OPT_FWDOWNLOAD_MODEE_MAX, 0x0e, true },
+};
+
+#define FW_MAX_BYTES (0xffffu * 512u)
+
+/* One DOWNLOAD MICROCODE: count 7:0 and LBA 7:0 hold the block count, LBA 23:8 the offset. */
+static int send_firmware_segment(struct device *dev, unsigned int mode, size_t offset, const uint8_t *data,
+				 size_t bytes, struct ata_result *res)
+{
+	unsigned int blocks = (unsigned int)(bytes / 512);
+	struct ata_cmd cmd = {
+		.name = "DOWNLOAD MICROCODE",
+		.tf = { .command = 0x92, .feature = (uint16_t)mode, .count = (uint16_t)(blocks & 0xff),
+			.lba = (uint64_t)(offset / 512) << 8 | ((blocks >> 8) & 0xff) },
+		.protocol = ATA_PROTO_PIO_OUT,
+		.data = (void *)data,
+		.len = bytes,
+		.data_out = true,
+		.timeout_s = 30,
+		.want_regs = mode == 0x03 || mode == 0x0e,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+int firmware_download(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const struct fw_mode *m = NULL;
+	const char *path = s->v[opt].str;
+	const uint16_t *id;
+	unsigned int mode, seg_min = 1, seg_max = 0xffff;
+	size_t segment, offset;
+	struct stat st;
+	uint8_t *fw = NULL;
+	int fd, err;
+
+	for (size_t i = 0; i < sizeof(fw_modes) / sizeof(fw_modes[0]); i++)
+		if (fw_modes[i].opt == opt)
+			m = &fw_modes[i];
+	if (partition_start(dev)) {
+		fprintf(stderr, "--fwdownload requires the raw device, not a partition.\n");
+		return EINVAL;
+	}
+	if (!(id = identify_or_report(dev, &err)))
+		return err;
+	fd = open(path, O_RDONLY);
+	if (fd == -1 || fstat(fd, &st) == -1) {
+		err = errno;
+		perror(path);
+		if (fd != -1)
+			close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size == 0 || st.st_size % 512 || st.st_size > FW_MAX_BYTES) {
+		fprintf(stderr, "%s: not a regular file of 512 to %u bytes in 512-byte multiples\n", path, FW_MAX_BYTES);
+		close(fd);
+		return EINVAL;
+	}
+	if (!((id[83] & 1) && (id[86] & 1))) {
+		fprintf(stderr, "DOWNLOAD_MICROCODE: not supported by device\n");
+		close(fd);
+		return EOPNOTSUPP;
+	}
+	fw = malloc((size_t)st.st_size);
+	if (!fw || read(fd, fw, (size_t)st.st_size) != st.st_size) {
+		err = fw ? EIO : ENOMEM;
+		fprintf(stderr, "%s: %s\n", path, strerror(err));
+		free(fw);
+		close(fd);
+		return err;
+	}
+	close(fd);
+	printf("%s: %llu bytes\n", path, (unsigned long long)st.st_size);
+	mode = m->mode;
+	if (!mode)
+		mode = ((id[119] & 0x10) && (id[120] & 0x10)) ? 0x03 : 0x07;
+	if (mode != 0x07) {
+		/* Words 234/235: the drive's smallest and largest segment, in 512-byte units. */
+		seg_min = (id[234] && id[234] != 0xffff) ? id[234] : 1;
+		seg_max = (id[235] && id[235] != 0xffff) ? id[235] : seg_min;
+		fprintf(stderr, "mode=%u, min=%u, max=%u\n", mode, seg_min, seg_max);
+	}
+	segment = mode == 0x07 ? (size_t)st.st_size : (size_t)(m->max_segments ? seg_max : seg_min) * 512;
+	err = 0;
+	for (offset = 0; offset < (size_t)st.st_size; offset += segment) {
+		struct ata_result res;
+		size_t bytes = (size_t)st.st_size - offset < segment ? (size_t)st.st_size - offset : segment;
+		bool last = offset + bytes >= (size_t)st.st_size;
+
+		err = send_firmware_segment(dev, mode, offset, fw + offset, bytes, &res);
+		if (err) {
+			putchar('\n');
+			ata_report("DOWNLOAD MICROCODE", &res, err);
+			break;
+		}
+		putchar('.');
+		fflush(stdout);
+		/* Segmented modes: count 1 = the drive wants more, 2 = it has all it needs. */
+		if (res.have_regs && (res.out.count & 0xff) == 2 && !last) {
+			fprintf(stderr, "Error: drive completed transfer at %zu/%llu bytes\n", offset + bytes,
+				(unsigned long long)st.st_size);
+			err = EIO;
+			break;
+		}
+		if (res.have_regs && (res.out.count & 0xff) == 1 && last) {
+			fprintf(stderr, "Error: drive expects more data than provided\n");
+			err = EIO;
+			break;
+		}
+	}
+	if (!err)
+		printf(" Done.\n");
+	free(fw);
+	dev->id_valid = false;
+	return err;
+}
+
+/* ---- sector size, and the deliberate HSM error ---- */
+
+int set_sector_size(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	uint64_t wanted = s->v[opt].num;
+	uint8_t log[512];
+	struct ata_result res;
+	const uint16_t *id;
+	int err, index = -1;
+	unsigned int check = 0;
+
+	if (partition_start(dev))
+		return need_whole_disk(dev, 0);
+	if (!(id = identify_or_report(dev, &err)))
+		return err;
+	/* The Sector Configuration log lists the sizes on offer, each with its check word. */
+	if (ata_read_log_page(dev, 0x2f, 0, log)) {
+		fprintf(stderr, "READ_LOG_EXT(SECTOR_CONFIGURATION) failed\n");
+		return EIO;
+	}
+	for (int i = 0; i < 128; i += 16) {
+		uint32_t size = (uint32_t)log[i + 4] | (uint32_t)log[i + 5] << 8 | (uint32_t)log[i + 6] << 16 |
+				(uint32_t)log[i + 7] << 24;
+
+		if ((log[i] & 0x80) && size == wanted) {
+			index = i / 16;
+			check = (unsigned int)log[i + 2] | (unsigned int)log[i + 3] << 8;
+			break;
+		}
+	}
+	if (index < 0) {
+		fprintf(stderr, "ERROR: unsupported sector size: %llu\n", (unsigned long long)wanted);
+		return EINVAL;
+	}
+	printf("changing sector size configuration to %llu: ", (unsigned long long)wanted);
+	fflush(stdout);
+	struct ata_cmd cmd = {
+		.name = "SET SECTOR CONFIGURATION EXT",
+		.tf = { .command = 0xb2, .feature = (uint16_t)check, .count = (uint16_t)index, .lba48 = true,
+			.device = 0x40 },
+		.protocol = ATA_PROTO_NONDATA,
+		.timeout_s = 60,
+	};
+	err = ata_exec(dev, &cmd, &res);
+	if (err) {
+		printf("FAILED\n");
+		ata_report("SET SECTOR CONFIGURATION EXT", &res, err);
+	} else {
+		printf("succeeded\n");
+	}
+	dev->id_valid = false;
+	return err;
+}
+
+int drq_hsm_error(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct ata_result res;
+	const uint16_t *id;
+	int err;
+
+	(void)s;
+	(void)opt;
+	if (!(id = identify_or_report(dev, &err)))
+		return err;
+	/* IDENTIFY sent as a command without data: the drive is left with DRQ set. */
+	struct ata_cmd cmd = {
+		.name = "IDENTIFY (no data)",
+		.tf = { .command = dev->identify_op },
+		.protocol = ATA_PROTO_NONDATA,
+		.timeout_s = 60,
+	};
+	printf(" triggering \"stuck DRQ\" host state machine error\n");
+	fflush(stdout);
+	drop_cached_sectors(dev);
+	sleep(1);
+	err = ata_exec(dev, &cmd, &res);
+	ata_report("drq_hsm_error", &res, err ? err : EIO);
+	if (res.have_regs)
+		fprintf(stderr, "ata status=0x%02x ata error=0x%02x\n", res.status, res.error);
+	return err ? err : EIO;
+}

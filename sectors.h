@@ -6,6 +6,7 @@
 
 step_fn read_sector, write_sector, make_bad_sector, trim_from_args, trim_from_stdin;
 step_fn security_step, security_freeze, sanitize_step, dco_step;
+step_fn firmware_download, set_sector_size, drq_hsm_error;
 
 /* --fallocate and --fibmap work on a file, not a device; they return an errno value. */
 int fallocate_file(const struct settings *s);

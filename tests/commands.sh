@@ -25,6 +25,7 @@ run() {
 	touch "$out/cmd.log"
 }
 
+truncate -s 1536 "$out/fw.bin"
 while IFS='|' read -r args want; do
 	case "$args" in '#'* | '') continue ;; esac
 	args=$(echo "$args" | sed 's/ *$//')
@@ -33,6 +34,7 @@ while IFS='|' read -r args want; do
 	case "$args" in
 	@crafted*) use="$top/tests/identify/pages/crafted-security-big.hex"; args=${args#@crafted } ;;
 	esac
+	args=${args//@fw/$out/fw.bin}
 	# shellcheck disable=SC2086
 	run SHIM_IDENTIFY="$use" -- $args
 	got=$(sed 's/^cdb: //' "$out/cmd.log")

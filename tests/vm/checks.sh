@@ -204,3 +204,6 @@ check_true fibmap-placement sh -c "
 check fibmap-965-layout 0 $H --fibmap /mnt/file
 check_fails fibmap-directory "not a regular file" $H --fibmap /mnt
 umount /mnt 2>/dev/null
+head -c 1024 /dev/zero > /tmp/fw.bin
+check_fails fwdownload-unsupported "DOWNLOAD_MICROCODE: not supported" $H --yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload /tmp/fw.bin /dev/sda
+check_fails set-sector-size-unsupported "SECTOR_CONFIGURATION\|READ_LOG" $H --please-destroy-my-drive --set-sector-size 4096 /dev/sda
