@@ -24,6 +24,9 @@ hdparm: $(OBJS)
 check: hdparm
 	bash tests/run-tests.sh
 
+bench: hdparm
+	bash tests/bench/run-bench.sh
+
 install: hdparm
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)
 	install -m 0755 hdparm $(DESTDIR)$(SBINDIR)/hdparm
@@ -33,4 +36,4 @@ clean:
 	rm -f hdparm $(OBJS)
 	rm -rf tests/out
 
-.PHONY: all check install clean
+.PHONY: all check bench install clean

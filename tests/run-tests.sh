@@ -145,6 +145,10 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
 	passed=$((passed + $(grep -c '^ok ' "$out/loop.log")))
 	failed=$((failed + $(grep -c '^FAIL ' "$out/loop.log")))
 	grep -q '^loop: skipped' "$out/loop.log" && grep '^loop: skipped' "$out/loop.log"
+	bash tests/timing-tests.sh "$HDPARM" "$out" > "$out/timing.log" 2>&1
+	grep -E '^(ok|FAIL|  |timings:)' "$out/timing.log"
+	passed=$((passed + $(grep -c '^ok ' "$out/timing.log")))
+	failed=$((failed + $(grep -c '^FAIL ' "$out/timing.log")))
 else
 	echo "loop: skipped (needs root and losetup)"
 fi

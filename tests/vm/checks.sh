@@ -207,3 +207,12 @@ umount /mnt 2>/dev/null
 head -c 1024 /dev/zero > /tmp/fw.bin
 check_fails fwdownload-unsupported "DOWNLOAD_MICROCODE: not supported" $H --yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload /tmp/fw.bin /dev/sda
 check_fails set-sector-size-unsupported "SECTOR_CONFIGURATION\|READ_LOG" $H --please-destroy-my-drive --set-sector-size 4096 /dev/sda
+
+# --- timings on each kind of disk (the format, never a speed) ---
+RATE='[0-9]+ MB in +[0-9]+\.[0-9]{2} seconds = +[0-9]+\.[0-9]{2} [Mk]B/sec'
+check_true timing-T-sda sh -c "$H -T /dev/sda | grep -Eq '^ Timing cached reads:   $RATE\$'"
+for d in sda sdb nvme0n1 vda; do
+	check_true "timing-t-$d" sh -c "$H -t /dev/$d | grep -Eq '^ Timing buffered disk reads: +$RATE\$'"
+done
+check_true timing-direct-t-sda sh -c "$H --direct -t /dev/sda | grep -Eq '^ Timing O_DIRECT disk reads: +$RATE\$'"
+check_fails timing-t-dvd-no-media "" $H -t /dev/sr0
