@@ -106,10 +106,19 @@ static int read_block(struct device *dev, char *buf, unsigned long long offset)
 		fprintf(stderr, "read() failed at byte offset %llu: %s\n", offset, strerror(err));
 		return err;
 	}
-	if (n == 0)
+	if (n == 0) {
 		fprintf(stderr, "read() hit EOF at byte offset %llu - device too small\n", offset);
-	else
-		fprintf(stderr, "read(%u) returned %zd bytes at byte offset %llu\n", TIMING_BYTES, n, offset);
+		return EIO;
+	}
+	/* A short read stops where the error is: read on to get its errno. */
+	offset += (unsigned long long)n;
+	if (read(dev->fd, buf, TIMING_BYTES - (size_t)n) < 0) {
+		int err = errno;
+
+		fprintf(stderr, "read() failed at byte offset %llu: %s\n", offset, strerror(err));
+		return err;
+	}
+	fprintf(stderr, "read(%u) returned %zd bytes at byte offset %llu\n", TIMING_BYTES, n, offset - (unsigned long long)n);
 	return EIO;
 }
 

@@ -105,7 +105,7 @@ static int sector_io(struct device *dev, uint64_t lba, void *buf, size_t len, bo
 static void report_sector_failure(const char *opt, uint64_t lba, const struct ata_result *res, int err)
 {
 	fprintf(stderr, "%s %llu: %s", opt, (unsigned long long)lba, res->cause[0] ? res->cause : strerror(err));
-	if (res->have_regs && (res->status & 0x01) && (res->error & 0x40 || res->error & 0x10))
+	if (res->have_regs && !res->lba_incomplete && (res->status & 0x01) && (res->error & 0x40 || res->error & 0x10))
 		fprintf(stderr, ", LBA %llu", (unsigned long long)res->out.lba);
 	fputc('\n', stderr);
 }

@@ -163,7 +163,12 @@ static void decode_descriptor_sense(const uint8_t *s, unsigned int len, struct a
 	}
 }
 
-/* Fixed format: SAT puts the registers in the INFORMATION and COMMAND-SPECIFIC fields. */
+/*
+ * Fixed format: SAT puts the registers in the INFORMATION (bytes 3-6) and
+ * COMMAND-SPECIFIC INFORMATION (bytes 8-11) fields.  Older Linux kernels
+ * (Debian 12's 6.1 among them) wrote them five bytes late instead, from
+ * byte 8 on, without the VALID bit: that layout is recognised too.
+ */
 static void decode_fixed_sense(const uint8_t *s, unsigned int len, struct ata_result *res)
 {
 	if (len < 3)
@@ -174,8 +179,19 @@ static void decode_fixed_sense(const uint8_t *s, unsigned int len, struct ata_re
 		res->ascq = s[13];
 	}
 	bool pass_through_info = res->asc == 0x00 && res->ascq == 0x1d;
+	bool late_layout = !(s[0] & 0x80) && len >= 12 && !s[3] && !s[4] && !s[5] && !s[6] && s[9] &&
+			   !(s[9] & 0x80);
 
-	if (len >= 12 && ((s[0] & 0x80) || pass_through_info)) {
+	if (late_layout) {
+		res->have_regs = true;
+		res->error = s[8];
+		res->status = s[9];
+		res->out.device = s[10];
+		res->out.count = s[11];
+		res->out.lba = (len > 17 ? s[17] : 0) | (uint64_t)(len > 18 ? s[18] : 0) << 8 |
+			       (uint64_t)(len > 19 ? s[19] : 0) << 16;
+		res->lba_incomplete = len < 20;
+	} else if (len >= 12 && ((s[0] & 0x80) || pass_through_info || s[4])) {
 		res->have_regs = true;
 		res->error = s[3];
 		res->status = s[4];
@@ -215,12 +231,16 @@ static void describe_ata_error(uint8_t error, char *buf, size_t size)
 /* Fill res->cause; returns the errno the failure maps to (0: none). */
 static int judge(struct ata_result *res, const struct sg_io_hdr *io, bool data_in, size_t len)
 {
-	char regs[64] = "", errbits[48];
+	char regs[80] = "";
+	const char *what;
+	int n;
 
 	if (res->have_regs) {
+		char errbits[48];
+
 		describe_ata_error(res->error, errbits, sizeof(errbits));
-		snprintf(regs, sizeof(regs), " (ATA status 0x%02x, error 0x%02x%s%s%s)", res->status,
-			 res->error, errbits[0] ? " " : "", errbits, errbits[0] ? "" : "");
+		snprintf(regs, sizeof(regs), " (ATA status 0x%02x, error 0x%02x%s%s)", res->status, res->error,
+			 errbits[0] ? ": " : "", errbits);
 	}
 	if (io->host_status == SG_DID_TIME_OUT || (io->driver_status & 0x0f) == SG_DRIVER_TIMEOUT) {
 		snprintf(res->cause, sizeof(res->cause), "command timed out");
@@ -231,26 +251,23 @@ static int judge(struct ata_result *res, const struct sg_io_hdr *io, bool data_i
 		return EIO;
 	}
 	if (io->masked_status == (SCSI_CHECK_CONDITION >> 1) || (io->driver_status & SG_DRIVER_SENSE)) {
-		const char *a;
 		bool recovered = res->sense_key == SENSE_RECOVERED_ERROR || res->sense_key == 0;
 
 		if (io->sb_len_wr == 0) {
 			snprintf(res->cause, sizeof(res->cause), "bad/missing sense data");
 			return EIO;
 		}
-		if (!recovered || (res->have_regs && (res->status & (ATA_STATUS_ERR | ATA_STATUS_DF)))) {
-			a = asc_text(res->asc, res->ascq);
-			if (res->have_regs && (res->status & ATA_STATUS_ERR) && (res->error & 0x04) &&
-			    res->sense_key == 0x0b)
-				a = "command aborted by the drive";
-			if (a)
-				snprintf(res->cause, sizeof(res->cause), "%s (%s)%s", sense_keys[res->sense_key], a, regs);
-			else
-				snprintf(res->cause, sizeof(res->cause), "%s (asc 0x%02x, ascq 0x%02x)%s",
-					 sense_keys[res->sense_key], res->asc, res->ascq, regs);
-			return EIO;
-		}
-		return 0;
+		if (recovered && !(res->have_regs && (res->status & (ATA_STATUS_ERR | ATA_STATUS_DF))))
+			return 0;
+		what = asc_text(res->asc, res->ascq);
+		n = snprintf(res->cause, sizeof(res->cause), "%s", sense_keys[res->sense_key]);
+		if (what && (res->asc || res->ascq))
+			n += snprintf(res->cause + n, sizeof(res->cause) - (size_t)n, " (%s)", what);
+		else if (res->asc || res->ascq)
+			n += snprintf(res->cause + n, sizeof(res->cause) - (size_t)n, " (asc 0x%02x, ascq 0x%02x)",
+				      res->asc, res->ascq);
+		snprintf(res->cause + n, sizeof(res->cause) - (size_t)n, "%s", regs);
+		return EIO;
 	}
 	if (io->status) {
 		snprintf(res->cause, sizeof(res->cause), "SCSI status 0x%02x", io->status);

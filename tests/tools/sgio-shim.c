@@ -5,7 +5,8 @@
  *
  *   SHIM_LOG=FILE       append "cdb: .." (and "data: .." for writes) per request
  *   SHIM_IDENTIFY=FILE  IDENTIFY page (--Istdout hex) returned for ECh/A1h
- *   SHIM_SENSE=fixed|descriptor   format of the sense data (default descriptor)
+ *   SHIM_SENSE=fixed|late|descriptor   format of the sense data (default descriptor);
+ *                       "late" is the fixed format of older kernels, registers from byte 8
  *   SHIM_REPLY=ok|abort|medium|short|nosense|timeout   how commands end (default ok)
  *   SHIM_COUNT=N, SHIM_LBA=N   registers returned when asked (CK_COND)
  * Other ioctls on the device fail with ENOTTY, as on a plain SCSI disk.
@@ -64,7 +65,18 @@ static unsigned int make_sense(unsigned char *s, unsigned int max, unsigned char
 	unsigned char b[32];
 
 	memset(b, 0, sizeof(b));
-	if (fmt && strcmp(fmt, "fixed") == 0) {
+	if (fmt && strcmp(fmt, "late") == 0) {
+		b[0] = 0x70;
+		b[2] = key;
+		b[7] = 10;
+		b[8] = error;
+		b[9] = status;
+		b[10] = 0x40;
+		b[11] = (unsigned char)count;
+		b[12] = asc;
+		b[13] = ascq;
+		b[17] = (unsigned char)lba;
+	} else if (fmt && strcmp(fmt, "fixed") == 0) {
 		b[0] = 0x70;
 		b[2] = key;
 		b[3] = error;

@@ -216,3 +216,42 @@ for d in sda sdb nvme0n1 vda; do
 done
 check_true timing-direct-t-sda sh -c "$H --direct -t /dev/sda | grep -Eq '^ Timing O_DIRECT disk reads: +$RATE\$'"
 check_fails timing-t-dvd-no-media "" $H -t /dev/sr0
+
+# --- a drive that fails: reads of LBA 50000, writes of LBA 60000 (/dev/sdc) ---
+B=/dev/sdc
+# fails NAME EXIT-NONZERO TEXT COMMAND...: non-zero exit, TEXT on stderr, and never "succeeded".
+fault() {
+	name=$1
+	pattern=$2
+	shift 2
+	"$@" > /tmp/out 2> /tmp/err
+	rc=$?
+	[ "$mode" = generate ] && { dump "$name" /tmp/out; dump "$name.err" /tmp/err; echo $rc > /tmp/rc; dump "$name.rc" /tmp/rc; return; }
+	if [ "$rc" != 0 ] && grep -q -- "$pattern" /tmp/err && ! grep -q 'succeeded\|MB/sec' /tmp/out; then
+		echo "ok $name"
+	else
+		echo "FAIL $name (exit $rc)"
+		head -n 5 /tmp/out | sed 's/^/  stdout: /'
+		head -n 5 /tmp/err | sed 's/^/  stderr: /'
+	fi
+}
+check fault-I 0 $H -I $B
+fault fault-read-bad "read-sector 50000: .*aborted\|read-sector 50000: .*error" $H --read-sector 50000 $B
+check fault-read-good 0 $H --read-sector 50001 $B
+fault fault-write-bad "write-sector 60000: " $H --write-sector 60000 --yes-i-know-what-i-am-doing $B
+check fault-write-good 0 $H --write-sector 60001 --yes-i-know-what-i-am-doing $B
+fault fault-t "byte offset" $H -t $B
+fault fault-direct-t "byte offset" $H --direct -t $B
+check fault-C-after 0 $H -C $B
+check fault-I-after 0 $H -I $B
+fault fault-two-devices "read-sector 50000" $H --read-sector 50000 $B
+# A failure on one device does not stop the next; the exit status is the last failure's.
+$H --read-sector 50000 $B /dev/sda > /tmp/out 2> /tmp/err
+rc=$?
+if [ "$mode" != generate ]; then
+	if [ "$rc" = 5 ] && grep -q 'reading sector 50000: FAILED' /tmp/out && grep -q 'reading sector 50000: succeeded' /tmp/out; then
+		echo "ok fault-next-device-still-processed"
+	else
+		echo "FAIL fault-next-device-still-processed (exit $rc)"
+	fi
+fi
