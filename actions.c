@@ -12,6 +12,7 @@
 
 #include "actions.h"
 #include "benchmark.h"
+#include "nvme.h"
 #include "sectors.h"
 #include "settings.h"
 
@@ -27,105 +28,110 @@ struct step {
 	enum when when;
 	bool in_defaults;	/* part of the default query set (-v, or no option) */
 	step_fn *run;
+	bool ata_only;		/* an ATA command with no NVMe meaning */
 };
+
+/* Last column: ATA commands (refused on NVMe), or steps that work on any device. */
+#define ATA true
+#define ANY false
 
 static const struct step steps[] = {
 	/* Settings. */
-	{ OPT_SET_SECTOR_SIZE, WHEN_GIVEN, false, set_sector_size },
-	{ OPT_TRIM_STDIN, WHEN_GIVEN, false, trim_from_stdin },
-	{ OPT_WDIDLE3, WHEN_SET, false, wdidle3_step },
-	{ OPT_READAHEAD, WHEN_SET, false, set_kernel_setting },
-	{ OPT_PIOMODE, WHEN_SET, false, set_pio_mode },
-	{ OPT_IO32BIT, WHEN_SET, false, set_kernel_setting },
-	{ OPT_MULTCOUNT, WHEN_SET, false, set_multcount },
-	{ OPT_READONLY, WHEN_SET, false, set_kernel_setting },
-	{ OPT_UNMASK, WHEN_SET, false, set_kernel_setting },
-	{ OPT_DMA, WHEN_SET, false, set_kernel_setting },
-	{ OPT_QUEUE_DEPTH, WHEN_SET, false, set_queue_depth },
-	{ OPT_NOWERR, WHEN_SET, false, set_kernel_setting },
-	{ OPT_KEEP, WHEN_SET, false, set_kernel_setting },
-	{ OPT_DOORLOCK, WHEN_SET, false, set_drive_feature },
-	{ OPT_DRIVE_KEEP, WHEN_SET, false, set_drive_feature },
-	{ OPT_DEFECTS, WHEN_SET, false, set_drive_feature },
-	{ OPT_PREFETCH, WHEN_SET, false, set_drive_feature },
-	{ OPT_XFERMODE, WHEN_SET, false, set_drive_feature },
-	{ OPT_LOOKAHEAD, WHEN_SET, false, set_drive_feature },
-	{ OPT_POWERUP_STANDBY, WHEN_SET, false, set_powerup_standby },
-	{ OPT_APM, WHEN_SET, false, set_drive_feature },
-	{ OPT_CDROMSPEED, WHEN_SET, false, set_cdrom_speed },
-	{ OPT_ACOUSTIC, WHEN_SET, false, set_drive_feature },
-	{ OPT_WRV, WHEN_SET, false, set_drive_feature },
-	{ OPT_WCACHE, WHEN_SET, false, set_write_cache },
-	{ OPT_STANDBY, WHEN_SET, false, set_standby_timer },
-	{ OPT_SECURITY_UNLOCK, WHEN_GIVEN, false, security_step },
-	{ OPT_SECURITY_SET_PASS, WHEN_GIVEN, false, security_step },
-	{ OPT_SECURITY_DISABLE, WHEN_GIVEN, false, security_step },
-	{ OPT_SECURITY_ERASE, WHEN_GIVEN, false, security_step },
-	{ OPT_SECURITY_ERASE_ENHANCED, WHEN_GIVEN, false, security_step },
-	{ OPT_SANITIZE_STATUS, WHEN_GIVEN, false, sanitize_step },
-	{ OPT_SANITIZE_FREEZE, WHEN_GIVEN, false, sanitize_step },
-	{ OPT_SANITIZE_ANTIFREEZE, WHEN_GIVEN, false, sanitize_step },
-	{ OPT_SANITIZE_BLOCK_ERASE, WHEN_GIVEN, false, sanitize_step },
-	{ OPT_SANITIZE_CRYPTO, WHEN_GIVEN, false, sanitize_step },
-	{ OPT_SANITIZE_OVERWRITE, WHEN_GIVEN, false, sanitize_step },
-	{ OPT_DCO_IDENTIFY, WHEN_GIVEN, false, dco_step },
-	{ OPT_DCO_RESTORE, WHEN_GIVEN, false, dco_step },
-	{ OPT_DCO_FREEZE, WHEN_GIVEN, false, dco_step },
-	{ OPT_DCO_SETMAX, WHEN_GIVEN, false, dco_step },
-	{ OPT_SECURITY_FREEZE, WHEN_GIVEN, false, security_freeze },
-	{ OPT_SEAGATE, WHEN_GIVEN, false, power_command },
-	{ OPT_BUSSTATE, WHEN_SET, false, set_kernel_setting },
-	{ OPT_MAX_SECTORS, WHEN_SET, false, set_max_sectors },
-	{ OPT_MAKE_BAD_SECTOR, WHEN_GIVEN, false, make_bad_sector },
-	{ OPT_TRIM_RANGES, WHEN_GIVEN, false, trim_from_args },
-	{ OPT_WRITE_SECTOR, WHEN_GIVEN, false, write_sector },
-	{ OPT_REPAIR_SECTOR, WHEN_GIVEN, false, write_sector },
-	{ OPT_FWDOWNLOAD, WHEN_GIVEN, false, firmware_download },
-	{ OPT_FWDOWNLOAD_MODE3, WHEN_GIVEN, false, firmware_download },
-	{ OPT_FWDOWNLOAD_MODE3_MAX, WHEN_GIVEN, false, firmware_download },
-	{ OPT_FWDOWNLOAD_MODE7, WHEN_GIVEN, false, firmware_download },
-	{ OPT_FWDOWNLOAD_MODEE, WHEN_GIVEN, false, firmware_download },
-	{ OPT_FWDOWNLOAD_MODEE_MAX, WHEN_GIVEN, false, firmware_download },
-	{ OPT_READ_SECTOR, WHEN_GIVEN, false, read_sector },
-	{ OPT_DRQ_HSM_ERROR, WHEN_GIVEN, false, drq_hsm_error },
-	{ OPT_HITACHI_TEMP, WHEN_NOISY, false, hitachi_temperature },
+	{ OPT_SET_SECTOR_SIZE, WHEN_GIVEN, false, set_sector_size, ATA },
+	{ OPT_TRIM_STDIN, WHEN_GIVEN, false, trim_from_stdin, ANY },
+	{ OPT_WDIDLE3, WHEN_SET, false, wdidle3_step, ATA },
+	{ OPT_READAHEAD, WHEN_SET, false, set_kernel_setting, ANY },
+	{ OPT_PIOMODE, WHEN_SET, false, set_pio_mode, ANY },
+	{ OPT_IO32BIT, WHEN_SET, false, set_kernel_setting, ANY },
+	{ OPT_MULTCOUNT, WHEN_SET, false, set_multcount, ATA },
+	{ OPT_READONLY, WHEN_SET, false, set_kernel_setting, ANY },
+	{ OPT_UNMASK, WHEN_SET, false, set_kernel_setting, ANY },
+	{ OPT_DMA, WHEN_SET, false, set_kernel_setting, ANY },
+	{ OPT_QUEUE_DEPTH, WHEN_SET, false, set_queue_depth, ANY },
+	{ OPT_NOWERR, WHEN_SET, false, set_kernel_setting, ANY },
+	{ OPT_KEEP, WHEN_SET, false, set_kernel_setting, ANY },
+	{ OPT_DOORLOCK, WHEN_SET, false, set_drive_feature, ATA },
+	{ OPT_DRIVE_KEEP, WHEN_SET, false, set_drive_feature, ATA },
+	{ OPT_DEFECTS, WHEN_SET, false, set_drive_feature, ATA },
+	{ OPT_PREFETCH, WHEN_SET, false, set_drive_feature, ATA },
+	{ OPT_XFERMODE, WHEN_SET, false, set_drive_feature, ATA },
+	{ OPT_LOOKAHEAD, WHEN_SET, false, set_drive_feature, ATA },
+	{ OPT_POWERUP_STANDBY, WHEN_SET, false, set_powerup_standby, ATA },
+	{ OPT_APM, WHEN_SET, false, set_drive_feature, ATA },
+	{ OPT_CDROMSPEED, WHEN_SET, false, set_cdrom_speed, ANY },
+	{ OPT_ACOUSTIC, WHEN_SET, false, set_drive_feature, ATA },
+	{ OPT_WRV, WHEN_SET, false, set_drive_feature, ATA },
+	{ OPT_WCACHE, WHEN_SET, false, set_write_cache, ANY },
+	{ OPT_STANDBY, WHEN_SET, false, set_standby_timer, ATA },
+	{ OPT_SECURITY_UNLOCK, WHEN_GIVEN, false, security_step, ATA },
+	{ OPT_SECURITY_SET_PASS, WHEN_GIVEN, false, security_step, ATA },
+	{ OPT_SECURITY_DISABLE, WHEN_GIVEN, false, security_step, ATA },
+	{ OPT_SECURITY_ERASE, WHEN_GIVEN, false, security_step, ATA },
+	{ OPT_SECURITY_ERASE_ENHANCED, WHEN_GIVEN, false, security_step, ATA },
+	{ OPT_SANITIZE_STATUS, WHEN_GIVEN, false, sanitize_step, ATA },
+	{ OPT_SANITIZE_FREEZE, WHEN_GIVEN, false, sanitize_step, ATA },
+	{ OPT_SANITIZE_ANTIFREEZE, WHEN_GIVEN, false, sanitize_step, ATA },
+	{ OPT_SANITIZE_BLOCK_ERASE, WHEN_GIVEN, false, sanitize_step, ATA },
+	{ OPT_SANITIZE_CRYPTO, WHEN_GIVEN, false, sanitize_step, ATA },
+	{ OPT_SANITIZE_OVERWRITE, WHEN_GIVEN, false, sanitize_step, ATA },
+	{ OPT_DCO_IDENTIFY, WHEN_GIVEN, false, dco_step, ATA },
+	{ OPT_DCO_RESTORE, WHEN_GIVEN, false, dco_step, ATA },
+	{ OPT_DCO_FREEZE, WHEN_GIVEN, false, dco_step, ATA },
+	{ OPT_DCO_SETMAX, WHEN_GIVEN, false, dco_step, ATA },
+	{ OPT_SECURITY_FREEZE, WHEN_GIVEN, false, security_freeze, ATA },
+	{ OPT_SEAGATE, WHEN_GIVEN, false, power_command, ATA },
+	{ OPT_BUSSTATE, WHEN_SET, false, set_kernel_setting, ANY },
+	{ OPT_MAX_SECTORS, WHEN_SET, false, set_max_sectors, ATA },
+	{ OPT_MAKE_BAD_SECTOR, WHEN_GIVEN, false, make_bad_sector, ATA },
+	{ OPT_TRIM_RANGES, WHEN_GIVEN, false, trim_from_args, ANY },
+	{ OPT_WRITE_SECTOR, WHEN_GIVEN, false, write_sector, ATA },
+	{ OPT_REPAIR_SECTOR, WHEN_GIVEN, false, write_sector, ATA },
+	{ OPT_FWDOWNLOAD, WHEN_GIVEN, false, firmware_download, ATA },
+	{ OPT_FWDOWNLOAD_MODE3, WHEN_GIVEN, false, firmware_download, ATA },
+	{ OPT_FWDOWNLOAD_MODE3_MAX, WHEN_GIVEN, false, firmware_download, ATA },
+	{ OPT_FWDOWNLOAD_MODE7, WHEN_GIVEN, false, firmware_download, ATA },
+	{ OPT_FWDOWNLOAD_MODEE, WHEN_GIVEN, false, firmware_download, ATA },
+	{ OPT_FWDOWNLOAD_MODEE_MAX, WHEN_GIVEN, false, firmware_download, ATA },
+	{ OPT_READ_SECTOR, WHEN_GIVEN, false, read_sector, ANY },
+	{ OPT_DRQ_HSM_ERROR, WHEN_GIVEN, false, drq_hsm_error, ATA },
+	{ OPT_HITACHI_TEMP, WHEN_NOISY, false, hitachi_temperature, ATA },
 
 	/* Queries. */
-	{ OPT_MULTCOUNT, WHEN_QUERY, true, get_multcount },
-	{ OPT_IO32BIT, WHEN_QUERY, true, get_kernel_setting },
-	{ OPT_UNMASK, WHEN_QUERY, true, get_kernel_setting },
-	{ OPT_DMA, WHEN_QUERY, true, get_kernel_setting },
-	{ OPT_QUEUE_DEPTH, WHEN_QUERY, false, get_queue_depth },
-	{ OPT_KEEP, WHEN_QUERY, true, get_kernel_setting },
-	{ OPT_NOWERR, WHEN_QUERY, false, get_kernel_setting },
-	{ OPT_READONLY, WHEN_QUERY, true, get_kernel_setting },
-	{ OPT_READAHEAD, WHEN_QUERY, true, get_kernel_setting },
-	{ OPT_GEOMETRY, WHEN_GIVEN, true, get_geometry },
-	{ OPT_WDIDLE3, WHEN_QUERY, false, wdidle3_step },
-	{ OPT_POWERMODE, WHEN_NOISY, false, check_power_mode },
-	{ OPT_IDENTITY, WHEN_GIVEN, false, show_identity },
-	{ OPT_IDENTIFY, WHEN_GIVEN, false, show_identify },
-	{ OPT_ISTDOUT, WHEN_GIVEN, false, show_identify },
-	{ OPT_IRAW, WHEN_GIVEN, false, show_identify },
-	{ OPT_LOOKAHEAD, WHEN_QUERY, false, get_drive_feature },
-	{ OPT_WCACHE, WHEN_QUERY, false, get_drive_feature },
-	{ OPT_APM, WHEN_QUERY, false, get_drive_feature },
-	{ OPT_ACOUSTIC, WHEN_QUERY, false, get_drive_feature },
-	{ OPT_WRV, WHEN_QUERY, false, get_drive_feature },
-	{ OPT_BUSSTATE, WHEN_QUERY, false, get_kernel_setting },
-	{ OPT_MAX_SECTORS, WHEN_QUERY, false, get_max_sectors },
+	{ OPT_MULTCOUNT, WHEN_QUERY, true, get_multcount, ANY },
+	{ OPT_IO32BIT, WHEN_QUERY, true, get_kernel_setting, ANY },
+	{ OPT_UNMASK, WHEN_QUERY, true, get_kernel_setting, ANY },
+	{ OPT_DMA, WHEN_QUERY, true, get_kernel_setting, ANY },
+	{ OPT_QUEUE_DEPTH, WHEN_QUERY, false, get_queue_depth, ANY },
+	{ OPT_KEEP, WHEN_QUERY, true, get_kernel_setting, ANY },
+	{ OPT_NOWERR, WHEN_QUERY, false, get_kernel_setting, ANY },
+	{ OPT_READONLY, WHEN_QUERY, true, get_kernel_setting, ANY },
+	{ OPT_READAHEAD, WHEN_QUERY, true, get_kernel_setting, ANY },
+	{ OPT_GEOMETRY, WHEN_GIVEN, true, get_geometry, ANY },
+	{ OPT_WDIDLE3, WHEN_QUERY, false, wdidle3_step, ATA },
+	{ OPT_POWERMODE, WHEN_NOISY, false, check_power_mode, ANY },
+	{ OPT_IDENTITY, WHEN_GIVEN, false, show_identity, ANY },
+	{ OPT_IDENTIFY, WHEN_GIVEN, false, show_identify, ANY },
+	{ OPT_ISTDOUT, WHEN_GIVEN, false, show_identify, ANY },
+	{ OPT_IRAW, WHEN_GIVEN, false, show_identify, ANY },
+	{ OPT_LOOKAHEAD, WHEN_QUERY, false, get_drive_feature, ATA },
+	{ OPT_WCACHE, WHEN_QUERY, false, get_drive_feature, ANY },
+	{ OPT_APM, WHEN_QUERY, false, get_drive_feature, ATA },
+	{ OPT_ACOUSTIC, WHEN_QUERY, false, get_drive_feature, ATA },
+	{ OPT_WRV, WHEN_QUERY, false, get_drive_feature, ATA },
+	{ OPT_BUSSTATE, WHEN_QUERY, false, get_kernel_setting, ANY },
+	{ OPT_MAX_SECTORS, WHEN_QUERY, false, get_max_sectors, ATA },
 
 	/* Timings, flushes and power commands. */
-	{ OPT_CACHE_TIMINGS, WHEN_GIVEN, false, time_cached_reads },
-	{ OPT_FLUSH_WCACHE, WHEN_GIVEN, false, flush_write_cache },
-	{ OPT_TIMINGS, WHEN_GIVEN, false, time_device_reads },
-	{ OPT_FLUSH_BUFFERS, WHEN_GIVEN, false, flush_buffers },
-	{ OPT_REREAD_PARTITIONS, WHEN_GIVEN, false, reread_partitions },
-	{ OPT_IDLE_IMMEDIATE, WHEN_GIVEN, false, power_command },
-	{ OPT_STANDBY_NOW, WHEN_GIVEN, false, power_command },
-	{ OPT_IDLE_UNLOAD, WHEN_GIVEN, false, power_command },
-	{ OPT_SLEEP_NOW, WHEN_GIVEN, false, power_command },
-	{ OPT_RESET, WHEN_GIVEN, false, device_reset },
+	{ OPT_CACHE_TIMINGS, WHEN_GIVEN, false, time_cached_reads, ANY },
+	{ OPT_FLUSH_WCACHE, WHEN_GIVEN, false, flush_write_cache, ANY },
+	{ OPT_TIMINGS, WHEN_GIVEN, false, time_device_reads, ANY },
+	{ OPT_FLUSH_BUFFERS, WHEN_GIVEN, false, flush_buffers, ANY },
+	{ OPT_REREAD_PARTITIONS, WHEN_GIVEN, false, reread_partitions, ANY },
+	{ OPT_IDLE_IMMEDIATE, WHEN_GIVEN, false, power_command, ATA },
+	{ OPT_STANDBY_NOW, WHEN_GIVEN, false, power_command, ATA },
+	{ OPT_IDLE_UNLOAD, WHEN_GIVEN, false, power_command, ATA },
+	{ OPT_SLEEP_NOW, WHEN_GIVEN, false, power_command, ATA },
+	{ OPT_RESET, WHEN_GIVEN, false, device_reset, ANY },
 };
 
 /*
@@ -265,6 +271,7 @@ int process_device(const char *path, const struct settings *s)
 	if (!s->quiet)
 		printf("\n%s:\n", path);
 	fflush(stdout);
+	nvme_detect(&dev);
 	status = preflight(&dev, s);
 	if (status) {
 		close(dev.fd);
@@ -284,6 +291,11 @@ int process_device(const char *path, const struct settings *s)
 			dev.id_failed = false;
 		}
 		fflush(stdout);
+		if (dev.nvme_nsid && st->ata_only) {
+			fprintf(stderr, " %s: not supported on NVMe devices\n", option_name(st->opt));
+			status = EOPNOTSUPP;
+			continue;
+		}
 		err = st->run(&dev, s, st->opt);
 		if (err)
 			status = err;

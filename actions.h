@@ -15,6 +15,9 @@ typedef int step_fn(struct device *dev, const struct settings *s, enum opt_id op
 int confirm_dangerous(struct device *dev, const struct settings *s, const char *opt, const char *explanation);
 int confirm_destructive(struct device *dev, const struct settings *s, const char *opt, const char *explanation);
 
+/* How the option is spelled on the command line: "-S", "--read-sector". */
+const char *option_name(enum opt_id opt);
+
 /* " (on)\n" or " (off)\n", as 9.65 ends its setting lines. */
 void print_on_off(unsigned long value);
 

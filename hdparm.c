@@ -166,6 +166,22 @@ static const struct option_desc options[] = {
 
 static const char *progname = HDPARM_NAME;
 
+const char *option_name(enum opt_id opt)
+{
+	static char buf[48];
+
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		if (options[i].id != opt)
+			continue;
+		if (options[i].letter)
+			snprintf(buf, sizeof(buf), "-%c", options[i].letter);
+		else
+			snprintf(buf, sizeof(buf), "--%s", options[i].name);
+		return buf;
+	}
+	return "?";
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out, "\n%s - get/set hard disk parameters - version %s, by Mark Lord.\n\n", progname, HDPARM_VERSION);

@@ -29,6 +29,8 @@ struct device {
 	char id_cause[160];	/* ... and this explanation */
 	uint8_t identify_op;	/* 0xec (ATA) or 0xa1 (ATAPI) */
 	uint16_t id[IDENTIFY_WORDS];
+	uint32_t nvme_nsid;	/* NVMe: the namespace (0: not NVMe, ~0: controller without one) */
+	bool nvme_ctrl;		/* NVMe: opened as the controller, /dev/nvmeX */
 	bool refused;		/* a dangerous option lacked its confirmation flag */
 	bool log_dir_valid;	/* log_dir holds the General Purpose Log directory */
 	bool log_dir_failed;

@@ -18,6 +18,7 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 
+#include "nvme.h"
 #include "sectors.h"
 #include "sgio.h"
 
@@ -129,6 +130,8 @@ int read_sector(struct device *dev, const struct settings *s, enum opt_id opt)
 
 	if ((err = need_whole_disk(dev, lba)))
 		return err;
+	if (dev->nvme_nsid)
+		return nvme_read_sector(dev, lba);
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
 	if ((err = check_lba("--read-sector", id, lba, 1)))
@@ -286,6 +289,8 @@ static int trim_ranges(struct device *dev, const struct sector_range *ranges, un
 
 	if ((err = need_whole_disk(dev, 0)))
 		return err;
+	if (dev->nvme_nsid)
+		return nvme_trim(dev, ranges, n);
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
 	if (!(id[169] & 1) || id[169] == 0xffff) {

@@ -20,6 +20,7 @@
 #include <linux/hdreg.h>
 
 #include "modes.h"
+#include "nvme.h"
 #include "settings.h"
 #include "sgio.h"
 
@@ -417,9 +418,12 @@ int set_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	int err;
-	const uint16_t *id = need_identify(dev, &err);
+	const uint16_t *id;
 
 	(void)s;
+	if (dev->nvme_nsid)
+		return nvme_get_write_cache(dev);
+	id = need_identify(dev, &err);
 	if (!id)
 		return err;
 	switch (opt) {
@@ -486,7 +490,7 @@ int flush_write_cache(struct device *dev, const struct settings *s, enum opt_id 
 {
 	(void)s;
 	(void)opt;
-	return flush_cache_cmd(dev);
+	return dev->nvme_nsid ? nvme_flush(dev) : flush_cache_cmd(dev);
 }
 
 int set_write_cache(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -494,6 +498,8 @@ int set_write_cache(struct device *dev, const struct settings *s, enum opt_id op
 	unsigned int on = (unsigned int)s->v[opt].num;
 	int err = 0;
 
+	if (dev->nvme_nsid)
+		return nvme_set_write_cache(dev, s, opt);
 	if (s->v[opt].noisy) {
 		printf(" setting drive write-caching to %u", on);
 		print_on_off(on);
@@ -613,6 +619,8 @@ int check_power_mode(struct device *dev, const struct settings *s, enum opt_id o
 
 	(void)s;
 	(void)opt;
+	if (dev->nvme_nsid)
+		return nvme_power_mode(dev);
 	err = ata_nondata(dev, "CHECK POWER MODE", ATA_OP_CHECK_POWER_MODE, 0, 0, 0, true, &res, 0);
 	if (err == EIO) /* very old drives know only the ATA-1 opcode */
 		err = ata_nondata(dev, "CHECK POWER MODE", ATA_OP_CHECK_POWER_MODE_OLD, 0, 0, 0, true, &res, 0);
@@ -848,6 +856,8 @@ int show_identity(struct device *dev, const struct settings *s, enum opt_id opt)
 
 	(void)s;
 	(void)opt;
+	if (dev->nvme_nsid)
+		return nvme_show_identity(dev);
 	if (ioctl(dev->fd, HDIO_GET_MULTCOUNT, &multcount)) {
 		const uint16_t *full;
 		int err;
@@ -880,8 +890,11 @@ int show_identify(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct ata_result res;
 	int err;
-	const uint16_t *id = ata_identify(dev, &err, &res);
+	const uint16_t *id;
 
+	if (dev->nvme_nsid)
+		return nvme_show_identify(dev, s, opt);
+	id = ata_identify(dev, &err, &res);
 	if (!id) {
 		ata_report("HDIO_DRIVE_CMD(identify)", &res, err);
 		return err;

@@ -132,6 +132,23 @@ else
 fi
 if "$HDPARM" -V | grep -q ' v9.65'; then pass "-V"; else fail "-V"; fi
 
+# --- NVMe Identify decoding (captured from QEMU, and crafted) ---
+if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -I. -o "$out/nvme-decode" tests/tools/nvme-decode.c nvme.c; then
+	while read -r name args; do
+		case "$name" in '#'* | '') continue ;; esac
+		# shellcheck disable=SC2086
+		(cd tests/nvme && "$out/nvme-decode" $args) > "$out/$name.out" 2>&1
+		if cmp -s "$out/$name.out" "tests/nvme/$name.out"; then
+			pass "nvme identify $name"
+		else
+			diff "tests/nvme/$name.out" "$out/$name.out" > "$out/$name.diff"
+			fail "nvme identify $name" "$out/$name.diff"
+		fi
+	done < tests/nvme/cases.txt
+else
+	fail "build tests/tools/nvme-decode"
+fi
+
 # --- command bytes and sense decoding, against a test double of the drive ---
 bash tests/commands.sh "$HDPARM" "$out" > "$out/commands.log" 2>&1
 grep -E '^(ok|FAIL|  )' "$out/commands.log"

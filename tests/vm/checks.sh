@@ -161,8 +161,8 @@ check dvd-W 0 $H -W /dev/sr0
 check_fails virtio-C "CHECK POWER MODE" $H -C /dev/vda
 check_fails virtio-W0 "failed" $H -W0 /dev/vda
 check_fails virtio-y "failed" $H -y /dev/vda
-check_fails nvme-y "failed" $H -y /dev/nvme0n1
-check_fails nvme-S "failed" $H -S 12 /dev/nvme0n1
+check_fails nvme-y "-y: not supported on NVMe" $H -y /dev/nvme0n1
+check_fails nvme-S "-S: not supported on NVMe" $H -S 12 /dev/nvme0n1
 check virtio-a 0 $H -a /dev/vda
 check virtio-default 0 $H /dev/vda
 check nvme-default 0 $H /dev/nvme0n1
@@ -254,4 +254,30 @@ if [ "$mode" != generate ]; then
 	else
 		echo "FAIL fault-next-device-still-processed (exit $rc)"
 	fi
+fi
+
+# --- NVMe (/dev/nvme0n1, controller /dev/nvme0) ---
+N=/dev/nvme0n1
+check nvme-I 0 $H -I $N
+check nvme-ctrl-I 0 $H -I /dev/nvme0
+check nvme-i 0 $H -i $N
+check nvme-C 0 $H -C $N
+check nvme-W 0 $H -W $N
+check nvme-W0 0 $H -W0 $N
+check nvme-W-off 0 $H -W $N
+check nvme-W1 0 $H -W1 $N
+check nvme-F 0 $H -F $N
+check nvme-read-3000 0 $H --read-sector 3000 $N
+check nvme-trim 0 $H --trim-sector-ranges 3000:1 --please-destroy-my-drive $N
+check nvme-read-3000-trimmed 0 $H --read-sector 3000 $N
+check_fails nvme-read-beyond "beyond the end" $H --read-sector 65536 $N
+check_fails nvme-X "-X: not supported on NVMe" $H -X udma5 $N
+check_fails nvme-security "not supported on NVMe" $H --security-freeze $N
+check nvme-a 0 $H -a $N
+check_true nvme-Istdout-size sh -c "[ \$($H --Istdout $N | tail -n +3 | wc -l) = 256 ]"
+check_true nvme-tT sh -c "$H -t $N | grep -q 'Timing buffered disk reads'"
+# The raw Identify Controller page, for the decoder's unit tests on the host.
+if [ "$mode" = generate ]; then
+	$H --Iraw /tmp/nvme-ctrl.bin /dev/nvme0n1 2>/dev/null && od -An -tx1 -v /tmp/nvme-ctrl.bin > /tmp/nvme-ctrl.hex
+	dump nvme-ctrl-page /tmp/nvme-ctrl.hex
 fi

@@ -19,3 +19,4 @@ expect "image: TRIM 4000:8 reads back as zeros" "$(sector "$work/ssd.img" 4000 8
 expect "image: TRIM left LBA 4008 alone" "$(sector "$work/ssd.img" 4008)" "$marker"
 expect "image: TRIM left LBA 4015 alone" "$(sector "$work/ssd.img" 4015)" "$marker"
 expect "image: refused TRIM left LBA 4010 alone" "$(sector "$work/ssd.img" 4010)" "$marker"
+expect "image: NVMe deallocate of LBA 3000 reads back as zeros" "$(sector "$work/nvme.img" 3000)" "$(zeros 1)"

@@ -1,0 +1,579 @@
+/*
+ * NVMe: Identify, Get/Set Features, Flush, Read and Dataset Management
+ * through NVME_IOCTL_ADMIN_CMD and NVME_IOCTL_IO_CMD.  The -I layout
+ * follows hdparm's for ATA (sections, the Enabled/Supported table, the
+ * device size lines) so that a reader finds things where they expect them;
+ * every value comes from the drive.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+
+#include <linux/nvme_ioctl.h>
+
+#include "nvme.h"
+
+enum {
+	NVME_ADMIN_IDENTIFY = 0x06,
+	NVME_ADMIN_GET_FEATURES = 0x0a,
+	NVME_ADMIN_SET_FEATURES = 0x09,
+	NVME_IO_FLUSH = 0x00,
+	NVME_IO_READ = 0x02,
+	NVME_IO_DSM = 0x09,
+	NVME_FEAT_POWER_MGMT = 0x02,
+	NVME_FEAT_VOLATILE_WC = 0x06,
+	NVME_FEAT_APST = 0x0c,
+};
+
+static uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+/* The NVMe status of a failed command, in words. */
+static const char *nvme_status_text(int status)
+{
+	static char buf[64];
+	unsigned int sc = (unsigned int)status & 0xff, sct = ((unsigned int)status >> 8) & 7;
+	static const struct {
+		unsigned int sct, sc;
+		const char *text;
+	} texts[] = {
+		{ 0, 0x01, "invalid command opcode" }, { 0, 0x02, "invalid field in command" },
+		{ 0, 0x04, "data transfer error" }, { 0, 0x06, "internal error" },
+		{ 0, 0x0b, "invalid namespace or format" }, { 0, 0x80, "LBA out of range" },
+		{ 0, 0x81, "capacity exceeded" }, { 0, 0x82, "namespace not ready" },
+		{ 1, 0x0d, "feature identifier not saveable" }, { 1, 0x0e, "feature not changeable" },
+		{ 1, 0x0f, "feature not namespace specific" },
+		{ 2, 0x80, "write fault" }, { 2, 0x81, "unrecovered read error" },
+		{ 2, 0x82, "end-to-end guard check error" }, { 2, 0x86, "access denied" },
+	};
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		if (texts[i].sct == sct && texts[i].sc == sc) {
+			snprintf(buf, sizeof(buf), "%s (NVMe status 0x%03x)", texts[i].text, (unsigned int)status & 0x7ff);
+			return buf;
+		}
+	snprintf(buf, sizeof(buf), "NVMe status 0x%03x", (unsigned int)status & 0x7ff);
+	return buf;
+}
+
+/* Run one command; on failure print " WHAT failed: why" and return an errno. */
+static int nvme_cmd(struct device *dev, unsigned long req, struct nvme_passthru_cmd *cmd, const char *what)
+{
+	int rc = ioctl(dev->fd, req, cmd);
+
+	if (rc == 0)
+		return 0;
+	if (rc < 0) {
+		int err = errno;
+
+		fprintf(stderr, " %s failed: %s\n", what, strerror(err));
+		return err;
+	}
+	fprintf(stderr, " %s failed: %s\n", what, nvme_status_text(rc));
+	return EIO;
+}
+
+static int identify(struct device *dev, uint32_t cns, uint32_t nsid, uint8_t *buf, bool quiet)
+{
+	struct nvme_passthru_cmd cmd = {
+		.opcode = NVME_ADMIN_IDENTIFY,
+		.nsid = nsid,
+		.addr = (uint64_t)(uintptr_t)buf,
+		.data_len = NVME_IDENTIFY_BYTES,
+		.cdw10 = cns,
+	};
+
+	memset(buf, 0, NVME_IDENTIFY_BYTES);
+	if (quiet)
+		return ioctl(dev->fd, NVME_IOCTL_ADMIN_CMD, &cmd) ? EIO : 0;
+	return nvme_cmd(dev, NVME_IOCTL_ADMIN_CMD, &cmd, cns == 1 ? "NVMe Identify Controller" : "NVMe Identify Namespace");
+}
+
+/* Get Features: the result dword, or -1 (reported unless quiet). */
+static long get_feature(struct device *dev, uint32_t fid, bool quiet)
+{
+	/* The features read here belong to the controller: namespace 0. */
+	struct nvme_passthru_cmd cmd = { .opcode = NVME_ADMIN_GET_FEATURES, .nsid = 0, .cdw10 = fid };
+
+	if (quiet ? ioctl(dev->fd, NVME_IOCTL_ADMIN_CMD, &cmd) != 0
+		  : nvme_cmd(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Get Features") != 0)
+		return -1;
+	return (long)cmd.result;
+}
+
+void nvme_detect(struct device *dev)
+{
+	struct stat st;
+	uint8_t *buf;
+	int id;
+
+	dev->nvme_nsid = 0;
+	if (fstat(dev->fd, &st))
+		return;
+	if (S_ISBLK(st.st_mode)) {
+		id = ioctl(dev->fd, NVME_IOCTL_ID);
+		if (id > 0)
+			dev->nvme_nsid = (uint32_t)id;
+		return;
+	}
+	if (!S_ISCHR(st.st_mode))
+		return;
+	/* A controller (/dev/nvmeX): it answers Identify Controller. */
+	buf = malloc(NVME_IDENTIFY_BYTES);
+	if (buf && identify(dev, 1, 0, buf, true) == 0) {
+		dev->nvme_ctrl = true;
+		dev->nvme_nsid = le32(buf + 516) ? 1 : 0;
+		if (!dev->nvme_nsid)
+			dev->nvme_nsid = 0xffffffff;	/* no namespace: controller-only queries */
+	}
+	free(buf);
+}
+
+/* ---- -I ---- */
+
+static void print_text(const char *label, const uint8_t *p, size_t len)
+{
+	size_t n = len;
+
+	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\0'))
+		n--;
+	printf("\t%-20s%.*s\n", label, (int)n, (const char *)p);
+}
+
+struct nvme_feature {
+	const char *text;
+	uint16_t offset;	/* in Identify Controller */
+	uint8_t bytes;
+	uint32_t mask;
+};
+
+static const struct nvme_feature nvme_features[] = {
+	{ "Volatile write cache", 525, 1, 0x01 },
+	{ "Compare", 520, 2, 0x0001 },
+	{ "Write Uncorrectable", 520, 2, 0x0002 },
+	{ "Dataset Management (deallocate)", 520, 2, 0x0004 },
+	{ "Write Zeroes", 520, 2, 0x0008 },
+	{ "Save/Select in Get/Set Features", 520, 2, 0x0010 },
+	{ "Reservations", 520, 2, 0x0020 },
+	{ "Timestamp", 520, 2, 0x0040 },
+	{ "Verify", 520, 2, 0x0080 },
+	{ "Security Send/Receive", 256, 2, 0x0001 },
+	{ "Format NVM", 256, 2, 0x0002 },
+	{ "Firmware Download/Commit", 256, 2, 0x0004 },
+	{ "Namespace Management", 256, 2, 0x0008 },
+	{ "Device Self-test", 256, 2, 0x0010 },
+	{ "Directives", 256, 2, 0x0020 },
+	{ "NVMe-MI Send/Receive", 256, 2, 0x0040 },
+	{ "Virtualization Management", 256, 2, 0x0080 },
+	{ "Doorbell Buffer Config", 256, 2, 0x0100 },
+	{ "Sanitize: Crypto Erase", 328, 2, 0x0001 },
+	{ "Sanitize: Block Erase", 328, 2, 0x0002 },
+	{ "Sanitize: Overwrite", 328, 2, 0x0004 },
+	{ "Autonomous Power State Transitions", 265, 1, 0x01 },
+	{ "Host Memory Buffer", 272, 4, 0xffffffff },
+};
+
+static void print_power_state(const uint8_t *psd, unsigned int index, bool current)
+{
+	unsigned int mp = le16(psd);
+	bool nonop = psd[3] & 2;
+
+	printf("\t   %c\tPS%u: max ", current ? '*' : ' ', index);
+	if (psd[3] & 1)		/* MXPS: units of 0.0001 W instead of 0.01 W */
+		printf("%u.%04u W", mp / 10000, mp % 10000);
+	else
+		printf("%u.%02u W", mp / 100, mp % 100);
+	printf(", entry latency %u us, exit latency %u us, %s\n", le32(psd + 4), le32(psd + 8),
+	       nonop ? "non-operational" : "operational");
+}
+
+void nvme_print_identify(const uint8_t *ctrl, const uint8_t *ns, uint32_t nsid, const struct nvme_state *state)
+{
+	uint32_t ver = le32(ctrl + 80), nn = le32(ctrl + 516);
+	unsigned int mdts = ctrl[77], npss = ctrl[263], frmw = ctrl[260];
+	unsigned int wctemp = le16(ctrl + 266), cctemp = le16(ctrl + 268);
+
+	printf("\nNVMe device\n");
+	print_text("Model Number:", ctrl + 24, 40);
+	print_text("Serial Number:", ctrl + 4, 20);
+	print_text("Firmware Revision:", ctrl + 64, 8);
+	printf("\t%-20sPCIe NVMe, ", "Transport:");
+	if (ver && (ver & 0xff))
+		printf("NVM Express %u.%u.%u", ver >> 16, (ver >> 8) & 0xff, ver & 0xff);
+	else if (ver)
+		printf("NVM Express %u.%u", ver >> 16, (ver >> 8) & 0xff);
+	else
+		printf("NVM Express 1.0 or 1.1 (version not reported)");
+	putchar('\n');
+
+	printf("Configuration:\n");
+	if (ns) {
+		unsigned int nlbaf = ns[25], current = ns[26] & 0x0f;
+		uint64_t nsze = le64(ns), ncap = le64(ns + 8), nuse = le64(ns + 16);
+		unsigned int lbads = ns[128 + 4 * current + 2];
+		uint64_t lba_bytes = lbads >= 9 && lbads < 32 ? 1ULL << lbads : 0;
+		uint64_t bytes = nsze * lba_bytes;
+
+		printf("\tNamespace:          %u (of %u)\n", nsid, nn);
+		printf("\tNamespace size:        %12llu sectors\n", (unsigned long long)nsze);
+		printf("\tNamespace capacity:    %12llu sectors\n", (unsigned long long)ncap);
+		printf("\tNamespace utilization: %12llu sectors\n", (unsigned long long)nuse);
+		printf("\tLBA formats:\n");
+		for (unsigned int i = 0; i <= nlbaf && i < 16; i++) {
+			const uint8_t *f = ns + 128 + 4 * i;
+			static const char *const perf[4] = { "best", "better", "good", "degraded" };
+
+			printf("\t   %c\t%2u: %6llu bytes data, %3u bytes metadata, relative performance %u (%s)\n",
+			       i == current ? '*' : ' ', i, f[2] < 32 ? 1ULL << f[2] : 0ULL, le16(f), f[3] & 3, perf[f[3] & 3]);
+		}
+		printf("\t%-31s %11llu bytes\n", "Logical  Sector size:", (unsigned long long)lba_bytes);
+		printf("\tdevice size with M = 1024*1024: %11llu MBytes\n", (unsigned long long)(bytes / (1024ull * 1024ull)));
+		printf("\tdevice size with M = 1000*1000: %11llu MBytes", (unsigned long long)(bytes / 1000000ull));
+		if (bytes / 1000ull > 1000ull)
+			printf(" (%llu GB)", (unsigned long long)(bytes / 1000000000ull));
+		putchar('\n');
+	} else {
+		printf("\tNamespaces:         %u (none active)\n", nn);
+	}
+
+	printf("Capabilities:\n");
+	if (mdts)
+		printf("\tMax data transfer size: %u memory pages (MDTS %u)\n", 1u << (mdts > 31 ? 31 : mdts), mdts);
+	else
+		printf("\tMax data transfer size: no limit (MDTS 0)\n");
+	printf("\tNumber of namespaces: %u\n", nn);
+	printf("\tPower states: %u (current marked *)\n", npss + 1);
+	for (unsigned int i = 0; i <= npss && i < 32; i++)
+		print_power_state(ctrl + 2048 + 32 * i, i, (int)i == state->power_state);
+
+	printf("Commands/features:\n\tEnabled\tSupported:\n");
+	for (size_t i = 0; i < sizeof(nvme_features) / sizeof(nvme_features[0]); i++) {
+		const struct nvme_feature *f = &nvme_features[i];
+		uint32_t v = f->bytes == 1 ? ctrl[f->offset] : f->bytes == 2 ? le16(ctrl + f->offset) : le32(ctrl + f->offset);
+		bool enabled = true;
+
+		if (!(v & f->mask))
+			continue;
+		if (f->offset == 525)
+			enabled = state->write_cache > 0;
+		else if (f->offset == 265)
+			enabled = state->apst > 0;
+		printf("\t   %c\t%s", enabled ? '*' : ' ', f->text);
+		if (f->offset == 256 && f->mask == 0x0004)
+			printf(" (%u slot%s%s)", (frmw >> 1) & 7, ((frmw >> 1) & 7) == 1 ? "" : "s",
+			       (frmw & 1) ? ", slot 1 read-only" : "");
+		if (f->offset == 272)
+			printf(" (preferred %u KiB, minimum %u KiB)", le32(ctrl + 272) * 4, le32(ctrl + 276) * 4);
+		putchar('\n');
+	}
+	if (wctemp || cctemp) {
+		printf("Temperature thresholds:\n");
+		if (wctemp)
+			printf("\tWarning:  %u K (%d C)\n", wctemp, (int)wctemp - 273);
+		if (cctemp)
+			printf("\tCritical: %u K (%d C)\n", cctemp, (int)cctemp - 273);
+	}
+}
+
+int nvme_show_identify(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	uint8_t *ctrl = malloc(NVME_IDENTIFY_BYTES), *ns = malloc(NVME_IDENTIFY_BYTES);
+	int err;
+
+	if (!ctrl || !ns) {
+		free(ctrl);
+		free(ns);
+		return ENOMEM;
+	}
+	err = identify(dev, 1, 0, ctrl, false);
+	if (!err && opt == OPT_ISTDOUT) {
+		for (int i = 0; i < NVME_IDENTIFY_BYTES; i += 16) {
+			for (int j = 0; j < 16; j += 2)
+				printf("%04x%c", le16(ctrl + i + j), j == 14 ? '\n' : ' ');
+		}
+	} else if (!err && opt == OPT_IRAW) {
+		FILE *f = fopen(s->v[OPT_IRAW].str, "wb");
+
+		if (!f || fwrite(ctrl, 1, NVME_IDENTIFY_BYTES, f) != NVME_IDENTIFY_BYTES) {
+			err = errno ? errno : EIO;
+			perror(s->v[OPT_IRAW].str);
+		}
+		if (f && fclose(f) && !err) {
+			err = errno;
+			perror(s->v[OPT_IRAW].str);
+		}
+		if (!err)
+			fprintf(stderr, "Wrote NVMe Identify Controller data to \"%s\"\n", s->v[OPT_IRAW].str);
+	} else if (!err) {
+		bool have_ns = dev->nvme_nsid != 0xffffffff && identify(dev, 0, dev->nvme_nsid, ns, false) == 0;
+		long vwc = (ctrl[525] & 1) ? get_feature(dev, NVME_FEAT_VOLATILE_WC, true) : -1;
+		long apst = (ctrl[265] & 1) ? get_feature(dev, NVME_FEAT_APST, true) : -1;
+		long ps = get_feature(dev, NVME_FEAT_POWER_MGMT, true);
+		struct nvme_state state = {
+			.write_cache = vwc < 0 ? -1 : (int)(vwc & 1),
+			.apst = apst < 0 ? -1 : (int)(apst & 1),
+			.power_state = ps < 0 ? -1 : (int)(ps & 0x1f),
+		};
+
+		nvme_print_identify(ctrl, have_ns ? ns : NULL, dev->nvme_nsid, &state);
+	}
+	free(ctrl);
+	free(ns);
+	return err;
+}
+
+int nvme_show_identity(struct device *dev)
+{
+	uint8_t *ctrl = malloc(NVME_IDENTIFY_BYTES), *ns = malloc(NVME_IDENTIFY_BYTES);
+	char model[41], fw[9], serial[21];
+	int err;
+
+	if (!ctrl || !ns) {
+		free(ctrl);
+		free(ns);
+		return ENOMEM;
+	}
+	err = identify(dev, 1, 0, ctrl, false);
+	if (!err) {
+		const struct {
+			char *dst;
+			int offset, len;
+		} f[3] = { { model, 24, 40 }, { fw, 64, 8 }, { serial, 4, 20 } };
+
+		for (int i = 0; i < 3; i++) {
+			int n = f[i].len;
+
+			memcpy(f[i].dst, ctrl + f[i].offset, (size_t)n);
+			while (n > 0 && (f[i].dst[n - 1] == ' ' || f[i].dst[n - 1] == '\0'))
+				n--;
+			f[i].dst[n] = '\0';
+		}
+		printf("\n Model=%s, FwRev=%s, SerialNo=%s\n", model, fw, serial);
+		if (dev->nvme_nsid != 0xffffffff && identify(dev, 0, dev->nvme_nsid, ns, false) == 0) {
+			unsigned int lbads = ns[128 + 4 * (ns[26] & 0x0f) + 2];
+
+			printf(" Namespace=%u, Sectors=%llu, SectSize=%llu\n", dev->nvme_nsid, (unsigned long long)le64(ns),
+			       lbads < 32 ? 1ULL << lbads : 0ULL);
+		}
+		printf("\n");
+	}
+	free(ctrl);
+	free(ns);
+	return err;
+}
+
+/* ---- power, cache, flush ---- */
+
+int nvme_power_mode(struct device *dev)
+{
+	long ps = get_feature(dev, NVME_FEAT_POWER_MGMT, false);
+	uint8_t *ctrl;
+
+	if (ps < 0) {
+		printf(" drive state is:  unknown\n");
+		return EIO;
+	}
+	ps &= 0x1f;
+	ctrl = malloc(NVME_IDENTIFY_BYTES);
+	if (ctrl && identify(dev, 1, 0, ctrl, false) == 0 && (ctrl[2048 + 32 * ps + 3] & 2))
+		printf(" drive state is:  non-operational (power state %ld)\n", ps);
+	else
+		printf(" drive state is:  active/idle\n");
+	free(ctrl);
+	return 0;
+}
+
+int nvme_get_write_cache(struct device *dev)
+{
+	uint8_t *ctrl = malloc(NVME_IDENTIFY_BYTES);
+	long wce;
+	int err = ctrl ? identify(dev, 1, 0, ctrl, false) : ENOMEM;
+
+	if (!err && !(ctrl[525] & 1)) {
+		printf(" write-caching = not supported\n");
+	} else if (!err) {
+		wce = get_feature(dev, NVME_FEAT_VOLATILE_WC, false);
+		if (wce < 0) {
+			err = EIO;
+		} else {
+			printf(" write-caching = %2ld", wce & 1);
+			print_on_off((unsigned long)(wce & 1));
+		}
+	}
+	free(ctrl);
+	return err;
+}
+
+int nvme_set_write_cache(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	unsigned int on = (unsigned int)s->v[opt].num;
+	struct nvme_passthru_cmd cmd = {
+		.opcode = NVME_ADMIN_SET_FEATURES,
+		.nsid = 0,	/* the volatile write cache is the controller's */
+		.cdw10 = NVME_FEAT_VOLATILE_WC,
+		.cdw11 = on,
+	};
+
+	if (s->v[opt].noisy) {
+		printf(" setting drive write-caching to %u", on);
+		print_on_off(on);
+	}
+	if (!on) {
+		int err = nvme_flush(dev);
+
+		if (err)
+			return err;
+	}
+	return nvme_cmd(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Set Features (volatile write cache)");
+}
+
+int nvme_flush(struct device *dev)
+{
+	struct nvme_passthru_cmd cmd = { .opcode = NVME_IO_FLUSH, .nsid = dev->nvme_nsid, .timeout_ms = 60000 };
+
+	return nvme_cmd(dev, NVME_IOCTL_IO_CMD, &cmd, "NVMe Flush");
+}
+
+/* ---- sectors ---- */
+
+/* The namespace's size in LBAs and the LBA size, or an errno. */
+static int namespace_geometry(struct device *dev, uint64_t *nlba, unsigned int *lba_bytes)
+{
+	uint8_t *ns = malloc(NVME_IDENTIFY_BYTES);
+	int err = ns ? identify(dev, 0, dev->nvme_nsid, ns, false) : ENOMEM;
+
+	if (!err) {
+		unsigned int lbads = ns[128 + 4 * (ns[26] & 0x0f) + 2];
+
+		*nlba = le64(ns);
+		*lba_bytes = lbads >= 9 && lbads <= 16 ? 1u << lbads : 0;
+		if (!*lba_bytes) {
+			fprintf(stderr, " NVMe namespace reports an LBA size of 2^%u bytes: not supported\n", lbads);
+			err = EOPNOTSUPP;
+		}
+	}
+	free(ns);
+	return err;
+}
+
+int nvme_read_sector(struct device *dev, uint64_t lba)
+{
+	uint64_t nlba;
+	unsigned int bytes;
+	uint8_t *buf;
+	int err = namespace_geometry(dev, &nlba, &bytes);
+
+	if (err)
+		return err;
+	if (lba >= nlba) {
+		fprintf(stderr, " --read-sector %llu: beyond the end of the namespace (%llu sectors)\n",
+			(unsigned long long)lba, (unsigned long long)nlba);
+		return EINVAL;
+	}
+	buf = calloc(1, bytes);
+	if (!buf)
+		return ENOMEM;
+	struct nvme_passthru_cmd cmd = {
+		.opcode = NVME_IO_READ,
+		.nsid = dev->nvme_nsid,
+		.addr = (uint64_t)(uintptr_t)buf,
+		.data_len = bytes,
+		.cdw10 = (uint32_t)lba,
+		.cdw11 = (uint32_t)(lba >> 32),
+		.cdw12 = 0,	/* one block (0-based count) */
+		.timeout_ms = 60000,
+	};
+	printf("reading sector %llu: ", (unsigned long long)lba);
+	fflush(stdout);
+	err = nvme_cmd(dev, NVME_IOCTL_IO_CMD, &cmd, "--read-sector");
+	if (err) {
+		printf("FAILED\n");
+	} else {
+		printf("succeeded\n");
+		for (unsigned int i = 0; i < bytes; i += 16)
+			for (unsigned int j = 0; j < 16; j += 2)
+				printf("%02x%02x%c", buf[i + j], buf[i + j + 1], j == 14 ? '\n' : ' ');
+	}
+	free(buf);
+	return err;
+}
+
+/* Dataset Management, deallocate: 16-byte ranges, at most 256 per command. */
+int nvme_trim(struct device *dev, const struct sector_range *ranges, unsigned int n)
+{
+	uint64_t nlba;
+	unsigned int bytes;
+	uint8_t *buf;
+	int err = namespace_geometry(dev, &nlba, &bytes);
+
+	if (err)
+		return err;
+	for (unsigned int i = 0; i < n; i++) {
+		if (ranges[i].lba >= nlba || ranges[i].count > nlba - ranges[i].lba) {
+			fprintf(stderr, " --trim-sector-ranges %llu: beyond the end of the namespace (%llu sectors)\n",
+				(unsigned long long)ranges[i].lba, (unsigned long long)nlba);
+			return EINVAL;
+		}
+	}
+	buf = malloc(4096);
+	if (!buf)
+		return ENOMEM;
+	while (n && !err) {
+		unsigned int entries = 0;
+		uint64_t sectors = 0;
+
+		memset(buf, 0, 4096);
+		/* A range holds at most 2^32-1 blocks: longer ones take several. */
+		while (n && entries < 256) {
+			uint64_t chunk = ranges->count > 0xffffffffULL ? 0xffffffffULL : ranges->count;
+			uint8_t *e = buf + 16 * entries++;
+
+			for (int b = 0; b < 4; b++)
+				e[4 + b] = (uint8_t)(chunk >> (8 * b));
+			for (int b = 0; b < 8; b++)
+				e[8 + b] = (uint8_t)(ranges->lba >> (8 * b));
+			sectors += chunk;
+			if (chunk == ranges->count) {
+				ranges++;
+				n--;
+			} else {
+				/* the rest of this range goes in the next entry */
+				static struct sector_range rest;
+
+				rest.lba = ranges->lba + chunk;
+				rest.count = ranges->count - chunk;
+				ranges = &rest;
+			}
+		}
+		struct nvme_passthru_cmd cmd = {
+			.opcode = NVME_IO_DSM,
+			.nsid = dev->nvme_nsid,
+			.addr = (uint64_t)(uintptr_t)buf,
+			.data_len = 16 * entries,
+			.cdw10 = entries - 1,
+			.cdw11 = 1u << 2,	/* AD: deallocate */
+			.timeout_ms = 300000,
+		};
+		printf("trimming %llu sectors from %u ranges\n", (unsigned long long)sectors, entries);
+		fflush(stdout);
+		err = nvme_cmd(dev, NVME_IOCTL_IO_CMD, &cmd, "NVMe Dataset Management (deallocate)");
+		printf(err ? "FAILED\n" : "succeeded\n");
+	}
+	free(buf);
+	return err;
+}
