@@ -9,7 +9,7 @@ DESTDIR ?=
 SBINDIR = $(PREFIX)/sbin
 MANDIR = $(PREFIX)/share/man/man8
 
-SRCS = hdparm.c actions.c settings.c sectors.c nvme.c identify.c sgio.c modes.c benchmark.c
+SRCS = hdparm.c actions.c settings.c sectors.c nvme.c sysfs.c identify.c sgio.c modes.c benchmark.c
 OBJS = $(SRCS:.c=.o)
 HDRS = $(wildcard *.h)
 
@@ -24,6 +24,16 @@ hdparm: $(OBJS)
 check: hdparm
 	bash tests/run-tests.sh
 
+# Static analysis: both must be clean.
+lint:
+	cppcheck --enable=warning,performance,portability --error-exitcode=1 --quiet -D_GNU_SOURCE $(SRCS) tests/tools/*.c
+	clang-tidy --quiet $(SRCS) -- -std=gnu11 -D_GNU_SOURCE
+
+# Fuzz targets (clang, libFuzzer): FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 60
+fuzz:
+	bash tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 bench: hdparm
 	bash tests/bench/run-bench.sh
 
@@ -34,6 +44,6 @@ install: hdparm
 
 clean:
 	rm -f hdparm $(OBJS)
-	rm -rf tests/out
+	rm -rf tests/out tests/fuzz/bin
 
-.PHONY: all check bench install clean
+.PHONY: all check lint fuzz bench install clean

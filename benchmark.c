@@ -118,7 +118,7 @@ static int read_block(struct device *dev, char *buf, unsigned long long offset)
 		fprintf(stderr, "read() failed at byte offset %llu: %s\n", offset, strerror(err));
 		return err;
 	}
-	fprintf(stderr, "read(%u) returned %zd bytes at byte offset %llu\n", TIMING_BYTES, n, offset - (unsigned long long)n);
+	fprintf(stderr, "read(%d) returned %zd bytes at byte offset %llu\n", TIMING_BYTES, n, offset - (unsigned long long)n);
 	return EIO;
 }
 
@@ -222,7 +222,7 @@ int time_device_reads(struct device *dev, const struct settings *s, enum opt_id 
 	}
 	max_iterations = (unsigned int)((bytes - offset) / TIMING_BYTES);
 	if (max_iterations == 0) {
-		fprintf(stderr, " -t: the device is smaller than one %u MB block\n", TIMING_MB);
+		fprintf(stderr, " -t: the device is smaller than one %d MB block\n", TIMING_MB);
 		return EINVAL;
 	}
 	buf = timing_buffer();

@@ -547,9 +547,9 @@ static void print_chs_and_sizes(const struct decode *d)
 		bool cur_valid = w[53] & 1;
 
 		printf("\tLogical\t\tmax\tcurrent\n");
-		printf("\tcylinders\t%u\t%u\n", w[1], cur_valid ? w[54] : 0);
-		printf("\theads\t\t%u\t%u\n", w[3], cur_valid ? w[55] : 0);
-		printf("\tsectors/track\t%u\t%u\n", w[6], cur_valid ? w[56] : 0);
+		printf("\tcylinders\t%u\t%u\n", w[1], cur_valid ? w[54] : 0u);
+		printf("\theads\t\t%u\t%u\n", w[3], cur_valid ? w[55] : 0u);
+		printf("\tsectors/track\t%u\t%u\n", w[6], cur_valid ? w[56] : 0u);
 		if (cur_valid)
 			chs_product = (uint64_t)w[54] * w[55] * w[56];
 		else
@@ -635,7 +635,7 @@ static void print_configuration(const struct decode *d)
 
 	printf("\tcache/buffer size  = ");
 	if (w[20] <= 3 && word_reported(w[21])) {
-		printf("%u KBytes", w[21] / 2);
+		printf("%u KBytes", (unsigned int)w[21] / 2);
 		if (w[20])
 			printf(" (type=%s)", buffer_types[w[20]]);
 	} else {
@@ -694,7 +694,7 @@ static void print_transfer_modes(const struct decode *d)
 		printf("not supported\n");
 	} else {
 		if (w[52] && !w[62] && !w[63]) {
-			printf("sdma%u", (w[52] & 0xff00) >> 8);
+			printf("sdma%u", (unsigned int)w[52] >> 8);
 		} else {
 			bool have = false, bad = false;
 
@@ -791,7 +791,7 @@ static void print_capabilities(const struct decode *d)
 		if (word_valid(w[83]) && (w[83] & 2))
 			queuing = true;	/* TCQ */
 		if (queuing) {
-			printf("\tQueue depth: %u", (w[75] & 0x1f) + 1);
+			printf("\tQueue depth: %u", (unsigned int)(w[75] & 0x1f) + 1);
 			line_open = true;
 		}
 	}
@@ -812,22 +812,22 @@ static void print_capabilities(const struct decode *d)
 		if (d->like_std < 3 && !(w[47] & 0xff)) {
 			printf("not supported\n");
 		} else {
-			printf("Max = %u\tCurrent = ", w[47] & 0xff);
+			printf("Max = %u\tCurrent = ", (unsigned int)(w[47] & 0xff));
 			if (w[59] & 0x100)
-				printf("%u\n", w[59] & 0xff);
+				printf("%u\n", (unsigned int)(w[59] & 0xff));
 			else
 				printf("?\n");
 		}
 		if (d->like_std > 3 && (w[83] & 0xc008) == 0x4008) {
 			printf("\tAdvanced power management level: ");
 			if (w[86] & 0x0008)
-				printf("%u\n", w[91] & 0xff);
+				printf("%u\n", (unsigned int)(w[91] & 0xff));
 			else
 				printf("disabled\n");
 		}
 		if (d->like_std > 5 && w[94])
 			printf("\tRecommended acoustic management value: %u, current value: %u\n",
-			       (w[94] >> 8) & 0xff, w[94] & 0xff);
+			       (unsigned int)((w[94] >> 8) & 0xff), (unsigned int)(w[94] & 0xff));
 	} else {
 		if (!d->cdrom && (w[49] & 0x1000))
 			printf("\tATA sw reset required\n");
@@ -940,7 +940,7 @@ static void print_cfa(const uint16_t *w)
 		if (w[160] & 0x2000)
 			printf(" not supported");
 		if (w[160] & 0x0fff)
-			printf(" (max %umA)", w[160] & 0x0fff);
+			printf(" (max %umA)", (unsigned int)(w[160] & 0x0fff));
 		printf("\n");
 	}
 	if (word_reported(w[162]) && (w[162] & 1))
@@ -1204,6 +1204,14 @@ static const char *const config_names[16] = {
 	" nonMagnetic",
 };
 
+/* strcat with a bound. */
+static void append(char *buf, size_t size, const char *text)
+{
+	size_t len = strlen(buf);
+
+	snprintf(buf + len, size - len, "%s", text);
+}
+
 /* "*" before the active mode, for each of the given classes of bits. */
 static void add_mode_list(char *buf, size_t size, uint16_t word, const char *const names[],
 			  unsigned int count)
@@ -1232,7 +1240,7 @@ static void strip_copy(const uint16_t *words, int nwords, char *dst)
 	size_t n = strlen(s);
 	while (n > 0 && s[n - 1] == ' ')
 		s[--n] = '\0';
-	strcpy(dst, s);
+	snprintf(dst, 64, "%s", s);
 }
 
 void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
@@ -1276,11 +1284,11 @@ void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 
 	unsigned int tpio = id[51] >> 8;
 	if (tpio <= 5) {
-		strcat(pio, "pio0 ");
+		append(pio, sizeof(pio), "pio0 ");
 		if (tpio >= 1)
-			strcat(pio, "pio1 ");
+			append(pio, sizeof(pio), "pio1 ");
 		if (tpio >= 2)
-			strcat(pio, "pio2 ");
+			append(pio, sizeof(pio), "pio2 ");
 	}
 	if (!(id[53] & 1))
 		printf(" (maybe):");
@@ -1293,14 +1301,14 @@ void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 	if ((id[49] & 0x100) && (id[62] | id[63])) {
 		add_mode_list(dma, sizeof(dma), id[62], sdma_names, 3);
 		if (id[62] & 0xf800)
-			strcat(dma, "*");
+			append(dma, sizeof(dma), "*");
 		if (id[62] & 0xf8)
-			strcat(dma, "sdma? ");
+			append(dma, sizeof(dma), "sdma? ");
 		add_mode_list(dma, sizeof(dma), id[63], mdma_names, 3);
 		if (id[63] & 0xf800)
-			strcat(dma, "*");
+			append(dma, sizeof(dma), "*");
 		if (id[63] & 0xf8)
-			strcat(dma, "mdma? ");
+			append(dma, sizeof(dma), "mdma? ");
 	}
 	printf("\n IORDY=");
 	if (id[49] & 0x800)
@@ -1311,11 +1319,11 @@ void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 		if (id[53] & 2) {
 			printf(", tPIO={min:%u,w/IORDY:%u}", id[67], id[68]);
 			if (id[64] & 1)
-				strcat(pio, "pio3 ");
+				append(pio, sizeof(pio), "pio3 ");
 			if (id[64] & 2)
-				strcat(pio, "pio4 ");
+				append(pio, sizeof(pio), "pio4 ");
 			if (id[64] & ~3)
-				strcat(pio, "pio? ");
+				append(pio, sizeof(pio), "pio? ");
 		}
 		if (id[53] & 4)
 			add_mode_list(udma, sizeof(udma), id[88], udma_names, 7);
@@ -1348,7 +1356,7 @@ void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 
 			for (int v = 0; v <= 7; v++)
 				if (id[80] & (1u << v))
-					printf("%s%u", count++ ? "," : " ATA/ATAPI-", v);
+					printf("%s%d", count++ ? "," : " ATA/ATAPI-", v);
 		}
 	}
 	printf("\n");

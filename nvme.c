@@ -239,7 +239,7 @@ void nvme_print_identify(const uint8_t *ctrl, const uint8_t *ns, uint32_t nsid, 
 			static const char *const perf[4] = { "best", "better", "good", "degraded" };
 
 			printf("\t   %c\t%2u: %6llu bytes data, %3u bytes metadata, relative performance %u (%s)\n",
-			       i == current ? '*' : ' ', i, f[2] < 32 ? 1ULL << f[2] : 0ULL, le16(f), f[3] & 3, perf[f[3] & 3]);
+			       i == current ? '*' : ' ', i, f[2] < 32 ? 1ULL << f[2] : 0ULL, le16(f), (unsigned int)(f[3] & 3), perf[f[3] & 3]);
 		}
 		printf("\t%-31s %11llu bytes\n", "Logical  Sector size:", (unsigned long long)lba_bytes);
 		printf("\tdevice size with M = 1024*1024: %11llu MBytes\n", (unsigned long long)(bytes / (1024ull * 1024ull)));

@@ -21,6 +21,7 @@
 #include "nvme.h"
 #include "sectors.h"
 #include "sgio.h"
+#include "sysfs.h"
 
 #define LBA28_LIMIT ((1ULL << 28) - 1)
 #define TRIM_RANGES_PER_BLOCK 64
@@ -40,20 +41,11 @@ static const uint16_t *identify_or_report(struct device *dev, int *err)
 /* The partition's first sector, 0 for a whole disk (or a non-block device). */
 static unsigned long long partition_start(struct device *dev)
 {
-	struct stat st;
-	char path[128];
 	unsigned long long start = 0;
-	FILE *f;
+	dev_t devnum = block_device_of(dev->fd);
 
-	if (fstat(dev->fd, &st) || !S_ISBLK(st.st_mode))
+	if (!devnum || sysfs_read_u64(devnum, "start", &start))
 		return 0;
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/start", major(st.st_rdev), minor(st.st_rdev));
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (fscanf(f, "%llu", &start) != 1)
-		start = 0;
-	fclose(f);
 	return start;
 }
 
@@ -348,21 +340,31 @@ int trim_from_args(struct device *dev, const struct settings *s, enum opt_id opt
 	return trim_ranges(dev, s->ranges, s->nranges);
 }
 
+/* One "LBA:COUNT" word; false if it is anything else. */
+static bool parse_range_word(const char *w, struct sector_range *r)
+{
+	char *end;
+
+	if (*w < '0' || *w > '9')
+		return false;
+	errno = 0;
+	r->lba = strtoull(w, &end, 10);
+	if (errno || *end != ':' || end[1] < '0' || end[1] > '9')
+		return false;
+	r->count = strtoull(end + 1, &end, 10);
+	return !errno && !*end && r->count && r->lba <= (1ULL << 48) - 1 && r->count <= (1ULL << 48) - r->lba;
+}
+
 int trim_from_stdin(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct sector_range *r = NULL;
 	unsigned int n = 0, cap = 0;
-	unsigned long long lba, count;
-	int got, err;
+	char word[64];
+	int err;
 
 	(void)s;
 	(void)opt;
-	while ((got = scanf("%llu:%llu", &lba, &count)) == 2) {
-		if (count == 0 || lba > (1ULL << 48) - 1 || count > (1ULL << 48)) {
-			fprintf(stderr, "stdin: error at lba:count pair #%u: %s\n", n + 1, strerror(ERANGE));
-			free(r);
-			return ERANGE;
-		}
+	while (scanf("%63s", word) == 1) {
 		if (n == cap) {
 			struct sector_range *bigger;
 
@@ -374,14 +376,12 @@ int trim_from_stdin(struct device *dev, const struct settings *s, enum opt_id op
 			}
 			r = bigger;
 		}
-		r[n].lba = lba;
-		r[n].count = count;
+		if (!parse_range_word(word, &r[n])) {
+			fprintf(stderr, "stdin: error at lba:count pair #%u: %s\n", n + 1, strerror(EINVAL));
+			free(r);
+			return EINVAL;
+		}
 		n++;
-	}
-	if (got != EOF) {
-		fprintf(stderr, "stdin: error at lba:count pair #%u: %s\n", n + 1, strerror(EINVAL));
-		free(r);
-		return EINVAL;
 	}
 	err = n ? trim_ranges(dev, r, n) : 0;
 	free(r);
@@ -421,14 +421,17 @@ static int password_bytes(const char *text, uint8_t pw[32])
 			fprintf(stderr, "password is too long (32 chars max)\n");
 			return EINVAL;
 		}
-		memcpy(pw, text, strlen(text));
+		for (size_t i = 0; text[i]; i++)
+			pw[i] = (uint8_t)text[i];
 		return 0;
 	}
 	if (strncmp(text, "hex:", 4) == 0) {
 		for (int i = 0; i < 32; i++)
 			pw[i] = (uint8_t)(hex_digit(text[4 + 2 * i]) << 4 | hex_digit(text[5 + 2 * i]));
 	} else if (strcmp(text, "NULL") != 0) {
-		memcpy(pw, text, strlen(text));
+		/* A password fills 32 bytes: no terminating NUL. */
+		for (size_t i = 0; i < 32 && text[i]; i++)
+			pw[i] = (uint8_t)text[i];
 	}
 	return 0;
 }
@@ -657,7 +660,7 @@ static uint8_t dco_checksum(const uint16_t *dco)
 
 static int dco_identify_page(struct device *dev, uint16_t dco[256])
 {
-	uint8_t raw[512];
+	uint8_t raw[512] = { 0 };
 	struct ata_result res;
 	struct ata_cmd cmd = {
 		.name = "DEVICE CONFIGURATION IDENTIFY",
@@ -715,7 +718,7 @@ static void dco_print(const uint16_t *dco)
 		printf("(?)");
 	putchar('\n');
 	printf("\tReal max sectors: %llu\n",
-	       (unsigned long long)(((uint64_t)dco[5] << 32 | (uint64_t)dco[4] << 16 | dco[3]) + 1));
+	       (unsigned long long)((uint64_t)dco[5] << 32 | (uint64_t)dco[4] << 16 | dco[3]) + 1);
 	printf("\tATA command/feature sets:");
 	if (dco[7] & 0x01ff) {
 		printf("\n\t\t");
@@ -856,8 +859,6 @@ int fibmap_file(const struct settings *s)
 	uint64_t next = 0;
 	unsigned int count = 64;
 	bool last = false;
-	char sys[128];
-	FILE *f;
 	int fd, err = 0;
 
 	fd = open(path, O_RDONLY);
@@ -874,13 +875,8 @@ int fibmap_file(const struct settings *s)
 		return EINVAL;
 	}
 	/* Extents are relative to the filesystem: add where its partition starts. */
-	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/start", major(st.st_dev), minor(st.st_dev));
-	f = fopen(sys, "r");
-	if (f) {
-		if (fscanf(f, "%llu", &start) != 1)
-			start = 0;
-		fclose(f);
-	}
+	if (sysfs_read_u64(st.st_dev, "start", &start))
+		start = 0;
 	printf("\n%s:\n filesystem blocksize %lu, begins at LBA %llu; assuming 512 byte sectors.\n", path,
 	       (unsigned long)st.st_blksize, start);
 	printf("%12s %10s %10s %10s\n", "byte_offset", "begin_LBA", "end_LBA", "sectors");
@@ -1057,13 +1053,12 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 	uint64_t wanted = s->v[opt].num;
 	uint8_t log[512];
 	struct ata_result res;
-	const uint16_t *id;
 	int err, index = -1;
 	unsigned int check = 0;
 
 	if (partition_start(dev))
 		return need_whole_disk(dev, 0);
-	if (!(id = identify_or_report(dev, &err)))
+	if (!identify_or_report(dev, &err))
 		return err;
 	/* The Sector Configuration log lists the sizes on offer, each with its check word. */
 	if (ata_read_log_page(dev, 0x2f, 0, log)) {
@@ -1107,12 +1102,11 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 int drq_hsm_error(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct ata_result res;
-	const uint16_t *id;
 	int err;
 
 	(void)s;
 	(void)opt;
-	if (!(id = identify_or_report(dev, &err)))
+	if (!identify_or_report(dev, &err))
 		return err;
 	/* IDENTIFY sent as a command without data: the drive is left with DRQ set. */
 	struct ata_cmd cmd = {

@@ -23,6 +23,7 @@
 #include "nvme.h"
 #include "settings.h"
 #include "sgio.h"
+#include "sysfs.h"
 
 #define LBA28_LIMIT ((1ULL << 28) - 1)
 
@@ -188,48 +189,20 @@ int get_multcount(struct device *dev, const struct settings *s, enum opt_id opt)
 	return 0;
 }
 
-/* The device's sysfs folder, /sys/dev/block/MAJ:MIN. */
-static int sysfs_path(struct device *dev, const char *attr, char *buf, size_t size)
-{
-	struct stat st;
-
-	if (fstat(dev->fd, &st) || !S_ISBLK(st.st_mode))
-		return ENODEV;
-	snprintf(buf, size, "/sys/dev/block/%u:%u/%s", major(st.st_rdev), minor(st.st_rdev), attr);
-	return 0;
-}
-
-static int sysfs_read_u64(struct device *dev, const char *attr, unsigned long long *value, bool report)
-{
-	char path[128];
-	FILE *f;
-	int ok;
-
-	if (sysfs_path(dev, attr, path, sizeof(path)))
-		return ENODEV;
-	f = fopen(path, "r");
-	if (!f) {
-		int err = errno;
-
-		if (report)
-			perror(path);
-		return err;
-	}
-	ok = fscanf(f, "%llu", value) == 1;
-	fclose(f);
-	return ok ? 0 : EINVAL;
-}
-
 int set_queue_depth(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	char path[128];
+	dev_t devnum = block_device_of(dev->fd);
 	FILE *f;
 	int err = 0;
 
 	if (s->v[opt].noisy)
 		printf(" setting queue_depth to %d\n", (int)s->v[opt].num);
-	if (sysfs_path(dev, "device/queue_depth", path, sizeof(path)))
-		return ENOTTY;
+	if (!devnum) {
+		fprintf(stderr, " queue_depth: not a block device\n");
+		return ENOTBLK;
+	}
+	sysfs_path(devnum, "device/queue_depth", path, sizeof(path));
 	f = fopen(path, "w");
 	if (!f || fprintf(f, "%u", (unsigned int)s->v[opt].num) < 0) {
 		err = errno;
@@ -244,23 +217,31 @@ int set_queue_depth(struct device *dev, const struct settings *s, enum opt_id op
 
 int get_queue_depth(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	unsigned long long depth;
+	unsigned long long depth = 0;
+	dev_t devnum = block_device_of(dev->fd);
+	char path[128];
 	int err;
 
 	(void)s;
 	(void)opt;
-	err = sysfs_read_u64(dev, "device/queue_depth", &depth, true);
-	if (err == ENODEV)
+	if (!devnum) {
 		fprintf(stderr, " queue_depth: not a block device\n");
-	if (!err)
-		printf(" queue_depth   = %2llu\n", depth);
-	return err;
+		return ENOTBLK;
+	}
+	err = sysfs_read_u64(devnum, "device/queue_depth", &depth);
+	if (err) {
+		sysfs_path(devnum, "device/queue_depth", path, sizeof(path));
+		fprintf(stderr, "%s: %s\n", path, strerror(err));
+		return err;
+	}
+	printf(" queue_depth   = %2llu\n", depth);
+	return 0;
 }
 
 int get_geometry(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct hd_geometry g;
-	unsigned long long bytes, start;
+	unsigned long long bytes = 0, start = 0;
 
 	(void)s;
 	(void)opt;
@@ -269,7 +250,7 @@ int get_geometry(struct device *dev, const struct settings *s, enum opt_id opt)
 	memset(&g, 0, sizeof(g));
 	if (ioctl(dev->fd, HDIO_GETGEO, &g))
 		return report_errno("HDIO_GETGEO");
-	if (sysfs_read_u64(dev, "start", &start, false))
+	if (sysfs_read_u64(block_device_of(dev->fd), "start", &start))
 		start = g.start;
 	printf(" geometry      = %u/%u/%u, sectors = %llu, start = %llu\n", g.cylinders, g.heads, g.sectors,
 	       bytes / 512, start);
@@ -444,7 +425,7 @@ int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 		printf(" APM_level\t= ");
 		if ((id[83] & 0xc008) == 0x4008) {
 			if (id[86] & 0x0008)
-				printf("%u\n", id[91] & 0xff);
+				printf("%u\n", (unsigned int)(id[91] & 0xff));
 			else
 				printf("off\n");
 		} else {
@@ -453,13 +434,13 @@ int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 		break;
 	case OPT_ACOUSTIC:
 		if (id[83] & 0x200)
-			printf(" acoustic      = %2u (128=quiet ... 254=fast)\n", id[94] & 0xff);
+			printf(" acoustic      = %2u (128=quiet ... 254=fast)\n", (unsigned int)(id[94] & 0xff));
 		else
 			printf(" acoustic      = not supported\n");
 		break;
 	case OPT_WRV:
 		if (id[119] & 0x2)
-			printf(" write-read-verify = %2u\n", id[120] & 0x2);
+			printf(" write-read-verify = %2u\n", (unsigned int)(id[120] & 0x2));
 		else
 			printf(" write-read-verify = not supported\n");
 		break;

@@ -155,6 +155,12 @@ grep -E '^(ok|FAIL|  )' "$out/commands.log"
 passed=$((passed + $(grep -c '^ok ' "$out/commands.log")))
 failed=$((failed + $(grep -c '^FAIL ' "$out/commands.log")))
 
+# --- fuzz corpora and regression inputs, replayed once ---
+bash tests/fuzz/run.sh --replay > "$out/fuzz.log" 2>&1
+grep -E '^(ok|FAIL|  |fuzz:)' "$out/fuzz.log"
+passed=$((passed + $(grep -c '^ok ' "$out/fuzz.log")))
+failed=$((failed + $(grep -c '^FAIL ' "$out/fuzz.log")))
+
 # --- block-layer options on a loop device (root only) ---
 if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
 	bash tests/loop-tests.sh "$HDPARM" "$out" > "$out/loop.log" 2>&1

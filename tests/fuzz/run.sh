@@ -1,0 +1,54 @@
+#!/bin/bash
+# Builds the fuzz targets with clang (libFuzzer, ASan, UBSan) and runs each
+# for SECONDS seconds (default 60), or, with --replay, only runs the seed
+# corpus and the regression inputs once.  Exit status non-zero on a finding.
+#   tests/fuzz/run.sh [SECONDS | --replay]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+bin="$here/bin"
+CLANG=${CLANG:-clang}
+command -v "$CLANG" >/dev/null || { echo "fuzz: skipped (no clang)"; exit 77; }
+mkdir -p "$bin"
+flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=gnu11 -D_GNU_SOURCE -I"$top")
+export ASAN_OPTIONS=exitcode=223:detect_leaks=1 UBSAN_OPTIONS=exitcode=223:print_stacktrace=1
+
+build() { # NAME SOURCES... [-DFLAGS]
+	local name=$1
+	shift
+	"$CLANG" "${flags[@]}" -o "$bin/$name" "$@" 2> "$bin/$name.build.log" ||
+		{ echo "fuzz: building $name failed"; cat "$bin/$name.build.log"; return 1; }
+}
+cat > "$bin/run_flags.c" <<'EOF2'
+#include "hdparm.h"
+struct run_flags run;
+EOF2
+build fuzz_identify "$here/fuzz_identify.c" "$top/identify.c" "$top/sgio.c" "$bin/run_flags.c" || exit 1
+build fuzz_sense "$here/fuzz_sense.c" "$top/sgio.c" "$bin/run_flags.c" || exit 1
+build fuzz_nvme "$here/fuzz_nvme.c" "$top/nvme.c" || exit 1
+build fuzz_cmdline "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/hdparm.c" "$top/identify.c" "$top/sgio.c" "$top/modes.c" || exit 1
+build fuzz_trim -DTRIM_ONLY "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/hdparm.c" "$top/identify.c" "$top/sgio.c" "$top/modes.c" || exit 1
+
+status=0
+for t in identify sense nvme cmdline trim; do
+	corpus="$here/corpus/$t"
+	regress="$here/regressions/$t"
+	mkdir -p "$regress"
+	if [ "${1:-}" = "--replay" ]; then
+		if "$bin/fuzz_$t" -runs=0 "$corpus" "$regress" > "$bin/$t.log" 2>&1; then
+			echo "ok fuzz replay $t"
+		else
+			echo "FAIL fuzz replay $t"; tail -n 20 "$bin/$t.log" | sed 's/^/  /'; status=1
+		fi
+		continue
+	fi
+	work=$(mktemp -d)
+	cp "$corpus"/* "$work"/ 2>/dev/null
+	if "$bin/fuzz_$t" -max_total_time="${1:-60}" -max_len=8192 -artifact_prefix="$regress/" "$work" > "$bin/$t.log" 2>&1; then
+		echo "ok fuzz $t ($(grep -oE 'stat::number_of_executed_units: [0-9]+' "$bin/$t.log" | grep -oE '[0-9]+' || grep -oE '#[0-9]+' "$bin/$t.log" | tail -n 1) runs)"
+	else
+		echo "FAIL fuzz $t: a finding is saved in tests/fuzz/regressions/$t"; tail -n 30 "$bin/$t.log" | sed 's/^/  /'; status=1
+	fi
+	rm -rf "$work"
+done
+exit $status
