@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "actions.h"
 #include "benchmark.h"
+#include "json.h"
 #include "nvme.h"
 #include "sectors.h"
 #include "settings.h"
@@ -248,37 +250,148 @@ int confirm_destructive(struct device *dev, const struct settings *s, const char
 		       "Please also supply the --please-destroy-my-drive flag if you really want this.");
 }
 
+/*
+ * With --json a step's text is not wanted, and what it says on stderr is
+ * also kept, with the option that said it, for the device's "errors".
+ */
+struct capture {
+	FILE *saved_out, *saved_err, *null, *mem;
+	char *buf;
+	size_t len;
+};
+
+static void capture_begin(struct capture *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (!run.json)
+		return;
+	fflush(stdout);
+	fflush(stderr);
+	c->null = fopen("/dev/null", "w");
+	c->mem = open_memstream(&c->buf, &c->len);
+	if (!c->null || !c->mem) {
+		if (c->null)
+			fclose(c->null);
+		if (c->mem)
+			fclose(c->mem);
+		c->null = c->mem = NULL;
+		return;
+	}
+	c->saved_out = stdout;
+	c->saved_err = stderr;
+	stdout = c->null;
+	stderr = c->mem;
+}
+
+static void capture_end(struct capture *c, FILE *errors, const char *option)
+{
+	if (!c->mem)
+		return;
+	fflush(stdout);
+	fflush(stderr);
+	stdout = c->saved_out;
+	stderr = c->saved_err;
+	fclose(c->null);
+	fclose(c->mem);
+	if (c->len) {
+		fputs(c->buf, stderr);
+		for (const char *line = c->buf; line && *line;) {
+			const char *end = strchr(line, '\n');
+
+			fprintf(errors, "%s\t%.*s\n", option, (int)(end ? end - line : (long)strlen(line)), line);
+			line = end ? end + 1 : NULL;
+		}
+	}
+	free(c->buf);
+}
+
+static void json_timing(const char *key, const struct timing_result *t)
+{
+	if (!t->valid)
+		return;
+	json_object_begin(key);
+	json_uint("mib", t->mib);
+	json_fixed("seconds", t->seconds, 6);
+	json_fixed("mib_per_sec", t->seconds > 0 ? t->mib / t->seconds : 0, 2);
+	json_bool("o_direct", t->direct);
+	if (t->has_offset)
+		json_uint("offset_gib", t->offset_gib);
+	json_object_end();
+}
+
+/* The end of a device's JSON object: timings, then every error its steps reported. */
+static void json_device_end(const struct device *dev, char *errors)
+{
+	if (dev->cached_reads.valid || dev->disk_reads.valid) {
+		json_object_begin("timings");
+		json_timing("cached_reads", &dev->cached_reads);
+		json_timing("disk_reads", &dev->disk_reads);
+		json_object_end();
+	}
+	json_array_begin("errors");
+	for (char *line = errors; line && *line;) {
+		char *end = strchr(line, '\n'), *tab = strchr(line, '\t');
+		const char *msg;
+
+		if (end)
+			*end = '\0';
+		if (tab) {
+			*tab = '\0';
+			msg = tab + 1;
+			msg += strspn(msg, " ");
+			if (*msg) {
+				json_object_begin(NULL);
+				json_string("operation", line);
+				json_string("message", msg);
+				json_object_end();
+			}
+		}
+		line = end ? end + 1 : NULL;
+	}
+	json_array_end();
+	json_object_end();
+}
+
 int process_device(const char *path, const struct settings *s)
 {
 	struct device dev;
 	int flags = O_RDONLY | O_NONBLOCK;
 	int status = 0;
 	bool querying = false;
+	char *errors_buf = NULL;
+	size_t errors_len = 0;
+	FILE *errors = NULL;
+	struct capture cap;
 
 	memset(&dev, 0, sizeof(dev));
 	dev.path = path;
+	if (run.json) {
+		errors = open_memstream(&errors_buf, &errors_len);
+		json_object_begin(NULL);
+		json_string("name", path);
+	}
 	if (s->v[OPT_DIRECT].given)
 		flags |= O_DIRECT;
 	if (s->v[OPT_TRIM_RANGES].given)
 		flags = (flags & ~O_ACCMODE) | O_RDWR;
+
+	capture_begin(&cap);
 	dev.fd = open(path, flags);
 	if (dev.fd < 0) {
-		int err = errno;
-
+		status = errno;
 		perror(path);
-		return err;
+	} else {
+		if (!s->quiet)
+			printf("\n%s:\n", path);
+		fflush(stdout);
+		nvme_detect(&dev);
+		status = preflight(&dev, s);
 	}
-	if (!s->quiet)
-		printf("\n%s:\n", path);
-	fflush(stdout);
-	nvme_detect(&dev);
-	status = preflight(&dev, s);
-	if (status) {
-		close(dev.fd);
-		return status;
-	}
+	if (errors)
+		capture_end(&cap, errors, "open");
 
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+	/* A device that did not open, or an unconfirmed dangerous option, runs no step. */
+	for (size_t i = 0; dev.fd >= 0 && !dev.refused && i < sizeof(steps) / sizeof(steps[0]); i++) {
 		const struct step *st = &steps[i];
 		int err;
 
@@ -291,12 +404,15 @@ int process_device(const char *path, const struct settings *s)
 			dev.id_failed = false;
 		}
 		fflush(stdout);
+		capture_begin(&cap);
 		if (dev.nvme_nsid && st->ata_only) {
 			fprintf(stderr, " %s: not supported on NVMe devices\n", option_name(st->opt));
-			status = EOPNOTSUPP;
-			continue;
+			err = EOPNOTSUPP;
+		} else {
+			err = st->run(&dev, s, st->opt);
 		}
-		err = st->run(&dev, s, st->opt);
+		if (errors)
+			capture_end(&cap, errors, option_name(st->opt));
 		if (err)
 			status = err;
 		/* A refused dangerous option stops this device: nothing after it runs. */
@@ -304,6 +420,12 @@ int process_device(const char *path, const struct settings *s)
 			break;
 	}
 	fflush(stdout);
-	close(dev.fd);
+	if (dev.fd >= 0)
+		close(dev.fd);
+	if (errors) {
+		fclose(errors);
+		json_device_end(&dev, errors_buf);
+		free(errors_buf);
+	}
 	return status;
 }

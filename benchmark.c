@@ -189,6 +189,8 @@ int time_cached_reads(struct device *dev, const struct settings *s, enum opt_id 
 	elapsed -= seek_cost;
 	printf(" Timing %scached reads:   ", s->v[OPT_DIRECT].given ? "O_DIRECT " : "");
 	print_rate(iterations * TIMING_MB, elapsed);
+	dev->cached_reads = (struct timing_result){ .valid = true, .mib = iterations * TIMING_MB, .seconds = elapsed,
+						    .direct = s->v[OPT_DIRECT].given };
 	err = flush_device_cache(dev);
 	sleep(1);
 out:
@@ -251,6 +253,10 @@ int time_device_reads(struct device *dev, const struct settings *s, enum opt_id 
 		printf(" (offset %llu GB)", (unsigned long long)s->v[OPT_OFFSET].num);
 	printf(": ");
 	print_rate(iterations * TIMING_MB, elapsed);
+	dev->disk_reads = (struct timing_result){ .valid = true, .mib = iterations * TIMING_MB, .seconds = elapsed,
+						  .direct = s->v[OPT_DIRECT].given,
+						  .has_offset = s->v[OPT_OFFSET].given,
+						  .offset_gib = s->v[OPT_OFFSET].num };
 out:
 	flush_device_cache(dev);
 	return err;

@@ -17,6 +17,7 @@
 #include "actions.h"
 #include "hdparm.h"
 #include "identify.h"
+#include "json.h"
 #include "modes.h"
 #include "options.h"
 #include "sectors.h"
@@ -160,6 +161,9 @@ static const struct option_desc options[] = {
 	/* Confirmation flags: not in 9.65's -h, listed at the end of ours. */
 	{ OPT_YES_I_KNOW, 0, "yes-i-know-what-i-am-doing", ARG_NONE, 0, 0, NULL, CLASS_MODIFIER, "--yes-i-know-what-i-am-doing  Confirm a DANGEROUS option", NULL },
 	{ OPT_PLEASE_DESTROY, 0, "please-destroy-my-drive", ARG_NONE, 0, 0, NULL, CLASS_MODIFIER, "--please-destroy-my-drive     Confirm an EXTREMELY DANGEROUS option", NULL },
+
+	/* Ours. */
+	{ OPT_JSON, 0, "json", ARG_NONE, 0, 0, NULL, CLASS_MODIFIER, "--json                        Print one JSON document instead of text (schema: hdparm.8)", NULL },
 };
 
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
@@ -712,14 +716,74 @@ static int identify_from_stdin(void)
 {
 	uint16_t id[IDENTIFY_WORDS];
 	int n = identify_read_hex(stdin, id);
+	char why[128];
 
 	if (n < IDENTIFY_WORDS) {
-		fprintf(stderr, "read only %d/256 IDENTIFY words from stdin: %s\n", n,
-			ferror(stdin) ? strerror(errno) : "not enough hex words");
+		snprintf(why, sizeof(why), "read only %d/256 IDENTIFY words from stdin: %s", n,
+			 ferror(stdin) ? strerror(errno) : "not enough hex words");
+		fprintf(stderr, "%s\n", why);
+		json_top_error(why);
 		return EIO;
+	}
+	if (run.json) {
+		json_object_begin(NULL);
+		json_string("name", "stdin");
+		identify_json(id);
+		json_object_end();
+		return (id[0] & 0xc000) == 0xc000 && !(id[0] == 0x848a || id[0] == 0x844a) ? EINVAL : 0;
 	}
 	putchar('\n');
 	return identify_print(id, NULL);
+}
+
+/*
+ * With --json, whatever the parser says on stderr (it exits on a bad
+ * command line) also goes into the document's top-level "errors".
+ */
+static struct {
+	FILE *real, *mem;
+	char *buf;
+	size_t len;
+} parse_errors;
+
+static void parse_errors_to_json(void)
+{
+	const char *line;
+
+	if (!parse_errors.mem)
+		return;
+	fclose(parse_errors.mem);
+	parse_errors.mem = NULL;
+	stderr = parse_errors.real;
+	fputs(parse_errors.buf, stderr);
+	for (line = parse_errors.buf; line && *line;) {
+		const char *end = strchr(line, '\n');
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%.*s", (int)(end ? end - line : (long)strlen(line)), line);
+		json_top_error(msg[0] == ' ' ? msg + strspn(msg, " ") : msg);
+		line = end ? end + 1 : NULL;
+	}
+	free(parse_errors.buf);
+}
+
+static void start_json_if_asked(int argc, char **argv)
+{
+	bool asked = false;
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcasecmp(argv[i], "--json") == 0)
+			asked = true;
+	if (!asked)
+		return;
+	run.json = true;
+	json_start(stdout, HDPARM_VERSION);
+	parse_errors.real = stderr;
+	parse_errors.mem = open_memstream(&parse_errors.buf, &parse_errors.len);
+	if (parse_errors.mem) {
+		stderr = parse_errors.mem;
+		atexit(parse_errors_to_json);
+	}
 }
 
 int main(int argc, char **argv)
@@ -734,7 +798,9 @@ int main(int argc, char **argv)
 		return EINVAL;
 	}
 	memset(&ps, 0, sizeof(ps));
+	start_json_if_asked(argc, argv);
 	parse_command_line(&ps, argc, argv);
+	parse_errors_to_json();
 	if (ps.istdin) {
 		free(ps.jobs);
 		return identify_from_stdin();

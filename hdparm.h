@@ -15,6 +15,7 @@ struct run_flags {
 	bool verbose;		/* --verbose: raw sense bytes, register dumps */
 	bool prefer_ata12;	/* --prefer-ata12 */
 	bool quiet;		/* -q was given: no "/dev/x:" headers */
+	bool json;		/* --json: one JSON document instead of the text */
 };
 
 extern struct run_flags run;
@@ -31,6 +32,14 @@ struct device {
 	uint16_t id[IDENTIFY_WORDS];
 	uint32_t nvme_nsid;	/* NVMe: the namespace (0: not NVMe, ~0: controller without one) */
 	bool nvme_ctrl;		/* NVMe: opened as the controller, /dev/nvmeX */
+	struct timing_result {
+		bool valid;
+		unsigned int mib;
+		double seconds;
+		bool direct;
+		bool has_offset;
+		unsigned long long offset_gib;
+	} cached_reads, disk_reads;	/* -T and -t, for --json */
 	bool refused;		/* a dangerous option lacked its confirmation flag */
 	bool log_dir_valid;	/* log_dir holds the General Purpose Log directory */
 	bool log_dir_failed;

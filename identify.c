@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "identify.h"
+#include "json.h"
 #include "sgio.h"
 
 /* A word whose bits 15:14 are 01 carries valid data. */
@@ -238,15 +239,20 @@ static const struct feature_bit feature_bits[] = {
 #define W69_TRIM_ZEROES	(1u << 5)
 #define W69_TRIM_DETERMINISTIC	(1u << 14)
 
+struct decode;
+static void note_feature(struct decode *d, const char *name, bool enabled);
+
 /* Print the rows of one group whose "supported" bit is set. */
-static void print_feature_group(enum feature_group group, uint16_t supported, uint16_t enabled)
+static void print_feature_group(struct decode *d, enum feature_group group, uint16_t supported, uint16_t enabled)
 {
 	for (size_t i = 0; i < sizeof(feature_bits) / sizeof(feature_bits[0]); i++) {
 		const struct feature_bit *f = &feature_bits[i];
 		uint16_t mask = (uint16_t)(1u << f->bit);
 
-		if (f->group == group && (supported & mask))
+		if (f->group == group && (supported & mask)) {
 			printf("\t   %c\t%s\n", (enabled & mask) ? '*' : ' ', f->text);
+			note_feature(d, f->text, enabled & mask);
+		}
 	}
 }
 
@@ -382,7 +388,19 @@ struct decode {
 	unsigned int min_std;
 	unsigned int transport;		/* word 222 bits 15:12 */
 	uint8_t checksum;		/* byte sum over the page: 0 when correct */
+	struct identify_facts *facts;	/* filled for --json, may be NULL */
 };
+
+static void note_feature(struct decode *d, const char *name, bool enabled)
+{
+	struct identify_facts *f = d->facts;
+
+	if (f && f->nfeatures < sizeof(f->features) / sizeof(f->features[0])) {
+		f->features[f->nfeatures].name = name;
+		f->features[f->nfeatures].enabled = enabled;
+		f->nfeatures++;
+	}
+}
 
 static unsigned int print_transport(const uint16_t *w)
 {
@@ -524,6 +542,10 @@ static void print_standards(struct decode *d)
 		d->like_std = std;
 	d->like_std = guess_std_from_words(d, std);
 
+	if (d->facts) {
+		d->facts->std = std;
+		d->facts->used = used;
+	}
 	if (!std)
 		printf("\n\tLikely used: %u\n", d->like_std);
 	else if (d->like_std > std)
@@ -843,7 +865,7 @@ static void print_capabilities(const struct decode *d)
 	print_transfer_modes(d);
 }
 
-static void print_commands_features(const struct decode *d)
+static void print_commands_features(struct decode *d)
 {
 	const uint16_t *w = d->w;
 
@@ -851,32 +873,33 @@ static void print_commands_features(const struct decode *d)
 		bool sata = d->transport == 1;
 
 		printf("Commands/features:\n\tEnabled\tSupported:\n");
-		print_feature_group(FG_W82, w[82] & 0x7fff, w[85]);
-		print_feature_group(FG_W83, w[83] & 0x3fff, w[86]);
+		print_feature_group(d, FG_W82, w[82] & 0x7fff, w[85]);
+		print_feature_group(d, FG_W83, w[83] & 0x3fff, w[86]);
 		if (word_valid(w[84]) && word_valid(w[87])) {
-			print_feature_group(FG_W84, w[84] & 0x3fff, w[87]);
+			print_feature_group(d, FG_W84, w[84] & 0x3fff, w[87]);
 			if ((w[84] & 0x1800) == 0x1800 && word_reported(w[116]))
 				printf("                (%u msec for TLC completion timer)\n",
 				       10 * (unsigned int)w[116]);
 		}
 		if ((w[86] & 0x8000) && word_valid(w[119]) && word_valid(w[120]))
-			print_feature_group(FG_W119, w[119] & 0x3fff, w[120]);
+			print_feature_group(d, FG_W119, w[119] & 0x3fff, w[120]);
 		if (sata || word_reported(w[76]))
-			print_feature_group(FG_W76, w[76], w[76]);
+			print_feature_group(d, FG_W76, w[76], w[76]);
 		if (sata || word_reported(w[78]))
-			print_feature_group(FG_W78, w[78], w[79]);
+			print_feature_group(d, FG_W78, w[78], w[79]);
 		if (w[206] & 1)
-			print_feature_group(FG_W206, w[206], w[206] & 0x3f);
+			print_feature_group(d, FG_W206, w[206], w[206] & 0x3f);
 		if (w[59] & 0x1000)
-			print_feature_group(FG_W59, w[59], w[59]);
+			print_feature_group(d, FG_W59, w[59], w[59]);
 	}
 	if (d->like_std > 6) {
 		/* The TRIM bits of word 69 only mean something next to word 169. */
 		uint16_t w69 = w[69] & (uint16_t)~(W69_TRIM_ZEROES | W69_TRIM_DETERMINISTIC);
 
-		print_feature_group(FG_W69, w69, w69);
+		print_feature_group(d, FG_W69, w69, w69);
 		if ((w[169] & 1) && w[169] != 0xffff) {
 			printf("\t   *\tData Set Management TRIM supported");
+			note_feature(d, "Data Set Management TRIM supported", true);
 			if (word_reported(w[105]))
 				printf(" (limit %u block%s)\n", w[105], w[105] > 1 ? "s" : "");
 			else
@@ -884,7 +907,7 @@ static void print_commands_features(const struct decode *d)
 			if (w[69] & W69_TRIM_DETERMINISTIC) {
 				uint16_t which = (w[69] & W69_TRIM_ZEROES) ? W69_TRIM_ZEROES
 									   : W69_TRIM_DETERMINISTIC;
-				print_feature_group(FG_W69, which, which);
+				print_feature_group(d, FG_W69, which, which);
 			}
 		}
 	}
@@ -1047,7 +1070,12 @@ static bool is_cfa(const uint16_t *w)
 
 int identify_print(const uint16_t id[IDENTIFY_WORDS], struct device *dev)
 {
-	struct decode d = { .w = id, .dev = dev, .like_std = 1, .min_std = 0xffff };
+	return identify_decode(id, dev, NULL);
+}
+
+int identify_decode(const uint16_t id[IDENTIFY_WORDS], struct device *dev, struct identify_facts *facts)
+{
+	struct decode d = { .w = id, .dev = dev, .like_std = 1, .min_std = 0xffff, .facts = facts };
 	static const struct { int word, len; const char *label; } strings[] = {
 		{ 27, 20, "Model Number:" },
 		{ 10, 10, "Serial Number:" },
@@ -1111,6 +1139,8 @@ int identify_print(const uint16_t id[IDENTIFY_WORDS], struct device *dev)
 		printf("\t\tRemovable Media Status Notification feature set supported\n");
 	print_security(&d);
 	print_tail(&d);
+	if (facts)
+		facts->like_std = d.like_std;
 	return 0;
 }
 
@@ -1243,6 +1273,21 @@ static void strip_copy(const uint16_t *words, int nwords, char *dst)
 	snprintf(dst, 64, "%s", s);
 }
 
+void identify_json_short(const uint16_t id[IDENTIFY_WORDS])
+{
+	char model[64], fw[64], serial[64];
+
+	strip_copy(&id[27], 20, model);
+	strip_copy(&id[23], 4, fw);
+	strip_copy(&id[10], 10, serial);
+	json_object_begin("identify");
+	json_string("model_name", model);
+	json_string("firmware_version", fw);
+	json_string("serial_number", serial);
+	json_uint("user_capacity_blocks", identify_capacity(id));
+	json_object_end();
+}
+
 void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 {
 	char model[64], fw[64], serial[64];
@@ -1362,4 +1407,223 @@ void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 	printf("\n");
 	printf("\n * signifies the current active mode\n");
 	printf("\n");
+}
+
+/* ---- --json ---- */
+
+static void json_id_string(const char *key, const uint16_t *words, int nwords)
+{
+	char buf[64];
+	const char *s = buf;
+
+	identify_string(words, nwords, buf);
+	while (*s == ' ')
+		s++;
+	json_string(key, s);
+}
+
+/* Modes "<prefix>N" for the bits of mask; the selected one also as *current. */
+static void json_modes(const char *key, const char *prefix, unsigned int supported, unsigned int selected,
+		       char *current, size_t size)
+{
+	json_array_begin(key);
+	for (unsigned int m = 0; m < 8; m++) {
+		char name[16];
+
+		if (!((supported | selected) & (1u << m)))
+			continue;
+		snprintf(name, sizeof(name), "%s%u", prefix, m);
+		json_string(NULL, name);
+		if ((selected & (1u << m)) && current)
+			snprintf(current, size, "%s", name);
+	}
+	json_array_end();
+}
+
+static void json_erase_minutes(const char *key, uint16_t w)
+{
+	bool extended = w & 0x8000;
+	unsigned int t = extended ? w & 0x7fff : w & 0xff;
+
+	if (!t)
+		json_null(key);
+	else if ((extended && t == 0x7fff) || (!extended && t == 0xff))
+		json_uint(key, extended ? 65532 : 508);	/* "more than" this */
+	else
+		json_uint(key, t * 2);
+}
+
+void identify_json(const uint16_t id[IDENTIFY_WORDS])
+{
+	struct identify_facts facts;
+	FILE *saved = stdout, *null = fopen("/dev/null", "w");
+	int err;
+	bool trim = false;
+	char current[16] = "";
+	uint16_t sb = id[106];
+	unsigned int logical = identify_sector_bytes(id), per_physical = 1;
+
+	memset(&facts, 0, sizeof(facts));
+	/* Decode as -I does, for the decisions it makes; its text is not wanted here. */
+	if (null)
+		stdout = null;
+	err = identify_decode(id, NULL, &facts);
+	fflush(stdout);
+	stdout = saved;
+	if (null)
+		fclose(null);
+
+	json_object_begin("identify");
+	if (err) {
+		json_string("device_type", "unknown");
+		json_object_end();
+		return;
+	}
+	json_string("device_type", is_cfa(id) ? "cfa" : (id[0] & 0x8000) ? "atapi" : "ata");
+	json_bool("removable_media", id[0] & 0x80);
+	json_id_string("model_name", &id[27], 20);
+	json_id_string("serial_number", &id[10], 10);
+	json_id_string("firmware_version", &id[23], 4);
+
+	json_object_begin("transport");
+	if (word_reported(id[222]))
+		json_string("type", (id[222] >> 12) == 1 ? "serial" : (id[222] >> 12) == 0 ? "parallel" : "other");
+	else
+		json_null("type");
+	json_uint("major", id[222]);
+	json_uint("minor", id[223]);
+	json_object_end();
+
+	json_object_begin("standards");
+	json_string("used", facts.used);
+	json_uint("likely_used", facts.like_std);
+	json_array_begin("supported");
+	if (word_reported(id[80]))
+		for (unsigned int v = 14; v >= 1; v--)
+			if (id[80] & (1u << v))
+				json_uint(NULL, v);
+	json_array_end();
+	json_object_end();
+
+	if (word_valid(sb) && (sb & (1u << 13)))
+		per_physical = 1u << (sb & 0xf);
+	json_object_begin("user_capacity");
+	json_uint("blocks", identify_capacity(id));
+	json_uint("bytes", identify_capacity(id) * logical);
+	json_object_end();
+	if (id[49] & 0x200)
+		json_uint("lba28_sectors", (uint32_t)id[61] << 16 | id[60]);
+	else
+		json_null("lba28_sectors");
+	if (word_valid(id[83]) && (id[83] & 0x0400))
+		json_uint("lba48_sectors", (uint64_t)id[103] << 48 | (uint64_t)id[102] << 32 | (uint64_t)id[101] << 16 | id[100]);
+	else
+		json_null("lba48_sectors");
+	json_uint("logical_block_size", logical);
+	json_uint("physical_block_size", (uint64_t)logical * per_physical);
+	if (id[217] == 1 || id[217] > 0x401)
+		json_uint("rotation_rate", id[217]);
+	else
+		json_null("rotation_rate");
+
+	json_object_begin("multiple_sectors");
+	json_uint("max", id[47] & 0xff);
+	if (id[59] & 0x100)
+		json_uint("current", id[59] & 0xff);
+	else
+		json_null("current");
+	json_object_end();
+
+	json_object_begin("transfer_modes");
+	json_array_begin("pio");
+	for (unsigned int m = 0; m <= 2; m++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "pio%u", m);
+		json_string(NULL, name);
+	}
+	if (id[53] & 2)
+		for (unsigned int m = 0; m < 8; m++)
+			if (id[64] & (1u << m)) {
+				char name[8];
+
+				snprintf(name, sizeof(name), "pio%u", m + 3);
+				json_string(NULL, name);
+			}
+	json_array_end();
+	json_modes("mdma", "mdma", id[63] & 0xff, id[63] >> 8, current, sizeof(current));
+	json_modes("udma", "udma", (id[53] & 4) ? id[88] & 0xff : 0, (id[53] & 4) ? id[88] >> 8 : 0, current,
+		   sizeof(current));
+	json_string("current", current[0] ? current : NULL);
+	json_object_end();
+
+	json_array_begin("features");
+	for (unsigned int i = 0; i < facts.nfeatures; i++) {
+		json_object_begin(NULL);
+		json_string("name", facts.features[i].name);
+		json_bool("supported", true);
+		json_bool("enabled", facts.features[i].enabled);
+		json_object_end();
+		if (strcmp(facts.features[i].name, "Data Set Management TRIM supported") == 0)
+			trim = true;
+	}
+	json_array_end();
+
+	json_object_begin("write_cache");
+	json_bool("supported", id[82] & 0x20);
+	json_bool("enabled", (id[82] & 0x20) && (id[85] & 0x20));
+	json_object_end();
+	json_object_begin("read_lookahead");
+	json_bool("supported", id[82] & 0x40);
+	json_bool("enabled", (id[82] & 0x40) && (id[85] & 0x40));
+	json_object_end();
+
+	json_object_begin("trim");
+	json_bool("supported", trim);
+	json_bool("deterministic", trim && (id[69] & W69_TRIM_DETERMINISTIC));
+	json_bool("zeroed", trim && (id[69] & W69_TRIM_DETERMINISTIC) && (id[69] & W69_TRIM_ZEROES));
+	if (trim && word_reported(id[105]))
+		json_uint("limit_blocks", id[105]);
+	else
+		json_null("limit_blocks");
+	json_object_end();
+
+	json_object_begin("ata_security");
+	json_bool("supported", (id[82] & 2) && (id[128] & 1));
+	json_bool("enabled", id[128] & 0x02);
+	json_bool("locked", id[128] & 0x04);
+	json_bool("frozen", id[128] & 0x08);
+	json_bool("count_expired", id[128] & 0x10);
+	json_bool("enhanced_erase_supported", id[128] & 0x20);
+	json_string("level", (id[128] & 0x02) ? ((id[128] & 0x0100) ? "maximum" : "high") : NULL);
+	if (word_reported(id[92]))
+		json_uint("master_password_revision", id[92]);
+	else
+		json_null("master_password_revision");
+	json_erase_minutes("erase_minutes", id[89]);
+	json_erase_minutes("enhanced_erase_minutes", id[90]);
+	json_object_end();
+
+	if (facts.like_std > 3 && (id[84] & 0x100)) {
+		json_object_begin("wwn");
+		json_uint("naa", (id[108] & 0xf000u) >> 12);
+		json_uint("oui", ((id[108] & 0x0fffu) << 12) | ((id[109] & 0xfff0u) >> 4));
+		json_uint("id", (uint64_t)(id[109] & 0x000fu) << 32 | (uint32_t)id[110] << 16 | id[111]);
+		json_object_end();
+	} else {
+		json_null("wwn");
+	}
+
+	json_object_begin("checksum");
+	if ((id[255] & 0xff) == 0xa5) {
+		uint8_t sum = 0;
+
+		for (int i = 0; i < IDENTIFY_WORDS; i++)
+			sum = (uint8_t)(sum + id[i] + (id[i] >> 8));
+		json_bool("valid", sum == 0);
+	} else {
+		json_null("valid");
+	}
+	json_object_end();
+	json_object_end();
 }

@@ -3,6 +3,7 @@
 #define HDPARM_IDENTIFY_H
 
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #define IDENTIFY_WORDS 256
@@ -15,6 +16,27 @@ struct device;
  * Returns 0, or EINVAL for a page whose word 0 names no known device type.
  */
 int identify_print(const uint16_t id[IDENTIFY_WORDS], struct device *dev);
+
+/* What -I decided while printing, for --json. */
+struct identify_facts {
+	unsigned int like_std;		/* "Likely used" / the standard the page resembles */
+	unsigned int std;		/* named by word 81, 0 when not */
+	const char *used;		/* word 81's text, or NULL */
+	unsigned int nfeatures;
+	struct {
+		const char *name;
+		bool enabled;
+	} features[160];
+};
+
+/* identify_print(), also filling *facts when it is not NULL. */
+int identify_decode(const uint16_t id[IDENTIFY_WORDS], struct device *dev, struct identify_facts *facts);
+
+/* The page as the "identify" object of the --json document. */
+void identify_json(const uint16_t id[IDENTIFY_WORDS]);
+
+/* -i's page (strings as the kernel stored them): model, firmware, serial. */
+void identify_json_short(const uint16_t id[IDENTIFY_WORDS]);
 
 /* Print the short "-i" paragraph (HDIO_GET_IDENTITY layout). */
 void identify_print_short(const uint16_t id[IDENTIFY_WORDS]);

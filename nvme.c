@@ -14,6 +14,7 @@
 
 #include <linux/nvme_ioctl.h>
 
+#include "json.h"
 #include "nvme.h"
 
 enum {
@@ -290,6 +291,90 @@ void nvme_print_identify(const uint8_t *ctrl, const uint8_t *ns, uint32_t nsid, 
 	}
 }
 
+static void json_text(const char *key, const uint8_t *p, size_t len)
+{
+	size_t n = len;
+
+	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\0'))
+		n--;
+	json_stringn(key, (const char *)p, n);
+}
+
+/* The "identify" object of --json for an NVMe drive. */
+static void nvme_json_identify(const uint8_t *ctrl, const uint8_t *ns, uint32_t nsid, const struct nvme_state *state)
+{
+	uint32_t ver = le32(ctrl + 80);
+
+	json_object_begin("identify");
+	json_string("device_type", "nvme");
+	json_text("model_name", ctrl + 24, 40);
+	json_text("serial_number", ctrl + 4, 20);
+	json_text("firmware_version", ctrl + 64, 8);
+	json_object_begin("nvme_version");
+	json_uint("major", ver >> 16);
+	json_uint("minor", (ver >> 8) & 0xff);
+	json_uint("tertiary", ver & 0xff);
+	json_object_end();
+	json_uint("number_of_namespaces", le32(ctrl + 516));
+	if (ns) {
+		unsigned int current = ns[26] & 0x0f, lbads = ns[128 + 4 * current + 2];
+		uint64_t lba_bytes = lbads < 32 ? 1ULL << lbads : 0;
+
+		json_uint("namespace", nsid);
+		json_object_begin("user_capacity");
+		json_uint("blocks", le64(ns));
+		json_uint("bytes", le64(ns) * lba_bytes);
+		json_object_end();
+		json_uint("namespace_capacity", le64(ns + 8));
+		json_uint("namespace_utilization", le64(ns + 16));
+		json_uint("logical_block_size", lba_bytes);
+		json_array_begin("lba_formats");
+		for (unsigned int i = 0; i <= ns[25] && i < 16; i++) {
+			const uint8_t *f = ns + 128 + 4 * i;
+
+			json_object_begin(NULL);
+			json_uint("data_bytes", f[2] < 32 ? 1ULL << f[2] : 0);
+			json_uint("metadata_bytes", le16(f));
+			json_uint("relative_performance", f[3] & 3);
+			json_bool("current", i == current);
+			json_object_end();
+		}
+		json_array_end();
+	}
+	json_array_begin("power_states");
+	for (unsigned int i = 0; i <= ctrl[263] && i < 32; i++) {
+		const uint8_t *psd = ctrl + 2048 + 32 * i;
+
+		json_object_begin(NULL);
+		json_fixed("max_power_watts", le16(psd) / ((psd[3] & 1) ? 10000.0 : 100.0), 4);
+		json_uint("entry_latency_us", le32(psd + 4));
+		json_uint("exit_latency_us", le32(psd + 8));
+		json_bool("operational", !(psd[3] & 2));
+		json_bool("current", (int)i == state->power_state);
+		json_object_end();
+	}
+	json_array_end();
+	json_object_begin("write_cache");
+	json_bool("supported", ctrl[525] & 1);
+	json_bool("enabled", state->write_cache > 0);
+	json_object_end();
+	json_array_begin("features");
+	for (size_t i = 0; i < sizeof(nvme_features) / sizeof(nvme_features[0]); i++) {
+		const struct nvme_feature *f = &nvme_features[i];
+		uint32_t v = f->bytes == 1 ? ctrl[f->offset] : f->bytes == 2 ? le16(ctrl + f->offset) : le32(ctrl + f->offset);
+
+		if (!(v & f->mask))
+			continue;
+		json_object_begin(NULL);
+		json_string("name", f->text);
+		json_bool("supported", true);
+		json_bool("enabled", f->offset == 525 ? state->write_cache > 0 : f->offset == 265 ? state->apst > 0 : true);
+		json_object_end();
+	}
+	json_array_end();
+	json_object_end();
+}
+
 int nvme_show_identify(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	uint8_t *ctrl = malloc(NVME_IDENTIFY_BYTES), *ns = malloc(NVME_IDENTIFY_BYTES);
@@ -331,6 +416,8 @@ int nvme_show_identify(struct device *dev, const struct settings *s, enum opt_id
 		};
 
 		nvme_print_identify(ctrl, have_ns ? ns : NULL, dev->nvme_nsid, &state);
+		if (json_active())
+			nvme_json_identify(ctrl, have_ns ? ns : NULL, dev->nvme_nsid, &state);
 	}
 	free(ctrl);
 	free(ns);
@@ -389,11 +476,15 @@ int nvme_power_mode(struct device *dev)
 		return EIO;
 	}
 	ps &= 0x1f;
+	json_uint("power_state", (uint64_t)ps);
 	ctrl = malloc(NVME_IDENTIFY_BYTES);
-	if (ctrl && identify(dev, 1, 0, ctrl, false) == 0 && (ctrl[2048 + 32 * ps + 3] & 2))
+	if (ctrl && identify(dev, 1, 0, ctrl, false) == 0 && (ctrl[2048 + 32 * ps + 3] & 2)) {
+		json_string("power_mode", "non-operational");
 		printf(" drive state is:  non-operational (power state %ld)\n", ps);
-	else
+	} else {
+		json_string("power_mode", "active/idle");
 		printf(" drive state is:  active/idle\n");
+	}
 	free(ctrl);
 	return 0;
 }
@@ -405,12 +496,20 @@ int nvme_get_write_cache(struct device *dev)
 	int err = ctrl ? identify(dev, 1, 0, ctrl, false) : ENOMEM;
 
 	if (!err && !(ctrl[525] & 1)) {
+		json_object_begin("write_cache");
+		json_bool("supported", false);
+		json_bool("enabled", false);
+		json_object_end();
 		printf(" write-caching = not supported\n");
 	} else if (!err) {
 		wce = get_feature(dev, NVME_FEAT_VOLATILE_WC, false);
 		if (wce < 0) {
 			err = EIO;
 		} else {
+			json_object_begin("write_cache");
+			json_bool("supported", true);
+			json_bool("enabled", wce & 1);
+			json_object_end();
 			printf(" write-caching = %2ld", wce & 1);
 			print_on_off((unsigned long)(wce & 1));
 		}

@@ -19,6 +19,7 @@
 #include <linux/fs.h>
 #include <linux/hdreg.h>
 
+#include "json.h"
 #include "modes.h"
 #include "nvme.h"
 #include "settings.h"
@@ -68,6 +69,8 @@ struct kernel_setting {
 	unsigned long get_req, set_req;
 	const char *get_name, *set_name;
 	const char *label;		/* printed before the value: " readahead     = " */
+	const char *json_key;
+	bool json_bool;			/* a flag (true/false) rather than a number */
 	const char *set_text;		/* %d is the new value (and %s its name for -b) */
 	bool set_on_off;		/* the setting line ends in (on)/(off) */
 	bool by_pointer;		/* the set ioctl takes an int pointer, the get an int */
@@ -76,14 +79,14 @@ struct kernel_setting {
 };
 
 static const struct kernel_setting kernel_settings[] = {
-	{ OPT_READAHEAD, BLKRAGET, BLKRASET, "BLKRAGET", "BLKRASET", " readahead     = ", " setting fs readahead to %d\n", false, false, false, NULL },
-	{ OPT_IO32BIT, HDIO_GET_32BIT, HDIO_SET_32BIT, "HDIO_GET_32BIT", "HDIO_SET_32BIT", NULL, " setting 32-bit IO_support flag to %d\n", false, false, true, print_io32 },
-	{ OPT_READONLY, BLKROGET, BLKROSET, "BLKROGET", "BLKROSET", " readonly      = ", " setting readonly to %d", true, true, false, NULL },
-	{ OPT_UNMASK, HDIO_GET_UNMASKINTR, HDIO_SET_UNMASKINTR, "HDIO_GET_UNMASKINTR", "HDIO_SET_UNMASKINTR", " unmaskirq     = ", " setting unmaskirq to %d", true, false, true, NULL },
-	{ OPT_DMA, HDIO_GET_DMA, HDIO_SET_DMA, "HDIO_GET_DMA", "HDIO_SET_DMA", NULL, " setting using_dma to %d", true, false, true, print_dma },
-	{ OPT_NOWERR, HDIO_GET_NOWERR, HDIO_SET_NOWERR, "HDIO_GET_NOWERR", "HDIO_SET_NOWERR", " nowerr        = ", " setting nowerr to %d", true, false, false, NULL },
-	{ OPT_KEEP, HDIO_GET_KEEPSETTINGS, HDIO_SET_KEEPSETTINGS, "HDIO_GET_KEEPSETTINGS", "HDIO_SET_KEEPSETTINGS", " keepsettings  = ", " setting keep_settings to %d", true, false, true, NULL },
-	{ OPT_BUSSTATE, HDIO_GET_BUSSTATE, HDIO_SET_BUSSTATE, "HDIO_GET_BUSSTATE", "HDIO_SET_BUSSTATE", NULL, " setting bus state to %d (%s)\n", false, false, false, print_busstate },
+	{ OPT_READAHEAD, BLKRAGET, BLKRASET, "BLKRAGET", "BLKRASET", " readahead     = ", "readahead", false, " setting fs readahead to %d\n", false, false, false, NULL },
+	{ OPT_IO32BIT, HDIO_GET_32BIT, HDIO_SET_32BIT, "HDIO_GET_32BIT", "HDIO_SET_32BIT", NULL, "io32bit", false, " setting 32-bit IO_support flag to %d\n", false, false, true, print_io32 },
+	{ OPT_READONLY, BLKROGET, BLKROSET, "BLKROGET", "BLKROSET", " readonly      = ", "readonly", true, " setting readonly to %d", true, true, false, NULL },
+	{ OPT_UNMASK, HDIO_GET_UNMASKINTR, HDIO_SET_UNMASKINTR, "HDIO_GET_UNMASKINTR", "HDIO_SET_UNMASKINTR", " unmaskirq     = ", "unmaskirq", true, " setting unmaskirq to %d", true, false, true, NULL },
+	{ OPT_DMA, HDIO_GET_DMA, HDIO_SET_DMA, "HDIO_GET_DMA", "HDIO_SET_DMA", NULL, "using_dma", false, " setting using_dma to %d", true, false, true, print_dma },
+	{ OPT_NOWERR, HDIO_GET_NOWERR, HDIO_SET_NOWERR, "HDIO_GET_NOWERR", "HDIO_SET_NOWERR", " nowerr        = ", "nowerr", true, " setting nowerr to %d", true, false, false, NULL },
+	{ OPT_KEEP, HDIO_GET_KEEPSETTINGS, HDIO_SET_KEEPSETTINGS, "HDIO_GET_KEEPSETTINGS", "HDIO_SET_KEEPSETTINGS", " keepsettings  = ", "keepsettings", true, " setting keep_settings to %d", true, false, true, NULL },
+	{ OPT_BUSSTATE, HDIO_GET_BUSSTATE, HDIO_SET_BUSSTATE, "HDIO_GET_BUSSTATE", "HDIO_SET_BUSSTATE", NULL, "busstate", false, " setting bus state to %d (%s)\n", false, false, false, print_busstate },
 };
 
 static const struct kernel_setting *find_kernel_setting(enum opt_id opt)
@@ -139,6 +142,10 @@ int get_kernel_setting(struct device *dev, const struct settings *s, enum opt_id
 			return 0;
 		return report_errno(k->get_name);
 	}
+	if (k->json_bool)
+		json_bool(k->json_key, value != 0);
+	else
+		json_int(k->json_key, value);
 	if (k->print) {
 		k->print(value);
 	} else {
@@ -150,14 +157,13 @@ int get_kernel_setting(struct device *dev, const struct settings *s, enum opt_id
 
 /* ---- the drive's IDENTIFY page, for the queries that read it ---- */
 
-/* The page, or NULL with *err set; the failure is reported once per device. */
+/* The page, or NULL with *err set and the failure reported (for each option that needed it). */
 static const uint16_t *need_identify(struct device *dev, int *err)
 {
 	struct ata_result res;
-	bool first = !dev->id_failed;
 	const uint16_t *id = ata_identify(dev, err, &res);
 
-	if (!id && first)
+	if (!id)
 		ata_report("IDENTIFY DEVICE", &res, *err);
 	return id;
 }
@@ -184,6 +190,7 @@ int get_multcount(struct device *dev, const struct settings *s, enum opt_id opt)
 		}
 		count = (id[59] & 0xff00) == 0x100 ? id[59] & 0xff : 0;
 	}
+	json_int("multcount", count);
 	printf(" multcount     = %2ld", count);
 	print_on_off((unsigned long)count);
 	return 0;
@@ -234,6 +241,7 @@ int get_queue_depth(struct device *dev, const struct settings *s, enum opt_id op
 		fprintf(stderr, "%s: %s\n", path, strerror(err));
 		return err;
 	}
+	json_uint("queue_depth", depth);
 	printf(" queue_depth   = %2llu\n", depth);
 	return 0;
 }
@@ -254,6 +262,13 @@ int get_geometry(struct device *dev, const struct settings *s, enum opt_id opt)
 		start = g.start;
 	printf(" geometry      = %u/%u/%u, sectors = %llu, start = %llu\n", g.cylinders, g.heads, g.sectors,
 	       bytes / 512, start);
+	json_object_begin("geometry");
+	json_uint("cylinders", g.cylinders);
+	json_uint("heads", g.heads);
+	json_uint("sectors_per_track", g.sectors);
+	json_uint("sectors", bytes / 512);
+	json_uint("start", start);
+	json_object_end();
 	return 0;
 }
 
@@ -413,6 +428,11 @@ int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 		uint16_t bit = opt == OPT_LOOKAHEAD ? 0x0040 : 0x0020;
 		const char *label = opt == OPT_LOOKAHEAD ? " look-ahead    = " : " write-caching = ";
 
+		json_object_begin(opt == OPT_LOOKAHEAD ? "read_lookahead" : "write_cache");
+		json_bool("supported", id[82] & bit);
+		json_bool("enabled", (id[82] & bit) && (id[85] & bit));
+		json_object_end();
+
 		if (id[82] & bit) {
 			printf("%s%2d", label, !!(id[85] & bit));
 			print_on_off(id[85] & bit);
@@ -422,6 +442,14 @@ int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 		break;
 	}
 	case OPT_APM:
+		json_object_begin("apm");
+		json_bool("supported", (id[83] & 0xc008) == 0x4008);
+		json_bool("enabled", (id[83] & 0xc008) == 0x4008 && (id[86] & 0x0008));
+		if ((id[83] & 0xc008) == 0x4008 && (id[86] & 0x0008))
+			json_uint("level", id[91] & 0xff);
+		else
+			json_null("level");
+		json_object_end();
 		printf(" APM_level\t= ");
 		if ((id[83] & 0xc008) == 0x4008) {
 			if (id[86] & 0x0008)
@@ -433,12 +461,23 @@ int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 		}
 		break;
 	case OPT_ACOUSTIC:
+		json_object_begin("acoustic");
+		json_bool("supported", id[83] & 0x200);
+		if (id[83] & 0x200)
+			json_uint("level", id[94] & 0xff);
+		else
+			json_null("level");
+		json_object_end();
 		if (id[83] & 0x200)
 			printf(" acoustic      = %2u (128=quiet ... 254=fast)\n", (unsigned int)(id[94] & 0xff));
 		else
 			printf(" acoustic      = not supported\n");
 		break;
 	case OPT_WRV:
+		json_object_begin("write_read_verify");
+		json_bool("supported", id[119] & 0x2);
+		json_bool("enabled", (id[119] & 0x2) && (id[120] & 0x2));
+		json_object_end();
 		if (id[119] & 0x2)
 			printf(" write-read-verify = %2u\n", (unsigned int)(id[120] & 0x2));
 		else
@@ -619,6 +658,7 @@ int check_power_mode(struct device *dev, const struct settings *s, enum opt_id o
 		case 0xff: state = "active/idle"; break;
 		default: break;
 		}
+		json_string("power_mode", state);
 	}
 	printf(" drive state is:  %s\n", state);
 	return err;
@@ -752,6 +792,11 @@ int get_max_sectors(struct device *dev, const struct settings *s, enum opt_id op
 	native = native_max_sectors(dev, id, &err);
 	if (!native)
 		return err;
+	json_object_begin("max_sectors");
+	json_uint("visible", visible);
+	json_uint("native", native);
+	json_bool("hpa_enabled", visible < native);
+	json_object_end();
 	printf(" max sectors   = %llu/%llu", (unsigned long long)visible, (unsigned long long)native);
 	if (visible < native) {
 		if (supports_amax(id))
@@ -863,6 +908,8 @@ int show_identity(struct device *dev, const struct settings *s, enum opt_id opt)
 		id[59] = (uint16_t)(multcount | 0x100);
 	else
 		id[59] &= (uint16_t)~0x100;
+	if (!s->v[OPT_IDENTIFY].given)
+		identify_json_short(id);
 	identify_print_short(id);
 	return 0;
 }
@@ -907,6 +954,10 @@ int show_identify(struct device *dev, const struct settings *s, enum opt_id opt)
 		if (close(fd))
 			return report_errno(path);
 		fprintf(stderr, "Wrote IDENTIFY DEVICE data to \"%s\"\n", path);
+		return 0;
+	}
+	if (run.json) {
+		identify_json(id);
 		return 0;
 	}
 	return identify_print(id, dev);

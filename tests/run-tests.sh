@@ -86,6 +86,54 @@ else
 	echo "differential: skipped (no hdparm 9.65 at $ORACLE)"
 fi
 
+# --- --json: valid documents whose facts agree with the text ---
+if command -v python3 >/dev/null; then
+	json_pages=(tests/identify/pages/*.hex)
+	[ -d "$shared" ] && json_pages+=("$shared"/*.hex)
+	bad=0
+	n=0
+	check_json_page() {
+		"$HDPARM" --json --Istdin < "$1" > "$out/j.json" 2>/dev/null
+		"$HDPARM" --Istdin < "$1" > "$out/j.txt" 2>/dev/null
+		n=$((n + 1))
+		if ! python3 tests/json-check.py "$out/j.json" "$out/j.txt" > "$out/j.why"; then
+			bad=$((bad + 1))
+			cp "$1" "$out/json-mismatch-$bad.hex"
+			cp "$out/j.why" "$out/json-mismatch-$bad.why"
+		fi
+	}
+	for page in "${json_pages[@]}"; do
+		check_json_page "$page"
+		[ -x "$out/mutate" ] || continue
+		for seed in 1 2 3 4 5 6 7 8; do
+			"$out/mutate" "$seed" < "$page" > "$out/j-mutant.hex"
+			check_json_page "$out/j-mutant.hex"
+		done
+	done
+	if [ "$bad" = 0 ]; then pass "json: $n pages give valid documents that agree with the text"; else fail "json: $bad of $n pages (tests/out/json-mismatch-*)" "$out/json-mismatch-1.why"; fi
+	json_case() { # NAME EXPECTED-EXIT ARGS...: a valid document listing an error, same exit as without --json
+		local name=$1 want=$2
+		shift 2
+		"$HDPARM" --json "$@" > "$out/j.json" 2>/dev/null < /dev/null
+		local rc=$?
+		"$HDPARM" "$@" > /dev/null 2>&1 < /dev/null
+		local rc_text=$?
+		if [ "$rc" = "$want" ] && [ "$rc" = "$rc_text" ] && python3 tests/json-check.py --errors "$out/j.json" > "$out/j.why"; then
+			pass "json: $name"
+		else
+			echo "exit $rc (text $rc_text, wanted $want)" >> "$out/j.why"
+			fail "json: $name" "$out/j.why"
+		fi
+	}
+	json_case "bad value still gives a document" 22 -S 999 /dev/null
+	json_case "unknown option still gives a document" 22 --bogus /dev/null
+	json_case "missing device" 2 -I /dev/nonexistent-hdparm
+	json_case "no ATA behind the device" 25 -I -C /dev/null
+	json_case "empty --Istdin" 5 --Istdin
+else
+	echo "json: skipped (no python3)"
+fi
+
 # --- --Istdin input handling ---
 istdin_case() { # NAME EXIT TEXT INPUT-COMMAND
 	local name=$1 want=$2 text=$3
@@ -133,7 +181,7 @@ fi
 if "$HDPARM" -V | grep -q ' v9.65'; then pass "-V"; else fail "-V"; fi
 
 # --- NVMe Identify decoding (captured from QEMU, and crafted) ---
-if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -I. -o "$out/nvme-decode" tests/tools/nvme-decode.c nvme.c; then
+if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -I. -o "$out/nvme-decode" tests/tools/nvme-decode.c nvme.c json.c; then
 	while read -r name args; do
 		case "$name" in '#'* | '') continue ;; esac
 		# shellcheck disable=SC2086

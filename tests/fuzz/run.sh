@@ -17,17 +17,18 @@ build() { # NAME SOURCES... [-DFLAGS]
 	local name=$1
 	shift
 	"$CLANG" "${flags[@]}" -o "$bin/$name" "$@" 2> "$bin/$name.build.log" ||
-		{ echo "fuzz: building $name failed"; cat "$bin/$name.build.log"; return 1; }
+		{ echo "FAIL fuzz build $name"; sed 's/^/  /' "$bin/$name.build.log" | head -n 20; return 1; }
 }
 cat > "$bin/run_flags.c" <<'EOF2'
 #include "hdparm.h"
 struct run_flags run;
 EOF2
-build fuzz_identify "$here/fuzz_identify.c" "$top/identify.c" "$top/sgio.c" "$bin/run_flags.c" || exit 1
+build fuzz_identify "$here/fuzz_identify.c" "$top/identify.c" "$top/json.c" "$top/sgio.c" "$bin/run_flags.c" || exit 1
 build fuzz_sense "$here/fuzz_sense.c" "$top/sgio.c" "$bin/run_flags.c" || exit 1
-build fuzz_nvme "$here/fuzz_nvme.c" "$top/nvme.c" || exit 1
-build fuzz_cmdline "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/hdparm.c" "$top/identify.c" "$top/sgio.c" "$top/modes.c" || exit 1
-build fuzz_trim -DTRIM_ONLY "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/hdparm.c" "$top/identify.c" "$top/sgio.c" "$top/modes.c" || exit 1
+build fuzz_nvme "$here/fuzz_nvme.c" "$top/nvme.c" "$top/json.c" || exit 1
+common=("$top/identify.c" "$top/json.c" "$top/sgio.c" "$top/modes.c")
+build fuzz_cmdline "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/hdparm.c" "${common[@]}" || exit 1
+build fuzz_trim -DTRIM_ONLY "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/hdparm.c" "${common[@]}" || exit 1
 
 status=0
 for t in identify sense nvme cmdline trim; do

@@ -281,3 +281,19 @@ if [ "$mode" = generate ]; then
 	$H --Iraw /tmp/nvme-ctrl.bin /dev/nvme0n1 2>/dev/null && od -An -tx1 -v /tmp/nvme-ctrl.bin > /tmp/nvme-ctrl.hex
 	dump nvme-ctrl-page /tmp/nvme-ctrl.hex
 fi
+
+# --- --json: the documents are checked on the host (tests/vm/host-checks.sh) ---
+jdump() { # NAME COMMAND...
+	name=$1
+	shift
+	"$@" > /tmp/json 2> /dev/null
+	echo "VM-JSON-BEGIN $name $?"
+	cat /tmp/json
+	echo "VM-JSON-END"
+}
+jdump json-hdd $H --json -I -C -W -a /dev/sda
+jdump json-ssd $H --json -I -C -W -a /dev/sdb
+jdump json-nvme $H --json -I -C -W -a /dev/nvme0n1
+jdump json-virtio $H --json -I -C -W -a /dev/vda
+jdump json-timings $H --json -tT /dev/sda
+jdump json-two $H --json -C /dev/sda /dev/vda

@@ -20,3 +20,32 @@ expect "image: TRIM left LBA 4008 alone" "$(sector "$work/ssd.img" 4008)" "$mark
 expect "image: TRIM left LBA 4015 alone" "$(sector "$work/ssd.img" 4015)" "$marker"
 expect "image: refused TRIM left LBA 4010 alone" "$(sector "$work/ssd.img" 4010)" "$marker"
 expect "image: NVMe deallocate of LBA 3000 reads back as zeros" "$(sector "$work/nvme.img" 3000)" "$(zeros 1)"
+
+# --json documents from the guest: valid, errors exactly where the text has one.
+if command -v python3 >/dev/null; then
+	awk -v dir="$work" '
+		/^VM-JSON-BEGIN / { file = dir "/" $2 ".json"; print $3 > (dir "/" $2 ".rc"); printf "" > file; next }
+		/^VM-JSON-END/ { close(file); file = ""; next }
+		file != "" { print > file }
+	' "$work/results.log"
+	jcheck() { # NAME PYTHON-EXPRESSION over doc
+		if [ -f "$work/$1.json" ] && python3 -c "
+import json, sys
+doc = json.load(open('$work/$1.json'))
+devs = doc['devices']
+sys.exit(0 if ($2) else 1)" 2> "$work/jcheck.err"; then
+			echo "ok vm json: $1"
+		else
+			echo "FAIL vm json: $1"
+			sed 's/^/  /' "$work/jcheck.err" | tail -n 3
+		fi
+	}
+	jcheck json-hdd "devs[0]['identify']['model_name'] == 'HDPARM-TEST-HDD' and devs[0]['identify']['serial_number'] == 'HDD0001' and devs[0]['power_mode'] == 'active/idle' and devs[0]['write_cache']['supported'] and devs[0]['readahead'] == 256 and devs[0]['errors'] == [] and devs[0]['identify']['rotation_rate'] == 7200 and devs[0]['identify']['wwn']['naa'] == 5"
+	jcheck json-ssd "devs[0]['identify']['rotation_rate'] == 1 and devs[0]['errors'] == [] and devs[0]['identify']['user_capacity']['blocks'] == 131072"
+	jcheck json-nvme "devs[0]['identify']['device_type'] == 'nvme' and devs[0]['identify']['serial_number'] == 'NVME0001' and devs[0]['identify']['user_capacity']['blocks'] == 65536 and devs[0]['power_mode'] == 'active/idle' and devs[0]['errors'] == []"
+	jcheck json-virtio "'identify' not in devs[0] and 'power_mode' not in devs[0] and len(devs[0]['errors']) >= 3 and devs[0]['readahead'] == 256"
+	jcheck json-timings "devs[0]['timings']['cached_reads']['mib'] > 0 and devs[0]['timings']['disk_reads']['mib'] > 0 and devs[0]['timings']['disk_reads']['o_direct'] is False"
+	jcheck json-two "[d['name'] for d in devs] == ['/dev/sda', '/dev/vda'] and devs[0]['errors'] == [] and devs[1]['errors'] != []"
+else
+	echo "vm json: skipped (no python3)"
+fi

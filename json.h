@@ -1,0 +1,39 @@
+/*
+ * --json: one JSON document on stdout for the whole run.  The document is
+ * built in memory and written when the program exits, however it exits,
+ * so an error never truncates it.  The schema is in hdparm.8 (JSON OUTPUT);
+ * keys are only ever added.
+ */
+#ifndef HDPARM_JSON_H
+#define HDPARM_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define JSON_FORMAT_VERSION 1
+
+/* Start the document: the tool, its version, and an open "devices" array. */
+void json_start(FILE *out, const char *version);
+bool json_active(void);
+
+/* key is NULL inside an array. */
+void json_object_begin(const char *key);
+void json_object_end(void);
+void json_array_begin(const char *key);
+void json_array_end(void);
+void json_string(const char *key, const char *value);	/* NULL: null */
+void json_stringn(const char *key, const char *value, size_t len);
+void json_uint(const char *key, uint64_t value);
+void json_int(const char *key, long long value);
+void json_bool(const char *key, bool value);
+void json_null(const char *key);
+void json_fixed(const char *key, double value, int decimals);
+
+/* An error outside any device (bad command line): listed at the top level. */
+void json_top_error(const char *message);
+
+/* Write "text" (one or more lines) as string elements of the open array. */
+void json_lines(const char *text, const char *option_key, const char *option);
+
+#endif
