@@ -24,6 +24,7 @@ static struct {
 	size_t top_errors_len;
 	FILE *errors;		/* top-level errors, as JSON string elements */
 	bool errors_first;
+	size_t devices_at;	/* offset just after the "devices" array opens */
 } js;
 
 static void indent(void)
@@ -170,6 +171,8 @@ void json_start(FILE *out, const char *version)
 	js.first[1] = true;
 	js.closer[1] = ']';
 	js.depth = 2;
+	fflush(js.doc);
+	js.devices_at = js.len;
 }
 
 bool json_active(void)
@@ -252,6 +255,17 @@ void json_fixed(const char *key, double value, int decimals)
 		return;
 	begin_value(key);
 	fprintf(js.doc, "%.*f", decimals, value);
+}
+
+void json_discard_devices(void)
+{
+	if (!js.active || js.finished)
+		return;
+	fflush(js.doc);
+	/* Back to just after "devices": [ ; an open_memstream rewritten from there. */
+	fseek(js.doc, (long)js.devices_at, SEEK_SET);
+	js.depth = 2;
+	js.first[1] = true;
 }
 
 void json_top_error(const char *message)
