@@ -9,7 +9,7 @@ DESTDIR ?=
 SBINDIR = $(PREFIX)/sbin
 MANDIR = $(PREFIX)/share/man/man8
 
-SRCS = hdparm.c actions.c settings.c sectors.c nvme.c sysfs.c json.c identify.c sgio.c modes.c benchmark.c
+SRCS = hdparm.c actions.c settings.c sectors.c nvme.c sysfs.c json.c identify.c sgio.c modes.c benchmark.c iodepth.c
 OBJS = $(SRCS:.c=.o)
 HDRS = $(wildcard *.h)
 
@@ -36,6 +36,7 @@ fuzz:
 
 bench: hdparm
 	bash tests/bench/run-bench.sh
+	bash tests/bench/run-fio-bench.sh
 
 install: hdparm
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)

@@ -13,6 +13,7 @@
 
 #include "actions.h"
 #include "benchmark.h"
+#include "iodepth.h"
 #include "json.h"
 #include "nvme.h"
 #include "sectors.h"
@@ -127,6 +128,7 @@ static const struct step steps[] = {
 	{ OPT_CACHE_TIMINGS, WHEN_GIVEN, false, time_cached_reads, ANY },
 	{ OPT_FLUSH_WCACHE, WHEN_GIVEN, false, flush_write_cache, ANY },
 	{ OPT_TIMINGS, WHEN_GIVEN, false, time_device_reads, ANY },
+	{ OPT_SEEKS, WHEN_GIVEN, false, time_random_seeks, ANY },
 	{ OPT_FLUSH_BUFFERS, WHEN_GIVEN, false, flush_buffers, ANY },
 	{ OPT_REREAD_PARTITIONS, WHEN_GIVEN, false, reread_partitions, ANY },
 	{ OPT_IDLE_IMMEDIATE, WHEN_GIVEN, false, power_command, ATA },
@@ -316,6 +318,10 @@ static void json_timing(const char *key, const struct timing_result *t)
 	json_bool("o_direct", t->direct);
 	if (t->has_offset)
 		json_uint("offset_gib", t->offset_gib);
+	if (t->iodepth) {
+		json_uint("iodepth", t->iodepth);
+		json_uint("block_kib", t->block_kib);
+	}
 	json_object_end();
 }
 

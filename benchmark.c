@@ -19,6 +19,7 @@
 #include <linux/fs.h>
 
 #include "benchmark.h"
+#include "iodepth.h"
 #include "sgio.h"
 
 #define TIMING_MB 2
@@ -206,6 +207,8 @@ int time_device_reads(struct device *dev, const struct settings *s, enum opt_id 
 	int err;
 
 	(void)opt;
+	if (s->v[OPT_IODEPTH].given)
+		return time_iodepth_reads(dev, s);
 	err = need_block_device(dev, "-t");
 	if (err)
 		return err;

@@ -163,6 +163,9 @@ static const struct option_desc options[] = {
 	{ OPT_PLEASE_DESTROY, 0, "please-destroy-my-drive", ARG_NONE, 0, 0, NULL, CLASS_MODIFIER, "--please-destroy-my-drive     Confirm an EXTREMELY DANGEROUS option", NULL },
 
 	/* Ours. */
+	{ OPT_IODEPTH, 0, "iodepth", ARG_U64, 1, 256, "the number of requests in flight must be 1 to 256", CLASS_MODIFIER, "--iodepth N                   With -t or --seeks: N O_DIRECT requests in flight (1-256)", NULL },
+	{ OPT_BLOCK_SIZE, 0, "block-size", ARG_U64, 4, 65536, "the block size must be 4 to 65536 KiB", CLASS_MODIFIER, "--block-size KiB              Request size for --iodepth and --seeks (4-65536)", NULL },
+	{ OPT_SEEKS, 0, "seeks", ARG_NONE, 0, 0, NULL, CLASS_ACTION, "--seeks                       Time random O_DIRECT reads: seeks/sec and latency", NULL },
 	{ OPT_JSON, 0, "json", ARG_NONE, 0, 0, NULL, CLASS_MODIFIER, "--json                        Print one JSON document instead of text (schema: hdparm.8)", NULL },
 };
 
@@ -704,6 +707,11 @@ static void parse_command_line(struct parse_state *ps, int argc, char **argv)
 	}
 	if (ps->istdin && ps->njobs) {
 		fprintf(stderr, "--Istdin: takes no device\n");
+		exit(EINVAL);
+	}
+	if ((ps->s.v[OPT_IODEPTH].given || ps->s.v[OPT_BLOCK_SIZE].given) && !ps->s.v[OPT_TIMINGS].given &&
+	    !ps->s.v[OPT_SEEKS].given) {
+		fprintf(stderr, "--iodepth and --block-size go with -t or --seeks\n");
 		exit(EINVAL);
 	}
 	if (ps->sole && (ps->actions > 1 || ps->njobs > 1)) {

@@ -39,6 +39,8 @@ struct device {
 		bool direct;
 		bool has_offset;
 		unsigned long long offset_gib;
+		unsigned int iodepth;	/* 0: one read at a time, as 9.65 */
+		unsigned int block_kib;
 	} cached_reads, disk_reads;	/* -T and -t, for --json */
 	bool refused;		/* a dangerous option lacked its confirmation flag */
 	bool log_dir_valid;	/* log_dir holds the General Purpose Log directory */

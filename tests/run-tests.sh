@@ -216,10 +216,12 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
 	passed=$((passed + $(grep -c '^ok ' "$out/loop.log")))
 	failed=$((failed + $(grep -c '^FAIL ' "$out/loop.log")))
 	grep -q '^loop: skipped' "$out/loop.log" && grep '^loop: skipped' "$out/loop.log"
-	bash tests/timing-tests.sh "$HDPARM" "$out" > "$out/timing.log" 2>&1
-	grep -E '^(ok|FAIL|  |timings:)' "$out/timing.log"
-	passed=$((passed + $(grep -c '^ok ' "$out/timing.log")))
-	failed=$((failed + $(grep -c '^FAIL ' "$out/timing.log")))
+	for part in timing iodepth; do
+		bash "tests/$part-tests.sh" "$HDPARM" "$out" > "$out/$part.log" 2>&1
+		grep -E '^(ok|FAIL|  |timings:|iodepth:)' "$out/$part.log"
+		passed=$((passed + $(grep -c '^ok ' "$out/$part.log")))
+		failed=$((failed + $(grep -c '^FAIL ' "$out/$part.log")))
+	done
 else
 	echo "loop: skipped (needs root and losetup)"
 fi

@@ -297,3 +297,10 @@ jdump json-nvme $H --json -I -C -W -a /dev/nvme0n1
 jdump json-virtio $H --json -I -C -W -a /dev/vda
 jdump json-timings $H --json -tT /dev/sda
 jdump json-two $H --json -C /dev/sda /dev/vda
+
+# --- requests in flight: -t --iodepth and --seeks on each kind of disk ---
+for d in sda sdb nvme0n1 vda; do
+	check_true "iodepth-t-$d" sh -c "$H -t --iodepth 4 --block-size 256 /dev/$d | grep -Eq '^ Timing O_DIRECT disk reads \(iodepth 4, 256 KiB\): +[0-9]+ MB in'"
+	check_true "seeks-$d" sh -c "$H --seeks --iodepth 2 /dev/$d | grep -Eq '^ Timing random seeks \(iodepth 2, 4 KiB\): [0-9]+ seeks in .* p99 [0-9.]+ ms\$'"
+done
+fault fault-seeks-direct "read failed at byte offset" $H -t --iodepth 4 --block-size 64 $B
