@@ -148,94 +148,156 @@ static int reap(struct aio_run *r, struct io_event *ev, long max)
 	return n < 0 ? -errno : (int)n;
 }
 
-int time_iodepth_reads(struct device *dev, const struct settings *s)
-{
-	unsigned int depth = (unsigned int)s->v[OPT_IODEPTH].num;
-	size_t block = (size_t)(s->v[OPT_BLOCK_SIZE].given ? s->v[OPT_BLOCK_SIZE].num : 1024) * 1024;
-	unsigned long long start = s->v[OPT_OFFSET].given ? s->v[OPT_OFFSET].num << 30 : 0;
-	unsigned long long next, done = 0;
-	unsigned int inflight = 0;
-	struct io_event *ev;
-	struct aio_run r;
-	double t0, elapsed = 0;
-	int err = aio_open(&r, dev, depth, block, "--iodepth");
+/* What a run of queued reads did. */
+struct queue_result {
+	size_t count;		/* reads completed */
+	double elapsed;		/* seconds, first submit to last completion */
+	double *latency;	/* per read, when asked for */
+	size_t cap;
+	double latency_sum;
+};
 
-	if (err) {
-		aio_close(&r);
-		return err;
-	}
-	if (start + block > r.size) {
-		fprintf(stderr, " --offset %llu: beyond the end of the device (%llu bytes)\n",
-			(unsigned long long)s->v[OPT_OFFSET].num, r.size);
-		aio_close(&r);
-		return EINVAL;
-	}
-	ev = calloc(depth, sizeof(*ev));
-	if (!ev) {
-		aio_close(&r);
+/* Where the next read goes; false when there is none. */
+typedef bool next_offset_fn(struct aio_run *r, void *ctx, unsigned long long *offset);
+
+/*
+ * Keep r->depth reads in flight for RUN_SECONDS (or until next() has no
+ * more), refilling each slot as it completes.  A failed or short read ends
+ * the run with a message naming its offset.
+ */
+static int run_queue(struct aio_run *r, next_offset_fn *next, void *ctx, struct queue_result *q, bool latencies)
+{
+	struct io_event *ev = calloc(r->depth, sizeof(*ev));
+	unsigned int inflight = 0;
+	unsigned long long offset;
+	double t0 = now();
+	int err = 0;
+
+	memset(q, 0, sizeof(*q));
+	if (!ev)
 		return ENOMEM;
-	}
-	next = start;
-	t0 = now();
-	for (unsigned int slot = 0; slot < depth && next + block <= r.size; slot++, next += block) {
-		if ((err = submit(&r, slot, next)))
+	for (unsigned int slot = 0; slot < r->depth && next(r, ctx, &offset); slot++) {
+		if ((err = submit(r, slot, offset)))
 			break;
 		inflight++;
 	}
 	while (inflight && !err) {
-		int n = reap(&r, ev, depth);
+		int n = reap(r, ev, r->depth);
+		double t;
 
 		if (n < 0) {
 			err = -n;
 			fprintf(stderr, " io_getevents failed: %s\n", strerror(err));
 			break;
 		}
-		elapsed = now() - t0;
+		t = now();
+		q->elapsed = t - t0;
 		for (int i = 0; i < n; i++) {
 			unsigned int slot = (unsigned int)ev[i].data;
 
 			inflight--;
-			if (ev[i].res < 0 || (size_t)ev[i].res != block) {
+			if (ev[i].res < 0 || (size_t)ev[i].res != r->block) {
 				err = ev[i].res < 0 ? (int)-ev[i].res : EIO;
 				fprintf(stderr, " read failed at byte offset %llu: %s\n",
-					(unsigned long long)r.cbs[slot].aio_offset,
+					(unsigned long long)r->cbs[slot].aio_offset,
 					ev[i].res < 0 ? strerror(err) : "short read");
 				continue;
 			}
-			done += block;
-			if (!err && elapsed < RUN_SECONDS && next + block <= r.size) {
-				if ((err = submit(&r, slot, next)))
+			if (latencies && q->count == q->cap) {
+				double *bigger = realloc(q->latency, (q->cap ? q->cap * 2 : 4096) * sizeof(*bigger));
+
+				if (!bigger) {
+					err = ENOMEM;
 					continue;
-				next += block;
+				}
+				q->latency = bigger;
+				q->cap = q->cap ? q->cap * 2 : 4096;
+			}
+			if (latencies)
+				q->latency[q->count] = t - r->started[slot];
+			q->latency_sum += t - r->started[slot];
+			q->count++;
+			if (!err && q->elapsed < RUN_SECONDS && next(r, ctx, &offset)) {
+				if ((err = submit(r, slot, offset)))
+					continue;
 				inflight++;
 			}
 		}
 	}
 	/* Let what is still queued finish before the buffers go. */
-	for (int n; inflight && (n = reap(&r, ev, depth)) > 0;)
+	for (int n; inflight && (n = reap(r, ev, r->depth)) > 0;)
 		inflight -= (unsigned int)n;
 	free(ev);
+	return err;
+}
+
+struct sequence {
+	unsigned long long next;
+};
+
+static bool next_in_sequence(struct aio_run *r, void *ctx, unsigned long long *offset)
+{
+	struct sequence *seq = ctx;
+
+	if (seq->next + r->block > r->size)
+		return false;
+	*offset = seq->next;
+	seq->next += r->block;
+	return true;
+}
+
+/* The device, from --offset, must hold at least one block. */
+static int check_offset(const struct aio_run *r, const struct settings *s, unsigned long long start)
+{
+	if (start + r->block <= r->size)
+		return 0;
+	fprintf(stderr, " --offset %llu: beyond the end of the device (%llu bytes)\n",
+		(unsigned long long)s->v[OPT_OFFSET].num, r->size);
+	return EINVAL;
+}
+
+int time_iodepth_reads(struct device *dev, const struct settings *s)
+{
+	unsigned int depth = (unsigned int)s->v[OPT_IODEPTH].num;
+	size_t block = (size_t)(s->v[OPT_BLOCK_SIZE].given ? s->v[OPT_BLOCK_SIZE].num : 1024) * 1024;
+	struct sequence seq = { .next = s->v[OPT_OFFSET].given ? s->v[OPT_OFFSET].num << 30 : 0 };
+	struct queue_result q;
+	struct aio_run r;
+	unsigned long long bytes;
+	int err = aio_open(&r, dev, depth, block, "--iodepth");
+
+	if (!err)
+		err = check_offset(&r, s, seq.next);
+	if (!err)
+		err = run_queue(&r, next_in_sequence, &seq, &q, false);
 	aio_close(&r);
 	if (err)
 		return err;
+	bytes = (unsigned long long)q.count * block;
 	printf(" Timing O_DIRECT disk reads (iodepth %u, %zu KiB): %3llu MB in %5.2f seconds = %6.2f MB/sec\n",
-	       depth, block / 1024, done >> 20, elapsed, (double)done / 1048576.0 / elapsed);
-	dev->disk_reads = (struct timing_result){ .valid = true, .mib = (unsigned int)(done >> 20), .seconds = elapsed,
+	       depth, block / 1024, bytes >> 20, q.elapsed, (double)bytes / 1048576.0 / q.elapsed);
+	dev->disk_reads = (struct timing_result){ .valid = true, .mib = (unsigned int)(bytes >> 20), .seconds = q.elapsed,
 						  .direct = true, .has_offset = s->v[OPT_OFFSET].given,
 						  .offset_gib = s->v[OPT_OFFSET].num, .iodepth = depth,
 						  .block_kib = (unsigned int)(block / 1024) };
 	return 0;
 }
 
-static uint64_t rng_state;
+/* xorshift64*: plenty for spreading reads over a device. */
+struct scatter {
+	uint64_t state;
+	unsigned long long start, slots;
+};
 
-static uint64_t rng_next(void)
+static bool next_at_random(struct aio_run *r, void *ctx, unsigned long long *offset)
 {
-	/* xorshift64*: plenty for spreading reads over a device. */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	struct scatter *sc = ctx;
+
+	sc->state ^= sc->state >> 12;
+	sc->state ^= sc->state << 25;
+	sc->state ^= sc->state >> 27;
+	*offset = sc->start + sc->state * 0x2545f4914f6cdd1dULL % sc->slots * r->block;
+	return true;
 }
 
 static int compare_double(const void *a, const void *b)
@@ -249,105 +311,44 @@ int time_random_seeks(struct device *dev, const struct settings *s, enum opt_id 
 {
 	unsigned int depth = s->v[OPT_IODEPTH].given ? (unsigned int)s->v[OPT_IODEPTH].num : 1;
 	size_t block = (size_t)(s->v[OPT_BLOCK_SIZE].given ? s->v[OPT_BLOCK_SIZE].num : 4) * 1024;
-	unsigned long long start = s->v[OPT_OFFSET].given ? s->v[OPT_OFFSET].num << 30 : 0, slots;
-	double *lat = NULL, t0, elapsed = 0, sum = 0;
-	size_t nlat = 0, caplat = 0;
-	unsigned int inflight = 0;
-	struct io_event *ev;
+	struct scatter sc = { .state = (uint64_t)(now() * 1e9) | 1,
+			      .start = s->v[OPT_OFFSET].given ? s->v[OPT_OFFSET].num << 30 : 0 };
+	struct queue_result q = { 0 };
 	struct aio_run r;
 	int err;
 
 	(void)opt;
 	err = aio_open(&r, dev, depth, block, "--seeks");
-	if (err) {
-		aio_close(&r);
-		return err;
+	if (!err)
+		err = check_offset(&r, s, sc.start);
+	if (!err) {
+		/*
+		 * Reads start on block boundaries (multiples of the sector size),
+		 * anywhere from --offset to the last whole block: fio's default
+		 * alignment, so that the figures compare.
+		 */
+		sc.slots = (r.size - sc.start) / block;
+		err = run_queue(&r, next_at_random, &sc, &q, true);
 	}
-	if (start + block > r.size) {
-		fprintf(stderr, " --offset %llu: beyond the end of the device (%llu bytes)\n",
-			(unsigned long long)s->v[OPT_OFFSET].num, r.size);
-		aio_close(&r);
-		return EINVAL;
-	}
-	/* Reads start on sector boundaries anywhere from --offset to the last whole block. */
-	if (!r.sector)
-		r.sector = 512;
-	slots = (r.size - start - block) / r.sector + 1;
-	rng_state = (uint64_t)(now() * 1e9) | 1;
-	ev = calloc(depth, sizeof(*ev));
-	if (!ev) {
-		aio_close(&r);
-		return ENOMEM;
-	}
-	t0 = now();
-	for (unsigned int slot = 0; slot < depth && !err; slot++) {
-		if ((err = submit(&r, slot, start + rng_next() % slots * r.sector)))
-			break;
-		inflight++;
-	}
-	while (inflight && !err) {
-		int n = reap(&r, ev, depth);
-		double t;
-
-		if (n < 0) {
-			err = -n;
-			fprintf(stderr, " io_getevents failed: %s\n", strerror(err));
-			break;
-		}
-		t = now();
-		elapsed = t - t0;
-		for (int i = 0; i < n; i++) {
-			unsigned int slot = (unsigned int)ev[i].data;
-
-			inflight--;
-			if (ev[i].res < 0 || (size_t)ev[i].res != block) {
-				err = ev[i].res < 0 ? (int)-ev[i].res : EIO;
-				fprintf(stderr, " read failed at byte offset %llu: %s\n",
-					(unsigned long long)r.cbs[slot].aio_offset,
-					ev[i].res < 0 ? strerror(err) : "short read");
-				continue;
-			}
-			if (nlat == caplat) {
-				double *bigger = realloc(lat, (caplat ? caplat * 2 : 4096) * sizeof(*lat));
-
-				if (!bigger) {
-					err = ENOMEM;
-					continue;
-				}
-				lat = bigger;
-				caplat = caplat ? caplat * 2 : 4096;
-			}
-			lat[nlat++] = t - r.started[slot];
-			sum += t - r.started[slot];
-			if (!err && elapsed < RUN_SECONDS) {
-				if ((err = submit(&r, slot, start + rng_next() % slots * r.sector)))
-					continue;
-				inflight++;
-			}
-		}
-	}
-	for (int n; inflight && (n = reap(&r, ev, depth)) > 0;)
-		inflight -= (unsigned int)n;
-	free(ev);
 	aio_close(&r);
-	if (!err && nlat) {
-		double mean_ms = sum / (double)nlat * 1e3, p99_ms;
+	if (!err && q.count) {
+		double mean_ms = q.latency_sum / (double)q.count * 1e3, p99_ms;
 
-		qsort(lat, nlat, sizeof(*lat), compare_double);
-		p99_ms = lat[(nlat * 99 + 99) / 100 - 1] * 1e3;
+		qsort(q.latency, q.count, sizeof(*q.latency), compare_double);
+		p99_ms = q.latency[(q.count * 99 + 99) / 100 - 1] * 1e3;
 		printf(" Timing random seeks (iodepth %u, %zu KiB): %zu seeks in %5.2f seconds = %.2f seeks/sec, "
 		       "latency mean %.2f ms, p99 %.2f ms\n",
-		       depth, block / 1024, nlat, elapsed, (double)nlat / elapsed, mean_ms, p99_ms);
+		       depth, block / 1024, q.count, q.elapsed, (double)q.count / q.elapsed, mean_ms, p99_ms);
 		json_object_begin("seeks");
 		json_uint("iodepth", depth);
 		json_uint("block_kib", block / 1024);
-		json_uint("count", nlat);
-		json_fixed("seconds", elapsed, 6);
-		json_fixed("seeks_per_sec", (double)nlat / elapsed, 2);
+		json_uint("count", q.count);
+		json_fixed("seconds", q.elapsed, 6);
+		json_fixed("seeks_per_sec", (double)q.count / q.elapsed, 2);
 		json_fixed("latency_mean_us", mean_ms * 1e3, 1);
 		json_fixed("latency_p99_us", p99_ms * 1e3, 1);
 		json_object_end();
 	}
-	free(lat);
+	free(q.latency);
 	return err;
 }

@@ -16,6 +16,7 @@
 
 #include "json.h"
 #include "nvme.h"
+#include "sectors.h"
 
 enum {
 	NVME_ADMIN_IDENTIFY = 0x06,
@@ -604,9 +605,7 @@ int nvme_read_sector(struct device *dev, uint64_t lba)
 		printf("FAILED\n");
 	} else {
 		printf("succeeded\n");
-		for (unsigned int i = 0; i < bytes; i += 16)
-			for (unsigned int j = 0; j < 16; j += 2)
-				printf("%02x%02x%c", buf[i + j], buf[i + j + 1], j == 14 ? '\n' : ' ');
+		dump_sector(buf, bytes);
 	}
 	free(buf);
 	return err;

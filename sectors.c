@@ -103,47 +103,12 @@ static void report_sector_failure(const char *opt, uint64_t lba, const struct at
 	fputc('\n', stderr);
 }
 
-static void dump_sector(const uint8_t *b, size_t len)
+void dump_sector(const uint8_t *b, size_t len)
 {
 	for (size_t i = 0; i < len; i += 16) {
 		for (size_t j = 0; j < 16; j += 2)
 			printf("%02x%02x%c", b[i + j], b[i + j + 1], j == 14 ? '\n' : ' ');
 	}
-}
-
-int read_sector(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	uint64_t lba = s->v[opt].num;
-	struct ata_result res;
-	const uint16_t *id;
-	unsigned int bytes;
-	uint8_t *buf;
-	int err;
-
-	if ((err = need_whole_disk(dev, lba)))
-		return err;
-	if (dev->nvme_nsid)
-		return nvme_read_sector(dev, lba);
-	if (!(id = identify_or_report(dev, &err)))
-		return err;
-	if ((err = check_lba("--read-sector", id, lba, 1)))
-		return err;
-	bytes = identify_sector_bytes(id);
-	buf = calloc(1, bytes);
-	if (!buf)
-		return ENOMEM;
-	printf("reading sector %llu: ", (unsigned long long)lba);
-	fflush(stdout);
-	err = sector_io(dev, lba, buf, bytes, false, &res);
-	if (err) {
-		printf("FAILED\n");
-		report_sector_failure("--read-sector", lba, &res, err);
-	} else {
-		printf("succeeded\n");
-		dump_sector(buf, bytes);
-	}
-	free(buf);
-	return err;
 }
 
 static void drop_cached_sectors(struct device *dev)
@@ -153,9 +118,10 @@ static void drop_cached_sectors(struct device *dev)
 	ioctl(dev->fd, BLKFLSBUF, NULL);
 }
 
-int write_sector(struct device *dev, const struct settings *s, enum opt_id opt)
+/* --read-sector and --write-sector: one sector, by absolute LBA, within the drive. */
+static int one_sector(struct device *dev, uint64_t lba, bool write)
 {
-	uint64_t lba = s->v[opt].num;
+	const char *opt = write ? "--write-sector" : "--read-sector";
 	struct ata_result res;
 	const uint16_t *id;
 	unsigned int bytes;
@@ -164,28 +130,44 @@ int write_sector(struct device *dev, const struct settings *s, enum opt_id opt)
 
 	if ((err = need_whole_disk(dev, lba)))
 		return err;
+	if (dev->nvme_nsid && !write)
+		return nvme_read_sector(dev, lba);
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
-	if ((err = check_lba("--write-sector", id, lba, 1)))
+	if ((err = check_lba(opt, id, lba, 1)))
 		return err;
 	bytes = identify_sector_bytes(id);
-	buf = calloc(1, bytes);
+	buf = calloc(1, bytes);	/* a write sends zeros */
 	if (!buf)
 		return ENOMEM;
-	printf("re-writing sector %llu: ", (unsigned long long)lba);
+	printf(write ? "re-writing sector %llu: " : "reading sector %llu: ", (unsigned long long)lba);
 	fflush(stdout);
 	/* The page cache must not hand back the old contents afterwards. */
-	drop_cached_sectors(dev);
-	err = sector_io(dev, lba, buf, bytes, true, &res);
+	if (write)
+		drop_cached_sectors(dev);
+	err = sector_io(dev, lba, buf, bytes, write, &res);
 	if (err) {
 		printf("FAILED\n");
-		report_sector_failure("--write-sector", lba, &res, err);
+		report_sector_failure(opt, lba, &res, err);
 	} else {
 		printf("succeeded\n");
+		if (!write)
+			dump_sector(buf, bytes);
 	}
-	drop_cached_sectors(dev);
+	if (write)
+		drop_cached_sectors(dev);
 	free(buf);
 	return err;
+}
+
+int read_sector(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	return one_sector(dev, s->v[opt].num, false);
+}
+
+int write_sector(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	return one_sector(dev, s->v[opt].num, true);
 }
 
 int make_bad_sector(struct device *dev, const struct settings *s, enum opt_id opt)

@@ -2,11 +2,17 @@
 #ifndef HDPARM_SECTORS_H
 #define HDPARM_SECTORS_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "actions.h"
 
 step_fn read_sector, write_sector, make_bad_sector, trim_from_args, trim_from_stdin;
 step_fn security_step, security_freeze, sanitize_step, dco_step;
 step_fn firmware_download, set_sector_size, drq_hsm_error;
+
+/* A sector in hex, 16 bytes a line, as --read-sector prints it. */
+void dump_sector(const uint8_t *b, size_t len);
 
 /* --fallocate and --fibmap work on a file, not a device; they return an errno value. */
 int fallocate_file(const struct settings *s);
