@@ -42,7 +42,7 @@ static const struct step steps[] = {
 	/* Settings. */
 	{ OPT_SET_SECTOR_SIZE, WHEN_GIVEN, false, set_sector_size, ATA },
 	{ OPT_TRIM_STDIN, WHEN_GIVEN, false, trim_from_stdin, ANY },
-	{ OPT_WDIDLE3, WHEN_SET, false, wdidle3_step, ATA },
+	{ OPT_WDIDLE3, WHEN_SET, false, set_wdidle3, ATA },
 	{ OPT_READAHEAD, WHEN_SET, false, set_kernel_setting, ANY },
 	{ OPT_PIOMODE, WHEN_SET, false, set_pio_mode, ANY },
 	{ OPT_IO32BIT, WHEN_SET, false, set_kernel_setting, ANY },
@@ -110,7 +110,7 @@ static const struct step steps[] = {
 	{ OPT_READONLY, WHEN_QUERY, true, get_kernel_setting, ANY },
 	{ OPT_READAHEAD, WHEN_QUERY, true, get_kernel_setting, ANY },
 	{ OPT_GEOMETRY, WHEN_GIVEN, true, get_geometry, ANY },
-	{ OPT_WDIDLE3, WHEN_QUERY, false, wdidle3_step, ATA },
+	{ OPT_WDIDLE3, WHEN_QUERY, false, get_wdidle3, ATA },
 	{ OPT_POWERMODE, WHEN_NOISY, false, check_power_mode, ANY },
 	{ OPT_IDENTITY, WHEN_GIVEN, false, show_identity, ANY },
 	{ OPT_IDENTIFY, WHEN_GIVEN, false, show_identify, ANY },
@@ -145,27 +145,29 @@ static const struct step steps[] = {
  */
 enum confirmation { NEED_YES = 1, NEED_DESTROY = 2 };
 
+enum dangerous_form { ANY_FORM, SET_FORM, NONZERO_VALUE };
+
 static const struct dangerous {
 	enum opt_id opt;
-	bool only_nonzero;	/* only the set form with a non-zero value */
+	enum dangerous_form form;	/* which uses of the option are dangerous */
 	unsigned int needs;
 	const char *label;
 	const char *explanation;
 } dangerous_options[] = {
-	{ OPT_POWERUP_STANDBY, true, NEED_YES, "-s1", "This requires BIOS and kernel support to recognize/boot the drive." },
-	{ OPT_WDIDLE3, false, NEED_DESTROY, "-J", "This implementation is not as thorough as the official WDIDLE3.EXE. Use at your own risk!" },
-	{ OPT_SET_SECTOR_SIZE, false, NEED_DESTROY, "--set-sector-size", "This will likely destroy all data on the drive." },
-	{ OPT_TRIM_STDIN, false, NEED_DESTROY, "--trim-sector-ranges-stdin", "This might destroy the drive and/or all data on it." },
-	{ OPT_TRIM_RANGES, false, NEED_DESTROY, "--trim-sector-ranges", "This might destroy the drive and/or all data on it." },
-	{ OPT_WRITE_SECTOR, false, NEED_YES, "--write-sector", "You are trying to deliberately overwrite a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss." },
-	{ OPT_REPAIR_SECTOR, false, NEED_YES, "--write-sector", "You are trying to deliberately overwrite a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss." },
-	{ OPT_MAKE_BAD_SECTOR, false, NEED_YES, "--make-bad-sector", "You are trying to deliberately corrupt a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss." },
-	{ OPT_SANITIZE_BLOCK_ERASE, false, NEED_YES, "--sanitize", "This sanitize command destroys all user data." },
-	{ OPT_SANITIZE_CRYPTO, false, NEED_YES, "--sanitize", "This sanitize command destroys all user data." },
-	{ OPT_SANITIZE_OVERWRITE, false, NEED_YES, "--sanitize", "This sanitize command destroys all user data." },
+	{ OPT_POWERUP_STANDBY, NONZERO_VALUE, NEED_YES, "-s1", "This requires BIOS and kernel support to recognize/boot the drive." },
+	{ OPT_WDIDLE3, SET_FORM, NEED_DESTROY, "-J", "This implementation is not as thorough as the official WDIDLE3.EXE. Use at your own risk!" },
+	{ OPT_SET_SECTOR_SIZE, ANY_FORM, NEED_DESTROY, "--set-sector-size", "This will likely destroy all data on the drive." },
+	{ OPT_TRIM_STDIN, ANY_FORM, NEED_DESTROY, "--trim-sector-ranges-stdin", "This might destroy the drive and/or all data on it." },
+	{ OPT_TRIM_RANGES, ANY_FORM, NEED_DESTROY, "--trim-sector-ranges", "This might destroy the drive and/or all data on it." },
+	{ OPT_WRITE_SECTOR, ANY_FORM, NEED_YES, "--write-sector", "You are trying to deliberately overwrite a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss." },
+	{ OPT_REPAIR_SECTOR, ANY_FORM, NEED_YES, "--write-sector", "You are trying to deliberately overwrite a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss." },
+	{ OPT_MAKE_BAD_SECTOR, ANY_FORM, NEED_YES, "--make-bad-sector", "You are trying to deliberately corrupt a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss." },
+	{ OPT_SANITIZE_BLOCK_ERASE, ANY_FORM, NEED_YES, "--sanitize", "This sanitize command destroys all user data." },
+	{ OPT_SANITIZE_CRYPTO, ANY_FORM, NEED_YES, "--sanitize", "This sanitize command destroys all user data." },
+	{ OPT_SANITIZE_OVERWRITE, ANY_FORM, NEED_YES, "--sanitize", "This sanitize command destroys all user data." },
 	/* 9.65 asked for no flag here; a command meant to hang the bus gets one. */
-	{ OPT_DRQ_HSM_ERROR, false, NEED_YES, "--drq-hsm-error", "This deliberately leaves the drive in a stuck-DRQ state and may hang or crash the system." },
-	{ OPT_DCO_RESTORE, false, NEED_YES, "--dco-restore", "You are trying to deliberately reset your drive configuration back to the factory defaults.\nThis may change the apparent capacity and feature set of the drive, making all data on it inaccessible.\nYou could lose *everything*." },
+	{ OPT_DRQ_HSM_ERROR, ANY_FORM, NEED_YES, "--drq-hsm-error", "This deliberately leaves the drive in a stuck-DRQ state and may hang or crash the system." },
+	{ OPT_DCO_RESTORE, ANY_FORM, NEED_YES, "--dco-restore", "You are trying to deliberately reset your drive configuration back to the factory defaults.\nThis may change the apparent capacity and feature set of the drive, making all data on it inaccessible.\nYou could lose *everything*." },
 };
 
 #define FWDOWNLOAD_YES "This flag has not been tested with many drives to date.\nYou are trying to deliberately overwrite the drive firmware with the contents of the specified file.\nIf this fails, your drive could be toast."
@@ -184,7 +186,8 @@ static int preflight(struct device *dev, const struct settings *s)
 		const struct opt_value *v = &s->v[d->opt];
 		int err = 0;
 
-		if (!v->given || (d->only_nonzero && !(v->has_value && v->num)))
+		if (!v->given || (d->form == SET_FORM && !v->has_value) ||
+		    (d->form == NONZERO_VALUE && !(v->has_value && v->num)))
 			continue;
 		if (d->needs & NEED_YES)
 			err = confirm_dangerous(dev, s, d->label, d->explanation);

@@ -864,13 +864,129 @@ int set_max_sectors(struct device *dev, const struct settings *s, enum opt_id op
 	return err;
 }
 
-int wdidle3_step(struct device *dev, const struct settings *s, enum opt_id opt)
+/*
+ * WD "Green" drives' idle3 timer, through WD's vendor-specific commands:
+ * enable them (80h with "WD" in the LBA), send a key naming the register
+ * and the direction (SMART WRITE LOG to log BEh), move the value (SMART
+ * READ/WRITE LOG of log BFh), disable them again.
+ */
+enum { WDIDLE3_READ = 1, WDIDLE3_WRITE = 2, WDIDLE3_THRESHOLD = 128 };
+
+static int wd_command(struct device *dev, const char *what, uint8_t command, uint8_t feature, uint32_t lba,
+		      enum ata_protocol protocol, uint8_t *data)
 {
-	(void)dev;
+	struct ata_result res;
+	struct ata_cmd cmd = {
+		.name = what,
+		.tf = { .command = command, .feature = feature, .count = data ? 1 : 0, .lba = lba, .device = 0xa0 },
+		.protocol = protocol,
+		.data = data,
+		.len = data ? 512 : 0,
+		.data_out = protocol == ATA_PROTO_PIO_OUT,
+		.timeout_s = 12,
+	};
+	int err = ata_exec(dev, &cmd, &res);
+
+	if (err)
+		ata_report(what, &res, err);
+	return err;
+}
+
+static int wdidle3_transfer(struct device *dev, int direction, uint8_t *value)
+{
+	uint8_t data[512];
+	int err, err2;
+
+	err = wd_command(dev, "WD vendor-specific commands (enable)", 0x80, 'E', 'W' << 16 | 'D' << 8,
+			 ATA_PROTO_NONDATA, NULL);
+	if (err)
+		return err;
+	memset(data, 0, sizeof(data));
+	data[0] = 0x2a;
+	data[2] = (uint8_t)direction;
+	data[4] = 0x02;
+	data[6] = 0x0d;
+	data[8] = 0x16;
+	data[10] = 0x01;
+	err = wd_command(dev, "WD idle3 key", 0xb0, 0xd6, 0xc24fbe, ATA_PROTO_PIO_OUT, data);
+	if (!err) {
+		memset(data, 0, sizeof(data));
+		data[0] = *value;
+		if (direction == WDIDLE3_WRITE)
+			err = wd_command(dev, "WD idle3 write", 0xb0, 0xd6, 0xc24fbf, ATA_PROTO_PIO_OUT, data);
+		else
+			err = wd_command(dev, "WD idle3 read", 0xb0, 0xd5, 0xc24fbf, ATA_PROTO_PIO_IN, data);
+		if (!err)
+			*value = data[0];
+	}
+	err2 = wd_command(dev, "WD vendor-specific commands (disable)", 0x80, 'D', 'W' << 16 | 'D' << 8,
+			  ATA_PROTO_NONDATA, NULL);
+	return err ? err : err2;
+}
+
+/* Seconds to the drive's encoding: tenths up to 12.7 s, then 30-second steps. */
+static uint8_t wdidle3_encode(unsigned int secs)
+{
+	if (secs == 0)
+		return 0;
+	if (secs < 8)
+		return 80;
+	if (secs <= WDIDLE3_THRESHOLD / 10)
+		return (uint8_t)(secs * 10);
+	secs += 29;
+	if (secs > 300)
+		secs = 300;
+	return (uint8_t)(secs / 30 + WDIDLE3_THRESHOLD);
+}
+
+static void wdidle3_print(uint8_t t)
+{
+	if (run.verbose)
+		printf("[raw=0x%02x] ", t);
+	if (t == 0)
+		printf("disabled");
+	else if (t < 0x50 || t == WDIDLE3_THRESHOLD)
+		printf("%u ??", t);
+	else if (t < WDIDLE3_THRESHOLD)
+		printf("%u.%u secs", t / 10, t % 10);
+	else {
+		if (t > WDIDLE3_THRESHOLD + 10)
+			printf("%u ??", t);
+		else
+			printf("%u secs", (t - WDIDLE3_THRESHOLD) * 30);
+		/* Older firmware counts tenths of a second over the whole range. */
+		printf(" (or %u.%u secs for older drives)", t / 10, t % 10);
+	}
+}
+
+int set_wdidle3(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const struct opt_value *v = &s->v[opt];
+	uint8_t t = wdidle3_encode((unsigned int)v->num);
+
+	if (v->noisy) {
+		printf(" setting wdidle3 to ");
+		wdidle3_print(t);
+		putchar('\n');
+	}
+	return wdidle3_transfer(dev, WDIDLE3_WRITE, &t);
+}
+
+int get_wdidle3(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	uint8_t t = 0;
+	int err;
+
 	(void)s;
 	(void)opt;
-	fprintf(stderr, " -J: the WD idle3 vendor commands are not implemented yet\n");
-	return ENOSYS;
+	err = wdidle3_transfer(dev, WDIDLE3_READ, &t);
+	if (!err) {
+		printf(" wdidle3      = ");
+		wdidle3_print(t);
+		putchar('\n');
+		json_uint("wdidle3_raw", t);
+	}
+	return err;
 }
 
 /* ---- identification ---- */

@@ -12,7 +12,7 @@ step_fn set_queue_depth, get_queue_depth, reread_partitions, flush_buffers;
 step_fn set_drive_feature, get_drive_feature, check_power_mode, power_command;
 step_fn flush_write_cache, hitachi_temperature, set_standby_timer, set_powerup_standby;
 step_fn set_multcount, set_write_cache, get_max_sectors, set_max_sectors, device_reset;
-step_fn set_cdrom_speed, set_pio_mode, wdidle3_step;
+step_fn set_cdrom_speed, set_pio_mode, set_wdidle3, get_wdidle3;
 
 /* Identification. */
 step_fn show_identify, show_identity;

@@ -55,7 +55,6 @@ unsigned int sat_build_cdb(const struct ata_cmd *cmd, bool twelve, uint8_t cdb[1
 		flags |= 0x20;
 	if (!tf->lba48 && (device & 0x40))
 		device |= (tf->lba >> 24) & 0x0f;
-	device &= 0x7f;
 
 	if (twelve) {
 		cdb[0] = SAT_ATA_12;

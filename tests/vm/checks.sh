@@ -304,3 +304,5 @@ for d in sda sdb nvme0n1 vda; do
 	check_true "seeks-$d" sh -c "$H --seeks --iodepth 2 /dev/$d | grep -Eq '^ Timing random seeks \(iodepth 2, 4 KiB\): [0-9]+ seeks in .* p99 [0-9.]+ ms\$'"
 done
 fault fault-seeks-direct "read failed at byte offset" $H -t --iodepth 4 --block-size 64 $B
+check_fails wdidle3-not-wd "WD vendor-specific commands" $H -J /dev/sda
+check_fails wdidle3-unconfirmed "please-destroy-my-drive" $H -J 30 /dev/sda
