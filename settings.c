@@ -870,7 +870,8 @@ int set_max_sectors(struct device *dev, const struct settings *s, enum opt_id op
  * and the direction (SMART WRITE LOG to log BEh), move the value (SMART
  * READ/WRITE LOG of log BFh), disable them again.
  */
-enum { WDIDLE3_READ = 1, WDIDLE3_WRITE = 2, WDIDLE3_THRESHOLD = 128 };
+enum { WDIDLE3_READ = 1, WDIDLE3_WRITE = 2 };
+#define WDIDLE3_THRESHOLD 128u
 
 static int wd_command(struct device *dev, const char *what, uint8_t command, uint8_t feature, uint32_t lba,
 		      enum ata_protocol protocol, uint8_t *data)
@@ -939,8 +940,10 @@ static uint8_t wdidle3_encode(unsigned int secs)
 	return (uint8_t)(secs / 30 + WDIDLE3_THRESHOLD);
 }
 
-static void wdidle3_print(uint8_t t)
+static void wdidle3_print(uint8_t raw)
 {
+	unsigned int t = raw;
+
 	if (run.verbose)
 		printf("[raw=0x%02x] ", t);
 	if (t == 0)
