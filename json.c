@@ -276,25 +276,3 @@ void json_top_error(const char *message)
 	js.errors_first = false;
 	put_escaped(js.errors, (const unsigned char *)message, strlen(message));
 }
-
-void json_lines(const char *text, const char *option_key, const char *option)
-{
-	const char *line = text;
-
-	while (line && *line) {
-		const char *end = strchr(line, '\n');
-		size_t len = end ? (size_t)(end - line) : strlen(line);
-		size_t skip = 0;
-
-		while (skip < len && line[skip] == ' ')
-			skip++;
-		if (len > skip) {
-			json_object_begin(NULL);
-			if (option_key)
-				json_string(option_key, option);
-			json_stringn("message", line + skip, len - skip);
-			json_object_end();
-		}
-		line = end ? end + 1 : NULL;
-	}
-}

@@ -36,7 +36,4 @@ void json_top_error(const char *message);
 /* Drop the devices written so far (the fuzz target reuses one document). */
 void json_discard_devices(void);
 
-/* Write "text" (one or more lines) as string elements of the open array. */
-void json_lines(const char *text, const char *option_key, const char *option);
-
 #endif
