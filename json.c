@@ -4,6 +4,7 @@
  * no trailing commas.  Nesting is tracked so the document can be closed
  * from an exit handler.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -254,7 +255,11 @@ void json_fixed(const char *key, double value, int decimals)
 	if (!js.active)
 		return;
 	begin_value(key);
-	fprintf(js.doc, "%.*f", decimals, value);
+	/* JSON has no infinity or NaN. */
+	if (isfinite(value))
+		fprintf(js.doc, "%.*f", decimals, value);
+	else
+		fputs("null", js.doc);
 }
 
 void json_discard_devices(void)
