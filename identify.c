@@ -1509,7 +1509,11 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 		per_physical = 1u << (sb & 0xf);
 	json_object_begin("user_capacity");
 	json_uint("blocks", identify_capacity(id));
-	json_uint("bytes", identify_capacity(id) * logical);
+	/* A garbage page can claim more bytes than 64 bits hold. */
+	if (identify_capacity(id) <= UINT64_MAX / logical)
+		json_uint("bytes", identify_capacity(id) * logical);
+	else
+		json_null("bytes");
 	json_object_end();
 	if (id[49] & 0x200)
 		json_uint("lba28_sectors", (uint32_t)id[61] << 16 | id[60]);

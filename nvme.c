@@ -324,7 +324,10 @@ static void nvme_json_identify(const uint8_t *ctrl, const uint8_t *ns, uint32_t 
 		json_uint("namespace", nsid);
 		json_object_begin("user_capacity");
 		json_uint("blocks", le64(ns));
-		json_uint("bytes", le64(ns) * lba_bytes);
+		if (lba_bytes && le64(ns) <= UINT64_MAX / lba_bytes)
+			json_uint("bytes", le64(ns) * lba_bytes);
+		else
+			json_null("bytes");
 		json_object_end();
 		json_uint("namespace_capacity", le64(ns + 8));
 		json_uint("namespace_utilization", le64(ns + 16));

@@ -135,6 +135,7 @@ static void decode_descriptor_sense(const uint8_t *s, unsigned int len, struct a
 
 	if (len < 4)
 		return;
+	res->sense_valid = true;
 	res->sense_key = s[1] & 0x0f;
 	res->asc = s[2];
 	res->ascq = s[3];
@@ -172,6 +173,7 @@ static void decode_fixed_sense(const uint8_t *s, unsigned int len, struct ata_re
 {
 	if (len < 3)
 		return;
+	res->sense_valid = true;
 	res->sense_key = s[2] & 0x0f;
 	if (len >= 14) {
 		res->asc = s[12];
@@ -254,6 +256,10 @@ static int judge(struct ata_result *res, const struct sg_io_hdr *io, bool data_i
 
 		if (io->sb_len_wr == 0) {
 			snprintf(res->cause, sizeof(res->cause), "bad/missing sense data");
+			return EIO;
+		}
+		if (!res->sense_valid) {
+			snprintf(res->cause, sizeof(res->cause), "unreadable sense data (%u bytes)", io->sb_len_wr);
 			return EIO;
 		}
 		if (recovered && !(res->have_regs && (res->status & (ATA_STATUS_ERR | ATA_STATUS_DF))))

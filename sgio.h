@@ -55,6 +55,7 @@ struct ata_result {
 	struct ata_regs out;
 	bool lba_incomplete;	/* fixed-format sense: LBA bits 47:24 were not returned */
 	uint8_t sense_key, asc, ascq;
+	bool sense_valid;	/* the sense data was long enough to hold a sense key */
 	uint8_t sense[32];
 	unsigned int sense_len;
 	char cause[160];	/* the failure in words, empty on success */

@@ -103,5 +103,53 @@ run SHIM_REPLY=nosense -- -C
 expect "CHECK CONDITION without sense data" 5 "drive state is:  unknown" "bad/missing sense data"
 run SHIM_REPLY=timeout -- -y
 expect "a timeout is a failure" 110 "" "timed out"
+# Every sense key, in both formats: a failure named by its key, never a result.
+keys=("no sense" "recovered error" "not ready" "medium error" "hardware error" "illegal request"
+	"unit attention" "data protect" "blank check" "vendor specific" "copy aborted" "aborted command"
+	"reserved sense key 0xc" "volume overflow" "miscompare" "reserved sense key 0xf")
+for fmt in descriptor fixed; do
+	for key in $(seq 2 15); do
+		run SHIM_SENSE=$fmt SHIM_REPLY=sense SHIM_KEY=$key SHIM_STATUS=0x51 SHIM_ERROR=0x04 -- -C
+		expect "sense $fmt: key $key (${keys[$key]}) is a failure" 5 "drive state is:  unknown" "CHECK POWER MODE failed: ${keys[$key]}"
+	done
+	# Keys 0 and 1 with ERR set in the status register: still a failure.
+	for key in 0 1; do
+		run SHIM_SENSE=$fmt SHIM_REPLY=sense SHIM_KEY=$key SHIM_STATUS=0x51 SHIM_ERROR=0x10 -- -y
+		expect "sense $fmt: key $key with ATA ERR is a failure" 5 "" "(ATA status 0x51, error 0x10: IDNF)"
+	done
+	# Common ASC/ASCQ pairs of ATA pass-through.
+	for pair in "0x04 0x00 logical unit not ready" "0x11 0x00 unrecovered read error" \
+		"0x0c 0x02 write error, auto reallocation failed" "0x21 0x00 logical block address out of range" \
+		"0x24 0x00 invalid field in CDB" "0x3a 0x00 medium not present" "0x44 0x00 internal target failure" \
+		"0x5d 0x10 asc 0x5d, ascq 0x10"; do
+		set -- $pair
+		asc=$1 ascq=$2
+		shift 2
+		run SHIM_SENSE=$fmt SHIM_REPLY=sense SHIM_KEY=3 SHIM_ASC=$asc SHIM_ASCQ=$ascq -- -y
+		expect "sense $fmt: asc $asc/$ascq named" 5 "" "medium error ($*)"
+	done
+	# Status/error register combinations.
+	for regs in "0x51 0x84 ICRC ABRT" "0x51 0x40 UNC" "0x71 0x04 ABRT" "0x51 0x01 AMNF"; do
+		set -- $regs
+		st=$1 er=$2
+		shift 2
+		run SHIM_SENSE=$fmt SHIM_REPLY=sense SHIM_KEY=0x0b SHIM_STATUS=$st SHIM_ERROR=$er -- -y
+		expect "sense $fmt: status $st error $er decoded" 5 "" "(ATA status $st, error $er: $*)"
+	done
+done
+# Truncated sense buffers: never a made-up register, always a failure.
+for len in 1 2 3 7 8 12 13 21; do
+	for fmt in descriptor fixed late; do
+		run SHIM_SENSE=$fmt SHIM_REPLY=sense SHIM_KEY=3 SHIM_SENSE_LEN=$len -- -C
+		c_rc=$rc
+		c_ok=$(grep -c 'drive state is:  unknown' "$out/cmd.out")
+		run SHIM_SENSE=$fmt SHIM_REPLY=sense SHIM_KEY=3 SHIM_SENSE_LEN=$len -- -y
+		if [ "$c_rc" = 5 ] && [ "$c_ok" = 1 ] && [ "$rc" = 5 ] && [ -s "$out/cmd.err" ]; then
+			echo "ok truncated $fmt sense ($len bytes) is a failure"
+		else
+			echo "FAIL truncated $fmt sense ($len bytes) is a failure (exit $c_rc, $rc)"
+		fi
+	done
+done
 run SHIM_REPLY=ok -- -C -q
 expect "-C -q keeps the state line" 0 "drive state is:" ""

@@ -64,10 +64,13 @@ if echo "$subs" | awk -v size="$size" '$1 != 4096 || $2 % 512 || $2 + 4096 > siz
 else
 	bad "--seeks reads 4 KiB, sector-aligned, inside the device" "$(echo "$subs" | head -3)"
 fi
+# n uniform draws from m block positions leave m(1 - e^(-n/m)) distinct on average;
+# fewer than 95% of that, or one position drawn more than 10 times, is not chance.
 if echo "$subs" | awk -v size="$size" '
 	{ seen[$2]++; n++; if (!min || $2 < min) min = $2; if ($2 > max) max = $2 }
-	END { for (o in seen) { d++; if (seen[o] > worst) worst = seen[o] }
-	      exit !(d >= 0.9 * n && worst <= 4 && min < size / 8 && max > size * 7 / 8) }'; then
+	END { m = size / 4096; expect = m * (1 - exp(-n / m))
+	      for (o in seen) { d++; if (seen[o] > worst) worst = seen[o] }
+	      exit !(n >= 100 && d >= 0.95 * expect && worst <= 10 && min < size / 8 && max > size * 7 / 8) }'; then
 	ok "--seeks spreads its reads over the device, repeats only by chance"
 else
 	bad "--seeks spreads its reads over the device" "$(echo "$subs" | awk '{print $2}' | sort -n | uniq -c | sort -rn | head -3)"

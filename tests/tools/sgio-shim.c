@@ -8,6 +8,8 @@
  *   SHIM_SENSE=fixed|late|descriptor   format of the sense data (default descriptor);
  *                       "late" is the fixed format of older kernels, registers from byte 8
  *   SHIM_REPLY=ok|abort|medium|short|nosense|timeout   how commands end (default ok)
+ *   SHIM_REPLY=sense    CHECK CONDITION with SHIM_KEY, SHIM_ASC, SHIM_ASCQ,
+ *                       SHIM_STATUS, SHIM_ERROR; SHIM_SENSE_LEN cuts the sense short
  *   SHIM_COUNT=N, SHIM_LBA=N   registers returned when asked (CK_COND)
  * Other ioctls on the device fail with ENOTTY, as on a plain SCSI disk.
  */
@@ -160,6 +162,18 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		io->status = 0x02;
 		io->masked_status = 0x01;
 		io->driver_status = 0x08;
+		return 0;
+	}
+	if (strcmp(reply, "sense") == 0) {
+		unsigned int len;
+
+		io->status = 0x02;
+		io->masked_status = 0x01;
+		io->driver_status = 0x08;
+		len = make_sense(io->sbp, io->mx_sb_len, (unsigned char)env_num("SHIM_KEY", 0x0b),
+				 (unsigned char)env_num("SHIM_ASC", 0), (unsigned char)env_num("SHIM_ASCQ", 0),
+				 (unsigned char)env_num("SHIM_STATUS", 0x51), (unsigned char)env_num("SHIM_ERROR", 0x04), ext);
+		io->sb_len_wr = (unsigned char)(getenv("SHIM_SENSE_LEN") ? env_num("SHIM_SENSE_LEN", len) : len);
 		return 0;
 	}
 	if (strcmp(reply, "abort") == 0 || strcmp(reply, "medium") == 0) {

@@ -200,7 +200,7 @@ check set-Y 0 $H -Y $S
 check read-sector-1000 0 $H --read-sector 1000 /dev/sda
 check read-sector-0 0 $H --read-sector 0 /dev/sda
 check_fails read-sector-beyond "beyond the end" $H --read-sector 131072 /dev/sda
-check_fails write-sector-unconfirmed "yes-i-know-what-i-am-doing" $H --write-sector 2001 /dev/sda
+check_fails write-sector-unconfirmed "yes-i-know-what-i-am-doing" $H --write-sector 1000 /dev/sda
 check write-sector-2000 0 $H --write-sector 2000 --yes-i-know-what-i-am-doing /dev/sda
 check read-sector-2000 0 $H --read-sector 2000 /dev/sda
 check repair-sector-2001 0 $H --repair-sector 2001 --yes-i-know-what-i-am-doing /dev/sda

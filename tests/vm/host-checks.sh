@@ -13,8 +13,8 @@ expect() { # NAME GOT WANTED
 }
 
 expect "image: --write-sector 2000 zeroed LBA 2000" "$(sector "$work/hd.img" 2000)" "$(zeros 1)"
-expect "image: LBA 1000 untouched by the sector checks" "$(sector "$work/hd.img" 1000)" "$marker"
-expect "image: --write-sector without confirmation left LBA 2001 alone" "$(sector "$work/hd.img" 2001)" "$(zeros 1)"
+expect "image: refused --write-sector 1000 (no confirmation) left LBA 1000 alone" "$(sector "$work/hd.img" 1000)" "$marker"
+expect "image: --repair-sector 2001 zeroed LBA 2001" "$(sector "$work/hd.img" 2001)" "$(zeros 1)"
 expect "image: TRIM 4000:8 reads back as zeros" "$(sector "$work/ssd.img" 4000 8)" "$(zeros 8)"
 expect "image: TRIM left LBA 4008 alone" "$(sector "$work/ssd.img" 4008)" "$marker"
 expect "image: TRIM left LBA 4015 alone" "$(sector "$work/ssd.img" 4015)" "$marker"
