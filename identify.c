@@ -1510,7 +1510,7 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 	json_object_begin("user_capacity");
 	json_uint("blocks", identify_capacity(id));
 	/* A garbage page can claim more bytes than 64 bits hold. */
-	if (identify_capacity(id) <= UINT64_MAX / logical)
+	if (logical && identify_capacity(id) <= UINT64_MAX / logical)
 		json_uint("bytes", identify_capacity(id) * logical);
 	else
 		json_null("bytes");
