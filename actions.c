@@ -228,6 +228,16 @@ static bool step_applies(const struct step *st, const struct settings *s)
 	return false;
 }
 
+const void *table_row(const void *table, size_t count, size_t size, enum opt_id opt)
+{
+	const char *row = table;
+
+	for (size_t i = 0; i < count; i++, row += size)
+		if (*(const enum opt_id *)(const void *)row == opt)
+			return row;
+	return NULL;
+}
+
 void print_on_off(unsigned long value)
 {
 	printf(value ? " (on)\n" : " (off)\n");

@@ -2,6 +2,8 @@
 #ifndef HDPARM_ACTIONS_H
 #define HDPARM_ACTIONS_H
 
+#include <stddef.h>
+
 #include "hdparm.h"
 #include "options.h"
 
@@ -14,6 +16,16 @@ typedef int step_fn(struct device *dev, const struct settings *s, enum opt_id op
 /* Refuse (EPERM, message on stderr) unless the confirmation flag was given. */
 int confirm_dangerous(struct device *dev, const struct settings *s, const char *opt, const char *explanation);
 int confirm_destructive(struct device *dev, const struct settings *s, const char *opt, const char *explanation);
+
+/*
+ * The row for opt of a table whose rows start with an enum opt_id
+ * (NULL when there is none): the tables of settings, power commands,
+ * security and sanitize operations, firmware modes.
+ */
+const void *table_row(const void *table, size_t count, size_t size, enum opt_id opt);
+#define TABLE_ROW(table, opt)                                                               \
+	((const __typeof__((table)[0]) *)table_row((table), sizeof(table) / sizeof((table)[0]), \
+						      sizeof((table)[0]), (opt)))
 
 /* How the option is spelled on the command line: "-S", "--read-sector". */
 const char *option_name(enum opt_id opt);

@@ -462,7 +462,7 @@ static unsigned int erase_timeout(const uint16_t *id, bool enhanced)
 
 int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	const struct security_op *op = NULL;
+	const struct security_op *op = TABLE_ROW(security_ops, opt);
 	bool master = s->v[OPT_USER_MASTER].given && s->v[OPT_USER_MASTER].str && s->v[OPT_USER_MASTER].str[0] == 'm';
 	bool maximum = s->v[OPT_SECURITY_MODE].given && s->v[OPT_SECURITY_MODE].str && s->v[OPT_SECURITY_MODE].str[0] == 'm';
 	bool enhanced = opt == OPT_SECURITY_ERASE_ENHANCED;
@@ -470,9 +470,6 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	const uint16_t *id;
 	int err;
 
-	for (size_t i = 0; i < sizeof(security_ops) / sizeof(security_ops[0]); i++)
-		if (security_ops[i].opt == opt)
-			op = &security_ops[i];
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
 	if (!(id[82] & 2) || !(id[128] & 1)) {
@@ -569,14 +566,11 @@ static const struct sanitize_op {
 
 int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	const struct sanitize_op *op = NULL;
+	const struct sanitize_op *op = TABLE_ROW(sanitize_ops, opt);
 	struct ata_result res;
 	const uint16_t *id;
 	int err;
 
-	for (size_t i = 0; i < sizeof(sanitize_ops) / sizeof(sanitize_ops[0]); i++)
-		if (sanitize_ops[i].opt == opt)
-			op = &sanitize_ops[i];
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
 	if (!(id[59] & 0x1000)) {
@@ -938,7 +932,7 @@ static int send_firmware_segment(struct device *dev, unsigned int mode, size_t o
 
 int firmware_download(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	const struct fw_mode *m = NULL;
+	const struct fw_mode *m = TABLE_ROW(fw_modes, opt);
 	const char *path = s->v[opt].str;
 	const uint16_t *id;
 	unsigned int mode, seg_min = 1, seg_max = 0xffff;
@@ -947,9 +941,6 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 	uint8_t *fw = NULL;
 	int fd, err;
 
-	for (size_t i = 0; i < sizeof(fw_modes) / sizeof(fw_modes[0]); i++)
-		if (fw_modes[i].opt == opt)
-			m = &fw_modes[i];
 	if (partition_start(dev)) {
 		fprintf(stderr, "--fwdownload requires the raw device, not a partition.\n");
 		return EINVAL;

@@ -89,14 +89,6 @@ static const struct kernel_setting kernel_settings[] = {
 	{ OPT_BUSSTATE, HDIO_GET_BUSSTATE, HDIO_SET_BUSSTATE, "HDIO_GET_BUSSTATE", "HDIO_SET_BUSSTATE", NULL, "busstate", false, " setting bus state to %d (%s)\n", false, false, false, print_busstate },
 };
 
-static const struct kernel_setting *find_kernel_setting(enum opt_id opt)
-{
-	for (size_t i = 0; i < sizeof(kernel_settings) / sizeof(kernel_settings[0]); i++)
-		if (kernel_settings[i].opt == opt)
-			return &kernel_settings[i];
-	return NULL;
-}
-
 static int report_errno(const char *what)
 {
 	int err = errno;
@@ -107,7 +99,7 @@ static int report_errno(const char *what)
 
 int set_kernel_setting(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	const struct kernel_setting *k = find_kernel_setting(opt);
+	const struct kernel_setting *k = TABLE_ROW(kernel_settings, opt);
 	const struct opt_value *v = &s->v[opt];
 	int value = (int)v->num;
 	int rc;
@@ -126,7 +118,7 @@ int set_kernel_setting(struct device *dev, const struct settings *s, enum opt_id
 
 int get_kernel_setting(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	const struct kernel_setting *k = find_kernel_setting(opt);
+	const struct kernel_setting *k = TABLE_ROW(kernel_settings, opt);
 	bool explicit = s->v[opt].given && s->v[opt].noisy;
 	long value = 0;
 	int ivalue = 0, rc;
@@ -377,15 +369,12 @@ static const struct drive_feature drive_features[] = {
 
 int set_drive_feature(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	const struct drive_feature *f = NULL;
+	const struct drive_feature *f = TABLE_ROW(drive_features, opt);
 	const struct opt_value *v = &s->v[opt];
 	unsigned int value = (unsigned int)v->num;
 	uint8_t feature;
 	uint16_t count;
 
-	for (size_t i = 0; i < sizeof(drive_features) / sizeof(drive_features[0]); i++)
-		if (drive_features[i].opt == opt)
-			f = &drive_features[i];
 	feature = value ? f->feature_on : f->feature_off;
 	count = f->count_is_value ? (uint16_t)value : 0;
 	if (opt == OPT_APM && value == 255) {
@@ -683,13 +672,10 @@ static const struct power_cmd {
 
 int power_command(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	const struct power_cmd *p = NULL;
+	const struct power_cmd *p = TABLE_ROW(power_cmds, opt);
 	struct ata_result res;
 	int err;
 
-	for (size_t i = 0; i < sizeof(power_cmds) / sizeof(power_cmds[0]); i++)
-		if (power_cmds[i].opt == opt)
-			p = &power_cmds[i];
 	if (s->v[opt].noisy && !(opt == OPT_SEAGATE && s->quiet))
 		printf("%s", p->message);
 	err = ata_nondata(dev, p->what, p->command, p->feature, 0, p->lba, false, &res, 0);
