@@ -17,8 +17,9 @@ truncate -s 64M "$mid"
 devs=()
 cleanup() { for d in "${devs[@]}"; do losetup -d "$d"; done; rm -f "$big" "$small" "$mid"; }
 trap cleanup EXIT
-attach() { local d; d=$(losetup -f --show "$1") || return 1; devs+=("$d"); echo "$d"; }
-mid_dev=$(attach "$mid") && big_dev=$(attach "$big") && small_dev=$(attach "$small") ||
+# attach VAR FILE: not run in $(...), so that devs keeps the device for cleanup
+attach() { local d; d=$(losetup -f --show "$2") || return 1; devs+=("$d"); printf -v "$1" '%s' "$d"; }
+attach mid_dev "$mid" && attach big_dev "$big" && attach small_dev "$small" ||
 	{ echo "timings: skipped (losetup failed)"; exit 0; }
 
 rate='[0-9]+ MB in +[0-9]+\.[0-9]{2} seconds = +[0-9]+\.[0-9]{2} [Mk]B/sec'
