@@ -1,0 +1,58 @@
+# Shared by the benchmarks: a loop device to measure on, and the statistics.
+# Sourced, not run.  Needs root.
+
+# make_device SIZE [BYTES_PER_SEC]: sets $dev to a loop device over a file of
+# SIZE random bytes, removed again at exit.
+#
+# The file is written and synced before the loop device exists, so no
+# writeback competes with the timed reads, and the loop device reads it with
+# O_DIRECT where it can: a loop device over a file in this machine's page
+# cache times the page cache, not a device.  With BYTES_PER_SEC, reads from
+# the device are throttled to that rate (blkio cgroup) so that it behaves
+# like a drive with a fixed media rate; without it the figures follow the
+# backing store underneath, whatever else the host does with it.
+bench_tmp=
+bench_cgroup=
+make_device() {
+	local size=$1 bps=${2:-} majmin
+	bench_tmp=$(mktemp -d /var/tmp/hdparm-bench.XXXXXX)
+	trap cleanup_device EXIT
+	head -c "$size" /dev/urandom > "$bench_tmp/img" || return 1
+	sync
+	dev=$(losetup --direct-io=on -f --show "$bench_tmp/img" 2>/dev/null) ||
+		dev=$(losetup -f --show "$bench_tmp/img") || return 1
+	echo "device: $dev over $size of random data, loop direct I/O $(cat /sys/block/"${dev#/dev/}"/loop/dio 2>/dev/null || echo '?')"
+	[ -n "$bps" ] || return 0
+	majmin=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
+	if [ -d /sys/fs/cgroup/blkio ]; then
+		bench_cgroup=/sys/fs/cgroup/blkio/hdparm-bench.$$
+		mkdir "$bench_cgroup" && echo "$majmin $bps" > "$bench_cgroup/blkio.throttle.read_bps_device"
+	elif grep -qw io /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+		echo +io > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+		bench_cgroup=/sys/fs/cgroup/hdparm-bench.$$
+		mkdir "$bench_cgroup" && echo "$majmin rbps=$bps" > "$bench_cgroup/io.max"
+	fi
+	# Every process this shell starts from now on is throttled on $dev.
+	if [ -n "$bench_cgroup" ] && echo $$ > "$bench_cgroup/cgroup.procs"; then
+		echo "device: reads throttled to $((bps / 1048576)) MiB/s, like a drive's media rate"
+	else
+		echo "device: could not throttle (no blkio or io cgroup); figures follow the backing store"
+		bench_cgroup=
+	fi
+}
+
+cleanup_device() {
+	exec 9<&-
+	if [ -n "$bench_cgroup" ]; then
+		echo $$ > "$(dirname "$bench_cgroup")/cgroup.procs"
+		rmdir "$bench_cgroup"
+	fi
+	[ -n "${dev:-}" ] && losetup -d "$dev"
+	rm -rf "$bench_tmp"
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# (max - min) / median
+spread() { sort -g | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.3f\n", m ? (v[NR] - v[1]) / m : 0 }'; }
+# Median of the ratios of two columns of numbers, pair by pair (paste A B).
+median_ratio() { awk '$2 > 0 { printf "%.6f\n", $1 / $2 }' | median; }
