@@ -37,6 +37,7 @@ fuzz:
 bench: hdparm
 	bash tests/bench/run-bench.sh
 	bash tests/bench/run-fio-bench.sh
+	BENCH_BACKING=memory bash tests/bench/run-fio-bench.sh
 
 install: hdparm
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)

@@ -2,7 +2,8 @@
 # Sourced, not run.  Needs root.
 
 # make_device SIZE [BYTES_PER_SEC]: sets $dev to a loop device over a file of
-# SIZE random bytes, removed again at exit.
+# SIZE random bytes, removed again at exit.  The file is on the disk, or in
+# memory (/dev/shm) with BENCH_BACKING=memory.
 #
 # The file is written and synced before the loop device exists, so no
 # writeback competes with the timed reads, and the loop device reads it with
@@ -15,13 +16,15 @@ bench_tmp=
 bench_cgroup=
 make_device() {
 	local size=$1 bps=${2:-} majmin
-	bench_tmp=$(mktemp -d /var/tmp/hdparm-bench.XXXXXX)
+	local dir=/var/tmp
+	[ "${BENCH_BACKING:-disk}" = memory ] && dir=/dev/shm
+	bench_tmp=$(mktemp -d "$dir/hdparm-bench.XXXXXX")
 	trap cleanup_device EXIT
 	head -c "$size" /dev/urandom > "$bench_tmp/img" || return 1
 	sync
 	dev=$(losetup --direct-io=on -f --show "$bench_tmp/img" 2>/dev/null) ||
 		dev=$(losetup -f --show "$bench_tmp/img") || return 1
-	echo "device: $dev over $size of random data, loop direct I/O $(cat /sys/block/"${dev#/dev/}"/loop/dio 2>/dev/null || echo '?')"
+	echo "device: $dev over $size of random data in $dir, loop direct I/O $(cat /sys/block/"${dev#/dev/}"/loop/dio 2>/dev/null || echo '?')"
 	[ -n "$bps" ] || return 0
 	majmin=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
 	if [ -d /sys/fs/cgroup/blkio ]; then
@@ -56,3 +59,5 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 spread() { sort -g | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.3f\n", m ? (v[NR] - v[1]) / m : 0 }'; }
 # Median of the ratios of two columns of numbers, pair by pair (paste A B).
 median_ratio() { awk '$2 > 0 { printf "%.6f\n", $1 / $2 }' | median; }
+# Lowest-highest of the pair-by-pair ratios: how far one pair can be off.
+ratio_range() { awk '$2 > 0 { printf "%.6f\n", $1 / $2 }' | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f-%.2f\n", lo, hi }'; }
