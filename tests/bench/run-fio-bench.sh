@@ -6,7 +6,9 @@
 # and fio.  Goal: every ratio within 0.95-1.05.
 #
 # fio runs for 3 s or to the end of the device, whichever comes first, as
-# our timings do (with --time_based it would start over at the beginning).
+# our timings do (with --time_based it would start over at the beginning),
+# and with --norandommap draws random offsets independently, as --seeks
+# does, instead of keeping a map of the blocks it has read.
 #
 # The loop device reads its backing file with O_DIRECT.  With the file on
 # the disk (the default) a read is a read of the host's disk: random reads
@@ -35,7 +37,7 @@ timed() {
 fio_run() { # RW BS DEPTH: "FIGURE CPU", MB/s for read, IOPS for randread
 	local cpu
 	cpu=$(timed "$out/fio.out" fio --name=b --filename="$dev" --direct=1 --ioengine=libaio --rw="$1" \
-		--bs="$2" --iodepth="$3" --runtime=3 --output-format=terse --terse-version=3)
+		--bs="$2" --iodepth="$3" --runtime=3 --norandommap --output-format=terse --terse-version=3)
 	# terse v3: field 7 read bandwidth KiB/s, field 8 read IOPS
 	if [ "$1" = read ]; then
 		awk -F';' -v cpu="$cpu" '{ printf "%.2f %s\n", $7 / 1024, cpu }' "$out/fio.out"

@@ -4,6 +4,7 @@
 # hdparm 9.65 (-T, -t), PAIRS pairs in alternating order; prints the median
 # figures, the median of the pair-by-pair ratios and the median CPU seconds.
 # PAIRS comes from the host (tests/vm/run --bench, default 3).
+# fio's options are those of tests/bench/run-fio-bench.sh (see there).
 # Under TCG everything is slow, but both tools run on the same slow machine.
 PAIRS=$(cat /pairs 2>/dev/null || echo 3)
 H=/sbin/hdparm
@@ -27,7 +28,7 @@ old() {
 }
 fio_run() { # DEV RW BS DEPTH
 	cpu=$(timed fio --name=b --filename="$1" --direct=1 --ioengine=libaio --rw="$2" --bs="$3" \
-		--iodepth="$4" --runtime=3 --output-format=terse --terse-version=3)
+		--iodepth="$4" --runtime=3 --norandommap --output-format=terse --terse-version=3)
 	awk -F';' -v rw="$2" -v cpu="$cpu" '{ if (rw == "read") printf "%.2f %s\n", $7 / 1024, cpu; else print $8, cpu }' /tmp/out
 }
 
