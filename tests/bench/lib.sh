@@ -1,5 +1,6 @@
-# Shared by the benchmarks: a loop device to measure on, and the statistics.
-# Sourced, not run.  Needs root.
+# Shared by the benchmarks: a loop device to measure on, the runs of fio,
+# and the statistics.  Sourced, not run, by bash on the host and by busybox
+# sh in the emulated machine (tests/vm/bench.sh), so plain sh only.
 
 # make_device SIZE [BYTES_PER_SEC]: sets $dev to a loop device over a file of
 # SIZE random bytes, removed again at exit.  The file is on the disk, or in
@@ -61,3 +62,32 @@ spread() { sort -g | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : 
 median_ratio() { awk '$2 > 0 { printf "%.6f\n", $1 / $2 }' | median; }
 # Lowest-highest of the pair-by-pair ratios: how far one pair can be off.
 ratio_range() { awk '$2 > 0 { printf "%.6f\n", $1 / $2 }' | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f-%.2f\n", lo, hi }'; }
+
+# timed FILE COMMAND...: the command's stdout in FILE; prints the CPU seconds
+# (user + system) it used.  GNU time and busybox time both take -p and -o.
+timed() {
+	local file=$1
+	shift
+	env time -p -o "$file.time" "$@" > "$file" 2>/dev/null
+	awk '$1 == "user" || $1 == "sys" { t += $2 } END { print t + 0 }' "$file.time"
+}
+
+# fio_run DEVICE RW BS DEPTH: "FIGURE CPU", MiB/s for read, IOPS for randread.
+# For 3 s or to the end of the device, whichever comes first, as our timings
+# do (with --time_based it would start over at the beginning), and with
+# random offsets drawn independently, as --seeks does (--norandommap).
+fio_run() {
+	local cpu
+	cpu=$(timed "${bench_tmp:-/tmp}/fio.out" fio --name=b --filename="$1" --direct=1 --ioengine=libaio \
+		--rw="$2" --bs="$3" --iodepth="$4" --runtime=3 --norandommap --output-format=terse --terse-version=3)
+	# terse v3: field 7 read bandwidth KiB/s, field 8 read IOPS
+	awk -F';' -v rw="$2" -v cpu="$cpu" \
+		'{ if (rw == "read") printf "%.2f %s\n", $7 / 1024, cpu; else print $8, cpu }' "${bench_tmp:-/tmp}/fio.out"
+}
+
+# hdparm_run BINARY ARGS...: "FIGURE CPU", the last MB/sec or seeks/sec figure
+hdparm_run() {
+	local cpu
+	cpu=$(timed "${bench_tmp:-/tmp}/hdparm.out" "$@")
+	echo "$(grep -oE '= +[0-9.]+ (MB/sec|seeks/sec)' "${bench_tmp:-/tmp}/hdparm.out" | grep -oE '[0-9.]+' | tail -n 1) $cpu"
+}

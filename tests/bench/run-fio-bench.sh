@@ -5,10 +5,7 @@
 # CPU seconds (user + system) each tool used for one 3 s run.  Needs root
 # and fio.  Goal: every ratio within 0.95-1.05.
 #
-# fio runs for 3 s or to the end of the device, whichever comes first, as
-# our timings do (with --time_based it would start over at the beginning),
-# and with --norandommap draws random offsets independently, as --seeks
-# does, instead of keeping a map of the blocks it has read.
+# How fio is run: fio_run in lib.sh.
 #
 # The loop device reads its backing file with O_DIRECT.  With the file on
 # the disk (the default) a read is a read of the host's disk: random reads
@@ -27,28 +24,8 @@ command -v fio >/dev/null || { echo "fio bench: needs fio (apt-get install fio)"
 make_device "$SIZE" || { echo "fio bench: could not set up a loop device"; exit 1; }
 out=$bench_tmp
 
-# timed FILE COMMAND...: the command's stdout in FILE, its CPU seconds printed
-timed() {
-	local file=$1
-	shift
-	/usr/bin/time -f '%U %S' -o "$out/time" "$@" > "$file" 2>/dev/null
-	awk '{ print $1 + $2 }' "$out/time"
-}
-fio_run() { # RW BS DEPTH: "FIGURE CPU", MB/s for read, IOPS for randread
-	local cpu
-	cpu=$(timed "$out/fio.out" fio --name=b --filename="$dev" --direct=1 --ioengine=libaio --rw="$1" \
-		--bs="$2" --iodepth="$3" --runtime=3 --norandommap --output-format=terse --terse-version=3)
-	# terse v3: field 7 read bandwidth KiB/s, field 8 read IOPS
-	if [ "$1" = read ]; then
-		awk -F';' -v cpu="$cpu" '{ printf "%.2f %s\n", $7 / 1024, cpu }' "$out/fio.out"
-	else
-		awk -F';' -v cpu="$cpu" '{ print $8, cpu }' "$out/fio.out"
-	fi
-}
 ours_run() { # -t|--seeks DEPTH BS_KIB: "FIGURE CPU"
-	local cpu
-	cpu=$(timed "$out/ours.out" "$H" "$1" --iodepth "$2" --block-size "$3" "$dev")
-	echo "$(grep -oE '= +[0-9.]+ (MB/sec|seeks/sec)' "$out/ours.out" | grep -oE '[0-9.]+' | head -n 1) $cpu"
+	hdparm_run "$H" "$1" --iodepth "$2" --block-size "$3" "$dev"
 }
 
 printf '%-28s %11s %11s %7s %11s %9s %9s\n' measurement ours fio ratio "pair range" "ours CPU" "fio CPU"
@@ -59,9 +36,9 @@ for spec in "read 1M 32 -t 1024" "randread 4k 1 --seeks 4" "randread 4k 32 --see
 	for i in $(seq "$PAIRS"); do
 		if [ $((i % 2)) = 1 ]; then
 			ours_run "$4" "$3" "$5" >> "$out/a"
-			fio_run "$1" "$2" "$3" >> "$out/b"
+			fio_run "$dev" "$1" "$2" "$3" >> "$out/b"
 		else
-			fio_run "$1" "$2" "$3" >> "$out/b"
+			fio_run "$dev" "$1" "$2" "$3" >> "$out/b"
 			ours_run "$4" "$3" "$5" >> "$out/a"
 		fi
 	done
