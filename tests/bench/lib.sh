@@ -2,21 +2,23 @@
 # and the statistics.  Sourced, not run, by bash on the host and by busybox
 # sh in the emulated machine (tests/vm/bench.sh), so plain sh only.
 
-# make_device SIZE [BYTES_PER_SEC]: sets $dev to a loop device over a file of
-# SIZE random bytes, removed again at exit.  The file is on the disk, or in
-# memory (/dev/shm) with BENCH_BACKING=memory.
+# make_device SIZE [BYTES_PER_SEC [READS_PER_SEC]]: sets $dev to a loop device
+# over a file of SIZE random bytes, removed again at exit.  The file is on the
+# disk, or in memory (/dev/shm) with BENCH_BACKING=memory.
 #
 # The file is written and synced before the loop device exists, so no
 # writeback competes with the timed reads, and the loop device reads it with
 # O_DIRECT where it can: a loop device over a file in this machine's page
-# cache times the page cache, not a device.  With BYTES_PER_SEC, reads from
-# the device are throttled to that rate (blkio cgroup) so that it behaves
-# like a drive with a fixed media rate; without it the figures follow the
-# backing store underneath, whatever else the host does with it.
+# cache times the page cache, not a device.  With BYTES_PER_SEC (and
+# READS_PER_SEC), reads from the device are throttled to that rate (blkio
+# cgroup) so that it behaves like a drive with a fixed media rate and a fixed
+# number of reads a second; without it the figures follow the backing store
+# underneath, whatever else the host does with it.  0 means no limit.
 bench_tmp=
 bench_cgroup=
+unlimited_as() { [ "$2" = 0 ] && echo "$1" || echo "$2"; } # WORD LIMIT: WORD for 0
 make_device() {
-	local size=$1 bps=${2:-} majmin
+	local size=$1 bps=${2:-0} iops=${3:-0} majmin
 	local dir=/var/tmp
 	[ "${BENCH_BACKING:-disk}" = memory ] && dir=/dev/shm
 	bench_tmp=$(mktemp -d "$dir/hdparm-bench.XXXXXX")
@@ -26,19 +28,23 @@ make_device() {
 	dev=$(losetup --direct-io=on -f --show "$bench_tmp/img" 2>/dev/null) ||
 		dev=$(losetup -f --show "$bench_tmp/img") || return 1
 	echo "device: $dev over $size of random data in $dir, loop direct I/O $(cat /sys/block/"${dev#/dev/}"/loop/dio 2>/dev/null || echo '?')"
-	[ -n "$bps" ] || return 0
+	[ "$bps" != 0 ] || [ "$iops" != 0 ] || return 0
 	majmin=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
 	if [ -d /sys/fs/cgroup/blkio ]; then
 		bench_cgroup=/sys/fs/cgroup/blkio/hdparm-bench.$$
-		mkdir "$bench_cgroup" && echo "$majmin $bps" > "$bench_cgroup/blkio.throttle.read_bps_device"
+		mkdir "$bench_cgroup" &&
+			{ [ "$bps" = 0 ] || echo "$majmin $bps" > "$bench_cgroup/blkio.throttle.read_bps_device"; } &&
+			{ [ "$iops" = 0 ] || echo "$majmin $iops" > "$bench_cgroup/blkio.throttle.read_iops_device"; }
 	elif grep -qw io /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
 		echo +io > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
 		bench_cgroup=/sys/fs/cgroup/hdparm-bench.$$
-		mkdir "$bench_cgroup" && echo "$majmin rbps=$bps" > "$bench_cgroup/io.max"
+		mkdir "$bench_cgroup" &&
+			echo "$majmin rbps=$(unlimited_as max "$bps") riops=$(unlimited_as max "$iops")" > "$bench_cgroup/io.max"
 	fi
 	# Every process this shell starts from now on is throttled on $dev.
 	if [ -n "$bench_cgroup" ] && echo $$ > "$bench_cgroup/cgroup.procs"; then
-		echo "device: reads throttled to $((bps / 1048576)) MiB/s, like a drive's media rate"
+		echo "device: reads throttled to $(unlimited_as any $((bps / 1048576))) MiB/s" \
+			"and $(unlimited_as any "$iops") reads/s, like a drive's fixed rates"
 	else
 		echo "device: could not throttle (no blkio or io cgroup); figures follow the backing store"
 		bench_cgroup=
@@ -54,6 +60,13 @@ cleanup_device() {
 	[ -n "${dev:-}" ] && losetup -d "$dev"
 	rm -rf "$bench_tmp"
 }
+
+# idle: a pause before each timed run, so that every run starts on an idle
+# device.  A throttled device (blkio cgroup, QEMU's throttling) that was busy
+# a moment ago lets the next reader have up to a tenth of a second's reads at
+# once: ours, which starts in milliseconds, got those 500 reads, and fio,
+# which takes longer to start, did not.
+idle() { sleep 1; }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # (max - min) / median

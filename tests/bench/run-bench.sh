@@ -24,7 +24,6 @@ PAIRS=${PAIRS:-5}
 SIZE=${SIZE:-4G}
 BPS=${BENCH_BPS:-262144000}
 [ -x "$OLD" ] || { echo "bench: needs hdparm 9.65 at $OLD"; exit 1; }
-[ "$BPS" = 0 ] && BPS=
 make_device "$SIZE" "$BPS" || { echo "bench: could not set up a loop device"; exit 1; }
 out=$bench_tmp
 # Held open as a mounted filesystem holds a real disk open: when its last
