@@ -14,6 +14,10 @@
 # steady, but a 4 KiB read at QD1 takes a few microseconds and what is timed
 # is mostly how fast this virtual machine wakes an idle CPU: both tools
 # triple their QD1 figure when another process keeps the second CPU busy.
+# Unpinned, fio has had 1.1-1.6x ours there; pinned to one CPU the gap
+# shrinks or goes (taskset -c 0: ours 67-72k reads/s, fio 68-72k; -c 1:
+# 60k against 74k), so where the scheduler puts the loop device's worker
+# sets much of that row.
 #
 # BENCH_BPS and BENCH_IOPS throttle the device's reads (blkio cgroup) to a
 # fixed rate, like a drive's media rate and its random reads a second: where
