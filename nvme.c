@@ -379,17 +379,24 @@ static void nvme_json_identify(const uint8_t *ctrl, const uint8_t *ns, uint32_t 
 	json_object_end();
 }
 
+/*
+ * Room for the controller's and the namespace's Identify pages, with the
+ * controller's read; the caller frees both, also on failure.
+ */
+static int identify_controller(struct device *dev, uint8_t **ctrl, uint8_t **ns)
+{
+	*ctrl = malloc(NVME_IDENTIFY_BYTES);
+	*ns = malloc(NVME_IDENTIFY_BYTES);
+	if (!*ctrl || !*ns)
+		return ENOMEM;
+	return identify(dev, 1, 0, *ctrl, false);
+}
+
 int nvme_show_identify(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	uint8_t *ctrl = malloc(NVME_IDENTIFY_BYTES), *ns = malloc(NVME_IDENTIFY_BYTES);
-	int err;
+	uint8_t *ctrl, *ns;
+	int err = identify_controller(dev, &ctrl, &ns);
 
-	if (!ctrl || !ns) {
-		free(ctrl);
-		free(ns);
-		return ENOMEM;
-	}
-	err = identify(dev, 1, 0, ctrl, false);
 	if (!err && opt == OPT_ISTDOUT) {
 		for (int i = 0; i < NVME_IDENTIFY_BYTES; i += 16) {
 			for (int j = 0; j < 16; j += 2)
@@ -430,16 +437,10 @@ int nvme_show_identify(struct device *dev, const struct settings *s, enum opt_id
 
 int nvme_show_identity(struct device *dev)
 {
-	uint8_t *ctrl = malloc(NVME_IDENTIFY_BYTES), *ns = malloc(NVME_IDENTIFY_BYTES);
+	uint8_t *ctrl, *ns;
 	char model[41], fw[9], serial[21];
-	int err;
+	int err = identify_controller(dev, &ctrl, &ns);
 
-	if (!ctrl || !ns) {
-		free(ctrl);
-		free(ns);
-		return ENOMEM;
-	}
-	err = identify(dev, 1, 0, ctrl, false);
 	if (!err) {
 		const struct {
 			char *dst;
@@ -604,12 +605,9 @@ int nvme_read_sector(struct device *dev, uint64_t lba)
 	printf("reading sector %llu: ", (unsigned long long)lba);
 	fflush(stdout);
 	err = nvme_cmd(dev, NVME_IOCTL_IO_CMD, &cmd, "--read-sector");
-	if (err) {
-		printf("FAILED\n");
-	} else {
-		printf("succeeded\n");
+	printf(err ? "FAILED\n" : "succeeded\n");
+	if (!err)
 		dump_sector(buf, bytes);
-	}
 	free(buf);
 	return err;
 }

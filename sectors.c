@@ -95,6 +95,13 @@ static int sector_io(struct device *dev, uint64_t lba, void *buf, size_t len, bo
 }
 
 /* "--read-sector 204800: medium error (...), LBA 204800" */
+/* 9.65's word for how a command it announced went; returns err. */
+static int say_outcome(int err)
+{
+	printf(err ? "FAILED\n" : "succeeded\n");
+	return err;
+}
+
 static void report_sector_failure(const char *opt, uint64_t lba, const struct ata_result *res, int err)
 {
 	fprintf(stderr, "%s %llu: %s", opt, (unsigned long long)lba, res->cause[0] ? res->cause : strerror(err));
@@ -145,15 +152,11 @@ static int one_sector(struct device *dev, uint64_t lba, bool write)
 	/* The page cache must not hand back the old contents afterwards. */
 	if (write)
 		drop_cached_sectors(dev);
-	err = sector_io(dev, lba, buf, bytes, write, &res);
-	if (err) {
-		printf("FAILED\n");
+	err = say_outcome(sector_io(dev, lba, buf, bytes, write, &res));
+	if (err)
 		report_sector_failure(opt, lba, &res, err);
-	} else {
-		printf("succeeded\n");
-		if (!write)
-			dump_sector(buf, bytes);
-	}
+	else if (!write)
+		dump_sector(buf, bytes);
 	if (write)
 		drop_cached_sectors(dev);
 	free(buf);
@@ -206,13 +209,9 @@ int make_bad_sector(struct device *dev, const struct settings *s, enum opt_id op
 		.protocol = ATA_PROTO_NONDATA,
 		.timeout_s = 60,
 	};
-	err = ata_exec(dev, &cmd, &res);
-	if (err) {
-		printf("FAILED\n");
+	err = say_outcome(ata_exec(dev, &cmd, &res));
+	if (err)
 		report_sector_failure("--make-bad-sector", v->num, &res, err);
-	} else {
-		printf("succeeded\n");
-	}
 	return err;
 }
 
@@ -301,13 +300,11 @@ static int trim_ranges(struct device *dev, const struct sector_range *ranges, un
 		};
 		printf("trimming %llu sectors from %zu ranges\n", (unsigned long long)sectors, entries);
 		fflush(stdout);
-		err = ata_exec(dev, &cmd, &res);
+		err = say_outcome(ata_exec(dev, &cmd, &res));
 		if (err) {
-			printf("FAILED\n");
 			ata_report("DATA SET MANAGEMENT (TRIM)", &res, err);
 			break;
 		}
-		printf("succeeded\n");
 		ranges += consumed;
 		n -= consumed;
 	}
@@ -1061,13 +1058,9 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 		.protocol = ATA_PROTO_NONDATA,
 		.timeout_s = 60,
 	};
-	err = ata_exec(dev, &cmd, &res);
-	if (err) {
-		printf("FAILED\n");
+	err = say_outcome(ata_exec(dev, &cmd, &res));
+	if (err)
 		ata_report("SET SECTOR CONFIGURATION EXT", &res, err);
-	} else {
-		printf("succeeded\n");
-	}
 	dev->id_valid = false;
 	return err;
 }
