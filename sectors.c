@@ -94,7 +94,6 @@ static int sector_io(struct device *dev, uint64_t lba, void *buf, size_t len, bo
 	return ata_exec(dev, &cmd, res);
 }
 
-/* "--read-sector 204800: medium error (...), LBA 204800" */
 /* 9.65's word for how a command it announced went; returns err. */
 static int say_outcome(int err)
 {
@@ -102,6 +101,7 @@ static int say_outcome(int err)
 	return err;
 }
 
+/* "--read-sector 204800: medium error (...), LBA 204800" */
 static void report_sector_failure(const char *opt, uint64_t lba, const struct ata_result *res, int err)
 {
 	fprintf(stderr, "%s %llu: %s", opt, (unsigned long long)lba, res->cause[0] ? res->cause : strerror(err));
