@@ -178,16 +178,35 @@ static const enum opt_id fwdownload_options[] = {
 	OPT_FWDOWNLOAD_MODE7, OPT_FWDOWNLOAD_MODEE, OPT_FWDOWNLOAD_MODEE_MAX,
 };
 
+static bool dangerous_form_given(const struct dangerous *d, const struct settings *s)
+{
+	const struct opt_value *v = &s->v[d->opt];
+
+	return v->given && !(d->form == SET_FORM && !v->has_value) &&
+	       !(d->form == NONZERO_VALUE && !(v->has_value && v->num));
+}
+
+bool carries_dangerous_option(const struct settings *s)
+{
+	for (size_t i = 0; i < sizeof(dangerous_options) / sizeof(dangerous_options[0]); i++)
+		if (dangerous_form_given(&dangerous_options[i], s))
+			return true;
+	for (size_t i = 0; i < sizeof(fwdownload_options) / sizeof(fwdownload_options[0]); i++)
+		if (s->v[fwdownload_options[i]].given)
+			return true;
+	return s->v[OPT_MAX_SECTORS].has_value || s->v[OPT_DCO_SETMAX].given ||
+	       s->v[OPT_SECURITY_SET_PASS].given || s->v[OPT_SECURITY_DISABLE].given ||
+	       s->v[OPT_SECURITY_ERASE].given || s->v[OPT_SECURITY_ERASE_ENHANCED].given;
+}
+
 /* 0, or EPERM when a dangerous option lacks its flag (the message is printed). */
 static int preflight(struct device *dev, const struct settings *s)
 {
 	for (size_t i = 0; i < sizeof(dangerous_options) / sizeof(dangerous_options[0]); i++) {
 		const struct dangerous *d = &dangerous_options[i];
-		const struct opt_value *v = &s->v[d->opt];
 		int err = 0;
 
-		if (!v->given || (d->form == SET_FORM && !v->has_value) ||
-		    (d->form == NONZERO_VALUE && !(v->has_value && v->num)))
+		if (!dangerous_form_given(d, s))
 			continue;
 		if (d->needs & NEED_YES)
 			err = confirm_dangerous(dev, s, d->label, d->explanation);
@@ -371,7 +390,7 @@ static void json_device_end(const struct device *dev, char *errors)
 	json_object_end();
 }
 
-int process_device(const char *path, const struct settings *s)
+int process_device(const char *path, const struct settings *s, bool *refused)
 {
 	struct device dev;
 	int flags = O_RDONLY | O_NONBLOCK;
@@ -446,5 +465,6 @@ int process_device(const char *path, const struct settings *s)
 		json_device_end(&dev, errors_buf);
 		free(errors_buf);
 	}
+	*refused = dev.refused;
 	return status;
 }

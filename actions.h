@@ -2,13 +2,21 @@
 #ifndef HDPARM_ACTIONS_H
 #define HDPARM_ACTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "hdparm.h"
 #include "options.h"
 
-/* Open the device, run every step its settings ask for; 0 or the errno of the last failure. */
-int process_device(const char *path, const struct settings *s);
+/*
+ * Open the device, run every step its settings ask for; 0 or the errno of
+ * the last failure.  *refused: a dangerous option lacked its confirmation
+ * flag, and nothing was sent.
+ */
+int process_device(const char *path, const struct settings *s, bool *refused);
+
+/* The settings hold an option that can destroy data or make it unreachable. */
+bool carries_dangerous_option(const struct settings *s);
 
 /* A step: one option's work in one phase. Returns 0 or an errno value. */
 typedef int step_fn(struct device *dev, const struct settings *s, enum opt_id opt);

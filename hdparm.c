@@ -236,6 +236,7 @@ struct cursor {
 	const char *p;
 	char **next;
 	int left;		/* words after the current one */
+	bool own_word;		/* the value being read started a word of its own */
 };
 
 static __attribute__((noreturn)) void bad_command_line(const char *fmt, const char *arg)
@@ -263,7 +264,20 @@ static void take_next_word_if(struct cursor *c, int (*accept)(int))
 	if (!*c->p && c->left > 0 && accept((unsigned char)**c->next)) {
 		c->p = *c->next++;
 		c->left--;
+		c->own_word = true;
 	}
+}
+
+/*
+ * A number in a word of its own must be the whole word: "--write-sector
+ * 0x" is a typo, not sector 0 followed by -x.  A value written into the
+ * option's own word may be followed by more option letters ("-S120y"),
+ * as 9.65 allows.
+ */
+static void end_of_value(const struct option_desc *o, const struct cursor *c)
+{
+	if (c->own_word && *c->p)
+		bad_value(o);
 }
 
 static int accept_any(int ch)
@@ -324,6 +338,7 @@ static void parse_u64(const struct option_desc *o, struct cursor *c, struct opt_
 	}
 	if (bad || n < o->min || n > o->max)
 		bad_value(o);
+	end_of_value(o, c);
 	v->num = n;
 	v->has_value = true;
 }
@@ -354,7 +369,7 @@ static void parse_trim_ranges(const struct option_desc *o, struct cursor *c, str
 		if (*c->p++ != ':' || !isdigit((unsigned char)*c->p))
 			goto bad_count;
 		/* Counts above 65535 are split into several range entries when sent. */
-		if (!read_number(c, &count, &bad) || bad || count < 1 || count > (o->max + 1) - lba)
+		if (!read_number(c, &count, &bad) || bad || count < 1 || count > (o->max + 1) - lba || *c->p)
 			goto bad_count;
 		r->lba = lba;
 		r->count = count;
@@ -459,6 +474,7 @@ static void parse_value(const struct option_desc *o, struct cursor *c, struct se
 	struct opt_value *v = &s->v[o->id];
 	uint64_t n;
 
+	c->own_word = false;
 	switch (o->arg) {
 	case ARG_NONE:
 		break;
@@ -468,6 +484,7 @@ static void parse_value(const struct option_desc *o, struct cursor *c, struct se
 		v->has_value = read_digits(c, &n);
 		if ((o->arg == ARG_NUM && !v->has_value) || (v->has_value && (n < o->min || n > o->max)))
 			bad_value(o);
+		end_of_value(o, c);
 		if (v->has_value)
 			v->num = n;
 		break;
@@ -483,6 +500,7 @@ static void parse_value(const struct option_desc *o, struct cursor *c, struct se
 			if (!*c->p && c->left > 0 && (isdigit((unsigned char)**c->next) || **c->next == letter)) {
 				c->p = *c->next++;
 				c->left--;
+				c->own_word = true;
 			}
 			v->flag = *c->p == letter;
 			if (v->flag)
@@ -594,6 +612,10 @@ static void parse_option(struct parse_state *ps, const struct option_desc *o, st
 {
 	struct opt_value *v = &ps->s.v[o->id];
 
+	if (o->id == OPT_OBSOLETE_U || o->id == OPT_OBSOLETE_X) {
+		fprintf(stderr, "%s: obsolete option, no longer supported (see '%s -h')\n", spelled, progname);
+		exit(EINVAL);
+	}
 	if (ps->no_more_options) {
 		fprintf(stderr, "%s: no option may follow the one before it\n", spelled);
 		exit(EINVAL);
@@ -801,6 +823,11 @@ int main(int argc, char **argv)
 	const char *slash = strrchr(argv[0], '/');
 
 	progname = slash ? slash + 1 : argv[0];
+	/*
+	 * Line by line even into a pipe, so that a log of stdout and stderr
+	 * together reads in the order things happened.
+	 */
+	setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
 	if (argc < 2) {
 		usage(stderr);
 		return EINVAL;
@@ -814,10 +841,18 @@ int main(int argc, char **argv)
 		return identify_from_stdin();
 	}
 	for (int i = 0; i < ps.njobs; i++) {
-		int err = process_device(ps.jobs[i].device, &ps.jobs[i].s);
+		bool refused = false;
+		int err = process_device(ps.jobs[i].device, &ps.jobs[i].s, &refused);
 
 		if (err)
 			status = err;
+		/*
+		 * "Program aborted." means what it says: no later device is
+		 * touched.  Where a dangerous command failed, 9.65 exited too;
+		 * a run that only queries goes on to the next device.
+		 */
+		if (refused || (err && carries_dangerous_option(&ps.jobs[i].s)))
+			break;
 	}
 	fflush(stdout);
 	free(ps.s.ranges);

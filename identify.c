@@ -290,24 +290,37 @@ static const char *const form_factors[6] = {
 
 /* ---- parts that need drive logs (not available for --Istdin) ---- */
 
-/* Sector Configuration log (ACS-4): the logical sector sizes on offer. */
+unsigned int sector_configs(const uint8_t log[512], struct sector_config out[SECTOR_CONFIGS])
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < SECTOR_CONFIGS; i++) {
+		const uint8_t *d = log + 16 * i;
+		uint32_t words = (uint32_t)d[4] | (uint32_t)d[5] << 8 | (uint32_t)d[6] << 16 | (uint32_t)d[7] << 24;
+
+		if (!(d[0] & 0x80))	/* not a valid descriptor */
+			continue;
+		out[n].index = i;
+		out[n].bytes = words * 2;
+		out[n].check = (uint16_t)(d[2] | d[3] << 8);
+		n++;
+	}
+	return n;
+}
+
+/* Sector Configuration log: the logical sector sizes on offer. */
 static void print_sector_size_list(struct device *dev)
 {
 	uint8_t log[512];
-	int found = 0;
+	struct sector_config configs[SECTOR_CONFIGS];
+	unsigned int n;
 
-	if (ata_read_log_page(dev, 0x2f, 0, log))
+	if (ata_read_log_page(dev, 0x2f, 0, log) || !(n = sector_configs(log, configs)))
 		return;
-	for (int i = 0; i < 128; i += 16) {
-		if (!(log[i] & 0x80))
-			continue;
-		if (!found++)
-			printf(" [ Supported:");
-		printf(" %u", (unsigned int)log[i + 4] | (unsigned int)log[i + 5] << 8 |
-				      (unsigned int)log[i + 6] << 16 | (unsigned int)log[i + 7] << 24);
-	}
-	if (found)
-		printf(" ]");
+	printf(" [ Supported:");
+	for (unsigned int i = 0; i < n; i++)
+		printf(" %u", (unsigned int)configs[i].bytes);
+	printf(" ]");
 }
 
 /* Identify Device Data log, SATA page: DEVSLP timings. */
@@ -554,16 +567,70 @@ static void print_standards(struct decode *d)
 		printf("\n");
 }
 
+/* Words 57-58, the current CHS capacity; ATA-1 left their order open, so take the order nearer C*H*S. */
+static uint32_t chs_current_capacity(const uint16_t *w, uint64_t chs_product, unsigned int like_std)
+{
+	uint32_t cap = (uint32_t)w[58] << 16 | w[57];
+	uint32_t swapped = (uint32_t)w[57] << 16 | w[58];
+
+	if (like_std < 3 && llabs((long long)(cap - chs_product)) > llabs((long long)(swapped - chs_product)))
+		return swapped;
+	return cap;
+}
+
+/* C*H*S: the current geometry where words 54-56 are valid, else the default one. */
+static uint64_t chs_product_of(const uint16_t *w)
+{
+	if (w[53] & 1)
+		return (uint64_t)w[54] * w[55] * w[56];
+	return (uint64_t)w[1] * w[3] * w[6];
+}
+
+/* Whether the page describes CHS addressing at all (9.65: not past 16,514,064 sectors without cylinders). */
+static bool has_chs(const uint16_t *w, uint32_t lba28)
+{
+	return !(lba28 > 0x00FBFC10 && !w[1]);
+}
+
+static uint32_t lba28_capacity(const uint16_t *w)
+{
+	return (w[49] & 0x200) ? (uint32_t)w[61] << 16 | w[60] : 0;
+}
+
+/*
+ * The one capacity rule, as "device size" has always been computed: the
+ * 48-bit count where 48-bit addressing is supported, else the larger of
+ * the 28-bit count and the current CHS capacity, else C*H*S.
+ */
+static uint64_t capacity_rule(const uint16_t *w, unsigned int like_std)
+{
+	uint32_t lba28 = lba28_capacity(w), chs_cap = 0;
+	uint64_t chs_product = 0;
+
+	if ((w[49] & 0x200) && word_valid(w[83]) && (w[83] & 0x0400)) {
+		uint64_t lba48 = (uint64_t)w[103] << 48 | (uint64_t)w[102] << 32 | (uint64_t)w[101] << 16 | w[100];
+
+		if (lba48)
+			return lba48;
+	}
+	if (has_chs(w, lba28)) {
+		chs_product = chs_product_of(w);
+		if (w[53] & 1)
+			chs_cap = chs_current_capacity(w, chs_product, like_std);
+	}
+	if (lba28 || chs_cap)
+		return lba28 > chs_cap ? lba28 : chs_cap;
+	return chs_product;
+}
+
 static void print_chs_and_sizes(const struct decode *d)
 {
 	const uint16_t *w = d->w;
 	unsigned int sector_bytes = 512;
-	uint32_t lba28 = 0, chs_cap = 0;
-	uint64_t chs_product = 0, size = 0;
+	uint32_t lba28 = lba28_capacity(w);
+	uint64_t size;
 
-	if (w[49] & 0x200)
-		lba28 = (uint32_t)w[61] << 16 | w[60];
-	if (lba28 > 0x00FBFC10 && !w[1]) {
+	if (!has_chs(w, lba28)) {
 		printf("\tCHS addressing not supported\n");
 	} else {
 		bool cur_valid = w[53] & 1;
@@ -572,35 +639,21 @@ static void print_chs_and_sizes(const struct decode *d)
 		printf("\tcylinders\t%u\t%u\n", w[1], cur_valid ? w[54] : 0u);
 		printf("\theads\t\t%u\t%u\n", w[3], cur_valid ? w[55] : 0u);
 		printf("\tsectors/track\t%u\t%u\n", w[6], cur_valid ? w[56] : 0u);
-		if (cur_valid)
-			chs_product = (uint64_t)w[54] * w[55] * w[56];
-		else
-			chs_product = (uint64_t)w[1] * w[3] * w[6];
 		printf("\t--\n");
 		if (d->min_std == 1 && (w[4] || w[5])) {
 			printf("\tbytes/track: %u", w[4]);
 			printf("\tbytes/sector: %u\n", w[5]);
 		}
-		if (cur_valid) {
-			chs_cap = (uint32_t)w[58] << 16 | w[57];
-			/* ATA-1 left the order of words 57 and 58 open: take the nearer. */
-			if (d->like_std < 3) {
-				uint32_t swapped = (uint32_t)w[57] << 16 | w[58];
-
-				if (llabs((long long)(chs_cap - chs_product)) >
-				    llabs((long long)(swapped - chs_product)))
-					chs_cap = swapped;
-			}
-			printf("\tCHS current addressable sectors:%12u\n", chs_cap);
-		}
+		if (cur_valid)
+			printf("\tCHS current addressable sectors:%12u\n",
+			       chs_current_capacity(w, chs_product_of(w), d->like_std));
 	}
 	if (w[49] & 0x200) {
 		printf("\tLBA    user addressable sectors:%12u\n", lba28);
-		if (word_valid(w[83]) && (w[83] & 0x0400)) {
-			size = (uint64_t)w[103] << 48 | (uint64_t)w[102] << 32 |
-			       (uint64_t)w[101] << 16 | w[100];
-			printf("\tLBA48  user addressable sectors:%12llu\n", (unsigned long long)size);
-		}
+		if (word_valid(w[83]) && (w[83] & 0x0400))
+			printf("\tLBA48  user addressable sectors:%12llu\n",
+			       (unsigned long long)((uint64_t)w[103] << 48 | (uint64_t)w[102] << 32 |
+						    (uint64_t)w[101] << 16 | w[100]));
 	}
 	if (!word_valid(w[106])) {
 		printf("\t%-31s %11u bytes\n", "Logical/Physical Sector size:", sector_bytes);
@@ -621,10 +674,9 @@ static void print_chs_and_sizes(const struct decode *d)
 			printf("\t%-31s %11u bytes\n", "Logical Sector-0 offset:",
 			       (w[209] & 0x1fff) * sector_bytes);
 	}
-	if (!size)
-		size = lba28 > chs_cap ? lba28 : chs_cap;
-	if (!size)
-		size = chs_product;
+	size = capacity_rule(w, d->like_std);
+	if (d->facts)
+		d->facts->capacity = size;
 	size *= sector_bytes;
 	printf("\tdevice size with M = 1024*1024: %11llu MBytes\n",
 	       (unsigned long long)(size / (1024ull * 1024ull)));
@@ -1148,15 +1200,8 @@ int identify_decode(const uint16_t id[IDENTIFY_WORDS], struct device *dev, struc
 
 uint64_t identify_capacity(const uint16_t id[IDENTIFY_WORDS])
 {
-	uint64_t sectors = (uint32_t)id[58] << 16 | id[57];
-
-	if (id[49] & 0x200) {
-		sectors = (uint32_t)id[61] << 16 | id[60];
-		if (word_valid(id[83]) && (id[86] & 0x0400))
-			sectors = (uint64_t)id[103] << 48 | (uint64_t)id[102] << 32 |
-				  (uint64_t)id[101] << 16 | id[100];
-	}
-	return sectors;
+	/* Drives sent commands follow ATA-3 or later: words 57-58 in the standard's order. */
+	return capacity_rule(id, 3);
 }
 
 unsigned int identify_sector_bytes(const uint16_t id[IDENTIFY_WORDS])
@@ -1508,10 +1553,10 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 	if (word_valid(sb) && (sb & (1u << 13)))
 		per_physical = 1u << (sb & 0xf);
 	json_object_begin("user_capacity");
-	json_uint("blocks", identify_capacity(id));
+	json_uint("blocks", facts.capacity);
 	/* A garbage page can claim more bytes than 64 bits hold. */
-	if (logical && identify_capacity(id) <= UINT64_MAX / logical)
-		json_uint("bytes", identify_capacity(id) * logical);
+	if (logical && facts.capacity <= UINT64_MAX / logical)
+		json_uint("bytes", facts.capacity * logical);
 	else
 		json_null("bytes");
 	json_object_end();

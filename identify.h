@@ -22,6 +22,7 @@ struct identify_facts {
 	unsigned int like_std;		/* "Likely used" / the standard the page resembles */
 	unsigned int std;		/* named by word 81, 0 when not */
 	const char *used;		/* word 81's text, or NULL */
+	uint64_t capacity;		/* the sectors "device size" counts */
 	unsigned int nfeatures;
 	struct {
 		const char *name;
@@ -51,11 +52,31 @@ void identify_dump_hex(const uint16_t id[IDENTIFY_WORDS], FILE *out);
  */
 int identify_read_hex(FILE *in, uint16_t id[IDENTIFY_WORDS]);
 
-/* Sectors the drive reports as user addressable (LBA48 where enabled). */
+/*
+ * Sectors the drive reports as user addressable, by the rule -I's "device
+ * size" and --json's user_capacity use: LBA48 where supported, else the
+ * larger of LBA28 and the current CHS capacity, else C*H*S.
+ */
 uint64_t identify_capacity(const uint16_t id[IDENTIFY_WORDS]);
 
 /* Logical sector size in bytes (512 unless word 106 says otherwise). */
 unsigned int identify_sector_bytes(const uint16_t id[IDENTIFY_WORDS]);
+
+/*
+ * One descriptor of the Sector Configuration log (ACS-4, log 2Fh, page 0):
+ * a logical sector size the drive can be set to, and the check word that
+ * SET SECTOR CONFIGURATION EXT must carry to choose it.
+ */
+struct sector_config {
+	unsigned int index;	/* the descriptor's place in the log: the command's COUNT */
+	uint32_t bytes;		/* the log gives the size in words */
+	uint16_t check;		/* DESCRIPTOR CHECK: the command's FEATURE */
+};
+
+#define SECTOR_CONFIGS 8
+
+/* The valid descriptors of the log, in its order; returns how many. */
+unsigned int sector_configs(const uint8_t log[512], struct sector_config out[SECTOR_CONFIGS]);
 
 /* Copy an ATA string field (byte-swapped words), trailing blanks removed. */
 void identify_string(const uint16_t *words, int nwords, char *dst);

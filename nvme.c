@@ -16,6 +16,7 @@
 
 #include "json.h"
 #include "nvme.h"
+#include "ranges.h"
 #include "sectors.h"
 
 enum {
@@ -632,33 +633,26 @@ int nvme_trim(struct device *dev, const struct sector_range *ranges, unsigned in
 	buf = malloc(4096);
 	if (!buf)
 		return ENOMEM;
-	while (n && !err) {
+	struct range_cursor cursor = { 0 };
+	uint64_t lba, count;
+
+	while (!err) {
 		unsigned int entries = 0;
 		uint64_t sectors = 0;
 
 		memset(buf, 0, 4096);
-		/* A range holds at most 2^32-1 blocks: longer ones take several. */
-		while (n && entries < 256) {
-			uint64_t chunk = ranges->count > 0xffffffffULL ? 0xffffffffULL : ranges->count;
+		/* A range entry holds at most 2^32-1 blocks: longer ranges take several. */
+		while (entries < 256 && next_range_piece(ranges, n, &cursor, 0xffffffffULL, &lba, &count)) {
 			uint8_t *e = buf + 16 * entries++;
 
 			for (int b = 0; b < 4; b++)
-				e[4 + b] = (uint8_t)(chunk >> (8 * b));
+				e[4 + b] = (uint8_t)(count >> (8 * b));
 			for (int b = 0; b < 8; b++)
-				e[8 + b] = (uint8_t)(ranges->lba >> (8 * b));
-			sectors += chunk;
-			if (chunk == ranges->count) {
-				ranges++;
-				n--;
-			} else {
-				/* the rest of this range goes in the next entry */
-				static struct sector_range rest;
-
-				rest.lba = ranges->lba + chunk;
-				rest.count = ranges->count - chunk;
-				ranges = &rest;
-			}
+				e[8 + b] = (uint8_t)(lba >> (8 * b));
+			sectors += count;
 		}
+		if (!entries)
+			break;
 		struct nvme_passthru_cmd cmd = {
 			.opcode = NVME_IO_DSM,
 			.nsid = dev->nvme_nsid,

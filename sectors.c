@@ -19,6 +19,8 @@
 #include <linux/fs.h>
 
 #include "nvme.h"
+#include "partition.h"
+#include "ranges.h"
 #include "sectors.h"
 #include "sgio.h"
 #include "sysfs.h"
@@ -38,22 +40,17 @@ static const uint16_t *identify_or_report(struct device *dev, int *err)
 	return id;
 }
 
-/* The partition's first sector, 0 for a whole disk (or a non-block device). */
-static unsigned long long partition_start(struct device *dev)
-{
-	unsigned long long start = 0;
-	dev_t devnum = block_device_of(dev->fd);
-
-	if (!devnum || sysfs_read_u64(devnum, "start", &start))
-		return 0;
-	return start;
-}
-
-/* Sector commands take absolute LBAs: refuse a partition, naming the right LBA. */
+/*
+ * Sector commands take absolute LBAs: refuse a partition, naming the right
+ * LBA, and refuse when where the device starts cannot be known.
+ */
 static int need_whole_disk(struct device *dev, uint64_t lba)
 {
-	unsigned long long start = partition_start(dev);
+	unsigned long long start;
+	int err = partition_start(block_device_of(dev->fd), dev->fd, dev->path, &start);
 
+	if (err)
+		return err;
 	if (!start)
 		return 0;
 	fprintf(stderr, "Device %s has non-zero LBA starting offset of %llu.\n", dev->path, start);
@@ -218,45 +215,30 @@ int make_bad_sector(struct device *dev, const struct settings *s, enum opt_id op
 /* ---- TRIM ---- */
 
 /* DSM/TRIM range entries: bits 47:0 the LBA, 63:48 the count; longer ranges split. */
-static size_t pack_ranges(const struct sector_range *r, unsigned int n, uint8_t *buf, size_t max_entries,
-			  unsigned int *consumed, uint64_t *done_in_first, uint64_t *sectors)
+static size_t pack_ranges(const struct sector_range *r, unsigned int n, struct range_cursor *c, uint8_t *buf,
+			  size_t max_entries, uint64_t *sectors)
 {
 	size_t entries = 0;
-	uint64_t skip = *done_in_first;
+	uint64_t lba, count;
 
 	*sectors = 0;
-	*consumed = 0;
-	for (unsigned int i = 0; i < n && entries < max_entries; i++) {
-		uint64_t lba = r[i].lba + skip, left = r[i].count - skip;
+	while (entries < max_entries && next_range_piece(r, n, c, TRIM_MAX_COUNT, &lba, &count)) {
+		uint64_t e = count << 48 | lba;
 
-		while (left && entries < max_entries) {
-			uint64_t chunk = left > TRIM_MAX_COUNT ? TRIM_MAX_COUNT : left;
-			uint64_t e = chunk << 48 | lba;
-
-			for (int b = 0; b < 8; b++)
-				buf[entries * 8 + (size_t)b] = (uint8_t)(e >> (8 * b));
-			entries++;
-			*sectors += chunk;
-			lba += chunk;
-			left -= chunk;
-			skip += chunk;
-		}
-		if (left) {
-			*done_in_first = skip;
-			return entries;
-		}
-		skip = 0;
-		(*consumed)++;
+		for (int b = 0; b < 8; b++)
+			buf[entries * 8 + (size_t)b] = (uint8_t)(e >> (8 * b));
+		entries++;
+		*sectors += count;
 	}
-	*done_in_first = 0;
 	return entries;
 }
 
 static int trim_ranges(struct device *dev, const struct sector_range *ranges, unsigned int n)
 {
 	const uint16_t *id;
-	unsigned int limit, consumed;
-	uint64_t partial = 0, sectors;
+	struct range_cursor cursor = { 0 };
+	unsigned int limit;
+	uint64_t sectors;
 	uint8_t *buf;
 	int err;
 
@@ -281,13 +263,15 @@ static int trim_ranges(struct device *dev, const struct sector_range *ranges, un
 	if (!buf)
 		return ENOMEM;
 	drop_cached_sectors(dev);
-	while (n) {
+	for (;;) {
 		struct ata_result res;
 		size_t entries;
 		unsigned int blocks;
 
 		memset(buf, 0, (size_t)limit * 512);
-		entries = pack_ranges(ranges, n, buf, (size_t)limit * TRIM_RANGES_PER_BLOCK, &consumed, &partial, &sectors);
+		entries = pack_ranges(ranges, n, &cursor, buf, (size_t)limit * TRIM_RANGES_PER_BLOCK, &sectors);
+		if (!entries)
+			break;
 		blocks = (unsigned int)((entries + TRIM_RANGES_PER_BLOCK - 1) / TRIM_RANGES_PER_BLOCK);
 		struct ata_cmd cmd = {
 			.name = "DATA SET MANAGEMENT",
@@ -305,8 +289,6 @@ static int trim_ranges(struct device *dev, const struct sector_range *ranges, un
 			ata_report("DATA SET MANAGEMENT (TRIM)", &res, err);
 			break;
 		}
-		ranges += consumed;
-		n -= consumed;
 	}
 	free(buf);
 	drop_cached_sectors(dev);
@@ -319,50 +301,17 @@ int trim_from_args(struct device *dev, const struct settings *s, enum opt_id opt
 	return trim_ranges(dev, s->ranges, s->nranges);
 }
 
-/* One "LBA:COUNT" word; false if it is anything else. */
-static bool parse_range_word(const char *w, struct sector_range *r)
-{
-	char *end;
-
-	if (*w < '0' || *w > '9')
-		return false;
-	errno = 0;
-	r->lba = strtoull(w, &end, 10);
-	if (errno || *end != ':' || end[1] < '0' || end[1] > '9')
-		return false;
-	r->count = strtoull(end + 1, &end, 10);
-	return !errno && !*end && r->count && r->lba <= (1ULL << 48) - 1 && r->count <= (1ULL << 48) - r->lba;
-}
-
 int trim_from_stdin(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	struct sector_range *r = NULL;
-	unsigned int n = 0, cap = 0;
-	char word[64];
+	struct sector_range *r;
+	unsigned int n;
 	int err;
 
 	(void)s;
 	(void)opt;
-	while (scanf("%63s", word) == 1) {
-		if (n == cap) {
-			struct sector_range *bigger;
-
-			cap = cap ? cap * 2 : 64;
-			bigger = realloc(r, cap * sizeof(*r));
-			if (!bigger) {
-				free(r);
-				return ENOMEM;
-			}
-			r = bigger;
-		}
-		if (!parse_range_word(word, &r[n])) {
-			fprintf(stderr, "stdin: error at lba:count pair #%u: %s\n", n + 1, strerror(EINVAL));
-			free(r);
-			return EINVAL;
-		}
-		n++;
-	}
-	err = n ? trim_ranges(dev, r, n) : 0;
+	err = read_ranges(stdin, "stdin", &r, &n);
+	if (!err && n)
+		err = trim_ranges(dev, r, n);
 	free(r);
 	return err;
 }
@@ -803,13 +752,15 @@ int fallocate_file(const struct settings *s)
 		perror(v->str);
 		return err;
 	}
-	if (fallocate(fd, 0, 0, (off_t)(v->num * 1024))) {
+	/* The blocks are reserved only once the metadata that says so is on disk. */
+	if (fallocate(fd, 0, 0, (off_t)(v->num * 1024)) || fsync(fd))
 		err = errno;
-		perror(v->str);
-	}
-	if (close(fd) && !err) {
+	if (close(fd) && !err)
 		err = errno;
-		perror(v->str);
+	if (err) {
+		fprintf(stderr, "%s: %s\n", v->str, strerror(err));
+		/* We made it: a failure leaves nothing behind that a retry would trip over. */
+		unlink(v->str);
 	}
 	return err;
 }
@@ -848,8 +799,10 @@ int fibmap_file(const struct settings *s)
 		return EINVAL;
 	}
 	/* Extents are relative to the filesystem: add where its partition starts. */
-	if (sysfs_read_u64(st.st_dev, "start", &start))
-		start = 0;
+	if ((err = partition_start(st.st_dev, -1, path, &start))) {
+		close(fd);
+		return err;
+	}
 	printf("\n%s:\n filesystem blocksize %lu, begins at LBA %llu; assuming 512 byte sectors.\n", path,
 	       (unsigned long)st.st_blksize, start);
 	printf("%12s %10s %10s %10s\n", "byte_offset", "begin_LBA", "end_LBA", "sectors");
@@ -938,7 +891,11 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 	uint8_t *fw = NULL;
 	int fd, err;
 
-	if (partition_start(dev)) {
+	unsigned long long start;
+
+	if ((err = partition_start(block_device_of(dev->fd), dev->fd, dev->path, &start)))
+		return err;
+	if (start) {
 		fprintf(stderr, "--fwdownload requires the raw device, not a partition.\n");
 		return EINVAL;
 	}
@@ -1026,8 +983,8 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 	int err, index = -1;
 	unsigned int check = 0;
 
-	if (partition_start(dev))
-		return need_whole_disk(dev, 0);
+	if ((err = need_whole_disk(dev, 0)))
+		return err;
 	if (!identify_or_report(dev, &err))
 		return err;
 	/* The Sector Configuration log lists the sizes on offer, each with its check word. */
@@ -1035,14 +992,13 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 		fprintf(stderr, "READ_LOG_EXT(SECTOR_CONFIGURATION) failed\n");
 		return EIO;
 	}
-	for (int i = 0; i < 128; i += 16) {
-		uint32_t size = (uint32_t)log[i + 4] | (uint32_t)log[i + 5] << 8 | (uint32_t)log[i + 6] << 16 |
-				(uint32_t)log[i + 7] << 24;
+	struct sector_config configs[SECTOR_CONFIGS];
+	unsigned int n = sector_configs(log, configs);
 
-		if ((log[i] & 0x80) && size == wanted) {
-			index = i / 16;
-			check = (unsigned int)log[i + 2] | (unsigned int)log[i + 3] << 8;
-			break;
+	for (unsigned int i = 0; i < n && index < 0; i++) {
+		if (configs[i].bytes == wanted) {
+			index = (int)configs[i].index;
+			check = configs[i].check;
 		}
 	}
 	if (index < 0) {

@@ -153,3 +153,137 @@ for len in 1 2 3 7 8 12 13 21; do
 done
 run SHIM_REPLY=ok -- -C -q
 expect "-C -q keeps the state line" 0 "drive state is:" ""
+
+# --- Data safety: each destructive command reaches only what the user named ---
+
+# Numbers with trailing characters: refused at the command line, nothing sent.
+while read -r args; do
+	case "$args" in '#'* | '') continue ;; esac
+	# shellcheck disable=SC2086
+	run -- $args
+	if [ "$rc" = 22 ] && [ ! -s "$out/cmd.log" ] && [ "$(wc -l < "$out/cmd.err")" = 1 ]; then
+		echo "ok trailing characters refused: hdparm $args"
+	else
+		echo "FAIL trailing characters refused: hdparm $args (exit $rc, $(wc -l < "$out/cmd.log") commands sent)"
+		sed 's/^/  stderr: /' "$out/cmd.err" | head -3
+	fi
+done < "$top/tests/cmdline/trailing.txt"
+run -- -S120y
+expect "-S120y: a value in the option's word may be followed by more options" 0 " issuing standby command" ""
+
+# The Sector Configuration log (log 2Fh), built from ACS-4's definition: a
+# 16-byte descriptor per configuration, byte 0 bit 7 set when valid, bytes
+# 2-3 the DESCRIPTOR CHECK word, bytes 4-7 the LOGICAL SECTOR SIZE in WORDS.
+# Offered: 256 words (512 bytes, check 1111h) and 2048 words (4096 bytes,
+# check 2222h).  The log directory says log 2Fh has one page.
+logs="$out/logs"
+mkdir -p "$logs"
+hex_page() { # OFFSET=BYTE ...: 512 bytes in hex, zero but where given
+	local -a b
+	for i in $(seq 0 511); do b[i]=00; done
+	for kv in "$@"; do b[${kv%=*}]=${kv#*=}; done
+	echo "${b[@]}"
+}
+hex_page 0=01 94=01 > "$logs/00.hex"
+hex_page 0=80 2=11 3=11 5=01 16=80 18=22 19=22 21=08 > "$logs/2f.hex"
+crafted="$top/tests/identify/pages/crafted-security-big.hex"
+sector_size_case() { # SIZE WANTED-EXIT WANTED-LAST-CDB
+	run SHIM_IDENTIFY="$crafted" SHIM_LOGS="$logs" -- --set-sector-size "$1" --please-destroy-my-drive
+	local last
+	last=$(grep '^cdb: ' "$out/cmd.log" | tail -n 1 | sed 's/^cdb: //')
+	if [ "$rc" = "$2" ] && [ "$last" = "$3" ]; then
+		echo "ok --set-sector-size $1: log sizes in words"
+	else
+		echo "FAIL --set-sector-size $1: log sizes in words (exit $rc, wanted $2)"
+		echo "  last command: $last"
+		echo "  wanted:       $3"
+	fi
+}
+# SET SECTOR CONFIGURATION EXT (B2h): FEATURE = the descriptor's check word, COUNT = its index.
+sector_size_case 4096 0 "85 07 00 22 22 00 01 00 00 00 00 00 00 40 b2 00"
+sector_size_case 512 0 "85 07 00 11 11 00 00 00 00 00 00 00 00 40 b2 00"
+sector_size_case 2048 22 "85 09 0e 00 00 00 01 00 2f 00 00 00 00 40 2f 00"
+run SHIM_LOGS="$logs" -- -I
+expect "-I lists the log's sizes in bytes, as 9.65 does" 0 "512 bytes [ Supported: 512 4096 ]" ""
+
+# A refusal ends the run: no command reaches any later device.
+multi() { # NAME ENV... -- ARGS...: hdparm on /dev/null then /dev/zero; log lines name the device
+	local name=$1
+	shift
+	run SHIM_LOG_DEVICE=1 "$@" /dev/zero
+	if [ "$rc" != 0 ] && ! grep -q '^/dev/zero ' "$out/cmd.log"; then
+		echo "ok $name: nothing sent to the second device"
+	else
+		echo "FAIL $name: nothing sent to the second device (exit $rc)"
+		grep '^/dev/zero ' "$out/cmd.log" | head -3 | sed 's/^/  sent: /'
+	fi
+}
+multi "-N refused on the first device" -- -N 100 /dev/null --yes-i-know-what-i-am-doing
+multi "--make-bad-sector refused on the first device" -- --make-bad-sector f100 /dev/null --yes-i-know-what-i-am-doing
+multi "-s1 refused on the first device" -- -s1 /dev/null --yes-i-know-what-i-am-doing
+multi "--dco-restore refused on the first device" -- --dco-restore /dev/null --yes-i-know-what-i-am-doing
+# A dangerous command that fails on the first device stops the run, as in 9.65.
+multi "--make-bad-sector failing on the first device" SHIM_IDENTIFY="$crafted" SHIM_REPLY=abort -- --make-bad-sector f100 --yes-i-know-what-i-am-doing /dev/null
+multi "-N failing on the first device" SHIM_REPLY=abort -- -N 100 --yes-i-know-what-i-am-doing /dev/null
+# A query run goes on to the next device after a failure.
+run SHIM_LOG_DEVICE=1 SHIM_REPLY=abort -- -C /dev/zero
+if [ "$rc" = 5 ] && grep -q '^/dev/zero cdb: ' "$out/cmd.log"; then
+	echo "ok -C failing on the first device: the second is still asked"
+else
+	echo "FAIL -C failing on the first device: the second is still asked (exit $rc)"
+fi
+
+# --trim-sector-ranges-stdin: malformed input is refused, nothing trimmed.
+stdin_trim() { # NAME WANTED-EXIT INPUT-PRINTF
+	printf "$3" > "$out/trim.in"
+	rm -f "$out/cmd.log"
+	env SHIM_LOG="$out/cmd.log" SHIM_IDENTIFY="$crafted" LD_PRELOAD="$shim" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$H" --trim-sector-ranges-stdin --please-destroy-my-drive /dev/null < "$out/trim.in" > "$out/cmd.out" 2> "$out/cmd.err"
+	rc=$?
+	touch "$out/cmd.log"
+}
+stdin_trim nul 22 '10:8\0 20:8\n'
+if [ "$rc" = 22 ] && ! grep -q ' 06 00$' "$out/cmd.log" && grep -q 'pair #1' "$out/cmd.err"; then
+	echo "ok --trim-sector-ranges-stdin: a NUL byte is malformed input, nothing trimmed"
+else
+	echo "FAIL --trim-sector-ranges-stdin: a NUL byte is malformed input, nothing trimmed (exit $rc)"
+fi
+stdin_trim padded 0 '000000000000000000000000000000000000000000000000000000000000000010:0000000000000000000000000000000000000000000000000000000000000008 20:8\n'
+if [ "$rc" = 0 ] && grep -q '^data: 0a 00 00 00 00 00 08 00 14 00 00 00 00 00 08 00 00' "$out/cmd.log"; then
+	echo "ok --trim-sector-ranges-stdin: zero-padded numbers longer than 63 characters"
+else
+	echo "FAIL --trim-sector-ranges-stdin: zero-padded numbers longer than 63 characters (exit $rc)"
+	sed 's/^/  /' "$out/cmd.err" "$out/cmd.log" | cut -c1-100 | head -4
+fi
+stdin_trim junk 22 '10:8 20:8x\n'
+if [ "$rc" = 22 ] && ! grep -q ' 06 00$' "$out/cmd.log" && grep -q 'pair #2' "$out/cmd.err"; then
+	echo "ok --trim-sector-ranges-stdin: a malformed pair stops everything before it is sent"
+else
+	echo "FAIL --trim-sector-ranges-stdin: a malformed pair stops everything before it is sent (exit $rc)"
+fi
+
+# NVMe TRIM: a range over 2^32-1 blocks is split, and the ranges after it
+# are the ones asked for.  Dataset Management range (NVMe base spec): bytes
+# 0-3 context attributes, 4-7 length in blocks, 8-15 starting LBA, little-endian.
+run SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_NSZE=17179869184 -- \
+	--trim-sector-ranges 0:4294967301 8589934592:10 --please-destroy-my-drive
+want="nvme-io: 09 01 00 00 00 02 00 00 00 04 00 00 00
+data: 00 00 00 00 ff ff ff ff 00 00 00 00 00 00 00 00 00 00 00 00 06 00 00 00 ff ff ff ff 00 00 00 00 00 00 00 00 0a 00 00 00 00 00 00 00 02 00 00 00"
+if [ "$rc" = 0 ] && [ "$(cat "$out/cmd.log")" = "$want" ]; then
+	echo "ok NVMe TRIM: a split range, then exactly the next range asked for"
+else
+	echo "FAIL NVMe TRIM: a split range, then exactly the next range asked for (exit $rc)"
+	sed 's/^/  got: /' "$out/cmd.log" | cut -c1-200
+fi
+
+# Under a pipe, stdout and stderr together read in the order things happened.
+rm -f "$out/cmd.log"
+env SHIM_LOG="$out/cmd.log" SHIM_IDENTIFY="$page" SHIM_REPLY=abort LD_PRELOAD="$shim" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$H" -y /dev/null 2>&1 | cat > "$out/cmd.both"
+if [ "$(sed -n 3p "$out/cmd.both")" = " issuing standby command" ] && sed -n 4p "$out/cmd.both" | grep -q 'failed: aborted command'; then
+	echo "ok under a pipe, the announcement comes before the failure"
+else
+	echo "FAIL under a pipe, the announcement comes before the failure"
+	sed 's/^/  /' "$out/cmd.both"
+fi

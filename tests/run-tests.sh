@@ -181,7 +181,7 @@ fi
 if "$HDPARM" -V | grep -q ' v9.65'; then pass "-V"; else fail "-V"; fi
 
 # --- NVMe Identify decoding (captured from QEMU, and crafted) ---
-if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -I. -o "$out/nvme-decode" tests/tools/nvme-decode.c nvme.c json.c; then
+if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -I. -o "$out/nvme-decode" tests/tools/nvme-decode.c nvme.c json.c ranges.c; then
 	while read -r name args; do
 		case "$name" in '#'* | '') continue ;; esac
 		# shellcheck disable=SC2086
@@ -203,6 +203,12 @@ grep -E '^(ok|FAIL|  )' "$out/commands.log"
 passed=$((passed + $(grep -c '^ok ' "$out/commands.log")))
 failed=$((failed + $(grep -c '^FAIL ' "$out/commands.log")))
 
+# --- file helpers (--fallocate) ---
+bash tests/file-tests.sh "$HDPARM" "$out" > "$out/file.log" 2>&1
+grep -E '^(ok|FAIL|  )' "$out/file.log"
+passed=$((passed + $(grep -c '^ok ' "$out/file.log")))
+failed=$((failed + $(grep -c '^FAIL ' "$out/file.log")))
+
 # --- fuzz corpora and regression inputs, replayed once ---
 bash tests/fuzz/run.sh --replay > "$out/fuzz.log" 2>&1
 grep -E '^(ok|FAIL|  |fuzz:)' "$out/fuzz.log"
@@ -216,7 +222,7 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
 	passed=$((passed + $(grep -c '^ok ' "$out/loop.log")))
 	failed=$((failed + $(grep -c '^FAIL ' "$out/loop.log")))
 	grep -q '^loop: skipped' "$out/loop.log" && grep '^loop: skipped' "$out/loop.log"
-	for part in timing iodepth; do
+	for part in partition timing iodepth; do
 		bash "tests/$part-tests.sh" "$HDPARM" "$out" > "$out/$part.log" 2>&1
 		grep -E '^(ok|FAIL|  |timings:|iodepth:)' "$out/$part.log"
 		passed=$((passed + $(grep -c '^ok ' "$out/$part.log")))

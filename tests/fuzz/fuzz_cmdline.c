@@ -17,11 +17,18 @@
 
 int hdparm_main(int argc, char **argv);
 
-int process_device(const char *path, const struct settings *s)
+int process_device(const char *path, const struct settings *s, bool *refused)
 {
 	(void)path;
 	(void)s;
+	*refused = false;
 	return 0;
+}
+
+bool carries_dangerous_option(const struct settings *s)
+{
+	(void)s;
+	return false;
 }
 
 int fallocate_file(const struct settings *s)

@@ -11,6 +11,15 @@
  *   SHIM_REPLY=sense    CHECK CONDITION with SHIM_KEY, SHIM_ASC, SHIM_ASCQ,
  *                       SHIM_STATUS, SHIM_ERROR; SHIM_SENSE_LEN cuts the sense short
  *   SHIM_COUNT=N, SHIM_LBA=N   registers returned when asked (CK_COND)
+ *   SHIM_LOGS=DIR       READ LOG (DMA) EXT of log XX answers DIR/XX.hex (bytes in
+ *                       hex, pages one after another); other logs read as 5Ah bytes
+ *   SHIM_LOG_DEVICE=1   start each logged line with the device it went to
+ *   SHIM_NVME=CTRL.hex,NS.hex   answer as an NVMe controller with one namespace:
+ *                       Identify from those pages (SHIM_NVME_NSZE=N overrides the
+ *                       namespace size), I/O commands logged as "nvme-io: OPC NSID
+ *                       CDW10 CDW11" and, for writes, "data:" with every byte sent
+ *   SHIM_GEO_START=N    HDIO_GETGEO answers with start N (the partition's first
+ *                       sector, as sd and virtio-blk say it); without it, ENOTTY
  * Other ioctls on the device fail with ENOTTY, as on a plain SCSI disk.
  */
 #define _GNU_SOURCE
@@ -23,11 +32,26 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include <linux/fiemap.h>
 #include <linux/fs.h>
+#include <linux/hdreg.h>
+#include <linux/nvme_ioctl.h>
+#include <unistd.h>
 #include <scsi/sg.h>
+
+static int current_fd = -1;
 
 static void log_bytes(FILE *f, const char *what, const unsigned char *p, unsigned int n)
 {
+	if (getenv("SHIM_LOG_DEVICE")) {
+		char link[64], target[256];
+		ssize_t len;
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", current_fd);
+		len = readlink(link, target, sizeof(target) - 1);
+		target[len > 0 ? len : 0] = '\0';
+		fprintf(f, "%s ", target);
+	}
 	fprintf(f, "%s:", what);
 	for (unsigned int i = 0; i < n; i++)
 		fprintf(f, " %02x", p[i]);
@@ -48,6 +72,25 @@ static void load_identify(unsigned char *buf, unsigned int len)
 		buf[2 * i + 1] = (unsigned char)(w >> 8);
 	}
 	fclose(f);
+}
+
+/* Bytes in hex from a file ("od -An -tx1" style), skipping the first skip; the rest of buf is zeroed. */
+static int load_bytes(const char *path, unsigned long skip, unsigned char *buf, unsigned int len)
+{
+	FILE *f = fopen(path, "r");
+	unsigned int v;
+	unsigned long i = 0;
+
+	if (!f)
+		return -1;
+	memset(buf, 0, len);
+	while (fscanf(f, "%2x", &v) == 1) {
+		if (i >= skip && i - skip < len)
+			buf[i - skip] = (unsigned char)v;
+		i++;
+	}
+	fclose(f);
+	return 0;
 }
 
 static unsigned long long env_num(const char *name, unsigned long long dflt)
@@ -150,6 +193,15 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		load_identify(io->dxferp, io->dxfer_len);
 		return 0;
 	}
+	if ((command == 0x2f || command == 0x47) && getenv("SHIM_LOGS") && !twelve) {
+		/* READ LOG (DMA) EXT: log address in LBA 7:0, page in LBA 15:8 and 23:16. */
+		char path[512];
+		unsigned int page = cdb[10] | cdb[12] << 8;
+
+		snprintf(path, sizeof(path), "%s/%02x.hex", getenv("SHIM_LOGS"), cdb[8]);
+		if (load_bytes(path, 512UL * page, io->dxferp, io->dxfer_len) == 0)
+			return 0;
+	}
 	if (strcmp(reply, "timeout") == 0) {
 		io->host_status = 0x03;
 		return 0;
@@ -198,6 +250,53 @@ static int fake_sg_io(struct sg_io_hdr *io)
 	return 0;
 }
 
+/* The NVMe pass-through ioctls of a controller with one namespace. */
+static int fake_nvme(unsigned long request, struct nvme_passthru_cmd *cmd)
+{
+	char pages[1024], *comma;
+	const char *logpath = getenv("SHIM_LOG");
+
+	snprintf(pages, sizeof(pages), "%s", getenv("SHIM_NVME"));
+	comma = strchr(pages, ',');
+	if (!comma) {
+		errno = EINVAL;
+		return -1;
+	}
+	*comma = '\0';
+	cmd->result = 0;
+	if (request == NVME_IOCTL_ADMIN_CMD) {
+		unsigned char *buf = (unsigned char *)(uintptr_t)cmd->addr;
+
+		if (cmd->opcode != 0x06)	/* Identify; anything else succeeds with no data */
+			return 0;
+		if (load_bytes((cmd->cdw10 & 0xff) == 1 ? pages : comma + 1, 0, buf, cmd->data_len))
+			return -1;
+		if ((cmd->cdw10 & 0xff) == 0 && getenv("SHIM_NVME_NSZE")) {
+			unsigned long long nsze = env_num("SHIM_NVME_NSZE", 0);
+
+			for (int b = 0; b < 8; b++)
+				buf[b] = buf[8 + b] = buf[16 + b] = (unsigned char)(nsze >> (8 * b));
+		}
+		return 0;
+	}
+	if (logpath) {
+		FILE *f = fopen(logpath, "a");
+		unsigned char words[16];
+
+		if (f) {
+			memcpy(words, &cmd->opcode, 1);
+			memcpy(words + 1, &cmd->nsid, 4);
+			memcpy(words + 5, &cmd->cdw10, 4);
+			memcpy(words + 9, &cmd->cdw11, 4);
+			log_bytes(f, "nvme-io", words, 13);
+			if (cmd->opcode & 1)	/* a data-out command */
+				log_bytes(f, "data", (unsigned char *)(uintptr_t)cmd->addr, cmd->data_len);
+			fclose(f);
+		}
+	}
+	return 0;
+}
+
 int ioctl(int fd, unsigned long request, ...)
 {
 	static int (*real_ioctl)(int, unsigned long, ...);
@@ -209,9 +308,19 @@ int ioctl(int fd, unsigned long request, ...)
 	va_end(ap);
 	if (!real_ioctl)
 		real_ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+	current_fd = fd;
 	if (request == SG_IO)
 		return fake_sg_io(arg);
-	if (request == BLKGETSIZE64 || request == BLKSSZGET || request == BLKFLSBUF)
+	if (getenv("SHIM_NVME") && (request == NVME_IOCTL_ADMIN_CMD || request == NVME_IOCTL_IO_CMD))
+		return fake_nvme(request, arg);
+	if (request == HDIO_GETGEO && getenv("SHIM_GEO_START")) {
+		struct hd_geometry *g = arg;
+
+		memset(g, 0, sizeof(*g));
+		g->start = (unsigned long)env_num("SHIM_GEO_START", 0);
+		return 0;
+	}
+	if (request == BLKGETSIZE64 || request == BLKSSZGET || request == BLKFLSBUF || request == FS_IOC_FIEMAP)
 		return real_ioctl(fd, request, arg);
 	errno = ENOTTY;
 	return -1;

@@ -1,0 +1,32 @@
+#!/bin/bash
+# --fallocate: a failure leaves no file behind, success is fsync'ed (strace).
+# Usage: file-tests.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" lines.
+set -u
+H=$1
+out=$2
+f="$out/fallocated"
+rm -f "$f"
+
+"$H" --fallocate 0 "$f" > /dev/null 2> "$out/file.err"
+rc1=$?
+"$H" --fallocate 0 "$f" > /dev/null 2> "$out/file.err2"
+rc2=$?
+if [ "$rc1" = 22 ] && [ ! -e "$f" ] && [ "$rc2" = 22 ] && ! grep -q 'File exists' "$out/file.err2"; then
+	echo "ok --fallocate 0: refused, no file left behind, a retry fails the same way"
+else
+	echo "FAIL --fallocate 0: refused, no file left behind, a retry fails the same way (exit $rc1, then $rc2)"
+	sed 's/^/  /' "$out/file.err" "$out/file.err2"
+fi
+
+strace -f -o "$out/file.strace" -e trace=openat,fallocate,fsync,close "$H" --fallocate 64 "$f" > /dev/null 2>&1
+rc=$?
+size=$(stat -c %s "$f" 2>/dev/null)
+# The fsync must come after the fallocate, on the same descriptor.
+order=$(grep -E '^[0-9]+ +(fallocate|fsync)\(' "$out/file.strace" | sed -E 's/^[0-9]+ +//; s/\(([0-9]+),.*/ \1/; s/\(([0-9]+)\).*/ \1/' | tr '\n' ' ')
+fd=$(echo "$order" | awk '{ print $2 }')
+if [ "$rc" = 0 ] && [ "$size" = 65536 ] && [ "$order" = "fallocate $fd fsync $fd " ]; then
+	echo "ok --fallocate 64: 64 KiB reserved, then fsync'ed"
+else
+	echo "FAIL --fallocate 64: 64 KiB reserved, then fsync'ed (exit $rc, size $size, calls: $order)"
+fi
+rm -f "$f"
