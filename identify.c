@@ -1503,7 +1503,11 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 	struct identify_facts facts;
 	FILE *saved = stdout, *null = fopen("/dev/null", "w");
 	int err;
-	bool trim = false;
+	/*
+	 * The drive's word, not -I's rows: 9.65 lists TRIM only for pages that
+	 * look like ATA8-ACS or later, and QEMU's SSD, for one, claims less.
+	 */
+	bool trim = (id[169] & 1) && id[169] != 0xffff;
 	char current[16] = "";
 	uint16_t sb = id[106];
 	unsigned int logical = identify_sector_bytes(id), per_physical = 1;
@@ -1613,8 +1617,6 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 		json_bool("supported", true);
 		json_bool("enabled", facts.features[i].enabled);
 		json_object_end();
-		if (strcmp(facts.features[i].name, "Data Set Management TRIM supported") == 0)
-			trim = true;
 	}
 	json_array_end();
 

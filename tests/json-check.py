@@ -2,7 +2,11 @@
 """Checks a --json document: it parses, has the required shape, and (with a
 text output of the same page) its identify facts equal what the text says.
 
-  json-check.py DOC.json [TEXT.out]   exit 0 when all is well, else 1 with reasons
+  json-check.py DOC.json [TEXT.out [PAGE.hex]]   exit 0 when all is well, else 1 with reasons
+
+With PAGE, some facts are also decoded here from the IDENTIFY words
+themselves, as ATA/ATAPI-8 and ACS define them, so that the check does
+not rest on the program's own reading of the page.
   json-check.py --errors DOC.json     the document must list at least one error
 """
 import json
@@ -59,6 +63,19 @@ def check_identify(ident, text):
     m = re.search(r'LBA    user addressable sectors: *(\d+)', text)
     if m and ident.get('lba28_sectors') != int(m.group(1)):
         fail('lba28_sectors: json %r, text %s' % (ident.get('lba28_sectors'), m.group(1)))
+    m = re.search(r'device size with M = 1024\*1024: *(\d+) MBytes', text)
+    cap = ident.get('user_capacity', {})
+    if m:
+        blocks, size = cap.get('blocks'), ident.get('logical_block_size')
+        if not isinstance(blocks, int) or not isinstance(size, int):
+            fail('user_capacity: json %r, no blocks or block size' % cap)
+        # The text prints the byte count as 64-bit arithmetic leaves it; JSON says null past 64 bits.
+        if cap.get('bytes') is None and blocks * size < 2 ** 64:
+            fail('user_capacity: json bytes null for %d blocks of %d bytes' % (blocks, size))
+        if cap.get('bytes') is not None and cap['bytes'] != blocks * size:
+            fail('user_capacity: json bytes %r is not blocks x block size' % cap['bytes'])
+        if (blocks * size) % 2 ** 64 // (1024 * 1024) != int(m.group(1)):
+            fail('user_capacity: json %r blocks of %d bytes, text %s MBytes' % (blocks, size, m.group(1)))
     m = re.search(r'Logical  Sector size: *(\d+) bytes', text)
     if m and ident.get('logical_block_size') != int(m.group(1)):
         fail('logical_block_size differs')
@@ -72,11 +89,12 @@ def check_identify(ident, text):
         m = re.search(r'Nominal Media Rotation Rate: (\d+)', text)
         if m and ident.get('rotation_rate') != int(m.group(1)):
             fail('rotation_rate differs')
-    trim = 'Data Set Management TRIM supported' in text
-    if ident.get('trim', {}).get('supported') != trim:
-        fail('trim.supported: json %r, text %r' % (ident.get('trim', {}).get('supported'), trim))
-    if ident.get('trim', {}).get('zeroed') != ('Deterministic read ZEROs after TRIM' in text and trim):
-        fail('trim.zeroed differs')
+    # -I lists TRIM only for pages of ATA8-ACS or later; where it does, json agrees.
+    if 'Data Set Management TRIM supported' in text:
+        if not ident.get('trim', {}).get('supported'):
+            fail('trim.supported: the text lists TRIM, json does not')
+        if ident.get('trim', {}).get('zeroed') != ('Deterministic read ZEROs after TRIM' in text):
+            fail('trim.zeroed differs')
     sec = re.search(r'^Security: \n(.*?)(?=^\S)', text + '\nEND', re.M | re.S)
     if sec:
         s = sec.group(1)
@@ -93,6 +111,47 @@ def check_identify(ident, text):
         row = re.sub(r' \(limit .*\)$', '', row)
         if row not in names:
             fail('feature row %r missing from json' % row)
+
+
+def load_words(path):
+    words = []
+    with open(path) as f:
+        for line in f:
+            try:
+                words += [int(w, 16) for w in line.split()]
+            except ValueError:
+                continue
+    return words[:256]
+
+
+# (name in -I's feature list, word supported, word enabled, bit), from the standard's word tables.
+FEATURE_BITS = (
+    ('SMART feature set', 82, 85, 0),
+    ('Power Management feature set', 82, 85, 3),
+    ('Write cache', 82, 85, 5),
+    ('Look-ahead', 82, 85, 6),
+    ('48-bit Address feature set', 83, 86, 10),
+    ('Mandatory FLUSH_CACHE', 83, 86, 12),
+)
+
+
+def check_words(ident, w):
+    """Facts decoded from the words, where words 82-83 carry a valid signature (83 bits 15:14 = 01)."""
+    if len(w) < 256 or ident.get('device_type') != 'ata':
+        return
+    if w[83] & 0xc000 != 0x4000 or w[82] in (0, 0xffff):
+        return
+    listed = {f['name']: f['enabled'] for f in ident.get('features', [])}
+    for name, sup, ena, bit in FEATURE_BITS:
+        if w[sup] & (1 << bit):
+            if name not in listed:
+                fail('word %d bit %d: %s is supported, json does not list it' % (sup, bit, name))
+            if listed[name] != bool(w[ena] & (1 << bit)):
+                fail('word %d bit %d: %s enabled is %r, json says %r' % (ena, bit, name, bool(w[ena] & (1 << bit)), listed[name]))
+    # Word 169 bit 0: DATA SET MANAGEMENT with the TRIM bit.
+    if w[169] not in (0, 0xffff):
+        if ident.get('trim', {}).get('supported') != bool(w[169] & 1):
+            fail('word 169: TRIM supported is %r, json says %r' % (bool(w[169] & 1), ident.get('trim', {}).get('supported')))
 
 
 def main():
@@ -120,6 +179,8 @@ def main():
         if not devices or 'identify' not in devices[0]:
             fail('no identify object')
         check_identify(devices[0]['identify'], text)
+        if len(args) > 2:
+            check_words(devices[0]['identify'], load_words(args[2]))
 
 
 main()
