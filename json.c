@@ -273,6 +273,17 @@ void json_discard_devices(void)
 	js.first[1] = true;
 }
 
+const char *json_devices_text(size_t *len)
+{
+	if (!js.active || js.finished || !js.doc) {
+		*len = 0;
+		return "";
+	}
+	fflush(js.doc);
+	*len = js.len - js.devices_at;
+	return js.buf + js.devices_at;
+}
+
 void json_top_error(const char *message)
 {
 	if (!js.active)

@@ -36,4 +36,7 @@ void json_top_error(const char *message);
 /* Drop the devices written so far (the fuzz target reuses one document). */
 void json_discard_devices(void);
 
+/* The devices written since the last discard, as text (the fuzz target checks it parses). */
+const char *json_devices_text(size_t *len);
+
 #endif

@@ -287,3 +287,4 @@ else
 	echo "FAIL under a pipe, the announcement comes before the failure"
 	sed 's/^/  /' "$out/cmd.both"
 fi
+echo "end of suite"

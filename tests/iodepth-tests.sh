@@ -5,13 +5,13 @@
 set -u
 H=$1
 out=$2
-command -v strace >/dev/null || { echo "iodepth: skipped (no strace)"; exit 0; }
+command -v strace >/dev/null || { echo "skip iodepth: no strace (tests/setup installs it)"; echo "end of suite"; exit 0; }
 ok() { echo "ok iodepth $1"; }
 bad() { echo "FAIL iodepth $1"; shift; printf '  %s\n' "$@"; }
 
 img="$out/q.img"
 truncate -s 2G "$img"
-dev=$(losetup -f --show "$img") || { echo "iodepth: skipped (losetup failed)"; exit 0; }
+dev=$(losetup -f --show "$img") || { echo "skip iodepth: losetup failed"; echo "end of suite"; exit 0; }
 trap 'losetup -d "$dev"; rm -f "$img"' EXIT
 size=$((2 * 1024 * 1024 * 1024))
 
@@ -90,3 +90,4 @@ done
 "$H" --seeks "$img" > "$out/q.out" 2> "$out/q.err"
 rc=$?
 if [ "$rc" != 0 ] && grep -q 'block device' "$out/q.err" && ! grep -q Timing "$out/q.out"; then ok "--seeks on a regular file is refused"; else bad "--seeks on a regular file is refused" "exit $rc"; fi
+echo "end of suite"

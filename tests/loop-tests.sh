@@ -8,7 +8,7 @@ ORACLE=${ORACLE:-/usr/sbin/hdparm}
 img="$out/loop.img"
 
 truncate -s 64M "$img"
-dev=$(losetup -f --show "$img" 2>/dev/null) || { echo "loop: skipped (losetup failed)"; exit 0; }
+dev=$(losetup -f --show "$img" 2>/dev/null) || { echo "skip loop: losetup failed"; echo "end of suite"; exit 0; }
 trap 'losetup -d "$dev"' EXIT
 
 ok() { echo "ok $1"; }
@@ -97,3 +97,4 @@ if [ -x "$ORACLE" ] && "$ORACLE" -V 2>/dev/null | grep -q 'v9.65$'; then
 		fi
 	done
 fi
+echo "end of suite"

@@ -1,30 +1,56 @@
 #!/bin/bash
 # The test suite behind "make check".  Each check prints "ok NAME" or
-# "FAIL NAME" (with the difference); the last line counts them:
-# "N passed, N failed".  Parts whose tools are missing say so and are skipped.
+# "FAIL NAME" (with the difference); a part that cannot run here prints
+# "skip NAME: why".  The last line counts them: "N passed, N failed, K
+# skipped", after the list of skips.  STRICT=1 (make check STRICT=1, as CI
+# runs it) turns any skip into a failure: tests/setup installs every tool.
 #
 #   HDPARM=path     the binary to test (default: ./hdparm)
 #   ORACLE=path     hdparm 9.65 for the differential tests (default: /usr/sbin/hdparm)
 #   MUTATIONS=N     seeded mutations per page in the differential test (default: 300 in all)
-#   SKIP_VM=1       leave out the QEMU suite
+#   SKIP_VM=1       leave out the QEMU suite (counted as a skip)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 HDPARM=$(realpath "${HDPARM:-./hdparm}")
 ORACLE=${ORACLE:-/usr/sbin/hdparm}
-shared="$top/../shared/identify"
 out="$top/tests/out"
 rm -rf "$out"
 mkdir -p "$out"
 
 passed=0
 failed=0
+skips=()
 pass() { passed=$((passed + 1)); echo "ok $1"; }
 fail() {
 	failed=$((failed + 1))
 	echo "FAIL $1"
 	[ -n "${2:-}" ] && [ -f "$2" ] && head -n 20 "$2" | sed 's/^/  /'
 	return 0
+}
+skip() { skips+=("$1"); echo "skip $1"; }
+
+# suite NAME COMMAND...: a sub-suite in a script of its own.  It prints
+# ok/FAIL/skip lines and, as its last line, "end of suite"; without that
+# line it stopped early, which is a failure whatever it counted.
+suite() {
+	local name=$1 log="$out/$1.log" rc n_ok n_bad
+	shift
+	"$@" > "$log" 2>&1
+	rc=$?
+	grep -E '^(ok|FAIL|skip|  )' "$log"
+	n_ok=$(grep -c '^ok ' "$log")
+	n_bad=$(grep -c '^FAIL ' "$log")
+	passed=$((passed + n_ok))
+	failed=$((failed + n_bad))
+	while IFS= read -r line; do skips+=("${line#skip }"); done < <(grep '^skip ' "$log")
+	if [ "$(tail -n 1 "$log")" != "end of suite" ]; then
+		fail "$name: the suite stopped early (exit $rc) after $((n_ok + n_bad)) checks" "$log"
+	elif [ $((n_ok + n_bad)) = 0 ] && ! grep -q '^skip ' "$log"; then
+		fail "$name: the suite ran no check" "$log"
+	else
+		echo "$name: $((n_ok + n_bad)) checks"
+	fi
 }
 
 # decode PAGE: --Istdin's stdout and exit status, as the expected files hold them.
@@ -49,17 +75,13 @@ check_pages() {
 	done
 }
 check_pages tests/identify/pages tests/identify/expected
-if [ -d "$shared" ]; then
-	check_pages "$shared" tests/identify/expected/shared
-else
-	echo "identify: ../shared/identify not found, real-drive pages skipped"
-fi
+check_pages tests/identify/real tests/identify/expected/real
 
 # --- differential: seeded mutations, ours against hdparm 9.65 ---
 ${CC:-cc} -O2 -o "$out/mutate" tests/tools/mutate.c || fail "build tests/tools/mutate"
 if [ -x "$ORACLE" ] && "$ORACLE" -V 2>/dev/null | grep -q 'v9.65$' && [ -x "$out/mutate" ]; then
-	pages=(tests/identify/pages/qemu-*.hex tests/identify/pages/cfa-card.hex tests/identify/pages/atapi-tape.hex)
-	[ -d "$shared" ] && pages+=("$shared"/*.hex)
+	pages=(tests/identify/pages/qemu-*.hex tests/identify/pages/cfa-card.hex tests/identify/pages/atapi-tape.hex
+		tests/identify/real/*.hex)
 	total=${MUTATIONS:-300}
 	per_page=$(( (total + ${#pages[@]} - 1) / ${#pages[@]} ))
 	mismatches=0
@@ -83,20 +105,19 @@ if [ -x "$ORACLE" ] && "$ORACLE" -V 2>/dev/null | grep -q 'v9.65$' && [ -x "$out
 		fail "differential: $mismatches of $runs mutated pages differ from hdparm 9.65 (tests/out/mismatch-*)" "$out/mismatch-1.diff"
 	fi
 else
-	echo "differential: skipped (no hdparm 9.65 at $ORACLE)"
+	skip "differential: no hdparm 9.65 at $ORACLE (tests/setup installs it)"
 fi
 
 # --- --json: valid documents whose facts agree with the text ---
 if command -v python3 >/dev/null; then
-	json_pages=(tests/identify/pages/*.hex)
-	[ -d "$shared" ] && json_pages+=("$shared"/*.hex)
+	json_pages=(tests/identify/pages/*.hex tests/identify/real/*.hex)
 	bad=0
 	n=0
 	check_json_page() {
 		"$HDPARM" --json --Istdin < "$1" > "$out/j.json" 2>/dev/null
 		"$HDPARM" --Istdin < "$1" > "$out/j.txt" 2>/dev/null
 		n=$((n + 1))
-		if ! python3 tests/json-check.py "$out/j.json" "$out/j.txt" > "$out/j.why"; then
+		if ! python3 tests/json-check.py "$out/j.json" "$out/j.txt" "$1" > "$out/j.why"; then
 			bad=$((bad + 1))
 			cp "$1" "$out/json-mismatch-$bad.hex"
 			cp "$out/j.why" "$out/json-mismatch-$bad.why"
@@ -131,7 +152,7 @@ if command -v python3 >/dev/null; then
 	json_case "no ATA behind the device" 25 -I -C /dev/null
 	json_case "empty --Istdin" 5 --Istdin
 else
-	echo "json: skipped (no python3)"
+	skip "json: no python3 (tests/setup installs it)"
 fi
 
 # --- --Istdin input handling ---
@@ -198,55 +219,35 @@ else
 fi
 
 # --- command bytes and sense decoding, against a test double of the drive ---
-bash tests/commands.sh "$HDPARM" "$out" > "$out/commands.log" 2>&1
-grep -E '^(ok|FAIL|  )' "$out/commands.log"
-passed=$((passed + $(grep -c '^ok ' "$out/commands.log")))
-failed=$((failed + $(grep -c '^FAIL ' "$out/commands.log")))
+suite commands bash tests/commands.sh "$HDPARM" "$out"
 
 # --- file helpers (--fallocate) ---
-bash tests/file-tests.sh "$HDPARM" "$out" > "$out/file.log" 2>&1
-grep -E '^(ok|FAIL|  )' "$out/file.log"
-passed=$((passed + $(grep -c '^ok ' "$out/file.log")))
-failed=$((failed + $(grep -c '^FAIL ' "$out/file.log")))
+suite files bash tests/file-tests.sh "$HDPARM" "$out"
 
 # --- fuzz corpora and regression inputs, replayed once ---
-bash tests/fuzz/run.sh --replay > "$out/fuzz.log" 2>&1
-grep -E '^(ok|FAIL|  |fuzz:)' "$out/fuzz.log"
-passed=$((passed + $(grep -c '^ok ' "$out/fuzz.log")))
-failed=$((failed + $(grep -c '^FAIL ' "$out/fuzz.log")))
+suite fuzz-replay bash tests/fuzz/run.sh --replay
 
-# --- block-layer options on a loop device (root only) ---
+# --- block devices of this machine: loop devices (root only) ---
 if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
-	bash tests/loop-tests.sh "$HDPARM" "$out" > "$out/loop.log" 2>&1
-	grep -E '^(ok|FAIL|  )' "$out/loop.log"
-	passed=$((passed + $(grep -c '^ok ' "$out/loop.log")))
-	failed=$((failed + $(grep -c '^FAIL ' "$out/loop.log")))
-	grep -q '^loop: skipped' "$out/loop.log" && grep '^loop: skipped' "$out/loop.log"
-	for part in partition timing iodepth; do
-		bash "tests/$part-tests.sh" "$HDPARM" "$out" > "$out/$part.log" 2>&1
-		grep -E '^(ok|FAIL|  |timings:|iodepth:)' "$out/$part.log"
-		passed=$((passed + $(grep -c '^ok ' "$out/$part.log")))
-		failed=$((failed + $(grep -c '^FAIL ' "$out/$part.log")))
+	for part in loop partition timing iodepth; do
+		suite "$part" bash "tests/$part-tests.sh" "$HDPARM" "$out"
 	done
 else
-	echo "loop: skipped (needs root and losetup)"
+	skip "loop, partition, timing, iodepth: need root and losetup"
 fi
 
 # --- the QEMU suite ---
-if [ -z "${SKIP_VM:-}" ]; then
-	tests/vm/run "$HDPARM" > "$out/vm.log" 2>&1
-	vm_rc=$?
-	if [ "$vm_rc" = 77 ]; then
-		cat "$out/vm.log"
-	else
-		grep -E '^(ok|FAIL|  )' "$out/vm.log"
-		passed=$((passed + $(grep -c '^ok ' "$out/vm.log")))
-		failed=$((failed + $(grep -c '^FAIL ' "$out/vm.log")))
-		if ! grep -q '^vm: [0-9]* passed' "$out/vm.log" || grep -q 'did not finish' "$out/vm.log"; then
-			fail "vm suite ran" "$out/vm.log"
-		fi
-	fi
+if [ -n "${SKIP_VM:-}" ]; then
+	skip "vm: SKIP_VM is set"
+else
+	suite vm tests/vm/run "$HDPARM"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+for s in "${skips[@]}"; do echo "skipped: $s"; done
+echo "$passed passed, $failed failed, ${#skips[@]} skipped"
+[ "$failed" -eq 0 ] || exit 1
+if [ -n "${STRICT:-}" ] && [ "${#skips[@]}" -gt 0 ]; then
+	echo "STRICT: every part must run; run tests/setup first"
+	exit 1
+fi
+exit 0

@@ -5,7 +5,7 @@
 set -u
 H=$1
 out=$2
-command -v strace >/dev/null || { echo "timings: skipped (no strace)"; exit 0; }
+command -v strace >/dev/null || { echo "skip timing: no strace (tests/setup installs it)"; echo "end of suite"; exit 0; }
 
 ok() { echo "ok timing $1"; }
 bad() { echo "FAIL timing $1"; shift; printf '  %s\n' "$@"; }
@@ -20,7 +20,7 @@ trap cleanup EXIT
 # attach VAR FILE: not run in $(...), so that devs keeps the device for cleanup
 attach() { local d; d=$(losetup -f --show "$2") || return 1; devs+=("$d"); printf -v "$1" '%s' "$d"; }
 attach mid_dev "$mid" && attach big_dev "$big" && attach small_dev "$small" ||
-	{ echo "timings: skipped (losetup failed)"; exit 0; }
+	{ echo "skip timing: losetup failed"; echo "end of suite"; exit 0; }
 
 rate='[0-9]+ MB in +[0-9]+\.[0-9]{2} seconds = +[0-9]+\.[0-9]{2} [Mk]B/sec'
 
@@ -101,3 +101,4 @@ if [ "$rc" != 0 ] && grep -q 'not supported' "$out/t.err" && ! grep -q 'Timing' 
 else
 	bad "a regular file is refused with a reason" "exit $rc" "$(cat "$out/t.err")"
 fi
+echo "end of suite"
