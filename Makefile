@@ -7,19 +7,20 @@ CFLAGS ?= -O2 -g
 LDFLAGS ?=
 HDPARM_CFLAGS = -std=gnu11 -Wall -Wextra
 HDPARM_CPPFLAGS = -D_GNU_SOURCE
+HDPARM_LDLIBS = -pthread
 PREFIX ?= /usr/local
 DESTDIR ?=
 SBINDIR = $(PREFIX)/sbin
 MANDIR = $(PREFIX)/share/man/man8
 
-SRCS = hdparm.c actions.c settings.c sectors.c nvme.c sysfs.c json.c identify.c sgio.c modes.c benchmark.c iodepth.c ranges.c partition.c
+SRCS = hdparm.c actions.c settings.c sectors.c nvme.c sysfs.c json.c identify.c sgio.c modes.c benchmark.c iodepth.c ranges.c partition.c progress.c
 OBJS = $(SRCS:.c=.o)
 HDRS = $(wildcard *.h)
 
 all: hdparm
 
 hdparm: $(OBJS)
-	$(CC) $(HDPARM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+	$(CC) $(HDPARM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS) $(HDPARM_LDLIBS)
 
 %.o: %.c $(HDRS)
 	$(CC) $(HDPARM_CPPFLAGS) $(CPPFLAGS) $(HDPARM_CFLAGS) $(CFLAGS) -c -o $@ $<

@@ -20,6 +20,7 @@
 
 #include "nvme.h"
 #include "partition.h"
+#include "progress.h"
 #include "ranges.h"
 #include "sectors.h"
 #include "sgio.h"
@@ -384,6 +385,15 @@ static int security_command(struct device *dev, uint8_t command, const uint8_t b
 	return err;
 }
 
+/* The drive's estimate for SECURITY ERASE UNIT in seconds (words 89/90, 2-minute units), 0 when it gives none. */
+static unsigned int erase_estimate_s(const uint16_t *id, bool enhanced)
+{
+	uint16_t w = id[enhanced ? 90 : 89];
+	unsigned int t = (w & 0x8000) ? w & 0x7fff : w & 0xff;
+
+	return t * 2 * 60;
+}
+
 /* Seconds to allow SECURITY ERASE UNIT: the drive's estimate (2-minute units) or 1 s per 30 MB. */
 static unsigned int erase_timeout(const uint16_t *id, bool enhanced)
 {
@@ -466,7 +476,18 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 			ata_report("ERASE_PREPARE", &res, err);
 			return err;
 		}
-		return security_command(dev, op->command, block, erase_timeout(id, enhanced), op->name);
+		static char interrupted[512];
+		struct long_command *lc;
+
+		snprintf(interrupted, sizeof(interrupted),
+			 "Interrupted: hdparm stops here, but the drive goes on erasing, and stays locked until the erase "
+			 "finishes or the drive is power-cycled.\nThe Security section of \"hdparm -I %s\" shows where it "
+			 "stands.\n",
+			 dev->path);
+		lc = long_command_begin("erasing", erase_estimate_s(id, enhanced), interrupted, !run.json);
+		err = security_command(dev, op->command, block, erase_timeout(id, enhanced), op->name);
+		long_command_end(lc);
+		return err;
 	}
 	case OPT_SECURITY_DISABLE:
 		/* DISABLE PASSWORD needs the drive unlocked first. */

@@ -287,4 +287,45 @@ else
 	echo "FAIL under a pipe, the announcement comes before the failure"
 	sed 's/^/  /' "$out/cmd.both"
 fi
+
+# A long SECURITY ERASE UNIT (the double takes 2.5 s over it): a status line
+# on a terminal, nothing extra without one, and an interrupt that says the
+# drive goes on.
+erase_env=(SHIM_LOG="$out/cmd.log" SHIM_IDENTIFY="$crafted" SHIM_DELAY_CMD=f4 SHIM_DELAY_MS=2500 LD_PRELOAD="$shim"
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0")
+rm -f "$out/cmd.log"
+script -qec "env ${erase_env[*]} $H --security-erase pw /dev/null" /dev/null > "$out/erase.tty" < /dev/null
+rc=$?
+# The crafted page's word 89 is 16: about 32 minutes.
+if [ "$rc" = 0 ] && [ "$(grep -o "erasing: 0 min 0[0-9] s of about 32 min (the drive's estimate)" "$out/erase.tty" | wc -l)" -ge 2 ] &&
+	grep -q 'erasing took 0 min 0[23] s' "$out/erase.tty"; then
+	echo "ok security erase on a terminal: the status line updates, then says how long it took"
+else
+	echo "FAIL security erase on a terminal: the status line updates, then says how long it took (exit $rc)"
+	od -c "$out/erase.tty" | tail -n 8 | sed 's/^/  /'
+fi
+rm -f "$out/cmd.log"
+env "${erase_env[@]}" "$H" --security-erase pw /dev/null > "$out/cmd.out" 2> "$out/cmd.err" < /dev/null
+rc=$?
+if [ "$rc" = 0 ] && [ ! -s "$out/cmd.err" ] &&
+	[ "$(cat "$out/cmd.out")" = "$(printf '\n/dev/null:\n Issuing SECURITY_ERASE command, password="pw", user=user')" ]; then
+	echo "ok security erase without a terminal: no status line, output as before"
+else
+	echo "FAIL security erase without a terminal: no status line, output as before (exit $rc)"
+	sed 's/^/  /' "$out/cmd.out" "$out/cmd.err" | head -5
+fi
+rm -f "$out/cmd.log"
+env "${erase_env[@]}" SHIM_DELAY_MS=5000 "$H" --security-erase pw /dev/null > "$out/cmd.out" 2> "$out/cmd.err" < /dev/null &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" = 143 ] && grep -q 'the drive goes on erasing, and stays locked' "$out/cmd.err" &&
+	grep -q 'hdparm -I /dev/null' "$out/cmd.err" && [ "$(grep -c ' f4 00$' "$out/cmd.log")" = 1 ]; then
+	echo "ok security erase interrupted: the warning, exit 143, exactly one erase sent"
+else
+	echo "FAIL security erase interrupted: the warning, exit 143, exactly one erase sent (exit $rc)"
+	sed 's/^/  /' "$out/cmd.err" | head -3
+fi
 echo "end of suite"

@@ -18,6 +18,7 @@
  *                       Identify from those pages (SHIM_NVME_NSZE=N overrides the
  *                       namespace size), I/O commands logged as "nvme-io: OPC NSID
  *                       CDW10 CDW11" and, for writes, "data:" with every byte sent
+ *   SHIM_DELAY_MS=N, SHIM_DELAY_CMD=XX   ATA command XX (hex) takes N ms
  *   SHIM_GEO_START=N    HDIO_GETGEO answers with start N (the partition's first
  *                       sector, as sd and virtio-blk say it); without it, ENOTTY
  * Other ioctls on the device fail with ENOTTY, as on a plain SCSI disk.
@@ -181,6 +182,8 @@ static int fake_sg_io(struct sg_io_hdr *io)
 			fclose(f);
 		}
 	}
+	if (getenv("SHIM_DELAY_CMD") && strtoul(getenv("SHIM_DELAY_CMD"), NULL, 16) == command)
+		usleep((useconds_t)env_num("SHIM_DELAY_MS", 0) * 1000);
 	io->status = 0;
 	io->masked_status = 0;
 	io->host_status = 0;

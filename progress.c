@@ -1,0 +1,131 @@
+/*
+ * A helper thread waits for SIGINT and SIGTERM (blocked in every other
+ * thread while the command runs) and, on a terminal, redraws the status
+ * line once a second.  The command itself stays in the calling thread:
+ * the kernel does not let a signal end an ATA pass-through that is under
+ * way, so only a second thread can answer Ctrl-C at once.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "progress.h"
+
+#define DONE_SIGNAL SIGUSR2
+
+struct long_command {
+	const char *label;
+	unsigned int estimate_s;
+	const char *on_interrupt;
+	bool show;
+	struct timespec start;
+	sigset_t waited, saved;
+	pthread_t helper;
+};
+
+/* Straight to stderr with write(2): nothing buffered, nothing to lose at _exit. A failed write changes nothing. */
+static void say(const char *text, int n)
+{
+	if (n > 0) {
+		ssize_t written = write(STDERR_FILENO, text, (size_t)n);
+
+		(void)written;
+	}
+}
+
+static unsigned int elapsed_s(const struct long_command *lc)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (unsigned int)(now.tv_sec - lc->start.tv_sec);
+}
+
+static void draw(const struct long_command *lc)
+{
+	unsigned int t = elapsed_s(lc);
+	char line[160];
+	int n;
+
+	if (lc->estimate_s)
+		n = snprintf(line, sizeof(line), "\r%s: %u min %02u s of about %u min (the drive's estimate)\033[K",
+			     lc->label, t / 60, t % 60, (lc->estimate_s + 59) / 60);
+	else
+		n = snprintf(line, sizeof(line), "\r%s: %u min %02u s\033[K", lc->label, t / 60, t % 60);
+	say(line, n);
+}
+
+static void *helper(void *arg)
+{
+	struct long_command *lc = arg;
+	const struct timespec second = { 1, 0 };
+
+	for (;;) {
+		int sig;
+
+		if (lc->show)
+			draw(lc);
+		sig = sigtimedwait(&lc->waited, NULL, &second);
+		if (sig == DONE_SIGNAL)
+			return NULL;
+		if (sig == SIGINT || sig == SIGTERM) {
+			say("\n", 1);
+			say(lc->on_interrupt, (int)strlen(lc->on_interrupt));
+			_exit(128 + sig);
+		}
+	}
+}
+
+struct long_command *long_command_begin(const char *label, unsigned int estimate_s, const char *on_interrupt,
+					bool show)
+{
+	struct long_command *lc = calloc(1, sizeof(*lc));
+
+	if (!lc)
+		return NULL;
+	*lc = (struct long_command){ .label = label, .estimate_s = estimate_s, .on_interrupt = on_interrupt,
+				     .show = show && isatty(STDERR_FILENO) };
+	clock_gettime(CLOCK_MONOTONIC, &lc->start);
+	sigemptyset(&lc->waited);
+	sigaddset(&lc->waited, DONE_SIGNAL);
+	/* A signal that whoever started hdparm chose to ignore stays ignored. */
+	for (int sig = SIGINT; sig; sig = sig == SIGINT ? SIGTERM : 0) {
+		struct sigaction now;
+
+		if (sigaction(sig, NULL, &now) == 0 && now.sa_handler != SIG_IGN)
+			sigaddset(&lc->waited, sig);
+	}
+	fflush(stdout);
+	pthread_sigmask(SIG_BLOCK, &lc->waited, &lc->saved);
+	if (pthread_create(&lc->helper, NULL, helper, lc) != 0) {
+		pthread_sigmask(SIG_SETMASK, &lc->saved, NULL);
+		free(lc);
+		return NULL;
+	}
+	return lc;
+}
+
+void long_command_end(struct long_command *lc)
+{
+	unsigned int t;
+	char line[160];
+	int n;
+
+	if (!lc)
+		return;
+	pthread_kill(lc->helper, DONE_SIGNAL);
+	pthread_join(lc->helper, NULL);
+	/* A Ctrl-C that came as the command ended is still pending: it acts now, as usual. */
+	pthread_sigmask(SIG_SETMASK, &lc->saved, NULL);
+	if (lc->show) {
+		t = elapsed_s(lc);
+		n = snprintf(line, sizeof(line), "\r%s took %u min %02u s\033[K\n", lc->label, t / 60, t % 60);
+		say(line, n);
+	}
+	free(lc);
+}
