@@ -77,6 +77,7 @@ static const struct step steps[] = {
 	{ OPT_SANITIZE_BLOCK_ERASE, WHEN_GIVEN, false, sanitize_step, ATA },
 	{ OPT_SANITIZE_CRYPTO, WHEN_GIVEN, false, sanitize_step, ATA },
 	{ OPT_SANITIZE_OVERWRITE, WHEN_GIVEN, false, sanitize_step, ATA },
+	{ OPT_SANITIZE_WAIT, WHEN_GIVEN, false, sanitize_wait, ATA },
 	{ OPT_DCO_IDENTIFY, WHEN_GIVEN, false, dco_step, ATA },
 	{ OPT_DCO_RESTORE, WHEN_GIVEN, false, dco_step, ATA },
 	{ OPT_DCO_FREEZE, WHEN_GIVEN, false, dco_step, ATA },

@@ -166,6 +166,7 @@ static const struct option_desc options[] = {
 	{ OPT_IODEPTH, 0, "iodepth", ARG_U64, 1, 256, "the number of requests in flight must be 1 to 256", CLASS_MODIFIER, "--iodepth N                   With -t or --seeks: N O_DIRECT requests in flight (1-256)", NULL },
 	{ OPT_BLOCK_SIZE, 0, "block-size", ARG_U64, 4, 65536, "the block size must be 4 to 65536 KiB", CLASS_MODIFIER, "--block-size KiB              Request size for --iodepth and --seeks (4-65536)", NULL },
 	{ OPT_SEEKS, 0, "seeks", ARG_NONE, 0, 0, NULL, CLASS_ACTION, "--seeks                       Time random O_DIRECT reads: seeks/sec and latency", NULL },
+	{ OPT_SANITIZE_WAIT, 0, "sanitize-wait", ARG_NONE, 0, 0, NULL, CLASS_ACTION, "--sanitize-wait               Wait for a sanitize operation to end, showing its progress", NULL },
 	{ OPT_JSON, 0, "json", ARG_NONE, 0, 0, NULL, CLASS_MODIFIER, "--json                        Print one JSON document instead of text (schema: hdparm.8)", NULL },
 };
 
@@ -577,6 +578,7 @@ struct parse_state {
 	int actions;		/* action options seen so far */
 	bool noisy;		/* cleared by -q for the next option */
 	bool no_more_options;	/* after an ALONE option */
+	const struct option_desc *alone;	/* ... which was this one */
 	const struct option_desc *sole;
 	struct job *jobs;
 	int njobs;
@@ -616,7 +618,9 @@ static void parse_option(struct parse_state *ps, const struct option_desc *o, st
 		fprintf(stderr, "%s: obsolete option, no longer supported (see '%s -h')\n", spelled, progname);
 		exit(EINVAL);
 	}
-	if (ps->no_more_options) {
+	/* --sanitize-wait may follow the sanitize command it waits for. */
+	if (ps->no_more_options && !(o->id == OPT_SANITIZE_WAIT && ps->alone && ps->alone->name &&
+				     strncmp(ps->alone->name, "sanitize-", 9) == 0)) {
 		fprintf(stderr, "%s: no option may follow the one before it\n", spelled);
 		exit(EINVAL);
 	}
@@ -641,8 +645,10 @@ static void parse_option(struct parse_state *ps, const struct option_desc *o, st
 	handle_immediate(o, ps, c);
 	if (o->cls != CLASS_MODIFIER)
 		ps->actions++;
-	if (o->cls == CLASS_ALONE)
+	if (o->cls == CLASS_ALONE) {
 		ps->no_more_options = true;
+		ps->alone = o;
+	}
 	if (o->cls == CLASS_SOLE)
 		ps->sole = o;
 	if (o->id == OPT_ISTDIN)

@@ -16,6 +16,7 @@
 
 #include "json.h"
 #include "nvme.h"
+#include "progress.h"
 #include "ranges.h"
 #include "sectors.h"
 
@@ -634,8 +635,10 @@ int nvme_trim(struct device *dev, const struct sector_range *ranges, unsigned in
 	if (!buf)
 		return ENOMEM;
 	struct range_cursor cursor = { 0 };
+	struct status_line line;
 	uint64_t lba, count;
 
+	status_begin(&line, !run.json);
 	while (!err) {
 		unsigned int entries = 0;
 		uint64_t sectors = 0;
@@ -662,11 +665,15 @@ int nvme_trim(struct device *dev, const struct sector_range *ranges, unsigned in
 			.cdw11 = 1u << 2,	/* AD: deallocate */
 			.timeout_ms = 300000,
 		};
+		status_clear(&line);
 		printf("trimming %llu sectors from %u ranges\n", (unsigned long long)sectors, entries);
 		fflush(stdout);
 		err = nvme_cmd(dev, NVME_IOCTL_IO_CMD, &cmd, "NVMe Dataset Management (deallocate)");
 		printf(err ? "FAILED\n" : "succeeded\n");
+		if (!err)
+			draw_trim_status(&line, range_cursor_done(&cursor, ranges, n), n);
 	}
+	status_end(&line);
 	free(buf);
 	return err;
 }

@@ -5,7 +5,6 @@
  * the kernel does not let a signal end an ATA pass-through that is under
  * way, so only a second thread can answer Ctrl-C at once.
  */
-#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -128,4 +127,54 @@ void long_command_end(struct long_command *lc)
 		say(line, n);
 	}
 	free(lc);
+}
+
+void status_begin(struct status_line *st, bool show)
+{
+	st->shown = show && isatty(STDERR_FILENO);
+	st->shares_screen = st->shown && isatty(STDOUT_FILENO);
+	st->drawn = false;
+}
+
+static void put_line(struct status_line *st, const char *text, const char *end)
+{
+	char line[200];
+	int n = snprintf(line, sizeof(line), "\r%s\033[K%s", text, end);
+
+	if (n > (int)sizeof(line) - 1)
+		n = (int)sizeof(line) - 1;
+	fflush(stdout);
+	say(line, n);
+	st->drawn = true;
+}
+
+void status_draw(struct status_line *st, const char *text)
+{
+	if (st->shown)
+		put_line(st, text, "");
+}
+
+void status_clear(struct status_line *st)
+{
+	if (st->drawn && st->shares_screen) {
+		say("\r\033[K", 4);
+		st->drawn = false;
+	}
+}
+
+void status_end(struct status_line *st)
+{
+	if (st->shown && st->drawn)
+		say("\r\033[K", 4);
+	st->drawn = false;
+}
+
+void draw_trim_status(struct status_line *st, unsigned int done, unsigned int total)
+{
+	char text[64];
+
+	if (!st->shown)
+		return;
+	snprintf(text, sizeof(text), "trim: %u of %u ranges done", done, total);
+	status_draw(st, text);
 }

@@ -23,4 +23,25 @@ struct long_command *long_command_begin(const char *label, unsigned int estimate
 /* After it: the status line gives way to one saying how long it took. */
 void long_command_end(struct long_command *lc);
 
+/*
+ * A status line for a loop the caller counts itself (firmware segments,
+ * TRIM commands, sanitize polls): drawn on stderr only when stderr is a
+ * terminal and show is true, rewritten in place by each status_draw().
+ */
+struct status_line {
+	bool shown;		/* stderr is a terminal: the line is drawn */
+	bool shares_screen;	/* stdout is that terminal too: clear the line before writing to stdout */
+	bool drawn;
+};
+
+void status_begin(struct status_line *st, bool show);
+void status_draw(struct status_line *st, const char *text);
+/* Before the caller writes to stdout: the line is wiped if the two share the screen. */
+void status_clear(struct status_line *st);
+/* Done: the line is wiped. */
+void status_end(struct status_line *st);
+
+/* "trim: DONE of TOTAL ranges done", as both transports' TRIM draw it. */
+void draw_trim_status(struct status_line *st, unsigned int done, unsigned int total);
+
 #endif

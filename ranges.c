@@ -23,6 +23,13 @@ bool next_range_piece(const struct sector_range *r, unsigned int n, struct range
 	return true;
 }
 
+unsigned int range_cursor_done(const struct range_cursor *c, const struct sector_range *r, unsigned int n)
+{
+	if (c->index >= n)
+		return n;
+	return c->index + (c->done >= r[c->index].count ? 1 : 0);
+}
+
 /* One "LBA:COUNT" word: decimal digits on both sides, a count of at least 1, inside 48 bits. */
 static bool parse_range_word(const char *w, struct sector_range *r)
 {

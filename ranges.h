@@ -24,6 +24,9 @@ struct range_cursor {
 bool next_range_piece(const struct sector_range *r, unsigned int n, struct range_cursor *c, uint64_t max_count,
 		      uint64_t *lba, uint64_t *count);
 
+/* How many of the n ranges are wholly sent once the pieces taken so far are. */
+unsigned int range_cursor_done(const struct range_cursor *c, const struct sector_range *r, unsigned int n);
+
 /*
  * Every "LBA:COUNT" word of f, separated by white space.  0 with *out
  * (malloc'ed, *n entries), or EINVAL with a message on stderr naming the

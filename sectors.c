@@ -13,11 +13,13 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 
+#include "json.h"
 #include "nvme.h"
 #include "partition.h"
 #include "progress.h"
@@ -263,6 +265,9 @@ static int trim_ranges(struct device *dev, const struct sector_range *ranges, un
 	buf = malloc((size_t)limit * 512);
 	if (!buf)
 		return ENOMEM;
+	struct status_line line;
+
+	status_begin(&line, !run.json);
 	drop_cached_sectors(dev);
 	for (;;) {
 		struct ata_result res;
@@ -283,14 +288,18 @@ static int trim_ranges(struct device *dev, const struct sector_range *ranges, un
 			.data_out = true,
 			.timeout_s = 300,
 		};
+		status_clear(&line);
 		printf("trimming %llu sectors from %zu ranges\n", (unsigned long long)sectors, entries);
 		fflush(stdout);
 		err = say_outcome(ata_exec(dev, &cmd, &res));
 		if (err) {
+			status_end(&line);
 			ata_report("DATA SET MANAGEMENT (TRIM)", &res, err);
 			break;
 		}
+		draw_trim_status(&line, range_cursor_done(&cursor, ranges, n), n);
 	}
+	status_end(&line);
 	free(buf);
 	drop_cached_sectors(dev);
 	return err;
@@ -484,9 +493,19 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 			 "finishes or the drive is power-cycled.\nThe Security section of \"hdparm -I %s\" shows where it "
 			 "stands.\n",
 			 dev->path);
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		lc = long_command_begin("erasing", erase_estimate_s(id, enhanced), interrupted, !run.json);
 		err = security_command(dev, op->command, block, erase_timeout(id, enhanced), op->name);
 		long_command_end(lc);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		json_object_begin("security_erase");
+		json_bool("enhanced", enhanced);
+		json_bool("completed", !err);
+		json_fixed("seconds", (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, 1);
+		json_uint("estimate_minutes", erase_estimate_s(id, enhanced) / 60);
+		json_object_end();
 		return err;
 	}
 	case OPT_SECURITY_DISABLE:
@@ -530,6 +549,83 @@ static const struct sanitize_op {
 	{ OPT_SANITIZE_FREEZE, 0x0020, 0x46724c6b, "SANITIZE_FREEZE_LOCK" },
 	{ OPT_SANITIZE_ANTIFREEZE, 0x0040, 0x416e7469, "SANITIZE_ANTIFREEZE_LOCK" },
 };
+
+/* SANITIZE STATUS EXT's answer (ACS-3): COUNT 15:8 the state bits, LBA 15:0 the progress in 1/65536. */
+#define SANITIZE_COMPLETED_WITHOUT_ERROR 0x80
+#define SANITIZE_IN_PROGRESS 0x40
+#define SANITIZE_FROZEN 0x20
+#define SANITIZE_ANTIFREEZE 0x10
+
+/* Why the last sanitize failed: LBA 7:0 of a SANITIZE STATUS EXT that ended with ABRT. */
+static const char *const sanitize_failures[] = {
+	[0] = "the sanitize operation failed",
+	[1] = "the sanitize operation completed with physical sectors that were not sanitized",
+	[2] = "the sanitize command gave an unsupported mode",
+	[3] = "sanitize is frozen until the drive is power-cycled",
+	[4] = "the freeze lock was refused: the antifreeze lock is set",
+};
+
+int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct status_line line;
+	const uint16_t *id;
+	int err;
+
+	(void)s;
+	(void)opt;
+	if (!(id = identify_or_report(dev, &err)))
+		return err;
+	if (!(id[59] & 0x1000)) {
+		fprintf(stderr, "SANITIZE feature set is not supported\n");
+		return EOPNOTSUPP;
+	}
+	status_begin(&line, !run.json);
+	for (;;) {
+		struct ata_result res;
+		struct ata_cmd cmd = {
+			.name = "SANITIZE STATUS EXT",
+			.tf = { .command = 0xb4, .lba48 = true, .device = 0x40 },
+			.protocol = ATA_PROTO_NONDATA,
+			.want_regs = true,
+		};
+		unsigned int flags;
+
+		err = ata_exec(dev, &cmd, &res);
+		if (err) {
+			unsigned int reason = (unsigned int)(res.out.lba & 0xff);
+
+			status_end(&line);
+			if (res.have_regs && (res.error & 0x04) && reason < sizeof(sanitize_failures) / sizeof(sanitize_failures[0])) {
+				fprintf(stderr, " --sanitize-wait: %s\n", sanitize_failures[reason]);
+				return EIO;
+			}
+			ata_report("SANITIZE STATUS EXT", &res, err);
+			return err;
+		}
+		if (!res.have_regs || (!res.out.lba48 && res.sense[0] == 0x70)) {
+			status_end(&line);
+			fprintf(stderr, " --sanitize-wait: the status bits were not returned (no registers, or fixed-format sense)\n");
+			return EIO;
+		}
+		flags = res.out.count >> 8;
+		if (!(flags & SANITIZE_IN_PROGRESS)) {
+			status_end(&line);
+			if (flags & SANITIZE_COMPLETED_WITHOUT_ERROR) {
+				printf("Sanitize operation completed without error\n");
+				return 0;
+			}
+			fprintf(stderr, " --sanitize-wait: no sanitize operation is running, and the last one did not complete without error\n");
+			return EIO;
+		}
+		if (line.shown) {
+			char text[40];
+
+			snprintf(text, sizeof(text), "sanitize: %u%% done", (unsigned int)((res.out.lba & 0xffff) * 100 / 65536));
+			status_draw(&line, text);
+		}
+		sleep(1);
+	}
+}
 
 int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
@@ -961,6 +1057,10 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 	}
 	segment = mode == 0x07 ? (size_t)st.st_size : (size_t)(m->max_segments ? seg_max : seg_min) * 512;
 	err = 0;
+	struct status_line line;
+	size_t segments = ((size_t)st.st_size + segment - 1) / segment;
+
+	status_begin(&line, !run.json);
 	for (offset = 0; offset < (size_t)st.st_size; offset += segment) {
 		struct ata_result res;
 		size_t bytes = (size_t)st.st_size - offset < segment ? (size_t)st.st_size - offset : segment;
@@ -968,12 +1068,23 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 
 		err = send_firmware_segment(dev, mode, offset, fw + offset, bytes, &res);
 		if (err) {
+			status_end(&line);
 			putchar('\n');
 			ata_report("DOWNLOAD MICROCODE", &res, err);
 			break;
 		}
-		putchar('.');
-		fflush(stdout);
+		/* On a terminal the status line counts the segments: a dot each would draw over it. */
+		if (!line.shares_screen) {
+			putchar('.');
+			fflush(stdout);
+		}
+		if (line.shown) {
+			char text[100];
+
+			snprintf(text, sizeof(text), "firmware: segment %zu of %zu sent (%zu of %llu bytes)",
+				 offset / segment + 1, segments, offset + bytes, (unsigned long long)st.st_size);
+			status_draw(&line, text);
+		}
 		/* Segmented modes: count 1 = the drive wants more, 2 = it has all it needs. */
 		if (res.have_regs && (res.out.count & 0xff) == 2 && !last) {
 			fprintf(stderr, "Error: drive completed transfer at %zu/%llu bytes\n", offset + bytes,
@@ -987,6 +1098,7 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 			break;
 		}
 	}
+	status_end(&line);
 	if (!err)
 		printf(" Done.\n");
 	free(fw);

@@ -8,7 +8,7 @@
 #include "actions.h"
 
 step_fn read_sector, write_sector, make_bad_sector, trim_from_args, trim_from_stdin;
-step_fn security_step, security_freeze, sanitize_step, dco_step;
+step_fn security_step, security_freeze, sanitize_step, sanitize_wait, dco_step;
 step_fn firmware_download, set_sector_size, drq_hsm_error;
 
 /* A sector in hex, 16 bytes a line, as --read-sector prints it. */

@@ -328,4 +328,81 @@ else
 	echo "FAIL security erase interrupted: the warning, exit 143, exactly one erase sent (exit $rc)"
 	sed 's/^/  /' "$out/cmd.err" | head -3
 fi
+# The JSON result of an erase carries its time.
+rm -f "$out/cmd.log"
+env "${erase_env[@]}" SHIM_DELAY_MS=1200 "$H" --json --security-erase pw /dev/null > "$out/erase.json" 2> /dev/null < /dev/null
+if python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1]))["devices"][0]["security_erase"]
+sys.exit(0 if e["completed"] and 1.1 <= e["seconds"] < 5 and e["estimate_minutes"] == 32 else 1)' "$out/erase.json"; then
+	echo "ok security erase with --json: the result carries the seconds it took"
+else
+	echo "FAIL security erase with --json: the result carries the seconds it took"
+	sed 's/^/  /' "$out/erase.json" | head -5
+fi
+
+# on_tty NAME ENV... -- ARGS...: hdparm on the double, on a pseudo-terminal; all output in $out/tty.out
+on_tty() {
+	local envs=()
+	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+	shift
+	rm -f "$out/cmd.log"
+	script -qec "env SHIM_LOG=$out/cmd.log SHIM_IDENTIFY=$crafted ${envs[*]} LD_PRELOAD=$shim ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 $H $* /dev/null" /dev/null > "$out/tty.out" < /dev/null
+	rc=$?
+	touch "$out/cmd.log"
+}
+
+# --sanitize-wait: SANITIZE STATUS EXT once a second until the operation ends.
+# The double answers in progress at 0%, in progress at 50% (8000h/10000h), then
+# completed without error (COUNT bit 15); or ABRT with LBA 7:0 = 1.
+status_cdb="85 07 20 00 00 00 00 00 00 00 00 00 00 40 b4 00"
+run SHIM_IDENTIFY="$crafted" SHIM_SANITIZE=4000:0000,4000:8000,8000:ffff -- --sanitize-wait
+if [ "$rc" = 0 ] && [ "$(grep -c "^cdb: $status_cdb$" "$out/cmd.log")" = 3 ] &&
+	grep -q '^Sanitize operation completed without error$' "$out/cmd.out" && [ ! -s "$out/cmd.err" ]; then
+	echo "ok --sanitize-wait: polls until done, exit 0"
+else
+	echo "FAIL --sanitize-wait: polls until done, exit 0 (exit $rc)"
+	sed 's/^/  /' "$out/cmd.out" "$out/cmd.err" | head -5
+fi
+on_tty SHIM_SANITIZE=4000:0000,4000:8000,8000:ffff -- --sanitize-wait
+if [ "$rc" = 0 ] && grep -q 'sanitize: 0% done' "$out/tty.out" && grep -q 'sanitize: 50% done' "$out/tty.out"; then
+	echo "ok --sanitize-wait on a terminal: the progress line shows 0% then 50%"
+else
+	echo "FAIL --sanitize-wait on a terminal: the progress line shows 0% then 50% (exit $rc)"
+	od -c "$out/tty.out" | tail -n 6 | sed 's/^/  /'
+fi
+run SHIM_IDENTIFY="$crafted" SHIM_SANITIZE=4000:0000,abort:01 -- --sanitize-wait
+expect "--sanitize-wait: a failed sanitize is a failure, with its reason" 5 "" \
+	"--sanitize-wait: the sanitize operation completed with physical sectors that were not sanitized"
+run SHIM_IDENTIFY="$crafted" SHIM_SANITIZE=0000:0000 -- --sanitize-wait
+expect "--sanitize-wait: nothing running and no success recorded is a failure" 5 "" "did not complete without error"
+run SHIM_IDENTIFY="$crafted" SHIM_SANITIZE=4000:0000,8000:0000 -- --yes-i-know-what-i-am-doing --sanitize-block-erase --sanitize-wait
+if [ "$rc" = 0 ] && [ "$(sed -n 2p "$out/cmd.log")" = "cdb: 85 07 00 00 12 00 00 42 72 00 45 00 6b 40 b4 00" ] &&
+	[ "$(grep -c "^cdb: $status_cdb$" "$out/cmd.log")" = 2 ]; then
+	echo "ok --sanitize-block-erase --sanitize-wait: the erase, then status until done"
+else
+	echo "FAIL --sanitize-block-erase --sanitize-wait: the erase, then status until done (exit $rc)"
+	sed 's/^/  /' "$out/cmd.log" "$out/cmd.err" | head -5
+fi
+
+# Firmware download and TRIM: progress on a terminal only.
+truncate -s 2048 "$out/fw4.bin"
+run SHIM_IDENTIFY="$crafted" -- --yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload-mode3 "$out/fw4.bin"
+expect "firmware download without a terminal: a dot a segment, as before" 0 ".... Done." ""
+on_tty -- --yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload-mode3 "$out/fw4.bin"
+if [ "$rc" = 0 ] && grep -q 'firmware: segment 2 of 4 sent (1024 of 2048 bytes)' "$out/tty.out" &&
+	grep -q 'firmware: segment 4 of 4 sent (2048 of 2048 bytes)' "$out/tty.out" && ! grep -q '\.\.\.\.' "$out/tty.out"; then
+	echo "ok firmware download on a terminal: the status line counts the segments"
+else
+	echo "FAIL firmware download on a terminal: the status line counts the segments (exit $rc)"
+	od -c "$out/tty.out" | tail -n 6 | sed 's/^/  /'
+fi
+ranges=$(for i in $(seq 0 599); do printf '%d:1 ' $((i * 10)); done)
+on_tty -- --please-destroy-my-drive --trim-sector-ranges $ranges
+if [ "$rc" = 0 ] && grep -q 'trim: 512 of 600 ranges done' "$out/tty.out" && grep -q 'trim: 600 of 600 ranges done' "$out/tty.out"; then
+	echo "ok TRIM of 600 ranges on a terminal: the status line counts the ranges"
+else
+	echo "FAIL TRIM of 600 ranges on a terminal: the status line counts the ranges (exit $rc)"
+	od -c "$out/tty.out" | tail -n 6 | sed 's/^/  /'
+fi
 echo "end of suite"

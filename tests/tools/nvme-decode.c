@@ -8,6 +8,8 @@
 
 #include "../../nvme.h"
 
+struct run_flags run;
+
 /* The helpers nvme.c takes from actions.c and sectors.c. */
 void print_on_off(unsigned long value)
 {

@@ -18,6 +18,8 @@
  *                       Identify from those pages (SHIM_NVME_NSZE=N overrides the
  *                       namespace size), I/O commands logged as "nvme-io: OPC NSID
  *                       CDW10 CDW11" and, for writes, "data:" with every byte sent
+ *   SHIM_SANITIZE=C:L,C:L,abort:R   successive SANITIZE STATUS EXT answers: COUNT C and
+ *                       LBA L (hex), or ABRT with LBA 7:0 = R; the last one repeats
  *   SHIM_DELAY_MS=N, SHIM_DELAY_CMD=XX   ATA command XX (hex) takes N ms
  *   SHIM_GEO_START=N    HDIO_GETGEO answers with start N (the partition's first
  *                       sector, as sd and virtio-blk say it); without it, ENOTTY
@@ -181,6 +183,28 @@ static int fake_sg_io(struct sg_io_hdr *io)
 				log_bytes(f, "data", io->dxferp, io->dxfer_len > 64 ? 64 : io->dxfer_len);
 			fclose(f);
 		}
+	}
+	if (command == 0xb4 && cdb[3] == 0 && cdb[4] == 0 && getenv("SHIM_SANITIZE")) {
+		/* The next answer of the sequence, kept in a static: one process polls. */
+		static unsigned int polls;
+		char seq[512], *entries[32], *save = NULL, *entry, num[32];
+		unsigned int n = 0;
+
+		snprintf(seq, sizeof(seq), "%s", getenv("SHIM_SANITIZE"));
+		for (entry = strtok_r(seq, ",", &save); entry && n < 32; entry = strtok_r(NULL, ",", &save))
+			entries[n++] = entry;
+		entry = n ? entries[polls < n ? polls : n - 1] : NULL;
+		polls++;
+		if (entry && strncmp(entry, "abort:", 6) == 0) {
+			setenv("SHIM_LBA", entry + 6, 1);
+			setenv("SHIM_REPLY", "abort", 1);
+		} else if (entry && strchr(entry, ':')) {
+			snprintf(num, sizeof(num), "0x%.*s", (int)(strchr(entry, ':') - entry), entry);
+			setenv("SHIM_COUNT", num, 1);
+			snprintf(num, sizeof(num), "0x%s", strchr(entry, ':') + 1);
+			setenv("SHIM_LBA", num, 1);
+		}
+		reply = getenv("SHIM_REPLY");
 	}
 	if (getenv("SHIM_DELAY_CMD") && strtoul(getenv("SHIM_DELAY_CMD"), NULL, 16) == command)
 		usleep((useconds_t)env_num("SHIM_DELAY_MS", 0) * 1000);
