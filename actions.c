@@ -18,6 +18,7 @@
 #include "nvme.h"
 #include "sectors.h"
 #include "settings.h"
+#include "report.h"
 
 enum when {
 	WHEN_GIVEN,		/* the option appeared */
@@ -260,7 +261,7 @@ const void *table_row(const void *table, size_t count, size_t size, enum opt_id 
 
 void print_on_off(unsigned long value)
 {
-	printf(value ? " (on)\n" : " (off)\n");
+	out(value ? " (on)\n" : " (off)\n");
 }
 
 static int confirm(struct device *dev, bool given, const char *opt, const char *danger, const char *explanation,
@@ -269,7 +270,7 @@ static int confirm(struct device *dev, bool given, const char *opt, const char *
 	if (given)
 		return 0;
 	dev->refused = true;
-	fprintf(stderr, "Use of %s is %s.\n%s\n%s\nProgram aborted.\n", opt, danger, explanation, flag_text);
+	complain("Use of %s is %s.\n%s\n%s\nProgram aborted.\n", opt, danger, explanation, flag_text);
 	return EPERM;
 }
 
@@ -283,61 +284,6 @@ int confirm_destructive(struct device *dev, const struct settings *s, const char
 {
 	return confirm(dev, s->v[OPT_PLEASE_DESTROY].given, opt, "EXTREMELY DANGEROUS", explanation,
 		       "Please also supply the --please-destroy-my-drive flag if you really want this.");
-}
-
-/*
- * With --json a step's text is not wanted, and what it says on stderr is
- * also kept, with the option that said it, for the device's "errors".
- */
-struct capture {
-	FILE *saved_out, *saved_err, *null, *mem;
-	char *buf;
-	size_t len;
-};
-
-static void capture_begin(struct capture *c)
-{
-	memset(c, 0, sizeof(*c));
-	if (!run.json)
-		return;
-	fflush(stdout);
-	fflush(stderr);
-	c->null = fopen("/dev/null", "w");
-	c->mem = open_memstream(&c->buf, &c->len);
-	if (!c->null || !c->mem) {
-		if (c->null)
-			fclose(c->null);
-		if (c->mem)
-			fclose(c->mem);
-		c->null = c->mem = NULL;
-		return;
-	}
-	c->saved_out = stdout;
-	c->saved_err = stderr;
-	stdout = c->null;
-	stderr = c->mem;
-}
-
-static void capture_end(struct capture *c, FILE *errors, const char *option)
-{
-	if (!c->mem)
-		return;
-	fflush(stdout);
-	fflush(stderr);
-	stdout = c->saved_out;
-	stderr = c->saved_err;
-	fclose(c->null);
-	fclose(c->mem);
-	if (c->len) {
-		fputs(c->buf, stderr);
-		for (const char *line = c->buf; line && *line;) {
-			const char *end = strchr(line, '\n');
-
-			fprintf(errors, "%s\t%.*s\n", option, (int)(end ? end - line : (long)strlen(line)), line);
-			line = end ? end + 1 : NULL;
-		}
-	}
-	free(c->buf);
 }
 
 static void json_timing(const char *key, const struct timing_result *t)
@@ -358,8 +304,17 @@ static void json_timing(const char *key, const struct timing_result *t)
 	json_object_end();
 }
 
+static void json_error(const char *operation, const char *message, void *arg)
+{
+	(void)arg;
+	json_object_begin(NULL);
+	json_string("operation", operation);
+	json_string("message", message);
+	json_object_end();
+}
+
 /* The end of a device's JSON object: timings, then every error its steps reported. */
-static void json_device_end(const struct device *dev, char *errors)
+static void json_device_end(const struct device *dev)
 {
 	if (dev->cached_reads.valid || dev->disk_reads.valid) {
 		json_object_begin("timings");
@@ -368,25 +323,7 @@ static void json_device_end(const struct device *dev, char *errors)
 		json_object_end();
 	}
 	json_array_begin("errors");
-	for (char *line = errors; line && *line;) {
-		char *end = strchr(line, '\n'), *tab = strchr(line, '\t');
-		const char *msg;
-
-		if (end)
-			*end = '\0';
-		if (tab) {
-			*tab = '\0';
-			msg = tab + 1;
-			msg += strspn(msg, " ");
-			if (*msg) {
-				json_object_begin(NULL);
-				json_string("operation", line);
-				json_string("message", msg);
-				json_object_end();
-			}
-		}
-		line = end ? end + 1 : NULL;
-	}
+	report_take_errors(json_error, NULL);
 	json_array_end();
 	json_object_end();
 }
@@ -397,37 +334,28 @@ int process_device(const char *path, const struct settings *s, bool *refused)
 	int flags = O_RDONLY | O_NONBLOCK;
 	int status = 0;
 	bool querying = false;
-	char *errors_buf = NULL;
-	size_t errors_len = 0;
-	FILE *errors = NULL;
-	struct capture cap;
 
 	memset(&dev, 0, sizeof(dev));
 	dev.path = path;
-	if (run.json) {
-		errors = open_memstream(&errors_buf, &errors_len);
-		json_object_begin(NULL);
-		json_string("name", path);
-	}
+	json_object_begin(NULL);
+	json_string("name", path);
 	if (s->v[OPT_DIRECT].given)
 		flags |= O_DIRECT;
 	if (s->v[OPT_TRIM_RANGES].given)
 		flags = (flags & ~O_ACCMODE) | O_RDWR;
 
-	capture_begin(&cap);
+	report_operation("open");
 	dev.fd = open(path, flags);
 	if (dev.fd < 0) {
 		status = errno;
-		perror(path);
+		complain_errno(path);
 	} else {
 		if (!s->quiet)
-			printf("\n%s:\n", path);
+			out("\n%s:\n", path);
 		fflush(stdout);
 		nvme_detect(&dev);
 		status = preflight(&dev, s);
 	}
-	if (errors)
-		capture_end(&cap, errors, "open");
 
 	/* A device that did not open, or an unconfirmed dangerous option, runs no step. */
 	for (size_t i = 0; dev.fd >= 0 && !dev.refused && i < sizeof(steps) / sizeof(steps[0]); i++) {
@@ -443,15 +371,13 @@ int process_device(const char *path, const struct settings *s, bool *refused)
 			dev.id_failed = false;
 		}
 		fflush(stdout);
-		capture_begin(&cap);
+		report_operation(option_name(st->opt));
 		if (dev.nvme_nsid && st->ata_only) {
-			fprintf(stderr, " %s: not supported on NVMe devices\n", option_name(st->opt));
+			complain(" %s: not supported on NVMe devices\n", option_name(st->opt));
 			err = EOPNOTSUPP;
 		} else {
 			err = st->run(&dev, s, st->opt);
 		}
-		if (errors)
-			capture_end(&cap, errors, option_name(st->opt));
 		if (err)
 			status = err;
 		/* A refused dangerous option stops this device: nothing after it runs. */
@@ -461,11 +387,8 @@ int process_device(const char *path, const struct settings *s, bool *refused)
 	fflush(stdout);
 	if (dev.fd >= 0)
 		close(dev.fd);
-	if (errors) {
-		fclose(errors);
-		json_device_end(&dev, errors_buf);
-		free(errors_buf);
-	}
+	json_device_end(&dev);
+	report_operation(NULL);
 	*refused = dev.refused;
 	return status;
 }

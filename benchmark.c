@@ -21,6 +21,7 @@
 #include "benchmark.h"
 #include "iodepth.h"
 #include "sgio.h"
+#include "report.h"
 
 #define TIMING_MB 2
 #define TIMING_BYTES (TIMING_MB * 1024 * 1024)
@@ -45,7 +46,7 @@ static char *timing_buffer(void)
 		return buf;
 	buf = mmap(NULL, TIMING_BYTES, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, -1, 0);
 	if (buf == MAP_FAILED) {
-		perror("could not allocate timing buf");
+		complain_errno("could not allocate timing buf");
 		buf = NULL;
 		return NULL;
 	}
@@ -53,7 +54,7 @@ static char *timing_buffer(void)
 	for (size_t i = 0; i < TIMING_BYTES; i += 4096)
 		buf[i] = 0;
 	if (mlock(buf, TIMING_BYTES)) {
-		perror("mlock() failed on timing buf");
+		complain_errno("mlock() failed on timing buf");
 		munmap(buf, TIMING_BYTES);
 		buf = NULL;
 		return NULL;
@@ -73,7 +74,7 @@ static int flush_device_cache(struct device *dev)
 	if (ioctl(dev->fd, BLKFLSBUF, NULL)) {
 		int err = errno;
 
-		fprintf(stderr, " BLKFLSBUF failed: %s\n", strerror(err));
+		complain(" BLKFLSBUF failed: %s\n", strerror(err));
 		return err;
 	}
 	sync();
@@ -104,11 +105,11 @@ static int read_block(struct device *dev, char *buf, unsigned long long offset)
 	if (n < 0) {
 		int err = errno;
 
-		fprintf(stderr, "read() failed at byte offset %llu: %s\n", offset, strerror(err));
+		complain("read() failed at byte offset %llu: %s\n", offset, strerror(err));
 		return err;
 	}
 	if (n == 0) {
-		fprintf(stderr, "read() hit EOF at byte offset %llu - device too small\n", offset);
+		complain("read() hit EOF at byte offset %llu - device too small\n", offset);
 		return EIO;
 	}
 	/* A short read stops where the error is: read on to get its errno. */
@@ -116,10 +117,10 @@ static int read_block(struct device *dev, char *buf, unsigned long long offset)
 	if (read(dev->fd, buf, TIMING_BYTES - (size_t)n) < 0) {
 		int err = errno;
 
-		fprintf(stderr, "read() failed at byte offset %llu: %s\n", offset, strerror(err));
+		complain("read() failed at byte offset %llu: %s\n", offset, strerror(err));
 		return err;
 	}
-	fprintf(stderr, "read(%d) returned %zd bytes at byte offset %llu\n", TIMING_BYTES, n, offset - (unsigned long long)n);
+	complain("read(%d) returned %zd bytes at byte offset %llu\n", TIMING_BYTES, n, offset - (unsigned long long)n);
 	return EIO;
 }
 
@@ -130,7 +131,7 @@ static int need_block_device(struct device *dev, const char *what)
 	if (fstat(dev->fd, &st))
 		return errno;
 	if (!S_ISBLK(st.st_mode)) {
-		fprintf(stderr, " %s: not supported on %s: timings need a block device\n", what, dev->path);
+		complain(" %s: not supported on %s: timings need a block device\n", what, dev->path);
 		return ENOTBLK;
 	}
 	return 0;
@@ -139,9 +140,9 @@ static int need_block_device(struct device *dev, const char *what)
 static void print_rate(unsigned int total_mb, double elapsed)
 {
 	if (total_mb / elapsed > 1.0)
-		printf("%3u MB in %5.2f seconds = %6.2f MB/sec\n", total_mb, elapsed, total_mb / elapsed);
+		out("%3u MB in %5.2f seconds = %6.2f MB/sec\n", total_mb, elapsed, total_mb / elapsed);
 	else
-		printf("%3u MB in %5.2f seconds = %6.2f kB/sec\n", total_mb, elapsed, total_mb / elapsed * 1024);
+		out("%3u MB in %5.2f seconds = %6.2f kB/sec\n", total_mb, elapsed, total_mb / elapsed * 1024);
 }
 
 int time_cached_reads(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -169,7 +170,7 @@ int time_cached_reads(struct device *dev, const struct settings *s, enum opt_id 
 		iterations++;
 		if (lseek(dev->fd, 0, SEEK_SET)) {
 			err = errno;
-			perror("lseek() failed");
+			complain_errno("lseek() failed");
 			goto out;
 		}
 		if ((err = read_block(dev, buf, 0)))
@@ -182,13 +183,13 @@ int time_cached_reads(struct device *dev, const struct settings *s, enum opt_id 
 	for (unsigned int i = 0; i < iterations; i++) {
 		if (lseek(dev->fd, 0, SEEK_SET)) {
 			err = errno;
-			perror("lseek() failed");
+			complain_errno("lseek() failed");
 			goto out;
 		}
 	}
 	seek_cost = now() - start;
 	elapsed -= seek_cost;
-	printf(" Timing %scached reads:   ", s->v[OPT_DIRECT].given ? "O_DIRECT " : "");
+	out(" Timing %scached reads:   ", s->v[OPT_DIRECT].given ? "O_DIRECT " : "");
 	print_rate(iterations * TIMING_MB, elapsed);
 	dev->cached_reads = (struct timing_result){ .valid = true, .mib = iterations * TIMING_MB, .seconds = elapsed,
 						    .direct = s->v[OPT_DIRECT].given };
@@ -214,20 +215,20 @@ int time_device_reads(struct device *dev, const struct settings *s, enum opt_id 
 		return err;
 	if (ioctl(dev->fd, BLKGETSIZE64, &bytes)) {
 		err = errno;
-		fprintf(stderr, " BLKGETSIZE failed: %s\n", strerror(err));
+		complain(" BLKGETSIZE failed: %s\n", strerror(err));
 		return err;
 	}
 	if (s->v[OPT_OFFSET].given) {
 		offset = s->v[OPT_OFFSET].num << 30;
 		if (offset >= bytes) {
-			fprintf(stderr, " --offset %llu: beyond the end of the device (%llu bytes)\n",
+			complain(" --offset %llu: beyond the end of the device (%llu bytes)\n",
 				(unsigned long long)s->v[OPT_OFFSET].num, bytes);
 			return EINVAL;
 		}
 	}
 	max_iterations = (unsigned int)((bytes - offset) / TIMING_BYTES);
 	if (max_iterations == 0) {
-		fprintf(stderr, " -t: the device is smaller than one %d MB block\n", TIMING_MB);
+		complain(" -t: the device is smaller than one %d MB block\n", TIMING_MB);
 		return EINVAL;
 	}
 	buf = timing_buffer();
@@ -238,7 +239,7 @@ int time_device_reads(struct device *dev, const struct settings *s, enum opt_id 
 	flush_drive_cache_quietly(dev);
 	if (lseek(dev->fd, (off_t)offset, SEEK_SET) == (off_t)-1) {
 		err = errno;
-		perror("lseek() failed");
+		complain_errno("lseek() failed");
 		goto out;
 	}
 	pos = offset;
@@ -251,10 +252,10 @@ int time_device_reads(struct device *dev, const struct settings *s, enum opt_id 
 		elapsed = now() - start;
 	} while (elapsed < 3.0 && iterations < max_iterations);
 
-	printf(" Timing %s disk reads", s->v[OPT_DIRECT].given ? "O_DIRECT" : "buffered");
+	out(" Timing %s disk reads", s->v[OPT_DIRECT].given ? "O_DIRECT" : "buffered");
 	if (s->v[OPT_OFFSET].given)
-		printf(" (offset %llu GB)", (unsigned long long)s->v[OPT_OFFSET].num);
-	printf(": ");
+		out(" (offset %llu GB)", (unsigned long long)s->v[OPT_OFFSET].num);
+	out(": ");
 	print_rate(iterations * TIMING_MB, elapsed);
 	dev->disk_reads = (struct timing_result){ .valid = true, .mib = iterations * TIMING_MB, .seconds = elapsed,
 						  .direct = s->v[OPT_DIRECT].given,

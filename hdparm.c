@@ -21,6 +21,7 @@
 #include "modes.h"
 #include "options.h"
 #include "sectors.h"
+#include "report.h"
 
 struct run_flags run;
 
@@ -190,20 +191,20 @@ const char *option_name(enum opt_id opt)
 	return "?";
 }
 
-static void usage(FILE *out)
+static void usage(FILE *f)
 {
-	fprintf(out, "\n%s - get/set hard disk parameters - version %s, by Mark Lord.\n\n", progname, HDPARM_VERSION);
-	fprintf(out, "Usage:  %s  [options] [device ...]\n\n", progname);
-	fprintf(out, "Options:\n");
+	fprintf(f, "\n%s - get/set hard disk parameters - version %s, by Mark Lord.\n\n", progname, HDPARM_VERSION);
+	fprintf(f, "Usage:  %s  [options] [device ...]\n\n", progname);
+	fprintf(f, "Options:\n");
 	for (size_t i = 0; i < NOPTIONS; i++)
 		if (options[i].usage)
-			fprintf(out, " %s\n", options[i].usage);
-	fprintf(out, "\n");
+			fprintf(f, " %s\n", options[i].usage);
+	fprintf(f, "\n");
 }
 
-static void security_help(FILE *out)
+static void security_help(FILE *f)
 {
-	fprintf(out, "\n"
+	fprintf(f, "\n"
 		"ATA Security Commands:\n"
 		" Most of these are VERY DANGEROUS and can destroy all of your data!\n"
 		" Due to bugs in older Linux kernels, use of these commands may even\n"
@@ -242,20 +243,20 @@ struct cursor {
 
 static __attribute__((noreturn)) void bad_command_line(const char *fmt, const char *arg)
 {
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
+	complain(fmt, arg);
+	complain("%c", '\n');
 	exit(EINVAL);
 }
 
 static __attribute__((noreturn)) void bad_value(const struct option_desc *o)
 {
 	if (o->letter && o->arg == ARG_MAX_SECTORS)
-		fprintf(stderr, "  -%c: bad/missing %s value\n", o->letter, o->what);
+		complain("  -%c: bad/missing %s value\n", o->letter, o->what);
 	else if (o->letter)
-		fprintf(stderr, "  -%c: bad/missing %s value (%llu..%llu)\n", o->letter, o->what,
+		complain("  -%c: bad/missing %s value (%llu..%llu)\n", o->letter, o->what,
 			(unsigned long long)o->min, (unsigned long long)o->max);
 	else
-		fprintf(stderr, "  --%s: %s\n", o->name, o->what);
+		complain("  --%s: %s\n", o->name, o->what);
 	exit(EINVAL);
 }
 
@@ -350,7 +351,7 @@ static void parse_trim_ranges(const struct option_desc *o, struct cursor *c, str
 
 	s->ranges = calloc(max ? max : 1, sizeof(*s->ranges));
 	if (!s->ranges) {
-		perror("calloc");
+		complain_errno("calloc");
 		exit(ENOMEM);
 	}
 	s->nranges = 0;
@@ -380,10 +381,10 @@ static void parse_trim_ranges(const struct option_desc *o, struct cursor *c, str
 		goto bad_lba;
 	return;
 bad_lba:
-	fprintf(stderr, "  %s[%u]: bad/missing sector value\n", o->name, s->nranges);
+	complain("  %s[%u]: bad/missing sector value\n", o->name, s->nranges);
 	exit(EINVAL);
 bad_count:
-	fprintf(stderr, "  %s[%u]: bad/missing sector count\n", o->name, s->nranges);
+	complain("  %s[%u]: bad/missing sector count\n", o->name, s->nranges);
 	exit(EINVAL);
 }
 
@@ -396,7 +397,7 @@ static void parse_password(const struct option_desc *o, struct cursor *c, struct
 		return;
 	}
 	if (c->left < 2) {
-		fprintf(stderr, "--%s: missing PASSWD\n", o->name);
+		complain("--%s: missing PASSWD\n", o->name);
 		exit(EINVAL);
 	}
 	pw = *c->next++;
@@ -405,11 +406,11 @@ static void parse_password(const struct option_desc *o, struct cursor *c, struct
 		const char *h = pw + 4;
 
 		if (strlen(h) != 64 || strspn(h, "0123456789abcdefABCDEF") != 64) {
-			fprintf(stderr, "--%s: invalid PASSWD (hex string must be exactly 64 hex digits)\n", o->name);
+			complain("--%s: invalid PASSWD (hex string must be exactly 64 hex digits)\n", o->name);
 			exit(EINVAL);
 		}
 	} else if (strlen(pw) > 32) {
-		fprintf(stderr, "--%s: PASSWD too long (must be 32 chars max)\n", o->name);
+		complain("--%s: PASSWD too long (must be 32 chars max)\n", o->name);
 		exit(EINVAL);
 	}
 	v->str = pw;
@@ -423,14 +424,14 @@ static void parse_pattern(const struct option_desc *o, struct cursor *c, struct 
 	char *end;
 
 	if (c->left < 2) {
-		fprintf(stderr, "--%s: missing PATTERN\n", o->name);
+		complain("--%s: missing PATTERN\n", o->name);
 		exit(EINVAL);
 	}
 	pat = *c->next++;
 	c->left--;
 	if (strncmp(pat, "hex:", 4) != 0 || strlen(pat + 4) != 8 ||
 	    strspn(pat + 4, "0123456789abcdefABCDEF") != 8) {
-		fprintf(stderr, "--%s: invalid PATTERN format (must be hex:XXXXXXXX)\n", o->name);
+		complain("--%s: invalid PATTERN format (must be hex:XXXXXXXX)\n", o->name);
 		exit(EINVAL);
 	}
 	v->num = strtoull(pat + 4, &end, 16);
@@ -442,7 +443,7 @@ static void parse_file(const struct option_desc *o, struct cursor *c, struct opt
 {
 	take_next_word_if(c, accept_any);
 	if (!*c->p) {
-		fprintf(stderr, "  %s: bad/missing filename parameter\n", o->name);
+		complain("  %s: bad/missing filename parameter\n", o->name);
 		exit(EINVAL);
 	}
 	v->str = c->p;
@@ -461,7 +462,7 @@ static void parse_xfermode(const struct option_desc *o, struct cursor *c, struct
 		word[n++] = *c->p++;
 	word[n] = '\0';
 	if (!xfermode_parse(word, &mode)) {
-		fprintf(stderr, "  -%c: bad/missing %s value (pio0..pio7, sdma0..7, mdma0..7, udma0..7, or 0..255)\n",
+		complain("  -%c: bad/missing %s value (pio0..pio7, sdma0..7, mdma0..7, udma0..7, or 0..255)\n",
 			o->letter, o->what);
 		exit(EINVAL);
 	}
@@ -533,7 +534,7 @@ static void parse_value(const struct option_desc *o, struct cursor *c, struct se
 
 			c->left--;
 			if (!strchr(o->letters, w[0])) {
-				fprintf(stderr, "--%s: bad %s '%s' (one of: %s)\n", o->name, o->what, w, o->letters);
+				complain("--%s: bad %s '%s' (one of: %s)\n", o->name, o->what, w, o->letters);
 				exit(EINVAL);
 			}
 			v->str = w;
@@ -592,7 +593,7 @@ static void handle_immediate(const struct option_desc *o, const struct parse_sta
 	case OPT_FIBMAP:
 		/* These work on a file: nothing may come before or after them. */
 		if (ps->actions || c->left || *c->p) {
-			fprintf(stderr, "--%s: must be the only option, with nothing after its file\n", o->name);
+			complain("--%s: must be the only option, with nothing after its file\n", o->name);
 			exit(EINVAL);
 		}
 		exit(o->id == OPT_FIBMAP ? fibmap_file(&ps->s) : fallocate_file(&ps->s));
@@ -600,7 +601,7 @@ static void handle_immediate(const struct option_desc *o, const struct parse_sta
 		usage(stdout);
 		exit(0);
 	case OPT_VERSION:
-		printf("%s %s\n", progname, HDPARM_VERSION);
+		out("%s %s\n", progname, HDPARM_VERSION);
 		exit(0);
 	case OPT_SECURITY_HELP:
 		security_help(stdout);
@@ -615,17 +616,17 @@ static void parse_option(struct parse_state *ps, const struct option_desc *o, st
 	struct opt_value *v = &ps->s.v[o->id];
 
 	if (o->id == OPT_OBSOLETE_U || o->id == OPT_OBSOLETE_X) {
-		fprintf(stderr, "%s: obsolete option, no longer supported (see '%s -h')\n", spelled, progname);
+		complain("%s: obsolete option, no longer supported (see '%s -h')\n", spelled, progname);
 		exit(EINVAL);
 	}
 	/* --sanitize-wait may follow the sanitize command it waits for. */
 	if (ps->no_more_options && !(o->id == OPT_SANITIZE_WAIT && ps->alone && ps->alone->name &&
 				     strncmp(ps->alone->name, "sanitize-", 9) == 0)) {
-		fprintf(stderr, "%s: no option may follow the one before it\n", spelled);
+		complain("%s: no option may follow the one before it\n", spelled);
 		exit(EINVAL);
 	}
 	if (o->cls == CLASS_ALONE && ps->actions) {
-		fprintf(stderr, "%s: must come before any other option\n", spelled);
+		complain("%s: must come before any other option\n", spelled);
 		exit(EINVAL);
 	}
 	/* -I, --Istdout and --Iraw are one setting: the last one given wins. */
@@ -675,7 +676,7 @@ static void parse_word(struct parse_state *ps, struct cursor *c)
 
 			o = find_name(name);
 			if (!o || !o->name) {
-				fprintf(stderr, "--%s: unknown flag\n", name);
+				complain("--%s: unknown flag\n", name);
 				exit(EINVAL);
 			}
 			snprintf(spelled, sizeof(spelled), "--%s", o->name);
@@ -685,7 +686,7 @@ static void parse_word(struct parse_state *ps, struct cursor *c)
 		}
 		o = find_letter(letter);
 		if (!o) {
-			fprintf(stderr, "%s: invalid option -- '%c' (see '%s -h')\n", progname, letter, progname);
+			complain("%s: invalid option -- '%c' (see '%s -h')\n", progname, letter, progname);
 			exit(EINVAL);
 		}
 		snprintf(spelled, sizeof(spelled), "-%c", letter);
@@ -699,7 +700,7 @@ static void add_job(struct parse_state *ps, const char *device)
 
 	ps->jobs = realloc(ps->jobs, (size_t)(ps->njobs + 1) * sizeof(*ps->jobs));
 	if (!ps->jobs) {
-		perror("realloc");
+		complain_errno("realloc");
 		exit(ENOMEM);
 	}
 	j = &ps->jobs[ps->njobs++];
@@ -729,21 +730,21 @@ static void parse_command_line(struct parse_state *ps, int argc, char **argv)
 		c.p = word + 1;
 		parse_word(ps, &c);
 		if (c.left == 0 && !ps->istdin) {
-			fprintf(stderr, "%s: no device given after %s\n", progname, word);
+			complain("%s: no device given after %s\n", progname, word);
 			exit(EINVAL);
 		}
 	}
 	if (ps->istdin && ps->njobs) {
-		fprintf(stderr, "--Istdin: takes no device\n");
+		complain("--Istdin: takes no device\n");
 		exit(EINVAL);
 	}
 	if ((ps->s.v[OPT_IODEPTH].given || ps->s.v[OPT_BLOCK_SIZE].given) && !ps->s.v[OPT_TIMINGS].given &&
 	    !ps->s.v[OPT_SEEKS].given) {
-		fprintf(stderr, "--iodepth and --block-size go with -t or --seeks\n");
+		complain("--iodepth and --block-size go with -t or --seeks\n");
 		exit(EINVAL);
 	}
 	if (ps->sole && (ps->actions > 1 || ps->njobs > 1)) {
-		fprintf(stderr, "--%s: must be the only option, for a single device\n", ps->sole->name);
+		complain("--%s: must be the only option, for a single device\n", ps->sole->name);
 		exit(EINVAL);
 	}
 }
@@ -757,8 +758,7 @@ static int identify_from_stdin(void)
 	if (n < IDENTIFY_WORDS) {
 		snprintf(why, sizeof(why), "read only %d/256 IDENTIFY words from stdin: %s", n,
 			 ferror(stdin) ? strerror(errno) : "not enough hex words");
-		fprintf(stderr, "%s\n", why);
-		json_top_error(why);
+		complain("%s\n", why);
 		return EIO;
 	}
 	if (run.json) {
@@ -768,39 +768,8 @@ static int identify_from_stdin(void)
 		json_object_end();
 		return (id[0] & 0xc000) == 0xc000 && !(id[0] == 0x848a || id[0] == 0x844a) ? EINVAL : 0;
 	}
-	putchar('\n');
+	out_char('\n');
 	return identify_print(id, NULL);
-}
-
-/*
- * With --json, whatever the parser says on stderr (it exits on a bad
- * command line) also goes into the document's top-level "errors".
- */
-static struct {
-	FILE *real, *mem;
-	char *buf;
-	size_t len;
-} parse_errors;
-
-static void parse_errors_to_json(void)
-{
-	const char *line;
-
-	if (!parse_errors.mem)
-		return;
-	fclose(parse_errors.mem);
-	parse_errors.mem = NULL;
-	stderr = parse_errors.real;
-	fputs(parse_errors.buf, stderr);
-	for (line = parse_errors.buf; line && *line;) {
-		const char *end = strchr(line, '\n');
-		char msg[512];
-
-		snprintf(msg, sizeof(msg), "%.*s", (int)(end ? end - line : (long)strlen(line)), line);
-		json_top_error(msg[0] == ' ' ? msg + strspn(msg, " ") : msg);
-		line = end ? end + 1 : NULL;
-	}
-	free(parse_errors.buf);
 }
 
 static void start_json_if_asked(int argc, char **argv)
@@ -813,13 +782,9 @@ static void start_json_if_asked(int argc, char **argv)
 	if (!asked)
 		return;
 	run.json = true;
+	/* What the parser complains of goes to the document's top-level "errors". */
+	report_use_json(true);
 	json_start(stdout, HDPARM_VERSION);
-	parse_errors.real = stderr;
-	parse_errors.mem = open_memstream(&parse_errors.buf, &parse_errors.len);
-	if (parse_errors.mem) {
-		stderr = parse_errors.mem;
-		atexit(parse_errors_to_json);
-	}
 }
 
 int main(int argc, char **argv)
@@ -841,7 +806,6 @@ int main(int argc, char **argv)
 	memset(&ps, 0, sizeof(ps));
 	start_json_if_asked(argc, argv);
 	parse_command_line(&ps, argc, argv);
-	parse_errors_to_json();
 	if (ps.istdin) {
 		free(ps.jobs);
 		return identify_from_stdin();

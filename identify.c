@@ -13,6 +13,7 @@
 #include "identify.h"
 #include "json.h"
 #include "sgio.h"
+#include "report.h"
 
 /* A word whose bits 15:14 are 01 carries valid data. */
 static bool word_valid(uint16_t w)
@@ -250,7 +251,7 @@ static void print_feature_group(struct decode *d, enum feature_group group, uint
 		uint16_t mask = (uint16_t)(1u << f->bit);
 
 		if (f->group == group && (supported & mask)) {
-			printf("\t   %c\t%s\n", (enabled & mask) ? '*' : ' ', f->text);
+			out("\t   %c\t%s\n", (enabled & mask) ? '*' : ' ', f->text);
 			note_feature(d, f->text, enabled & mask);
 		}
 	}
@@ -317,10 +318,10 @@ static void print_sector_size_list(struct device *dev)
 
 	if (ata_read_log_page(dev, 0x2f, 0, log) || !(n = sector_configs(log, configs)))
 		return;
-	printf(" [ Supported:");
+	out(" [ Supported:");
 	for (unsigned int i = 0; i < n; i++)
-		printf(" %u", (unsigned int)configs[i].bytes);
-	printf(" ]");
+		out(" %u", (unsigned int)configs[i].bytes);
+	out(" ]");
 }
 
 /* Identify Device Data log, SATA page: DEVSLP timings. */
@@ -333,10 +334,10 @@ static void print_devslp(struct device *dev)
 		return;
 	mdat = log[0x30] & 0x1f;
 	deto = log[0x31];
-	printf("Device Sleep:\n");
-	printf("\tDEVSLP Exit Timeout (DETO): %u ms (%s)\n", deto ? deto : 20, deto ? "drive" : "default");
+	out("Device Sleep:\n");
+	out("\tDEVSLP Exit Timeout (DETO): %u ms (%s)\n", deto ? deto : 20, deto ? "drive" : "default");
 	/* 9.65 labels MDAT by whether DETO was given; kept for identical output. */
-	printf("\tMinimum DEVSLP Assertion Time (MDAT): %u ms (%s)\n", mdat ? mdat : 10,
+	out("\tMinimum DEVSLP Assertion Time (MDAT): %u ms (%s)\n", mdat ? mdat : 10,
 	       deto ? "drive" : "default");
 }
 
@@ -357,7 +358,7 @@ static void print_id_string(const uint16_t *w, unsigned int nwords)
 			break;
 		if (lo != ' ') {
 			if (lo)
-				putchar(lo);
+				out_char(lo);
 			w++;
 			i++;
 			break;
@@ -365,11 +366,11 @@ static void print_id_string(const uint16_t *w, unsigned int nwords)
 	}
 	for (; i < nwords; i++, w++) {
 		if (*w >> 8)
-			putchar(*w >> 8);
+			out_char(*w >> 8);
 		if (*w & 0xff)
-			putchar(*w & 0xff);
+			out_char(*w & 0xff);
 	}
-	putchar('\n');
+	out_char('\n');
 }
 
 void identify_string(const uint16_t *words, int nwords, char *dst)
@@ -426,31 +427,31 @@ static unsigned int print_transport(const uint16_t *w)
 
 	if (!word_reported(major))
 		return 0;
-	printf("\t%-20s", "Transport:");
+	out("\t%-20s", "Transport:");
 	type = major >> 12;
 	sub = major & 0xfff;
 	if (type == 0) {
-		printf("Parallel");
+		out("Parallel");
 		if (sub & 1)
-			printf(", ATA8-APT");
+			out(", ATA8-APT");
 	} else if (type == 1) {
-		printf("Serial");
+		out("Serial");
 		/* 9.65 lists the revisions only when a bit other than 4 is set. */
 		if (sub & 0x2f)
 			for (int b = 0; b < 6; b++)
 				if (sub & (1u << b))
-					printf("%s", serial_revs[b]);
+					out("%s", serial_revs[b]);
 	} else {
-		printf("0x%04x", major);
+		out("0x%04x", major);
 	}
 	if (word_reported(minor)) {
-		printf("; Revision: ");
+		out("; Revision: ");
 		if (minor == 0x21)
-			printf("ATA8-AST T13 Project D1697 Revision 0b");
+			out("ATA8-AST T13 Project D1697 Revision 0b");
 		else
-			printf("0x%04x", minor);
+			out("0x%04x", minor);
 	}
-	putchar('\n');
+	out_char('\n');
 	return type;
 }
 
@@ -500,22 +501,22 @@ static void print_standards(struct decode *d)
 	unsigned int std = 0;
 	const char *used = NULL;
 
-	printf("Standards:");
+	out("Standards:");
 	if (d->cdrom) {
 		bool any = false;
 
 		if (w[74] == 9) {
 			any = true;
-			printf("\n\tUsed: ATAPI for CD-ROMs, SFF-8020i, r2.5");
+			out("\n\tUsed: ATAPI for CD-ROMs, SFF-8020i, r2.5");
 		}
 		if (word_reported(w[73])) {
 			any = true;
-			printf("\n\tSupported: CD-ROM ATAPI");
+			out("\n\tSupported: CD-ROM ATAPI");
 			for (unsigned int v = 1; v < 15; v++)
 				if (w[73] & (1u << v))
-					printf("-%u ", v);
+					out("-%u ", v);
 		}
-		printf(any ? "\n" : "\n\tLikely used CD-ROM ATAPI-1\n");
+		out(any ? "\n" : "\n\tLikely used CD-ROM ATAPI-1\n");
 		d->like_std = 2;
 		return;
 	}
@@ -529,18 +530,18 @@ static void print_standards(struct decode *d)
 		used = mv->text;
 	}
 	if (used)
-		printf("\n\tUsed: %s ", used);
+		out("\n\tUsed: %s ", used);
 	else if (w[81] >= 0x001f)
-		printf("\n\tUsed: unknown (minor revision code 0x%04x) ", w[81]);
+		out("\n\tUsed: unknown (minor revision code 0x%04x) ", w[81]);
 
 	if (word_reported(w[80])) {
 		unsigned int floor = oldest_listed_std(d->like_std);
 
-		printf("\n\tSupported: ");
+		out("\n\tSupported: ");
 		for (unsigned int v = 14; v > floor; v--) {
 			if (!(w[80] & (1u << v)))
 				continue;
-			printf("%u ", v);
+			out("%u ", v);
 			if (v > d->like_std) {
 				d->like_std = v;
 				floor = oldest_listed_std(v);
@@ -560,11 +561,11 @@ static void print_standards(struct decode *d)
 		d->facts->used = used;
 	}
 	if (!std)
-		printf("\n\tLikely used: %u\n", d->like_std);
+		out("\n\tLikely used: %u\n", d->like_std);
 	else if (d->like_std > std)
-		printf("& some of %u\n", d->like_std);
+		out("& some of %u\n", d->like_std);
 	else
-		printf("\n");
+		out("\n");
 }
 
 /* Words 57-58, the current CHS capacity; ATA-1 left their order open, so take the order nearer C*H*S. */
@@ -631,32 +632,32 @@ static void print_chs_and_sizes(const struct decode *d)
 	uint64_t size;
 
 	if (!has_chs(w, lba28)) {
-		printf("\tCHS addressing not supported\n");
+		out("\tCHS addressing not supported\n");
 	} else {
 		bool cur_valid = w[53] & 1;
 
-		printf("\tLogical\t\tmax\tcurrent\n");
-		printf("\tcylinders\t%u\t%u\n", w[1], cur_valid ? w[54] : 0u);
-		printf("\theads\t\t%u\t%u\n", w[3], cur_valid ? w[55] : 0u);
-		printf("\tsectors/track\t%u\t%u\n", w[6], cur_valid ? w[56] : 0u);
-		printf("\t--\n");
+		out("\tLogical\t\tmax\tcurrent\n");
+		out("\tcylinders\t%u\t%u\n", w[1], cur_valid ? w[54] : 0u);
+		out("\theads\t\t%u\t%u\n", w[3], cur_valid ? w[55] : 0u);
+		out("\tsectors/track\t%u\t%u\n", w[6], cur_valid ? w[56] : 0u);
+		out("\t--\n");
 		if (d->min_std == 1 && (w[4] || w[5])) {
-			printf("\tbytes/track: %u", w[4]);
-			printf("\tbytes/sector: %u\n", w[5]);
+			out("\tbytes/track: %u", w[4]);
+			out("\tbytes/sector: %u\n", w[5]);
 		}
 		if (cur_valid)
-			printf("\tCHS current addressable sectors:%12u\n",
+			out("\tCHS current addressable sectors:%12u\n",
 			       chs_current_capacity(w, chs_product_of(w), d->like_std));
 	}
 	if (w[49] & 0x200) {
-		printf("\tLBA    user addressable sectors:%12u\n", lba28);
+		out("\tLBA    user addressable sectors:%12u\n", lba28);
 		if (word_valid(w[83]) && (w[83] & 0x0400))
-			printf("\tLBA48  user addressable sectors:%12llu\n",
+			out("\tLBA48  user addressable sectors:%12llu\n",
 			       (unsigned long long)((uint64_t)w[103] << 48 | (uint64_t)w[102] << 32 |
 						    (uint64_t)w[101] << 16 | w[100]));
 	}
 	if (!word_valid(w[106])) {
-		printf("\t%-31s %11u bytes\n", "Logical/Physical Sector size:", sector_bytes);
+		out("\t%-31s %11u bytes\n", "Logical/Physical Sector size:", sector_bytes);
 	} else {
 		unsigned int words_per_sector = 256, per_physical = 1;
 
@@ -665,68 +666,68 @@ static void print_chs_and_sizes(const struct decode *d)
 		if (w[106] & (1u << 12))
 			words_per_sector = (unsigned int)w[118] << 16 | w[117];
 		sector_bytes = 2 * words_per_sector;
-		printf("\t%-31s %11u bytes", "Logical  Sector size:", sector_bytes);
+		out("\t%-31s %11u bytes", "Logical  Sector size:", sector_bytes);
 		if (d->dev)
 			print_sector_size_list(d->dev);
-		printf("\n");
-		printf("\t%-31s %11u bytes\n", "Physical Sector size:", sector_bytes * per_physical);
+		out("\n");
+		out("\t%-31s %11u bytes\n", "Physical Sector size:", sector_bytes * per_physical);
 		if (word_valid(w[209]))
-			printf("\t%-31s %11u bytes\n", "Logical Sector-0 offset:",
+			out("\t%-31s %11u bytes\n", "Logical Sector-0 offset:",
 			       (w[209] & 0x1fff) * sector_bytes);
 	}
 	size = capacity_rule(w, d->like_std);
 	if (d->facts)
 		d->facts->capacity = size;
 	size *= sector_bytes;
-	printf("\tdevice size with M = 1024*1024: %11llu MBytes\n",
+	out("\tdevice size with M = 1024*1024: %11llu MBytes\n",
 	       (unsigned long long)(size / (1024ull * 1024ull)));
 	size /= 1000ull;
-	printf("\tdevice size with M = 1000*1000: %11llu MBytes ", (unsigned long long)(size / 1000ull));
+	out("\tdevice size with M = 1000*1000: %11llu MBytes ", (unsigned long long)(size / 1000ull));
 	if (size > 1000ull)
-		printf("(%llu GB)\n", (unsigned long long)(size / 1000000ull));
+		out("(%llu GB)\n", (unsigned long long)(size / 1000000ull));
 	else
-		printf("\n");
+		out("\n");
 }
 
 static void print_configuration(const struct decode *d)
 {
 	const uint16_t *w = d->w;
 
-	printf("Configuration:\n");
+	out("Configuration:\n");
 	if (!d->cdrom && d->like_std == 1)
 		for (unsigned int b = 1; b < 15; b++)
 			if (w[0] & (1u << b))
-				printf("\t%s\n", ata1_config_bits[b]);
+				out("\t%s\n", ata1_config_bits[b]);
 	if (d->type == DEV_ATAPI) {
 		static const char *const drq[4] = { "3ms.", "<=10ms with INTRQ", "50us.", "unknown." };
 		static const char *const pkt[4] = { "12 bytes", "16 bytes", "Unknown", "Unknown" };
 
-		printf("\tDRQ response: %s\n", drq[(w[0] >> 5) & 3]);
-		printf("\tPacket size: %s\n", pkt[w[0] & 3]);
+		out("\tDRQ response: %s\n", drq[(w[0] >> 5) & 3]);
+		out("\tPacket size: %s\n", pkt[w[0] & 3]);
 	} else {
 		print_chs_and_sizes(d);
 	}
 
-	printf("\tcache/buffer size  = ");
+	out("\tcache/buffer size  = ");
 	if (w[20] <= 3 && word_reported(w[21])) {
-		printf("%u KBytes", (unsigned int)w[21] / 2);
+		out("%u KBytes", (unsigned int)w[21] / 2);
 		if (w[20])
-			printf(" (type=%s)", buffer_types[w[20]]);
+			out(" (type=%s)", buffer_types[w[20]]);
 	} else {
-		printf("unknown");
+		out("unknown");
 	}
-	putchar('\n');
+	out_char('\n');
 
 	if (w[168] && (w[168] & 0xfff8) == 0) {
 		if (w[168] <= 5)
-			printf("\tForm Factor: %s\n", form_factors[w[168]]);
+			out("\tForm Factor: %s\n", form_factors[w[168]]);
 		else
-			printf("\tForm Factor: unknown (0x%04x]\n", w[168]);
+			out("\tForm Factor: unknown (0x%04x]\n", w[168]);
 	}
 	if (w[217] == 1)
-		printf("\tNominal Media Rotation Rate: Solid State Device\n");
+		out("\tNominal Media Rotation Rate: Solid State Device\n");
 	else if (w[217] > 0x401)
-		printf("\tNominal Media Rotation Rate: %u\n", w[217]);
+		out("\tNominal Media Rotation Rate: %u\n", w[217]);
 }
 
 /* One DMA class (s/m/u): supported modes, '*' on the selected one. */
@@ -736,12 +737,12 @@ static bool print_dma_modes(uint16_t supported, uint16_t selected, char cls, boo
 
 	for (unsigned int m = 0; m <= 7; m++) {
 		if (selected & (1u << m)) {
-			printf("*%cdma%u ", cls, m);
+			out("*%cdma%u ", cls, m);
 			if (*have_selected)
 				twice = true;
 			*have_selected = true;
 		} else if (supported & (1u << m)) {
-			printf("%cdma%u ", cls, m);
+			out("%cdma%u ", cls, m);
 		}
 	}
 	return twice;
@@ -756,19 +757,19 @@ static void print_transfer_modes(const struct decode *d)
 	if (d->type == DEV_ATAPI && (w[62] & 0x8000)) {
 		dmadir = true;
 		sdma_ok = false;
-		printf("\tDMADIR bit required in PACKET commands\n");
+		out("\tDMADIR bit required in PACKET commands\n");
 	} else {
 		unsigned int hi = w[62] >> 8, lo = w[62] & 0xff;
 
 		sdma_ok = w[62] && !(lo & 0xf8) && (!hi || hi == 1 || hi == 2 || hi == 4);
 	}
 
-	printf("\tDMA: ");
+	out("\tDMA: ");
 	if (!dmadir && !(w[49] & 0x100)) {
-		printf("not supported\n");
+		out("not supported\n");
 	} else {
 		if (w[52] && !w[62] && !w[63]) {
-			printf("sdma%u", (unsigned int)w[52] >> 8);
+			out("sdma%u", (unsigned int)w[52] >> 8);
 		} else {
 			bool have = false, bad = false;
 
@@ -779,44 +780,44 @@ static void print_transfer_modes(const struct decode *d)
 			if ((w[53] & 4) && w[88])
 				bad |= print_dma_modes(dmadir ? w[62] & 0x7f : w[88], w[88] >> 8, 'u', &have);
 			if (bad || !have)
-				printf("(?)");
+				out("(?)");
 		}
-		printf("\n");
+		out("\n");
 		if (d->type == DEV_ATAPI && !d->cdrom && (w[49] & 0x8000))
-			printf("\t     Interleaved DMA support\n");
+			out("\t     Interleaved DMA support\n");
 		if ((w[53] & 2) && (w[65] || w[66])) {
-			printf("\t     Cycle time:");
+			out("\t     Cycle time:");
 			if (w[65])
-				printf(" min=%uns", w[65]);
+				out(" min=%uns", w[65]);
 			if (w[66])
-				printf(" recommended=%uns", w[66]);
-			printf("\n");
+				out(" recommended=%uns", w[66]);
+			out("\n");
 		}
 	}
 
-	printf("\tPIO: ");
+	out("\tPIO: ");
 	if ((w[53] & 2) && (w[64] & 0xff)) {
 		/* Modes 0-2 are implied; word 64 lists mode 3 upwards. */
 		unsigned int modes = ((w[64] & 0xffu) << 3) | 7;
 
 		for (unsigned int m = 0; m <= 8; m++)
 			if (modes & (1u << m))
-				printf("pio%u ", m);
-		printf("\n");
+				out("pio%u ", m);
+		out("\n");
 	} else if ((d->min_std < 5 || d->cdrom) && (w[51] >> 8) <= 2) {
 		for (unsigned int m = 0; m <= (unsigned int)(w[51] >> 8); m++)
-			printf("pio%u ", m);
-		printf("\n");
+			out("pio%u ", m);
+		out("\n");
 	} else {
-		printf("unknown\n");
+		out("unknown\n");
 	}
 	if ((w[53] & 2) && (w[67] || w[68])) {
-		printf("\t     Cycle time:");
+		out("\t     Cycle time:");
 		if (w[67])
-			printf(" no flow control=%uns", w[67]);
+			out(" no flow control=%uns", w[67]);
 		if (w[68])
-			printf("  IORDY flow control=%uns", w[68]);
-		printf("\n");
+			out("  IORDY flow control=%uns", w[68]);
+		out("\n");
 	}
 }
 
@@ -825,36 +826,36 @@ static void print_capabilities(const struct decode *d)
 	const uint16_t *w = d->w;
 	bool line_open = false;
 
-	printf("Capabilities:\n\t");
+	out("Capabilities:\n\t");
 	if (d->type == DEV_ATAPI) {
 		if (!d->cdrom && (w[49] & 0x4000))
-			printf("Cmd queuing, ");
+			out("Cmd queuing, ");
 		if (w[49] & 0x2000)
-			printf("Cmd overlap, ");
+			out("Cmd overlap, ");
 	}
 	if (w[49] & 0x200)
-		printf("LBA, ");
+		out("LBA, ");
 	if (d->like_std != 1) {
-		printf("IORDY");
+		out("IORDY");
 		if (!(w[49] & 0x800))
-			printf("(may be)");
-		printf((w[49] & 0x400) ? "(can" : "(cannot");
-		printf(" be disabled)");
+			out("(may be)");
+		out((w[49] & 0x400) ? "(can" : "(cannot");
+		out(" be disabled)");
 	} else {
-		printf("IORDY not likely");
+		out("IORDY not likely");
 	}
-	printf("\n");
+	out("\n");
 	if (d->like_std == 1 && w[20]) {
-		printf("\tBuffer type: %04x: %s%s\n", w[20],
+		out("\tBuffer type: %04x: %s%s\n", w[20],
 		       w[20] < 2 ? "single port, single-sector" : "dual port, multi-sector",
 		       w[20] > 2 ? " with read caching ability" : "");
 	}
 	if (d->min_std == 1 && word_reported(w[21])) {
-		printf("\tBuffer size: %.1fkB", (float)w[21] / 2);
+		out("\tBuffer size: %.1fkB", (float)w[21] / 2);
 		line_open = true;
 	}
 	if (d->min_std < 4 && w[22]) {
-		printf("\tbytes avail on r/w long: %u", w[22]);
+		out("\tbytes avail on r/w long: %u", w[22]);
 		line_open = true;
 	}
 	if (!d->cdrom && d->like_std > 3) {
@@ -865,53 +866,53 @@ static void print_capabilities(const struct decode *d)
 		if (word_valid(w[83]) && (w[83] & 2))
 			queuing = true;	/* TCQ */
 		if (queuing) {
-			printf("\tQueue depth: %u", (unsigned int)(w[75] & 0x1f) + 1);
+			out("\tQueue depth: %u", (unsigned int)(w[75] & 0x1f) + 1);
 			line_open = true;
 		}
 	}
 	if (line_open)
-		printf("\n");
+		out("\n");
 
 	if (d->type == DEV_ATA) {
 		if (d->like_std == 1) {
-			printf("\tCan%s perform double-word IO\n", w[48] ? "" : "not");
+			out("\tCan%s perform double-word IO\n", w[48] ? "" : "not");
 		} else {
-			printf("\tStandby timer values: spec'd by %s", (w[49] & 0x2000) ? "Standard" : "Vendor");
+			out("\tStandby timer values: spec'd by %s", (w[49] & 0x2000) ? "Standard" : "Vendor");
 			if (d->like_std > 3 && word_valid(w[50]))
-				printf(", %s device specific minimum\n", (w[50] & 1) ? "with" : "no");
+				out(", %s device specific minimum\n", (w[50] & 1) ? "with" : "no");
 			else
-				printf("\n");
+				out("\n");
 		}
-		printf("\tR/W multiple sector transfer: ");
+		out("\tR/W multiple sector transfer: ");
 		if (d->like_std < 3 && !(w[47] & 0xff)) {
-			printf("not supported\n");
+			out("not supported\n");
 		} else {
-			printf("Max = %u\tCurrent = ", (unsigned int)(w[47] & 0xff));
+			out("Max = %u\tCurrent = ", (unsigned int)(w[47] & 0xff));
 			if (w[59] & 0x100)
-				printf("%u\n", (unsigned int)(w[59] & 0xff));
+				out("%u\n", (unsigned int)(w[59] & 0xff));
 			else
-				printf("?\n");
+				out("?\n");
 		}
 		if (d->like_std > 3 && (w[83] & 0xc008) == 0x4008) {
-			printf("\tAdvanced power management level: ");
+			out("\tAdvanced power management level: ");
 			if (w[86] & 0x0008)
-				printf("%u\n", (unsigned int)(w[91] & 0xff));
+				out("%u\n", (unsigned int)(w[91] & 0xff));
 			else
-				printf("disabled\n");
+				out("disabled\n");
 		}
 		if (d->like_std > 5 && w[94])
-			printf("\tRecommended acoustic management value: %u, current value: %u\n",
+			out("\tRecommended acoustic management value: %u, current value: %u\n",
 			       (unsigned int)((w[94] >> 8) & 0xff), (unsigned int)(w[94] & 0xff));
 	} else {
 		if (!d->cdrom && (w[49] & 0x1000))
-			printf("\tATA sw reset required\n");
+			out("\tATA sw reset required\n");
 		if (w[71] || w[72]) {
-			printf("\tOverlap support:");
+			out("\tOverlap support:");
 			if (w[71])
-				printf(" %uus to release bus.", w[71]);
+				out(" %uus to release bus.", w[71]);
 			if (w[72])
-				printf(" %uus to clear BSY after SERVICE cmd.", w[72]);
-			printf("\n");
+				out(" %uus to clear BSY after SERVICE cmd.", w[72]);
+			out("\n");
 		}
 	}
 	print_transfer_modes(d);
@@ -924,13 +925,13 @@ static void print_commands_features(struct decode *d)
 	if (word_valid(w[83])) {
 		bool sata = d->transport == 1;
 
-		printf("Commands/features:\n\tEnabled\tSupported:\n");
+		out("Commands/features:\n\tEnabled\tSupported:\n");
 		print_feature_group(d, FG_W82, w[82] & 0x7fff, w[85]);
 		print_feature_group(d, FG_W83, w[83] & 0x3fff, w[86]);
 		if (word_valid(w[84]) && word_valid(w[87])) {
 			print_feature_group(d, FG_W84, w[84] & 0x3fff, w[87]);
 			if ((w[84] & 0x1800) == 0x1800 && word_reported(w[116]))
-				printf("                (%u msec for TLC completion timer)\n",
+				out("                (%u msec for TLC completion timer)\n",
 				       10 * (unsigned int)w[116]);
 		}
 		if ((w[86] & 0x8000) && word_valid(w[119]) && word_valid(w[120]))
@@ -950,12 +951,12 @@ static void print_commands_features(struct decode *d)
 
 		print_feature_group(d, FG_W69, w69, w69);
 		if ((w[169] & 1) && w[169] != 0xffff) {
-			printf("\t   *\tData Set Management TRIM supported");
+			out("\t   *\tData Set Management TRIM supported");
 			note_feature(d, "Data Set Management TRIM supported", true);
 			if (word_reported(w[105]))
-				printf(" (limit %u block%s)\n", w[105], w[105] > 1 ? "s" : "");
+				out(" (limit %u block%s)\n", w[105], w[105] > 1 ? "s" : "");
 			else
-				printf(" (limit unknown)\n");
+				out(" (limit unknown)\n");
 			if (w[69] & W69_TRIM_DETERMINISTIC) {
 				uint16_t which = (w[69] & W69_TRIM_ZEROES) ? W69_TRIM_ZEROES
 									   : W69_TRIM_DETERMINISTIC;
@@ -993,10 +994,10 @@ static void print_cfa(const uint16_t *w)
 
 		max = w[164] & 7;
 		if (max <= 3)
-			printf("\t\tCFA max advanced io_udma cycle time: %uns\n", io_times[max]);
+			out("\t\tCFA max advanced io_udma cycle time: %uns\n", io_times[max]);
 		max = (w[164] >> 3) & 7;
 		if (max <= 3)
-			printf("\t\tCFA max advanced mem_udma cycle time: %uns\n", mem_times[max]);
+			out("\t\tCFA max advanced mem_udma cycle time: %uns\n", mem_times[max]);
 		max = (w[164] >> 6) & 7;
 		if (max <= 6)
 			add_cfa_modes(modes, sizeof(modes), "io_udma", 4, 0, max, (w[164] >> 12) & 7);
@@ -1005,21 +1006,21 @@ static void print_cfa(const uint16_t *w)
 			add_cfa_modes(modes, sizeof(modes), "mem_udma", 4, 0, max, (w[164] >> 12) & 7);
 	}
 	if (modes[0])
-		printf("\t   *\tCFA advanced modes: %s\n", modes);
+		out("\t   *\tCFA advanced modes: %s\n", modes);
 
 	if (w[160] & 0x8000) {
-		putchar('\t');
+		out_char('\t');
 		if (!(w[160] & 0x2000))
-			printf("   *");
-		printf("\tCFA Power Level 1 ");
+			out("   *");
+		out("\tCFA Power Level 1 ");
 		if (w[160] & 0x2000)
-			printf(" not supported");
+			out(" not supported");
 		if (w[160] & 0x0fff)
-			printf(" (max %umA)", (unsigned int)(w[160] & 0x0fff));
-		printf("\n");
+			out(" (max %umA)", (unsigned int)(w[160] & 0x0fff));
+		out("\n");
 	}
 	if (word_reported(w[162]) && (w[162] & 1))
-		printf("\t\tKey Management (CPRM) feature set\n");
+		out("\t\tKey Management (CPRM) feature set\n");
 }
 
 /* Erase time words: 2-minute units, 8 or 15 bits wide (ACS-3 bit 15). */
@@ -1031,12 +1032,12 @@ static unsigned int print_erase_time(uint16_t word, const char *what)
 	if (!t)
 		return 0;
 	if (extended && t == 0x7fff)
-		printf("more than 65532");
+		out("more than 65532");
 	else if (!extended && t == 0xff)
-		printf("more than 508");
+		out("more than 508");
 	else
-		printf("%u", t * 2);
-	printf("min for %s.", what);
+		out("%u", t * 2);
+	out("min for %s.", what);
 	return t;
 }
 
@@ -1046,30 +1047,30 @@ static void print_security(const struct decode *d)
 
 	if (!(w[82] & 2) || d->cdrom || d->like_std <= 3 || !(w[128] || w[89] || w[90]))
 		return;
-	printf("Security: \n");
+	out("Security: \n");
 	if (word_reported(w[92]))
-		printf("\tMaster password revision code = %u\n", w[92]);
+		out("\tMaster password revision code = %u\n", w[92]);
 	if (w[128]) {
 		for (unsigned int b = 0; b < 6; b++) {
 			if (w[128] & (1u << b))
-				printf("\t\t");
+				out("\t\t");
 			else
-				printf("%s", b ? "\tnot\t" : "\t(?)\t");
-			printf("%s\n", security_bits[b]);
+				out("%s", b ? "\tnot\t" : "\t(?)\t");
+			out("%s\n", security_bits[b]);
 		}
 		if (w[128] & 2)
-			printf("\tSecurity level %s\n", (w[128] & 0x0100) ? "maximum" : "high");
+			out("\tSecurity level %s\n", (w[128] & 0x0100) ? "maximum" : "high");
 	}
 	bool normal = (w[89] & 0x8000) ? (w[89] & 0x7fff) : (w[89] & 0xff);
 	bool enhanced = (w[90] & 0x8000) ? (w[90] & 0x7fff) : (w[90] & 0xff);
 
 	if (normal || enhanced)
-		printf("\t");
+		out("\t");
 	print_erase_time(w[89], "SECURITY ERASE UNIT");
 	if (normal && enhanced)
-		printf(" ");
+		out(" ");
 	print_erase_time(w[90], "ENHANCED SECURITY ERASE UNIT");
-	printf("\n");
+	out("\n");
 }
 
 static void print_tail(const struct decode *d)
@@ -1077,39 +1078,39 @@ static void print_tail(const struct decode *d)
 	const uint16_t *w = d->w;
 
 	if (!d->cdrom && d->like_std > 3 && (w[84] & 0x100)) {
-		printf("Logical Unit WWN Device Identifier: %04x%04x%04x%04x\n", w[108], w[109], w[110], w[111]);
-		printf("\tNAA\t\t: %x\n", (w[108] & 0xf000) >> 12);
-		printf("\tIEEE OUI\t: %06x\n", ((w[108] & 0x0fffu) << 12) | ((w[109] & 0xfff0u) >> 4));
-		printf("\tUnique ID\t: %x%08x\n", w[109] & 0x000fu, ((unsigned int)w[110] << 16) | w[111]);
+		out("Logical Unit WWN Device Identifier: %04x%04x%04x%04x\n", w[108], w[109], w[110], w[111]);
+		out("\tNAA\t\t: %x\n", (w[108] & 0xf000) >> 12);
+		out("\tIEEE OUI\t: %06x\n", ((w[108] & 0x0fffu) << 12) | ((w[109] & 0xfff0u) >> 4));
+		out("\tUnique ID\t: %x%08x\n", w[109] & 0x000fu, ((unsigned int)w[110] << 16) | w[111]);
 	}
 	if (word_valid(w[93])) {
 		unsigned int bits;
 
-		printf("HW reset results:\n");
-		printf("\tCBLID- %s Vih\n", (w[93] & 0x2000) ? "above" : "below");
+		out("HW reset results:\n");
+		out("\tCBLID- %s Vih\n", (w[93] & 0x2000) ? "above" : "below");
 		if (w[93] & 1) {
-			printf("\tDevice num = 0");
+			out("\tDevice num = 0");
 			bits = w[93];
 		} else {
-			printf("\tDevice num = 1");
+			out("\tDevice num = 1");
 			bits = w[93] >> 8;
 		}
 		if ((bits & 6) == 2)
-			printf(" determined by the jumper");
+			out(" determined by the jumper");
 		else if ((bits & 6) == 4)
-			printf(" determined by CSEL");
-		printf("\n");
+			out(" determined by CSEL");
+		out("\n");
 	}
 	if (d->dev && (w[78] & 0x0100))
 		print_devslp(d->dev);
 	if (d->like_std > 4 && !d->cdrom) {
 		if ((w[255] & 0xff) == 0xa5) {
-			printf("Checksum: %scorrect", d->checksum ? "in" : "");
+			out("Checksum: %scorrect", d->checksum ? "in" : "");
 			if (d->checksum)
-				printf(" (0x%02x), expected 0x%02x\n", d->checksum, 0x100 - d->checksum);
-			putchar('\n');
+				out(" (0x%02x), expected 0x%02x\n", d->checksum, 0x100 - d->checksum);
+			out_char('\n');
 		} else {
-			printf("Integrity word not set (found 0x%04x, expected 0x%02x%02x)\n",
+			out("Integrity word not set (found 0x%04x, expected 0x%02x%02x)\n",
 			       w[255], 0x100 - d->checksum, 0xa5);
 		}
 	}
@@ -1139,40 +1140,40 @@ int identify_decode(const uint16_t id[IDENTIFY_WORDS], struct device *dev, struc
 	for (int i = 0; i < IDENTIFY_WORDS; i++)
 		d.checksum += (uint8_t)(id[i] + (id[i] >> 8));
 
-	printf("\n");
+	out("\n");
 	if (is_cfa(id)) {
 		d.cfa = true;
 		d.type = DEV_ATA;
 		d.like_std = 4;
-		printf("CompactFlash ATA device\n");
+		out("CompactFlash ATA device\n");
 	} else if (!(id[0] & 0x8000)) {
 		d.type = DEV_ATA;
-		printf("ATA device, with ");
+		out("ATA device, with ");
 	} else if (!(id[0] & 0x4000)) {
 		d.type = DEV_ATAPI;
 		d.packet_type = (id[0] >> 8) & 0x1f;
 		d.cdrom = d.packet_type == PACKET_TYPE_CDROM;
-		printf("ATAPI %s, with ", packet_device_types[d.packet_type]);
+		out("ATAPI %s, with ", packet_device_types[d.packet_type]);
 		d.like_std = 3;
 	} else {
-		printf("Unknown device type:\n\tbits 15&14 of general configuration word 0 both set to 1.\n");
+		out("Unknown device type:\n\tbits 15&14 of general configuration word 0 both set to 1.\n");
 		return EINVAL;
 	}
 	if (!d.cfa)
-		printf("%sremovable media\n", (id[0] & 0x80) ? "" : "non-");
+		out("%sremovable media\n", (id[0] & 0x80) ? "" : "non-");
 
 	/* Word 2 takes only these four values (ATA/ATAPI-5 and later). */
 	if (id[2] == 0x37c8 || id[2] == 0x738c || id[2] == 0x8c73 || id[2] == 0xc837) {
 		d.like_std = 5;
 		if (id[2] == 0x37c8 || id[2] == 0x738c)
-			printf("powers-up in standby; SET FEATURES subcmd spins-up.\n");
+			out("powers-up in standby; SET FEATURES subcmd spins-up.\n");
 		if ((id[2] == 0x37c8 || id[2] == 0x8c73) && (id[0] & 4))
-			printf("\n\tWARNING: ID response incomplete.\n\tWARNING: Following data may be incorrect.\n\n");
+			out("\n\tWARNING: ID response incomplete.\n\tWARNING: Following data may be incorrect.\n\n");
 	}
 
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
 		if (id[strings[i].word]) {
-			printf("\t%-20s", strings[i].label);
+			out("\t%-20s", strings[i].label);
 			print_id_string(&id[strings[i].word], strings[i].len);
 		}
 	}
@@ -1188,7 +1189,7 @@ int identify_decode(const uint16_t id[IDENTIFY_WORDS], struct device *dev, struc
 	if (d.cfa)
 		print_cfa(id);
 	if ((id[127] & 3) == 1)
-		printf("\t\tRemovable Media Status Notification feature set supported\n");
+		out("\t\tRemovable Media Status Notification feature set supported\n");
 	print_security(&d);
 	print_tail(&d);
 	if (facts)
@@ -1215,10 +1216,10 @@ unsigned int identify_sector_bytes(const uint16_t id[IDENTIFY_WORDS])
 
 /* ---- hex page I/O ---- */
 
-void identify_dump_hex(const uint16_t id[IDENTIFY_WORDS], FILE *out)
+void identify_dump_hex(const uint16_t id[IDENTIFY_WORDS])
 {
 	for (int i = 0; i < IDENTIFY_WORDS; i += 8)
-		fprintf(out, "%04x %04x %04x %04x %04x %04x %04x %04x\n", id[i], id[i + 1], id[i + 2],
+		out("%04x %04x %04x %04x %04x %04x %04x %04x\n", id[i], id[i + 1], id[i + 2],
 			id[i + 3], id[i + 4], id[i + 5], id[i + 6], id[i + 7]);
 }
 
@@ -1344,33 +1345,33 @@ void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 	strip_copy(&id[27], 20, model);
 	strip_copy(&id[23], 4, fw);
 	strip_copy(&id[10], 10, serial);
-	printf("\n Model=%.40s, FwRev=%.8s, SerialNo=%.20s", model, fw, serial);
-	printf("\n Config={");
+	out("\n Model=%.40s, FwRev=%.8s, SerialNo=%.20s", model, fw, serial);
+	out("\n Config={");
 	for (int b = 0; b <= 15; b++)
 		if (id[0] & (1u << b))
-			printf("%s", config_names[b]);
-	printf(" }\n");
-	printf(" RawCHS=%u/%u/%u, TrkSize=%u, SectSize=%u, ECCbytes=%u\n", id[1], id[3], id[6], id[4],
+			out("%s", config_names[b]);
+	out(" }\n");
+	out(" RawCHS=%u/%u/%u, TrkSize=%u, SectSize=%u, ECCbytes=%u\n", id[1], id[3], id[6], id[4],
 	       id[5], id[22]);
 	if (id[20] > 3)
-		printf(" BuffType=%u", id[20]);
+		out(" BuffType=%u", id[20]);
 	else
-		printf(" BuffType=%s", buffer_types[id[20]]);
+		out(" BuffType=%s", buffer_types[id[20]]);
 	if (word_reported(id[21]))
-		printf(", BuffSize=%ukB", id[21] / 2);
+		out(", BuffSize=%ukB", id[21] / 2);
 	else
-		printf(", BuffSize=unknown");
-	printf(", MaxMultSect=%u", id[47] & 0xff);
+		out(", BuffSize=unknown");
+	out(", MaxMultSect=%u", id[47] & 0xff);
 	if (id[47] & 0xff) {
-		printf(", MultSect=");
+		out(", MultSect=");
 		if (!(id[59] & 0x100))
-			printf("?%u?", id[59] & 0xff);
+			out("?%u?", id[59] & 0xff);
 		else if (id[59] & 0xff)
-			printf("%u", id[59] & 0xff);
+			out("%u", id[59] & 0xff);
 		else
-			printf("off");
+			out("off");
 	}
-	putchar('\n');
+	out_char('\n');
 
 	unsigned int tpio = id[51] >> 8;
 	if (tpio <= 5) {
@@ -1381,12 +1382,12 @@ void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 			append(pio, sizeof(pio), "pio2 ");
 	}
 	if (!(id[53] & 1))
-		printf(" (maybe):");
-	printf(" CurCHS=%u/%u/%u, CurSects=%u", id[54], id[55], id[56],
+		out(" (maybe):");
+	out(" CurCHS=%u/%u/%u, CurSects=%u", id[54], id[55], id[56],
 	       (unsigned int)id[57] | ((unsigned int)id[58] << 16));
-	printf(", LBA=%s", (id[49] & 0x200) ? "yes" : "no");
+	out(", LBA=%s", (id[49] & 0x200) ? "yes" : "no");
 	if (id[49] & 0x200)
-		printf(", LBAsects=%llu", (unsigned long long)identify_capacity(id));
+		out(", LBAsects=%llu", (unsigned long long)identify_capacity(id));
 
 	if ((id[49] & 0x100) && (id[62] | id[63])) {
 		add_mode_list(dma, sizeof(dma), id[62], sdma_names, 3);
@@ -1400,14 +1401,14 @@ void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 		if (id[63] & 0xf8)
 			append(dma, sizeof(dma), "mdma? ");
 	}
-	printf("\n IORDY=");
+	out("\n IORDY=");
 	if (id[49] & 0x800)
-		printf((id[49] & 0x400) ? "on/off" : "yes");
+		out((id[49] & 0x400) ? "on/off" : "yes");
 	else
-		printf("no");
+		out("no");
 	if ((id[49] & 0x800) || (id[53] & 2)) {
 		if (id[53] & 2) {
-			printf(", tPIO={min:%u,w/IORDY:%u}", id[67], id[68]);
+			out(", tPIO={min:%u,w/IORDY:%u}", id[67], id[68]);
 			if (id[64] & 1)
 				append(pio, sizeof(pio), "pio3 ");
 			if (id[64] & 2)
@@ -1419,39 +1420,39 @@ void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 			add_mode_list(udma, sizeof(udma), id[88], udma_names, 7);
 	}
 	if ((id[49] & 0x100) && (id[53] & 2))
-		printf(", tDMA={min:%u,rec:%u}", id[65], id[66]);
-	printf("\n PIO modes:  %s", pio);
+		out(", tDMA={min:%u,rec:%u}", id[65], id[66]);
+	out("\n PIO modes:  %s", pio);
 	if (*dma)
-		printf("\n DMA modes:  %s", dma);
+		out("\n DMA modes:  %s", dma);
 	if (*udma)
-		printf("\n UDMA modes: %s", udma);
+		out("\n UDMA modes: %s", udma);
 
-	printf("\n AdvancedPM=%s", (id[83] & 8) ? "yes" : "no");
+	out("\n AdvancedPM=%s", (id[83] & 8) ? "yes" : "no");
 	if (id[83] & 8) {
 		if (!(id[86] & 8))
-			printf(": disabled (255)");
+			out(": disabled (255)");
 		else if ((id[91] & 0xff00) != 0x4000)
-			printf(": unknown setting");
+			out(": unknown setting");
 		else
-			printf(": mode=0x%02X (%u)", id[91] & 0xff, id[91] & 0xff);
+			out(": mode=0x%02X (%u)", id[91] & 0xff, id[91] & 0xff);
 	}
 	if (id[82] & 0x20)
-		printf(" WriteCache=%s", (id[85] & 0x20) ? "enabled" : "disabled");
+		out(" WriteCache=%s", (id[85] & 0x20) ? "enabled" : "disabled");
 	if (id[81] || id[80]) {
 		const struct minor_version *mv = id[81] <= 31 ? find_minor(id[81]) : NULL;
 
-		printf("\n Drive conforms to: %s: ", mv ? mv->text : "unknown");
+		out("\n Drive conforms to: %s: ", mv ? mv->text : "unknown");
 		if (word_reported(id[80])) {
 			int count = 0;
 
 			for (int v = 0; v <= 7; v++)
 				if (id[80] & (1u << v))
-					printf("%s%d", count++ ? "," : " ATA/ATAPI-", v);
+					out("%s%d", count++ ? "," : " ATA/ATAPI-", v);
 		}
 	}
-	printf("\n");
-	printf("\n * signifies the current active mode\n");
-	printf("\n");
+	out("\n");
+	out("\n * signifies the current active mode\n");
+	out("\n");
 }
 
 /* ---- --json ---- */
@@ -1501,7 +1502,7 @@ static void json_erase_minutes(const char *key, uint16_t w)
 void identify_json(const uint16_t id[IDENTIFY_WORDS])
 {
 	struct identify_facts facts;
-	FILE *saved = stdout, *null = fopen("/dev/null", "w");
+	bool was_silent;
 	int err;
 	/*
 	 * The drive's word, not -I's rows: 9.65 lists TRIM only for pages that
@@ -1514,13 +1515,9 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 
 	memset(&facts, 0, sizeof(facts));
 	/* Decode as -I does, for the decisions it makes; its text is not wanted here. */
-	if (null)
-		stdout = null;
+	was_silent = report_silence(true);
 	err = identify_decode(id, NULL, &facts);
-	fflush(stdout);
-	stdout = saved;
-	if (null)
-		fclose(null);
+	report_silence(was_silent);
 
 	json_object_begin("identify");
 	if (err) {

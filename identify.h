@@ -43,7 +43,7 @@ void identify_json_short(const uint16_t id[IDENTIFY_WORDS]);
 void identify_print_short(const uint16_t id[IDENTIFY_WORDS]);
 
 /* --Istdout: 32 lines of 8 hex words. */
-void identify_dump_hex(const uint16_t id[IDENTIFY_WORDS], FILE *out);
+void identify_dump_hex(const uint16_t id[IDENTIFY_WORDS]);
 
 /*
  * Read a page written as ASCII hex (the --Istdout format, leading

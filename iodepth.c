@@ -22,6 +22,7 @@
 
 #include "iodepth.h"
 #include "json.h"
+#include "report.h"
 
 #define RUN_SECONDS 3.0
 #define MAX_BUFFER_BYTES (1ULL << 30)
@@ -66,7 +67,7 @@ static int submit(struct aio_run *r, unsigned int slot, unsigned long long offse
 	if (syscall(SYS_io_submit, r->ctx, 1L, list) != 1) {
 		int err = errno ? errno : EIO;
 
-		fprintf(stderr, " io_submit failed at byte offset %llu: %s\n", offset, strerror(err));
+		complain(" io_submit failed at byte offset %llu: %s\n", offset, strerror(err));
 		return err;
 	}
 	return 0;
@@ -92,29 +93,29 @@ static int aio_open(struct aio_run *r, struct device *dev, unsigned int depth, s
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
 	if (fstat(dev->fd, &st) || !S_ISBLK(st.st_mode)) {
-		fprintf(stderr, " %s: not supported on %s: it needs a block device\n", what, dev->path);
+		complain(" %s: not supported on %s: it needs a block device\n", what, dev->path);
 		return ENOTBLK;
 	}
 	if ((unsigned long long)depth * block > MAX_BUFFER_BYTES) {
-		fprintf(stderr, " %s: iodepth x block size is over 1 GiB of buffers\n", what);
+		complain(" %s: iodepth x block size is over 1 GiB of buffers\n", what);
 		return EINVAL;
 	}
 	r->fd = open(dev->path, O_RDONLY | O_DIRECT);
 	if (r->fd < 0) {
 		int err = errno;
 
-		fprintf(stderr, " %s: %s does not take O_DIRECT reads: %s\n", what, dev->path, strerror(err));
+		complain(" %s: %s does not take O_DIRECT reads: %s\n", what, dev->path, strerror(err));
 		return err;
 	}
 	if (ioctl(r->fd, BLKGETSIZE64, &r->size) || ioctl(r->fd, BLKSSZGET, &sector)) {
 		int err = errno;
 
-		fprintf(stderr, " %s: BLKGETSIZE64 failed: %s\n", what, strerror(err));
+		complain(" %s: BLKGETSIZE64 failed: %s\n", what, strerror(err));
 		return err;
 	}
 	r->sector = sector > 0 ? (unsigned int)sector : 512;
 	if (block % r->sector) {
-		fprintf(stderr, " %s: the block size is not a multiple of the %u-byte sector\n", what, r->sector);
+		complain(" %s: the block size is not a multiple of the %u-byte sector\n", what, r->sector);
 		return EINVAL;
 	}
 	r->depth = depth;
@@ -135,7 +136,7 @@ static int aio_open(struct aio_run *r, struct device *dev, unsigned int depth, s
 		int err = errno;
 
 		r->ctx = 0;
-		fprintf(stderr, " %s: io_setup failed: %s\n", what, strerror(err));
+		complain(" %s: io_setup failed: %s\n", what, strerror(err));
 		return err;
 	}
 	/* Nothing the page cache holds may be counted. */
@@ -193,7 +194,7 @@ static int run_queue(struct aio_run *r, next_offset_fn *next, void *ctx, struct 
 
 		if (n < 0) {
 			err = -n;
-			fprintf(stderr, " io_getevents failed: %s\n", strerror(err));
+			complain(" io_getevents failed: %s\n", strerror(err));
 			break;
 		}
 		t = now();
@@ -204,7 +205,7 @@ static int run_queue(struct aio_run *r, next_offset_fn *next, void *ctx, struct 
 			inflight--;
 			if (ev[i].res < 0 || (size_t)ev[i].res != r->block) {
 				err = ev[i].res < 0 ? (int)-ev[i].res : EIO;
-				fprintf(stderr, " read failed at byte offset %llu: %s\n",
+				complain(" read failed at byte offset %llu: %s\n",
 					(unsigned long long)r->cbs[slot].aio_offset,
 					ev[i].res < 0 ? strerror(err) : "short read");
 				continue;
@@ -257,7 +258,7 @@ static int check_offset(const struct aio_run *r, const struct settings *s, unsig
 {
 	if (start + r->block <= r->size)
 		return 0;
-	fprintf(stderr, " --offset %llu: beyond the end of the device (%llu bytes)\n",
+	complain(" --offset %llu: beyond the end of the device (%llu bytes)\n",
 		(unsigned long long)s->v[OPT_OFFSET].num, r->size);
 	return EINVAL;
 }
@@ -280,7 +281,7 @@ int time_iodepth_reads(struct device *dev, const struct settings *s)
 	if (err)
 		return err;
 	bytes = (unsigned long long)q.count * block;
-	printf(" Timing O_DIRECT disk reads (iodepth %u, %zu KiB): %3llu MB in %5.2f seconds = %6.2f MB/sec\n",
+	out(" Timing O_DIRECT disk reads (iodepth %u, %zu KiB): %3llu MB in %5.2f seconds = %6.2f MB/sec\n",
 	       depth, block / 1024, bytes >> 20, q.elapsed, (double)bytes / 1048576.0 / q.elapsed);
 	dev->disk_reads = (struct timing_result){ .valid = true, .mib = (unsigned int)(bytes >> 20), .seconds = q.elapsed,
 						  .direct = true, .has_offset = s->v[OPT_OFFSET].given,
@@ -342,7 +343,7 @@ int time_random_seeks(struct device *dev, const struct settings *s, enum opt_id 
 
 		qsort(q.latency, q.count, sizeof(*q.latency), compare_double);
 		p99_ms = q.latency[(q.count * 99 + 99) / 100 - 1] * 1e3;
-		printf(" Timing random seeks (iodepth %u, %zu KiB): %zu seeks in %5.2f seconds = %.2f seeks/sec, "
+		out(" Timing random seeks (iodepth %u, %zu KiB): %zu seeks in %5.2f seconds = %.2f seeks/sec, "
 		       "latency mean %.2f ms, p99 %.2f ms\n",
 		       depth, block / 1024, q.count, q.elapsed, (double)q.count / q.elapsed, mean_ms, p99_ms);
 		json_object_begin("seeks");

@@ -19,6 +19,7 @@
 #include "progress.h"
 #include "ranges.h"
 #include "sectors.h"
+#include "report.h"
 
 enum {
 	NVME_ADMIN_IDENTIFY = 0x06,
@@ -85,10 +86,10 @@ static int nvme_cmd(struct device *dev, unsigned long req, struct nvme_passthru_
 	if (rc < 0) {
 		int err = errno;
 
-		fprintf(stderr, " %s failed: %s\n", what, strerror(err));
+		complain(" %s failed: %s\n", what, strerror(err));
 		return err;
 	}
-	fprintf(stderr, " %s failed: %s\n", what, nvme_status_text(rc));
+	complain(" %s failed: %s\n", what, nvme_status_text(rc));
 	return EIO;
 }
 
@@ -156,7 +157,7 @@ static void print_text(const char *label, const uint8_t *p, size_t len)
 
 	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\0'))
 		n--;
-	printf("\t%-20s%.*s\n", label, (int)n, (const char *)p);
+	out("\t%-20s%.*s\n", label, (int)n, (const char *)p);
 }
 
 struct nvme_feature {
@@ -197,12 +198,12 @@ static void print_power_state(const uint8_t *psd, unsigned int index, bool curre
 	unsigned int mp = le16(psd);
 	bool nonop = psd[3] & 2;
 
-	printf("\t   %c\tPS%u: max ", current ? '*' : ' ', index);
+	out("\t   %c\tPS%u: max ", current ? '*' : ' ', index);
 	if (psd[3] & 1)		/* MXPS: units of 0.0001 W instead of 0.01 W */
-		printf("%u.%04u W", mp / 10000, mp % 10000);
+		out("%u.%04u W", mp / 10000, mp % 10000);
 	else
-		printf("%u.%02u W", mp / 100, mp % 100);
-	printf(", entry latency %u us, exit latency %u us, %s\n", le32(psd + 4), le32(psd + 8),
+		out("%u.%02u W", mp / 100, mp % 100);
+	out(", entry latency %u us, exit latency %u us, %s\n", le32(psd + 4), le32(psd + 8),
 	       nonop ? "non-operational" : "operational");
 }
 
@@ -212,20 +213,20 @@ void nvme_print_identify(const uint8_t *ctrl, const uint8_t *ns, uint32_t nsid, 
 	unsigned int mdts = ctrl[77], npss = ctrl[263], frmw = ctrl[260];
 	unsigned int wctemp = le16(ctrl + 266), cctemp = le16(ctrl + 268);
 
-	printf("\nNVMe device\n");
+	out("\nNVMe device\n");
 	print_text("Model Number:", ctrl + 24, 40);
 	print_text("Serial Number:", ctrl + 4, 20);
 	print_text("Firmware Revision:", ctrl + 64, 8);
-	printf("\t%-20sPCIe NVMe, ", "Transport:");
+	out("\t%-20sPCIe NVMe, ", "Transport:");
 	if (ver && (ver & 0xff))
-		printf("NVM Express %u.%u.%u", ver >> 16, (ver >> 8) & 0xff, ver & 0xff);
+		out("NVM Express %u.%u.%u", ver >> 16, (ver >> 8) & 0xff, ver & 0xff);
 	else if (ver)
-		printf("NVM Express %u.%u", ver >> 16, (ver >> 8) & 0xff);
+		out("NVM Express %u.%u", ver >> 16, (ver >> 8) & 0xff);
 	else
-		printf("NVM Express 1.0 or 1.1 (version not reported)");
-	putchar('\n');
+		out("NVM Express 1.0 or 1.1 (version not reported)");
+	out_char('\n');
 
-	printf("Configuration:\n");
+	out("Configuration:\n");
 	if (ns) {
 		unsigned int nlbaf = ns[25], current = ns[26] & 0x0f;
 		uint64_t nsze = le64(ns), ncap = le64(ns + 8), nuse = le64(ns + 16);
@@ -233,39 +234,39 @@ void nvme_print_identify(const uint8_t *ctrl, const uint8_t *ns, uint32_t nsid, 
 		uint64_t lba_bytes = lbads >= 9 && lbads < 32 ? 1ULL << lbads : 0;
 		uint64_t bytes = nsze * lba_bytes;
 
-		printf("\tNamespace:          %u (of %u)\n", nsid, nn);
-		printf("\tNamespace size:        %12llu sectors\n", (unsigned long long)nsze);
-		printf("\tNamespace capacity:    %12llu sectors\n", (unsigned long long)ncap);
-		printf("\tNamespace utilization: %12llu sectors\n", (unsigned long long)nuse);
-		printf("\tLBA formats:\n");
+		out("\tNamespace:          %u (of %u)\n", nsid, nn);
+		out("\tNamespace size:        %12llu sectors\n", (unsigned long long)nsze);
+		out("\tNamespace capacity:    %12llu sectors\n", (unsigned long long)ncap);
+		out("\tNamespace utilization: %12llu sectors\n", (unsigned long long)nuse);
+		out("\tLBA formats:\n");
 		for (unsigned int i = 0; i <= nlbaf && i < 16; i++) {
 			const uint8_t *f = ns + 128 + 4 * i;
 			static const char *const perf[4] = { "best", "better", "good", "degraded" };
 
-			printf("\t   %c\t%2u: %6llu bytes data, %3u bytes metadata, relative performance %u (%s)\n",
+			out("\t   %c\t%2u: %6llu bytes data, %3u bytes metadata, relative performance %u (%s)\n",
 			       i == current ? '*' : ' ', i, f[2] < 32 ? 1ULL << f[2] : 0ULL, le16(f), (unsigned int)(f[3] & 3), perf[f[3] & 3]);
 		}
-		printf("\t%-31s %11llu bytes\n", "Logical  Sector size:", (unsigned long long)lba_bytes);
-		printf("\tdevice size with M = 1024*1024: %11llu MBytes\n", (unsigned long long)(bytes / (1024ull * 1024ull)));
-		printf("\tdevice size with M = 1000*1000: %11llu MBytes", (unsigned long long)(bytes / 1000000ull));
+		out("\t%-31s %11llu bytes\n", "Logical  Sector size:", (unsigned long long)lba_bytes);
+		out("\tdevice size with M = 1024*1024: %11llu MBytes\n", (unsigned long long)(bytes / (1024ull * 1024ull)));
+		out("\tdevice size with M = 1000*1000: %11llu MBytes", (unsigned long long)(bytes / 1000000ull));
 		if (bytes / 1000ull > 1000ull)
-			printf(" (%llu GB)", (unsigned long long)(bytes / 1000000000ull));
-		putchar('\n');
+			out(" (%llu GB)", (unsigned long long)(bytes / 1000000000ull));
+		out_char('\n');
 	} else {
-		printf("\tNamespaces:         %u (none active)\n", nn);
+		out("\tNamespaces:         %u (none active)\n", nn);
 	}
 
-	printf("Capabilities:\n");
+	out("Capabilities:\n");
 	if (mdts)
-		printf("\tMax data transfer size: %u memory pages (MDTS %u)\n", 1u << (mdts > 31 ? 31 : mdts), mdts);
+		out("\tMax data transfer size: %u memory pages (MDTS %u)\n", 1u << (mdts > 31 ? 31 : mdts), mdts);
 	else
-		printf("\tMax data transfer size: no limit (MDTS 0)\n");
-	printf("\tNumber of namespaces: %u\n", nn);
-	printf("\tPower states: %u (current marked *)\n", npss + 1);
+		out("\tMax data transfer size: no limit (MDTS 0)\n");
+	out("\tNumber of namespaces: %u\n", nn);
+	out("\tPower states: %u (current marked *)\n", npss + 1);
 	for (unsigned int i = 0; i <= npss && i < 32; i++)
 		print_power_state(ctrl + 2048 + 32 * i, i, (int)i == state->power_state);
 
-	printf("Commands/features:\n\tEnabled\tSupported:\n");
+	out("Commands/features:\n\tEnabled\tSupported:\n");
 	for (size_t i = 0; i < sizeof(nvme_features) / sizeof(nvme_features[0]); i++) {
 		const struct nvme_feature *f = &nvme_features[i];
 		uint32_t v = f->bytes == 1 ? ctrl[f->offset] : f->bytes == 2 ? le16(ctrl + f->offset) : le32(ctrl + f->offset);
@@ -277,20 +278,20 @@ void nvme_print_identify(const uint8_t *ctrl, const uint8_t *ns, uint32_t nsid, 
 			enabled = state->write_cache > 0;
 		else if (f->offset == 265)
 			enabled = state->apst > 0;
-		printf("\t   %c\t%s", enabled ? '*' : ' ', f->text);
+		out("\t   %c\t%s", enabled ? '*' : ' ', f->text);
 		if (f->offset == 256 && f->mask == 0x0004)
-			printf(" (%u slot%s%s)", (frmw >> 1) & 7, ((frmw >> 1) & 7) == 1 ? "" : "s",
+			out(" (%u slot%s%s)", (frmw >> 1) & 7, ((frmw >> 1) & 7) == 1 ? "" : "s",
 			       (frmw & 1) ? ", slot 1 read-only" : "");
 		if (f->offset == 272)
-			printf(" (preferred %u KiB, minimum %u KiB)", le32(ctrl + 272) * 4, le32(ctrl + 276) * 4);
-		putchar('\n');
+			out(" (preferred %u KiB, minimum %u KiB)", le32(ctrl + 272) * 4, le32(ctrl + 276) * 4);
+		out_char('\n');
 	}
 	if (wctemp || cctemp) {
-		printf("Temperature thresholds:\n");
+		out("Temperature thresholds:\n");
 		if (wctemp)
-			printf("\tWarning:  %u K (%d C)\n", wctemp, (int)wctemp - 273);
+			out("\tWarning:  %u K (%d C)\n", wctemp, (int)wctemp - 273);
 		if (cctemp)
-			printf("\tCritical: %u K (%d C)\n", cctemp, (int)cctemp - 273);
+			out("\tCritical: %u K (%d C)\n", cctemp, (int)cctemp - 273);
 	}
 }
 
@@ -402,21 +403,21 @@ int nvme_show_identify(struct device *dev, const struct settings *s, enum opt_id
 	if (!err && opt == OPT_ISTDOUT) {
 		for (int i = 0; i < NVME_IDENTIFY_BYTES; i += 16) {
 			for (int j = 0; j < 16; j += 2)
-				printf("%04x%c", le16(ctrl + i + j), j == 14 ? '\n' : ' ');
+				out("%04x%c", le16(ctrl + i + j), j == 14 ? '\n' : ' ');
 		}
 	} else if (!err && opt == OPT_IRAW) {
 		FILE *f = fopen(s->v[OPT_IRAW].str, "wb");
 
 		if (!f || fwrite(ctrl, 1, NVME_IDENTIFY_BYTES, f) != NVME_IDENTIFY_BYTES) {
 			err = errno ? errno : EIO;
-			perror(s->v[OPT_IRAW].str);
+			complain_errno(s->v[OPT_IRAW].str);
 		}
 		if (f && fclose(f) && !err) {
 			err = errno;
-			perror(s->v[OPT_IRAW].str);
+			complain_errno(s->v[OPT_IRAW].str);
 		}
 		if (!err)
-			fprintf(stderr, "Wrote NVMe Identify Controller data to \"%s\"\n", s->v[OPT_IRAW].str);
+			complain("Wrote NVMe Identify Controller data to \"%s\"\n", s->v[OPT_IRAW].str);
 	} else if (!err) {
 		bool have_ns = dev->nvme_nsid != 0xffffffff && identify(dev, 0, dev->nvme_nsid, ns, false) == 0;
 		long vwc = (ctrl[525] & 1) ? get_feature(dev, NVME_FEAT_VOLATILE_WC, true) : -1;
@@ -457,14 +458,14 @@ int nvme_show_identity(struct device *dev)
 				n--;
 			f[i].dst[n] = '\0';
 		}
-		printf("\n Model=%s, FwRev=%s, SerialNo=%s\n", model, fw, serial);
+		out("\n Model=%s, FwRev=%s, SerialNo=%s\n", model, fw, serial);
 		if (dev->nvme_nsid != 0xffffffff && identify(dev, 0, dev->nvme_nsid, ns, false) == 0) {
 			unsigned int lbads = ns[128 + 4 * (ns[26] & 0x0f) + 2];
 
-			printf(" Namespace=%u, Sectors=%llu, SectSize=%llu\n", dev->nvme_nsid, (unsigned long long)le64(ns),
+			out(" Namespace=%u, Sectors=%llu, SectSize=%llu\n", dev->nvme_nsid, (unsigned long long)le64(ns),
 			       lbads < 32 ? 1ULL << lbads : 0ULL);
 		}
-		printf("\n");
+		out("\n");
 	}
 	free(ctrl);
 	free(ns);
@@ -479,7 +480,7 @@ int nvme_power_mode(struct device *dev)
 	uint8_t *ctrl;
 
 	if (ps < 0) {
-		printf(" drive state is:  unknown\n");
+		out(" drive state is:  unknown\n");
 		return EIO;
 	}
 	ps &= 0x1f;
@@ -487,10 +488,10 @@ int nvme_power_mode(struct device *dev)
 	ctrl = malloc(NVME_IDENTIFY_BYTES);
 	if (ctrl && identify(dev, 1, 0, ctrl, false) == 0 && (ctrl[2048 + 32 * ps + 3] & 2)) {
 		json_string("power_mode", "non-operational");
-		printf(" drive state is:  non-operational (power state %ld)\n", ps);
+		out(" drive state is:  non-operational (power state %ld)\n", ps);
 	} else {
 		json_string("power_mode", "active/idle");
-		printf(" drive state is:  active/idle\n");
+		out(" drive state is:  active/idle\n");
 	}
 	free(ctrl);
 	return 0;
@@ -507,7 +508,7 @@ int nvme_get_write_cache(struct device *dev)
 		json_bool("supported", false);
 		json_bool("enabled", false);
 		json_object_end();
-		printf(" write-caching = not supported\n");
+		out(" write-caching = not supported\n");
 	} else if (!err) {
 		wce = get_feature(dev, NVME_FEAT_VOLATILE_WC, false);
 		if (wce < 0) {
@@ -517,7 +518,7 @@ int nvme_get_write_cache(struct device *dev)
 			json_bool("supported", true);
 			json_bool("enabled", wce & 1);
 			json_object_end();
-			printf(" write-caching = %2ld", wce & 1);
+			out(" write-caching = %2ld", wce & 1);
 			print_on_off((unsigned long)(wce & 1));
 		}
 	}
@@ -536,7 +537,7 @@ int nvme_set_write_cache(struct device *dev, const struct settings *s, enum opt_
 	};
 
 	if (s->v[opt].noisy) {
-		printf(" setting drive write-caching to %u", on);
+		out(" setting drive write-caching to %u", on);
 		print_on_off(on);
 	}
 	if (!on) {
@@ -569,7 +570,7 @@ static int namespace_geometry(struct device *dev, uint64_t *nlba, unsigned int *
 		*nlba = le64(ns);
 		*lba_bytes = lbads >= 9 && lbads <= 16 ? 1u << lbads : 0;
 		if (!*lba_bytes) {
-			fprintf(stderr, " NVMe namespace reports an LBA size of 2^%u bytes: not supported\n", lbads);
+			complain(" NVMe namespace reports an LBA size of 2^%u bytes: not supported\n", lbads);
 			err = EOPNOTSUPP;
 		}
 	}
@@ -587,7 +588,7 @@ int nvme_read_sector(struct device *dev, uint64_t lba)
 	if (err)
 		return err;
 	if (lba >= nlba) {
-		fprintf(stderr, " --read-sector %llu: beyond the end of the namespace (%llu sectors)\n",
+		complain(" --read-sector %llu: beyond the end of the namespace (%llu sectors)\n",
 			(unsigned long long)lba, (unsigned long long)nlba);
 		return EINVAL;
 	}
@@ -604,10 +605,10 @@ int nvme_read_sector(struct device *dev, uint64_t lba)
 		.cdw12 = 0,	/* one block (0-based count) */
 		.timeout_ms = 60000,
 	};
-	printf("reading sector %llu: ", (unsigned long long)lba);
+	out("reading sector %llu: ", (unsigned long long)lba);
 	fflush(stdout);
 	err = nvme_cmd(dev, NVME_IOCTL_IO_CMD, &cmd, "--read-sector");
-	printf(err ? "FAILED\n" : "succeeded\n");
+	out(err ? "FAILED\n" : "succeeded\n");
 	if (!err)
 		dump_sector(buf, bytes);
 	free(buf);
@@ -626,7 +627,7 @@ int nvme_trim(struct device *dev, const struct sector_range *ranges, unsigned in
 		return err;
 	for (unsigned int i = 0; i < n; i++) {
 		if (ranges[i].lba >= nlba || ranges[i].count > nlba - ranges[i].lba) {
-			fprintf(stderr, " --trim-sector-ranges %llu: beyond the end of the namespace (%llu sectors)\n",
+			complain(" --trim-sector-ranges %llu: beyond the end of the namespace (%llu sectors)\n",
 				(unsigned long long)ranges[i].lba, (unsigned long long)nlba);
 			return EINVAL;
 		}
@@ -666,10 +667,10 @@ int nvme_trim(struct device *dev, const struct sector_range *ranges, unsigned in
 			.timeout_ms = 300000,
 		};
 		status_clear(&line);
-		printf("trimming %llu sectors from %u ranges\n", (unsigned long long)sectors, entries);
+		out("trimming %llu sectors from %u ranges\n", (unsigned long long)sectors, entries);
 		fflush(stdout);
 		err = nvme_cmd(dev, NVME_IOCTL_IO_CMD, &cmd, "NVMe Dataset Management (deallocate)");
-		printf(err ? "FAILED\n" : "succeeded\n");
+		out(err ? "FAILED\n" : "succeeded\n");
 		if (!err)
 			draw_trim_status(&line, range_cursor_done(&cursor, ranges, n), n);
 	}

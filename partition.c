@@ -13,6 +13,7 @@
 
 #include "partition.h"
 #include "sysfs.h"
+#include "report.h"
 
 /* A block node for devnum in /dev or /dev/block, opened read-only; -1 when there is none. */
 static int open_block_node(dev_t devnum)
@@ -56,7 +57,7 @@ int partition_start(dev_t devnum, int fd, const char *name, unsigned long long *
 			return 0;
 		err = sysfs_read_u64(devnum, "start", start);
 		if (err)
-			fprintf(stderr, "%s: cannot read where the partition starts from sysfs: %s\n", name, strerror(err));
+			complain("%s: cannot read where the partition starts from sysfs: %s\n", name, strerror(err));
 		return err;
 	}
 	if (major(devnum) == 0)	/* an anonymous device (tmpfs, btrfs subvolume...): no disk under it */

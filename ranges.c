@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ranges.h"
+#include "report.h"
 
 bool next_range_piece(const struct sector_range *r, unsigned int n, struct range_cursor *c, uint64_t max_count,
 		      uint64_t *lba, uint64_t *count)
@@ -47,7 +48,7 @@ static bool parse_range_word(const char *w, struct sector_range *r)
 
 static int malformed(const char *source, unsigned int pair)
 {
-	fprintf(stderr, "%s: error at lba:count pair #%u: %s\n", source, pair, strerror(EINVAL));
+	complain("%s: error at lba:count pair #%u: %s\n", source, pair, strerror(EINVAL));
 	return EINVAL;
 }
 
@@ -101,7 +102,7 @@ int read_ranges(FILE *f, const char *source, struct sector_range **out, unsigned
 	} while (ch != EOF);
 	if (!err && ferror(f)) {
 		err = errno ? errno : EIO;
-		fprintf(stderr, "%s: %s\n", source, strerror(err));
+		complain("%s: %s\n", source, strerror(err));
 	}
 	free(word);
 	if (err) {

@@ -27,6 +27,7 @@
 #include "sectors.h"
 #include "sgio.h"
 #include "sysfs.h"
+#include "report.h"
 
 #define LBA28_LIMIT ((1ULL << 28) - 1)
 #define TRIM_RANGES_PER_BLOCK 64
@@ -56,11 +57,11 @@ static int need_whole_disk(struct device *dev, uint64_t lba)
 		return err;
 	if (!start)
 		return 0;
-	fprintf(stderr, "Device %s has non-zero LBA starting offset of %llu.\n", dev->path, start);
-	fprintf(stderr, "Please use an absolute LBA with the /dev/ entry for the raw device, rather than a partition or raid name.\n");
-	fprintf(stderr, "The absolute LBA of sector %llu from %s should be %llu\n", (unsigned long long)lba, dev->path,
+	complain("Device %s has non-zero LBA starting offset of %llu.\n", dev->path, start);
+	complain("Please use an absolute LBA with the /dev/ entry for the raw device, rather than a partition or raid name.\n");
+	complain("The absolute LBA of sector %llu from %s should be %llu\n", (unsigned long long)lba, dev->path,
 		start + lba);
-	fprintf(stderr, "Aborting.\n");
+	complain("Aborting.\n");
 	return EINVAL;
 }
 
@@ -69,7 +70,7 @@ static int check_lba(const char *opt, const uint16_t *id, uint64_t lba, uint64_t
 	uint64_t capacity = identify_capacity(id);
 
 	if (lba >= capacity || count > capacity - lba) {
-		fprintf(stderr, " %s %llu: beyond the end of the drive (%llu sectors)\n", opt,
+		complain(" %s %llu: beyond the end of the drive (%llu sectors)\n", opt,
 			(unsigned long long)lba, (unsigned long long)capacity);
 		return EINVAL;
 	}
@@ -97,24 +98,24 @@ static int sector_io(struct device *dev, uint64_t lba, void *buf, size_t len, bo
 /* 9.65's word for how a command it announced went; returns err. */
 static int say_outcome(int err)
 {
-	printf(err ? "FAILED\n" : "succeeded\n");
+	out(err ? "FAILED\n" : "succeeded\n");
 	return err;
 }
 
 /* "--read-sector 204800: medium error (...), LBA 204800" */
 static void report_sector_failure(const char *opt, uint64_t lba, const struct ata_result *res, int err)
 {
-	fprintf(stderr, "%s %llu: %s", opt, (unsigned long long)lba, res->cause[0] ? res->cause : strerror(err));
+	complain("%s %llu: %s", opt, (unsigned long long)lba, res->cause[0] ? res->cause : strerror(err));
 	if (res->have_regs && !res->lba_incomplete && (res->status & 0x01) && (res->error & 0x40 || res->error & 0x10))
-		fprintf(stderr, ", LBA %llu", (unsigned long long)res->out.lba);
-	fputc('\n', stderr);
+		complain(", LBA %llu", (unsigned long long)res->out.lba);
+	complain("%c", '\n');
 }
 
 void dump_sector(const uint8_t *b, size_t len)
 {
 	for (size_t i = 0; i < len; i += 16) {
 		for (size_t j = 0; j < 16; j += 2)
-			printf("%02x%02x%c", b[i + j], b[i + j + 1], j == 14 ? '\n' : ' ');
+			out("%02x%02x%c", b[i + j], b[i + j + 1], j == 14 ? '\n' : ' ');
 	}
 }
 
@@ -147,7 +148,7 @@ static int one_sector(struct device *dev, uint64_t lba, bool write)
 	buf = calloc(1, bytes);	/* a write sends zeros */
 	if (!buf)
 		return ENOMEM;
-	printf(write ? "re-writing sector %llu: " : "reading sector %llu: ", (unsigned long long)lba);
+	out(write ? "re-writing sector %llu: " : "reading sector %llu: ", (unsigned long long)lba);
 	fflush(stdout);
 	/* The page cache must not hand back the old contents afterwards. */
 	if (write)
@@ -190,15 +191,15 @@ int make_bad_sector(struct device *dev, const struct settings *s, enum opt_id op
 	has_write_unc = (id[83] & 0xc000) == 0x4000 && (id[86] & 0x8000) && (id[119] & 0xc004) == 0x4004 &&
 			(id[120] & 0xc000) == 0x4000;
 	if (!has_write_unc && !v->flag && v->num < LBA28_LIMIT) {
-		fprintf(stderr, " --make-bad-sector: the drive has no WRITE UNCORRECTABLE EXT, and WRITE LONG is not "
+		complain(" --make-bad-sector: the drive has no WRITE UNCORRECTABLE EXT, and WRITE LONG is not "
 				"supported through SG_IO; use f%llu to try WRITE UNCORRECTABLE EXT anyway\n",
 			(unsigned long long)v->num);
 		return EOPNOTSUPP;
 	}
 	if (!has_write_unc)
-		printf("Device does not claim to implement the required WRITE_UNC_EXT command\n"
+		out("Device does not claim to implement the required WRITE_UNC_EXT command\n"
 		       "This operation will probably fail (continuing regardless).\n");
-	printf("Corrupting sector %llu (WRITE_UNC_EXT as %s): ", (unsigned long long)v->num,
+	out("Corrupting sector %llu (WRITE_UNC_EXT as %s): ", (unsigned long long)v->num,
 	       v->flag ? "flagged" : "pseudo");
 	fflush(stdout);
 	drop_cached_sectors(dev);
@@ -252,7 +253,7 @@ static int trim_ranges(struct device *dev, const struct sector_range *ranges, un
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
 	if (!(id[169] & 1) || id[169] == 0xffff) {
-		fprintf(stderr, " --trim-sector-ranges: the drive does not support TRIM (DATA SET MANAGEMENT)\n");
+		complain(" --trim-sector-ranges: the drive does not support TRIM (DATA SET MANAGEMENT)\n");
 		return EOPNOTSUPP;
 	}
 	for (unsigned int i = 0; i < n; i++)
@@ -289,7 +290,7 @@ static int trim_ranges(struct device *dev, const struct sector_range *ranges, un
 			.timeout_s = 300,
 		};
 		status_clear(&line);
-		printf("trimming %llu sectors from %zu ranges\n", (unsigned long long)sectors, entries);
+		out("trimming %llu sectors from %zu ranges\n", (unsigned long long)sectors, entries);
 		fflush(stdout);
 		err = say_outcome(ata_exec(dev, &cmd, &res));
 		if (err) {
@@ -352,11 +353,11 @@ static int password_bytes(const char *text, uint8_t pw[32])
 	if (!text) {
 		text = getpass("Please enter the drive password: ");
 		if (!text) {
-			fprintf(stderr, "failed to read a password\n");
+			complain("failed to read a password\n");
 			return EINVAL;
 		}
 		if (strlen(text) > 32) {
-			fprintf(stderr, "password is too long (32 chars max)\n");
+			complain("password is too long (32 chars max)\n");
 			return EINVAL;
 		}
 		for (size_t i = 0; text[i]; i++)
@@ -438,15 +439,15 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
 	if (!(id[82] & 2) || !(id[128] & 1)) {
-		fprintf(stderr, " %s: the drive does not support the Security feature set\n", op->name);
+		complain(" %s: the drive does not support the Security feature set\n", op->name);
 		return EOPNOTSUPP;
 	}
 	if (id[128] & 0x08) {
-		fprintf(stderr, " %s: security is frozen until the drive is power-cycled\n", op->name);
+		complain(" %s: security is frozen until the drive is power-cycled\n", op->name);
 		return EPERM;
 	}
 	if (opt != OPT_SECURITY_SET_PASS && !(id[128] & 0x02)) {
-		fprintf(stderr, " %s: no password is set on the drive\n", op->name);
+		complain(" %s: no password is set on the drive\n", op->name);
 		return EINVAL;
 	}
 	if ((err = password_bytes(s->v[opt].str, pw)))
@@ -466,11 +467,11 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		}
 	}
 	if (!s->quiet) {
-		printf(" Issuing %s command, password=\"%.32s\", user=%s", op->name,
+		out(" Issuing %s command, password=\"%.32s\", user=%s", op->name,
 		       s->v[opt].str ? s->v[opt].str : "", master ? "master" : "user");
 		if (opt == OPT_SECURITY_SET_PASS)
-			printf(", mode=%s", maximum ? "max" : "high");
-		printf("\n");
+			out(", mode=%s", maximum ? "max" : "high");
+		out("\n");
 	}
 	fflush(stdout);
 	switch (opt) {
@@ -526,7 +527,7 @@ int security_freeze(struct device *dev, const struct settings *s, enum opt_id op
 
 	(void)opt;
 	if (!s->quiet)
-		printf(" issuing security freeze command\n");
+		out(" issuing security freeze command\n");
 	fflush(stdout);
 	err = ata_exec(dev, &cmd, &res);
 	if (err)
@@ -576,7 +577,7 @@ int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
 	if (!(id[59] & 0x1000)) {
-		fprintf(stderr, "SANITIZE feature set is not supported\n");
+		complain("SANITIZE feature set is not supported\n");
 		return EOPNOTSUPP;
 	}
 	status_begin(&line, !run.json);
@@ -596,7 +597,7 @@ int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
 
 			status_end(&line);
 			if (res.have_regs && (res.error & 0x04) && reason < sizeof(sanitize_failures) / sizeof(sanitize_failures[0])) {
-				fprintf(stderr, " --sanitize-wait: %s\n", sanitize_failures[reason]);
+				complain(" --sanitize-wait: %s\n", sanitize_failures[reason]);
 				return EIO;
 			}
 			ata_report("SANITIZE STATUS EXT", &res, err);
@@ -604,17 +605,17 @@ int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
 		}
 		if (!res.have_regs || (!res.out.lba48 && res.sense[0] == 0x70)) {
 			status_end(&line);
-			fprintf(stderr, " --sanitize-wait: the status bits were not returned (no registers, or fixed-format sense)\n");
+			complain(" --sanitize-wait: the status bits were not returned (no registers, or fixed-format sense)\n");
 			return EIO;
 		}
 		flags = res.out.count >> 8;
 		if (!(flags & SANITIZE_IN_PROGRESS)) {
 			status_end(&line);
 			if (flags & SANITIZE_COMPLETED_WITHOUT_ERROR) {
-				printf("Sanitize operation completed without error\n");
+				out("Sanitize operation completed without error\n");
 				return 0;
 			}
-			fprintf(stderr, " --sanitize-wait: no sanitize operation is running, and the last one did not complete without error\n");
+			complain(" --sanitize-wait: no sanitize operation is running, and the last one did not complete without error\n");
 			return EIO;
 		}
 		if (line.shown) {
@@ -637,7 +638,7 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
 	if (!(id[59] & 0x1000)) {
-		fprintf(stderr, "SANITIZE feature set is not supported\n");
+		complain("SANITIZE feature set is not supported\n");
 		return EOPNOTSUPP;
 	}
 	struct ata_cmd cmd = {
@@ -650,7 +651,7 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		cmd.tf.lba |= s->v[opt].num & 0xffffffffULL;
 		cmd.tf.count = (uint16_t)(s->v[OPT_SANITIZE_PASSES].num & 0x0f);
 	}
-	printf("Issuing %s command\n", op->name);
+	out("Issuing %s command\n", op->name);
 	fflush(stdout);
 	err = ata_exec(dev, &cmd, &res);
 	if (err) {
@@ -661,26 +662,26 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		unsigned int flags = res.out.count >> 8;
 
 		if (!res.have_regs || (res.out.lba48 == false && res.sense[0] == 0x70)) {
-			fprintf(stderr, " SANITIZE_STATUS: the status bits were not returned (fixed-format sense)\n");
+			complain(" SANITIZE_STATUS: the status bits were not returned (fixed-format sense)\n");
 			return EIO;
 		}
-		printf("Sanitize status:\n");
+		out("Sanitize status:\n");
 		if (flags & 0x20)
-			printf("    State:    SD1 Sanitize Frozen\n");
+			out("    State:    SD1 Sanitize Frozen\n");
 		else if (flags & 0x40) {
 			unsigned int progress = (unsigned int)(res.out.lba & 0xffff);
 
-			printf("    State:    SD2 Sanitize operation In Process\n");
-			printf("    Progress: 0x%x (%u%%)\n", progress, progress == 0xffff ? 100 : 100 * (progress + 1) / 0xffff);
+			out("    State:    SD2 Sanitize operation In Process\n");
+			out("    Progress: 0x%x (%u%%)\n", progress, progress == 0xffff ? 100 : 100 * (progress + 1) / 0xffff);
 		} else
-			printf("    State:    SD0 Sanitize Idle\n");
+			out("    State:    SD0 Sanitize Idle\n");
 		if (flags & 0x80)
-			printf("    Last Sanitize Operation Completed Without Error\n");
+			out("    Last Sanitize Operation Completed Without Error\n");
 		if (flags & 0x10)
-			printf("    Antifreeze bit set\n");
+			out("    Antifreeze bit set\n");
 	} else if (opt == OPT_SANITIZE_BLOCK_ERASE || opt == OPT_SANITIZE_CRYPTO || opt == OPT_SANITIZE_OVERWRITE) {
-		printf("Operation started in background\n");
-		printf("You may use `--sanitize-status` to check progress\n");
+		out("Operation started in background\n");
+		out("You may use `--sanitize-status` to check progress\n");
 	}
 	return 0;
 }
@@ -723,7 +724,7 @@ static void print_bits(uint16_t word, const char *const names[], int first, int 
 {
 	for (int b = first; b <= last; b++)
 		if (word & (1u << b))
-			printf(" %s", names[b]);
+			out(" %s", names[b]);
 }
 
 static void dco_print(const uint16_t *dco)
@@ -737,51 +738,51 @@ static void dco_print(const uint16_t *dco)
 					   "async_notification", "SSP" };
 	int udma;
 
-	printf("DCO Revision: 0x%04x", dco[0]);
+	out("DCO Revision: 0x%04x", dco[0]);
 	if (dco[0] == 0 || dco[0] > 2)
-		printf(" -- unknown, treating as 0002");
-	printf("\nThe following features can be selectively disabled via DCO:\n");
-	printf("\tTransfer modes:\n\t\t");
+		out(" -- unknown, treating as 0002");
+	out("\nThe following features can be selectively disabled via DCO:\n");
+	out("\tTransfer modes:\n\t\t");
 	if (dco[1] & 7) {
 		int m = (dco[1] & 4) ? 2 : (dco[1] & 2) ? 1 : 0;
 
 		for (int i = 0; i <= m; i++)
-			printf(" mdma%d", i);
-		printf("\n\t\t");
+			out(" mdma%d", i);
+		out("\n\t\t");
 	}
 	for (udma = 6; udma >= 0 && !(dco[2] & (1u << udma)); udma--)
 		;
 	for (int i = 0; i <= udma; i++)
-		printf(" udma%d", i);
+		out(" udma%d", i);
 	if (udma == 6 && dco[0] < 2)
-		printf("(?)");
-	putchar('\n');
-	printf("\tReal max sectors: %llu\n",
+		out("(?)");
+	out_char('\n');
+	out("\tReal max sectors: %llu\n",
 	       (unsigned long long)((uint64_t)dco[5] << 32 | (uint64_t)dco[4] << 16 | dco[3]) + 1);
-	printf("\tATA command/feature sets:");
+	out("\tATA command/feature sets:");
 	if (dco[7] & 0x01ff) {
-		printf("\n\t\t");
+		out("\n\t\t");
 		print_bits(dco[7], w7, 0, 8);
 	}
 	if (dco[7] & 0xfe00) {
-		printf("\n\t\t");
+		out("\n\t\t");
 		if (dco[0] < 2)
-			printf(" (?):");
+			out(" (?):");
 		print_bits(dco[7], w7, 9, 15);
 	}
 	if (dco[21] & 0xf800) {
-		printf("\n\t\t");
+		out("\n\t\t");
 		if (dco[0] < 2)
-			printf(" (?):");
+			out(" (?):");
 		print_bits(dco[21], w21, 11, 15);
 	}
-	putchar('\n');
+	out_char('\n');
 	if (dco[8] & 0x1f) {
-		printf("\tSATA command/feature sets:\n\t\t");
+		out("\tSATA command/feature sets:\n\t\t");
 		if (dco[0] < 2)
-			printf(" (?):");
+			out(" (?):");
 		print_bits(dco[8], w8, 0, 4);
-		putchar('\n');
+		out_char('\n');
 	}
 }
 
@@ -794,7 +795,7 @@ int dco_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	if (opt == OPT_DCO_IDENTIFY) {
 		if ((err = dco_identify_page(dev, dco)))
 			return err;
-		printf(dco_checksum(dco) == (dco[255] >> 8) ? "DCO Checksum verified.\n" : "DCO Checksum FAILED!\n");
+		out(dco_checksum(dco) == (dco[255] >> 8) ? "DCO Checksum verified.\n" : "DCO Checksum FAILED!\n");
 		dco_print(dco);
 		return 0;
 	}
@@ -806,7 +807,7 @@ int dco_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		};
 
 		if (!s->quiet)
-			printf(" issuing DCO %s command\n", opt == OPT_DCO_RESTORE ? "restore" : "freeze");
+			out(" issuing DCO %s command\n", opt == OPT_DCO_RESTORE ? "restore" : "freeze");
 		fflush(stdout);
 		err = ata_exec(dev, &cmd, &res);
 		if (err)
@@ -828,11 +829,11 @@ int dco_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	if ((err = dco_identify_page(dev, dco)))
 		return err;
 	if (dco_checksum(dco) != (dco[255] >> 8)) {
-		fprintf(stderr, " --dco-setmax: the drive's DCO checksum is wrong; nothing written\n");
+		complain(" --dco-setmax: the drive's DCO checksum is wrong; nothing written\n");
 		return EIO;
 	}
 	if (!s->quiet)
-		printf("issuing DCO set command (sectors = %llu)\n", (unsigned long long)max);
+		out("issuing DCO set command (sectors = %llu)\n", (unsigned long long)max);
 	dco[3] = (uint16_t)(max - 1);
 	dco[4] = (uint16_t)((max - 1) >> 16);
 	dco[5] = (uint16_t)((max - 1) >> 32);
@@ -866,7 +867,7 @@ int fallocate_file(const struct settings *s)
 
 	if (fd == -1) {
 		err = errno;
-		perror(v->str);
+		complain_errno(v->str);
 		return err;
 	}
 	/* The blocks are reserved only once the metadata that says so is on disk. */
@@ -875,7 +876,7 @@ int fallocate_file(const struct settings *s)
 	if (close(fd) && !err)
 		err = errno;
 	if (err) {
-		fprintf(stderr, "%s: %s\n", v->str, strerror(err));
+		complain("%s: %s\n", v->str, strerror(err));
 		/* We made it: a failure leaves nothing behind that a retry would trip over. */
 		unlink(v->str);
 	}
@@ -885,10 +886,10 @@ int fallocate_file(const struct settings *s)
 static void print_extent(uint64_t offset, uint64_t first_lba, uint64_t sectors, bool mapped)
 {
 	if (mapped)
-		printf("%12llu %10llu %10llu %10llu\n", (unsigned long long)offset, (unsigned long long)first_lba,
+		out("%12llu %10llu %10llu %10llu\n", (unsigned long long)offset, (unsigned long long)first_lba,
 		       (unsigned long long)(first_lba + sectors - 1), (unsigned long long)sectors);
 	else
-		printf("%12llu %s %10llu\n", (unsigned long long)offset, "      -          -   ", (unsigned long long)sectors);
+		out("%12llu %s %10llu\n", (unsigned long long)offset, "      -          -   ", (unsigned long long)sectors);
 }
 
 int fibmap_file(const struct settings *s)
@@ -905,13 +906,13 @@ int fibmap_file(const struct settings *s)
 	fd = open(path, O_RDONLY);
 	if (fd == -1 || fstat(fd, &st) == -1) {
 		err = errno;
-		perror(path);
+		complain_errno(path);
 		if (fd != -1)
 			close(fd);
 		return err;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		fprintf(stderr, "%s: not a regular file\n", path);
+		complain("%s: not a regular file\n", path);
 		close(fd);
 		return EINVAL;
 	}
@@ -920,9 +921,9 @@ int fibmap_file(const struct settings *s)
 		close(fd);
 		return err;
 	}
-	printf("\n%s:\n filesystem blocksize %lu, begins at LBA %llu; assuming 512 byte sectors.\n", path,
+	out("\n%s:\n filesystem blocksize %lu, begins at LBA %llu; assuming 512 byte sectors.\n", path,
 	       (unsigned long)st.st_blksize, start);
-	printf("%12s %10s %10s %10s\n", "byte_offset", "begin_LBA", "end_LBA", "sectors");
+	out("%12s %10s %10s %10s\n", "byte_offset", "begin_LBA", "end_LBA", "sectors");
 
 	fm = calloc(1, sizeof(*fm) + count * sizeof(struct fiemap_extent));
 	if (!fm) {
@@ -937,7 +938,7 @@ int fibmap_file(const struct settings *s)
 		fm->fm_extent_count = count;
 		if (ioctl(fd, FS_IOC_FIEMAP, fm) == -1) {
 			err = errno;
-			perror("ioctl(FIEMAP)");
+			complain_errno("ioctl(FIEMAP)");
 			break;
 		}
 		if (fm->fm_mapped_extents == 0)
@@ -1013,7 +1014,7 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 	if ((err = partition_start(block_device_of(dev->fd), dev->fd, dev->path, &start)))
 		return err;
 	if (start) {
-		fprintf(stderr, "--fwdownload requires the raw device, not a partition.\n");
+		complain("--fwdownload requires the raw device, not a partition.\n");
 		return EINVAL;
 	}
 	if (!(id = identify_or_report(dev, &err)))
@@ -1021,31 +1022,31 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 	fd = open(path, O_RDONLY);
 	if (fd == -1 || fstat(fd, &st) == -1) {
 		err = errno;
-		perror(path);
+		complain_errno(path);
 		if (fd != -1)
 			close(fd);
 		return err;
 	}
 	if (!S_ISREG(st.st_mode) || st.st_size == 0 || st.st_size % 512 || st.st_size > FW_MAX_BYTES) {
-		fprintf(stderr, "%s: not a regular file of 512 to %u bytes in 512-byte multiples\n", path, FW_MAX_BYTES);
+		complain("%s: not a regular file of 512 to %u bytes in 512-byte multiples\n", path, FW_MAX_BYTES);
 		close(fd);
 		return EINVAL;
 	}
 	if (!((id[83] & 1) && (id[86] & 1))) {
-		fprintf(stderr, "DOWNLOAD_MICROCODE: not supported by device\n");
+		complain("DOWNLOAD_MICROCODE: not supported by device\n");
 		close(fd);
 		return EOPNOTSUPP;
 	}
 	fw = malloc((size_t)st.st_size);
 	if (!fw || read(fd, fw, (size_t)st.st_size) != st.st_size) {
 		err = fw ? EIO : ENOMEM;
-		fprintf(stderr, "%s: %s\n", path, strerror(err));
+		complain("%s: %s\n", path, strerror(err));
 		free(fw);
 		close(fd);
 		return err;
 	}
 	close(fd);
-	printf("%s: %llu bytes\n", path, (unsigned long long)st.st_size);
+	out("%s: %llu bytes\n", path, (unsigned long long)st.st_size);
 	mode = m->mode;
 	if (!mode)
 		mode = ((id[119] & 0x10) && (id[120] & 0x10)) ? 0x03 : 0x07;
@@ -1053,7 +1054,7 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 		/* Words 234/235: the drive's smallest and largest segment, in 512-byte units. */
 		seg_min = (id[234] && id[234] != 0xffff) ? id[234] : 1;
 		seg_max = (id[235] && id[235] != 0xffff) ? id[235] : seg_min;
-		fprintf(stderr, "mode=%u, min=%u, max=%u\n", mode, seg_min, seg_max);
+		complain("mode=%u, min=%u, max=%u\n", mode, seg_min, seg_max);
 	}
 	segment = mode == 0x07 ? (size_t)st.st_size : (size_t)(m->max_segments ? seg_max : seg_min) * 512;
 	err = 0;
@@ -1069,13 +1070,13 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 		err = send_firmware_segment(dev, mode, offset, fw + offset, bytes, &res);
 		if (err) {
 			status_end(&line);
-			putchar('\n');
+			out_char('\n');
 			ata_report("DOWNLOAD MICROCODE", &res, err);
 			break;
 		}
 		/* On a terminal the status line counts the segments: a dot each would draw over it. */
 		if (!line.shares_screen) {
-			putchar('.');
+			out_char('.');
 			fflush(stdout);
 		}
 		if (line.shown) {
@@ -1087,20 +1088,20 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 		}
 		/* Segmented modes: count 1 = the drive wants more, 2 = it has all it needs. */
 		if (res.have_regs && (res.out.count & 0xff) == 2 && !last) {
-			fprintf(stderr, "Error: drive completed transfer at %zu/%llu bytes\n", offset + bytes,
+			complain("Error: drive completed transfer at %zu/%llu bytes\n", offset + bytes,
 				(unsigned long long)st.st_size);
 			err = EIO;
 			break;
 		}
 		if (res.have_regs && (res.out.count & 0xff) == 1 && last) {
-			fprintf(stderr, "Error: drive expects more data than provided\n");
+			complain("Error: drive expects more data than provided\n");
 			err = EIO;
 			break;
 		}
 	}
 	status_end(&line);
 	if (!err)
-		printf(" Done.\n");
+		out(" Done.\n");
 	free(fw);
 	dev->id_valid = false;
 	return err;
@@ -1122,7 +1123,7 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 		return err;
 	/* The Sector Configuration log lists the sizes on offer, each with its check word. */
 	if (ata_read_log_page(dev, 0x2f, 0, log)) {
-		fprintf(stderr, "READ_LOG_EXT(SECTOR_CONFIGURATION) failed\n");
+		complain("READ_LOG_EXT(SECTOR_CONFIGURATION) failed\n");
 		return EIO;
 	}
 	struct sector_config configs[SECTOR_CONFIGS];
@@ -1135,10 +1136,10 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 		}
 	}
 	if (index < 0) {
-		fprintf(stderr, "ERROR: unsupported sector size: %llu\n", (unsigned long long)wanted);
+		complain("ERROR: unsupported sector size: %llu\n", (unsigned long long)wanted);
 		return EINVAL;
 	}
-	printf("changing sector size configuration to %llu: ", (unsigned long long)wanted);
+	out("changing sector size configuration to %llu: ", (unsigned long long)wanted);
 	fflush(stdout);
 	struct ata_cmd cmd = {
 		.name = "SET SECTOR CONFIGURATION EXT",
@@ -1170,13 +1171,13 @@ int drq_hsm_error(struct device *dev, const struct settings *s, enum opt_id opt)
 		.protocol = ATA_PROTO_NONDATA,
 		.timeout_s = 60,
 	};
-	printf(" triggering \"stuck DRQ\" host state machine error\n");
+	out(" triggering \"stuck DRQ\" host state machine error\n");
 	fflush(stdout);
 	drop_cached_sectors(dev);
 	sleep(1);
 	err = ata_exec(dev, &cmd, &res);
 	ata_report("drq_hsm_error", &res, err ? err : EIO);
 	if (res.have_regs)
-		fprintf(stderr, "ata status=0x%02x ata error=0x%02x\n", res.status, res.error);
+		complain("ata status=0x%02x ata error=0x%02x\n", res.status, res.error);
 	return err ? err : EIO;
 }

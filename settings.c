@@ -25,6 +25,7 @@
 #include "settings.h"
 #include "sgio.h"
 #include "sysfs.h"
+#include "report.h"
 
 #define LBA28_LIMIT ((1ULL << 28) - 1)
 
@@ -34,20 +35,20 @@ static void print_io32(long v)
 {
 	static const char *const names[] = { "default) ", "32-bit)", "16-bit)", "32-bit w/sync)" };
 
-	printf(" IO_support    =%3ld (", v);
+	out(" IO_support    =%3ld (", v);
 	if (v >= 0 && v <= 3)
-		printf("%s\n", names[v]);
+		out("%s\n", names[v]);
 	else if (v == 8)
-		printf("Request-Queue-Bypass)\n");
+		out("Request-Queue-Bypass)\n");
 	else
-		printf("\?\?\?)\n");
+		out("\?\?\?)\n");
 }
 
 static void print_dma(long v)
 {
-	printf(" using_dma     = %2ld", v);
+	out(" using_dma     = %2ld", v);
 	if (v == 8)
-		printf(" (DMA-Assisted-PIO)\n");
+		out(" (DMA-Assisted-PIO)\n");
 	else
 		print_on_off((unsigned long)v);
 }
@@ -61,7 +62,7 @@ static const char *busstate_name(unsigned long v)
 
 static void print_busstate(long v)
 {
-	printf(" busstate      = %2ld (%s)\n", v, busstate_name((unsigned long)v));
+	out(" busstate      = %2ld (%s)\n", v, busstate_name((unsigned long)v));
 }
 
 struct kernel_setting {
@@ -93,7 +94,7 @@ static int report_errno(const char *what)
 {
 	int err = errno;
 
-	fprintf(stderr, " %s failed: %s\n", what, strerror(err));
+	complain(" %s failed: %s\n", what, strerror(err));
 	return err;
 }
 
@@ -105,7 +106,7 @@ int set_kernel_setting(struct device *dev, const struct settings *s, enum opt_id
 	int rc;
 
 	if (v->noisy && !(opt == OPT_BUSSTATE && s->quiet)) {
-		printf(k->set_text, value, busstate_name((unsigned long)value));
+		out(k->set_text, value, busstate_name((unsigned long)value));
 		if (k->set_on_off)
 			print_on_off((unsigned long)value);
 	}
@@ -141,7 +142,7 @@ int get_kernel_setting(struct device *dev, const struct settings *s, enum opt_id
 	if (k->print) {
 		k->print(value);
 	} else {
-		printf("%s%2ld", k->label, value);
+		out("%s%2ld", k->label, value);
 		print_on_off((unsigned long)value);
 	}
 	return 0;
@@ -177,13 +178,13 @@ int get_multcount(struct device *dev, const struct settings *s, enum opt_id opt)
 		if (!id) {
 			if (!explicit)
 				return 0;
-			fprintf(stderr, " HDIO_GET_MULTCOUNT failed: %s\n", strerror(err));
+			complain(" HDIO_GET_MULTCOUNT failed: %s\n", strerror(err));
 			return err;
 		}
 		count = (id[59] & 0xff00) == 0x100 ? id[59] & 0xff : 0;
 	}
 	json_int("multcount", count);
-	printf(" multcount     = %2ld", count);
+	out(" multcount     = %2ld", count);
 	print_on_off((unsigned long)count);
 	return 0;
 }
@@ -196,20 +197,20 @@ int set_queue_depth(struct device *dev, const struct settings *s, enum opt_id op
 	int err = 0;
 
 	if (s->v[opt].noisy)
-		printf(" setting queue_depth to %d\n", (int)s->v[opt].num);
+		out(" setting queue_depth to %d\n", (int)s->v[opt].num);
 	if (!devnum) {
-		fprintf(stderr, " queue_depth: not a block device\n");
+		complain(" queue_depth: not a block device\n");
 		return ENOTBLK;
 	}
 	sysfs_path(devnum, "device/queue_depth", path, sizeof(path));
 	f = fopen(path, "w");
 	if (!f || fprintf(f, "%u", (unsigned int)s->v[opt].num) < 0) {
 		err = errno;
-		perror(path);
+		complain_errno(path);
 	}
 	if (f && fclose(f) && !err) {
 		err = errno;
-		perror(path);
+		complain_errno(path);
 	}
 	return err;
 }
@@ -224,17 +225,17 @@ int get_queue_depth(struct device *dev, const struct settings *s, enum opt_id op
 	(void)s;
 	(void)opt;
 	if (!devnum) {
-		fprintf(stderr, " queue_depth: not a block device\n");
+		complain(" queue_depth: not a block device\n");
 		return ENOTBLK;
 	}
 	err = sysfs_read_u64(devnum, "device/queue_depth", &depth);
 	if (err) {
 		sysfs_path(devnum, "device/queue_depth", path, sizeof(path));
-		fprintf(stderr, "%s: %s\n", path, strerror(err));
+		complain("%s: %s\n", path, strerror(err));
 		return err;
 	}
 	json_uint("queue_depth", depth);
-	printf(" queue_depth   = %2llu\n", depth);
+	out(" queue_depth   = %2llu\n", depth);
 	return 0;
 }
 
@@ -252,7 +253,7 @@ int get_geometry(struct device *dev, const struct settings *s, enum opt_id opt)
 		return report_errno("HDIO_GETGEO");
 	if (sysfs_read_u64(block_device_of(dev->fd), "start", &start))
 		start = g.start;
-	printf(" geometry      = %u/%u/%u, sectors = %llu, start = %llu\n", g.cylinders, g.heads, g.sectors,
+	out(" geometry      = %u/%u/%u, sectors = %llu, start = %llu\n", g.cylinders, g.heads, g.sectors,
 	       bytes / 512, start);
 	json_object_begin("geometry");
 	json_uint("cylinders", g.cylinders);
@@ -267,7 +268,7 @@ int get_geometry(struct device *dev, const struct settings *s, enum opt_id opt)
 int reread_partitions(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	if (s->v[opt].noisy)
-		printf(" re-reading partition table\n");
+		out(" re-reading partition table\n");
 	return ioctl(dev->fd, BLKRRPART, NULL) ? report_errno("BLKRRPART") : 0;
 }
 
@@ -285,7 +286,7 @@ int flush_buffers(struct device *dev, const struct settings *s, enum opt_id opt)
 int device_reset(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	if (s->v[opt].noisy)
-		printf(" resetting drive\n");
+		out(" resetting drive\n");
 	return ioctl(dev->fd, HDIO_DRIVE_RESET, NULL) ? report_errno("HDIO_DRIVE_RESET") : 0;
 }
 
@@ -295,13 +296,13 @@ int set_pio_mode(struct device *dev, const struct settings *s, enum opt_id opt)
 
 	if (s->v[opt].noisy) {
 		if (mode == 255)
-			printf(" attempting to auto-tune PIO mode\n");
+			out(" attempting to auto-tune PIO mode\n");
 		else if (mode < 100)
-			printf(" attempting to set PIO mode to %u\n", mode);
+			out(" attempting to set PIO mode to %u\n", mode);
 		else if (mode < 200)
-			printf(" attempting to set MDMA mode to %u\n", mode - 100);
+			out(" attempting to set MDMA mode to %u\n", mode - 100);
 		else
-			printf(" attempting to set UDMA mode to %u\n", mode - 200);
+			out(" attempting to set UDMA mode to %u\n", mode - 200);
 	}
 	return ioctl(dev->fd, HDIO_SET_PIO_MODE, (unsigned long)mode) ? report_errno("HDIO_SET_PIO_MODE") : 0;
 }
@@ -311,7 +312,7 @@ int set_cdrom_speed(struct device *dev, const struct settings *s, enum opt_id op
 	unsigned long speed = s->v[opt].num;
 
 	if (s->v[opt].noisy)
-		printf("setting cd/dvd speed to %lu\n", speed);
+		out("setting cd/dvd speed to %lu\n", speed);
 	return ioctl(dev->fd, CDROM_SELECT_SPEED, speed) ? report_errno("CDROM_SELECT_SPEED") : 0;
 }
 
@@ -382,19 +383,19 @@ int set_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 		count = 0;
 	}
 	if (v->noisy) {
-		printf(f->set_text, (int)value);
+		out(f->set_text, (int)value);
 		if (f->set_on_off)
 			print_on_off(value);
 		if (opt == OPT_XFERMODE) {
 			char buf[48];
 
-			printf(" (%s)\n", xfermode_describe(value, buf, sizeof(buf)));
+			out(" (%s)\n", xfermode_describe(value, buf, sizeof(buf)));
 		}
 		if (opt == OPT_APM) {
 			if (value == 255)
-				printf(" disabled\n");
+				out(" disabled\n");
 			else
-				printf(" 0x%02x (%u)\n", value, value);
+				out(" 0x%02x (%u)\n", value, value);
 		}
 	}
 	return ata_simple(dev, f->what, value ? f->command_on : f->command_off, feature, count);
@@ -423,10 +424,10 @@ int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 		json_object_end();
 
 		if (id[82] & bit) {
-			printf("%s%2d", label, !!(id[85] & bit));
+			out("%s%2d", label, !!(id[85] & bit));
 			print_on_off(id[85] & bit);
 		} else {
-			printf("%snot supported\n", label);
+			out("%snot supported\n", label);
 		}
 		break;
 	}
@@ -439,14 +440,14 @@ int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 		else
 			json_null("level");
 		json_object_end();
-		printf(" APM_level\t= ");
+		out(" APM_level\t= ");
 		if ((id[83] & 0xc008) == 0x4008) {
 			if (id[86] & 0x0008)
-				printf("%u\n", (unsigned int)(id[91] & 0xff));
+				out("%u\n", (unsigned int)(id[91] & 0xff));
 			else
-				printf("off\n");
+				out("off\n");
 		} else {
-			printf("not supported\n");
+			out("not supported\n");
 		}
 		break;
 	case OPT_ACOUSTIC:
@@ -458,9 +459,9 @@ int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 			json_null("level");
 		json_object_end();
 		if (id[83] & 0x200)
-			printf(" acoustic      = %2u (128=quiet ... 254=fast)\n", (unsigned int)(id[94] & 0xff));
+			out(" acoustic      = %2u (128=quiet ... 254=fast)\n", (unsigned int)(id[94] & 0xff));
 		else
-			printf(" acoustic      = not supported\n");
+			out(" acoustic      = not supported\n");
 		break;
 	case OPT_WRV:
 		json_object_begin("write_read_verify");
@@ -468,9 +469,9 @@ int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 		json_bool("enabled", (id[119] & 0x2) && (id[120] & 0x2));
 		json_object_end();
 		if (id[119] & 0x2)
-			printf(" write-read-verify = %2u\n", (unsigned int)(id[120] & 0x2));
+			out(" write-read-verify = %2u\n", (unsigned int)(id[120] & 0x2));
 		else
-			printf(" write-read-verify = not supported\n");
+			out(" write-read-verify = not supported\n");
 		break;
 	default:
 		break;
@@ -510,7 +511,7 @@ int set_write_cache(struct device *dev, const struct settings *s, enum opt_id op
 	if (dev->nvme_nsid)
 		return nvme_set_write_cache(dev, s, opt);
 	if (s->v[opt].noisy) {
-		printf(" setting drive write-caching to %u", on);
+		out(" setting drive write-caching to %u", on);
 		print_on_off(on);
 	}
 	/* Flush before and after turning the cache off, so nothing is left in it. */
@@ -533,41 +534,41 @@ int set_write_cache(struct device *dev, const struct settings *s, enum opt_id op
 
 static void print_standby_interval(unsigned int v)
 {
-	printf(" (");
+	out(" (");
 	if (v == 0) {
-		printf("off");
+		out("off");
 	} else if (v == 252) {
-		printf("21 minutes");
+		out("21 minutes");
 	} else if (v == 253) {
-		printf("vendor-specific");
+		out("vendor-specific");
 	} else if (v == 254) {
-		printf("?reserved");
+		out("?reserved");
 	} else if (v == 255) {
-		printf("21 minutes + 15 seconds");
+		out("21 minutes + 15 seconds");
 	} else if (v <= 240) {
 		/* 5-second units */
 		unsigned int secs = v * 5, mins = secs / 60;
 
 		secs %= 60;
 		if (mins)
-			printf("%u minutes", mins);
+			out("%u minutes", mins);
 		if (mins && secs)
-			printf(" + ");
+			out(" + ");
 		if (secs)
-			printf("%u seconds", secs);
+			out("%u seconds", secs);
 	} else {
 		/* 241-251: 30-minute units */
 		unsigned int mins = (v - 240) * 30, hrs = mins / 60;
 
 		mins %= 60;
 		if (hrs)
-			printf("%u hours", hrs);
+			out("%u hours", hrs);
 		if (hrs && mins)
-			printf(" + ");
+			out(" + ");
 		if (mins)
-			printf("%u minutes", mins);
+			out("%u minutes", mins);
 	}
-	printf(")\n");
+	out(")\n");
 }
 
 int set_standby_timer(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -575,7 +576,7 @@ int set_standby_timer(struct device *dev, const struct settings *s, enum opt_id 
 	unsigned int v = (unsigned int)s->v[opt].num;
 
 	if (s->v[opt].noisy) {
-		printf(" setting standby to %u", v);
+		out(" setting standby to %u", v);
 		print_standby_interval(v);
 	}
 	return ata_simple(dev, "HDIO_DRIVE_CMD(setidle)", 0xe3, 0, (uint16_t)v);
@@ -590,12 +591,12 @@ int set_powerup_standby(struct device *dev, const struct settings *s, enum opt_i
 		struct ata_result res;
 
 		/* A drive powered up in standby needs the spin-up subcommand first. */
-		printf(" spin-up:");
+		out(" spin-up:");
 		fflush(stdout);
 		(void)ata_nondata(dev, "SET FEATURES (spin-up)", ATA_OP_SET_FEATURES, 0x07, 0, 0, false, &res, 0);
 	}
 	if (s->v[opt].noisy) {
-		printf(" setting power-up in standby to %u", on);
+		out(" setting power-up in standby to %u", on);
 		print_on_off(on);
 	}
 	return ata_simple(dev, "HDIO_DRIVE_CMD(powerup_in_standby)", ATA_OP_SET_FEATURES, on ? 0x06 : 0x86, 0);
@@ -607,7 +608,7 @@ int set_multcount(struct device *dev, const struct settings *s, enum opt_id opt)
 	int err;
 
 	if (s->v[opt].noisy)
-		printf(" setting multcount to %u\n", count);
+		out(" setting multcount to %u\n", count);
 	if (!ioctl(dev->fd, HDIO_SET_MULTCOUNT, (unsigned long)count))
 		return 0;
 	if (errno != ENOTTY)
@@ -636,7 +637,7 @@ int check_power_mode(struct device *dev, const struct settings *s, enum opt_id o
 	if (err) {
 		ata_report("CHECK POWER MODE", &res, err);
 	} else if (!res.have_regs) {
-		fprintf(stderr, " CHECK POWER MODE failed: the drive's answer did not come back\n");
+		complain(" CHECK POWER MODE failed: the drive's answer did not come back\n");
 		err = EIO;
 	} else {
 		switch (res.out.count & 0xff) {
@@ -649,7 +650,7 @@ int check_power_mode(struct device *dev, const struct settings *s, enum opt_id o
 		}
 		json_string("power_mode", state);
 	}
-	printf(" drive state is:  %s\n", state);
+	out(" drive state is:  %s\n", state);
 	return err;
 }
 
@@ -677,7 +678,7 @@ int power_command(struct device *dev, const struct settings *s, enum opt_id opt)
 	int err;
 
 	if (s->v[opt].noisy && !(opt == OPT_SEAGATE && s->quiet))
-		printf("%s", p->message);
+		out("%s", p->message);
 	err = ata_nondata(dev, p->what, p->command, p->feature, 0, p->lba, false, &res, 0);
 	if (err && p->fallback)
 		err = ata_nondata(dev, p->what, p->fallback, p->feature, 0, p->lba, false, &res, 0);
@@ -705,14 +706,14 @@ int hitachi_temperature(struct device *dev, const struct settings *s, enum opt_i
 		return err;
 	}
 	t = res.out.count & 0xff;
-	printf(" drive temperature (celsius) is:  ");
+	out(" drive temperature (celsius) is:  ");
 	if (t == 0)
-		printf("under -20");
+		out("under -20");
 	else if (t == 0xff)
-		printf("over 107");
+		out("over 107");
 	else
-		printf("%d", (int)t / 2 - 20);
-	printf("\n drive temperature in range:  %s\n", (res.error & 0x10) ? "no" : "yes");
+		out("%d", (int)t / 2 - 20);
+	out("\n drive temperature in range:  %s\n", (res.error & 0x10) ? "no" : "yes");
 	return 0;
 }
 
@@ -758,7 +759,7 @@ static uint64_t native_max_sectors(struct device *dev, const uint16_t *id, int *
 		return 0;
 	}
 	if (run.verbose)
-		printf("%s response: lba=%llx\n", cmd.name + 1, (unsigned long long)res.out.lba);
+		out("%s response: lba=%llx\n", cmd.name + 1, (unsigned long long)res.out.lba);
 	if (cmd.tf.lba48)
 		return res.out.lba + 1;
 	return (((uint64_t)res.out.device & 0x0f) << 24 | (res.out.lba & 0xffffff)) + 1;
@@ -783,19 +784,19 @@ int get_max_sectors(struct device *dev, const struct settings *s, enum opt_id op
 	json_uint("native", native);
 	json_bool("hpa_enabled", visible < native);
 	json_object_end();
-	printf(" max sectors   = %llu/%llu", (unsigned long long)visible, (unsigned long long)native);
+	out(" max sectors   = %llu/%llu", (unsigned long long)visible, (unsigned long long)native);
 	if (visible < native) {
 		if (supports_amax(id))
-			printf(", ACCESSIBLE MAX ADDRESS enabled\nPower cycle your device after every ACCESSIBLE MAX ADDRESS\n");
+			out(", ACCESSIBLE MAX ADDRESS enabled\nPower cycle your device after every ACCESSIBLE MAX ADDRESS\n");
 		else
-			printf(", HPA is enabled\n");
+			out(", HPA is enabled\n");
 	} else if (visible == native) {
-		printf(supports_amax(id) ? ", ACCESSIBLE MAX ADDRESS disabled\n" : ", HPA is disabled\n");
+		out(supports_amax(id) ? ", ACCESSIBLE MAX ADDRESS disabled\n" : ", HPA is disabled\n");
 	} else {
-		printf(", HPA setting seems invalid");
+		out(", HPA setting seems invalid");
 		if ((native & 0xffffff000000ull) == 0)
-			printf(" (buggy kernel device driver?)");
-		putchar('\n');
+			out(" (buggy kernel device driver?)");
+		out_char('\n');
 	}
 	return 0;
 }
@@ -810,7 +811,7 @@ int set_max_sectors(struct device *dev, const struct settings *s, enum opt_id op
 	int err;
 
 	if (!s->quiet && v->noisy)
-		printf(" setting max visible sectors to %llu (%s)\n", (unsigned long long)v->num,
+		out(" setting max visible sectors to %llu (%s)\n", (unsigned long long)v->num,
 		       v->flag ? "permanent" : "temporary");
 	id = need_identify(dev, &err);
 	if (!id)
@@ -931,20 +932,20 @@ static void wdidle3_print(uint8_t raw)
 	unsigned int t = raw;
 
 	if (run.verbose)
-		printf("[raw=0x%02x] ", t);
+		out("[raw=0x%02x] ", t);
 	if (t == 0)
-		printf("disabled");
+		out("disabled");
 	else if (t < 0x50 || t == WDIDLE3_THRESHOLD)
-		printf("%u ??", t);
+		out("%u ??", t);
 	else if (t < WDIDLE3_THRESHOLD)
-		printf("%u.%u secs", t / 10, t % 10);
+		out("%u.%u secs", t / 10, t % 10);
 	else {
 		if (t > WDIDLE3_THRESHOLD + 10)
-			printf("%u ??", t);
+			out("%u ??", t);
 		else
-			printf("%u secs", (t - WDIDLE3_THRESHOLD) * 30);
+			out("%u secs", (t - WDIDLE3_THRESHOLD) * 30);
 		/* Older firmware counts tenths of a second over the whole range. */
-		printf(" (or %u.%u secs for older drives)", t / 10, t % 10);
+		out(" (or %u.%u secs for older drives)", t / 10, t % 10);
 	}
 }
 
@@ -954,9 +955,9 @@ int set_wdidle3(struct device *dev, const struct settings *s, enum opt_id opt)
 	uint8_t t = wdidle3_encode((unsigned int)v->num);
 
 	if (v->noisy) {
-		printf(" setting wdidle3 to ");
+		out(" setting wdidle3 to ");
 		wdidle3_print(t);
-		putchar('\n');
+		out_char('\n');
 	}
 	return wdidle3_transfer(dev, WDIDLE3_WRITE, &t);
 }
@@ -970,9 +971,9 @@ int get_wdidle3(struct device *dev, const struct settings *s, enum opt_id opt)
 	(void)opt;
 	err = wdidle3_transfer(dev, WDIDLE3_READ, &t);
 	if (!err) {
-		printf(" wdidle3      = ");
+		out(" wdidle3      = ");
 		wdidle3_print(t);
-		putchar('\n');
+		out_char('\n');
 		json_uint("wdidle3_raw", t);
 	}
 	return err;
@@ -1003,10 +1004,10 @@ int show_identity(struct device *dev, const struct settings *s, enum opt_id opt)
 		int err = errno;
 
 		if (err == ENOMSG) {
-			printf(" no identification info available\n");
+			out(" no identification info available\n");
 			return 0;
 		}
-		fprintf(stderr, " HDIO_GET_IDENTITY failed: %s\n", strerror(err));
+		complain(" HDIO_GET_IDENTITY failed: %s\n", strerror(err));
 		return err;
 	}
 	if (multcount != -1)
@@ -1033,7 +1034,7 @@ int show_identify(struct device *dev, const struct settings *s, enum opt_id opt)
 		return err;
 	}
 	if (opt == OPT_ISTDOUT) {
-		identify_dump_hex(id, stdout);
+		identify_dump_hex(id);
 		return 0;
 	}
 	if (opt == OPT_IRAW) {
@@ -1052,13 +1053,13 @@ int show_identify(struct device *dev, const struct settings *s, enum opt_id opt)
 		n = write(fd, raw, sizeof(raw));
 		if (n != (ssize_t)sizeof(raw)) {
 			err = n < 0 ? errno : EIO;
-			fprintf(stderr, "Error writing IDENTIFY DEVICE data to \"%s\": %s\n", path, strerror(err));
+			complain("Error writing IDENTIFY DEVICE data to \"%s\": %s\n", path, strerror(err));
 			close(fd);
 			return err;
 		}
 		if (close(fd))
 			return report_errno(path);
-		fprintf(stderr, "Wrote IDENTIFY DEVICE data to \"%s\"\n", path);
+		complain("Wrote IDENTIFY DEVICE data to \"%s\"\n", path);
 		return 0;
 	}
 	if (run.json) {

@@ -15,6 +15,7 @@
 #include <scsi/sg.h>
 
 #include "sgio.h"
+#include "report.h"
 
 #define SAT_ATA_16 0x85
 #define SAT_ATA_12 0xa1
@@ -311,10 +312,10 @@ static int sg_exec(struct device *dev, const struct ata_cmd *cmd, bool twelve, s
 	res->sense_len = io.sb_len_wr;
 	sense_decode(res->sense, res->sense_len, res);
 	if (run.verbose && res->sense_len) {
-		fprintf(stderr, "SG_IO: sense data:");
+		complain("SG_IO: sense data:");
 		for (unsigned int i = 0; i < res->sense_len; i++)
-			fprintf(stderr, " %02x", res->sense[i]);
-		fputc('\n', stderr);
+			complain(" %02x", res->sense[i]);
+		complain("%c", '\n');
 	}
 	return judge(res, &io, cmd->len && !cmd->data_out, cmd->len);
 }
@@ -393,7 +394,7 @@ int ata_exec(struct device *dev, const struct ata_cmd *cmd, struct ata_result *r
 
 void ata_report(const char *what, const struct ata_result *res, int err)
 {
-	fprintf(stderr, " %s failed: %s\n", what, res->cause[0] ? res->cause : strerror(err));
+	complain(" %s failed: %s\n", what, res->cause[0] ? res->cause : strerror(err));
 }
 
 static void page_to_host(uint16_t *w, const uint8_t *raw)
@@ -475,7 +476,7 @@ int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf
 		err = read_log(dev, 0, 0, raw);
 		if (err) {
 			dev->log_dir_failed = true;
-			fprintf(stderr, "READ_LOG_EXT(0,0) failed: %s\n", strerror(err));
+			complain("READ_LOG_EXT(0,0) failed: %s\n", strerror(err));
 			return ENOENT;
 		}
 		page_to_host(dev->log_dir, raw);
@@ -485,7 +486,7 @@ int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf
 		return ENOENT;
 	err = read_log(dev, log, page, buf);
 	if (err) {
-		fprintf(stderr, "READ_LOG_EXT(0x%02x, %u) failed: %s\n", log, page, strerror(err));
+		complain("READ_LOG_EXT(0x%02x, %u) failed: %s\n", log, page, strerror(err));
 		return ENOENT;
 	}
 	return 0;

@@ -202,7 +202,7 @@ fi
 if "$HDPARM" -V | grep -q ' v9.65'; then pass "-V"; else fail "-V"; fi
 
 # --- NVMe Identify decoding (captured from QEMU, and crafted) ---
-if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -I. -o "$out/nvme-decode" tests/tools/nvme-decode.c nvme.c json.c ranges.c progress.c -pthread; then
+if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -I. -o "$out/nvme-decode" tests/tools/nvme-decode.c nvme.c json.c ranges.c progress.c report.c -pthread; then
 	while read -r name args; do
 		case "$name" in '#'* | '') continue ;; esac
 		# shellcheck disable=SC2086
@@ -223,6 +223,9 @@ suite commands bash tests/commands.sh "$HDPARM" "$out"
 
 # --- file helpers (--fallocate) ---
 suite files bash tests/file-tests.sh "$HDPARM" "$out"
+
+# --- a static musl build decodes as the glibc one ---
+suite musl bash tests/musl-check.sh
 
 # --- fuzz corpora and regression inputs, replayed once ---
 suite fuzz-replay bash tests/fuzz/run.sh --replay

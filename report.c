@@ -1,0 +1,155 @@
+/* Everything hdparm says: text on stdout, complaints on stderr (and in --json's "errors"). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "report.h"
+
+struct complaint {
+	char *operation;	/* NULL: the run as a whole */
+	char *message;
+};
+
+static struct {
+	bool json;
+	bool silent;
+	char operation[48];
+	bool has_operation;
+	char *line;		/* the complaint line being written, until its newline */
+	size_t line_len;
+	struct complaint *kept;
+	size_t nkept, room;
+} rep;
+
+void report_use_json(bool on)
+{
+	rep.json = on;
+	rep.silent = on;
+}
+
+bool report_silence(bool on)
+{
+	bool was = rep.silent;
+
+	rep.silent = on || rep.json;
+	return was;
+}
+
+static void keep(const char *message)
+{
+	message += strspn(message, " ");
+	if (!*message)
+		return;
+	if (!rep.has_operation) {
+		json_top_error(message);
+		return;
+	}
+	if (rep.nkept == rep.room) {
+		size_t room = rep.room ? rep.room * 2 : 8;
+		struct complaint *bigger = realloc(rep.kept, room * sizeof(*bigger));
+
+		if (!bigger)
+			return;
+		rep.kept = bigger;
+		rep.room = room;
+	}
+	rep.kept[rep.nkept].operation = strdup(rep.operation);
+	rep.kept[rep.nkept].message = strdup(message);
+	rep.nkept++;
+}
+
+/* A line left without its newline belongs to the operation that wrote it. */
+static void keep_partial_line(void)
+{
+	if (rep.line_len) {
+		keep(rep.line);
+		rep.line_len = 0;
+		rep.line[0] = '\0';
+	}
+}
+
+void report_operation(const char *name)
+{
+	keep_partial_line();
+	rep.has_operation = name != NULL;
+	snprintf(rep.operation, sizeof(rep.operation), "%s", name ? name : "");
+}
+
+void out(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rep.silent)
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+void out_char(int c)
+{
+	if (!rep.silent)
+		putchar(c);
+}
+
+void out_str(const char *s)
+{
+	if (!rep.silent)
+		fputs(s, stdout);
+}
+
+/* Split what was said into lines and keep each one. */
+static void record(const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		if (*p == '\n') {
+			if (!rep.line)
+				continue;
+			keep(rep.line);
+			rep.line_len = 0;
+			rep.line[0] = '\0';
+			continue;
+		}
+		char *bigger = realloc(rep.line, rep.line_len + 2);
+
+		if (!bigger)
+			return;
+		rep.line = bigger;
+		rep.line[rep.line_len++] = *p;
+		rep.line[rep.line_len] = '\0';
+	}
+}
+
+void complain(const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	fputs(text, stderr);
+	if (rep.json)
+		record(text);
+}
+
+void complain_errno(const char *what)
+{
+	complain("%s: %s\n", what, strerror(errno));
+}
+
+void report_take_errors(void (*fn)(const char *operation, const char *message, void *arg), void *arg)
+{
+	keep_partial_line();
+	for (size_t i = 0; i < rep.nkept; i++) {
+		if (rep.kept[i].operation && rep.kept[i].message)
+			fn(rep.kept[i].operation, rep.kept[i].message, arg);
+		free(rep.kept[i].operation);
+		free(rep.kept[i].message);
+	}
+	rep.nkept = 0;
+}

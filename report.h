@@ -1,0 +1,43 @@
+/*
+ * Everything hdparm says goes through here: text on stdout for people and
+ * scripts (9.65's lines, byte for byte) and complaints on stderr.  With
+ * --json the text is left out, and every complaint line is also kept,
+ * with the operation that made it, for the JSON document's "errors";
+ * the JSON itself is built by json.c.  Nothing else writes to stdout or
+ * stderr, so no output ever has to be captured or parsed back.
+ */
+#ifndef HDPARM_REPORT_H
+#define HDPARM_REPORT_H
+
+#include <stdbool.h>
+
+/* --json: text off, complaints recorded. */
+void report_use_json(bool on);
+
+/*
+ * Leave the text out (true) or print it again (false); returns what was
+ * in force, for decoders run only for the facts they gather.
+ */
+bool report_silence(bool on);
+
+/*
+ * The operation complaints are filed under from now on: an option ("-S"),
+ * "open", or NULL for the run as a whole (the command line).
+ */
+void report_operation(const char *name);
+
+/* Text for stdout, printf-style. */
+void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void out_char(int c);
+void out_str(const char *s);
+
+/* A complaint for stderr, printf-style: stdout is flushed first, so the two read in order. */
+void complain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* perror(): "what: <strerror(errno)>". */
+void complain_errno(const char *what);
+
+/* Hand each complaint filed under an operation since the last call to fn, and forget them. */
+void report_take_errors(void (*fn)(const char *operation, const char *message, void *arg), void *arg);
+
+#endif
