@@ -188,6 +188,11 @@ static bool dangerous_form_given(const struct dangerous *d, const struct setting
 	       !(d->form == NONZERO_VALUE && !(v->has_value && v->num));
 }
 
+int run_file_option(enum opt_id opt, const struct settings *s)
+{
+	return opt == OPT_FIBMAP ? fibmap_file(s) : fallocate_file(s);
+}
+
 bool carries_dangerous_option(const struct settings *s)
 {
 	for (size_t i = 0; i < sizeof(dangerous_options) / sizeof(dangerous_options[0]); i++)

@@ -15,6 +15,9 @@
  */
 int process_device(const char *path, const struct settings *s, bool *refused);
 
+/* --fibmap or --fallocate (opt): they work on a file, not a device; 0 or an errno. */
+int run_file_option(enum opt_id opt, const struct settings *s);
+
 /* The settings hold an option that can destroy data or make it unreachable. */
 bool carries_dangerous_option(const struct settings *s);
 

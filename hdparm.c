@@ -20,7 +20,7 @@
 #include "json.h"
 #include "modes.h"
 #include "options.h"
-#include "sectors.h"
+#include "cmdline.h"
 #include "report.h"
 
 struct run_flags run;
@@ -241,14 +241,15 @@ struct cursor {
 	bool own_word;		/* the value being read started a word of its own */
 };
 
-static __attribute__((noreturn)) void bad_command_line(const char *fmt, const char *arg)
+/* Every refusal of the command line: one line on stderr, and EINVAL for the caller to return. */
+static int bad_command_line(const char *fmt, const char *arg)
 {
 	complain(fmt, arg);
 	complain("%c", '\n');
-	exit(EINVAL);
+	return EINVAL;
 }
 
-static __attribute__((noreturn)) void bad_value(const struct option_desc *o)
+static int bad_value(const struct option_desc *o)
 {
 	if (o->letter && o->arg == ARG_MAX_SECTORS)
 		complain("  -%c: bad/missing %s value\n", o->letter, o->what);
@@ -257,7 +258,7 @@ static __attribute__((noreturn)) void bad_value(const struct option_desc *o)
 			(unsigned long long)o->min, (unsigned long long)o->max);
 	else
 		complain("  --%s: %s\n", o->name, o->what);
-	exit(EINVAL);
+	return EINVAL;
 }
 
 /* An empty rest-of-word takes the next word when that word passes accept(). */
@@ -276,10 +277,9 @@ static void take_next_word_if(struct cursor *c, int (*accept)(int))
  * option's own word may be followed by more option letters ("-S120y"),
  * as 9.65 allows.
  */
-static void end_of_value(const struct option_desc *o, const struct cursor *c)
+static int end_of_value(const struct option_desc *o, const struct cursor *c)
 {
-	if (c->own_word && *c->p)
-		bad_value(o);
+	return c->own_word && *c->p ? bad_value(o) : 0;
 }
 
 static int accept_any(int ch)
@@ -327,32 +327,30 @@ static bool read_number(struct cursor *c, uint64_t *value, bool *bad)
 	return true;
 }
 
-static void parse_u64(const struct option_desc *o, struct cursor *c, struct opt_value *v, bool required)
+static int parse_u64(const struct option_desc *o, struct cursor *c, struct opt_value *v, bool required)
 {
 	uint64_t n = 0;
 	bool bad;
 
 	take_next_word_if(c, isdigit);
-	if (!read_number(c, &n, &bad)) {
-		if (bad || required)
-			bad_value(o);
-		return;
-	}
+	if (!read_number(c, &n, &bad))
+		return bad || required ? bad_value(o) : 0;
 	if (bad || n < o->min || n > o->max)
-		bad_value(o);
-	end_of_value(o, c);
+		return bad_value(o);
 	v->num = n;
 	v->has_value = true;
+	return end_of_value(o, c);
 }
 
-static void parse_trim_ranges(const struct option_desc *o, struct cursor *c, struct settings *s)
+static int parse_trim_ranges(const struct option_desc *o, struct cursor *c, struct settings *s)
 {
 	unsigned int max = (unsigned int)c->left;
 
+	free(s->ranges);	/* a second --trim-sector-ranges replaces the first */
 	s->ranges = calloc(max ? max : 1, sizeof(*s->ranges));
 	if (!s->ranges) {
 		complain_errno("calloc");
-		exit(ENOMEM);
+		return ENOMEM;
 	}
 	s->nranges = 0;
 	for (unsigned int i = 0; i < max; i++) {
@@ -379,26 +377,26 @@ static void parse_trim_ranges(const struct option_desc *o, struct cursor *c, str
 	}
 	if (!s->nranges)
 		goto bad_lba;
-	return;
+	return 0;
 bad_lba:
 	complain("  %s[%u]: bad/missing sector value\n", o->name, s->nranges);
-	exit(EINVAL);
+	return EINVAL;
 bad_count:
 	complain("  %s[%u]: bad/missing sector count\n", o->name, s->nranges);
-	exit(EINVAL);
+	return EINVAL;
 }
 
-static void parse_password(const struct option_desc *o, struct cursor *c, struct settings *s, struct opt_value *v)
+static int parse_password(const struct option_desc *o, struct cursor *c, struct settings *s, struct opt_value *v)
 {
 	const char *pw;
 
 	if (s->v[OPT_SECURITY_PROMPT].given) {
 		v->str = NULL;	/* asked for when the command runs */
-		return;
+		return 0;
 	}
 	if (c->left < 2) {
 		complain("--%s: missing PASSWD\n", o->name);
-		exit(EINVAL);
+		return EINVAL;
 	}
 	pw = *c->next++;
 	c->left--;
@@ -407,51 +405,54 @@ static void parse_password(const struct option_desc *o, struct cursor *c, struct
 
 		if (strlen(h) != 64 || strspn(h, "0123456789abcdefABCDEF") != 64) {
 			complain("--%s: invalid PASSWD (hex string must be exactly 64 hex digits)\n", o->name);
-			exit(EINVAL);
+			return EINVAL;
 		}
 	} else if (strlen(pw) > 32) {
 		complain("--%s: PASSWD too long (must be 32 chars max)\n", o->name);
-		exit(EINVAL);
+		return EINVAL;
 	}
 	v->str = pw;
 	v->has_value = true;
 	c->p = "";
+	return 0;
 }
 
-static void parse_pattern(const struct option_desc *o, struct cursor *c, struct opt_value *v)
+static int parse_pattern(const struct option_desc *o, struct cursor *c, struct opt_value *v)
 {
 	const char *pat;
 	char *end;
 
 	if (c->left < 2) {
 		complain("--%s: missing PATTERN\n", o->name);
-		exit(EINVAL);
+		return EINVAL;
 	}
 	pat = *c->next++;
 	c->left--;
 	if (strncmp(pat, "hex:", 4) != 0 || strlen(pat + 4) != 8 ||
 	    strspn(pat + 4, "0123456789abcdefABCDEF") != 8) {
 		complain("--%s: invalid PATTERN format (must be hex:XXXXXXXX)\n", o->name);
-		exit(EINVAL);
+		return EINVAL;
 	}
 	v->num = strtoull(pat + 4, &end, 16);
 	v->has_value = true;
 	c->p = "";
+	return 0;
 }
 
-static void parse_file(const struct option_desc *o, struct cursor *c, struct opt_value *v)
+static int parse_file(const struct option_desc *o, struct cursor *c, struct opt_value *v)
 {
 	take_next_word_if(c, accept_any);
 	if (!*c->p) {
 		complain("  %s: bad/missing filename parameter\n", o->name);
-		exit(EINVAL);
+		return EINVAL;
 	}
 	v->str = c->p;
 	v->has_value = true;
 	c->p = "";
+	return 0;
 }
 
-static void parse_xfermode(const struct option_desc *o, struct cursor *c, struct opt_value *v)
+static int parse_xfermode(const struct option_desc *o, struct cursor *c, struct opt_value *v)
 {
 	char word[32];
 	size_t n = 0;
@@ -464,17 +465,19 @@ static void parse_xfermode(const struct option_desc *o, struct cursor *c, struct
 	if (!xfermode_parse(word, &mode)) {
 		complain("  -%c: bad/missing %s value (pio0..pio7, sdma0..7, mdma0..7, udma0..7, or 0..255)\n",
 			o->letter, o->what);
-		exit(EINVAL);
+		return EINVAL;
 	}
 	v->num = mode;
 	v->has_value = true;
+	return 0;
 }
 
 /* One option at the cursor (its letter or name already consumed). */
-static void parse_value(const struct option_desc *o, struct cursor *c, struct settings *s)
+static int parse_value(const struct option_desc *o, struct cursor *c, struct settings *s)
 {
 	struct opt_value *v = &s->v[o->id];
 	uint64_t n;
+	int err;
 
 	c->own_word = false;
 	switch (o->arg) {
@@ -485,13 +488,15 @@ static void parse_value(const struct option_desc *o, struct cursor *c, struct se
 		take_next_word_if(c, isdigit);
 		v->has_value = read_digits(c, &n);
 		if ((o->arg == ARG_NUM && !v->has_value) || (v->has_value && (n < o->min || n > o->max)))
-			bad_value(o);
-		end_of_value(o, c);
+			return bad_value(o);
+		if ((err = end_of_value(o, c)))
+			return err;
 		if (v->has_value)
 			v->num = n;
 		break;
 	case ARG_XFERMODE:
-		parse_xfermode(o, c, v);
+		if ((err = parse_xfermode(o, c, v)))
+			return err;
 		break;
 	case ARG_MAX_SECTORS:
 	case ARG_FLAGGED_U64:
@@ -507,26 +512,32 @@ static void parse_value(const struct option_desc *o, struct cursor *c, struct se
 			v->flag = *c->p == letter;
 			if (v->flag)
 				c->p++;
-			parse_u64(o, c, v, o->arg == ARG_FLAGGED_U64 || v->flag);
+			if ((err = parse_u64(o, c, v, o->arg == ARG_FLAGGED_U64 || v->flag)))
+				return err;
 		}
 		break;
 	case ARG_U64:
-		parse_u64(o, c, v, true);
+		if ((err = parse_u64(o, c, v, true)))
+			return err;
 		break;
 	case ARG_FILE:
-		parse_file(o, c, v);
+		if ((err = parse_file(o, c, v)))
+			return err;
 		break;
 	case ARG_SIZE_FILE:
-		parse_u64(o, c, v, true);
+		if ((err = parse_u64(o, c, v, true)))
+			return err;
 		{
 			struct opt_value file = { 0 };
 
-			parse_file(o, c, &file);
+			if ((err = parse_file(o, c, &file)))
+				return err;
 			v->str = file.str;
 		}
 		break;
 	case ARG_PASSWORD:
-		parse_password(o, c, s, v);
+		if ((err = parse_password(o, c, s, v)))
+			return err;
 		break;
 	case ARG_LETTER:
 		if (c->left > 0 && isalpha((unsigned char)**c->next)) {
@@ -535,7 +546,7 @@ static void parse_value(const struct option_desc *o, struct cursor *c, struct se
 			c->left--;
 			if (!strchr(o->letters, w[0])) {
 				complain("--%s: bad %s '%s' (one of: %s)\n", o->name, o->what, w, o->letters);
-				exit(EINVAL);
+				return EINVAL;
 			}
 			v->str = w;
 			v->has_value = true;
@@ -543,13 +554,16 @@ static void parse_value(const struct option_desc *o, struct cursor *c, struct se
 		}
 		break;
 	case ARG_PATTERN:
-		parse_pattern(o, c, v);
+		if ((err = parse_pattern(o, c, v)))
+			return err;
 		break;
 	case ARG_RANGES:
-		parse_trim_ranges(o, c, s);
+		if ((err = parse_trim_ranges(o, c, s)))
+			return err;
 		v->has_value = true;
 		break;
 	}
+	return 0;
 }
 
 static const struct option_desc *find_letter(char letter)
@@ -584,9 +598,15 @@ struct parse_state {
 	struct job *jobs;
 	int njobs;
 	bool istdin;
+	bool stopped;		/* parsing stopped at an option that runs at once: */
+	enum opt_id immediate;	/* -h, -V, --security-help, --fibmap, --fallocate */
 };
 
-static void handle_immediate(const struct option_desc *o, const struct parse_state *ps, const struct cursor *c)
+/*
+ * Options that end the command line where they stand, as in 9.65: what
+ * follows them is not parsed.  main() runs them.
+ */
+static int note_immediate(const struct option_desc *o, struct parse_state *ps, const struct cursor *c)
 {
 	switch (o->id) {
 	case OPT_FALLOCATE:
@@ -594,40 +614,41 @@ static void handle_immediate(const struct option_desc *o, const struct parse_sta
 		/* These work on a file: nothing may come before or after them. */
 		if (ps->actions || c->left || *c->p) {
 			complain("--%s: must be the only option, with nothing after its file\n", o->name);
-			exit(EINVAL);
+			return EINVAL;
 		}
-		exit(o->id == OPT_FIBMAP ? fibmap_file(&ps->s) : fallocate_file(&ps->s));
+		ps->immediate = o->id;
+		ps->stopped = true;
+		break;
 	case OPT_HELP:
-		usage(stdout);
-		exit(0);
 	case OPT_VERSION:
-		out("%s %s\n", progname, HDPARM_VERSION);
-		exit(0);
 	case OPT_SECURITY_HELP:
-		security_help(stdout);
-		exit(0);
+		ps->immediate = o->id;
+		ps->stopped = true;
+		break;
 	default:
 		break;
 	}
+	return 0;
 }
 
-static void parse_option(struct parse_state *ps, const struct option_desc *o, struct cursor *c, const char *spelled)
+static int parse_option(struct parse_state *ps, const struct option_desc *o, struct cursor *c, const char *spelled)
 {
 	struct opt_value *v = &ps->s.v[o->id];
+	int err;
 
 	if (o->id == OPT_OBSOLETE_U || o->id == OPT_OBSOLETE_X) {
 		complain("%s: obsolete option, no longer supported (see '%s -h')\n", spelled, progname);
-		exit(EINVAL);
+		return EINVAL;
 	}
 	/* --sanitize-wait may follow the sanitize command it waits for. */
 	if (ps->no_more_options && !(o->id == OPT_SANITIZE_WAIT && ps->alone && ps->alone->name &&
 				     strncmp(ps->alone->name, "sanitize-", 9) == 0)) {
 		complain("%s: no option may follow the one before it\n", spelled);
-		exit(EINVAL);
+		return EINVAL;
 	}
 	if (o->cls == CLASS_ALONE && ps->actions) {
 		complain("%s: must come before any other option\n", spelled);
-		exit(EINVAL);
+		return EINVAL;
 	}
 	/* -I, --Istdout and --Iraw are one setting: the last one given wins. */
 	if (o->id == OPT_IDENTIFY || o->id == OPT_ISTDOUT || o->id == OPT_IRAW) {
@@ -642,8 +663,10 @@ static void parse_option(struct parse_state *ps, const struct option_desc *o, st
 		ps->s.quiet = true;
 		ps->noisy = false;
 	}
-	parse_value(o, c, &ps->s);
-	handle_immediate(o, ps, c);
+	if ((err = parse_value(o, c, &ps->s)))
+		return err;
+	if ((err = note_immediate(o, ps, c)) || ps->stopped)
+		return err;
 	if (o->cls != CLASS_MODIFIER)
 		ps->actions++;
 	if (o->cls == CLASS_ALONE) {
@@ -658,14 +681,16 @@ static void parse_option(struct parse_state *ps, const struct option_desc *o, st
 		run.verbose = true;
 	if (o->id == OPT_PREFER_ATA12)
 		run.prefer_ata12 = true;
+	return 0;
 }
 
-static void parse_word(struct parse_state *ps, struct cursor *c)
+static int parse_word(struct parse_state *ps, struct cursor *c)
 {
 	char spelled[64];
+	int err;
 
 	if (!*c->p)
-		bad_command_line("%s: a lone '-' is not an option", HDPARM_NAME);
+		return bad_command_line("%s: a lone '-' is not an option", HDPARM_NAME);
 	while (*c->p) {
 		char letter = *c->p++;
 		const struct option_desc *o;
@@ -677,42 +702,47 @@ static void parse_word(struct parse_state *ps, struct cursor *c)
 			o = find_name(name);
 			if (!o || !o->name) {
 				complain("--%s: unknown flag\n", name);
-				exit(EINVAL);
+				return EINVAL;
 			}
 			snprintf(spelled, sizeof(spelled), "--%s", o->name);
 			c->p = "";
-			parse_option(ps, o, c, spelled);
+			if ((err = parse_option(ps, o, c, spelled)) || ps->stopped)
+				return err;
 			continue;
 		}
 		o = find_letter(letter);
 		if (!o) {
 			complain("%s: invalid option -- '%c' (see '%s -h')\n", progname, letter, progname);
-			exit(EINVAL);
+			return EINVAL;
 		}
 		snprintf(spelled, sizeof(spelled), "-%c", letter);
-		parse_option(ps, o, c, spelled);
+		if ((err = parse_option(ps, o, c, spelled)) || ps->stopped)
+			return err;
 	}
+	return 0;
 }
 
-static void add_job(struct parse_state *ps, const char *device)
+static int add_job(struct parse_state *ps, const char *device)
 {
-	struct job *j;
+	struct job *j = realloc(ps->jobs, (size_t)(ps->njobs + 1) * sizeof(*ps->jobs));
 
-	ps->jobs = realloc(ps->jobs, (size_t)(ps->njobs + 1) * sizeof(*ps->jobs));
-	if (!ps->jobs) {
+	if (!j) {
 		complain_errno("realloc");
-		exit(ENOMEM);
+		return ENOMEM;
 	}
+	ps->jobs = j;
 	j = &ps->jobs[ps->njobs++];
 	j->device = device;
 	j->s = ps->s;
 	j->s.defaults = ps->actions == 0 || ps->s.v[OPT_DEFAULTS].given;
+	return 0;
 }
 
-static void parse_command_line(struct parse_state *ps, int argc, char **argv)
+static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 {
 	struct cursor c = { .next = argv + 1, .left = argc - 1 };
 	bool options_done = false;
+	int err;
 
 	ps->noisy = true;
 	while (c.left > 0) {
@@ -720,7 +750,8 @@ static void parse_command_line(struct parse_state *ps, int argc, char **argv)
 
 		c.left--;
 		if (options_done || word[0] != '-') {
-			add_job(ps, word);
+			if ((err = add_job(ps, word)))
+				return err;
 			continue;
 		}
 		if (strcmp(word, "--") == 0) {
@@ -728,24 +759,44 @@ static void parse_command_line(struct parse_state *ps, int argc, char **argv)
 			continue;
 		}
 		c.p = word + 1;
-		parse_word(ps, &c);
+		if ((err = parse_word(ps, &c)) || ps->stopped)
+			return err;
 		if (c.left == 0 && !ps->istdin) {
 			complain("%s: no device given after %s\n", progname, word);
-			exit(EINVAL);
+			return EINVAL;
 		}
 	}
 	if (ps->istdin && ps->njobs) {
 		complain("--Istdin: takes no device\n");
-		exit(EINVAL);
+		return EINVAL;
 	}
 	if ((ps->s.v[OPT_IODEPTH].given || ps->s.v[OPT_BLOCK_SIZE].given) && !ps->s.v[OPT_TIMINGS].given &&
 	    !ps->s.v[OPT_SEEKS].given) {
 		complain("--iodepth and --block-size go with -t or --seeks\n");
-		exit(EINVAL);
+		return EINVAL;
 	}
 	if (ps->sole && (ps->actions > 1 || ps->njobs > 1)) {
 		complain("--%s: must be the only option, for a single device\n", ps->sole->name);
-		exit(EINVAL);
+		return EINVAL;
+	}
+	return 0;
+}
+
+/* The option the command line stopped at: help, version, or a file helper. */
+static int run_at_once(const struct parse_state *ps)
+{
+	switch (ps->immediate) {
+	case OPT_HELP:
+		usage(stdout);
+		return 0;
+	case OPT_VERSION:
+		out("%s %s\n", progname, HDPARM_VERSION);
+		return 0;
+	case OPT_SECURITY_HELP:
+		security_help(stdout);
+		return 0;
+	default:
+		return run_file_option(ps->immediate, &ps->s);
 	}
 }
 
@@ -787,6 +838,18 @@ static void start_json_if_asked(int argc, char **argv)
 	json_start(stdout, HDPARM_VERSION);
 }
 
+int check_command_line(int argc, char **argv)
+{
+	struct parse_state ps;
+	int err;
+
+	memset(&ps, 0, sizeof(ps));
+	err = parse_command_line(&ps, argc, argv);
+	free(ps.s.ranges);
+	free(ps.jobs);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	struct parse_state ps;
@@ -805,7 +868,14 @@ int main(int argc, char **argv)
 	}
 	memset(&ps, 0, sizeof(ps));
 	start_json_if_asked(argc, argv);
-	parse_command_line(&ps, argc, argv);
+	status = parse_command_line(&ps, argc, argv);
+	if (status || ps.stopped) {
+		if (!status)
+			status = run_at_once(&ps);
+		free(ps.s.ranges);
+		free(ps.jobs);
+		return status;
+	}
 	if (ps.istdin) {
 		free(ps.jobs);
 		return identify_from_stdin();
