@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "actions.h"
 #include "benchmark.h"
 #include "iodepth.h"
@@ -195,10 +196,10 @@ int run_file_option(enum opt_id opt, const struct settings *s)
 
 bool carries_dangerous_option(const struct settings *s)
 {
-	for (size_t i = 0; i < sizeof(dangerous_options) / sizeof(dangerous_options[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(dangerous_options); i++)
 		if (dangerous_form_given(&dangerous_options[i], s))
 			return true;
-	for (size_t i = 0; i < sizeof(fwdownload_options) / sizeof(fwdownload_options[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fwdownload_options); i++)
 		if (s->v[fwdownload_options[i]].given)
 			return true;
 	return s->v[OPT_MAX_SECTORS].has_value || s->v[OPT_DCO_SETMAX].given ||
@@ -209,7 +210,7 @@ bool carries_dangerous_option(const struct settings *s)
 /* 0, or EPERM when a dangerous option lacks its flag (the message is printed). */
 static int preflight(struct device *dev, const struct settings *s)
 {
-	for (size_t i = 0; i < sizeof(dangerous_options) / sizeof(dangerous_options[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(dangerous_options); i++) {
 		const struct dangerous *d = &dangerous_options[i];
 		int err = 0;
 
@@ -222,7 +223,7 @@ static int preflight(struct device *dev, const struct settings *s)
 		if (err)
 			return err;
 	}
-	for (size_t i = 0; i < sizeof(fwdownload_options) / sizeof(fwdownload_options[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(fwdownload_options); i++) {
 		int err;
 
 		if (!s->v[fwdownload_options[i]].given)
@@ -363,7 +364,7 @@ int process_device(const char *path, const struct settings *s, bool *refused)
 	}
 
 	/* A device that did not open, or an unconfirmed dangerous option, runs no step. */
-	for (size_t i = 0; dev.fd >= 0 && !dev.refused && i < sizeof(steps) / sizeof(steps[0]); i++) {
+	for (size_t i = 0; dev.fd >= 0 && !dev.refused && i < ARRAY_SIZE(steps); i++) {
 		const struct step *st = &steps[i];
 		int err;
 

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "array.h"
 #include "hdparm.h"
 #include "options.h"
 
@@ -35,7 +36,7 @@ int confirm_destructive(struct device *dev, const struct settings *s, const char
  */
 const void *table_row(const void *table, size_t count, size_t size, enum opt_id opt);
 #define TABLE_ROW(table, opt)                                                               \
-	((const __typeof__((table)[0]) *)table_row((table), sizeof(table) / sizeof((table)[0]), \
+	((const __typeof__((table)[0]) *)table_row((table), ARRAY_SIZE(table), \
 						      sizeof((table)[0]), (opt)))
 
 /* How the option is spelled on the command line: "-S", "--read-sector". */

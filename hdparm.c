@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "array.h"
 #include "actions.h"
 #include "hdparm.h"
 #include "identify.h"
@@ -171,7 +172,7 @@ static const struct option_desc options[] = {
 	{ OPT_JSON, 0, "json", ARG_NONE, 0, 0, NULL, CLASS_MODIFIER, "--json                        Print one JSON document instead of text (schema: hdparm.8)", NULL },
 };
 
-#define NOPTIONS (sizeof(options) / sizeof(options[0]))
+#define NOPTIONS (ARRAY_SIZE(options))
 
 static const char *progname = HDPARM_NAME;
 

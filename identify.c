@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "identify.h"
 #include "json.h"
 #include "sgio.h"
@@ -80,7 +81,7 @@ static const struct minor_version minor_versions[] = {
 
 static const struct minor_version *find_minor(uint16_t code)
 {
-	for (size_t i = 0; i < sizeof(minor_versions) / sizeof(minor_versions[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(minor_versions); i++)
 		if (minor_versions[i].code == code)
 			return &minor_versions[i];
 	return NULL;
@@ -246,7 +247,7 @@ static void note_feature(struct decode *d, const char *name, bool enabled);
 /* Print the rows of one group whose "supported" bit is set. */
 static void print_feature_group(struct decode *d, enum feature_group group, uint16_t supported, uint16_t enabled)
 {
-	for (size_t i = 0; i < sizeof(feature_bits) / sizeof(feature_bits[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(feature_bits); i++) {
 		const struct feature_bit *f = &feature_bits[i];
 		uint16_t mask = (uint16_t)(1u << f->bit);
 
@@ -409,7 +410,7 @@ static void note_feature(struct decode *d, const char *name, bool enabled)
 {
 	struct identify_facts *f = d->facts;
 
-	if (f && f->nfeatures < sizeof(f->features) / sizeof(f->features[0])) {
+	if (f && f->nfeatures < ARRAY_SIZE(f->features)) {
 		f->features[f->nfeatures].name = name;
 		f->features[f->nfeatures].enabled = enabled;
 		f->nfeatures++;
@@ -1171,7 +1172,7 @@ int identify_decode(const uint16_t id[IDENTIFY_WORDS], struct device *dev, struc
 			out("\n\tWARNING: ID response incomplete.\n\tWARNING: Following data may be incorrect.\n\n");
 	}
 
-	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(strings); i++) {
 		if (id[strings[i].word]) {
 			out("\t%-20s", strings[i].label);
 			print_id_string(&id[strings[i].word], strings[i].len);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "json.h"
 
 #define MAX_DEPTH 16
@@ -50,7 +51,7 @@ static void put_escaped(FILE *f, const unsigned char *s, size_t len)
 		if (c < 0x20 || c == 0x7f) {
 			static const char *const named[] = { ['\b'] = "\\b", ['\f'] = "\\f", ['\n'] = "\\n", ['\r'] = "\\r", ['\t'] = "\\t" };
 
-			if (c < sizeof(named) / sizeof(named[0]) && named[c])
+			if (c < ARRAY_SIZE(named) && named[c])
 				fputs(named[c], f);
 			else
 				fprintf(f, "\\u%04x", c);

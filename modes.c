@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "modes.h"
 
 static const struct mode_class {
@@ -19,7 +20,7 @@ static const struct mode_class {
 	{ "udma", 64, "UltraDMA mode" },
 };
 
-#define NCLASSES (sizeof(mode_classes) / sizeof(mode_classes[0]))
+#define NCLASSES (ARRAY_SIZE(mode_classes))
 
 bool xfermode_parse(const char *text, unsigned int *mode)
 {

@@ -14,6 +14,7 @@
 
 #include <linux/nvme_ioctl.h>
 
+#include "array.h"
 #include "json.h"
 #include "nvme.h"
 #include "progress.h"
@@ -67,7 +68,7 @@ static const char *nvme_status_text(int status)
 		{ 2, 0x82, "end-to-end guard check error" }, { 2, 0x86, "access denied" },
 	};
 
-	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++)
 		if (texts[i].sct == sct && texts[i].sc == sc) {
 			snprintf(buf, sizeof(buf), "%s (NVMe status 0x%03x)", texts[i].text, (unsigned int)status & 0x7ff);
 			return buf;
@@ -267,7 +268,7 @@ void nvme_print_identify(const uint8_t *ctrl, const uint8_t *ns, uint32_t nsid, 
 		print_power_state(ctrl + 2048 + 32 * i, i, (int)i == state->power_state);
 
 	out("Commands/features:\n\tEnabled\tSupported:\n");
-	for (size_t i = 0; i < sizeof(nvme_features) / sizeof(nvme_features[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(nvme_features); i++) {
 		const struct nvme_feature *f = &nvme_features[i];
 		uint32_t v = f->bytes == 1 ? ctrl[f->offset] : f->bytes == 2 ? le16(ctrl + f->offset) : le32(ctrl + f->offset);
 		bool enabled = true;
@@ -366,7 +367,7 @@ static void nvme_json_identify(const uint8_t *ctrl, const uint8_t *ns, uint32_t 
 	json_bool("enabled", state->write_cache > 0);
 	json_object_end();
 	json_array_begin("features");
-	for (size_t i = 0; i < sizeof(nvme_features) / sizeof(nvme_features[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(nvme_features); i++) {
 		const struct nvme_feature *f = &nvme_features[i];
 		uint32_t v = f->bytes == 1 ? ctrl[f->offset] : f->bytes == 2 ? le16(ctrl + f->offset) : le32(ctrl + f->offset);
 

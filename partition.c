@@ -11,6 +11,7 @@
 
 #include <linux/hdreg.h>
 
+#include "array.h"
 #include "partition.h"
 #include "sysfs.h"
 #include "report.h"
@@ -20,7 +21,7 @@ static int open_block_node(dev_t devnum)
 {
 	static const char *const dirs[] = { "/dev", "/dev/block" };
 
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		DIR *d = opendir(dirs[i]);
 		struct dirent *e;
 

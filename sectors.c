@@ -19,6 +19,7 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 
+#include "array.h"
 #include "json.h"
 #include "nvme.h"
 #include "partition.h"
@@ -83,7 +84,8 @@ static int sector_io(struct device *dev, uint64_t lba, void *buf, size_t len, bo
 	bool lba48 = lba >= LBA28_LIMIT;
 	struct ata_cmd cmd = {
 		.name = write ? "WRITE SECTORS" : "READ SECTORS",
-		.tf = { .command = (uint8_t)(write ? (lba48 ? 0x34 : 0x30) : (lba48 ? 0x24 : 0x20)),
+		.tf = { .command = (uint8_t)(write ? (lba48 ? ATA_OP_WRITE_SECTORS_EXT : ATA_OP_WRITE_SECTORS)
+					    : (lba48 ? ATA_OP_READ_SECTORS_EXT : ATA_OP_READ_SECTORS)),
 			.count = 1, .lba = lba, .lba48 = lba48, .device = 0x40 },
 		.protocol = write ? ATA_PROTO_PIO_OUT : ATA_PROTO_PIO_IN,
 		.data = buf,
@@ -188,8 +190,7 @@ int make_bad_sector(struct device *dev, const struct settings *s, enum opt_id op
 		return err;
 	if ((err = check_lba("--make-bad-sector", id, v->num, 1)))
 		return err;
-	has_write_unc = (id[83] & 0xc000) == 0x4000 && (id[86] & 0x8000) && (id[119] & 0xc004) == 0x4004 &&
-			(id[120] & 0xc000) == 0x4000;
+	has_write_unc = ata_id_has_write_uncorrectable(id);
 	if (!has_write_unc && !v->flag && v->num < LBA28_LIMIT) {
 		complain(" --make-bad-sector: the drive has no WRITE UNCORRECTABLE EXT, and WRITE LONG is not "
 				"supported through SG_IO; use f%llu to try WRITE UNCORRECTABLE EXT anyway\n",
@@ -205,7 +206,7 @@ int make_bad_sector(struct device *dev, const struct settings *s, enum opt_id op
 	drop_cached_sectors(dev);
 	struct ata_cmd cmd = {
 		.name = "WRITE UNCORRECTABLE EXT",
-		.tf = { .command = 0x45, .feature = v->flag ? 0xaa : 0x55, .count = 1, .lba = v->num, .lba48 = true,
+		.tf = { .command = ATA_OP_WRITE_UNCORRECTABLE_EXT, .feature = v->flag ? ATA_WRITE_UNC_FLAGGED : ATA_WRITE_UNC_PSEUDO, .count = 1, .lba = v->num, .lba48 = true,
 			.device = 0x40 },
 		.protocol = ATA_PROTO_NONDATA,
 		.timeout_s = 60,
@@ -252,7 +253,7 @@ static int trim_ranges(struct device *dev, const struct sector_range *ranges, un
 		return nvme_trim(dev, ranges, n);
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
-	if (!(id[169] & 1) || id[169] == 0xffff) {
+	if (!ata_id_has_trim(id)) {
 		complain(" --trim-sector-ranges: the drive does not support TRIM (DATA SET MANAGEMENT)\n");
 		return EOPNOTSUPP;
 	}
@@ -260,7 +261,7 @@ static int trim_ranges(struct device *dev, const struct sector_range *ranges, un
 		if ((err = check_lba("--trim-sector-ranges", id, ranges[i].lba, ranges[i].count)))
 			return err;
 	/* Word 105: how many 512-byte blocks of ranges one command may carry. */
-	limit = (id[105] && id[105] != 0xffff) ? id[105] : 1;
+	limit = ata_id_word_reported(id[ATA_ID_DSM_BLOCKS]) ? id[ATA_ID_DSM_BLOCKS] : 1;
 	if (limit > 8)
 		limit = 8;
 	buf = malloc((size_t)limit * 512);
@@ -282,7 +283,8 @@ static int trim_ranges(struct device *dev, const struct sector_range *ranges, un
 		blocks = (unsigned int)((entries + TRIM_RANGES_PER_BLOCK - 1) / TRIM_RANGES_PER_BLOCK);
 		struct ata_cmd cmd = {
 			.name = "DATA SET MANAGEMENT",
-			.tf = { .command = 0x06, .feature = 0x01, .count = (uint16_t)blocks, .lba48 = true, .device = 0x40 },
+			.tf = { .command = ATA_OP_DATA_SET_MANAGEMENT, .feature = ATA_DSM_TRIM, .count = (uint16_t)blocks, .lba48 = true,
+				.device = ATA_DEVICE_LBA },
 			.protocol = ATA_PROTO_DMA,
 			.data = buf,
 			.len = (size_t)blocks * 512,
@@ -334,11 +336,11 @@ static const struct security_op {
 	uint8_t command;
 	const char *name;
 } security_ops[] = {
-	{ OPT_SECURITY_UNLOCK, 0xf2, "SECURITY_UNLOCK" },
-	{ OPT_SECURITY_SET_PASS, 0xf1, "SECURITY_SET_PASS" },
-	{ OPT_SECURITY_DISABLE, 0xf6, "SECURITY_DISABLE" },
-	{ OPT_SECURITY_ERASE, 0xf4, "SECURITY_ERASE" },
-	{ OPT_SECURITY_ERASE_ENHANCED, 0xf4, "SECURITY_ERASE" },
+	{ OPT_SECURITY_UNLOCK, ATA_OP_SECURITY_UNLOCK, "SECURITY_UNLOCK" },
+	{ OPT_SECURITY_SET_PASS, ATA_OP_SECURITY_SET_PASSWORD, "SECURITY_SET_PASS" },
+	{ OPT_SECURITY_DISABLE, ATA_OP_SECURITY_DISABLE_PASSWORD, "SECURITY_DISABLE" },
+	{ OPT_SECURITY_ERASE, ATA_OP_SECURITY_ERASE_UNIT, "SECURITY_ERASE" },
+	{ OPT_SECURITY_ERASE_ENHANCED, ATA_OP_SECURITY_ERASE_UNIT, "SECURITY_ERASE" },
 };
 
 static int hex_digit(char c)
@@ -438,15 +440,15 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
-	if (!(id[82] & 2) || !(id[128] & 1)) {
+	if (!ata_id_has_security(id)) {
 		complain(" %s: the drive does not support the Security feature set\n", op->name);
 		return EOPNOTSUPP;
 	}
-	if (id[128] & 0x08) {
+	if (ata_id_security_frozen(id)) {
 		complain(" %s: security is frozen until the drive is power-cycled\n", op->name);
 		return EPERM;
 	}
-	if (opt != OPT_SECURITY_SET_PASS && !(id[128] & 0x02)) {
+	if (opt != OPT_SECURITY_SET_PASS && !ata_id_security_enabled(id)) {
 		complain(" %s: no password is set on the drive\n", op->name);
 		return EINVAL;
 	}
@@ -459,7 +461,7 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		block[1] = maximum ? 1 : 0;
 		if (master) {
 			/* A new master password gets the next revision code (never FFFEh). */
-			uint16_t rev = id[92] == 0xfffe ? 0 : id[92];
+			uint16_t rev = id[ATA_ID_MASTER_PASSWORD_REV] == 0xfffe ? 0 : id[ATA_ID_MASTER_PASSWORD_REV];
 
 			rev++;
 			block[34] = (uint8_t)rev;
@@ -478,7 +480,7 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	case OPT_SECURITY_ERASE:
 	case OPT_SECURITY_ERASE_ENHANCED: {
 		struct ata_result res;
-		struct ata_cmd prep = { .name = "SECURITY ERASE PREPARE", .tf = { .command = 0xf3 },
+		struct ata_cmd prep = { .name = "SECURITY ERASE PREPARE", .tf = { .command = ATA_OP_SECURITY_ERASE_PREPARE },
 					.protocol = ATA_PROTO_NONDATA };
 
 		err = ata_exec(dev, &prep, &res);
@@ -511,7 +513,7 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	}
 	case OPT_SECURITY_DISABLE:
 		/* DISABLE PASSWORD needs the drive unlocked first. */
-		err = security_command(dev, 0xf2, block, 15, "SECURITY_UNLOCK");
+		err = security_command(dev, ATA_OP_SECURITY_UNLOCK, block, 15, "SECURITY_UNLOCK");
 		return err ? err : security_command(dev, op->command, block, 15, op->name);
 	default:
 		return security_command(dev, op->command, block, 15, op->name);
@@ -521,7 +523,7 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 int security_freeze(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct ata_result res;
-	struct ata_cmd cmd = { .name = "SECURITY FREEZE LOCK", .tf = { .command = 0xf5 },
+	struct ata_cmd cmd = { .name = "SECURITY FREEZE LOCK", .tf = { .command = ATA_OP_SECURITY_FREEZE_LOCK },
 			       .protocol = ATA_PROTO_NONDATA };
 	int err;
 
@@ -576,7 +578,7 @@ int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
 	(void)opt;
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
-	if (!(id[59] & 0x1000)) {
+	if (!ata_id_has_sanitize(id)) {
 		complain("SANITIZE feature set is not supported\n");
 		return EOPNOTSUPP;
 	}
@@ -585,7 +587,7 @@ int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
 		struct ata_result res;
 		struct ata_cmd cmd = {
 			.name = "SANITIZE STATUS EXT",
-			.tf = { .command = 0xb4, .lba48 = true, .device = 0x40 },
+			.tf = { .command = ATA_OP_SANITIZE, .lba48 = true, .device = ATA_DEVICE_LBA },
 			.protocol = ATA_PROTO_NONDATA,
 			.want_regs = true,
 		};
@@ -596,7 +598,7 @@ int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
 			unsigned int reason = (unsigned int)(res.out.lba & 0xff);
 
 			status_end(&line);
-			if (res.have_regs && (res.error & 0x04) && reason < sizeof(sanitize_failures) / sizeof(sanitize_failures[0])) {
+			if (res.have_regs && (res.error & 0x04) && reason < ARRAY_SIZE(sanitize_failures)) {
 				complain(" --sanitize-wait: %s\n", sanitize_failures[reason]);
 				return EIO;
 			}
@@ -637,13 +639,14 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
-	if (!(id[59] & 0x1000)) {
+	if (!ata_id_has_sanitize(id)) {
 		complain("SANITIZE feature set is not supported\n");
 		return EOPNOTSUPP;
 	}
 	struct ata_cmd cmd = {
 		.name = op->name,
-		.tf = { .command = 0xb4, .feature = op->feature, .lba = op->key, .lba48 = true, .device = 0x40 },
+		.tf = { .command = ATA_OP_SANITIZE, .feature = op->feature, .lba = op->key, .lba48 = true,
+			.device = ATA_DEVICE_LBA },
 		.protocol = ATA_PROTO_NONDATA,
 		.want_regs = opt == OPT_SANITIZE_STATUS,
 	};
@@ -704,7 +707,7 @@ static int dco_identify_page(struct device *dev, uint16_t dco[256])
 	struct ata_result res;
 	struct ata_cmd cmd = {
 		.name = "DEVICE CONFIGURATION IDENTIFY",
-		.tf = { .command = 0xb1, .feature = 0xc2, .count = 1 },
+		.tf = { .command = ATA_OP_DEVICE_CONFIGURATION, .feature = ATA_DCO_IDENTIFY, .count = 1 },
 		.protocol = ATA_PROTO_PIO_IN,
 		.data = raw,
 		.len = sizeof(raw),
@@ -802,7 +805,8 @@ int dco_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	if (opt == OPT_DCO_RESTORE || opt == OPT_DCO_FREEZE) {
 		struct ata_cmd cmd = {
 			.name = opt == OPT_DCO_RESTORE ? "DEVICE CONFIGURATION RESTORE" : "DEVICE CONFIGURATION FREEZE LOCK",
-			.tf = { .command = 0xb1, .feature = opt == OPT_DCO_RESTORE ? 0xc0 : 0xc1 },
+			.tf = { .command = ATA_OP_DEVICE_CONFIGURATION,
+				.feature = opt == OPT_DCO_RESTORE ? ATA_DCO_RESTORE : ATA_DCO_FREEZE_LOCK },
 			.protocol = ATA_PROTO_NONDATA,
 		};
 
@@ -844,7 +848,7 @@ int dco_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	}
 	struct ata_cmd cmd = {
 		.name = "DEVICE CONFIGURATION SET",
-		.tf = { .command = 0xb1, .feature = 0xc3, .count = 1 },
+		.tf = { .command = ATA_OP_DEVICE_CONFIGURATION, .feature = ATA_DCO_SET, .count = 1 },
 		.protocol = ATA_PROTO_PIO_OUT,
 		.data = raw,
 		.len = sizeof(raw),
@@ -985,7 +989,7 @@ static int send_firmware_segment(struct device *dev, unsigned int mode, size_t o
 	unsigned int blocks = (unsigned int)(bytes / 512);
 	struct ata_cmd cmd = {
 		.name = "DOWNLOAD MICROCODE",
-		.tf = { .command = 0x92, .feature = (uint16_t)mode, .count = (uint16_t)(blocks & 0xff),
+		.tf = { .command = ATA_OP_DOWNLOAD_MICROCODE, .feature = (uint16_t)mode, .count = (uint16_t)(blocks & 0xff),
 			.lba = (uint64_t)(offset / 512) << 8 | ((blocks >> 8) & 0xff) },
 		.protocol = ATA_PROTO_PIO_OUT,
 		.data = (void *)data,
@@ -1032,7 +1036,7 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 		close(fd);
 		return EINVAL;
 	}
-	if (!((id[83] & 1) && (id[86] & 1))) {
+	if (!ata_id_has_download_microcode(id)) {
 		complain("DOWNLOAD_MICROCODE: not supported by device\n");
 		close(fd);
 		return EOPNOTSUPP;
@@ -1049,11 +1053,11 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 	out("%s: %llu bytes\n", path, (unsigned long long)st.st_size);
 	mode = m->mode;
 	if (!mode)
-		mode = ((id[119] & 0x10) && (id[120] & 0x10)) ? 0x03 : 0x07;
+		mode = ata_id_has_microcode_mode3(id) ? 0x03 : 0x07;
 	if (mode != 0x07) {
 		/* Words 234/235: the drive's smallest and largest segment, in 512-byte units. */
-		seg_min = (id[234] && id[234] != 0xffff) ? id[234] : 1;
-		seg_max = (id[235] && id[235] != 0xffff) ? id[235] : seg_min;
+		seg_min = ata_id_word_reported(id[ATA_ID_MICROCODE_MIN_SEGMENT]) ? id[ATA_ID_MICROCODE_MIN_SEGMENT] : 1;
+		seg_max = ata_id_word_reported(id[ATA_ID_MICROCODE_MAX_SEGMENT]) ? id[ATA_ID_MICROCODE_MAX_SEGMENT] : seg_min;
 		complain("mode=%u, min=%u, max=%u\n", mode, seg_min, seg_max);
 	}
 	segment = mode == 0x07 ? (size_t)st.st_size : (size_t)(m->max_segments ? seg_max : seg_min) * 512;
@@ -1143,7 +1147,7 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 	fflush(stdout);
 	struct ata_cmd cmd = {
 		.name = "SET SECTOR CONFIGURATION EXT",
-		.tf = { .command = 0xb2, .feature = (uint16_t)check, .count = (uint16_t)index, .lba48 = true,
+		.tf = { .command = ATA_OP_SET_SECTOR_CONFIGURATION_EXT, .feature = (uint16_t)check, .count = (uint16_t)index, .lba48 = true,
 			.device = 0x40 },
 		.protocol = ATA_PROTO_NONDATA,
 		.timeout_s = 60,

@@ -737,13 +737,13 @@ static uint64_t native_max_sectors(struct device *dev, const uint16_t *id, int *
 
 	if (supports_amax(id)) {
 		cmd.name = " GET_NATIVE_MAX_ADDRESS_EXT";
-		cmd.tf = (struct ata_regs){ .command = 0x78, .lba48 = true, .device = 0x40 };
+		cmd.tf = (struct ata_regs){ .command = ATA_OP_ACCESSIBLE_MAX_ADDRESS, .lba48 = true, .device = ATA_DEVICE_LBA };
 	} else if (supports_lba48(id)) {
 		cmd.name = " READ_NATIVE_MAX_ADDRESS_EXT";
-		cmd.tf = (struct ata_regs){ .command = 0x27, .lba48 = true, .device = 0x40 };
+		cmd.tf = (struct ata_regs){ .command = ATA_OP_READ_NATIVE_MAX_EXT, .lba48 = true, .device = ATA_DEVICE_LBA };
 	} else {
 		cmd.name = " READ_NATIVE_MAX_ADDRESS";
-		cmd.tf = (struct ata_regs){ .command = 0xf8, .device = 0x40 };
+		cmd.tf = (struct ata_regs){ .command = ATA_OP_READ_NATIVE_MAX, .device = ATA_DEVICE_LBA };
 	}
 	*err = ata_exec(dev, &cmd, &res);
 	if (!*err && !res.have_regs) {
@@ -828,17 +828,17 @@ int set_max_sectors(struct device *dev, const struct settings *s, enum opt_id op
 	cmd.tf.device = 0x40;
 	if (supports_amax(id)) {
 		cmd.name = "SET_ACCESSIBLE_MAX_ADDRESS_EXT";
-		cmd.tf.command = 0x78;
+		cmd.tf.command = ATA_OP_ACCESSIBLE_MAX_ADDRESS;
 		cmd.tf.feature = 0x01;
 		cmd.tf.lba48 = true;
 	} else {
 		if (max_lba >= LBA28_LIMIT || supports_lba48(id)) {
 			cmd.name = "SET_MAX_ADDRESS_EXT";
-			cmd.tf.command = 0x37;
+			cmd.tf.command = ATA_OP_SET_MAX_EXT;
 			cmd.tf.lba48 = true;
 		} else {
 			cmd.name = "SET_MAX_ADDRESS";
-			cmd.tf.command = 0xf9;
+			cmd.tf.command = ATA_OP_SET_MAX;
 		}
 		/* The standard wants READ NATIVE MAX ADDRESS immediately before SET MAX. */
 		if (!native_max_sectors(dev, id, &err))

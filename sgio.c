@@ -14,6 +14,7 @@
 #include <linux/hdreg.h>
 #include <scsi/sg.h>
 
+#include "array.h"
 #include "sgio.h"
 #include "report.h"
 
@@ -123,7 +124,7 @@ static const struct {
 
 static const char *asc_text(uint8_t asc, uint8_t ascq)
 {
-	for (size_t i = 0; i < sizeof(asc_texts) / sizeof(asc_texts[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(asc_texts); i++)
 		if (asc_texts[i].asc == asc && asc_texts[i].ascq == ascq)
 			return asc_texts[i].text;
 	return NULL;

@@ -6,19 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ata.h"
 #include "hdparm.h"
-
-/* ATA opcodes this program issues. */
-enum {
-	ATA_OP_READ_LOG_EXT = 0x2f,
-	ATA_OP_CHECK_POWER_MODE = 0xe5,
-	ATA_OP_CHECK_POWER_MODE_OLD = 0x98,
-	ATA_OP_IDENTIFY = 0xec,
-	ATA_OP_IDENTIFY_PACKET = 0xa1,
-	ATA_OP_SET_FEATURES = 0xef,
-	ATA_OP_FLUSH_CACHE = 0xe7,
-	ATA_OP_FLUSH_CACHE_EXT = 0xea,
-};
 
 enum ata_protocol {
 	ATA_PROTO_NONDATA = 3,

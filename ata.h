@@ -1,0 +1,130 @@
+/*
+ * The ATA wire format this program speaks (ACS-3/ACS-4): command opcodes,
+ * subcommands, and the IDENTIFY DEVICE words the commands decide on, each
+ * named once, with small predicates so that call sites read as sentences.
+ * Pure definitions: no I/O.
+ */
+#ifndef HDPARM_ATA_H
+#define HDPARM_ATA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum ata_opcode {
+	ATA_OP_DATA_SET_MANAGEMENT = 0x06,	/* feature 01h: TRIM */
+	ATA_OP_READ_SECTORS = 0x20,
+	ATA_OP_READ_SECTORS_EXT = 0x24,
+	ATA_OP_READ_NATIVE_MAX_EXT = 0x27,
+	ATA_OP_READ_LOG_EXT = 0x2f,
+	ATA_OP_WRITE_SECTORS = 0x30,
+	ATA_OP_WRITE_SECTORS_EXT = 0x34,
+	ATA_OP_SET_MAX_EXT = 0x37,
+	ATA_OP_WRITE_UNCORRECTABLE_EXT = 0x45,
+	ATA_OP_ACCESSIBLE_MAX_ADDRESS = 0x78,	/* AMAC: GET/SET NATIVE MAX ADDRESS EXT */
+	ATA_OP_DOWNLOAD_MICROCODE = 0x92,
+	ATA_OP_CHECK_POWER_MODE_OLD = 0x98,
+	ATA_OP_IDENTIFY_PACKET = 0xa1,
+	ATA_OP_DEVICE_CONFIGURATION = 0xb1,
+	ATA_OP_SET_SECTOR_CONFIGURATION_EXT = 0xb2,
+	ATA_OP_SANITIZE = 0xb4,
+	ATA_OP_CHECK_POWER_MODE = 0xe5,
+	ATA_OP_FLUSH_CACHE = 0xe7,
+	ATA_OP_FLUSH_CACHE_EXT = 0xea,
+	ATA_OP_IDENTIFY = 0xec,
+	ATA_OP_SET_FEATURES = 0xef,
+	ATA_OP_SECURITY_SET_PASSWORD = 0xf1,
+	ATA_OP_SECURITY_UNLOCK = 0xf2,
+	ATA_OP_SECURITY_ERASE_PREPARE = 0xf3,
+	ATA_OP_SECURITY_ERASE_UNIT = 0xf4,
+	ATA_OP_SECURITY_FREEZE_LOCK = 0xf5,
+	ATA_OP_SECURITY_DISABLE_PASSWORD = 0xf6,
+	ATA_OP_READ_NATIVE_MAX = 0xf8,
+	ATA_OP_SET_MAX = 0xf9,
+};
+
+/* DEVICE CONFIGURATION (B1h) subcommands, in FEATURE. */
+enum ata_dco {
+	ATA_DCO_RESTORE = 0xc0,
+	ATA_DCO_FREEZE_LOCK = 0xc1,
+	ATA_DCO_IDENTIFY = 0xc2,
+	ATA_DCO_SET = 0xc3,
+};
+
+/* DATA SET MANAGEMENT (06h) FEATURE bit 0. */
+#define ATA_DSM_TRIM 0x01
+
+/* WRITE UNCORRECTABLE EXT (45h) FEATURE: a pseudo-uncorrectable or a flagged error. */
+enum ata_write_unc {
+	ATA_WRITE_UNC_PSEUDO = 0x55,
+	ATA_WRITE_UNC_FLAGGED = 0xaa,
+};
+
+/* DEVICE register: the LBA bit. */
+#define ATA_DEVICE_LBA 0x40
+
+/* IDENTIFY DEVICE word indexes. */
+enum ata_id_word {
+	ATA_ID_SANITIZE = 59,		/* bit 12: the SANITIZE feature set */
+	ATA_ID_COMMAND_SET_1 = 82,	/* bit 1: Security */
+	ATA_ID_COMMAND_SET_2 = 83,	/* bits 15:14 = 01b valid; bit 0: DOWNLOAD MICROCODE */
+	ATA_ID_CFS_ENABLE_2 = 86,	/* bit 15: words 119-120 valid; bit 0: DOWNLOAD MICROCODE */
+	ATA_ID_MASTER_PASSWORD_REV = 92,
+	ATA_ID_DSM_BLOCKS = 105,	/* 512-byte blocks of TRIM ranges one command may carry */
+	ATA_ID_COMMAND_SET_3 = 119,	/* bit 4: DOWNLOAD MICROCODE mode 3; bit 2: WRITE UNCORRECTABLE EXT */
+	ATA_ID_COMMAND_SET_4 = 120,	/* bits 15:14 = 01b valid; the same bits, enabled */
+	ATA_ID_SECURITY = 128,		/* bit 0 supported, 1 enabled, 3 frozen */
+	ATA_ID_DATA_SET_MANAGEMENT = 169,	/* bit 0: TRIM */
+	ATA_ID_MICROCODE_MIN_SEGMENT = 234,
+	ATA_ID_MICROCODE_MAX_SEGMENT = 235,
+};
+
+/* A word the drive filled in: neither 0000h nor FFFFh. */
+static inline bool ata_id_word_reported(uint16_t w)
+{
+	return w != 0 && w != 0xffff;
+}
+
+static inline bool ata_id_has_trim(const uint16_t *id)
+{
+	return (id[ATA_ID_DATA_SET_MANAGEMENT] & 1) && id[ATA_ID_DATA_SET_MANAGEMENT] != 0xffff;
+}
+
+static inline bool ata_id_has_sanitize(const uint16_t *id)
+{
+	return id[ATA_ID_SANITIZE] & 0x1000;
+}
+
+static inline bool ata_id_has_security(const uint16_t *id)
+{
+	return (id[ATA_ID_COMMAND_SET_1] & 0x0002) && (id[ATA_ID_SECURITY] & 0x0001);
+}
+
+static inline bool ata_id_security_enabled(const uint16_t *id)
+{
+	return id[ATA_ID_SECURITY] & 0x0002;
+}
+
+static inline bool ata_id_security_frozen(const uint16_t *id)
+{
+	return id[ATA_ID_SECURITY] & 0x0008;
+}
+
+static inline bool ata_id_has_download_microcode(const uint16_t *id)
+{
+	return (id[ATA_ID_COMMAND_SET_2] & 1) && (id[ATA_ID_CFS_ENABLE_2] & 1);
+}
+
+/* DOWNLOAD MICROCODE with offsets (mode 3), supported and enabled. */
+static inline bool ata_id_has_microcode_mode3(const uint16_t *id)
+{
+	return (id[ATA_ID_COMMAND_SET_3] & 0x10) && (id[ATA_ID_COMMAND_SET_4] & 0x10);
+}
+
+/* WRITE UNCORRECTABLE EXT, where words 83, 86, 119 and 120 are valid and say so. */
+static inline bool ata_id_has_write_uncorrectable(const uint16_t *id)
+{
+	return (id[ATA_ID_COMMAND_SET_2] & 0xc000) == 0x4000 && (id[ATA_ID_CFS_ENABLE_2] & 0x8000) &&
+	       (id[ATA_ID_COMMAND_SET_3] & 0xc004) == 0x4004 && (id[ATA_ID_COMMAND_SET_4] & 0xc000) == 0x4000;
+}
+
+#endif
