@@ -265,11 +265,6 @@ const void *table_row(const void *table, size_t count, size_t size, enum opt_id 
 	return NULL;
 }
 
-void print_on_off(unsigned long value)
-{
-	out(value ? " (on)\n" : " (off)\n");
-}
-
 static int confirm(struct device *dev, bool given, const char *opt, const char *danger, const char *explanation,
 		   const char *flag_text)
 {

@@ -42,7 +42,5 @@ const void *table_row(const void *table, size_t count, size_t size, enum opt_id 
 /* How the option is spelled on the command line: "-S", "--read-sector". */
 const char *option_name(enum opt_id opt);
 
-/* " (on)\n" or " (off)\n", as 9.65 ends its setting lines. */
-void print_on_off(unsigned long value);
 
 #endif

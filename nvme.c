@@ -19,7 +19,6 @@
 #include "nvme.h"
 #include "progress.h"
 #include "ranges.h"
-#include "sectors.h"
 #include "report.h"
 
 enum {

@@ -101,6 +101,19 @@ void out_str(const char *s)
 		fputs(s, stdout);
 }
 
+void print_on_off(unsigned long value)
+{
+	out(value ? " (on)\n" : " (off)\n");
+}
+
+void dump_sector(const uint8_t *b, size_t len)
+{
+	for (size_t i = 0; i + 16 <= len; i += 16) {
+		for (size_t j = 0; j < 16; j += 2)
+			out("%02x%02x%c", b[i + j], b[i + j + 1], j == 14 ? '\n' : ' ');
+	}
+}
+
 /* Split what was said into lines and keep each one. */
 static void record(const char *text)
 {

@@ -10,6 +10,8 @@
 #define HDPARM_REPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* --json: text off, complaints recorded. */
 void report_use_json(bool on);
@@ -30,6 +32,12 @@ void report_operation(const char *name);
 void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void out_char(int c);
 void out_str(const char *s);
+
+/* " (on)\n" or " (off)\n", as 9.65 ends its setting lines. */
+void print_on_off(unsigned long value);
+
+/* A sector in hex, 16 bytes a line, as --read-sector prints it. */
+void dump_sector(const uint8_t *b, size_t len);
 
 /* A complaint for stderr, printf-style: stdout is flushed first, so the two read in order. */
 void complain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

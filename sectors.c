@@ -113,14 +113,6 @@ static void report_sector_failure(const char *opt, uint64_t lba, const struct at
 	complain("%c", '\n');
 }
 
-void dump_sector(const uint8_t *b, size_t len)
-{
-	for (size_t i = 0; i < len; i += 16) {
-		for (size_t j = 0; j < 16; j += 2)
-			out("%02x%02x%c", b[i + j], b[i + j + 1], j == 14 ? '\n' : ' ');
-	}
-}
-
 static void drop_cached_sectors(struct device *dev)
 {
 	sync();

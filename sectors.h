@@ -11,8 +11,6 @@ step_fn read_sector, write_sector, make_bad_sector, trim_from_args, trim_from_st
 step_fn security_step, security_freeze, sanitize_step, sanitize_wait, dco_step;
 step_fn firmware_download, set_sector_size, drq_hsm_error;
 
-/* A sector in hex, 16 bytes a line, as --read-sector prints it. */
-void dump_sector(const uint8_t *b, size_t len);
 
 /* --fallocate and --fibmap work on a file, not a device; they return an errno value. */
 int fallocate_file(const struct settings *s);

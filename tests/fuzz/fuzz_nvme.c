@@ -5,18 +5,6 @@
 
 #include "../../nvme.h"
 
-void print_on_off(unsigned long value)
-{
-	printf(value ? " (on)\n" : " (off)\n");
-}
-
-/* nvme.c's sector dump lives in sectors.c; the decoder never calls it. */
-void dump_sector(const uint8_t *b, size_t len)
-{
-	(void)b;
-	(void)len;
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;

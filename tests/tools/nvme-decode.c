@@ -10,19 +10,6 @@
 
 struct run_flags run;
 
-/* The helpers nvme.c takes from actions.c and sectors.c. */
-void print_on_off(unsigned long value)
-{
-	printf(value ? " (on)\n" : " (off)\n");
-}
-
-/* nvme.c's sector dump lives in sectors.c; the decoder never calls it. */
-void dump_sector(const uint8_t *b, size_t len)
-{
-	(void)b;
-	(void)len;
-}
-
 static int load(const char *path, uint8_t *buf)
 {
 	FILE *f = fopen(path, "r");
