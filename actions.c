@@ -202,6 +202,7 @@ bool carries_dangerous_option(const struct settings *s)
 	for (size_t i = 0; i < ARRAY_SIZE(fwdownload_options); i++)
 		if (s->v[fwdownload_options[i]].given)
 			return true;
+	/* Also dangerous, though not in the table: -N and --dco-setmax confirm in their steps, and 9.65 asks no flag for the security commands. */
 	return s->v[OPT_MAX_SECTORS].has_value || s->v[OPT_DCO_SETMAX].given ||
 	       s->v[OPT_SECURITY_SET_PASS].given || s->v[OPT_SECURITY_DISABLE].given ||
 	       s->v[OPT_SECURITY_ERASE].given || s->v[OPT_SECURITY_ERASE_ENHANCED].given;

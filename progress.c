@@ -17,16 +17,6 @@
 
 #define DONE_SIGNAL SIGUSR2
 
-struct long_command {
-	const char *label;
-	unsigned int estimate_s;
-	const char *on_interrupt;
-	bool show;
-	struct timespec start;
-	sigset_t waited, saved;
-	pthread_t helper;
-};
-
 /* Straight to stderr with write(2): nothing buffered, nothing to lose at _exit. A failed write changes nothing. */
 static void say(const char *text, int n)
 {
@@ -80,13 +70,9 @@ static void *helper(void *arg)
 	}
 }
 
-struct long_command *long_command_begin(const char *label, unsigned int estimate_s, const char *on_interrupt,
-					bool show)
+void long_command_begin(struct long_command *lc, const char *label, unsigned int estimate_s,
+			const char *on_interrupt, bool show)
 {
-	struct long_command *lc = calloc(1, sizeof(*lc));
-
-	if (!lc)
-		return NULL;
 	*lc = (struct long_command){ .label = label, .estimate_s = estimate_s, .on_interrupt = on_interrupt,
 				     .show = show && isatty(STDERR_FILENO) };
 	clock_gettime(CLOCK_MONOTONIC, &lc->start);
@@ -101,32 +87,31 @@ struct long_command *long_command_begin(const char *label, unsigned int estimate
 	}
 	fflush(stdout);
 	pthread_sigmask(SIG_BLOCK, &lc->waited, &lc->saved);
-	if (pthread_create(&lc->helper, NULL, helper, lc) != 0) {
+	lc->has_helper = pthread_create(&lc->helper, NULL, helper, lc) == 0;
+	if (!lc->has_helper)
 		pthread_sigmask(SIG_SETMASK, &lc->saved, NULL);
-		free(lc);
-		return NULL;
-	}
-	return lc;
 }
 
-void long_command_end(struct long_command *lc)
+double long_command_end(struct long_command *lc)
 {
+	struct timespec now;
 	unsigned int t;
 	char line[160];
 	int n;
 
-	if (!lc)
-		return;
-	pthread_kill(lc->helper, DONE_SIGNAL);
-	pthread_join(lc->helper, NULL);
-	/* A Ctrl-C that came as the command ended is still pending: it acts now, as usual. */
-	pthread_sigmask(SIG_SETMASK, &lc->saved, NULL);
-	if (lc->show) {
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (lc->has_helper) {
+		pthread_kill(lc->helper, DONE_SIGNAL);
+		pthread_join(lc->helper, NULL);
+		/* A Ctrl-C that came as the command ended is still pending: it acts now, as usual. */
+		pthread_sigmask(SIG_SETMASK, &lc->saved, NULL);
+	}
+	if (lc->show && lc->has_helper) {
 		t = elapsed_s(lc);
 		n = snprintf(line, sizeof(line), "\r%s took %u min %02u s\033[K\n", lc->label, t / 60, t % 60);
 		say(line, n);
 	}
-	free(lc);
+	return (double)(now.tv_sec - lc->start.tv_sec) + (double)(now.tv_nsec - lc->start.tv_nsec) / 1e9;
 }
 
 void status_begin(struct status_line *st, bool show)

@@ -7,21 +7,32 @@
 #ifndef HDPARM_PROGRESS_H
 #define HDPARM_PROGRESS_H
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <time.h>
 
-struct long_command;
+struct long_command {
+	const char *label;
+	unsigned int estimate_s;
+	const char *on_interrupt;
+	bool show;
+	bool has_helper;	/* false if no thread could be started: the command runs anyway */
+	struct timespec start;
+	sigset_t waited, saved;
+	pthread_t helper;
+};
 
 /*
  * Before the command: label ("erasing"), the drive's estimate in seconds
  * (0: none), and the line printed if hdparm is interrupted.  The status
  * line is drawn only when stderr is a terminal and show is true.
- * NULL when no helper thread could be started (the command runs anyway).
  */
-struct long_command *long_command_begin(const char *label, unsigned int estimate_s, const char *on_interrupt,
-					bool show);
+void long_command_begin(struct long_command *lc, const char *label, unsigned int estimate_s,
+			const char *on_interrupt, bool show);
 
-/* After it: the status line gives way to one saying how long it took. */
-void long_command_end(struct long_command *lc);
+/* After it: the status line gives way to one saying how long it took; returns the seconds. */
+double long_command_end(struct long_command *lc);
 
 /*
  * A status line for a loop the caller counts itself (firmware segments,

@@ -389,30 +389,41 @@ static int security_command(struct device *dev, uint8_t command, const uint8_t b
 	return err;
 }
 
-/* The drive's estimate for SECURITY ERASE UNIT in seconds (words 89/90, 2-minute units), 0 when it gives none. */
-static unsigned int erase_estimate_s(const uint16_t *id, bool enhanced)
+/*
+ * Words 89/90: the drive's time for SECURITY ERASE UNIT in 2-minute units
+ * (0: none given), 15 bits wide where bit 15 says so, else 8; the largest
+ * value means "more than".
+ */
+static unsigned int erase_units(const uint16_t *id, bool enhanced, bool *more_than)
 {
 	uint16_t w = id[enhanced ? 90 : 89];
-	unsigned int t = (w & 0x8000) ? w & 0x7fff : w & 0xff;
+	bool extended = w & 0x8000;
+	unsigned int t = extended ? w & 0x7fff : w & 0xff;
 
-	return t * 2 * 60;
+	*more_than = t == (extended ? 0x7fffu : 0xffu);
+	return t;
+}
+
+/* The drive's estimate in seconds, 0 when it gives none. */
+static unsigned int erase_estimate_s(const uint16_t *id, bool enhanced)
+{
+	bool more_than;
+
+	return erase_units(id, enhanced, &more_than) * 2 * 60;
 }
 
 /* Seconds to allow SECURITY ERASE UNIT: the drive's estimate (2-minute units) or 1 s per 30 MB. */
 static unsigned int erase_timeout(const uint16_t *id, bool enhanced)
 {
-	uint16_t w = id[enhanced ? 90 : 89];
-	bool extended = w & 0x8000;
-	unsigned int t = extended ? w & 0x7fff : w & 0xff;
+	bool more_than;
+	unsigned int t = erase_units(id, enhanced, &more_than);
 	uint64_t estimate = identify_capacity(id) / 2048 / 30 + 30 * 60;
 	uint64_t secs;
 
 	if (!t)
 		return (unsigned int)(estimate > 0xffffffu ? 0xffffffu : estimate);
-	if (extended && t == 0x7fff)
-		secs = (65532ULL + 90) * 60;
-	else if (!extended && t == 0xff)
-		secs = (508ULL + 90) * 60;
+	if (more_than)	/* 65532 or 508 minutes and more: allow 90 minutes past that */
+		secs = ((uint64_t)(t - 1) * 2 + 90) * 60;
 	else
 		secs = ((uint64_t)t * 2 + 60) * 60;
 	if (secs < estimate)
@@ -481,24 +492,21 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 			return err;
 		}
 		static char interrupted[512];
-		struct long_command *lc;
+		struct long_command lc;
+		double seconds;
 
 		snprintf(interrupted, sizeof(interrupted),
 			 "Interrupted: hdparm stops here, but the drive goes on erasing, and stays locked until the erase "
 			 "finishes or the drive is power-cycled.\nThe Security section of \"hdparm -I %s\" shows where it "
 			 "stands.\n",
 			 dev->path);
-		struct timespec t0, t1;
-
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		lc = long_command_begin("erasing", erase_estimate_s(id, enhanced), interrupted, !run.json);
+		long_command_begin(&lc, "erasing", erase_estimate_s(id, enhanced), interrupted, !run.json);
 		err = security_command(dev, op->command, block, erase_timeout(id, enhanced), op->name);
-		long_command_end(lc);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
+		seconds = long_command_end(&lc);
 		json_object_begin("security_erase");
 		json_bool("enhanced", enhanced);
 		json_bool("completed", !err);
-		json_fixed("seconds", (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, 1);
+		json_fixed("seconds", seconds, 1);
 		json_uint("estimate_minutes", erase_estimate_s(id, enhanced) / 60);
 		json_object_end();
 		return err;
@@ -560,20 +568,36 @@ static const char *const sanitize_failures[] = {
 	[4] = "the freeze lock was refused: the antifreeze lock is set",
 };
 
-int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
+/* 0 when the drive has the SANITIZE feature set; else the errno, with the reason said. */
+static int sanitize_supported(struct device *dev)
 {
-	struct status_line line;
 	const uint16_t *id;
 	int err;
 
-	(void)s;
-	(void)opt;
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
 	if (!ata_id_has_sanitize(id)) {
 		complain("SANITIZE feature set is not supported\n");
 		return EOPNOTSUPP;
 	}
+	return 0;
+}
+
+/* SANITIZE STATUS EXT's bits are in COUNT 15:8, which fixed-format sense does not carry. */
+static bool sanitize_status_returned(const struct ata_result *res)
+{
+	return res->have_regs && !(!res->out.lba48 && res->sense[0] == 0x70);
+}
+
+int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct status_line line;
+	int err;
+
+	(void)s;
+	(void)opt;
+	if ((err = sanitize_supported(dev)))
+		return err;
 	status_begin(&line, !run.json);
 	for (;;) {
 		struct ata_result res;
@@ -597,7 +621,7 @@ int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
 			ata_report("SANITIZE STATUS EXT", &res, err);
 			return err;
 		}
-		if (!res.have_regs || (!res.out.lba48 && res.sense[0] == 0x70)) {
+		if (!sanitize_status_returned(&res)) {
 			status_end(&line);
 			complain(" --sanitize-wait: the status bits were not returned (no registers, or fixed-format sense)\n");
 			return EIO;
@@ -626,15 +650,10 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	const struct sanitize_op *op = TABLE_ROW(sanitize_ops, opt);
 	struct ata_result res;
-	const uint16_t *id;
 	int err;
 
-	if (!(id = identify_or_report(dev, &err)))
+	if ((err = sanitize_supported(dev)))
 		return err;
-	if (!ata_id_has_sanitize(id)) {
-		complain("SANITIZE feature set is not supported\n");
-		return EOPNOTSUPP;
-	}
 	struct ata_cmd cmd = {
 		.name = op->name,
 		.tf = { .command = ATA_OP_SANITIZE, .feature = op->feature, .lba = op->key, .lba48 = true,
@@ -656,23 +675,23 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	if (opt == OPT_SANITIZE_STATUS) {
 		unsigned int flags = res.out.count >> 8;
 
-		if (!res.have_regs || (res.out.lba48 == false && res.sense[0] == 0x70)) {
+		if (!sanitize_status_returned(&res)) {
 			complain(" SANITIZE_STATUS: the status bits were not returned (fixed-format sense)\n");
 			return EIO;
 		}
 		out("Sanitize status:\n");
-		if (flags & 0x20)
+		if (flags & SANITIZE_FROZEN)
 			out("    State:    SD1 Sanitize Frozen\n");
-		else if (flags & 0x40) {
+		else if (flags & SANITIZE_IN_PROGRESS) {
 			unsigned int progress = (unsigned int)(res.out.lba & 0xffff);
 
 			out("    State:    SD2 Sanitize operation In Process\n");
 			out("    Progress: 0x%x (%u%%)\n", progress, progress == 0xffff ? 100 : 100 * (progress + 1) / 0xffff);
 		} else
 			out("    State:    SD0 Sanitize Idle\n");
-		if (flags & 0x80)
+		if (flags & SANITIZE_COMPLETED_WITHOUT_ERROR)
 			out("    Last Sanitize Operation Completed Without Error\n");
-		if (flags & 0x10)
+		if (flags & SANITIZE_ANTIFREEZE)
 			out("    Antifreeze bit set\n");
 	} else if (opt == OPT_SANITIZE_BLOCK_ERASE || opt == OPT_SANITIZE_CRYPTO || opt == OPT_SANITIZE_OVERWRITE) {
 		out("Operation started in background\n");
