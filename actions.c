@@ -14,11 +14,18 @@
 #include "array.h"
 #include "actions.h"
 #include "benchmark.h"
+#include "commands.h"
+#include "dco.h"
+#include "disk.h"
+#include "files.h"
+#include "firmware.h"
 #include "iodepth.h"
 #include "json.h"
-#include "nvme.h"
+#include "sanitize.h"
 #include "sectors.h"
+#include "security.h"
 #include "settings.h"
+#include "trim.h"
 #include "report.h"
 
 enum when {
@@ -32,113 +39,117 @@ struct step {
 	enum opt_id opt;
 	enum when when;
 	bool in_defaults;	/* part of the default query set (-v, or no option) */
-	step_fn *run;
-	bool ata_only;		/* an ATA command with no NVMe meaning */
+	step_fn *run;		/* NULL: the disk's own command, below */
+	bool ata_only;		/* an ATA command, refused on other disks */
+	enum disk_op via;	/* a command every disk has, done by its transport */
 };
 
-/* Last column: ATA commands (refused on NVMe), or steps that work on any device. */
+/* Last column: ATA commands (refused on NVMe and SCSI disks), or steps that work on any device. */
 #define ATA true
 #define ANY false
+#define STEP(o, w, dflt, fn, ata) { .opt = (o), .when = (w), .in_defaults = (dflt), .run = (fn), .ata_only = (ata) }
+/* A command of every kind of disk: the transport chosen for the device does it. */
+#define DISK_STEP(o, w, dflt, op) { .opt = (o), .when = (w), .in_defaults = (dflt), .via = (op) }
 
 static const struct step steps[] = {
 	/* Settings. */
-	{ OPT_SET_SECTOR_SIZE, WHEN_GIVEN, false, set_sector_size, ATA },
-	{ OPT_TRIM_STDIN, WHEN_GIVEN, false, trim_from_stdin, ANY },
-	{ OPT_WDIDLE3, WHEN_SET, false, set_wdidle3, ATA },
-	{ OPT_READAHEAD, WHEN_SET, false, set_kernel_setting, ANY },
-	{ OPT_PIOMODE, WHEN_SET, false, set_pio_mode, ANY },
-	{ OPT_IO32BIT, WHEN_SET, false, set_kernel_setting, ANY },
-	{ OPT_MULTCOUNT, WHEN_SET, false, set_multcount, ATA },
-	{ OPT_READONLY, WHEN_SET, false, set_kernel_setting, ANY },
-	{ OPT_UNMASK, WHEN_SET, false, set_kernel_setting, ANY },
-	{ OPT_DMA, WHEN_SET, false, set_kernel_setting, ANY },
-	{ OPT_QUEUE_DEPTH, WHEN_SET, false, set_queue_depth, ANY },
-	{ OPT_NOWERR, WHEN_SET, false, set_kernel_setting, ANY },
-	{ OPT_KEEP, WHEN_SET, false, set_kernel_setting, ANY },
-	{ OPT_DOORLOCK, WHEN_SET, false, set_drive_feature, ATA },
-	{ OPT_DRIVE_KEEP, WHEN_SET, false, set_drive_feature, ATA },
-	{ OPT_DEFECTS, WHEN_SET, false, set_drive_feature, ATA },
-	{ OPT_PREFETCH, WHEN_SET, false, set_drive_feature, ATA },
-	{ OPT_XFERMODE, WHEN_SET, false, set_drive_feature, ATA },
-	{ OPT_LOOKAHEAD, WHEN_SET, false, set_drive_feature, ATA },
-	{ OPT_POWERUP_STANDBY, WHEN_SET, false, set_powerup_standby, ATA },
-	{ OPT_APM, WHEN_SET, false, set_drive_feature, ATA },
-	{ OPT_CDROMSPEED, WHEN_SET, false, set_cdrom_speed, ANY },
-	{ OPT_ACOUSTIC, WHEN_SET, false, set_drive_feature, ATA },
-	{ OPT_WRV, WHEN_SET, false, set_drive_feature, ATA },
-	{ OPT_WCACHE, WHEN_SET, false, set_write_cache, ANY },
-	{ OPT_STANDBY, WHEN_SET, false, set_standby_timer, ATA },
-	{ OPT_SECURITY_UNLOCK, WHEN_GIVEN, false, security_step, ATA },
-	{ OPT_SECURITY_SET_PASS, WHEN_GIVEN, false, security_step, ATA },
-	{ OPT_SECURITY_DISABLE, WHEN_GIVEN, false, security_step, ATA },
-	{ OPT_SECURITY_ERASE, WHEN_GIVEN, false, security_step, ATA },
-	{ OPT_SECURITY_ERASE_ENHANCED, WHEN_GIVEN, false, security_step, ATA },
-	{ OPT_SANITIZE_STATUS, WHEN_GIVEN, false, sanitize_step, ATA },
-	{ OPT_SANITIZE_FREEZE, WHEN_GIVEN, false, sanitize_step, ATA },
-	{ OPT_SANITIZE_ANTIFREEZE, WHEN_GIVEN, false, sanitize_step, ATA },
-	{ OPT_SANITIZE_BLOCK_ERASE, WHEN_GIVEN, false, sanitize_step, ATA },
-	{ OPT_SANITIZE_CRYPTO, WHEN_GIVEN, false, sanitize_step, ATA },
-	{ OPT_SANITIZE_OVERWRITE, WHEN_GIVEN, false, sanitize_step, ATA },
-	{ OPT_SANITIZE_WAIT, WHEN_GIVEN, false, sanitize_wait, ATA },
-	{ OPT_DCO_IDENTIFY, WHEN_GIVEN, false, dco_step, ATA },
-	{ OPT_DCO_RESTORE, WHEN_GIVEN, false, dco_step, ATA },
-	{ OPT_DCO_FREEZE, WHEN_GIVEN, false, dco_step, ATA },
-	{ OPT_DCO_SETMAX, WHEN_GIVEN, false, dco_step, ATA },
-	{ OPT_SECURITY_FREEZE, WHEN_GIVEN, false, security_freeze, ATA },
-	{ OPT_SEAGATE, WHEN_GIVEN, false, power_command, ATA },
-	{ OPT_BUSSTATE, WHEN_SET, false, set_kernel_setting, ANY },
-	{ OPT_MAX_SECTORS, WHEN_SET, false, set_max_sectors, ATA },
-	{ OPT_MAKE_BAD_SECTOR, WHEN_GIVEN, false, make_bad_sector, ATA },
-	{ OPT_TRIM_RANGES, WHEN_GIVEN, false, trim_from_args, ANY },
-	{ OPT_WRITE_SECTOR, WHEN_GIVEN, false, write_sector, ATA },
-	{ OPT_REPAIR_SECTOR, WHEN_GIVEN, false, write_sector, ATA },
-	{ OPT_FWDOWNLOAD, WHEN_GIVEN, false, firmware_download, ATA },
-	{ OPT_FWDOWNLOAD_MODE3, WHEN_GIVEN, false, firmware_download, ATA },
-	{ OPT_FWDOWNLOAD_MODE3_MAX, WHEN_GIVEN, false, firmware_download, ATA },
-	{ OPT_FWDOWNLOAD_MODE7, WHEN_GIVEN, false, firmware_download, ATA },
-	{ OPT_FWDOWNLOAD_MODEE, WHEN_GIVEN, false, firmware_download, ATA },
-	{ OPT_FWDOWNLOAD_MODEE_MAX, WHEN_GIVEN, false, firmware_download, ATA },
-	{ OPT_READ_SECTOR, WHEN_GIVEN, false, read_sector, ANY },
-	{ OPT_DRQ_HSM_ERROR, WHEN_GIVEN, false, drq_hsm_error, ATA },
-	{ OPT_HITACHI_TEMP, WHEN_NOISY, false, hitachi_temperature, ATA },
+	STEP(OPT_SET_SECTOR_SIZE, WHEN_GIVEN, false, set_sector_size, ATA),
+	STEP(OPT_TRIM_STDIN, WHEN_GIVEN, false, trim_from_stdin, ANY),
+	STEP(OPT_WDIDLE3, WHEN_SET, false, set_wdidle3, ATA),
+	STEP(OPT_READAHEAD, WHEN_SET, false, set_kernel_setting, ANY),
+	STEP(OPT_PIOMODE, WHEN_SET, false, set_pio_mode, ANY),
+	STEP(OPT_IO32BIT, WHEN_SET, false, set_kernel_setting, ANY),
+	STEP(OPT_MULTCOUNT, WHEN_SET, false, set_multcount, ATA),
+	STEP(OPT_READONLY, WHEN_SET, false, set_kernel_setting, ANY),
+	STEP(OPT_UNMASK, WHEN_SET, false, set_kernel_setting, ANY),
+	STEP(OPT_DMA, WHEN_SET, false, set_kernel_setting, ANY),
+	STEP(OPT_QUEUE_DEPTH, WHEN_SET, false, set_queue_depth, ANY),
+	STEP(OPT_NOWERR, WHEN_SET, false, set_kernel_setting, ANY),
+	STEP(OPT_KEEP, WHEN_SET, false, set_kernel_setting, ANY),
+	STEP(OPT_DOORLOCK, WHEN_SET, false, set_drive_feature, ATA),
+	STEP(OPT_DRIVE_KEEP, WHEN_SET, false, set_drive_feature, ATA),
+	STEP(OPT_DEFECTS, WHEN_SET, false, set_drive_feature, ATA),
+	STEP(OPT_PREFETCH, WHEN_SET, false, set_drive_feature, ATA),
+	STEP(OPT_XFERMODE, WHEN_SET, false, set_drive_feature, ATA),
+	DISK_STEP(OPT_LOOKAHEAD, WHEN_SET, false, DISK_SET_CACHE),
+	STEP(OPT_POWERUP_STANDBY, WHEN_SET, false, set_powerup_standby, ATA),
+	STEP(OPT_APM, WHEN_SET, false, set_drive_feature, ATA),
+	STEP(OPT_CDROMSPEED, WHEN_SET, false, set_cdrom_speed, ANY),
+	STEP(OPT_ACOUSTIC, WHEN_SET, false, set_drive_feature, ATA),
+	STEP(OPT_WRV, WHEN_SET, false, set_drive_feature, ATA),
+	DISK_STEP(OPT_WCACHE, WHEN_SET, false, DISK_SET_CACHE),
+	DISK_STEP(OPT_STANDBY, WHEN_SET, false, DISK_STANDBY_TIMER),
+	STEP(OPT_SECURITY_UNLOCK, WHEN_GIVEN, false, security_step, ATA),
+	STEP(OPT_SECURITY_SET_PASS, WHEN_GIVEN, false, security_step, ATA),
+	STEP(OPT_SECURITY_DISABLE, WHEN_GIVEN, false, security_step, ATA),
+	STEP(OPT_SECURITY_ERASE, WHEN_GIVEN, false, security_step, ATA),
+	STEP(OPT_SECURITY_ERASE_ENHANCED, WHEN_GIVEN, false, security_step, ATA),
+	STEP(OPT_SANITIZE_STATUS, WHEN_GIVEN, false, sanitize_step, ATA),
+	STEP(OPT_SANITIZE_FREEZE, WHEN_GIVEN, false, sanitize_step, ATA),
+	STEP(OPT_SANITIZE_ANTIFREEZE, WHEN_GIVEN, false, sanitize_step, ATA),
+	STEP(OPT_SANITIZE_BLOCK_ERASE, WHEN_GIVEN, false, sanitize_step, ATA),
+	STEP(OPT_SANITIZE_CRYPTO, WHEN_GIVEN, false, sanitize_step, ATA),
+	STEP(OPT_SANITIZE_OVERWRITE, WHEN_GIVEN, false, sanitize_step, ATA),
+	STEP(OPT_SANITIZE_WAIT, WHEN_GIVEN, false, sanitize_wait, ATA),
+	STEP(OPT_DCO_IDENTIFY, WHEN_GIVEN, false, dco_step, ATA),
+	STEP(OPT_DCO_RESTORE, WHEN_GIVEN, false, dco_step, ATA),
+	STEP(OPT_DCO_FREEZE, WHEN_GIVEN, false, dco_step, ATA),
+	STEP(OPT_DCO_SETMAX, WHEN_GIVEN, false, dco_step, ATA),
+	STEP(OPT_SECURITY_FREEZE, WHEN_GIVEN, false, security_freeze, ATA),
+	STEP(OPT_SEAGATE, WHEN_GIVEN, false, power_command, ATA),
+	STEP(OPT_BUSSTATE, WHEN_SET, false, set_kernel_setting, ANY),
+	STEP(OPT_MAX_SECTORS, WHEN_SET, false, set_max_sectors, ATA),
+	STEP(OPT_MAKE_BAD_SECTOR, WHEN_GIVEN, false, make_bad_sector, ATA),
+	STEP(OPT_TRIM_RANGES, WHEN_GIVEN, false, trim_from_args, ANY),
+	STEP(OPT_WRITE_SECTOR, WHEN_GIVEN, false, write_sector, ATA),
+	STEP(OPT_REPAIR_SECTOR, WHEN_GIVEN, false, write_sector, ATA),
+	STEP(OPT_FWDOWNLOAD, WHEN_GIVEN, false, firmware_download, ATA),
+	STEP(OPT_FWDOWNLOAD_MODE3, WHEN_GIVEN, false, firmware_download, ATA),
+	STEP(OPT_FWDOWNLOAD_MODE3_MAX, WHEN_GIVEN, false, firmware_download, ATA),
+	STEP(OPT_FWDOWNLOAD_MODE7, WHEN_GIVEN, false, firmware_download, ATA),
+	STEP(OPT_FWDOWNLOAD_MODEE, WHEN_GIVEN, false, firmware_download, ATA),
+	STEP(OPT_FWDOWNLOAD_MODEE_MAX, WHEN_GIVEN, false, firmware_download, ATA),
+	STEP(OPT_READ_SECTOR, WHEN_GIVEN, false, read_sector, ANY),
+	STEP(OPT_DRQ_HSM_ERROR, WHEN_GIVEN, false, drq_hsm_error, ATA),
+	STEP(OPT_HITACHI_TEMP, WHEN_NOISY, false, hitachi_temperature, ATA),
 
 	/* Queries. */
-	{ OPT_MULTCOUNT, WHEN_QUERY, true, get_multcount, ANY },
-	{ OPT_IO32BIT, WHEN_QUERY, true, get_kernel_setting, ANY },
-	{ OPT_UNMASK, WHEN_QUERY, true, get_kernel_setting, ANY },
-	{ OPT_DMA, WHEN_QUERY, true, get_kernel_setting, ANY },
-	{ OPT_QUEUE_DEPTH, WHEN_QUERY, false, get_queue_depth, ANY },
-	{ OPT_KEEP, WHEN_QUERY, true, get_kernel_setting, ANY },
-	{ OPT_NOWERR, WHEN_QUERY, false, get_kernel_setting, ANY },
-	{ OPT_READONLY, WHEN_QUERY, true, get_kernel_setting, ANY },
-	{ OPT_READAHEAD, WHEN_QUERY, true, get_kernel_setting, ANY },
-	{ OPT_GEOMETRY, WHEN_GIVEN, true, get_geometry, ANY },
-	{ OPT_WDIDLE3, WHEN_QUERY, false, get_wdidle3, ATA },
-	{ OPT_POWERMODE, WHEN_NOISY, false, check_power_mode, ANY },
-	{ OPT_IDENTITY, WHEN_GIVEN, false, show_identity, ANY },
-	{ OPT_IDENTIFY, WHEN_GIVEN, false, show_identify, ANY },
-	{ OPT_ISTDOUT, WHEN_GIVEN, false, show_identify, ANY },
-	{ OPT_IRAW, WHEN_GIVEN, false, show_identify, ANY },
-	{ OPT_LOOKAHEAD, WHEN_QUERY, false, get_drive_feature, ATA },
-	{ OPT_WCACHE, WHEN_QUERY, false, get_drive_feature, ANY },
-	{ OPT_APM, WHEN_QUERY, false, get_drive_feature, ATA },
-	{ OPT_ACOUSTIC, WHEN_QUERY, false, get_drive_feature, ATA },
-	{ OPT_WRV, WHEN_QUERY, false, get_drive_feature, ATA },
-	{ OPT_BUSSTATE, WHEN_QUERY, false, get_kernel_setting, ANY },
-	{ OPT_MAX_SECTORS, WHEN_QUERY, false, get_max_sectors, ATA },
+	STEP(OPT_MULTCOUNT, WHEN_QUERY, true, get_multcount, ANY),
+	STEP(OPT_IO32BIT, WHEN_QUERY, true, get_kernel_setting, ANY),
+	STEP(OPT_UNMASK, WHEN_QUERY, true, get_kernel_setting, ANY),
+	STEP(OPT_DMA, WHEN_QUERY, true, get_kernel_setting, ANY),
+	STEP(OPT_QUEUE_DEPTH, WHEN_QUERY, false, get_queue_depth, ANY),
+	STEP(OPT_KEEP, WHEN_QUERY, true, get_kernel_setting, ANY),
+	STEP(OPT_NOWERR, WHEN_QUERY, false, get_kernel_setting, ANY),
+	STEP(OPT_READONLY, WHEN_QUERY, true, get_kernel_setting, ANY),
+	STEP(OPT_READAHEAD, WHEN_QUERY, true, get_kernel_setting, ANY),
+	STEP(OPT_GEOMETRY, WHEN_GIVEN, true, get_geometry, ANY),
+	STEP(OPT_WDIDLE3, WHEN_QUERY, false, get_wdidle3, ATA),
+	DISK_STEP(OPT_POWERMODE, WHEN_NOISY, false, DISK_POWER_MODE),
+	DISK_STEP(OPT_IDENTITY, WHEN_GIVEN, false, DISK_IDENTITY),
+	DISK_STEP(OPT_IDENTIFY, WHEN_GIVEN, false, DISK_IDENTIFY),
+	DISK_STEP(OPT_ISTDOUT, WHEN_GIVEN, false, DISK_IDENTIFY),
+	DISK_STEP(OPT_IRAW, WHEN_GIVEN, false, DISK_IDENTIFY),
+	DISK_STEP(OPT_LOOKAHEAD, WHEN_QUERY, false, DISK_GET_CACHE),
+	DISK_STEP(OPT_WCACHE, WHEN_QUERY, false, DISK_GET_CACHE),
+	STEP(OPT_APM, WHEN_QUERY, false, get_drive_feature, ATA),
+	STEP(OPT_ACOUSTIC, WHEN_QUERY, false, get_drive_feature, ATA),
+	STEP(OPT_WRV, WHEN_QUERY, false, get_drive_feature, ATA),
+	STEP(OPT_BUSSTATE, WHEN_QUERY, false, get_kernel_setting, ANY),
+	STEP(OPT_MAX_SECTORS, WHEN_QUERY, false, get_max_sectors, ATA),
 
 	/* Timings, flushes and power commands. */
-	{ OPT_CACHE_TIMINGS, WHEN_GIVEN, false, time_cached_reads, ANY },
-	{ OPT_FLUSH_WCACHE, WHEN_GIVEN, false, flush_write_cache, ANY },
-	{ OPT_TIMINGS, WHEN_GIVEN, false, time_device_reads, ANY },
-	{ OPT_SEEKS, WHEN_GIVEN, false, time_random_seeks, ANY },
-	{ OPT_FLUSH_BUFFERS, WHEN_GIVEN, false, flush_buffers, ANY },
-	{ OPT_REREAD_PARTITIONS, WHEN_GIVEN, false, reread_partitions, ANY },
-	{ OPT_IDLE_IMMEDIATE, WHEN_GIVEN, false, power_command, ATA },
-	{ OPT_STANDBY_NOW, WHEN_GIVEN, false, power_command, ATA },
-	{ OPT_IDLE_UNLOAD, WHEN_GIVEN, false, power_command, ATA },
-	{ OPT_SLEEP_NOW, WHEN_GIVEN, false, power_command, ATA },
-	{ OPT_RESET, WHEN_GIVEN, false, device_reset, ANY },
+	STEP(OPT_CACHE_TIMINGS, WHEN_GIVEN, false, time_cached_reads, ANY),
+	DISK_STEP(OPT_FLUSH_WCACHE, WHEN_GIVEN, false, DISK_FLUSH),
+	STEP(OPT_TIMINGS, WHEN_GIVEN, false, time_device_reads, ANY),
+	STEP(OPT_SEEKS, WHEN_GIVEN, false, time_random_seeks, ANY),
+	STEP(OPT_FLUSH_BUFFERS, WHEN_GIVEN, false, flush_buffers, ANY),
+	STEP(OPT_REREAD_PARTITIONS, WHEN_GIVEN, false, reread_partitions, ANY),
+	STEP(OPT_IDLE_IMMEDIATE, WHEN_GIVEN, false, power_command, ATA),
+	DISK_STEP(OPT_STANDBY_NOW, WHEN_GIVEN, false, DISK_POWER_COMMAND),
+	STEP(OPT_IDLE_UNLOAD, WHEN_GIVEN, false, power_command, ATA),
+	DISK_STEP(OPT_SLEEP_NOW, WHEN_GIVEN, false, DISK_POWER_COMMAND),
+	STEP(OPT_RESET, WHEN_GIVEN, false, device_reset, ANY),
 };
 
 /*
@@ -256,38 +267,6 @@ static bool step_applies(const struct step *st, const struct settings *s)
 	return false;
 }
 
-const void *table_row(const void *table, size_t count, size_t size, enum opt_id opt)
-{
-	const char *row = table;
-
-	for (size_t i = 0; i < count; i++, row += size)
-		if (*(const enum opt_id *)(const void *)row == opt)
-			return row;
-	return NULL;
-}
-
-static int confirm(struct device *dev, bool given, const char *opt, const char *danger, const char *explanation,
-		   const char *flag_text)
-{
-	if (given)
-		return 0;
-	dev->refused = true;
-	complain("Use of %s is %s.\n%s\n%s\nProgram aborted.\n", opt, danger, explanation, flag_text);
-	return EPERM;
-}
-
-int confirm_dangerous(struct device *dev, const struct settings *s, const char *opt, const char *explanation)
-{
-	return confirm(dev, s->v[OPT_YES_I_KNOW].given, opt, "VERY DANGEROUS", explanation,
-		       "Please supply the --yes-i-know-what-i-am-doing flag if you really want this.");
-}
-
-int confirm_destructive(struct device *dev, const struct settings *s, const char *opt, const char *explanation)
-{
-	return confirm(dev, s->v[OPT_PLEASE_DESTROY].given, opt, "EXTREMELY DANGEROUS", explanation,
-		       "Please also supply the --please-destroy-my-drive flag if you really want this.");
-}
-
 static void json_timing(const char *key, const struct timing_result *t)
 {
 	if (!t->valid)
@@ -330,7 +309,16 @@ static void json_device_end(const struct device *dev)
 	json_object_end();
 }
 
-int process_device(const char *path, const struct settings *s, bool *refused)
+static int run_step(struct device *dev, const struct settings *s, const struct step *st)
+{
+	step_fn *fn = st->via ? dev->disk->op[st->via] : st->run;
+
+	if ((st->ata_only && !dev->disk->ata) || !fn)
+		return refuse_on_this_disk(dev, st->opt);
+	return fn(dev, s, st->opt);
+}
+
+int process_device(const char *path, const struct settings *s, const struct run_flags *run, bool *refused)
 {
 	struct device dev;
 	int flags = O_RDONLY | O_NONBLOCK;
@@ -339,6 +327,7 @@ int process_device(const char *path, const struct settings *s, bool *refused)
 
 	memset(&dev, 0, sizeof(dev));
 	dev.path = path;
+	dev.run = *run;
 	json_object_begin(NULL);
 	json_string("name", path);
 	if (s->v[OPT_DIRECT].given)
@@ -355,7 +344,7 @@ int process_device(const char *path, const struct settings *s, bool *refused)
 		if (!s->quiet)
 			out("\n%s:\n", path);
 		fflush(stdout);
-		nvme_detect(&dev);
+		disk_choose(&dev);
 		status = preflight(&dev, s);
 	}
 
@@ -374,12 +363,7 @@ int process_device(const char *path, const struct settings *s, bool *refused)
 		}
 		fflush(stdout);
 		report_operation(option_name(st->opt));
-		if (dev.nvme_nsid && st->ata_only) {
-			complain(" %s: not supported on NVMe devices\n", option_name(st->opt));
-			err = EOPNOTSUPP;
-		} else {
-			err = st->run(&dev, s, st->opt);
-		}
+		err = run_step(&dev, s, st);
 		if (err)
 			status = err;
 		/* A refused dangerous option stops this device: nothing after it runs. */

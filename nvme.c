@@ -395,7 +395,7 @@ static int identify_controller(struct device *dev, uint8_t **ctrl, uint8_t **ns)
 	return identify(dev, 1, 0, *ctrl, false);
 }
 
-int nvme_show_identify(struct device *dev, const struct settings *s, enum opt_id opt)
+static int nvme_show_identify(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	uint8_t *ctrl, *ns;
 	int err = identify_controller(dev, &ctrl, &ns);
@@ -438,12 +438,14 @@ int nvme_show_identify(struct device *dev, const struct settings *s, enum opt_id
 	return err;
 }
 
-int nvme_show_identity(struct device *dev)
+static int nvme_show_identity(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	uint8_t *ctrl, *ns;
 	char model[41], fw[9], serial[21];
 	int err = identify_controller(dev, &ctrl, &ns);
 
+	(void)s;
+	(void)opt;
 	if (!err) {
 		const struct {
 			char *dst;
@@ -474,11 +476,13 @@ int nvme_show_identity(struct device *dev)
 
 /* ---- power, cache, flush ---- */
 
-int nvme_power_mode(struct device *dev)
+static int nvme_power_mode(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	long ps = get_feature(dev, NVME_FEAT_POWER_MGMT, false);
 	uint8_t *ctrl;
 
+	(void)s;
+	(void)opt;
 	if (ps < 0) {
 		out(" drive state is:  unknown\n");
 		return EIO;
@@ -497,12 +501,17 @@ int nvme_power_mode(struct device *dev)
 	return 0;
 }
 
-int nvme_get_write_cache(struct device *dev)
+static int nvme_get_write_cache(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	uint8_t *ctrl = malloc(NVME_IDENTIFY_BYTES);
+	uint8_t *ctrl;
 	long wce;
-	int err = ctrl ? identify(dev, 1, 0, ctrl, false) : ENOMEM;
+	int err;
 
+	(void)s;
+	if (opt != OPT_WCACHE)	/* NVMe has no read look-ahead to switch */
+		return refuse_on_this_disk(dev, opt);
+	ctrl = malloc(NVME_IDENTIFY_BYTES);
+	err = ctrl ? identify(dev, 1, 0, ctrl, false) : ENOMEM;
 	if (!err && !(ctrl[525] & 1)) {
 		json_object_begin("write_cache");
 		json_bool("supported", false);
@@ -526,7 +535,14 @@ int nvme_get_write_cache(struct device *dev)
 	return err;
 }
 
-int nvme_set_write_cache(struct device *dev, const struct settings *s, enum opt_id opt)
+static int flush_namespace(struct device *dev)
+{
+	struct nvme_passthru_cmd cmd = { .opcode = NVME_IO_FLUSH, .nsid = dev->nvme_nsid, .timeout_ms = 60000 };
+
+	return nvme_cmd(dev, NVME_IOCTL_IO_CMD, &cmd, "NVMe Flush");
+}
+
+static int nvme_set_write_cache(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	unsigned int on = (unsigned int)s->v[opt].num;
 	struct nvme_passthru_cmd cmd = {
@@ -536,12 +552,14 @@ int nvme_set_write_cache(struct device *dev, const struct settings *s, enum opt_
 		.cdw11 = on,
 	};
 
+	if (opt != OPT_WCACHE)
+		return refuse_on_this_disk(dev, opt);
 	if (s->v[opt].noisy) {
 		out(" setting drive write-caching to %u", on);
 		print_on_off(on);
 	}
 	if (!on) {
-		int err = nvme_flush(dev);
+		int err = flush_namespace(dev);
 
 		if (err)
 			return err;
@@ -549,11 +567,11 @@ int nvme_set_write_cache(struct device *dev, const struct settings *s, enum opt_
 	return nvme_cmd(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Set Features (volatile write cache)");
 }
 
-int nvme_flush(struct device *dev)
+static int nvme_flush(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	struct nvme_passthru_cmd cmd = { .opcode = NVME_IO_FLUSH, .nsid = dev->nvme_nsid, .timeout_ms = 60000 };
-
-	return nvme_cmd(dev, NVME_IOCTL_IO_CMD, &cmd, "NVMe Flush");
+	(void)s;
+	(void)opt;
+	return flush_namespace(dev);
 }
 
 /* ---- sectors ---- */
@@ -578,7 +596,7 @@ static int namespace_geometry(struct device *dev, uint64_t *nlba, unsigned int *
 	return err;
 }
 
-int nvme_read_sector(struct device *dev, uint64_t lba)
+static int nvme_read_sector(struct device *dev, uint64_t lba)
 {
 	uint64_t nlba;
 	unsigned int bytes;
@@ -616,7 +634,7 @@ int nvme_read_sector(struct device *dev, uint64_t lba)
 }
 
 /* Dataset Management, deallocate: 16-byte ranges, at most 256 per command. */
-int nvme_trim(struct device *dev, const struct sector_range *ranges, unsigned int n)
+static int nvme_trim(struct device *dev, const struct sector_range *ranges, unsigned int n)
 {
 	uint64_t nlba;
 	unsigned int bytes;
@@ -639,7 +657,7 @@ int nvme_trim(struct device *dev, const struct sector_range *ranges, unsigned in
 	struct status_line line;
 	uint64_t lba, count;
 
-	status_begin(&line, !run.json);
+	status_begin(&line, !dev->run.json);
 	while (!err) {
 		unsigned int entries = 0;
 		uint64_t sectors = 0;
@@ -678,3 +696,17 @@ int nvme_trim(struct device *dev, const struct sector_range *ranges, unsigned in
 	free(buf);
 	return err;
 }
+
+const struct disk_ops nvme_disk = {
+	.kind = "NVMe",
+	.op = {
+		[DISK_IDENTIFY] = nvme_show_identify,
+		[DISK_IDENTITY] = nvme_show_identity,
+		[DISK_GET_CACHE] = nvme_get_write_cache,
+		[DISK_SET_CACHE] = nvme_set_write_cache,
+		[DISK_FLUSH] = nvme_flush,
+		[DISK_POWER_MODE] = nvme_power_mode,
+	},
+	.read_sector = nvme_read_sector,
+	.trim = nvme_trim,
+};

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "actions.h"
+#include "commands.h"
 
 #define NVME_IDENTIFY_BYTES 4096
 
@@ -14,15 +14,8 @@
  */
 void nvme_detect(struct device *dev);
 
-/* The NVMe versions of the steps that have an NVMe meaning. */
-int nvme_show_identify(struct device *dev, const struct settings *s, enum opt_id opt);
-int nvme_show_identity(struct device *dev);
-int nvme_power_mode(struct device *dev);
-int nvme_get_write_cache(struct device *dev);
-int nvme_set_write_cache(struct device *dev, const struct settings *s, enum opt_id opt);
-int nvme_flush(struct device *dev);
-int nvme_read_sector(struct device *dev, uint64_t lba);
-int nvme_trim(struct device *dev, const struct sector_range *ranges, unsigned int n);
+/* The NVMe commands of every disk (device.h). */
+extern const struct disk_ops nvme_disk;
 
 /* The current state of what Get Features reports; -1 where unknown. */
 struct nvme_state {

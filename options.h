@@ -3,6 +3,7 @@
 #define HDPARM_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Every option hdparm knows; the table in hdparm.c describes each one. */
@@ -54,5 +55,46 @@ struct settings {
 	struct sector_range *ranges;
 	unsigned int nranges;
 };
+
+enum arg_kind {
+	ARG_NONE,		/* -C, -I, --idle-immediate */
+	ARG_OPTIONAL_NUM,	/* -a [N]: query, or set when digits follow */
+	ARG_NUM,		/* -S N: a value is required */
+	ARG_XFERMODE,		/* -X udma5 | 69 */
+	ARG_MAX_SECTORS,	/* -N [p]N */
+	ARG_U64,		/* --read-sector LBA */
+	ARG_FLAGGED_U64,	/* --make-bad-sector [f]LBA */
+	ARG_FILE,		/* --Iraw FILE */
+	ARG_PASSWORD,		/* --security-unlock PASSWD */
+	ARG_LETTER,		/* --security-mode h|m */
+	ARG_PATTERN,		/* --sanitize-overwrite hex:XXXXXXXX */
+	ARG_RANGES,		/* --trim-sector-ranges LBA:COUNT ... */
+	ARG_SIZE_FILE,		/* --fallocate KB FILE */
+};
+
+enum opt_class {
+	CLASS_ACTION,		/* does something to the device */
+	CLASS_MODIFIER,		/* changes how actions behave: not an action itself */
+	CLASS_ALONE,		/* only modifiers may come before it, no option after it */
+	CLASS_SOLE,		/* the only action, for one device */
+};
+
+struct option_desc {
+	enum opt_id id;
+	char letter;		/* short form, or 0 */
+	const char *name;	/* long form (without "--"), or NULL */
+	enum arg_kind arg;
+	uint64_t min, max;
+	const char *what;	/* names the value in error messages */
+	enum opt_class cls;
+	const char *usage;	/* its line in "hdparm -h", NULL when not listed there */
+	const char *letters;	/* ARG_LETTER: the accepted first letters */
+};
+
+extern const struct option_desc option_table[];
+extern const size_t option_count;
+
+/* How the option is spelled on the command line: "-S", "--read-sector". */
+const char *option_name(enum opt_id opt);
 
 #endif

@@ -21,7 +21,6 @@
 
 #include "json.h"
 #include "modes.h"
-#include "nvme.h"
 #include "settings.h"
 #include "sgio.h"
 #include "sysfs.h"
@@ -66,7 +65,6 @@ static void print_busstate(long v)
 }
 
 struct kernel_setting {
-	enum opt_id opt;
 	unsigned long get_req, set_req;
 	const char *get_name, *set_name;
 	const char *label;		/* printed before the value: " readahead     = " */
@@ -79,15 +77,72 @@ struct kernel_setting {
 	void (*print)(long value);	/* NULL: label, "%2ld" and (on)/(off) */
 };
 
-static const struct kernel_setting kernel_settings[] = {
-	{ OPT_READAHEAD, BLKRAGET, BLKRASET, "BLKRAGET", "BLKRASET", " readahead     = ", "readahead", false, " setting fs readahead to %d\n", false, false, false, NULL },
-	{ OPT_IO32BIT, HDIO_GET_32BIT, HDIO_SET_32BIT, "HDIO_GET_32BIT", "HDIO_SET_32BIT", NULL, "io32bit", false, " setting 32-bit IO_support flag to %d\n", false, false, true, print_io32 },
-	{ OPT_READONLY, BLKROGET, BLKROSET, "BLKROGET", "BLKROSET", " readonly      = ", "readonly", true, " setting readonly to %d", true, true, false, NULL },
-	{ OPT_UNMASK, HDIO_GET_UNMASKINTR, HDIO_SET_UNMASKINTR, "HDIO_GET_UNMASKINTR", "HDIO_SET_UNMASKINTR", " unmaskirq     = ", "unmaskirq", true, " setting unmaskirq to %d", true, false, true, NULL },
-	{ OPT_DMA, HDIO_GET_DMA, HDIO_SET_DMA, "HDIO_GET_DMA", "HDIO_SET_DMA", NULL, "using_dma", false, " setting using_dma to %d", true, false, true, print_dma },
-	{ OPT_NOWERR, HDIO_GET_NOWERR, HDIO_SET_NOWERR, "HDIO_GET_NOWERR", "HDIO_SET_NOWERR", " nowerr        = ", "nowerr", true, " setting nowerr to %d", true, false, false, NULL },
-	{ OPT_KEEP, HDIO_GET_KEEPSETTINGS, HDIO_SET_KEEPSETTINGS, "HDIO_GET_KEEPSETTINGS", "HDIO_SET_KEEPSETTINGS", " keepsettings  = ", "keepsettings", true, " setting keep_settings to %d", true, false, true, NULL },
-	{ OPT_BUSSTATE, HDIO_GET_BUSSTATE, HDIO_SET_BUSSTATE, "HDIO_GET_BUSSTATE", "HDIO_SET_BUSSTATE", NULL, "busstate", false, " setting bus state to %d (%s)\n", false, false, false, print_busstate },
+/* The ioctl's name travels with its code, for the message when it fails. */
+#define IOCTLS(get, set) .get_req = (get), .get_name = #get, .set_req = (set), .set_name = #set
+
+static const struct kernel_setting kernel_settings[OPT_COUNT] = {
+	[OPT_READAHEAD] = {
+		IOCTLS(BLKRAGET, BLKRASET),
+		.label = " readahead     = ",
+		.json_key = "readahead",
+		.set_text = " setting fs readahead to %d\n",
+	},
+	[OPT_IO32BIT] = {
+		IOCTLS(HDIO_GET_32BIT, HDIO_SET_32BIT),
+		.json_key = "io32bit",
+		.set_text = " setting 32-bit IO_support flag to %d\n",
+		.silent_in_defaults = true,
+		.print = print_io32,
+	},
+	[OPT_READONLY] = {
+		IOCTLS(BLKROGET, BLKROSET),
+		.label = " readonly      = ",
+		.json_key = "readonly",
+		.json_bool = true,
+		.set_text = " setting readonly to %d",
+		.set_on_off = true,
+		.by_pointer = true,
+	},
+	[OPT_UNMASK] = {
+		IOCTLS(HDIO_GET_UNMASKINTR, HDIO_SET_UNMASKINTR),
+		.label = " unmaskirq     = ",
+		.json_key = "unmaskirq",
+		.json_bool = true,
+		.set_text = " setting unmaskirq to %d",
+		.set_on_off = true,
+		.silent_in_defaults = true,
+	},
+	[OPT_DMA] = {
+		IOCTLS(HDIO_GET_DMA, HDIO_SET_DMA),
+		.json_key = "using_dma",
+		.set_text = " setting using_dma to %d",
+		.set_on_off = true,
+		.silent_in_defaults = true,
+		.print = print_dma,
+	},
+	[OPT_NOWERR] = {
+		IOCTLS(HDIO_GET_NOWERR, HDIO_SET_NOWERR),
+		.label = " nowerr        = ",
+		.json_key = "nowerr",
+		.json_bool = true,
+		.set_text = " setting nowerr to %d",
+		.set_on_off = true,
+	},
+	[OPT_KEEP] = {
+		IOCTLS(HDIO_GET_KEEPSETTINGS, HDIO_SET_KEEPSETTINGS),
+		.label = " keepsettings  = ",
+		.json_key = "keepsettings",
+		.json_bool = true,
+		.set_text = " setting keep_settings to %d",
+		.set_on_off = true,
+		.silent_in_defaults = true,
+	},
+	[OPT_BUSSTATE] = {
+		IOCTLS(HDIO_GET_BUSSTATE, HDIO_SET_BUSSTATE),
+		.json_key = "busstate",
+		.set_text = " setting bus state to %d (%s)\n",
+		.print = print_busstate,
+	},
 };
 
 static int report_errno(const char *what)
@@ -100,7 +155,7 @@ static int report_errno(const char *what)
 
 int set_kernel_setting(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	const struct kernel_setting *k = TABLE_ROW(kernel_settings, opt);
+	const struct kernel_setting *k = &kernel_settings[opt];
 	const struct opt_value *v = &s->v[opt];
 	int value = (int)v->num;
 	int rc;
@@ -119,7 +174,7 @@ int set_kernel_setting(struct device *dev, const struct settings *s, enum opt_id
 
 int get_kernel_setting(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	const struct kernel_setting *k = TABLE_ROW(kernel_settings, opt);
+	const struct kernel_setting *k = &kernel_settings[opt];
 	bool explicit = s->v[opt].given && s->v[opt].noisy;
 	long value = 0;
 	int ivalue = 0, rc;
@@ -347,7 +402,6 @@ static int ata_simple(struct device *dev, const char *what, uint8_t command, uin
 
 /* SET FEATURES (and the like) driven by one value: on/off subcommands or a count. */
 struct drive_feature {
-	enum opt_id opt;
 	uint8_t command_on, command_off;	/* for a non-zero and a zero value */
 	uint8_t feature_on, feature_off;
 	bool count_is_value;
@@ -356,21 +410,21 @@ struct drive_feature {
 	const char *what;			/* names the command when it fails */
 };
 
-static const struct drive_feature drive_features[] = {
-	{ OPT_DOORLOCK, 0xde, 0xdf, 0, 0, false, " setting drive doorlock to %d", true, "HDIO_DRIVE_CMD(doorlock)" },
-	{ OPT_DRIVE_KEEP, 0xef, 0xef, 0x66, 0xcc, false, " setting drive keep features to %d", true, "HDIO_DRIVE_CMD(keepsettings)" },
-	{ OPT_DEFECTS, 0xef, 0xef, 0x04, 0x84, false, " setting drive defect management to %d\n", false, "HDIO_DRIVE_CMD(defectmgmt)" },
-	{ OPT_PREFETCH, 0xef, 0xef, 0xab, 0xab, true, " setting drive prefetch to %d\n", false, "HDIO_DRIVE_CMD(setprefetch)" },
-	{ OPT_XFERMODE, 0xef, 0xef, 0x03, 0x03, true, " setting xfermode to %d", false, "HDIO_DRIVE_CMD(setxfermode)" },
-	{ OPT_LOOKAHEAD, 0xef, 0xef, 0xaa, 0x55, false, " setting drive read-lookahead to %d", true, "HDIO_DRIVE_CMD(setreadahead)" },
-	{ OPT_APM, 0xef, 0xef, 0x05, 0x05, true, " setting Advanced Power Management level to", false, "HDIO_DRIVE_CMD(setapm)" },
-	{ OPT_ACOUSTIC, 0xef, 0xef, 0x42, 0xc2, true, " setting acoustic management to %d\n", false, "HDIO_DRIVE_CMD:ACOUSTIC" },
-	{ OPT_WRV, 0xef, 0xef, 0x0b, 0x8b, true, " setting write-read-verify to %d\n", false, "HDIO_DRIVE_CMD:WRV" },
+static const struct drive_feature drive_features[OPT_COUNT] = {
+	[OPT_DOORLOCK] = { .command_on = 0xde, .command_off = 0xdf, .set_text = " setting drive doorlock to %d", .set_on_off = true, .what = "HDIO_DRIVE_CMD(doorlock)" },
+	[OPT_DRIVE_KEEP] = { .command_on = 0xef, .command_off = 0xef, .feature_on = 0x66, .feature_off = 0xcc, .set_text = " setting drive keep features to %d", .set_on_off = true, .what = "HDIO_DRIVE_CMD(keepsettings)" },
+	[OPT_DEFECTS] = { .command_on = 0xef, .command_off = 0xef, .feature_on = 0x04, .feature_off = 0x84, .set_text = " setting drive defect management to %d\n", .what = "HDIO_DRIVE_CMD(defectmgmt)" },
+	[OPT_PREFETCH] = { .command_on = 0xef, .command_off = 0xef, .feature_on = 0xab, .feature_off = 0xab, .count_is_value = true, .set_text = " setting drive prefetch to %d\n", .what = "HDIO_DRIVE_CMD(setprefetch)" },
+	[OPT_XFERMODE] = { .command_on = 0xef, .command_off = 0xef, .feature_on = 0x03, .feature_off = 0x03, .count_is_value = true, .set_text = " setting xfermode to %d", .what = "HDIO_DRIVE_CMD(setxfermode)" },
+	[OPT_LOOKAHEAD] = { .command_on = 0xef, .command_off = 0xef, .feature_on = 0xaa, .feature_off = 0x55, .set_text = " setting drive read-lookahead to %d", .set_on_off = true, .what = "HDIO_DRIVE_CMD(setreadahead)" },
+	[OPT_APM] = { .command_on = 0xef, .command_off = 0xef, .feature_on = 0x05, .feature_off = 0x05, .count_is_value = true, .set_text = " setting Advanced Power Management level to", .what = "HDIO_DRIVE_CMD(setapm)" },
+	[OPT_ACOUSTIC] = { .command_on = 0xef, .command_off = 0xef, .feature_on = 0x42, .feature_off = 0xc2, .count_is_value = true, .set_text = " setting acoustic management to %d\n", .what = "HDIO_DRIVE_CMD:ACOUSTIC" },
+	[OPT_WRV] = { .command_on = 0xef, .command_off = 0xef, .feature_on = 0x0b, .feature_off = 0x8b, .count_is_value = true, .set_text = " setting write-read-verify to %d\n", .what = "HDIO_DRIVE_CMD:WRV" },
 };
 
 int set_drive_feature(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	const struct drive_feature *f = TABLE_ROW(drive_features, opt);
+	const struct drive_feature *f = &drive_features[opt];
 	const struct opt_value *v = &s->v[opt];
 	unsigned int value = (unsigned int)v->num;
 	uint8_t feature;
@@ -407,8 +461,6 @@ int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 	const uint16_t *id;
 
 	(void)s;
-	if (dev->nvme_nsid)
-		return nvme_get_write_cache(dev);
 	id = need_identify(dev, &err);
 	if (!id)
 		return err;
@@ -500,7 +552,7 @@ int flush_write_cache(struct device *dev, const struct settings *s, enum opt_id 
 {
 	(void)s;
 	(void)opt;
-	return dev->nvme_nsid ? nvme_flush(dev) : flush_cache_cmd(dev);
+	return flush_cache_cmd(dev);
 }
 
 int set_write_cache(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -508,8 +560,6 @@ int set_write_cache(struct device *dev, const struct settings *s, enum opt_id op
 	unsigned int on = (unsigned int)s->v[opt].num;
 	int err = 0;
 
-	if (dev->nvme_nsid)
-		return nvme_set_write_cache(dev, s, opt);
 	if (s->v[opt].noisy) {
 		out(" setting drive write-caching to %u", on);
 		print_on_off(on);
@@ -530,6 +580,11 @@ int set_write_cache(struct device *dev, const struct settings *s, enum opt_id op
 			err = e;
 	}
 	return err;
+}
+
+int ata_set_cache(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	return opt == OPT_WCACHE ? set_write_cache(dev, s, opt) : set_drive_feature(dev, s, opt);
 }
 
 static void print_standby_interval(unsigned int v)
@@ -629,8 +684,6 @@ int check_power_mode(struct device *dev, const struct settings *s, enum opt_id o
 
 	(void)s;
 	(void)opt;
-	if (dev->nvme_nsid)
-		return nvme_power_mode(dev);
 	err = ata_nondata(dev, "CHECK POWER MODE", ATA_OP_CHECK_POWER_MODE, 0, 0, 0, true, &res, 0);
 	if (err == EIO) /* very old drives know only the ATA-1 opcode */
 		err = ata_nondata(dev, "CHECK POWER MODE", ATA_OP_CHECK_POWER_MODE_OLD, 0, 0, 0, true, &res, 0);
@@ -656,24 +709,23 @@ int check_power_mode(struct device *dev, const struct settings *s, enum opt_id o
 
 /* Commands that only tell the drive to do something. */
 static const struct power_cmd {
-	enum opt_id opt;
 	uint8_t command, fallback;	/* fallback: the ATA-1 opcode, tried if the first fails */
 	uint8_t feature;
 	uint64_t lba;
 	const char *message;
 	const char *what;
-} power_cmds[] = {
-	{ OPT_SEAGATE, 0xfb, 0, 0, 0, " disabling Seagate auto powersaving mode\n", "HDIO_DRIVE_CMD(seagatepwrsave)" },
-	{ OPT_IDLE_IMMEDIATE, 0xe1, 0, 0, 0, " issuing idle_immediate command\n", "HDIO_DRIVE_CMD(idle_immediate)" },
-	{ OPT_STANDBY_NOW, 0xe0, 0x94, 0, 0, " issuing standby command\n", "HDIO_DRIVE_CMD(standby)" },
+} power_cmds[OPT_COUNT] = {
+	[OPT_SEAGATE] = { .command = 0xfb, .message = " disabling Seagate auto powersaving mode\n", .what = "HDIO_DRIVE_CMD(seagatepwrsave)" },
+	[OPT_IDLE_IMMEDIATE] = { .command = 0xe1, .message = " issuing idle_immediate command\n", .what = "HDIO_DRIVE_CMD(idle_immediate)" },
+	[OPT_STANDBY_NOW] = { .command = 0xe0, .fallback = 0x94, .message = " issuing standby command\n", .what = "HDIO_DRIVE_CMD(standby)" },
 	/* IDLE IMMEDIATE with the UNLOAD FEATURE: the LBA spells "UNL". */
-	{ OPT_IDLE_UNLOAD, 0xe1, 0, 0x44, 0x0554e4c, " issuing idle_immediate_unload command\n", "TASKFILE(idle_immediate_unload)" },
-	{ OPT_SLEEP_NOW, 0xe6, 0x99, 0, 0, " issuing sleep command\n", "HDIO_DRIVE_CMD(sleep)" },
+	[OPT_IDLE_UNLOAD] = { .command = 0xe1, .feature = 0x44, .lba = 0x0554e4c, .message = " issuing idle_immediate_unload command\n", .what = "TASKFILE(idle_immediate_unload)" },
+	[OPT_SLEEP_NOW] = { .command = 0xe6, .fallback = 0x99, .message = " issuing sleep command\n", .what = "HDIO_DRIVE_CMD(sleep)" },
 };
 
 int power_command(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	const struct power_cmd *p = TABLE_ROW(power_cmds, opt);
+	const struct power_cmd *p = &power_cmds[opt];
 	struct ata_result res;
 	int err;
 
@@ -758,7 +810,7 @@ static uint64_t native_max_sectors(struct device *dev, const uint16_t *id, int *
 		ata_report(cmd.name + 1, &res, *err);
 		return 0;
 	}
-	if (run.verbose)
+	if (dev->run.verbose)
 		out("%s response: lba=%llx\n", cmd.name + 1, (unsigned long long)res.out.lba);
 	if (cmd.tf.lba48)
 		return res.out.lba + 1;
@@ -927,11 +979,11 @@ static uint8_t wdidle3_encode(unsigned int secs)
 	return (uint8_t)(secs / 30 + WDIDLE3_THRESHOLD);
 }
 
-static void wdidle3_print(uint8_t raw)
+static void wdidle3_print(uint8_t raw, bool verbose)
 {
 	unsigned int t = raw;
 
-	if (run.verbose)
+	if (verbose)
 		out("[raw=0x%02x] ", t);
 	if (t == 0)
 		out("disabled");
@@ -956,7 +1008,7 @@ int set_wdidle3(struct device *dev, const struct settings *s, enum opt_id opt)
 
 	if (v->noisy) {
 		out(" setting wdidle3 to ");
-		wdidle3_print(t);
+		wdidle3_print(t, dev->run.verbose);
 		out_char('\n');
 	}
 	return wdidle3_transfer(dev, WDIDLE3_WRITE, &t);
@@ -972,7 +1024,7 @@ int get_wdidle3(struct device *dev, const struct settings *s, enum opt_id opt)
 	err = wdidle3_transfer(dev, WDIDLE3_READ, &t);
 	if (!err) {
 		out(" wdidle3      = ");
-		wdidle3_print(t);
+		wdidle3_print(t, dev->run.verbose);
 		out_char('\n');
 		json_uint("wdidle3_raw", t);
 	}
@@ -988,8 +1040,6 @@ int show_identity(struct device *dev, const struct settings *s, enum opt_id opt)
 
 	(void)s;
 	(void)opt;
-	if (dev->nvme_nsid)
-		return nvme_show_identity(dev);
 	if (ioctl(dev->fd, HDIO_GET_MULTCOUNT, &multcount)) {
 		const uint16_t *full;
 		int err;
@@ -1026,8 +1076,6 @@ int show_identify(struct device *dev, const struct settings *s, enum opt_id opt)
 	int err;
 	const uint16_t *id;
 
-	if (dev->nvme_nsid)
-		return nvme_show_identify(dev, s, opt);
 	id = ata_identify(dev, &err, &res);
 	if (!id) {
 		ata_report("HDIO_DRIVE_CMD(identify)", &res, err);
@@ -1062,7 +1110,7 @@ int show_identify(struct device *dev, const struct settings *s, enum opt_id opt)
 		complain("Wrote IDENTIFY DEVICE data to \"%s\"\n", path);
 		return 0;
 	}
-	if (run.json) {
+	if (dev->run.json) {
 		identify_json(id);
 		return 0;
 	}

@@ -312,7 +312,7 @@ static int sg_exec(struct device *dev, const struct ata_cmd *cmd, bool twelve, s
 	}
 	res->sense_len = io.sb_len_wr;
 	sense_decode(res->sense, res->sense_len, res);
-	if (run.verbose && res->sense_len) {
+	if (dev->run.verbose && res->sense_len) {
 		complain("SG_IO: sense data:");
 		for (unsigned int i = 0; i < res->sense_len; i++)
 			complain(" %02x", res->sense[i]);
@@ -369,13 +369,13 @@ int ata_exec(struct device *dev, const struct ata_cmd *cmd, struct ata_result *r
 	bool fits12 = !cmd->tf.lba48;
 	int err;
 
-	if (run.prefer_ata12 && fits12) {
+	if (dev->run.prefer_ata12 && fits12) {
 		err = sg_exec(dev, cmd, true, res);
 		if (!cdb_refused(err, res))
 			return err;
 	}
 	err = sg_exec(dev, cmd, false, res);
-	if (cdb_refused(err, res) && fits12 && !run.prefer_ata12) {
+	if (cdb_refused(err, res) && fits12 && !dev->run.prefer_ata12) {
 		int err12 = sg_exec(dev, cmd, true, res);
 
 		if (!cdb_refused(err12, res))

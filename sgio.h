@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "ata.h"
-#include "hdparm.h"
+#include "device.h"
 
 enum ata_protocol {
 	ATA_PROTO_NONDATA = 3,

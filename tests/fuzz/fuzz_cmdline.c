@@ -15,10 +15,11 @@
 #include "../../cmdline.h"
 
 /* The parser links against the runner; nothing here runs a device or a file. */
-int process_device(const char *path, const struct settings *s, bool *refused)
+int process_device(const char *path, const struct settings *s, const struct run_flags *run, bool *refused)
 {
 	(void)path;
 	(void)s;
+	(void)run;
 	*refused = false;
 	return 0;
 }

@@ -9,11 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../hdparm.h"
 #include "../../identify.h"
 #include "../../json.h"
-
-struct run_flags run;
 
 /* A strict recursive-descent reader: true when [*p, end) starts with one JSON value. */
 struct reader {

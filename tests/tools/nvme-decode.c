@@ -8,8 +8,6 @@
 
 #include "../../nvme.h"
 
-struct run_flags run;
-
 static int load(const char *path, uint8_t *buf)
 {
 	FILE *f = fopen(path, "r");

@@ -1,0 +1,75 @@
+/*
+ * What a command that touches data checks before it sends anything: the
+ * drive's IDENTIFY page, a whole disk rather than a partition (sector
+ * commands take absolute LBAs), and LBAs within the drive.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/fs.h>
+
+#include "checks.h"
+#include "partition.h"
+#include "sgio.h"
+#include "sysfs.h"
+#include "report.h"
+
+const uint16_t *identify_or_report(struct device *dev, int *err)
+{
+	struct ata_result res;
+	bool first = !dev->id_failed;
+	const uint16_t *id = ata_identify(dev, err, &res);
+
+	if (!id && first)
+		ata_report("HDIO_DRIVE_CMD(identify)", &res, *err);
+	return id;
+}
+
+/*
+ * Sector commands take absolute LBAs: refuse a partition, naming the right
+ * LBA, and refuse when where the device starts cannot be known.
+ */
+int need_whole_disk(struct device *dev, uint64_t lba)
+{
+	unsigned long long start;
+	int err = partition_start(block_device_of(dev->fd), dev->fd, dev->path, &start);
+
+	if (err)
+		return err;
+	if (!start)
+		return 0;
+	complain("Device %s has non-zero LBA starting offset of %llu.\n", dev->path, start);
+	complain("Please use an absolute LBA with the /dev/ entry for the raw device, rather than a partition or raid name.\n");
+	complain("The absolute LBA of sector %llu from %s should be %llu\n", (unsigned long long)lba, dev->path,
+		start + lba);
+	complain("Aborting.\n");
+	return EINVAL;
+}
+
+int check_lba(const char *opt, const uint16_t *id, uint64_t lba, uint64_t count)
+{
+	uint64_t capacity = identify_capacity(id);
+
+	if (lba >= capacity || count > capacity - lba) {
+		complain(" %s %llu: beyond the end of the drive (%llu sectors)\n", opt,
+			(unsigned long long)lba, (unsigned long long)capacity);
+		return EINVAL;
+	}
+	return 0;
+}
+
+/* 9.65's word for how a command it announced went; returns err. */
+int say_outcome(int err)
+{
+	out(err ? "FAILED\n" : "succeeded\n");
+	return err;
+}
+
+void drop_cached_sectors(struct device *dev)
+{
+	sync();
+	fsync(dev->fd);
+	ioctl(dev->fd, BLKFLSBUF, NULL);
+}

@@ -1,0 +1,24 @@
+/* The checks a command that touches data makes before it sends anything. */
+#ifndef HDPARM_CHECKS_H
+#define HDPARM_CHECKS_H
+
+#include <stdint.h>
+
+#include "device.h"
+
+/* The drive's IDENTIFY page; its failure is reported the first time only. */
+const uint16_t *identify_or_report(struct device *dev, int *err);
+
+/* 0 on a whole disk; EINVAL, naming the absolute LBA for lba, on a partition. */
+int need_whole_disk(struct device *dev, uint64_t lba);
+
+/* 0 when count sectors from lba lie within the drive; else EINVAL, said for opt. */
+int check_lba(const char *opt, const uint16_t *id, uint64_t lba, uint64_t count);
+
+/* "succeeded" or "FAILED", 9.65's word for a command it announced; returns err. */
+int say_outcome(int err);
+
+/* Write back and forget the device's cached blocks, so no stale copy survives a command. */
+void drop_cached_sectors(struct device *dev);
+
+#endif

@@ -1,0 +1,19 @@
+/*
+ * What every command shares with the runner: the shape of a step, and the
+ * confirmation a dangerous one asks for.  Commands include this, never
+ * the runner's or the command line's headers.
+ */
+#ifndef HDPARM_COMMANDS_H
+#define HDPARM_COMMANDS_H
+
+#include "device.h"
+#include "options.h"
+
+/* Refuse (EPERM, message on stderr) unless the confirmation flag was given. */
+int confirm_dangerous(struct device *dev, const struct settings *s, const char *opt, const char *explanation);
+int confirm_destructive(struct device *dev, const struct settings *s, const char *opt, const char *explanation);
+
+/* " -B: not supported on NVMe devices" and the like; returns EOPNOTSUPP. */
+int refuse_on_this_disk(const struct device *dev, enum opt_id opt);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * The confirmation flags of dangerous options, and the refusal of an
+ * option the disk at hand has no command for.  Both print before anything
+ * is sent.
+ */
+#include <errno.h>
+
+#include "commands.h"
+#include "report.h"
+
+static int confirm(struct device *dev, bool given, const char *opt, const char *danger, const char *explanation,
+		   const char *flag_text)
+{
+	if (given)
+		return 0;
+	dev->refused = true;
+	complain("Use of %s is %s.\n%s\n%s\nProgram aborted.\n", opt, danger, explanation, flag_text);
+	return EPERM;
+}
+
+int confirm_dangerous(struct device *dev, const struct settings *s, const char *opt, const char *explanation)
+{
+	return confirm(dev, s->v[OPT_YES_I_KNOW].given, opt, "VERY DANGEROUS", explanation,
+		       "Please supply the --yes-i-know-what-i-am-doing flag if you really want this.");
+}
+
+int confirm_destructive(struct device *dev, const struct settings *s, const char *opt, const char *explanation)
+{
+	return confirm(dev, s->v[OPT_PLEASE_DESTROY].given, opt, "EXTREMELY DANGEROUS", explanation,
+		       "Please also supply the --please-destroy-my-drive flag if you really want this.");
+}
+
+int refuse_on_this_disk(const struct device *dev, enum opt_id opt)
+{
+	/* A SCSI disk is refused by its path: the user may not know the bridge has no SAT. */
+	if (dev->disk && dev->disk->scsi)
+		complain(" %s is a SCSI disk without ATA pass-through: %s needs an ATA drive\n", dev->path,
+			 option_name(opt));
+	else
+		complain(" %s: not supported on %s devices\n", option_name(opt), dev->disk ? dev->disk->kind : "these");
+	return EOPNOTSUPP;
+}

@@ -1,0 +1,85 @@
+/*
+ * One device, open for the duration of its processing: what the runner
+ * hands to every command, and the transport chosen for it.  Transports
+ * take their switches from here (dev->run), never from the command line.
+ */
+#ifndef HDPARM_DEVICE_H
+#define HDPARM_DEVICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "identify.h"
+#include "options.h"
+
+/* Switches that apply to every device of one run. */
+struct run_flags {
+	bool verbose;		/* --verbose: raw sense bytes, register dumps */
+	bool prefer_ata12;	/* --prefer-ata12 */
+	bool json;		/* --json: one JSON document instead of the text */
+};
+
+struct device;
+
+/* A step: one option's work in one phase. Returns 0 or an errno value. */
+typedef int step_fn(struct device *dev, const struct settings *s, enum opt_id opt);
+
+/* The commands that mean something on every kind of disk. */
+enum disk_op {
+	DISK_NONE,		/* not a disk command: the step runs its own function */
+	DISK_IDENTIFY,		/* -I, --Istdout, --Iraw */
+	DISK_IDENTITY,		/* -i */
+	DISK_GET_CACHE,		/* -W, -A queries */
+	DISK_SET_CACHE,		/* -W N, -A N */
+	DISK_FLUSH,		/* -F */
+	DISK_POWER_MODE,	/* -C */
+	DISK_POWER_COMMAND,	/* -y, -Y */
+	DISK_STANDBY_TIMER,	/* -S */
+	DISK_OP_COUNT
+};
+
+/*
+ * Those commands, each done the natural way for one transport (ATA, NVMe,
+ * SCSI).  Chosen once per device (disk.c); a command calls through
+ * dev->disk and never asks which transport it is on.  A NULL entry: the
+ * disk has no such command, and the option is refused.
+ */
+struct disk_ops {
+	const char *kind;	/* "ATA", "NVMe", "SCSI": for messages */
+	bool ata;		/* ATA commands (SET FEATURES, security, ...) reach the drive */
+	bool scsi;		/* a SCSI disk without ATA pass-through */
+	step_fn *op[DISK_OP_COUNT];
+	int (*read_sector)(struct device *dev, uint64_t lba);
+	int (*trim)(struct device *dev, const struct sector_range *ranges, unsigned int n);
+};
+
+struct device {
+	const char *path;
+	int fd;
+	struct run_flags run;
+	const struct disk_ops *disk;	/* the transport's commands */
+	bool id_valid;		/* id[] holds the drive's IDENTIFY page */
+	bool id_failed;		/* IDENTIFY was tried and failed: do not retry */
+	int id_error;		/* ... with this errno */
+	char id_cause[160];	/* ... and this explanation */
+	uint8_t identify_op;	/* 0xec (ATA) or 0xa1 (ATAPI) */
+	uint16_t id[IDENTIFY_WORDS];
+	uint32_t nvme_nsid;	/* NVMe: the namespace (0: not NVMe, ~0: controller without one) */
+	bool nvme_ctrl;		/* NVMe: opened as the controller, /dev/nvmeX */
+	struct timing_result {
+		bool valid;
+		unsigned int mib;
+		double seconds;
+		bool direct;
+		bool has_offset;
+		unsigned long long offset_gib;
+		unsigned int iodepth;	/* 0: one read at a time, as 9.65 */
+		unsigned int block_kib;
+	} cached_reads, disk_reads;	/* -T and -t, for --json */
+	bool refused;		/* a dangerous option lacked its confirmation flag */
+	bool log_dir_valid;	/* log_dir holds the General Purpose Log directory */
+	bool log_dir_failed;
+	uint16_t log_dir[256];
+};
+
+#endif

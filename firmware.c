@@ -1,0 +1,159 @@
+/* DOWNLOAD MICROCODE: --fwdownload and its modes, in segments, with progress. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "checks.h"
+#include "firmware.h"
+#include "partition.h"
+#include "progress.h"
+#include "sgio.h"
+#include "sysfs.h"
+#include "report.h"
+
+static const struct fw_mode {
+	unsigned int mode;	/* DOWNLOAD MICROCODE subcommand; 0: choose from IDENTIFY */
+	bool max_segments;
+} fw_modes[OPT_COUNT] = {
+	[OPT_FWDOWNLOAD] = { .mode = 0 },
+	[OPT_FWDOWNLOAD_MODE3] = { .mode = 0x03 },
+	[OPT_FWDOWNLOAD_MODE3_MAX] = { .mode = 0x03, .max_segments = true },
+	[OPT_FWDOWNLOAD_MODE7] = { .mode = 0x07 },
+	[OPT_FWDOWNLOAD_MODEE] = { .mode = 0x0e },
+	[OPT_FWDOWNLOAD_MODEE_MAX] = { .mode = 0x0e, .max_segments = true },
+};
+
+#define FW_MAX_BYTES (0xffffu * 512u)
+
+/* One DOWNLOAD MICROCODE: count 7:0 and LBA 7:0 hold the block count, LBA 23:8 the offset. */
+static int send_firmware_segment(struct device *dev, unsigned int mode, size_t offset, const uint8_t *data,
+				 size_t bytes, struct ata_result *res)
+{
+	unsigned int blocks = (unsigned int)(bytes / 512);
+	struct ata_cmd cmd = {
+		.name = "DOWNLOAD MICROCODE",
+		.tf = { .command = ATA_OP_DOWNLOAD_MICROCODE, .feature = (uint16_t)mode, .count = (uint16_t)(blocks & 0xff),
+			.lba = (uint64_t)(offset / 512) << 8 | ((blocks >> 8) & 0xff) },
+		.protocol = ATA_PROTO_PIO_OUT,
+		.data = (void *)data,
+		.len = bytes,
+		.data_out = true,
+		.timeout_s = 30,
+		.want_regs = mode == 0x03 || mode == 0x0e,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+int firmware_download(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const struct fw_mode *m = &fw_modes[opt];
+	const char *path = s->v[opt].str;
+	const uint16_t *id;
+	unsigned int mode, seg_min = 1, seg_max = 0xffff;
+	size_t segment, offset;
+	struct stat st;
+	uint8_t *fw = NULL;
+	int fd, err;
+
+	unsigned long long start;
+
+	if ((err = partition_start(block_device_of(dev->fd), dev->fd, dev->path, &start)))
+		return err;
+	if (start) {
+		complain("--fwdownload requires the raw device, not a partition.\n");
+		return EINVAL;
+	}
+	if (!(id = identify_or_report(dev, &err)))
+		return err;
+	fd = open(path, O_RDONLY);
+	if (fd == -1 || fstat(fd, &st) == -1) {
+		err = errno;
+		complain_errno(path);
+		if (fd != -1)
+			close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size == 0 || st.st_size % 512 || st.st_size > FW_MAX_BYTES) {
+		complain("%s: not a regular file of 512 to %u bytes in 512-byte multiples\n", path, FW_MAX_BYTES);
+		close(fd);
+		return EINVAL;
+	}
+	if (!ata_id_has_download_microcode(id)) {
+		complain("DOWNLOAD_MICROCODE: not supported by device\n");
+		close(fd);
+		return EOPNOTSUPP;
+	}
+	fw = malloc((size_t)st.st_size);
+	if (!fw || read(fd, fw, (size_t)st.st_size) != st.st_size) {
+		err = fw ? EIO : ENOMEM;
+		complain("%s: %s\n", path, strerror(err));
+		free(fw);
+		close(fd);
+		return err;
+	}
+	close(fd);
+	out("%s: %llu bytes\n", path, (unsigned long long)st.st_size);
+	mode = m->mode;
+	if (!mode)
+		mode = ata_id_has_microcode_mode3(id) ? 0x03 : 0x07;
+	if (mode != 0x07) {
+		/* Words 234/235: the drive's smallest and largest segment, in 512-byte units. */
+		seg_min = ata_id_word_reported(id[ATA_ID_MICROCODE_MIN_SEGMENT]) ? id[ATA_ID_MICROCODE_MIN_SEGMENT] : 1;
+		seg_max = ata_id_word_reported(id[ATA_ID_MICROCODE_MAX_SEGMENT]) ? id[ATA_ID_MICROCODE_MAX_SEGMENT] : seg_min;
+		complain("mode=%u, min=%u, max=%u\n", mode, seg_min, seg_max);
+	}
+	segment = mode == 0x07 ? (size_t)st.st_size : (size_t)(m->max_segments ? seg_max : seg_min) * 512;
+	err = 0;
+	struct status_line line;
+	size_t segments = ((size_t)st.st_size + segment - 1) / segment;
+
+	status_begin(&line, !dev->run.json);
+	for (offset = 0; offset < (size_t)st.st_size; offset += segment) {
+		struct ata_result res;
+		size_t bytes = (size_t)st.st_size - offset < segment ? (size_t)st.st_size - offset : segment;
+		bool last = offset + bytes >= (size_t)st.st_size;
+
+		err = send_firmware_segment(dev, mode, offset, fw + offset, bytes, &res);
+		if (err) {
+			status_end(&line);
+			out_char('\n');
+			ata_report("DOWNLOAD MICROCODE", &res, err);
+			break;
+		}
+		/* On a terminal the status line counts the segments: a dot each would draw over it. */
+		if (!line.shares_screen) {
+			out_char('.');
+			fflush(stdout);
+		}
+		if (line.shown) {
+			char text[100];
+
+			snprintf(text, sizeof(text), "firmware: segment %zu of %zu sent (%zu of %llu bytes)",
+				 offset / segment + 1, segments, offset + bytes, (unsigned long long)st.st_size);
+			status_draw(&line, text);
+		}
+		/* Segmented modes: count 1 = the drive wants more, 2 = it has all it needs. */
+		if (res.have_regs && (res.out.count & 0xff) == 2 && !last) {
+			complain("Error: drive completed transfer at %zu/%llu bytes\n", offset + bytes,
+				(unsigned long long)st.st_size);
+			err = EIO;
+			break;
+		}
+		if (res.have_regs && (res.out.count & 0xff) == 1 && last) {
+			complain("Error: drive expects more data than provided\n");
+			err = EIO;
+			break;
+		}
+	}
+	status_end(&line);
+	if (!err)
+		out(" Done.\n");
+	free(fw);
+	dev->id_valid = false;
+	return err;
+}

@@ -1,0 +1,174 @@
+/* The ATA SANITIZE feature set: status, the three erase methods, the locks, and waiting for the end. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "checks.h"
+#include "json.h"
+#include "progress.h"
+#include "sanitize.h"
+#include "sgio.h"
+#include "report.h"
+
+static const struct sanitize_op {
+	uint16_t feature;
+	uint64_t key;		/* the signature the standard wants in the LBA field */
+	const char *name;
+} sanitize_ops[OPT_COUNT] = {
+	[OPT_SANITIZE_STATUS] = { .feature = 0x0000, .name = "SANITIZE_STATUS" },
+	[OPT_SANITIZE_CRYPTO] = { .feature = 0x0011, .key = 0x43727970, .name = "SANITIZE_CRYPTO_SCRAMBLE" },
+	[OPT_SANITIZE_BLOCK_ERASE] = { .feature = 0x0012, .key = 0x426b4572, .name = "SANITIZE_BLOCK_ERASE" },
+	[OPT_SANITIZE_OVERWRITE] = { .feature = 0x0014, .key = 0x4f57ULL << 32, .name = "SANITIZE_OVERWRITE" },
+	[OPT_SANITIZE_FREEZE] = { .feature = 0x0020, .key = 0x46724c6b, .name = "SANITIZE_FREEZE_LOCK" },
+	[OPT_SANITIZE_ANTIFREEZE] = { .feature = 0x0040, .key = 0x416e7469, .name = "SANITIZE_ANTIFREEZE_LOCK" },
+};
+
+/* SANITIZE STATUS EXT's answer (ACS-3): COUNT 15:8 the state bits, LBA 15:0 the progress in 1/65536. */
+#define SANITIZE_COMPLETED_WITHOUT_ERROR 0x80
+#define SANITIZE_IN_PROGRESS 0x40
+#define SANITIZE_FROZEN 0x20
+#define SANITIZE_ANTIFREEZE 0x10
+
+/* Why the last sanitize failed: LBA 7:0 of a SANITIZE STATUS EXT that ended with ABRT. */
+static const char *const sanitize_failures[] = {
+	[0] = "the sanitize operation failed",
+	[1] = "the sanitize operation completed with physical sectors that were not sanitized",
+	[2] = "the sanitize command gave an unsupported mode",
+	[3] = "sanitize is frozen until the drive is power-cycled",
+	[4] = "the freeze lock was refused: the antifreeze lock is set",
+};
+
+/* 0 when the drive has the SANITIZE feature set; else the errno, with the reason said. */
+static int sanitize_supported(struct device *dev)
+{
+	const uint16_t *id;
+	int err;
+
+	if (!(id = identify_or_report(dev, &err)))
+		return err;
+	if (!ata_id_has_sanitize(id)) {
+		complain("SANITIZE feature set is not supported\n");
+		return EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* SANITIZE STATUS EXT's bits are in COUNT 15:8, which fixed-format sense does not carry. */
+static bool sanitize_status_returned(const struct ata_result *res)
+{
+	return res->have_regs && !(!res->out.lba48 && res->sense[0] == 0x70);
+}
+
+int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct status_line line;
+	int err;
+
+	(void)s;
+	(void)opt;
+	if ((err = sanitize_supported(dev)))
+		return err;
+	status_begin(&line, !dev->run.json);
+	for (;;) {
+		struct ata_result res;
+		struct ata_cmd cmd = {
+			.name = "SANITIZE STATUS EXT",
+			.tf = { .command = ATA_OP_SANITIZE, .lba48 = true, .device = ATA_DEVICE_LBA },
+			.protocol = ATA_PROTO_NONDATA,
+			.want_regs = true,
+		};
+		unsigned int flags;
+
+		err = ata_exec(dev, &cmd, &res);
+		if (err) {
+			unsigned int reason = (unsigned int)(res.out.lba & 0xff);
+
+			status_end(&line);
+			if (res.have_regs && (res.error & 0x04) && reason < ARRAY_SIZE(sanitize_failures)) {
+				complain(" --sanitize-wait: %s\n", sanitize_failures[reason]);
+				return EIO;
+			}
+			ata_report("SANITIZE STATUS EXT", &res, err);
+			return err;
+		}
+		if (!sanitize_status_returned(&res)) {
+			status_end(&line);
+			complain(" --sanitize-wait: the status bits were not returned (no registers, or fixed-format sense)\n");
+			return EIO;
+		}
+		flags = res.out.count >> 8;
+		if (!(flags & SANITIZE_IN_PROGRESS)) {
+			status_end(&line);
+			if (flags & SANITIZE_COMPLETED_WITHOUT_ERROR) {
+				out("Sanitize operation completed without error\n");
+				return 0;
+			}
+			complain(" --sanitize-wait: no sanitize operation is running, and the last one did not complete without error\n");
+			return EIO;
+		}
+		if (line.shown) {
+			char text[40];
+
+			snprintf(text, sizeof(text), "sanitize: %u%% done", (unsigned int)((res.out.lba & 0xffff) * 100 / 65536));
+			status_draw(&line, text);
+		}
+		sleep(1);
+	}
+}
+
+int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const struct sanitize_op *op = &sanitize_ops[opt];
+	struct ata_result res;
+	int err;
+
+	if ((err = sanitize_supported(dev)))
+		return err;
+	struct ata_cmd cmd = {
+		.name = op->name,
+		.tf = { .command = ATA_OP_SANITIZE, .feature = op->feature, .lba = op->key, .lba48 = true,
+			.device = ATA_DEVICE_LBA },
+		.protocol = ATA_PROTO_NONDATA,
+		.want_regs = opt == OPT_SANITIZE_STATUS,
+	};
+	if (opt == OPT_SANITIZE_OVERWRITE) {
+		cmd.tf.lba |= s->v[opt].num & 0xffffffffULL;
+		cmd.tf.count = (uint16_t)(s->v[OPT_SANITIZE_PASSES].num & 0x0f);
+	}
+	out("Issuing %s command\n", op->name);
+	fflush(stdout);
+	err = ata_exec(dev, &cmd, &res);
+	if (err) {
+		ata_report("SANITIZE", &res, err);
+		return err;
+	}
+	if (opt == OPT_SANITIZE_STATUS) {
+		unsigned int flags = res.out.count >> 8;
+
+		if (!sanitize_status_returned(&res)) {
+			complain(" SANITIZE_STATUS: the status bits were not returned (fixed-format sense)\n");
+			return EIO;
+		}
+		out("Sanitize status:\n");
+		if (flags & SANITIZE_FROZEN)
+			out("    State:    SD1 Sanitize Frozen\n");
+		else if (flags & SANITIZE_IN_PROGRESS) {
+			unsigned int progress = (unsigned int)(res.out.lba & 0xffff);
+
+			out("    State:    SD2 Sanitize operation In Process\n");
+			out("    Progress: 0x%x (%u%%)\n", progress, progress == 0xffff ? 100 : 100 * (progress + 1) / 0xffff);
+		} else
+			out("    State:    SD0 Sanitize Idle\n");
+		if (flags & SANITIZE_COMPLETED_WITHOUT_ERROR)
+			out("    Last Sanitize Operation Completed Without Error\n");
+		if (flags & SANITIZE_ANTIFREEZE)
+			out("    Antifreeze bit set\n");
+	} else if (opt == OPT_SANITIZE_BLOCK_ERASE || opt == OPT_SANITIZE_CRYPTO || opt == OPT_SANITIZE_OVERWRITE) {
+		out("Operation started in background\n");
+		out("You may use `--sanitize-status` to check progress\n");
+	}
+	return 0;
+}

@@ -1,0 +1,226 @@
+/* The ATA Security feature set: passwords, unlock, disable, erase, freeze. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "checks.h"
+#include "json.h"
+#include "progress.h"
+#include "security.h"
+#include "sgio.h"
+#include "report.h"
+
+static const struct security_op {
+	uint8_t command;
+	const char *name;
+} security_ops[OPT_COUNT] = {
+	[OPT_SECURITY_UNLOCK] = { .command = ATA_OP_SECURITY_UNLOCK, .name = "SECURITY_UNLOCK" },
+	[OPT_SECURITY_SET_PASS] = { .command = ATA_OP_SECURITY_SET_PASSWORD, .name = "SECURITY_SET_PASS" },
+	[OPT_SECURITY_DISABLE] = { .command = ATA_OP_SECURITY_DISABLE_PASSWORD, .name = "SECURITY_DISABLE" },
+	[OPT_SECURITY_ERASE] = { .command = ATA_OP_SECURITY_ERASE_UNIT, .name = "SECURITY_ERASE" },
+	[OPT_SECURITY_ERASE_ENHANCED] = { .command = ATA_OP_SECURITY_ERASE_UNIT, .name = "SECURITY_ERASE" },
+};
+
+static int hex_digit(char c)
+{
+	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+/* The 32 password bytes: text, "hex:" and 64 digits, or NULL for an empty one. */
+static int password_bytes(const char *text, uint8_t pw[32])
+{
+	memset(pw, 0, 32);
+	if (!text) {
+		text = getpass("Please enter the drive password: ");
+		if (!text) {
+			complain("failed to read a password\n");
+			return EINVAL;
+		}
+		if (strlen(text) > 32) {
+			complain("password is too long (32 chars max)\n");
+			return EINVAL;
+		}
+		for (size_t i = 0; text[i]; i++)
+			pw[i] = (uint8_t)text[i];
+		return 0;
+	}
+	if (strncmp(text, "hex:", 4) == 0) {
+		for (int i = 0; i < 32; i++)
+			pw[i] = (uint8_t)(hex_digit(text[4 + 2 * i]) << 4 | hex_digit(text[5 + 2 * i]));
+	} else if (strcmp(text, "NULL") != 0) {
+		/* A password fills 32 bytes: no terminating NUL. */
+		for (size_t i = 0; i < 32 && text[i]; i++)
+			pw[i] = (uint8_t)text[i];
+	}
+	return 0;
+}
+
+static int security_command(struct device *dev, uint8_t command, const uint8_t block[512], unsigned int timeout_s,
+			    const char *name)
+{
+	struct ata_result res;
+	struct ata_cmd cmd = {
+		.name = name,
+		.tf = { .command = command, .count = 1 },
+		.protocol = ATA_PROTO_PIO_OUT,
+		.data = (void *)block,
+		.len = 512,
+		.data_out = true,
+		.timeout_s = timeout_s,
+	};
+	int err = ata_exec(dev, &cmd, &res);
+
+	if (err)
+		ata_report(name, &res, err);
+	return err;
+}
+
+/*
+ * Words 89/90: the drive's time for SECURITY ERASE UNIT in 2-minute units
+ * (0: none given), 15 bits wide where bit 15 says so, else 8; the largest
+ * value means "more than".
+ */
+static unsigned int erase_units(const uint16_t *id, bool enhanced, bool *more_than)
+{
+	uint16_t w = id[enhanced ? 90 : 89];
+	bool extended = w & 0x8000;
+	unsigned int t = extended ? w & 0x7fff : w & 0xff;
+
+	*more_than = t == (extended ? 0x7fffu : 0xffu);
+	return t;
+}
+
+/* The drive's estimate in seconds, 0 when it gives none. */
+static unsigned int erase_estimate_s(const uint16_t *id, bool enhanced)
+{
+	bool more_than;
+
+	return erase_units(id, enhanced, &more_than) * 2 * 60;
+}
+
+/* Seconds to allow SECURITY ERASE UNIT: the drive's estimate (2-minute units) or 1 s per 30 MB. */
+static unsigned int erase_timeout(const uint16_t *id, bool enhanced)
+{
+	bool more_than;
+	unsigned int t = erase_units(id, enhanced, &more_than);
+	uint64_t estimate = identify_capacity(id) / 2048 / 30 + 30 * 60;
+	uint64_t secs;
+
+	if (!t)
+		return (unsigned int)(estimate > 0xffffffu ? 0xffffffu : estimate);
+	if (more_than)	/* 65532 or 508 minutes and more: allow 90 minutes past that */
+		secs = ((uint64_t)(t - 1) * 2 + 90) * 60;
+	else
+		secs = ((uint64_t)t * 2 + 60) * 60;
+	if (secs < estimate)
+		secs = estimate;
+	return (unsigned int)(secs > 0xffffffu ? 0xffffffu : secs);
+}
+
+int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const struct security_op *op = &security_ops[opt];
+	bool master = s->v[OPT_USER_MASTER].given && s->v[OPT_USER_MASTER].str && s->v[OPT_USER_MASTER].str[0] == 'm';
+	bool maximum = s->v[OPT_SECURITY_MODE].given && s->v[OPT_SECURITY_MODE].str && s->v[OPT_SECURITY_MODE].str[0] == 'm';
+	bool enhanced = opt == OPT_SECURITY_ERASE_ENHANCED;
+	uint8_t block[512], pw[32];
+	const uint16_t *id;
+	int err;
+
+	if (!(id = identify_or_report(dev, &err)))
+		return err;
+	if (!ata_id_has_security(id)) {
+		complain(" %s: the drive does not support the Security feature set\n", op->name);
+		return EOPNOTSUPP;
+	}
+	if (ata_id_security_frozen(id)) {
+		complain(" %s: security is frozen until the drive is power-cycled\n", op->name);
+		return EPERM;
+	}
+	if (opt != OPT_SECURITY_SET_PASS && !ata_id_security_enabled(id)) {
+		complain(" %s: no password is set on the drive\n", op->name);
+		return EINVAL;
+	}
+	if ((err = password_bytes(s->v[opt].str, pw)))
+		return err;
+	memset(block, 0, sizeof(block));
+	block[0] = (uint8_t)((master ? 1 : 0) | (enhanced ? 2 : 0));
+	memcpy(block + 2, pw, 32);
+	if (opt == OPT_SECURITY_SET_PASS) {
+		block[1] = maximum ? 1 : 0;
+		if (master) {
+			/* A new master password gets the next revision code (never FFFEh). */
+			uint16_t rev = id[ATA_ID_MASTER_PASSWORD_REV] == 0xfffe ? 0 : id[ATA_ID_MASTER_PASSWORD_REV];
+
+			rev++;
+			block[34] = (uint8_t)rev;
+			block[35] = (uint8_t)(rev >> 8);
+		}
+	}
+	if (!s->quiet) {
+		out(" Issuing %s command, password=\"%.32s\", user=%s", op->name,
+		       s->v[opt].str ? s->v[opt].str : "", master ? "master" : "user");
+		if (opt == OPT_SECURITY_SET_PASS)
+			out(", mode=%s", maximum ? "max" : "high");
+		out("\n");
+	}
+	fflush(stdout);
+	switch (opt) {
+	case OPT_SECURITY_ERASE:
+	case OPT_SECURITY_ERASE_ENHANCED: {
+		struct ata_result res;
+		struct ata_cmd prep = { .name = "SECURITY ERASE PREPARE", .tf = { .command = ATA_OP_SECURITY_ERASE_PREPARE },
+					.protocol = ATA_PROTO_NONDATA };
+
+		err = ata_exec(dev, &prep, &res);
+		if (err) {
+			ata_report("ERASE_PREPARE", &res, err);
+			return err;
+		}
+		static char interrupted[512];
+		struct long_command lc;
+		double seconds;
+
+		snprintf(interrupted, sizeof(interrupted),
+			 "Interrupted: hdparm stops here, but the drive goes on erasing, and stays locked until the erase "
+			 "finishes or the drive is power-cycled.\nThe Security section of \"hdparm -I %s\" shows where it "
+			 "stands.\n",
+			 dev->path);
+		long_command_begin(&lc, "erasing", erase_estimate_s(id, enhanced), interrupted, !dev->run.json);
+		err = security_command(dev, op->command, block, erase_timeout(id, enhanced), op->name);
+		seconds = long_command_end(&lc);
+		json_object_begin("security_erase");
+		json_bool("enhanced", enhanced);
+		json_bool("completed", !err);
+		json_fixed("seconds", seconds, 1);
+		json_uint("estimate_minutes", erase_estimate_s(id, enhanced) / 60);
+		json_object_end();
+		return err;
+	}
+	case OPT_SECURITY_DISABLE:
+		/* DISABLE PASSWORD needs the drive unlocked first. */
+		err = security_command(dev, ATA_OP_SECURITY_UNLOCK, block, 15, "SECURITY_UNLOCK");
+		return err ? err : security_command(dev, op->command, block, 15, op->name);
+	default:
+		return security_command(dev, op->command, block, 15, op->name);
+	}
+}
+
+int security_freeze(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct ata_result res;
+	struct ata_cmd cmd = { .name = "SECURITY FREEZE LOCK", .tf = { .command = ATA_OP_SECURITY_FREEZE_LOCK },
+			       .protocol = ATA_PROTO_NONDATA };
+	int err;
+
+	(void)opt;
+	if (!s->quiet)
+		out(" issuing security freeze command\n");
+	fflush(stdout);
+	err = ata_exec(dev, &cmd, &res);
+	if (err)
+		ata_report("HDIO_DRIVE_CMD(security_freeze)", &res, err);
+	return err;
+}
