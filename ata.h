@@ -50,6 +50,32 @@ enum ata_dco {
 	ATA_DCO_SET = 0xc3,
 };
 
+/* General Purpose logs read by address, and the pages used. */
+enum ata_log {
+	ATA_LOG_DIRECTORY = 0x00,
+	ATA_LOG_SECTOR_CONFIGURATION = 0x2f,
+	ATA_LOG_IDENTIFY_DEVICE_DATA = 0x30,
+};
+#define ATA_IDDATA_PAGE_SATA 0x08	/* Serial ATA settings: DEVSLP timings */
+
+/*
+ * The data block of SECURITY SET PASSWORD, UNLOCK, ERASE UNIT and
+ * DISABLE PASSWORD (ACS-3 7.41-7.46): word 0 the control word, words
+ * 1-16 the password as 32 bytes in order, word 17 the master password
+ * identifier; bytes as they go on the wire.
+ */
+struct ata_security_block {
+	uint8_t control;	/* word 0 bits 7:0 */
+	uint8_t level;		/* word 0 bits 15:8 */
+	uint8_t password[32];
+	uint8_t master_id[2];	/* little-endian */
+	uint8_t reserved[476];
+};
+_Static_assert(sizeof(struct ata_security_block) == 512, "one 512-byte block");
+#define ATA_SECURITY_MASTER 0x01	/* control: the master password, not the user's */
+#define ATA_SECURITY_ENHANCED 0x02	/* control: ERASE UNIT in enhanced mode */
+#define ATA_SECURITY_MAXIMUM 0x01	/* level: SET PASSWORD to Maximum, not High */
+
 /* DATA SET MANAGEMENT (06h) FEATURE bit 0. */
 #define ATA_DSM_TRIM 0x01
 

@@ -311,13 +311,12 @@ unsigned int sector_configs(const uint8_t log[512], struct sector_config out[SEC
 }
 
 /* Sector Configuration log: the logical sector sizes on offer. */
-static void print_sector_size_list(struct device *dev)
+static void print_sector_size_list(const uint8_t *log)
 {
-	uint8_t log[512];
 	struct sector_config configs[SECTOR_CONFIGS];
 	unsigned int n;
 
-	if (ata_read_log_page(dev, 0x2f, 0, log) || !(n = sector_configs(log, configs)))
+	if (!log || !(n = sector_configs(log, configs)))
 		return;
 	out(" [ Supported:");
 	for (unsigned int i = 0; i < n; i++)
@@ -326,12 +325,11 @@ static void print_sector_size_list(struct device *dev)
 }
 
 /* Identify Device Data log, SATA page: DEVSLP timings. */
-static void print_devslp(struct device *dev)
+static void print_devslp(const uint8_t *log)
 {
-	uint8_t log[512];
 	unsigned int deto, mdat;
 
-	if (ata_read_log_page(dev, 0x30, 8, log) || !(log[0x37] & 0x80))
+	if (!log || !(log[0x37] & 0x80))
 		return;
 	mdat = log[0x30] & 0x1f;
 	deto = log[0x31];
@@ -394,7 +392,7 @@ enum dev_type { DEV_ATA, DEV_ATAPI };
 /* What the sections below share: derived once, read by all. */
 struct decode {
 	const uint16_t *w;
-	struct device *dev;
+	const struct identify_logs *logs;	/* never NULL */
 	enum dev_type type;
 	unsigned int packet_type;	/* ATAPI word 0 bits 12:8, or ~0 for ATA */
 	bool cfa;
@@ -668,8 +666,7 @@ static void print_chs_and_sizes(const struct decode *d)
 			words_per_sector = (unsigned int)w[118] << 16 | w[117];
 		sector_bytes = 2 * words_per_sector;
 		out("\t%-31s %11u bytes", "Logical  Sector size:", sector_bytes);
-		if (d->dev)
-			print_sector_size_list(d->dev);
+		print_sector_size_list(d->logs->sector_config);
 		out("\n");
 		out("\t%-31s %11u bytes\n", "Physical Sector size:", sector_bytes * per_physical);
 		if (word_valid(w[209]))
@@ -1102,8 +1099,8 @@ static void print_tail(const struct decode *d)
 			out(" determined by CSEL");
 		out("\n");
 	}
-	if (d->dev && (w[78] & 0x0100))
-		print_devslp(d->dev);
+	if (w[78] & 0x0100)
+		print_devslp(d->logs->sata_settings);
 	if (d->like_std > 4 && !d->cdrom) {
 		if ((w[255] & 0xff) == 0xa5) {
 			out("Checksum: %scorrect", d->checksum ? "in" : "");
@@ -1122,14 +1119,25 @@ static bool is_cfa(const uint16_t *w)
 	return w[0] == 0x848a || w[0] == 0x844a || (w[83] & 0xc004) == 0x4004;
 }
 
-int identify_print(const uint16_t id[IDENTIFY_WORDS], struct device *dev)
+void identify_logs_wanted(const uint16_t id[IDENTIFY_WORDS], bool *sector_config, bool *sata_settings)
 {
-	return identify_decode(id, dev, NULL);
+	bool known = is_cfa(id) || !(id[0] & 0x8000) || !(id[0] & 0x4000);
+	bool atapi = !is_cfa(id) && (id[0] & 0xc000) == 0x8000;
+
+	/* Where -I prints from them: the logical sector size line, and the Device Sleep section. */
+	*sector_config = known && !atapi && word_valid(id[106]);
+	*sata_settings = known && (id[78] & 0x0100);
 }
 
-int identify_decode(const uint16_t id[IDENTIFY_WORDS], struct device *dev, struct identify_facts *facts)
+int identify_print(const uint16_t id[IDENTIFY_WORDS], const struct identify_logs *logs)
 {
-	struct decode d = { .w = id, .dev = dev, .like_std = 1, .min_std = 0xffff, .facts = facts };
+	return identify_decode(id, logs, NULL);
+}
+
+int identify_decode(const uint16_t id[IDENTIFY_WORDS], const struct identify_logs *logs, struct identify_facts *facts)
+{
+	static const struct identify_logs none;
+	struct decode d = { .w = id, .logs = logs ? logs : &none, .like_std = 1, .min_std = 0xffff, .facts = facts };
 	static const struct { int word, len; const char *label; } strings[] = {
 		{ 27, 20, "Model Number:" },
 		{ 10, 10, "Serial Number:" },

@@ -8,14 +8,23 @@
 
 #define IDENTIFY_WORDS 256
 
-struct device;
+/*
+ * The drive logs -I prints from besides the page.  The decoder does no
+ * I/O: the caller reads what identify_logs_wanted() names and passes it
+ * in; a NULL log (or no logs at all, as for --Istdin) leaves its lines out.
+ */
+struct identify_logs {
+	const uint8_t *sector_config;	/* Sector Configuration log (2Fh), page 0 */
+	const uint8_t *sata_settings;	/* Identify Device Data log (30h), page 08h: DEVSLP timings */
+};
+
+void identify_logs_wanted(const uint16_t id[IDENTIFY_WORDS], bool *sector_config, bool *sata_settings);
 
 /*
- * Print the page the way "hdparm -I" does.  dev may be NULL (--Istdin):
- * the parts that need further drive logs are then left out.
- * Returns 0, or EINVAL for a page whose word 0 names no known device type.
+ * Print the page the way "hdparm -I" does.  Returns 0, or EINVAL for a
+ * page whose word 0 names no known device type.
  */
-int identify_print(const uint16_t id[IDENTIFY_WORDS], struct device *dev);
+int identify_print(const uint16_t id[IDENTIFY_WORDS], const struct identify_logs *logs);
 
 /* What -I decided while printing, for --json. */
 struct identify_facts {
@@ -31,7 +40,7 @@ struct identify_facts {
 };
 
 /* identify_print(), also filling *facts when it is not NULL. */
-int identify_decode(const uint16_t id[IDENTIFY_WORDS], struct device *dev, struct identify_facts *facts);
+int identify_decode(const uint16_t id[IDENTIFY_WORDS], const struct identify_logs *logs, struct identify_facts *facts);
 
 /* The page as the "identify" object of the --json document. */
 void identify_json(const uint16_t id[IDENTIFY_WORDS]);

@@ -157,7 +157,7 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 	if (!identify_or_report(dev, &err))
 		return err;
 	/* The Sector Configuration log lists the sizes on offer, each with its check word. */
-	if (ata_read_log_page(dev, 0x2f, 0, log)) {
+	if (ata_read_log_page(dev, ATA_LOG_SECTOR_CONFIGURATION, 0, log)) {
 		complain("READ_LOG_EXT(SECTOR_CONFIGURATION) failed\n");
 		return EIO;
 	}

@@ -57,7 +57,7 @@ static int password_bytes(const char *text, uint8_t pw[32])
 	return 0;
 }
 
-static int security_command(struct device *dev, uint8_t command, const uint8_t block[512], unsigned int timeout_s,
+static int security_command(struct device *dev, uint8_t command, const struct ata_security_block *block, unsigned int timeout_s,
 			    const char *name)
 {
 	struct ata_result res;
@@ -66,7 +66,7 @@ static int security_command(struct device *dev, uint8_t command, const uint8_t b
 		.tf = { .command = command, .count = 1 },
 		.protocol = ATA_PROTO_PIO_OUT,
 		.data = (void *)block,
-		.len = 512,
+		.len = sizeof(*block),
 		.data_out = true,
 		.timeout_s = timeout_s,
 	};
@@ -125,7 +125,7 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	bool master = s->v[OPT_USER_MASTER].given && s->v[OPT_USER_MASTER].str && s->v[OPT_USER_MASTER].str[0] == 'm';
 	bool maximum = s->v[OPT_SECURITY_MODE].given && s->v[OPT_SECURITY_MODE].str && s->v[OPT_SECURITY_MODE].str[0] == 'm';
 	bool enhanced = opt == OPT_SECURITY_ERASE_ENHANCED;
-	uint8_t block[512], pw[32];
+	struct ata_security_block block;
 	const uint16_t *id;
 	int err;
 
@@ -143,20 +143,19 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		complain(" %s: no password is set on the drive\n", op->name);
 		return EINVAL;
 	}
-	if ((err = password_bytes(s->v[opt].str, pw)))
+	memset(&block, 0, sizeof(block));
+	if ((err = password_bytes(s->v[opt].str, block.password)))
 		return err;
-	memset(block, 0, sizeof(block));
-	block[0] = (uint8_t)((master ? 1 : 0) | (enhanced ? 2 : 0));
-	memcpy(block + 2, pw, 32);
+	block.control = (uint8_t)((master ? ATA_SECURITY_MASTER : 0) | (enhanced ? ATA_SECURITY_ENHANCED : 0));
 	if (opt == OPT_SECURITY_SET_PASS) {
-		block[1] = maximum ? 1 : 0;
+		block.level = maximum ? ATA_SECURITY_MAXIMUM : 0;
 		if (master) {
 			/* A new master password gets the next revision code (never FFFEh). */
 			uint16_t rev = id[ATA_ID_MASTER_PASSWORD_REV] == 0xfffe ? 0 : id[ATA_ID_MASTER_PASSWORD_REV];
 
 			rev++;
-			block[34] = (uint8_t)rev;
-			block[35] = (uint8_t)(rev >> 8);
+			block.master_id[0] = (uint8_t)rev;
+			block.master_id[1] = (uint8_t)(rev >> 8);
 		}
 	}
 	if (!s->quiet) {
@@ -189,7 +188,7 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 			 "stands.\n",
 			 dev->path);
 		long_command_begin(&lc, "erasing", erase_estimate_s(id, enhanced), interrupted, !dev->run.json);
-		err = security_command(dev, op->command, block, erase_timeout(id, enhanced), op->name);
+		err = security_command(dev, op->command, &block, erase_timeout(id, enhanced), op->name);
 		seconds = long_command_end(&lc);
 		json_object_begin("security_erase");
 		json_bool("enhanced", enhanced);
@@ -201,10 +200,10 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	}
 	case OPT_SECURITY_DISABLE:
 		/* DISABLE PASSWORD needs the drive unlocked first. */
-		err = security_command(dev, ATA_OP_SECURITY_UNLOCK, block, 15, "SECURITY_UNLOCK");
-		return err ? err : security_command(dev, op->command, block, 15, op->name);
+		err = security_command(dev, ATA_OP_SECURITY_UNLOCK, &block, 15, "SECURITY_UNLOCK");
+		return err ? err : security_command(dev, op->command, &block, 15, op->name);
 	default:
-		return security_command(dev, op->command, block, 15, op->name);
+		return security_command(dev, op->command, &block, 15, op->name);
 	}
 }
 

@@ -1070,6 +1070,21 @@ int show_identity(struct device *dev, const struct settings *s, enum opt_id opt)
 	return 0;
 }
 
+/* -I: the page, and the logs it prints from, read first (the decoder does no I/O). */
+static int print_identify_with_logs(struct device *dev, const uint16_t *id)
+{
+	uint8_t sector_config[512], sata_settings[512];
+	struct identify_logs logs = { NULL, NULL };
+	bool want_sector_config, want_sata_settings;
+
+	identify_logs_wanted(id, &want_sector_config, &want_sata_settings);
+	if (want_sector_config && ata_read_log_page(dev, ATA_LOG_SECTOR_CONFIGURATION, 0, sector_config) == 0)
+		logs.sector_config = sector_config;
+	if (want_sata_settings && ata_read_log_page(dev, ATA_LOG_IDENTIFY_DEVICE_DATA, ATA_IDDATA_PAGE_SATA, sata_settings) == 0)
+		logs.sata_settings = sata_settings;
+	return identify_print(id, &logs);
+}
+
 int show_identify(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct ata_result res;
@@ -1114,5 +1129,5 @@ int show_identify(struct device *dev, const struct settings *s, enum opt_id opt)
 		identify_json(id);
 		return 0;
 	}
-	return identify_print(id, dev);
+	return print_identify_with_logs(dev, id);
 }
