@@ -309,12 +309,17 @@ static void json_device_end(const struct device *dev)
 	json_object_end();
 }
 
-static int run_step(struct device *dev, const struct settings *s, const struct step *st)
+static int run_step(struct device *dev, const struct settings *s, const struct step *st, bool refused[OPT_COUNT])
 {
 	step_fn *fn = st->via ? dev->disk->op[st->via] : st->run;
 
-	if ((st->ata_only && !dev->disk->ata) || !fn)
+	if ((st->ata_only && !dev->disk->ata) || !fn) {
+		/* An option with a set and a query step is refused once. */
+		if (refused[st->opt])
+			return EOPNOTSUPP;
+		refused[st->opt] = true;
 		return refuse_on_this_disk(dev, st->opt);
+	}
 	return fn(dev, s, st->opt);
 }
 
@@ -324,6 +329,7 @@ int process_device(const char *path, const struct settings *s, const struct run_
 	int flags = O_RDONLY | O_NONBLOCK;
 	int status = 0;
 	bool querying = false;
+	bool refused_here[OPT_COUNT] = { false };
 
 	memset(&dev, 0, sizeof(dev));
 	dev.path = path;
@@ -358,12 +364,14 @@ int process_device(const char *path, const struct settings *s, const struct run_
 		/* Settings may have changed the drive: queries read IDENTIFY afresh. */
 		if (!querying && st->when == WHEN_QUERY) {
 			querying = true;
-			dev.id_valid = false;
-			dev.id_failed = false;
+			if (dev.disk->ata) {
+				dev.id_valid = false;
+				dev.id_failed = false;
+			}
 		}
 		fflush(stdout);
 		report_operation(option_name(st->opt));
-		err = run_step(&dev, s, st);
+		err = run_step(&dev, s, st, refused_here);
 		if (err)
 			status = err;
 		/* A refused dangerous option stops this device: nothing after it runs. */

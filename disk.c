@@ -6,8 +6,10 @@
  */
 #include "disk.h"
 #include "nvme.h"
+#include "scsi_disk.h"
 #include "sectors.h"
 #include "settings.h"
+#include "sgio.h"
 #include "trim.h"
 
 static const struct disk_ops ata_disk = {
@@ -30,5 +32,10 @@ static const struct disk_ops ata_disk = {
 void disk_choose(struct device *dev)
 {
 	nvme_detect(dev);
-	dev->disk = dev->nvme_nsid ? &nvme_disk : &ata_disk;
+	if (dev->nvme_nsid)
+		dev->disk = &nvme_disk;
+	else if (scsi_may_lack_ata(dev) && ata_pass_through_refused(dev))
+		dev->disk = &scsi_disk;
+	else
+		dev->disk = &ata_disk;
 }

@@ -587,7 +587,20 @@ int ata_set_cache(struct device *dev, const struct settings *s, enum opt_id opt)
 	return opt == OPT_WCACHE ? set_write_cache(dev, s, opt) : set_drive_feature(dev, s, opt);
 }
 
-static void print_standby_interval(unsigned int v)
+long standby_interval_seconds(unsigned int v)
+{
+	if (v <= 240)
+		return 5L * v;
+	if (v <= 251)
+		return (v - 240) * 30L * 60;
+	if (v == 252)
+		return 21L * 60;
+	if (v == 255)
+		return 21L * 60 + 15;
+	return -1;	/* 253: vendor-specific, 254: reserved */
+}
+
+void print_standby_interval(unsigned int v)
 {
 	out(" (");
 	if (v == 0) {
@@ -690,7 +703,8 @@ int check_power_mode(struct device *dev, const struct settings *s, enum opt_id o
 	if (err) {
 		ata_report("CHECK POWER MODE", &res, err);
 	} else if (!res.have_regs) {
-		complain(" CHECK POWER MODE failed: the drive's answer did not come back\n");
+		/* 9.65 decoded the zeros as "standby". */
+		complain(" CHECK POWER MODE: the state is unknown: the bridge returned no registers (it ignores CK_COND)\n");
 		err = EIO;
 	} else {
 		switch (res.out.count & 0xff) {

@@ -20,4 +20,8 @@ step_fn ata_set_cache;
 /* Identification. */
 step_fn show_identify, show_identity;
 
+/* -S's value: " (21 minutes)\n" and the like, as 9.65 prints it; and in seconds (-1: no time). */
+void print_standby_interval(unsigned int v);
+long standby_interval_seconds(unsigned int v);
+
 #endif

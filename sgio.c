@@ -15,6 +15,7 @@
 #include <scsi/sg.h>
 
 #include "array.h"
+#include "sense.h"
 #include "sgio.h"
 #include "report.h"
 
@@ -30,8 +31,6 @@
 #define SG_DID_TIME_OUT 0x03
 #define SG_DRIVER_TIMEOUT 0x06
 
-#define SENSE_RECOVERED_ERROR 0x01
-#define SENSE_ILLEGAL_REQUEST 0x05
 
 static int transfer_direction(const struct ata_cmd *cmd)
 {
@@ -93,54 +92,11 @@ unsigned int sat_build_cdb(const struct ata_cmd *cmd, bool twelve, uint8_t cdb[1
 
 /* ---- sense data ---- */
 
-static const char *const sense_keys[16] = {
-	"no sense", "recovered error", "not ready", "medium error", "hardware error",
-	"illegal request", "unit attention", "data protect", "blank check", "vendor specific",
-	"copy aborted", "aborted command", "reserved sense key 0xc", "volume overflow", "miscompare",
-	"reserved sense key 0xf",
-};
-
-static const struct {
-	uint8_t asc, ascq;
-	const char *text;
-} asc_texts[] = {
-	{ 0x00, 0x00, "no additional sense information" },
-	{ 0x00, 0x1d, "ATA pass through information available" },
-	{ 0x04, 0x00, "logical unit not ready" },
-	{ 0x0c, 0x00, "write error" },
-	{ 0x0c, 0x02, "write error, auto reallocation failed" },
-	{ 0x11, 0x00, "unrecovered read error" },
-	{ 0x11, 0x04, "unrecovered read error, auto reallocate failed" },
-	{ 0x14, 0x01, "record not found" },
-	{ 0x20, 0x00, "invalid command operation code" },
-	{ 0x21, 0x00, "logical block address out of range" },
-	{ 0x24, 0x00, "invalid field in CDB" },
-	{ 0x26, 0x00, "invalid field in parameter list" },
-	{ 0x29, 0x00, "power on, reset, or bus device reset occurred" },
-	{ 0x3a, 0x00, "medium not present" },
-	{ 0x44, 0x00, "internal target failure" },
-	{ 0x47, 0x00, "SCSI parity error" },
-};
-
-static const char *asc_text(uint8_t asc, uint8_t ascq)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(asc_texts); i++)
-		if (asc_texts[i].asc == asc && asc_texts[i].ascq == ascq)
-			return asc_texts[i].text;
-	return NULL;
-}
-
 /* Descriptor format: find the ATA Status Return descriptor (code 0x09). */
 static void decode_descriptor_sense(const uint8_t *s, unsigned int len, struct ata_result *res)
 {
 	unsigned int end, pos = 8;
 
-	if (len < 4)
-		return;
-	res->sense_valid = true;
-	res->sense_key = s[1] & 0x0f;
-	res->asc = s[2];
-	res->ascq = s[3];
 	if (len < 8)
 		return;
 	end = 8u + s[7];
@@ -173,14 +129,6 @@ static void decode_descriptor_sense(const uint8_t *s, unsigned int len, struct a
  */
 static void decode_fixed_sense(const uint8_t *s, unsigned int len, struct ata_result *res)
 {
-	if (len < 3)
-		return;
-	res->sense_valid = true;
-	res->sense_key = s[2] & 0x0f;
-	if (len >= 14) {
-		res->asc = s[12];
-		res->ascq = s[13];
-	}
 	bool pass_through_info = res->asc == 0x00 && res->ascq == 0x1d;
 	bool late_layout = !(s[0] & 0x80) && len >= 12 && !s[3] && !s[4] && !s[5] && !s[6] && s[9] &&
 			   !(s[9] & 0x80);
@@ -208,14 +156,17 @@ static void decode_fixed_sense(const uint8_t *s, unsigned int len, struct ata_re
 
 void sense_decode(const uint8_t *sense, unsigned int len, struct ata_result *res)
 {
-	uint8_t code;
+	struct sense s;
 
-	if (len == 0)
+	if (!sense_normalise(sense, len, &s))
 		return;
-	code = sense[0] & 0x7f;
-	if (code == 0x72 || code == 0x73)
+	res->sense_valid = true;
+	res->sense_key = s.key;
+	res->asc = s.asc;
+	res->ascq = s.ascq;
+	if (s.descriptor)
 		decode_descriptor_sense(sense, len, res);
-	else if (code == 0x70 || code == 0x71)
+	else
 		decode_fixed_sense(sense, len, res);
 }
 
@@ -235,7 +186,6 @@ static void describe_ata_error(uint8_t error, char *buf, size_t size)
 static int judge(struct ata_result *res, const struct sg_io_hdr *io, bool data_in, size_t len)
 {
 	char regs[80] = "";
-	const char *what;
 	int n;
 
 	if (res->have_regs) {
@@ -266,13 +216,9 @@ static int judge(struct ata_result *res, const struct sg_io_hdr *io, bool data_i
 		}
 		if (recovered && !(res->have_regs && (res->status & (ATA_STATUS_ERR | ATA_STATUS_DF))))
 			return 0;
-		what = asc_text(res->asc, res->ascq);
-		n = snprintf(res->cause, sizeof(res->cause), "%s", sense_keys[res->sense_key]);
-		if (what && (res->asc || res->ascq))
-			n += snprintf(res->cause + n, sizeof(res->cause) - (size_t)n, " (%s)", what);
-		else if (res->asc || res->ascq)
-			n += snprintf(res->cause + n, sizeof(res->cause) - (size_t)n, " (asc 0x%02x, ascq 0x%02x)",
-				      res->asc, res->ascq);
+		sense_describe(&(struct sense){ .valid = true, .key = res->sense_key, .asc = res->asc, .ascq = res->ascq },
+			       res->cause, sizeof(res->cause));
+		n = (int)strlen(res->cause);
 		snprintf(res->cause + n, sizeof(res->cause) - (size_t)n, "%s", regs);
 		return EIO;
 	}
@@ -491,4 +437,38 @@ int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf
 		return ENOENT;
 	}
 	return 0;
+}
+
+bool ata_pass_through_refused(struct device *dev)
+{
+	uint8_t raw[512] = { 0 };
+	struct ata_result res;
+	struct ata_cmd cmd = {
+		.name = "IDENTIFY DEVICE",
+		.tf = { .command = ATA_OP_IDENTIFY, .count = 1 },
+		.protocol = ATA_PROTO_PIO_IN,
+		.data = raw,
+		.len = sizeof(raw),
+	};
+	bool verbose = dev->run.verbose;
+	int err;
+
+	/* A probe: its sense data is no news, even with --verbose. */
+	dev->run.verbose = false;
+	err = ata_exec(dev, &cmd, &res);
+	dev->run.verbose = verbose;
+	if (!err) {
+		page_to_host(dev->id, raw);
+		dev->id_valid = true;
+		dev->identify_op = ATA_OP_IDENTIFY;
+		return false;
+	}
+	if (err != EIO || res.have_regs || !res.sense_valid || res.sense_key != SENSE_ILLEGAL_REQUEST ||
+	    (res.asc != ASC_INVALID_OPCODE && res.asc != ASC_INVALID_FIELD_IN_CDB))
+		return false;
+	/* No IDENTIFY is sent again: what asks for the page gets this answer. */
+	dev->id_failed = true;
+	dev->id_error = EOPNOTSUPP;
+	snprintf(dev->id_cause, sizeof(dev->id_cause), "a SCSI disk without ATA pass-through has no IDENTIFY page");
+	return true;
 }

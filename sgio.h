@@ -65,6 +65,13 @@ void ata_report(const char *what, const struct ata_result *res, int err);
  */
 const uint16_t *ata_identify(struct device *dev, int *err, struct ata_result *res);
 
+/*
+ * IDENTIFY through ATA pass-through was refused as a command the device
+ * does not know (ATA_16 and ATA_12 both): a SCSI disk without a SAT layer.
+ * The page is kept when it comes back.
+ */
+bool ata_pass_through_refused(struct device *dev);
+
 /* One 512-byte page of a General Purpose log; 0 on success. */
 int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf[512]);
 

@@ -220,6 +220,7 @@ fi
 
 # --- command bytes and sense decoding, against a test double of the drive ---
 suite commands bash tests/commands.sh "$HDPARM" "$out"
+suite scsi bash tests/scsi-commands.sh "$HDPARM" "$out"
 
 # --- file helpers (--fallocate) ---
 suite files bash tests/file-tests.sh "$HDPARM" "$out"

@@ -23,6 +23,19 @@
  *   SHIM_DELAY_MS=N, SHIM_DELAY_CMD=XX   ATA command XX (hex) takes N ms
  *   SHIM_GEO_START=N    HDIO_GETGEO answers with start N (the partition's first
  *                       sector, as sd and virtio-blk say it); without it, ENOTTY
+ *   SHIM_REPLY=noregs   a USB bridge that ignores CK_COND: GOOD status and no sense
+ *   SHIM_SCSI=1         a SCSI disk without a SAT layer (a SAS drive): SG_GET_VERSION_NUM
+ *                       answers, ATA_16 and ATA_12 are refused (ILLEGAL REQUEST, invalid
+ *                       command operation code), and it answers INQUIRY (VPD 00h, 80h, 83h,
+ *                       B0h, B1h, B2h), READ CAPACITY (16), MODE SENSE (10) of the caching
+ *                       page, REQUEST SENSE; other commands end GOOD.  Answers follow SPC-4
+ *                       and SBC-3 (an 8 TB SAS disk, 512-byte logical and 4096-byte physical
+ *                       blocks, 7200 rpm, 3.5 inch, thin provisioned).
+ *   SHIM_SCSI_LACK=80,b1   VPD pages it does not have (also left out of page 00h)
+ *   SHIM_SCSI_NOTHIN=1  not thin provisioned (LBPME 0, no VPD B2h)
+ *   SHIM_SCSI_POWER=1   it has the power condition mode page (1Ah)
+ *   SHIM_SCSI_STATE=ASCQ   REQUEST SENSE answers NO SENSE, "low power condition on" (5Eh) and
+ *                       this ASCQ; "stopped": NOT READY, initializing command required
  * Other ioctls on the device fail with ENOTTY, as on a plain SCSI disk.
  */
 #define _GNU_SOURCE
@@ -165,6 +178,148 @@ static unsigned int make_sense(unsigned char *s, unsigned int max, unsigned char
 	return b[0] == 0x70 ? 18 : 22;
 }
 
+static void check_condition(struct sg_io_hdr *io, unsigned char key, unsigned char asc, unsigned char ascq)
+{
+	unsigned char b[18] = { 0x70, 0, key, 0, 0, 0, 0, 10, 0, 0, 0, 0, asc, ascq };
+
+	io->status = 0x02;
+	io->masked_status = 0x01;
+	io->driver_status = 0x08;
+	memcpy(io->sbp, b, io->mx_sb_len < sizeof(b) ? io->mx_sb_len : sizeof(b));
+	io->sb_len_wr = (unsigned char)(io->mx_sb_len < sizeof(b) ? io->mx_sb_len : sizeof(b));
+}
+
+static int scsi_lacks(unsigned int page)
+{
+	const char *lack = getenv("SHIM_SCSI_LACK");
+	char want[8];
+
+	if (page == 0xb2 && getenv("SHIM_SCSI_NOTHIN"))
+		return 1;
+	snprintf(want, sizeof(want), "%02x", page);
+	return lack && strstr(lack, want) != NULL;
+}
+
+static void put_be(unsigned char *p, unsigned long long v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		p[i] = (unsigned char)(v >> (8 * (bytes - 1 - i)));
+}
+
+/* The answers of a SAS disk (SPC-4, SBC-3) to what it is asked; 0: answered. */
+static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
+{
+	unsigned char *buf = io->dxferp, page[256];
+	unsigned int len = io->dxfer_len, n = 0;
+
+	memset(page, 0, sizeof(page));
+	switch (cdb[0]) {
+	case 0x85: case 0xa1:	/* ATA PASS-THROUGH: no SAT layer here */
+		check_condition(io, 0x05, 0x20, 0x00);
+		return;
+	case 0x12:
+		if (!(cdb[1] & 1)) {
+			static const char id[] = "SEAGATE ST8000NM0075    E004";
+
+			page[0] = 0x00;
+			page[2] = 0x06;	/* SPC-4 */
+			page[3] = 0x12;
+			page[4] = 31;
+			memcpy(page + 8, id, 28);
+			n = 36;
+			break;
+		}
+		if (scsi_lacks(cdb[2])) {
+			check_condition(io, 0x05, 0x24, 0x00);
+			return;
+		}
+		page[1] = cdb[2];
+		switch (cdb[2]) {
+		case 0x00: {
+			static const unsigned char pages[] = { 0x00, 0x80, 0x83, 0xb0, 0xb1, 0xb2 };
+
+			for (unsigned int i = 0; i < sizeof(pages); i++)
+				if (!scsi_lacks(pages[i]))
+					page[4 + page[3]++] = pages[i];
+			break;
+		}
+		case 0x80:
+			page[3] = 8;
+			memcpy(page + 4, "ZA1B2C3D", 8);
+			break;
+		case 0x83:
+			/* The logical unit's NAA 5 name, then the SAS target port's (PIV, association 1). */
+			page[3] = 24;
+			page[4] = 0x01; page[5] = 0x03; page[7] = 8;
+			put_be(page + 8, 0x5000c500a1b2c3d4ULL, 8);
+			page[16] = 0x61; page[17] = 0x93; page[19] = 8;
+			put_be(page + 20, 0x5000c500a1b2c3d5ULL, 8);
+			break;
+		case 0xb0:
+			page[3] = 0x3c;
+			put_be(page + 20, env_num("SHIM_SCSI_UNMAP_BLOCKS", 0x400000), 4);	/* MAXIMUM UNMAP LBA COUNT */
+			put_be(page + 24, env_num("SHIM_SCSI_UNMAP_DESCRIPTORS", 2), 4);	/* ... BLOCK DESCRIPTOR COUNT */
+			break;
+		case 0xb1:
+			page[3] = 0x3c;
+			put_be(page + 4, 7200, 2);
+			page[7] = 0x02;	/* 3.5 inch */
+			break;
+		case 0xb2:
+			page[3] = 4;
+			page[5] = 0x80;	/* LBPU: UNMAP */
+			break;
+		default:
+			check_condition(io, 0x05, 0x24, 0x00);
+			return;
+		}
+		n = 4u + page[3];
+		break;
+	case 0x9e:	/* READ CAPACITY (16) */
+		put_be(page, env_num("SHIM_SCSI_BLOCKS", 15628053168ULL) - 1, 8);
+		put_be(page + 8, 512, 4);
+		page[13] = 3;	/* 8 logical blocks per physical block */
+		page[14] = getenv("SHIM_SCSI_NOTHIN") ? 0 : 0x80;
+		n = 32;
+		break;
+	case 0x5a:	/* MODE SENSE (10) */
+		if ((cdb[2] & 0x3f) == 0x1a && getenv("SHIM_SCSI_POWER")) {
+			page[1] = 6 + 0x28;
+			page[8] = 0x1a; page[9] = 0x26;
+			page[11] = 0x01;	/* STANDBY_Z */
+			put_be(page + 16, 9000, 4);	/* 15 minutes */
+			n = 8 + 0x28;
+		} else if ((cdb[2] & 0x3f) == 0x08) {
+			page[1] = 6 + 0x14;
+			page[8] = 0x08; page[9] = 0x12;
+			page[10] = getenv("SHIM_SCSI_WCE") && atoi(getenv("SHIM_SCSI_WCE")) == 0 ? 0x00 : 0x04;
+			n = 8 + 0x14;
+		} else {
+			check_condition(io, 0x05, 0x24, 0x00);
+			return;
+		}
+		break;
+	case 0x03: {	/* REQUEST SENSE */
+		const char *state = getenv("SHIM_SCSI_STATE");
+
+		page[0] = 0x70;
+		page[7] = 10;
+		if (state && strcmp(state, "stopped") == 0) {
+			page[2] = 0x02; page[12] = 0x04; page[13] = 0x02;
+		} else if (state) {
+			page[12] = 0x5e; page[13] = (unsigned char)strtoul(state, NULL, 0);
+		}
+		n = 18;
+		break;
+	}
+	default:
+		return;	/* GOOD; a read gets the 5Ah filler */
+	}
+	memset(buf, 0, len);
+	memcpy(buf, page, n < len ? n : len);
+	io->resid = n < len ? (int)(len - n) : 0;
+}
+
 static int fake_sg_io(struct sg_io_hdr *io)
 {
 	const unsigned char *cdb = io->cmdp;
@@ -205,6 +360,15 @@ static int fake_sg_io(struct sg_io_hdr *io)
 			setenv("SHIM_LBA", num, 1);
 		}
 		reply = getenv("SHIM_REPLY");
+	}
+	if (getenv("SHIM_SCSI")) {
+		io->status = io->masked_status = io->host_status = io->driver_status = 0;
+		io->sb_len_wr = 0;
+		io->resid = 0;
+		if (io->dxfer_direction == SG_DXFER_FROM_DEV)
+			memset(io->dxferp, 0x5a, io->dxfer_len);
+		fake_scsi_disk(io, cdb);
+		return 0;
 	}
 	if (getenv("SHIM_DELAY_CMD") && strtoul(getenv("SHIM_DELAY_CMD"), NULL, 16) == command)
 		usleep((useconds_t)env_num("SHIM_DELAY_MS", 0) * 1000);
@@ -268,7 +432,7 @@ static int fake_sg_io(struct sg_io_hdr *io)
 	}
 	if (io->dxfer_direction == SG_DXFER_FROM_DEV)
 		memset(io->dxferp, 0x5a, io->dxfer_len);
-	if (ck_cond) {
+	if (ck_cond && strcmp(reply, "noregs") != 0) {
 		io->status = 0x02;
 		io->masked_status = 0x01;
 		io->driver_status = 0x08;
@@ -336,6 +500,10 @@ int ioctl(int fd, unsigned long request, ...)
 	if (!real_ioctl)
 		real_ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
 	current_fd = fd;
+	if (request == SG_GET_VERSION_NUM && getenv("SHIM_SCSI")) {
+		*(int *)arg = 30527;
+		return 0;
+	}
 	if (request == SG_IO)
 		return fake_sg_io(arg);
 	if (getenv("SHIM_NVME") && (request == NVME_IOCTL_ADMIN_CMD || request == NVME_IOCTL_IO_CMD))

@@ -1,0 +1,85 @@
+/* SCSI sense data: one normalised form, and the words for it. */
+#include <stdio.h>
+
+#include "array.h"
+#include "sense.h"
+
+static const char *const key_texts[16] = {
+	"no sense", "recovered error", "not ready", "medium error", "hardware error",
+	"illegal request", "unit attention", "data protect", "blank check", "vendor specific",
+	"copy aborted", "aborted command", "reserved sense key 0xc", "volume overflow", "miscompare",
+	"reserved sense key 0xf",
+};
+
+static const struct {
+	uint8_t asc, ascq;
+	const char *text;
+} asc_texts[] = {
+	{ 0x00, 0x00, "no additional sense information" },
+	{ 0x00, 0x1d, "ATA pass through information available" },
+	{ 0x04, 0x00, "logical unit not ready" },
+	{ 0x04, 0x02, "logical unit not ready, initializing command required" },
+	{ 0x0c, 0x00, "write error" },
+	{ 0x0c, 0x02, "write error, auto reallocation failed" },
+	{ 0x11, 0x00, "unrecovered read error" },
+	{ 0x11, 0x04, "unrecovered read error, auto reallocate failed" },
+	{ 0x14, 0x01, "record not found" },
+	{ 0x1a, 0x00, "parameter list length error" },
+	{ 0x20, 0x00, "invalid command operation code" },
+	{ 0x21, 0x00, "logical block address out of range" },
+	{ 0x24, 0x00, "invalid field in CDB" },
+	{ 0x26, 0x00, "invalid field in parameter list" },
+	{ 0x29, 0x00, "power on, reset, or bus device reset occurred" },
+	{ 0x3a, 0x00, "medium not present" },
+	{ 0x44, 0x00, "internal target failure" },
+	{ 0x47, 0x00, "SCSI parity error" },
+	{ 0x5e, 0x00, "low power condition on" },
+};
+
+bool sense_normalise(const uint8_t *buf, unsigned int len, struct sense *s)
+{
+	uint8_t code = len ? buf[0] & 0x7f : 0;
+
+	*s = (struct sense){ 0 };
+	if ((code == 0x72 || code == 0x73) && len >= 4) {
+		s->descriptor = true;
+		s->key = buf[1] & 0x0f;
+		s->asc = buf[2];
+		s->ascq = buf[3];
+		s->valid = true;
+	} else if ((code == 0x70 || code == 0x71) && len >= 3) {
+		s->key = buf[2] & 0x0f;
+		if (len >= 14) {
+			s->asc = buf[12];
+			s->ascq = buf[13];
+		}
+		s->valid = true;
+	}
+	return s->valid;
+}
+
+const char *sense_key_text(uint8_t key)
+{
+	return key_texts[key & 0x0f];
+}
+
+const char *sense_asc_text(uint8_t asc, uint8_t ascq)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(asc_texts); i++)
+		if (asc_texts[i].asc == asc && asc_texts[i].ascq == ascq)
+			return asc_texts[i].text;
+	return NULL;
+}
+
+char *sense_describe(const struct sense *s, char *buf, unsigned int size)
+{
+	const char *what = sense_asc_text(s->asc, s->ascq);
+
+	if (what && (s->asc || s->ascq))
+		snprintf(buf, size, "%s (%s)", sense_key_text(s->key), what);
+	else if (s->asc || s->ascq)
+		snprintf(buf, size, "%s (asc 0x%02x, ascq 0x%02x)", sense_key_text(s->key), s->asc, s->ascq);
+	else
+		snprintf(buf, size, "%s", sense_key_text(s->key));
+	return buf;
+}
