@@ -1508,6 +1508,214 @@ static void json_erase_minutes(const char *key, uint16_t w)
 		json_uint(key, t * 2);
 }
 
+/* ---- the keys smartctl -j -i fills, in smartctl 7.3's shapes and words ---- */
+
+/* Word 81 (ACS-4 Table 10), as smartctl words it. */
+static const struct {
+	uint16_t code;
+	const char *text;
+} smartctl_minor_versions[] = {
+	{ 0x0001, "ATA-1 X3T9.2/781D prior to revision 4" },
+	{ 0x0002, "ATA-1 published, ANSI X3.221-1994" },
+	{ 0x0003, "ATA-1 X3T9.2/781D revision 4" },
+	{ 0x0004, "ATA-2 published, ANSI X3.279-1996" },
+	{ 0x0005, "ATA-2 X3T10/948D prior to revision 2k" },
+	{ 0x0006, "ATA-3 X3T10/2008D revision 1" },
+	{ 0x0007, "ATA-2 X3T10/948D revision 2k" },
+	{ 0x0008, "ATA-3 X3T10/2008D revision 0" },
+	{ 0x0009, "ATA-2 X3T10/948D revision 3" },
+	{ 0x000a, "ATA-3 published, ANSI X3.298-1997" },
+	{ 0x000b, "ATA-3 X3T10/2008D revision 6" },
+	{ 0x000c, "ATA-3 X3T13/2008D revision 7 and 7a" },
+	{ 0x000d, "ATA/ATAPI-4 X3T13/1153D revision 6" },
+	{ 0x000e, "ATA/ATAPI-4 T13/1153D revision 13" },
+	{ 0x000f, "ATA/ATAPI-4 X3T13/1153D revision 7" },
+	{ 0x0010, "ATA/ATAPI-4 T13/1153D revision 18" },
+	{ 0x0011, "ATA/ATAPI-4 T13/1153D revision 15" },
+	{ 0x0012, "ATA/ATAPI-4 published, ANSI NCITS 317-1998" },
+	{ 0x0013, "ATA/ATAPI-5 T13/1321D revision 3" },
+	{ 0x0014, "ATA/ATAPI-4 T13/1153D revision 14" },
+	{ 0x0015, "ATA/ATAPI-5 T13/1321D revision 1" },
+	{ 0x0016, "ATA/ATAPI-5 published, ANSI NCITS 340-2000" },
+	{ 0x0017, "ATA/ATAPI-4 T13/1153D revision 17" },
+	{ 0x0018, "ATA/ATAPI-6 T13/1410D revision 0" },
+	{ 0x0019, "ATA/ATAPI-6 T13/1410D revision 3a" },
+	{ 0x001a, "ATA/ATAPI-7 T13/1532D revision 1" },
+	{ 0x001b, "ATA/ATAPI-6 T13/1410D revision 2" },
+	{ 0x001c, "ATA/ATAPI-6 T13/1410D revision 1" },
+	{ 0x001d, "ATA/ATAPI-7 published, ANSI INCITS 397-2005" },
+	{ 0x001e, "ATA/ATAPI-7 T13/1532D revision 0" },
+	{ 0x001f, "ACS-3 T13/2161-D revision 3b" },
+	{ 0x0021, "ATA/ATAPI-7 T13/1532D revision 4a" },
+	{ 0x0022, "ATA/ATAPI-6 published, ANSI INCITS 361-2002" },
+	{ 0x0027, "ATA8-ACS T13/1699-D revision 3c" },
+	{ 0x0028, "ATA8-ACS T13/1699-D revision 6" },
+	{ 0x0029, "ATA8-ACS T13/1699-D revision 4" },
+	{ 0x0031, "ACS-2 T13/2015-D revision 2" },
+	{ 0x0033, "ATA8-ACS T13/1699-D revision 3e" },
+	{ 0x0039, "ATA8-ACS T13/1699-D revision 4c" },
+	{ 0x0042, "ATA8-ACS T13/1699-D revision 3f" },
+	{ 0x0052, "ATA8-ACS T13/1699-D revision 3b" },
+	{ 0x005e, "ACS-4 T13/BSR INCITS 529 revision 5" },
+	{ 0x006d, "ACS-3 T13/2161-D revision 5" },
+	{ 0x0082, "ACS-2 published, ANSI INCITS 482-2012" },
+	{ 0x009c, "ACS-4 published, ANSI INCITS 529-2018" },
+	{ 0x0107, "ATA8-ACS T13/1699-D revision 2d" },
+	{ 0x010a, "ACS-3 published, ANSI INCITS 522-2014" },
+	{ 0x0110, "ACS-2 T13/2015-D revision 3" },
+	{ 0x011b, "ACS-3 T13/2161-D revision 4" },
+};
+
+/* Word 80's highest version: "ATA/ATAPI-7", "ACS-3", "ACS >5 (13)"; "Unknown(0x0001)" for none. */
+static void major_version_name(uint16_t w, char *buf, size_t size)
+{
+	int bit = 15;
+
+	while (bit > 0 && !(w & (1u << bit)))
+		bit--;
+	if (bit == 0 || !word_reported(w))
+		snprintf(buf, size, "Unknown(0x%04x)", w);
+	else if (bit <= 3)
+		snprintf(buf, size, "ATA-%d", bit);
+	else if (bit <= 7)
+		snprintf(buf, size, "ATA/ATAPI-%d", bit);
+	else if (bit == 8)
+		snprintf(buf, size, "ATA8-ACS");
+	else if (bit <= 12)
+		snprintf(buf, size, "ACS-%d", bit - 7);
+	else
+		snprintf(buf, size, "ACS >5 (%d)", bit);
+}
+
+static void json_ata_version(const uint16_t *id)
+{
+	char major[32], text[160];
+	const char *minor = NULL;
+
+	if (!word_reported(id[80]) && !word_reported(id[81]))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(smartctl_minor_versions); i++)
+		if (smartctl_minor_versions[i].code == id[81])
+			minor = smartctl_minor_versions[i].text;
+	major_version_name(id[80], major, sizeof(major));
+	if (minor && strncmp(minor, major, strlen(major)) == 0)
+		snprintf(text, sizeof(text), "%s", minor);
+	else if (minor)
+		snprintf(text, sizeof(text), "%s, %s", major, minor);
+	else if (!word_reported(id[81]))
+		snprintf(text, sizeof(text), "%s (minor revision not indicated)", major);
+	else
+		snprintf(text, sizeof(text), "%s (unknown minor revision code: 0x%04x)", major, id[81]);
+	json_object_begin("ata_version");
+	json_string("string", text);
+	json_uint("major_value", id[80]);
+	json_uint("minor_value", id[81]);
+	json_object_end();
+}
+
+static bool serial_transport(const uint16_t *id)
+{
+	return word_reported(id[222]) && (id[222] >> 12) == 1;
+}
+
+static void json_sata_version(const uint16_t *id)
+{
+	static const char *const names[11] = {
+		"ATA8-AST", "SATA 1.0a", "SATA II Ext", "SATA 2.5", "SATA 2.6", "SATA 3.0",
+		"SATA 3.1", "SATA 3.2", "SATA 3.3", "SATA 3.4", "SATA 3.5",
+	};
+	unsigned int value = id[222] & 0x0fff;
+	int bit = 11;
+	char text[24];
+
+	if (!serial_transport(id) || !value)
+		return;
+	while (!(value & (1u << bit)))
+		bit--;
+	if (bit <= 10)
+		snprintf(text, sizeof(text), "%s", names[bit]);
+	else
+		snprintf(text, sizeof(text), "SATA >3.5 (%d)", bit);
+	json_object_begin("sata_version");
+	json_string("string", text);
+	json_uint("value", value);
+	json_object_end();
+}
+
+/* A SATA signalling speed: 1 Gen1 (1.5 Gb/s), 2 Gen2, 3 Gen3; beyond that smartctl gives no rate. */
+static void json_sata_speed(const char *key, unsigned int value, unsigned int gen)
+{
+	static const unsigned int units[4] = { 0, 15, 30, 60 };
+	char text[24];
+
+	json_object_begin(key);
+	json_uint("sata_value", value);
+	if (gen >= 1 && gen <= 3) {
+		snprintf(text, sizeof(text), "%u.%u Gb/s", units[gen] / 10, units[gen] % 10);
+		json_string("string", text);
+		json_uint("units_per_second", units[gen]);
+		json_uint("bits_per_unit", 100000000);
+	} else {
+		snprintf(text, sizeof(text), ">6.0 Gb/s (%u)", gen);
+		json_string("string", text);
+	}
+	json_object_end();
+}
+
+/* Word 76 (the speeds supported, bits 7:1) and word 77 (the current one, bits 3:1). */
+static void json_interface_speed(const uint16_t *id)
+{
+	unsigned int max = id[76] & 0x00fe, current = (id[77] >> 1) & 7;
+	unsigned int gen = 7;
+
+	if (!serial_transport(id) || id[76] == 0xffff || (!max && !current))
+		return;
+	json_object_begin("interface_speed");
+	if (max) {
+		while (!(max & (1u << gen)))
+			gen--;
+		json_sata_speed("max", max, gen);
+	}
+	if (current)
+		json_sata_speed("current", current, current);
+	json_object_end();
+}
+
+static void json_form_factor(const uint16_t *id)
+{
+	static const char *const names[10] = {
+		NULL, "5.25 inches", "3.5 inches", "2.5 inches", "1.8 inches", "< 1.8 inches",
+		"mSATA", "M.2", "MicroSSD", "CFast",
+	};
+	unsigned int code = id[168] & 0x0f;
+
+	if (!id[168])
+		return;
+	json_object_begin("form_factor");
+	json_uint("ata_value", id[168]);
+	if (code < ARRAY_SIZE(names) && names[code])
+		json_string("name", names[code]);
+	json_object_end();
+}
+
+/* Word 217: 1 a solid-state drive (smartctl says 0), 0401h-FFFEh the rpm; otherwise left out. */
+static void json_rotation_rate(const uint16_t *id)
+{
+	if (id[217] == 1)
+		json_uint("rotation_rate", 0);
+	else if (id[217] > 0x400 && id[217] < 0xffff)
+		json_uint("rotation_rate", id[217]);
+}
+
+static void json_smart_support(const uint16_t *id)
+{
+	json_object_begin("smart_support");
+	json_bool("available", id[82] & 1);
+	if (id[82] & 1)
+		json_bool("enabled", id[85] & 1);
+	json_object_end();
+}
+
 void identify_json(const uint16_t id[IDENTIFY_WORDS])
 {
 	struct identify_facts facts;
@@ -1580,10 +1788,12 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 		json_null("lba48_sectors");
 	json_uint("logical_block_size", logical);
 	json_uint("physical_block_size", (uint64_t)logical * per_physical);
-	if (id[217] == 1 || id[217] > 0x401)
-		json_uint("rotation_rate", id[217]);
-	else
-		json_null("rotation_rate");
+	json_rotation_rate(id);
+	json_form_factor(id);
+	json_ata_version(id);
+	json_sata_version(id);
+	json_interface_speed(id);
+	json_smart_support(id);
 
 	json_object_begin("multiple_sectors");
 	json_uint("max", id[47] & 0xff);

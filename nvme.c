@@ -5,6 +5,7 @@
  * device size lines) so that a reader finds things where they expect them;
  * every value comes from the drive.
  */
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,16 +37,6 @@ enum {
 static uint16_t le16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
 /* The NVMe status of a failed command, in words. */
@@ -93,7 +84,7 @@ static int nvme_cmd(struct device *dev, unsigned long req, struct nvme_passthru_
 	return EIO;
 }
 
-static int identify(struct device *dev, uint32_t cns, uint32_t nsid, uint8_t *buf, bool quiet)
+static int identify(struct device *dev, uint32_t cns, uint32_t nsid, void *buf, bool quiet)
 {
 	struct nvme_passthru_cmd cmd = {
 		.opcode = NVME_ADMIN_IDENTIFY,
@@ -142,7 +133,7 @@ void nvme_detect(struct device *dev)
 	buf = malloc(NVME_IDENTIFY_BYTES);
 	if (buf && identify(dev, 1, 0, buf, true) == 0) {
 		dev->nvme_ctrl = true;
-		dev->nvme_nsid = le32(buf + 516) ? 1 : 0;
+		dev->nvme_nsid = le32toh(((const struct nvme_id_ctrl *)buf)->nn) ? 1 : 0;
 		if (!dev->nvme_nsid)
 			dev->nvme_nsid = 0xffffffff;	/* no namespace: controller-only queries */
 	}
@@ -151,245 +142,14 @@ void nvme_detect(struct device *dev)
 
 /* ---- -I ---- */
 
-static void print_text(const char *label, const uint8_t *p, size_t len)
-{
-	size_t n = len;
-
-	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\0'))
-		n--;
-	out("\t%-20s%.*s\n", label, (int)n, (const char *)p);
-}
-
-struct nvme_feature {
-	const char *text;
-	uint16_t offset;	/* in Identify Controller */
-	uint8_t bytes;
-	uint32_t mask;
-};
-
-static const struct nvme_feature nvme_features[] = {
-	{ "Volatile write cache", 525, 1, 0x01 },
-	{ "Compare", 520, 2, 0x0001 },
-	{ "Write Uncorrectable", 520, 2, 0x0002 },
-	{ "Dataset Management (deallocate)", 520, 2, 0x0004 },
-	{ "Write Zeroes", 520, 2, 0x0008 },
-	{ "Save/Select in Get/Set Features", 520, 2, 0x0010 },
-	{ "Reservations", 520, 2, 0x0020 },
-	{ "Timestamp", 520, 2, 0x0040 },
-	{ "Verify", 520, 2, 0x0080 },
-	{ "Security Send/Receive", 256, 2, 0x0001 },
-	{ "Format NVM", 256, 2, 0x0002 },
-	{ "Firmware Download/Commit", 256, 2, 0x0004 },
-	{ "Namespace Management", 256, 2, 0x0008 },
-	{ "Device Self-test", 256, 2, 0x0010 },
-	{ "Directives", 256, 2, 0x0020 },
-	{ "NVMe-MI Send/Receive", 256, 2, 0x0040 },
-	{ "Virtualization Management", 256, 2, 0x0080 },
-	{ "Doorbell Buffer Config", 256, 2, 0x0100 },
-	{ "Sanitize: Crypto Erase", 328, 2, 0x0001 },
-	{ "Sanitize: Block Erase", 328, 2, 0x0002 },
-	{ "Sanitize: Overwrite", 328, 2, 0x0004 },
-	{ "Autonomous Power State Transitions", 265, 1, 0x01 },
-	{ "Host Memory Buffer", 272, 4, 0xffffffff },
-};
-
-static void print_power_state(const uint8_t *psd, unsigned int index, bool current)
-{
-	unsigned int mp = le16(psd);
-	bool nonop = psd[3] & 2;
-
-	out("\t   %c\tPS%u: max ", current ? '*' : ' ', index);
-	if (psd[3] & 1)		/* MXPS: units of 0.0001 W instead of 0.01 W */
-		out("%u.%04u W", mp / 10000, mp % 10000);
-	else
-		out("%u.%02u W", mp / 100, mp % 100);
-	out(", entry latency %u us, exit latency %u us, %s\n", le32(psd + 4), le32(psd + 8),
-	       nonop ? "non-operational" : "operational");
-}
-
-void nvme_print_identify(const uint8_t *ctrl, const uint8_t *ns, uint32_t nsid, const struct nvme_state *state)
-{
-	uint32_t ver = le32(ctrl + 80), nn = le32(ctrl + 516);
-	unsigned int mdts = ctrl[77], npss = ctrl[263], frmw = ctrl[260];
-	unsigned int wctemp = le16(ctrl + 266), cctemp = le16(ctrl + 268);
-
-	out("\nNVMe device\n");
-	print_text("Model Number:", ctrl + 24, 40);
-	print_text("Serial Number:", ctrl + 4, 20);
-	print_text("Firmware Revision:", ctrl + 64, 8);
-	out("\t%-20sPCIe NVMe, ", "Transport:");
-	if (ver && (ver & 0xff))
-		out("NVM Express %u.%u.%u", ver >> 16, (ver >> 8) & 0xff, ver & 0xff);
-	else if (ver)
-		out("NVM Express %u.%u", ver >> 16, (ver >> 8) & 0xff);
-	else
-		out("NVM Express 1.0 or 1.1 (version not reported)");
-	out_char('\n');
-
-	out("Configuration:\n");
-	if (ns) {
-		unsigned int nlbaf = ns[25], current = ns[26] & 0x0f;
-		uint64_t nsze = le64(ns), ncap = le64(ns + 8), nuse = le64(ns + 16);
-		unsigned int lbads = ns[128 + 4 * current + 2];
-		uint64_t lba_bytes = lbads >= 9 && lbads < 32 ? 1ULL << lbads : 0;
-		uint64_t bytes = nsze * lba_bytes;
-
-		out("\tNamespace:          %u (of %u)\n", nsid, nn);
-		out("\tNamespace size:        %12llu sectors\n", (unsigned long long)nsze);
-		out("\tNamespace capacity:    %12llu sectors\n", (unsigned long long)ncap);
-		out("\tNamespace utilization: %12llu sectors\n", (unsigned long long)nuse);
-		out("\tLBA formats:\n");
-		for (unsigned int i = 0; i <= nlbaf && i < 16; i++) {
-			const uint8_t *f = ns + 128 + 4 * i;
-			static const char *const perf[4] = { "best", "better", "good", "degraded" };
-
-			out("\t   %c\t%2u: %6llu bytes data, %3u bytes metadata, relative performance %u (%s)\n",
-			       i == current ? '*' : ' ', i, f[2] < 32 ? 1ULL << f[2] : 0ULL, le16(f), (unsigned int)(f[3] & 3), perf[f[3] & 3]);
-		}
-		out("\t%-31s %11llu bytes\n", "Logical  Sector size:", (unsigned long long)lba_bytes);
-		out("\tdevice size with M = 1024*1024: %11llu MBytes\n", (unsigned long long)(bytes / (1024ull * 1024ull)));
-		out("\tdevice size with M = 1000*1000: %11llu MBytes", (unsigned long long)(bytes / 1000000ull));
-		if (bytes / 1000ull > 1000ull)
-			out(" (%llu GB)", (unsigned long long)(bytes / 1000000000ull));
-		out_char('\n');
-	} else {
-		out("\tNamespaces:         %u (none active)\n", nn);
-	}
-
-	out("Capabilities:\n");
-	if (mdts)
-		out("\tMax data transfer size: %u memory pages (MDTS %u)\n", 1u << (mdts > 31 ? 31 : mdts), mdts);
-	else
-		out("\tMax data transfer size: no limit (MDTS 0)\n");
-	out("\tNumber of namespaces: %u\n", nn);
-	out("\tPower states: %u (current marked *)\n", npss + 1);
-	for (unsigned int i = 0; i <= npss && i < 32; i++)
-		print_power_state(ctrl + 2048 + 32 * i, i, (int)i == state->power_state);
-
-	out("Commands/features:\n\tEnabled\tSupported:\n");
-	for (size_t i = 0; i < ARRAY_SIZE(nvme_features); i++) {
-		const struct nvme_feature *f = &nvme_features[i];
-		uint32_t v = f->bytes == 1 ? ctrl[f->offset] : f->bytes == 2 ? le16(ctrl + f->offset) : le32(ctrl + f->offset);
-		bool enabled = true;
-
-		if (!(v & f->mask))
-			continue;
-		if (f->offset == 525)
-			enabled = state->write_cache > 0;
-		else if (f->offset == 265)
-			enabled = state->apst > 0;
-		out("\t   %c\t%s", enabled ? '*' : ' ', f->text);
-		if (f->offset == 256 && f->mask == 0x0004)
-			out(" (%u slot%s%s)", (frmw >> 1) & 7, ((frmw >> 1) & 7) == 1 ? "" : "s",
-			       (frmw & 1) ? ", slot 1 read-only" : "");
-		if (f->offset == 272)
-			out(" (preferred %u KiB, minimum %u KiB)", le32(ctrl + 272) * 4, le32(ctrl + 276) * 4);
-		out_char('\n');
-	}
-	if (wctemp || cctemp) {
-		out("Temperature thresholds:\n");
-		if (wctemp)
-			out("\tWarning:  %u K (%d C)\n", wctemp, (int)wctemp - 273);
-		if (cctemp)
-			out("\tCritical: %u K (%d C)\n", cctemp, (int)cctemp - 273);
-	}
-}
-
-static void json_text(const char *key, const uint8_t *p, size_t len)
-{
-	size_t n = len;
-
-	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\0'))
-		n--;
-	json_stringn(key, (const char *)p, n);
-}
-
-/* The "identify" object of --json for an NVMe drive. */
-static void nvme_json_identify(const uint8_t *ctrl, const uint8_t *ns, uint32_t nsid, const struct nvme_state *state)
-{
-	uint32_t ver = le32(ctrl + 80);
-
-	json_object_begin("identify");
-	json_string("device_type", "nvme");
-	json_text("model_name", ctrl + 24, 40);
-	json_text("serial_number", ctrl + 4, 20);
-	json_text("firmware_version", ctrl + 64, 8);
-	json_object_begin("nvme_version");
-	json_uint("major", ver >> 16);
-	json_uint("minor", (ver >> 8) & 0xff);
-	json_uint("tertiary", ver & 0xff);
-	json_object_end();
-	json_uint("number_of_namespaces", le32(ctrl + 516));
-	if (ns) {
-		unsigned int current = ns[26] & 0x0f, lbads = ns[128 + 4 * current + 2];
-		uint64_t lba_bytes = lbads < 32 ? 1ULL << lbads : 0;
-
-		json_uint("namespace", nsid);
-		json_object_begin("user_capacity");
-		json_uint("blocks", le64(ns));
-		if (lba_bytes && le64(ns) <= UINT64_MAX / lba_bytes)
-			json_uint("bytes", le64(ns) * lba_bytes);
-		else
-			json_null("bytes");
-		json_object_end();
-		json_uint("namespace_capacity", le64(ns + 8));
-		json_uint("namespace_utilization", le64(ns + 16));
-		json_uint("logical_block_size", lba_bytes);
-		json_array_begin("lba_formats");
-		for (unsigned int i = 0; i <= ns[25] && i < 16; i++) {
-			const uint8_t *f = ns + 128 + 4 * i;
-
-			json_object_begin(NULL);
-			json_uint("data_bytes", f[2] < 32 ? 1ULL << f[2] : 0);
-			json_uint("metadata_bytes", le16(f));
-			json_uint("relative_performance", f[3] & 3);
-			json_bool("current", i == current);
-			json_object_end();
-		}
-		json_array_end();
-	}
-	json_array_begin("power_states");
-	for (unsigned int i = 0; i <= ctrl[263] && i < 32; i++) {
-		const uint8_t *psd = ctrl + 2048 + 32 * i;
-
-		json_object_begin(NULL);
-		json_fixed("max_power_watts", le16(psd) / ((psd[3] & 1) ? 10000.0 : 100.0), 4);
-		json_uint("entry_latency_us", le32(psd + 4));
-		json_uint("exit_latency_us", le32(psd + 8));
-		json_bool("operational", !(psd[3] & 2));
-		json_bool("current", (int)i == state->power_state);
-		json_object_end();
-	}
-	json_array_end();
-	json_object_begin("write_cache");
-	json_bool("supported", ctrl[525] & 1);
-	json_bool("enabled", state->write_cache > 0);
-	json_object_end();
-	json_array_begin("features");
-	for (size_t i = 0; i < ARRAY_SIZE(nvme_features); i++) {
-		const struct nvme_feature *f = &nvme_features[i];
-		uint32_t v = f->bytes == 1 ? ctrl[f->offset] : f->bytes == 2 ? le16(ctrl + f->offset) : le32(ctrl + f->offset);
-
-		if (!(v & f->mask))
-			continue;
-		json_object_begin(NULL);
-		json_string("name", f->text);
-		json_bool("supported", true);
-		json_bool("enabled", f->offset == 525 ? state->write_cache > 0 : f->offset == 265 ? state->apst > 0 : true);
-		json_object_end();
-	}
-	json_array_end();
-	json_object_end();
-}
-
 /*
  * Room for the controller's and the namespace's Identify pages, with the
  * controller's read; the caller frees both, also on failure.
  */
-static int identify_controller(struct device *dev, uint8_t **ctrl, uint8_t **ns)
+static int identify_controller(struct device *dev, struct nvme_id_ctrl **ctrl, struct nvme_id_ns **ns)
 {
-	*ctrl = malloc(NVME_IDENTIFY_BYTES);
-	*ns = malloc(NVME_IDENTIFY_BYTES);
+	*ctrl = malloc(sizeof(**ctrl));
+	*ns = malloc(sizeof(**ns));
 	if (!*ctrl || !*ns)
 		return ENOMEM;
 	return identify(dev, 1, 0, *ctrl, false);
@@ -397,13 +157,14 @@ static int identify_controller(struct device *dev, uint8_t **ctrl, uint8_t **ns)
 
 static int nvme_show_identify(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	uint8_t *ctrl, *ns;
+	struct nvme_id_ctrl *ctrl;
+	struct nvme_id_ns *ns;
 	int err = identify_controller(dev, &ctrl, &ns);
 
 	if (!err && opt == OPT_ISTDOUT) {
 		for (int i = 0; i < NVME_IDENTIFY_BYTES; i += 16) {
 			for (int j = 0; j < 16; j += 2)
-				out("%04x%c", le16(ctrl + i + j), j == 14 ? '\n' : ' ');
+				out("%04x%c", le16((const uint8_t *)ctrl + i + j), j == 14 ? '\n' : ' ');
 		}
 	} else if (!err && opt == OPT_IRAW) {
 		FILE *f = fopen(s->v[OPT_IRAW].str, "wb");
@@ -420,8 +181,8 @@ static int nvme_show_identify(struct device *dev, const struct settings *s, enum
 			complain("Wrote NVMe Identify Controller data to \"%s\"\n", s->v[OPT_IRAW].str);
 	} else if (!err) {
 		bool have_ns = dev->nvme_nsid != 0xffffffff && identify(dev, 0, dev->nvme_nsid, ns, false) == 0;
-		long vwc = (ctrl[525] & 1) ? get_feature(dev, NVME_FEAT_VOLATILE_WC, true) : -1;
-		long apst = (ctrl[265] & 1) ? get_feature(dev, NVME_FEAT_APST, true) : -1;
+		long vwc = (ctrl->vwc & 1) ? get_feature(dev, NVME_FEAT_VOLATILE_WC, true) : -1;
+		long apst = (ctrl->apsta & 1) ? get_feature(dev, NVME_FEAT_APST, true) : -1;
 		long ps = get_feature(dev, NVME_FEAT_POWER_MGMT, true);
 		struct nvme_state state = {
 			.write_cache = vwc < 0 ? -1 : (int)(vwc & 1),
@@ -438,35 +199,32 @@ static int nvme_show_identify(struct device *dev, const struct settings *s, enum
 	return err;
 }
 
+/* An Identify string: blanks and NULs at the end removed. */
+static void id_string(char *dst, const char *src, size_t len)
+{
+	memcpy(dst, src, len);
+	while (len > 0 && (dst[len - 1] == ' ' || dst[len - 1] == '\0'))
+		len--;
+	dst[len] = '\0';
+}
+
 static int nvme_show_identity(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	uint8_t *ctrl, *ns;
-	char model[41], fw[9], serial[21];
+	struct nvme_id_ctrl *ctrl;
+	struct nvme_id_ns *ns;
+	char model[sizeof(ctrl->mn) + 1], fw[sizeof(ctrl->fr) + 1], serial[sizeof(ctrl->sn) + 1];
 	int err = identify_controller(dev, &ctrl, &ns);
 
 	(void)s;
 	(void)opt;
 	if (!err) {
-		const struct {
-			char *dst;
-			int offset, len;
-		} f[3] = { { model, 24, 40 }, { fw, 64, 8 }, { serial, 4, 20 } };
-
-		for (int i = 0; i < 3; i++) {
-			int n = f[i].len;
-
-			memcpy(f[i].dst, ctrl + f[i].offset, (size_t)n);
-			while (n > 0 && (f[i].dst[n - 1] == ' ' || f[i].dst[n - 1] == '\0'))
-				n--;
-			f[i].dst[n] = '\0';
-		}
+		id_string(model, ctrl->mn, sizeof(ctrl->mn));
+		id_string(fw, ctrl->fr, sizeof(ctrl->fr));
+		id_string(serial, ctrl->sn, sizeof(ctrl->sn));
 		out("\n Model=%s, FwRev=%s, SerialNo=%s\n", model, fw, serial);
-		if (dev->nvme_nsid != 0xffffffff && identify(dev, 0, dev->nvme_nsid, ns, false) == 0) {
-			unsigned int lbads = ns[128 + 4 * (ns[26] & 0x0f) + 2];
-
-			out(" Namespace=%u, Sectors=%llu, SectSize=%llu\n", dev->nvme_nsid, (unsigned long long)le64(ns),
-			       lbads < 32 ? 1ULL << lbads : 0ULL);
-		}
+		if (dev->nvme_nsid != 0xffffffff && identify(dev, 0, dev->nvme_nsid, ns, false) == 0)
+			out(" Namespace=%u, Sectors=%llu, SectSize=%llu\n", dev->nvme_nsid,
+			    (unsigned long long)le64toh(ns->nsze), (unsigned long long)nvme_lba_bytes(nvme_ns_format(ns)));
 		out("\n");
 	}
 	free(ctrl);
@@ -479,7 +237,7 @@ static int nvme_show_identity(struct device *dev, const struct settings *s, enum
 static int nvme_power_mode(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	long ps = get_feature(dev, NVME_FEAT_POWER_MGMT, false);
-	uint8_t *ctrl;
+	struct nvme_id_ctrl *ctrl;
 
 	(void)s;
 	(void)opt;
@@ -489,8 +247,8 @@ static int nvme_power_mode(struct device *dev, const struct settings *s, enum op
 	}
 	ps &= 0x1f;
 	json_uint("power_state", (uint64_t)ps);
-	ctrl = malloc(NVME_IDENTIFY_BYTES);
-	if (ctrl && identify(dev, 1, 0, ctrl, false) == 0 && (ctrl[2048 + 32 * ps + 3] & 2)) {
+	ctrl = malloc(sizeof(*ctrl));
+	if (ctrl && identify(dev, 1, 0, ctrl, false) == 0 && (ctrl->psd[ps].flags & NVME_PS_NOPS)) {
 		json_string("power_mode", "non-operational");
 		out(" drive state is:  non-operational (power state %ld)\n", ps);
 	} else {
@@ -503,16 +261,16 @@ static int nvme_power_mode(struct device *dev, const struct settings *s, enum op
 
 static int nvme_get_write_cache(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	uint8_t *ctrl;
+	struct nvme_id_ctrl *ctrl;
 	long wce;
 	int err;
 
 	(void)s;
 	if (opt != OPT_WCACHE)	/* NVMe has no read look-ahead to switch */
 		return refuse_on_this_disk(dev, opt);
-	ctrl = malloc(NVME_IDENTIFY_BYTES);
+	ctrl = malloc(sizeof(*ctrl));
 	err = ctrl ? identify(dev, 1, 0, ctrl, false) : ENOMEM;
-	if (!err && !(ctrl[525] & 1)) {
+	if (!err && !(ctrl->vwc & 1)) {
 		json_object_begin("write_cache");
 		json_bool("supported", false);
 		json_bool("enabled", false);
@@ -579,13 +337,13 @@ static int nvme_flush(struct device *dev, const struct settings *s, enum opt_id 
 /* The namespace's size in LBAs and the LBA size, or an errno. */
 static int namespace_geometry(struct device *dev, uint64_t *nlba, unsigned int *lba_bytes)
 {
-	uint8_t *ns = malloc(NVME_IDENTIFY_BYTES);
+	struct nvme_id_ns *ns = malloc(sizeof(*ns));
 	int err = ns ? identify(dev, 0, dev->nvme_nsid, ns, false) : ENOMEM;
 
 	if (!err) {
-		unsigned int lbads = ns[128 + 4 * (ns[26] & 0x0f) + 2];
+		unsigned int lbads = nvme_ns_format(ns)->lbads;
 
-		*nlba = le64(ns);
+		*nlba = le64toh(ns->nsze);
 		*lba_bytes = lbads >= 9 && lbads <= 16 ? 1u << lbads : 0;
 		if (!*lba_bytes) {
 			complain(" NVMe namespace reports an LBA size of 2^%u bytes: not supported\n", lbads);

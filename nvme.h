@@ -1,12 +1,14 @@
-/* NVMe drives, through the kernel's admin and I/O pass-through ioctls. */
+/*
+ * NVMe drives: the kernel's admin and I/O pass-through ioctls (nvme.c),
+ * and the decoding of their Identify pages (nvme_identify.c).
+ */
 #ifndef HDPARM_NVME_H
 #define HDPARM_NVME_H
 
 #include <stdint.h>
 
 #include "commands.h"
-
-#define NVME_IDENTIFY_BYTES 4096
+#include "nvme_spec.h"
 
 /*
  * Fill dev->nvme_nsid: the namespace of a /dev/nvmeXnY block device, or of
@@ -24,7 +26,12 @@ struct nvme_state {
 	int power_state;
 };
 
-/* Decode Identify Controller (and Namespace, may be NULL) as -I does; exposed for tests. */
-void nvme_print_identify(const uint8_t *ctrl, const uint8_t *ns, uint32_t nsid, const struct nvme_state *state);
+/* Identify Controller (and Namespace, may be NULL) as -I prints it. */
+void nvme_print_identify(const struct nvme_id_ctrl *ctrl, const struct nvme_id_ns *ns, uint32_t nsid,
+			 const struct nvme_state *state);
+
+/* The same as the "identify" object of --json. */
+void nvme_json_identify(const struct nvme_id_ctrl *ctrl, const struct nvme_id_ns *ns, uint32_t nsid,
+			const struct nvme_state *state);
 
 #endif

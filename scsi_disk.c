@@ -304,6 +304,7 @@ static void json_facts(const struct scsi_facts *f)
 {
 	const char *version = f->inq.version < 8 ? spc_versions[f->inq.version] : NULL;
 
+	json_object_begin("identify");
 	json_string("device_type", "scsi");
 	json_string("scsi_vendor", f->inq.vendor);
 	json_string("scsi_product", f->inq.product);
@@ -354,6 +355,7 @@ static void json_facts(const struct scsi_facts *f)
 	json_object_begin("trim");
 	json_bool("supported", f->has_capacity && f->cap.lbpme && f->unmap);
 	json_object_end();
+	json_object_end();
 }
 
 static int scsi_identify(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -389,10 +391,15 @@ static int scsi_identity(struct device *dev, const struct settings *s, enum opt_
 		return EIO;
 	}
 	if (!s->v[OPT_IDENTIFY].given) {
+		/* The keys of -i on an ATA drive. */
+		json_object_begin("identify");
 		json_string("device_type", "scsi");
-		json_string("scsi_model_name", f.model);
-		json_string("scsi_revision", f.inq.revision);
+		json_string("model_name", f.model);
+		json_string("firmware_version", f.inq.revision);
 		json_string("serial_number", f.serial);
+		if (f.has_capacity)
+			json_uint("user_capacity_blocks", f.cap.blocks);
+		json_object_end();
 	}
 	out("\n Model=%s, FwRev=%s, SerialNo=%s\n", f.model, f.inq.revision, f.serial);
 	if (f.has_capacity)

@@ -83,8 +83,8 @@ def check_identify(ident, text):
     if m and ident.get('physical_block_size') != int(m.group(1)):
         fail('physical_block_size differs')
     if 'Nominal Media Rotation Rate: Solid State Device' in text:
-        if ident.get('rotation_rate') != 1:
-            fail('rotation_rate should be 1')
+        if ident.get('rotation_rate') != 0:
+            fail('rotation_rate should be 0 (smartctl says 0 for a solid-state drive)')
     else:
         m = re.search(r'Nominal Media Rotation Rate: (\d+)', text)
         if m and ident.get('rotation_rate') != int(m.group(1)):

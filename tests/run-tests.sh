@@ -202,7 +202,7 @@ fi
 if "$HDPARM" -V | grep -q ' v9.65'; then pass "-V"; else fail "-V"; fi
 
 # --- NVMe Identify decoding (captured from QEMU, and crafted) ---
-if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -I. -o "$out/nvme-decode" tests/tools/nvme-decode.c nvme.c confirm.c options.c json.c ranges.c progress.c report.c -pthread; then
+if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -I. -o "$out/nvme-decode" tests/tools/nvme-decode.c nvme.c nvme_identify.c confirm.c options.c json.c ranges.c progress.c report.c -pthread; then
 	while read -r name args; do
 		case "$name" in '#'* | '') continue ;; esac
 		# shellcheck disable=SC2086
@@ -221,6 +221,7 @@ fi
 # --- command bytes and sense decoding, against a test double of the drive ---
 suite commands bash tests/commands.sh "$HDPARM" "$out"
 suite scsi bash tests/scsi-commands.sh "$HDPARM" "$out"
+suite smartctl bash tests/smartctl-json.sh "$HDPARM" "$out"
 
 # --- file helpers (--fallocate) ---
 suite files bash tests/file-tests.sh "$HDPARM" "$out"

@@ -104,7 +104,8 @@ check "--Iraw refused: no IDENTIFY page" 95 "$probe" "" "it has no IDENTIFY page
 run -- --json -I
 if [ "$rc" = 0 ] && python3 - "$out/scsi-cmd.out" <<'EOF'
 import json, sys
-d = json.load(open(sys.argv[1]))["devices"][0]
+dev = json.load(open(sys.argv[1]))["devices"][0]
+d = dict(dev["identify"], errors=dev["errors"])
 want = {"device_type": "scsi", "scsi_vendor": "SEAGATE", "scsi_product": "ST8000NM0075",
         "scsi_model_name": "SEAGATE ST8000NM0075", "scsi_revision": "E004", "serial_number": "ZA1B2C3D",
         "user_capacity": {"blocks": 15628053168, "bytes": 15628053168 * 512},

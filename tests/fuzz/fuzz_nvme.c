@@ -27,6 +27,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(ns, data + sizeof(ctrl), size - sizeof(ctrl) < sizeof(ns) ? size - sizeof(ctrl) : sizeof(ns));
 	if (size > 0)
 		state.power_state = data[0] & 0x1f;
-	nvme_print_identify(ctrl, size > sizeof(ctrl) ? ns : NULL, 1, &state);
+	nvme_print_identify((const void *)ctrl, size > sizeof(ctrl) ? (const void *)ns : NULL, 1, &state);
 	return 0;
 }

@@ -36,6 +36,6 @@ int main(int argc, char **argv)
 		.power_state = argc > 5 ? atoi(argv[5]) : -1,
 	};
 
-	nvme_print_identify(ctrl, argc > 2 ? ns : NULL, 1, &state);
+	nvme_print_identify((const void *)ctrl, argc > 2 ? (const void *)ns : NULL, 1, &state);
 	return 0;
 }

@@ -17,7 +17,8 @@
  *   SHIM_NVME=CTRL.hex,NS.hex   answer as an NVMe controller with one namespace:
  *                       Identify from those pages (SHIM_NVME_NSZE=N overrides the
  *                       namespace size), I/O commands logged as "nvme-io: OPC NSID
- *                       CDW10 CDW11" and, for writes, "data:" with every byte sent
+ *                       CDW10 CDW11" and, for writes, "data:" with every byte sent;
+ *                       NVME_IOCTL_ID says namespace 1
  *   SHIM_SANITIZE=C:L,C:L,abort:R   successive SANITIZE STATUS EXT answers: COUNT C and
  *                       LBA L (hex), or ABRT with LBA 7:0 = R; the last one repeats
  *   SHIM_DELAY_MS=N, SHIM_DELAY_CMD=XX   ATA command XX (hex) takes N ms
@@ -506,6 +507,8 @@ int ioctl(int fd, unsigned long request, ...)
 	}
 	if (request == SG_IO)
 		return fake_sg_io(arg);
+	if (getenv("SHIM_NVME") && request == NVME_IOCTL_ID)
+		return 1;	/* the namespace this node is */
 	if (getenv("SHIM_NVME") && (request == NVME_IOCTL_ADMIN_CMD || request == NVME_IOCTL_IO_CMD))
 		return fake_nvme(request, arg);
 	if (request == HDIO_GETGEO && getenv("SHIM_GEO_START")) {

@@ -1,6 +1,8 @@
 # Runs inside the test VM (busybox sh).  Devices:
 #   /dev/sda  AHCI hard disk    /dev/sdb  AHCI SSD (TRIM)   /dev/sr0  ATAPI DVD
 #   /dev/nvme0n1  NVMe namespace    /dev/vda  virtio-blk disk
+#   /dev/sdd  SCSI disk on virtio-scsi (no ATA pass-through; thin provisioned)
+#   /dev/sde  USB mass-storage disk (no SAT layer)
 # Every check compares stdout with /expected/NAME and the exit status with
 # the number given; "--generate" mode dumps the outputs instead (with those
 # of hdparm 9.65 beside them, as NAME.965, when it is in the image).
@@ -307,6 +309,90 @@ if [ "$mode" = generate ]; then
 	$H --Iraw /tmp/nvme-ctrl.bin /dev/nvme0n1 2>/dev/null && od -An -tx1 -v /tmp/nvme-ctrl.bin > /tmp/nvme-ctrl.hex
 	dump nvme-ctrl-page /tmp/nvme-ctrl.hex
 fi
+
+# --- SCSI disks without ATA pass-through: sg_inq, sg_readcap and sdparm are the oracles ---
+# field FILE LABEL: the text after "LABEL:" in an oracle's output, blanks trimmed.
+field() {
+	sed -n "s/^ *$2: *//p" "$1" | head -n 1 | sed 's/ *$//'
+}
+# hfield LABEL: the same in our -I output (one tab, the label padded to 20).
+hfield() {
+	sed -n "s/^\t$1 *//p" /tmp/scsi-I | head -n 1
+}
+for d in sdd:sas sde:usb; do
+	D=/dev/${d%%:*}
+	tag=scsi-${d##*:}
+	if ! command -v sg_inq > /dev/null; then
+		echo "FAIL $tag: sg_inq is not in the image (tests/setup installs sg3-utils)"
+		continue
+	fi
+	sg_inq "$D" > /tmp/inq 2>&1
+	sg_inq -p 0x80 "$D" > /tmp/inq80 2>&1
+	sg_readcap -l "$D" > /tmp/cap 2>&1
+	cp /tmp/cap "/tmp/cap-${d##*:}"
+	$H -I "$D" > /tmp/scsi-I 2> /tmp/scsi-I.err
+	rc=$?
+	cp /tmp/scsi-I "/tmp/scsi-I-${d##*:}"
+	vendor=$(field /tmp/inq "Vendor identification")
+	product=$(field /tmp/inq "Product identification")
+	rev=$(field /tmp/inq "Product revision level")
+	serial=$(field /tmp/inq80 "Unit serial number")
+	blocks=$(sed -n 's/.*Number of logical blocks=\([0-9]*\).*/\1/p' /tmp/cap)
+	bsize=$(sed -n 's/.*Logical block length=\([0-9]*\) bytes.*/\1/p' /tmp/cap)
+	check_true "$tag-I-exit" [ "$rc" = 0 ]
+	check_true "$tag-oracle-answered" sh -c "[ -n '$vendor' ] && [ -n '$product' ] && [ -n '$rev' ] && [ -n '$blocks' ]"
+	check_true "$tag-I-model" [ "$(hfield 'Model Number:')" = "$vendor $product" ]
+	check_true "$tag-I-firmware" [ "$(hfield 'Firmware Revision:')" = "$rev" ]
+	check_true "$tag-I-serial" [ "$(hfield 'Serial Number:')" = "$serial" ]
+	check_true "$tag-I-blocks" [ "$(sed -n 's/^\tLBA    user addressable sectors: *//p' /tmp/scsi-I)" = "$blocks" ]
+	check_true "$tag-I-block-size" grep -q "Logical  Sector size: *$bsize bytes" /tmp/scsi-I
+	# Thin provisioning and UNMAP, as READ CAPACITY (16)'s LBPME says.
+	lbpme=$(sed -n 's/.*lbpme=\([01]\).*/\1/p' /tmp/cap)
+	if [ "$lbpme" = 1 ]; then
+		check_true "$tag-I-thin" grep -q "Thin provisioning:     yes" /tmp/scsi-I
+		check_true "$tag-trim" sh -c "$H --please-destroy-my-drive --trim-sector-ranges 20000:8 $D | grep -q 'trimming 8 sectors from 1 ranges'"
+	else
+		check_true "$tag-I-thin" grep -q "Thin provisioning:     no" /tmp/scsi-I
+		check_fails "$tag-trim" "does not support UNMAP" $H --please-destroy-my-drive --trim-sector-ranges 20000:8 "$D"
+	fi
+	check_true "$tag-I-no-ata-noise" sh -c "! grep -q 'sense data\|HDIO\|cylinders' /tmp/scsi-I /tmp/scsi-I.err"
+	check_true "$tag-i" sh -c "$H -i $D | grep -qF ' Model=$vendor $product, FwRev=$rev, SerialNo=$serial'"
+	check_true "$tag-json" sh -c "$H --json -I $D > /tmp/scsi.json && grep -qF '\"scsi_vendor\": \"$vendor\"' /tmp/scsi.json &&
+		grep -qF '\"scsi_product\": \"$product\"' /tmp/scsi.json && grep -qF '\"blocks\": $blocks,' /tmp/scsi.json &&
+		grep -qF '\"device_type\": \"scsi\"' /tmp/scsi.json"
+	# The write cache, as sdparm reads it from the caching mode page.
+	wce() { sdparm --get=WCE "$D" 2> /dev/null | awk '$1 == "WCE" { print $2 }'; }
+	check_true "$tag-W-matches-sdparm" sh -c "$H -W $D | grep -qF \" write-caching =  $(wce)\""
+	$H -q -W0 "$D" > /dev/null 2>&1
+	check_true "$tag-W0-sdparm" [ "$(wce)" = 0 ]
+	check_true "$tag-W0-query" sh -c "$H -W $D | grep -qF ' write-caching =  0 (off)'"
+	$H -q -W1 "$D" > /dev/null 2>&1
+	check_true "$tag-W1-sdparm" [ "$(wce)" = 1 ]
+	check_true "$tag-F" $H -F "$D"
+	check_true "$tag-y" sh -c "$H -y $D | grep -qF ' issuing standby command'"
+	check_true "$tag-C" sh -c "$H -C $D | grep -qF ' drive state is:  active/idle'"
+	check_fails "$tag-S" "not supported by this disk" $H -S 120 "$D"
+	check_fails "$tag-B" "is a SCSI disk without ATA pass-through: -B needs an ATA drive" $H -B 128 "$D"
+	check_fails "$tag-security" "needs an ATA drive" $H --security-freeze "$D"
+	check_fails "$tag-Istdout" "has no IDENTIFY page" $H --Istdout "$D"
+	check_true "$tag-t" sh -c "$H -t $D | grep -q 'Timing buffered disk reads'"
+	# A sector, against the bytes dd reads through the block layer.
+	dd if="$D" bs=512 skip=5000 count=1 iflag=direct 2> /dev/null | od -An -tx1 -v | tr -d ' \n' > /tmp/dd-sector
+	$H --read-sector 5000 "$D" 2> /dev/null | tail -n +4 | tr -d ' \n' > /tmp/our-sector
+	check_true "$tag-read-sector" sh -c "[ -s /tmp/dd-sector ] && cmp -s /tmp/dd-sector /tmp/our-sector"
+done
+# The values QEMU was given for the SAS disk (tests/vm/run), as the oracle read them.
+check_true scsi-sas-oracle-values sh -c "sg_inq /dev/sdd | grep -q 'Vendor identification: HDPARMVN' && sg_inq -p 0x80 /dev/sdd | grep -q 'Unit serial number: SAS0001'"
+check_true scsi-sas-I-rotation grep -qx '	Nominal Media Rotation Rate: 7200' /tmp/scsi-I-sas
+check_true scsi-sas-I-wwn grep -qx 'Logical Unit WWN Device Identifier: 5000c500a1b2c3e5' /tmp/scsi-I-sas
+# UNMAP on the thin-provisioned SCSI disk: the marked sectors read as zeros afterwards.
+D=/dev/sdd
+check_true scsi-sas-thin grep -q 'lbpme=1' /tmp/cap-sas
+dd if=$D bs=512 skip=5000 count=8 iflag=direct 2> /dev/null | grep -q hdparm-vm-marker
+check_true scsi-sas-marker-before [ $? = 0 ]
+check_true scsi-sas-trim sh -c "$H --please-destroy-my-drive --trim-sector-ranges 5000:8 $D | grep -q 'trimming 8 sectors from 1 ranges'"
+dd if=$D bs=512 skip=5000 count=8 iflag=direct 2> /dev/null | od -An -tx1 -v | tr -d ' 0\n' > /tmp/nonzero
+check_true scsi-sas-trimmed-zero [ ! -s /tmp/nonzero ]
 
 # --- --json: the documents are checked on the host (tests/vm/host-checks.sh) ---
 jdump() { # NAME COMMAND...
