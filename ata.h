@@ -90,13 +90,19 @@ enum ata_write_unc {
 
 /* IDENTIFY DEVICE word indexes. */
 enum ata_id_word {
+	ATA_ID_MULTIPLE = 59,		/* bits 7:0 sectors per DRQ block, valid with bit 8 */
 	ATA_ID_SANITIZE = 59,		/* bit 12: the SANITIZE feature set */
-	ATA_ID_COMMAND_SET_1 = 82,	/* bit 1: Security */
-	ATA_ID_COMMAND_SET_2 = 83,	/* bits 15:14 = 01b valid; bit 0: DOWNLOAD MICROCODE */
-	ATA_ID_CFS_ENABLE_2 = 86,	/* bit 15: words 119-120 valid; bit 0: DOWNLOAD MICROCODE */
+	ATA_ID_MAJOR_VERSION = 80,	/* bit 10: ACS-3, which has ACCESSIBLE MAX ADDRESS */
+	ATA_ID_COMMAND_SET_1 = 82,	/* bit 6 look-ahead, 5 write cache, 1 Security */
+	ATA_ID_COMMAND_SET_2 = 83,	/* bits 15:14 = 01b valid; 13 FLUSH CACHE EXT, 10 LBA48, 9 AAM, 3 APM, 0 DOWNLOAD MICROCODE */
+	ATA_ID_COMMAND_SET_EXT = 84,	/* bit 5: General Purpose Logging (0: no log to read) */
+	ATA_ID_CFS_ENABLE_1 = 85,	/* word 82's features, enabled */
+	ATA_ID_CFS_ENABLE_2 = 86,	/* bit 15: words 119-120 valid; word 83's features, enabled */
+	ATA_ID_APM_LEVEL = 91,		/* bits 7:0 */
 	ATA_ID_MASTER_PASSWORD_REV = 92,
+	ATA_ID_ACOUSTIC_LEVEL = 94,	/* bits 7:0 the current level */
 	ATA_ID_DSM_BLOCKS = 105,	/* 512-byte blocks of TRIM ranges one command may carry */
-	ATA_ID_COMMAND_SET_3 = 119,	/* bit 4: DOWNLOAD MICROCODE mode 3; bit 2: WRITE UNCORRECTABLE EXT */
+	ATA_ID_COMMAND_SET_3 = 119,	/* bit 8 AMAX, 4 DOWNLOAD MICROCODE mode 3, 2 WRITE UNCORRECTABLE EXT, 1 WRV */
 	ATA_ID_COMMAND_SET_4 = 120,	/* bits 15:14 = 01b valid; the same bits, enabled */
 	ATA_ID_SECURITY = 128,		/* bit 0 supported, 1 enabled, 3 frozen */
 	ATA_ID_DATA_SET_MANAGEMENT = 169,	/* bit 0: TRIM */
@@ -108,6 +114,66 @@ enum ata_id_word {
 static inline bool ata_id_word_reported(uint16_t w)
 {
 	return w != 0 && w != 0xffff;
+}
+
+/* Word 82's look-ahead (bit 6) and write cache (bit 5), and word 85's same bits: enabled. */
+#define ATA_ID_LOOKAHEAD 0x0040
+#define ATA_ID_WRITE_CACHE 0x0020
+
+static inline bool ata_id_has_feature(const uint16_t *id, uint16_t bit)
+{
+	return id[ATA_ID_COMMAND_SET_1] & bit;
+}
+
+static inline bool ata_id_feature_enabled(const uint16_t *id, uint16_t bit)
+{
+	return ata_id_has_feature(id, bit) && (id[ATA_ID_CFS_ENABLE_1] & bit);
+}
+
+/* Advanced Power Management, where word 83 is valid. */
+static inline bool ata_id_has_apm(const uint16_t *id)
+{
+	return (id[ATA_ID_COMMAND_SET_2] & 0xc008) == 0x4008;
+}
+
+static inline bool ata_id_apm_enabled(const uint16_t *id)
+{
+	return ata_id_has_apm(id) && (id[ATA_ID_CFS_ENABLE_2] & 0x0008);
+}
+
+/* Automatic Acoustic Management. */
+static inline bool ata_id_has_aam(const uint16_t *id)
+{
+	return id[ATA_ID_COMMAND_SET_2] & 0x0200;
+}
+
+/* Write-Read-Verify, and whether it is on. */
+static inline bool ata_id_has_wrv(const uint16_t *id)
+{
+	return id[ATA_ID_COMMAND_SET_3] & 0x0002;
+}
+
+static inline bool ata_id_wrv_enabled(const uint16_t *id)
+{
+	return ata_id_has_wrv(id) && (id[ATA_ID_COMMAND_SET_4] & 0x0002);
+}
+
+/* FLUSH CACHE EXT, where word 83 is valid. */
+static inline bool ata_id_has_flush_ext(const uint16_t *id)
+{
+	return (id[ATA_ID_COMMAND_SET_2] & 0xe000) == 0x6000;
+}
+
+/* 48-bit addressing, supported (word 83 valid) and enabled. */
+static inline bool ata_id_lba48_enabled(const uint16_t *id)
+{
+	return (id[ATA_ID_COMMAND_SET_2] & 0xc400) == 0x4400 && (id[ATA_ID_CFS_ENABLE_2] & 0x0400);
+}
+
+/* ACCESSIBLE MAX ADDRESS CONFIGURATION (ACS-3). */
+static inline bool ata_id_has_amax(const uint16_t *id)
+{
+	return (id[ATA_ID_MAJOR_VERSION] & 0x0400) && (id[ATA_ID_COMMAND_SET_3] & 0x0100);
 }
 
 static inline bool ata_id_has_trim(const uint16_t *id)

@@ -236,7 +236,7 @@ int get_multcount(struct device *dev, const struct settings *s, enum opt_id opt)
 			complain(" HDIO_GET_MULTCOUNT failed: %s\n", strerror(err));
 			return err;
 		}
-		count = (id[59] & 0xff00) == 0x100 ? id[59] & 0xff : 0;
+		count = (id[ATA_ID_MULTIPLE] & 0xff00) == 0x100 ? id[ATA_ID_MULTIPLE] & 0xff : 0;
 	}
 	json_int("multcount", count);
 	out(" multcount     = %2ld", count);
@@ -467,61 +467,65 @@ int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 	switch (opt) {
 	case OPT_LOOKAHEAD:
 	case OPT_WCACHE: {
-		uint16_t bit = opt == OPT_LOOKAHEAD ? 0x0040 : 0x0020;
+		uint16_t bit = opt == OPT_LOOKAHEAD ? ATA_ID_LOOKAHEAD : ATA_ID_WRITE_CACHE;
 		const char *label = opt == OPT_LOOKAHEAD ? " look-ahead    = " : " write-caching = ";
+		bool enabled = ata_id_feature_enabled(id, bit);
 
 		json_object_begin(opt == OPT_LOOKAHEAD ? "read_lookahead" : "write_cache");
-		json_bool("supported", id[82] & bit);
-		json_bool("enabled", (id[82] & bit) && (id[85] & bit));
+		json_bool("supported", ata_id_has_feature(id, bit));
+		json_bool("enabled", enabled);
 		json_object_end();
 
-		if (id[82] & bit) {
-			out("%s%2d", label, !!(id[85] & bit));
-			print_on_off(id[85] & bit);
+		if (ata_id_has_feature(id, bit)) {
+			out("%s%2d", label, enabled);
+			print_on_off(enabled);
 		} else {
 			out("%snot supported\n", label);
 		}
 		break;
 	}
-	case OPT_APM:
+	case OPT_APM: {
+		unsigned int level = id[ATA_ID_APM_LEVEL] & 0xff;
+
 		json_object_begin("apm");
-		json_bool("supported", (id[83] & 0xc008) == 0x4008);
-		json_bool("enabled", (id[83] & 0xc008) == 0x4008 && (id[86] & 0x0008));
-		if ((id[83] & 0xc008) == 0x4008 && (id[86] & 0x0008))
-			json_uint("level", id[91] & 0xff);
+		json_bool("supported", ata_id_has_apm(id));
+		json_bool("enabled", ata_id_apm_enabled(id));
+		if (ata_id_apm_enabled(id))
+			json_uint("level", level);
 		else
 			json_null("level");
 		json_object_end();
 		out(" APM_level\t= ");
-		if ((id[83] & 0xc008) == 0x4008) {
-			if (id[86] & 0x0008)
-				out("%u\n", (unsigned int)(id[91] & 0xff));
-			else
-				out("off\n");
-		} else {
-			out("not supported\n");
-		}
+		if (ata_id_apm_enabled(id))
+			out("%u\n", level);
+		else
+			out(ata_id_has_apm(id) ? "off\n" : "not supported\n");
 		break;
-	case OPT_ACOUSTIC:
+	}
+	case OPT_ACOUSTIC: {
+		unsigned int level = id[ATA_ID_ACOUSTIC_LEVEL] & 0xff;
+
 		json_object_begin("acoustic");
-		json_bool("supported", id[83] & 0x200);
-		if (id[83] & 0x200)
-			json_uint("level", id[94] & 0xff);
+		json_bool("supported", ata_id_has_aam(id));
+		if (ata_id_has_aam(id))
+			json_uint("level", level);
 		else
 			json_null("level");
 		json_object_end();
-		if (id[83] & 0x200)
-			out(" acoustic      = %2u (128=quiet ... 254=fast)\n", (unsigned int)(id[94] & 0xff));
+		if (ata_id_has_aam(id))
+			out(" acoustic      = %2u (128=quiet ... 254=fast)\n", level);
 		else
 			out(" acoustic      = not supported\n");
 		break;
+	}
 	case OPT_WRV:
 		json_object_begin("write_read_verify");
-		json_bool("supported", id[119] & 0x2);
-		json_bool("enabled", (id[119] & 0x2) && (id[120] & 0x2));
+		json_bool("supported", ata_id_has_wrv(id));
+		json_bool("enabled", ata_id_wrv_enabled(id));
 		json_object_end();
-		if (id[119] & 0x2)
-			out(" write-read-verify = %2u\n", (unsigned int)(id[120] & 0x2));
+		/* 9.65 prints the enable bit's value (2), not 1. */
+		if (ata_id_has_wrv(id))
+			out(" write-read-verify = %2u\n", (unsigned int)(id[ATA_ID_COMMAND_SET_4] & 0x2));
 		else
 			out(" write-read-verify = not supported\n");
 		break;
@@ -540,7 +544,7 @@ static int flush_cache_cmd(struct device *dev)
 
 	/* FLUSH CACHE EXT when the drive has it and 48-bit addressing is on. */
 	id = ata_identify(dev, &err, &res);
-	if (id && (id[83] & 0xe000) == 0x6000)
+	if (id && ata_id_has_flush_ext(id))
 		op = ATA_OP_FLUSH_CACHE_EXT;
 	err = ata_nondata(dev, "FLUSH CACHE", op, 0, 0, 0, false, &res, 60);
 	if (err)
@@ -785,26 +789,16 @@ int hitachi_temperature(struct device *dev, const struct settings *s, enum opt_i
 
 /* ---- max address (HPA) ---- */
 
-static bool supports_amax(const uint16_t *id)
-{
-	return (id[80] & 0x400) && (id[119] & (1u << 8));
-}
-
-static bool supports_lba48(const uint16_t *id)
-{
-	return (id[83] & 0xc400) == 0x4400 && (id[86] & 0x0400);
-}
-
 /* The native max address + 1, or 0 with *err set. */
 static uint64_t native_max_sectors(struct device *dev, const uint16_t *id, int *err)
 {
 	struct ata_result res;
 	struct ata_cmd cmd = { .protocol = ATA_PROTO_NONDATA, .want_regs = true };
 
-	if (supports_amax(id)) {
+	if (ata_id_has_amax(id)) {
 		cmd.name = " GET_NATIVE_MAX_ADDRESS_EXT";
 		cmd.tf = (struct ata_regs){ .command = ATA_OP_ACCESSIBLE_MAX_ADDRESS, .lba48 = true, .device = ATA_DEVICE_LBA };
-	} else if (supports_lba48(id)) {
+	} else if (ata_id_lba48_enabled(id)) {
 		cmd.name = " READ_NATIVE_MAX_ADDRESS_EXT";
 		cmd.tf = (struct ata_regs){ .command = ATA_OP_READ_NATIVE_MAX_EXT, .lba48 = true, .device = ATA_DEVICE_LBA };
 	} else {
@@ -852,12 +846,12 @@ int get_max_sectors(struct device *dev, const struct settings *s, enum opt_id op
 	json_object_end();
 	out(" max sectors   = %llu/%llu", (unsigned long long)visible, (unsigned long long)native);
 	if (visible < native) {
-		if (supports_amax(id))
+		if (ata_id_has_amax(id))
 			out(", ACCESSIBLE MAX ADDRESS enabled\nPower cycle your device after every ACCESSIBLE MAX ADDRESS\n");
 		else
 			out(", HPA is enabled\n");
 	} else if (visible == native) {
-		out(supports_amax(id) ? ", ACCESSIBLE MAX ADDRESS disabled\n" : ", HPA is disabled\n");
+		out(ata_id_has_amax(id) ? ", ACCESSIBLE MAX ADDRESS disabled\n" : ", HPA is disabled\n");
 	} else {
 		out(", HPA setting seems invalid");
 		if ((native & 0xffffff000000ull) == 0)
@@ -892,13 +886,13 @@ int set_max_sectors(struct device *dev, const struct settings *s, enum opt_id op
 	cmd.tf.count = v->flag ? 1 : 0;
 	cmd.tf.lba = max_lba;
 	cmd.tf.device = 0x40;
-	if (supports_amax(id)) {
+	if (ata_id_has_amax(id)) {
 		cmd.name = "SET_ACCESSIBLE_MAX_ADDRESS_EXT";
 		cmd.tf.command = ATA_OP_ACCESSIBLE_MAX_ADDRESS;
 		cmd.tf.feature = 0x01;
 		cmd.tf.lba48 = true;
 	} else {
-		if (max_lba >= LBA28_LIMIT || supports_lba48(id)) {
+		if (max_lba >= LBA28_LIMIT || ata_id_lba48_enabled(id)) {
 			cmd.name = "SET_MAX_ADDRESS_EXT";
 			cmd.tf.command = ATA_OP_SET_MAX_EXT;
 			cmd.tf.lba48 = true;
@@ -1075,9 +1069,9 @@ int show_identity(struct device *dev, const struct settings *s, enum opt_id opt)
 		return err;
 	}
 	if (multcount != -1)
-		id[59] = (uint16_t)(multcount | 0x100);
+		id[ATA_ID_MULTIPLE] = (uint16_t)(multcount | 0x100);
 	else
-		id[59] &= (uint16_t)~0x100;
+		id[ATA_ID_MULTIPLE] &= (uint16_t)~0x100;
 	if (!s->v[OPT_IDENTIFY].given)
 		identify_json_short(id);
 	identify_print_short(id);

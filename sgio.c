@@ -413,7 +413,7 @@ int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf
 {
 	int err;
 
-	if (!dev->id_valid || dev->id[84] == 0)
+	if (!dev->id_valid || dev->id[ATA_ID_COMMAND_SET_EXT] == 0)
 		return ENOENT;
 	if (!dev->log_dir_valid) {
 		uint8_t raw[512];
