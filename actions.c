@@ -281,6 +281,7 @@ static void json_timing(const char *key, const struct timing_result *t)
 	if (t->iodepth) {
 		json_uint("iodepth", t->iodepth);
 		json_uint("block_kib", t->block_kib);
+		json_string("engine", t->engine);
 	}
 	json_object_end();
 }

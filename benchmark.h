@@ -2,7 +2,7 @@
 #ifndef HDPARM_BENCHMARK_H
 #define HDPARM_BENCHMARK_H
 
-#include "actions.h"
+#include "commands.h"
 
 step_fn time_cached_reads, time_device_reads;
 

@@ -75,6 +75,7 @@ struct device {
 		unsigned long long offset_gib;
 		unsigned int iodepth;	/* 0: one read at a time, as 9.65 */
 		unsigned int block_kib;
+		const char *engine;	/* --iodepth: "io_uring", "libaio" or "pread" */
 	} cached_reads, disk_reads;	/* -T and -t, for --json */
 	bool refused;		/* a dangerous option lacked its confirmation flag */
 	bool log_dir_valid;	/* log_dir holds the General Purpose Log directory */

@@ -1,12 +1,12 @@
 /*
  * Measurements with several requests in flight: sequential throughput
- * (-t --iodepth N) and random reads (--seeks).  Linux native AIO through
- * its system calls: with O_DIRECT it queues reads straight to the block
- * layer from one thread, so reaching a drive's limit costs little CPU
- * (threads with pread would need one thread per request in flight, and
- * io_uring needs far more setup code for the same result here).
+ * (-t --iodepth N) and random reads (--seeks), on the read queue of
+ * readq.c.  The clock is read once per batch of completions, not per
+ * read: a read's latency runs from the batch it went out in to the batch
+ * it came back in.
  */
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,15 +17,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/aio_abi.h>
-#include <linux/fs.h>
-
 #include "iodepth.h"
 #include "json.h"
+#include "readq.h"
 #include "report.h"
 
 #define RUN_SECONDS 3.0
-#define MAX_BUFFER_BYTES (1ULL << 30)
 
 static double now(void)
 {
@@ -33,126 +30,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-struct aio_run {
-	aio_context_t ctx;
-	int fd;
-	unsigned int depth;
-	size_t block;
-	char *buffers;
-	struct iocb *cbs;
-	double *started;	/* per slot: when its request went out */
-	unsigned long long size;	/* device bytes */
-	unsigned int sector;	/* logical sector size */
-};
-
-static int submit(struct aio_run *r, unsigned int slot, unsigned long long offset)
-{
-	struct iocb *cb;
-	struct iocb *list[1];
-
-	if (!r->cbs || slot >= r->depth)
-		return EINVAL;
-	cb = &r->cbs[slot];
-	list[0] = cb;
-	memset(cb, 0, sizeof(*cb));
-	cb->aio_fildes = (uint32_t)r->fd;
-	cb->aio_lio_opcode = IOCB_CMD_PREAD;
-	cb->aio_buf = (uint64_t)(uintptr_t)(r->buffers + (size_t)slot * r->block);
-	cb->aio_nbytes = r->block;
-	cb->aio_offset = (int64_t)offset;
-	cb->aio_data = slot;
-	r->started[slot] = now();
-	if (syscall(SYS_io_submit, r->ctx, 1L, list) != 1) {
-		int err = errno ? errno : EIO;
-
-		complain(" io_submit failed at byte offset %llu: %s\n", offset, strerror(err));
-		return err;
-	}
-	return 0;
-}
-
-static void aio_close(struct aio_run *r)
-{
-	if (r->ctx)
-		syscall(SYS_io_destroy, r->ctx);
-	if (r->fd >= 0)
-		close(r->fd);
-	free(r->buffers);
-	free(r->cbs);
-	free(r->started);
-}
-
-/* Open the device again with O_DIRECT and set up the queue; an errno on failure. */
-static int aio_open(struct aio_run *r, struct device *dev, unsigned int depth, size_t block, const char *what)
-{
-	struct stat st;
-	int sector = 512;
-
-	memset(r, 0, sizeof(*r));
-	r->fd = -1;
-	if (fstat(dev->fd, &st) || !S_ISBLK(st.st_mode)) {
-		complain(" %s: not supported on %s: it needs a block device\n", what, dev->path);
-		return ENOTBLK;
-	}
-	if ((unsigned long long)depth * block > MAX_BUFFER_BYTES) {
-		complain(" %s: iodepth x block size is over 1 GiB of buffers\n", what);
-		return EINVAL;
-	}
-	r->fd = open(dev->path, O_RDONLY | O_DIRECT);
-	if (r->fd < 0) {
-		int err = errno;
-
-		complain(" %s: %s does not take O_DIRECT reads: %s\n", what, dev->path, strerror(err));
-		return err;
-	}
-	if (ioctl(r->fd, BLKGETSIZE64, &r->size) || ioctl(r->fd, BLKSSZGET, &sector)) {
-		int err = errno;
-
-		complain(" %s: BLKGETSIZE64 failed: %s\n", what, strerror(err));
-		return err;
-	}
-	r->sector = sector > 0 ? (unsigned int)sector : 512;
-	if (block % r->sector) {
-		complain(" %s: the block size is not a multiple of the %u-byte sector\n", what, r->sector);
-		return EINVAL;
-	}
-	r->depth = depth;
-	r->block = block;
-	r->cbs = calloc(depth, sizeof(*r->cbs));
-	r->started = calloc(depth, sizeof(*r->started));
-	if (!r->cbs || !r->started || posix_memalign((void **)&r->buffers, 4096, (size_t)depth * block)) {
-		r->buffers = NULL;
-		return ENOMEM;
-	}
-	/*
-	 * Fault the buffers in now: a first touch of fresh memory inside the
-	 * timed loop costs more than the reads on some machines (virtual ones
-	 * above all), and fio's figures do not include it either.
-	 */
-	memset(r->buffers, 0, (size_t)depth * block);
-	if (syscall(SYS_io_setup, depth, &r->ctx)) {
-		int err = errno;
-
-		r->ctx = 0;
-		complain(" %s: io_setup failed: %s\n", what, strerror(err));
-		return err;
-	}
-	/* Nothing the page cache holds may be counted. */
-	ioctl(r->fd, BLKFLSBUF, NULL);
-	return 0;
-}
-
-/* Wait for at least one completion; returns how many (in ev) or -errno. */
-static int reap(struct aio_run *r, struct io_event *ev, long max)
-{
-	long n;
-
-	do
-		n = syscall(SYS_io_getevents, r->ctx, 1L, max, ev, NULL);
-	while (n < 0 && errno == EINTR);
-	return n < 0 ? -errno : (int)n;
 }
 
 /* What a run of queued reads did. */
@@ -165,76 +42,100 @@ struct queue_result {
 };
 
 /* Where the next read goes; false when there is none. */
-typedef bool next_offset_fn(struct aio_run *r, void *ctx, unsigned long long *offset);
+typedef bool next_offset_fn(struct readq *r, void *ctx, unsigned long long *offset);
 
 /*
  * Keep r->depth reads in flight for RUN_SECONDS (or until next() has no
  * more), refilling each slot as it completes.  A failed or short read ends
  * the run with a message naming its offset.
  */
-static int run_queue(struct aio_run *r, next_offset_fn *next, void *ctx, struct queue_result *q, bool latencies)
+static int run_queue(struct readq *r, next_offset_fn *next, void *ctx, struct queue_result *q, bool latencies)
 {
-	struct io_event *ev = calloc(r->depth, sizeof(*ev));
+	struct readq_done *done = calloc(r->depth, sizeof(*done));
 	unsigned int inflight = 0;
 	unsigned long long offset;
-	double t0 = now();
-	int err = 0;
+	cpu_set_t was, here;
+	bool pinned = false;
+	double t0;
+	int err = 0, cpu = sched_getcpu();
+
+	/*
+	 * Stay on one CPU for the run: where a read takes microseconds, the
+	 * scheduler moving this thread between reads costs more than the read
+	 * (and varies from run to run); on a drive it changes nothing.
+	 */
+	if (cpu >= 0 && sched_getaffinity(0, sizeof(was), &was) == 0) {
+		CPU_ZERO(&here);
+		CPU_SET(cpu, &here);
+		pinned = sched_setaffinity(0, sizeof(here), &here) == 0;
+	}
+	t0 = now();
 
 	memset(q, 0, sizeof(*q));
-	if (!ev)
+	if (!done)
 		return ENOMEM;
+	if (latencies) {
+		q->cap = 65536;
+		q->latency = malloc(q->cap * sizeof(*q->latency));
+		if (!q->latency) {
+			free(done);
+			return ENOMEM;
+		}
+	}
 	for (unsigned int slot = 0; slot < r->depth && next(r, ctx, &offset); slot++) {
-		if ((err = submit(r, slot, offset)))
-			break;
+		readq_queue(r, slot, offset);
+		r->started[slot] = t0;
 		inflight++;
 	}
 	while (inflight && !err) {
-		int n = reap(r, ev, r->depth);
+		/* A quarter of the queue a batch: fewer system calls, and the queue never runs dry. */
+		int n = readq_wait(r, inflight / 4, done);
 		double t;
 
 		if (n < 0) {
 			err = -n;
-			complain(" io_getevents failed: %s\n", strerror(err));
+			complain(" queued reads failed (%s): %s\n", readq_engine_name(r), strerror(err));
 			break;
 		}
 		t = now();
 		q->elapsed = t - t0;
 		for (int i = 0; i < n; i++) {
-			unsigned int slot = (unsigned int)ev[i].data;
+			unsigned int slot = done[i].slot;
 
 			inflight--;
-			if (ev[i].res < 0 || (size_t)ev[i].res != r->block) {
-				err = ev[i].res < 0 ? (int)-ev[i].res : EIO;
-				complain(" read failed at byte offset %llu: %s\n",
-					(unsigned long long)r->cbs[slot].aio_offset,
-					ev[i].res < 0 ? strerror(err) : "short read");
+			if (done[i].res < 0 || (size_t)done[i].res != r->block) {
+				err = done[i].res < 0 ? (int)-done[i].res : EIO;
+				complain(" read failed at byte offset %llu: %s\n", r->offsets[slot],
+					 done[i].res < 0 ? strerror(err) : "short read");
 				continue;
 			}
 			if (latencies && q->count == q->cap) {
-				double *bigger = realloc(q->latency, (q->cap ? q->cap * 2 : 4096) * sizeof(*bigger));
+				double *bigger = realloc(q->latency, q->cap * 2 * sizeof(*bigger));
 
 				if (!bigger) {
 					err = ENOMEM;
 					continue;
 				}
 				q->latency = bigger;
-				q->cap = q->cap ? q->cap * 2 : 4096;
+				q->cap *= 2;
 			}
 			if (latencies)
 				q->latency[q->count] = t - r->started[slot];
 			q->latency_sum += t - r->started[slot];
 			q->count++;
 			if (!err && q->elapsed < RUN_SECONDS && next(r, ctx, &offset)) {
-				if ((err = submit(r, slot, offset)))
-					continue;
+				readq_queue(r, slot, offset);
+				r->started[slot] = t;
 				inflight++;
 			}
 		}
 	}
 	/* Let what is still queued finish before the buffers go. */
-	for (int n; inflight && (n = reap(r, ev, r->depth)) > 0;)
+	for (int n; inflight && (n = readq_wait(r, inflight, done)) > 0;)
 		inflight -= (unsigned int)n;
-	free(ev);
+	if (pinned)
+		sched_setaffinity(0, sizeof(was), &was);
+	free(done);
 	return err;
 }
 
@@ -242,7 +143,7 @@ struct sequence {
 	unsigned long long next;
 };
 
-static bool next_in_sequence(struct aio_run *r, void *ctx, unsigned long long *offset)
+static bool next_in_sequence(struct readq *r, void *ctx, unsigned long long *offset)
 {
 	struct sequence *seq = ctx;
 
@@ -254,7 +155,7 @@ static bool next_in_sequence(struct aio_run *r, void *ctx, unsigned long long *o
 }
 
 /* The device, from --offset, must hold at least one block. */
-static int check_offset(const struct aio_run *r, const struct settings *s, unsigned long long start)
+static int check_offset(const struct readq *r, const struct settings *s, unsigned long long start)
 {
 	if (start + r->block <= r->size)
 		return 0;
@@ -263,21 +164,32 @@ static int check_offset(const struct aio_run *r, const struct settings *s, unsig
 	return EINVAL;
 }
 
+/* --verbose names the engine (it goes into --json with the figures). */
+static void say_engine(const struct device *dev, const struct readq *r)
+{
+	if (dev->run.verbose && r->engine)
+		out(" read engine: %s%s%s%s\n", readq_engine_name(r), r->detail ? " (" : "", r->detail ? r->detail : "",
+		    r->detail ? ")" : "");
+}
+
 int time_iodepth_reads(struct device *dev, const struct settings *s)
 {
 	unsigned int depth = (unsigned int)s->v[OPT_IODEPTH].num;
 	size_t block = (size_t)(s->v[OPT_BLOCK_SIZE].given ? s->v[OPT_BLOCK_SIZE].num : 1024) * 1024;
 	struct sequence seq = { .next = s->v[OPT_OFFSET].given ? s->v[OPT_OFFSET].num << 30 : 0 };
 	struct queue_result q;
-	struct aio_run r;
+	struct readq r;
 	unsigned long long bytes;
-	int err = aio_open(&r, dev, depth, block, "--iodepth");
+	const char *engine;
+	int err = readq_open(&r, dev->path, depth, block, "--iodepth");
 
 	if (!err)
 		err = check_offset(&r, s, seq.next);
 	if (!err)
 		err = run_queue(&r, next_in_sequence, &seq, &q, false);
-	aio_close(&r);
+	say_engine(dev, &r);
+	engine = readq_engine_name(&r);
+	readq_close(&r);
 	if (err)
 		return err;
 	bytes = (unsigned long long)q.count * block;
@@ -286,7 +198,7 @@ int time_iodepth_reads(struct device *dev, const struct settings *s)
 	dev->disk_reads = (struct timing_result){ .valid = true, .mib = (unsigned int)(bytes >> 20), .seconds = q.elapsed,
 						  .direct = true, .has_offset = s->v[OPT_OFFSET].given,
 						  .offset_gib = s->v[OPT_OFFSET].num, .iodepth = depth,
-						  .block_kib = (unsigned int)(block / 1024) };
+						  .block_kib = (unsigned int)(block / 1024), .engine = engine };
 	return 0;
 }
 
@@ -296,7 +208,7 @@ struct scatter {
 	unsigned long long start, slots;
 };
 
-static bool next_at_random(struct aio_run *r, void *ctx, unsigned long long *offset)
+static bool next_at_random(struct readq *r, void *ctx, unsigned long long *offset)
 {
 	struct scatter *sc = ctx;
 
@@ -321,11 +233,12 @@ int time_random_seeks(struct device *dev, const struct settings *s, enum opt_id 
 	struct scatter sc = { .state = (uint64_t)(now() * 1e9) | 1,
 			      .start = s->v[OPT_OFFSET].given ? s->v[OPT_OFFSET].num << 30 : 0 };
 	struct queue_result q = { 0 };
-	struct aio_run r;
+	struct readq r;
+	const char *engine;
 	int err;
 
 	(void)opt;
-	err = aio_open(&r, dev, depth, block, "--seeks");
+	err = readq_open(&r, dev->path, depth, block, "--seeks");
 	if (!err)
 		err = check_offset(&r, s, sc.start);
 	if (!err) {
@@ -337,7 +250,9 @@ int time_random_seeks(struct device *dev, const struct settings *s, enum opt_id 
 		sc.slots = (r.size - sc.start) / block;
 		err = run_queue(&r, next_at_random, &sc, &q, true);
 	}
-	aio_close(&r);
+	say_engine(dev, &r);
+	engine = readq_engine_name(&r);
+	readq_close(&r);
 	if (!err && q.count) {
 		double mean_ms = q.latency_sum / (double)q.count * 1e3, p99_ms;
 
@@ -354,6 +269,7 @@ int time_random_seeks(struct device *dev, const struct settings *s, enum opt_id 
 		json_fixed("seeks_per_sec", (double)q.count / q.elapsed, 2);
 		json_fixed("latency_mean_us", mean_ms * 1e3, 1);
 		json_fixed("latency_p99_us", p99_ms * 1e3, 1);
+		json_string("engine", engine);
 		json_object_end();
 	}
 	free(q.latency);

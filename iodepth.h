@@ -2,7 +2,7 @@
 #ifndef HDPARM_IODEPTH_H
 #define HDPARM_IODEPTH_H
 
-#include "actions.h"
+#include "commands.h"
 
 /* -t with --iodepth: sequential O_DIRECT reads, N in flight. */
 int time_iodepth_reads(struct device *dev, const struct settings *s);

@@ -1,6 +1,9 @@
 #!/bin/bash
 # -t --iodepth and --seeks on loop devices, observed with strace: request
-# sizes, alignment, offsets and requests in flight.  No check depends on a
+# sizes, alignment, offsets and requests in flight (on the native AIO
+# engine, whose requests strace shows: io_uring_setup is made to fail, as
+# where io_uring is disabled); then the io_uring and pread engines, whose
+# reads the kernel's counters for the device check.  No check depends on a
 # speed.  Usage: iodepth-tests.sh HDPARM OUTDIR.
 set -u
 H=$1
@@ -16,8 +19,8 @@ trap 'losetup -d "$dev"; rm -f "$img"' EXIT
 size=$((2 * 1024 * 1024 * 1024))
 
 traced() {
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -o "$out/q.trace" -e trace=io_submit,io_getevents,openat \
-		-e abbrev=none -s 0 "$H" "$@" > "$out/q.out" 2> "$out/q.err"
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -o "$out/q.trace" -e trace=io_submit,io_getevents,openat,io_uring_setup \
+		-e inject=io_uring_setup:error=ENOSYS -e abbrev=none -s 0 "$H" "$@" > "$out/q.out" 2> "$out/q.err"
 	rc=$?
 }
 # "size offset" of every read submitted
@@ -78,7 +81,7 @@ fi
 m=$(max_inflight)
 if [ "$m" = 4 ]; then ok "--seeks keeps 4 requests in flight"; else bad "--seeks keeps 4 requests in flight" "at most $m"; fi
 
-traced --seeks --offset 1 "$dev"
+traced --seeks --iodepth 2 --offset 1 "$dev"
 if echo "$(submitted)" | awk '$2 < 1073741824 { exit 1 } END { exit NR == 0 }'; then ok "--seeks --offset 1 stays above 1 GiB"; else bad "--seeks --offset 1 stays above 1 GiB"; fi
 
 for args in "--iodepth 0 -t" "--iodepth 257 -t" "--block-size 3 -t" "--block-size 65537 --seeks" "--iodepth 4"; do
@@ -90,4 +93,63 @@ done
 "$H" --seeks "$img" > "$out/q.out" 2> "$out/q.err"
 rc=$?
 if [ "$rc" != 0 ] && grep -q 'block device' "$out/q.err" && ! grep -q Timing "$out/q.out"; then ok "--seeks on a regular file is refused"; else bad "--seeks on a regular file is refused" "exit $rc"; fi
+# --- the engines: io_uring where the kernel has it, pread at one read in flight ---
+# kernel_sectors: the sectors read from the device, as the kernel counts them
+kernel_sectors() { awk '{ print $3 }' "/sys/block/${dev#/dev/}/stat"; }
+engine_run() { # ARGS...: verbose run; sets rc, and sectors (what the kernel read meanwhile)
+	local before
+	before=$(kernel_sectors)
+	"$H" --verbose "$@" "$dev" > "$out/q.out" 2> "$out/q.err"
+	rc=$?
+	sectors=$(($(kernel_sectors) - before))
+}
+engine_run -t --iodepth 8 --block-size 64
+mb=$(grep -oE '\): +[0-9]+ MB' "$out/q.out" | grep -oE '[0-9]+')
+if [ "$rc" = 0 ] && grep -qx ' read engine: io_uring (registered buffers and file)' "$out/q.out"; then
+	ok "-t --iodepth runs on io_uring, buffers and file registered (--verbose says so)"
+else
+	bad "-t --iodepth runs on io_uring" "exit $rc" "$(cat "$out/q.out" "$out/q.err")"
+fi
+# -t reports whole MiB, rounded down: the kernel's sectors, rounded down the same way.
+if [ -n "$mb" ] && [ $((sectors / 2048)) = "$mb" ]; then
+	ok "-t --iodepth on io_uring: the kernel read the MiB reported ($mb)"
+else
+	bad "-t --iodepth on io_uring: the kernel read the MiB reported" "kernel $sectors sectors, reported $mb MB"
+fi
+engine_run --seeks --iodepth 16
+n=$(grep -oE '[0-9]+ seeks in' "$out/q.out" | grep -oE '^[0-9]+')
+if [ "$rc" = 0 ] && grep -q ' read engine: io_uring' "$out/q.out" && [ -n "$n" ] && [ "$sectors" = $((n * 8)) ]; then
+	ok "--seeks on io_uring: the kernel read exactly the $n reads reported"
+else
+	bad "--seeks on io_uring: the kernel read exactly the reads reported" "exit $rc, kernel $sectors sectors, reported ${n:-none}"
+fi
+engine_run --seeks
+n=$(grep -oE '[0-9]+ seeks in' "$out/q.out" | grep -oE '^[0-9]+')
+if [ "$rc" = 0 ] && grep -qx ' read engine: pread' "$out/q.out" && [ -n "$n" ] && [ "$sectors" = $((n * 8)) ]; then
+	ok "--seeks at one read in flight uses pread; the kernel read exactly the $n reads reported"
+else
+	bad "--seeks at one read in flight uses pread" "exit $rc, kernel $sectors sectors, reported ${n:-none}"
+fi
+# The ring is filled in batches: the first io_uring_enter sends the whole queue.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -o "$out/u.trace" -e trace=io_uring_enter,io_uring_register \
+	"$H" --seeks --iodepth 16 "$dev" > /dev/null 2>&1
+if grep -m1 'io_uring_enter(' "$out/u.trace" | grep -qE 'io_uring_enter\([0-9]+, 16, [0-9]+, IORING_ENTER_GETEVENTS' &&
+	grep -q 'IORING_REGISTER_BUFFERS' "$out/u.trace" && grep -q 'IORING_REGISTER_FILES' "$out/u.trace"; then
+	ok "io_uring: 16 reads sent by one io_uring_enter, buffers and file registered"
+else
+	bad "io_uring: the queue sent in one batch" "$(grep -m3 'io_uring' "$out/u.trace")"
+fi
+# Where io_uring is disabled (kernel.io_uring_disabled, a seccomp filter: EPERM) or missing (ENOSYS), native AIO.
+for e in EPERM ENOSYS; do
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -o /dev/null -e inject=io_uring_setup:error=$e \
+		"$H" --verbose --json -t --iodepth 4 --block-size 64 "$dev" > "$out/q.out" 2> "$out/q.err"
+	rc=$?
+	if [ "$rc" = 0 ] && grep -q '"engine": "libaio"' "$out/q.out"; then
+		ok "io_uring_setup failing with $e: native AIO runs, and --json says so"
+	else
+		bad "io_uring_setup failing with $e: native AIO runs" "exit $rc" "$(head -c 300 "$out/q.out")"
+	fi
+done
+"$H" --json --seeks --iodepth 4 "$dev" > "$out/q.out" 2> "$out/q.err"
+if grep -q '"engine": "io_uring"' "$out/q.out"; then ok "--json names the engine of --seeks"; else bad "--json names the engine of --seeks"; fi
 echo "end of suite"

@@ -85,16 +85,19 @@ timed() {
 	awk '$1 == "user" || $1 == "sys" { t += $2 } END { print t + 0 }' "$file.time"
 }
 
-# fio_run DEVICE RW BS DEPTH: "FIGURE CPU", MiB/s for read, IOPS for randread.
+# fio_run DEVICE RW BS DEPTH [ENGINE OPTIONS...]: "FIGURE CPU", MiB/s for
+# read, IOPS for randread; the engine is libaio unless the options say.
 # For 3 s or to the end of the device, whichever comes first, as our timings
 # do (with --time_based it would start over at the beginning), and with
 # random offsets drawn independently, as --seeks does (--norandommap).
 fio_run() {
-	local cpu
-	cpu=$(timed "${bench_tmp:-/tmp}/fio.out" fio --name=b --filename="$1" --direct=1 --ioengine=libaio \
-		--rw="$2" --bs="$3" --iodepth="$4" --runtime=3 --norandommap --output-format=terse --terse-version=3)
+	local cpu dev=$1 rw=$2 bs=$3 depth=$4
+	shift 4
+	[ $# = 0 ] && set -- --ioengine=libaio
+	cpu=$(timed "${bench_tmp:-/tmp}/fio.out" fio --name=b --filename="$dev" --direct=1 \
+		--rw="$rw" --bs="$bs" --iodepth="$depth" --runtime=3 --norandommap --output-format=terse --terse-version=3 "$@")
 	# terse v3: field 7 read bandwidth KiB/s, field 8 read IOPS
-	awk -F';' -v rw="$2" -v cpu="$cpu" \
+	awk -F';' -v rw="$rw" -v cpu="$cpu" \
 		'{ if (rw == "read") printf "%.2f %s\n", $7 / 1024, cpu; else print $8, cpu }' "${bench_tmp:-/tmp}/fio.out"
 }
 

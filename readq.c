@@ -1,0 +1,456 @@
+/*
+ * The read queue's engines, each through its system calls alone (no
+ * liburing, no libaio): the kernel headers name the structures.
+ *
+ * io_uring: the submission ring is filled in user space and handed over
+ * with one io_uring_enter() per batch, which also waits for the first
+ * completion; completions are read from the ring as the kernel writes
+ * them, without a system call each.  The buffers and the file are
+ * registered once, so no read pins pages or takes a file reference.
+ * Linux native AIO: one io_submit() per batch and one io_getevents().
+ * pread(): at one read in flight nothing is cheaper than the plain call.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <linux/aio_abi.h>
+#include <linux/fs.h>
+#include <linux/io_uring.h>
+
+#include "readq.h"
+#include "report.h"
+
+#define MAX_BUFFER_BYTES (1ULL << 30)
+
+struct engine {
+	const char *name;
+	int (*open)(struct readq *q);		/* an errno: this engine cannot run here */
+	void (*queue)(struct readq *q, unsigned int slot);
+	int (*wait)(struct readq *q, unsigned int at_least, struct readq_done *done);
+	void (*close)(struct readq *q);
+};
+
+/* ---- pread: one read in flight ---- */
+
+struct pread_state {
+	bool pending;
+	unsigned int slot;
+};
+
+static int pread_open(struct readq *q)
+{
+	if (q->depth != 1)
+		return EINVAL;
+	q->state = calloc(1, sizeof(struct pread_state));
+	return q->state ? 0 : ENOMEM;
+}
+
+static void pread_queue(struct readq *q, unsigned int slot)
+{
+	struct pread_state *p = q->state;
+
+	p->pending = true;
+	p->slot = slot;
+}
+
+static int pread_wait(struct readq *q, unsigned int at_least, struct readq_done *done)
+{
+	struct pread_state *p = q->state;
+	ssize_t n;
+
+	(void)at_least;
+	if (!p->pending)
+		return -EINVAL;
+	do
+		n = pread(q->fd, q->buffers + (size_t)p->slot * q->block, q->block, (off_t)q->offsets[p->slot]);
+	while (n < 0 && errno == EINTR);
+	p->pending = false;
+	done[0].slot = p->slot;
+	done[0].res = n < 0 ? -errno : n;
+	return 1;
+}
+
+static void pread_close(struct readq *q)
+{
+	free(q->state);
+}
+
+/* ---- Linux native AIO ---- */
+
+struct aio_state {
+	aio_context_t ctx;
+	struct iocb *cbs;
+	struct iocb **pending;
+	unsigned int npending;
+	struct io_event *events;
+};
+
+static int aio_open(struct readq *q)
+{
+	struct aio_state *a = calloc(1, sizeof(*a));
+
+	q->state = a;
+	if (!a)
+		return ENOMEM;
+	a->cbs = calloc(q->depth, sizeof(*a->cbs));
+	a->pending = calloc(q->depth, sizeof(struct iocb *));
+	a->events = calloc(q->depth, sizeof(*a->events));
+	if (!a->cbs || !a->pending || !a->events)
+		return ENOMEM;
+	if (syscall(SYS_io_setup, q->depth, &a->ctx)) {
+		a->ctx = 0;
+		return errno;
+	}
+	return 0;
+}
+
+static void aio_queue(struct readq *q, unsigned int slot)
+{
+	struct aio_state *a = q->state;
+	struct iocb *cb = &a->cbs[slot];
+
+	memset(cb, 0, sizeof(*cb));
+	cb->aio_fildes = (uint32_t)q->fd;
+	cb->aio_lio_opcode = IOCB_CMD_PREAD;
+	cb->aio_buf = (uint64_t)(uintptr_t)(q->buffers + (size_t)slot * q->block);
+	cb->aio_nbytes = q->block;
+	cb->aio_offset = (int64_t)q->offsets[slot];
+	cb->aio_data = slot;
+	a->pending[a->npending++] = cb;
+}
+
+static int aio_wait(struct readq *q, unsigned int at_least, struct readq_done *done)
+{
+	struct aio_state *a = q->state;
+	long n;
+
+	if (a->npending) {
+		n = syscall(SYS_io_submit, a->ctx, (long)a->npending, a->pending);
+		if (n != (long)a->npending)
+			return n < 0 ? -errno : -EIO;
+		a->npending = 0;
+	}
+	do
+		n = syscall(SYS_io_getevents, a->ctx, (long)at_least, (long)q->depth, a->events, NULL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	for (long i = 0; i < n; i++) {
+		done[i].slot = (unsigned int)a->events[i].data;
+		done[i].res = a->events[i].res;
+	}
+	return (int)n;
+}
+
+static void aio_close(struct readq *q)
+{
+	struct aio_state *a = q->state;
+
+	if (!a)
+		return;
+	if (a->ctx)
+		syscall(SYS_io_destroy, a->ctx);
+	free(a->cbs);
+	free(a->pending);
+	free(a->events);
+	free(a);
+}
+
+/* ---- io_uring ---- */
+
+struct uring_state {
+	int fd;
+	void *sq_ring, *cq_ring;
+	size_t sq_ring_bytes, cq_ring_bytes;
+	struct io_uring_sqe *sqes;
+	size_t sqes_bytes;
+	unsigned int *sq_tail, *sq_mask;
+	unsigned int *cq_head, *cq_tail, *cq_mask;
+	struct io_uring_cqe *cqes;
+	unsigned int tail;		/* our copy of the submission tail */
+	unsigned int to_submit;
+	bool fixed_buffers, fixed_file;
+	struct iovec *iovs;		/* one per slot */
+};
+
+static int uring_setup(unsigned int entries, struct io_uring_params *p)
+{
+	/* Completions are run in this task when it waits: fewer wake-ups on a busy CPU. */
+	static const unsigned int tries[] = {
+		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+		IORING_SETUP_COOP_TASKRUN,
+		0,
+	};
+	int fd = -1;
+
+	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]) && fd < 0; i++) {
+		memset(p, 0, sizeof(*p));
+		p->flags = tries[i];
+		fd = (int)syscall(__NR_io_uring_setup, entries, p);
+		if (fd < 0 && errno != EINVAL)
+			break;	/* ENOSYS, EPERM (io_uring_disabled, seccomp): no io_uring here */
+	}
+	return fd;
+}
+
+static int uring_open(struct readq *q)
+{
+	struct uring_state *u = calloc(1, sizeof(*u));
+	struct io_uring_params p;
+	char *sq, *cq;
+
+	q->state = u;
+	if (!u)
+		return ENOMEM;
+	u->fd = uring_setup(q->depth, &p);
+	if (u->fd < 0)
+		return errno;
+	u->sq_ring_bytes = p.sq_off.array + p.sq_entries * sizeof(unsigned int);
+	u->cq_ring_bytes = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	if (p.features & IORING_FEAT_SINGLE_MMAP) {
+		if (u->cq_ring_bytes > u->sq_ring_bytes)
+			u->sq_ring_bytes = u->cq_ring_bytes;
+		u->cq_ring_bytes = u->sq_ring_bytes;
+	}
+	u->sq_ring = mmap(NULL, u->sq_ring_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, u->fd,
+			  IORING_OFF_SQ_RING);
+	if (u->sq_ring == MAP_FAILED) {
+		u->sq_ring = NULL;
+		return errno;
+	}
+	if (p.features & IORING_FEAT_SINGLE_MMAP) {
+		u->cq_ring = u->sq_ring;
+	} else {
+		u->cq_ring = mmap(NULL, u->cq_ring_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, u->fd,
+				  IORING_OFF_CQ_RING);
+		if (u->cq_ring == MAP_FAILED) {
+			u->cq_ring = NULL;
+			return errno;
+		}
+	}
+	u->sqes_bytes = p.sq_entries * sizeof(struct io_uring_sqe);
+	u->sqes = mmap(NULL, u->sqes_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, u->fd, IORING_OFF_SQES);
+	if (u->sqes == MAP_FAILED) {
+		u->sqes = NULL;
+		return errno;
+	}
+	sq = u->sq_ring;
+	cq = u->cq_ring;
+	u->sq_tail = (unsigned int *)(sq + p.sq_off.tail);
+	u->sq_mask = (unsigned int *)(sq + p.sq_off.ring_mask);
+	u->cq_head = (unsigned int *)(cq + p.cq_off.head);
+	u->cq_tail = (unsigned int *)(cq + p.cq_off.tail);
+	u->cq_mask = (unsigned int *)(cq + p.cq_off.ring_mask);
+	u->cqes = (struct io_uring_cqe *)(cq + p.cq_off.cqes);
+	u->tail = *u->sq_tail;
+	/* Submission slot i always names entry i. */
+	for (unsigned int i = 0; i < p.sq_entries; i++)
+		((unsigned int *)(sq + p.sq_off.array))[i] = i;
+
+	u->iovs = calloc(q->depth, sizeof(*u->iovs));
+	if (!u->iovs)
+		return ENOMEM;
+	for (unsigned int i = 0; i < q->depth; i++)
+		u->iovs[i] = (struct iovec){ q->buffers + (size_t)i * q->block, q->block };
+	/* Without CAP_IPC_LOCK, RLIMIT_MEMLOCK may refuse this: reads then name their buffer each time. */
+	u->fixed_buffers = syscall(__NR_io_uring_register, u->fd, IORING_REGISTER_BUFFERS, u->iovs, q->depth) == 0;
+	u->fixed_file = syscall(__NR_io_uring_register, u->fd, IORING_REGISTER_FILES, &q->fd, 1) == 0;
+	q->detail = u->fixed_buffers && u->fixed_file ? "registered buffers and file"
+		    : u->fixed_buffers ? "registered buffers"
+		    : u->fixed_file ? "registered file" : "unregistered buffers and file";
+	return 0;
+}
+
+static void uring_queue(struct readq *q, unsigned int slot)
+{
+	struct uring_state *u = q->state;
+	struct io_uring_sqe *sqe = &u->sqes[u->tail & *u->sq_mask];
+
+	memset(sqe, 0, sizeof(*sqe));
+	if (u->fixed_buffers) {
+		sqe->opcode = IORING_OP_READ_FIXED;
+		sqe->addr = (uint64_t)(uintptr_t)u->iovs[slot].iov_base;
+		sqe->len = (uint32_t)q->block;
+		sqe->buf_index = (uint16_t)slot;
+	} else {
+		sqe->opcode = IORING_OP_READV;
+		sqe->addr = (uint64_t)(uintptr_t)&u->iovs[slot];
+		sqe->len = 1;
+	}
+	sqe->fd = u->fixed_file ? 0 : q->fd;
+	sqe->flags = u->fixed_file ? IOSQE_FIXED_FILE : 0;
+	sqe->off = q->offsets[slot];
+	sqe->user_data = slot;
+	u->tail++;
+	u->to_submit++;
+}
+
+/* The completions the kernel has posted, taken from the ring. */
+static int uring_reap(struct uring_state *u, struct readq_done *done)
+{
+	unsigned int head = *u->cq_head;
+	unsigned int tail = __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE);
+	int n = 0;
+
+	for (; head != tail; head++, n++) {
+		const struct io_uring_cqe *cqe = &u->cqes[head & *u->cq_mask];
+
+		done[n].slot = (unsigned int)cqe->user_data;
+		done[n].res = cqe->res;
+	}
+	__atomic_store_n(u->cq_head, head, __ATOMIC_RELEASE);
+	return n;
+}
+
+static int uring_wait(struct readq *q, unsigned int at_least, struct readq_done *done)
+{
+	struct uring_state *u = q->state;
+	int n;
+
+	__atomic_store_n(u->sq_tail, u->tail, __ATOMIC_RELEASE);
+	for (;;) {
+		/* What is already back needs no system call, when nothing waits to go out. */
+		if (!u->to_submit && (n = uring_reap(u, done)) > 0)
+			return n;
+		long r = syscall(__NR_io_uring_enter, u->fd, u->to_submit, at_least, IORING_ENTER_GETEVENTS, NULL, 0);
+
+		if (r < 0 && errno != EINTR && errno != EAGAIN && errno != EBUSY)
+			return -errno;
+		if (r > 0)
+			u->to_submit -= (unsigned int)r;
+		if ((n = uring_reap(u, done)) > 0)
+			return n;
+	}
+}
+
+static void uring_close(struct readq *q)
+{
+	struct uring_state *u = q->state;
+
+	if (!u)
+		return;
+	if (u->sqes)
+		munmap(u->sqes, u->sqes_bytes);
+	if (u->cq_ring && u->cq_ring != u->sq_ring)
+		munmap(u->cq_ring, u->cq_ring_bytes);
+	if (u->sq_ring)
+		munmap(u->sq_ring, u->sq_ring_bytes);
+	if (u->fd > 0)
+		close(u->fd);
+	free(u->iovs);
+	free(u);
+}
+
+/* ---- the queue ---- */
+
+static const struct engine engines[] = {
+	{ "pread", pread_open, pread_queue, pread_wait, pread_close },
+	{ "io_uring", uring_open, uring_queue, uring_wait, uring_close },
+	{ "libaio", aio_open, aio_queue, aio_wait, aio_close },
+};
+
+const char *readq_engine_name(const struct readq *q)
+{
+	return q->engine ? q->engine->name : "none";
+}
+
+void readq_queue(struct readq *q, unsigned int slot, unsigned long long offset)
+{
+	q->offsets[slot] = offset;
+	q->engine->queue(q, slot);
+}
+
+int readq_wait(struct readq *q, unsigned int at_least, struct readq_done *done)
+{
+	return q->engine->wait(q, at_least ? at_least : 1, done);
+}
+
+void readq_close(struct readq *q)
+{
+	if (q->engine)
+		q->engine->close(q);
+	q->engine = NULL;
+	if (q->fd >= 0)
+		close(q->fd);
+	q->fd = -1;
+	free(q->buffers);
+	free(q->offsets);
+	free(q->started);
+	q->buffers = NULL;
+	q->offsets = NULL;
+	q->started = NULL;
+}
+
+int readq_open(struct readq *q, const char *path, unsigned int depth, size_t block, const char *what)
+{
+	struct stat st;
+	int sector = 512, err = 0;
+
+	memset(q, 0, sizeof(*q));
+	q->fd = -1;
+	if (stat(path, &st) || !S_ISBLK(st.st_mode)) {
+		complain(" %s: not supported on %s: it needs a block device\n", what, path);
+		return ENOTBLK;
+	}
+	q->fd = open(path, O_RDONLY | O_DIRECT);
+	if (q->fd < 0) {
+		err = errno;
+		complain(" %s: %s does not take O_DIRECT reads: %s\n", what, path, strerror(err));
+		return err;
+	}
+	if ((unsigned long long)depth * block > MAX_BUFFER_BYTES) {
+		complain(" %s: iodepth x block size is over 1 GiB of buffers\n", what);
+		return EINVAL;
+	}
+	if (ioctl(q->fd, BLKGETSIZE64, &q->size) || ioctl(q->fd, BLKSSZGET, &sector)) {
+		err = errno;
+		complain(" %s: BLKGETSIZE64 failed: %s\n", what, strerror(err));
+		return err;
+	}
+	q->sector = sector > 0 ? (unsigned int)sector : 512;
+	if (block % q->sector) {
+		complain(" %s: the block size is not a multiple of the %u-byte sector\n", what, q->sector);
+		return EINVAL;
+	}
+	q->depth = depth;
+	q->block = block;
+	q->offsets = calloc(depth, sizeof(*q->offsets));
+	q->started = calloc(depth, sizeof(*q->started));
+	if (!q->offsets || !q->started || posix_memalign((void **)&q->buffers, 4096, (size_t)depth * block)) {
+		q->buffers = NULL;
+		return ENOMEM;
+	}
+	/*
+	 * Fault the buffers in now: a first touch of fresh memory inside the
+	 * timed loop costs more than the reads on some machines (virtual ones
+	 * above all), and fio's figures do not include it either.
+	 */
+	memset(q->buffers, 0, (size_t)depth * block);
+	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++) {
+		q->detail = NULL;
+		err = engines[i].open(q);
+		if (!err) {
+			q->engine = &engines[i];
+			break;
+		}
+		engines[i].close(q);
+		q->state = NULL;
+	}
+	if (!q->engine) {
+		complain(" %s: no way to queue reads here (io_setup: %s)\n", what, strerror(err));
+		return err;
+	}
+	/* Nothing the page cache holds may be counted. */
+	ioctl(q->fd, BLKFLSBUF, NULL);
+	return 0;
+}
