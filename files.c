@@ -20,6 +20,21 @@
 #include "sysfs.h"
 #include "report.h"
 
+int open_with_stat(const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd == -1 || fstat(fd, st) == -1) {
+		int err = errno;
+
+		complain_errno(path);
+		if (fd != -1)
+			close(fd);
+		return -err;
+	}
+	return fd;
+}
+
 int fallocate_file(const struct settings *s)
 {
 	const struct opt_value *v = &s->v[OPT_FALLOCATE];
@@ -58,20 +73,15 @@ int fibmap_file(const struct settings *s)
 	const char *path = s->v[OPT_FIBMAP].str;
 	unsigned long long start = 0;
 	struct fiemap *fm;
-	struct stat st;
+	struct stat st = { 0 };
 	uint64_t next = 0;
 	unsigned int count = 64;
 	bool last = false;
 	int fd, err = 0;
 
-	fd = open(path, O_RDONLY);
-	if (fd == -1 || fstat(fd, &st) == -1) {
-		err = errno;
-		complain_errno(path);
-		if (fd != -1)
-			close(fd);
-		return err;
-	}
+	fd = open_with_stat(path, &st);
+	if (fd < 0)
+		return -fd;
 	if (!S_ISREG(st.st_mode)) {
 		complain("%s: not a regular file\n", path);
 		close(fd);

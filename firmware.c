@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "files.h"
 #include "firmware.h"
 #include "partition.h"
 #include "progress.h"
@@ -56,7 +57,7 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 	const uint16_t *id;
 	unsigned int mode, seg_min = 1, seg_max = 0xffff;
 	size_t segment, offset;
-	struct stat st;
+	struct stat st = { 0 };
 	uint8_t *fw = NULL;
 	int fd, err;
 
@@ -70,14 +71,9 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 	}
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
-	fd = open(path, O_RDONLY);
-	if (fd == -1 || fstat(fd, &st) == -1) {
-		err = errno;
-		complain_errno(path);
-		if (fd != -1)
-			close(fd);
-		return err;
-	}
+	fd = open_with_stat(path, &st);
+	if (fd < 0)
+		return -fd;
 	if (!S_ISREG(st.st_mode) || st.st_size == 0 || st.st_size % 512 || st.st_size > FW_MAX_BYTES) {
 		complain("%s: not a regular file of 512 to %u bytes in 512-byte multiples\n", path, FW_MAX_BYTES);
 		close(fd);

@@ -623,6 +623,17 @@ static uint64_t capacity_rule(const uint16_t *w, unsigned int like_std)
 	return chs_product;
 }
 
+void print_device_size(uint64_t bytes)
+{
+	out("\tdevice size with M = 1024*1024: %11llu MBytes\n", (unsigned long long)(bytes / (1024ull * 1024ull)));
+	bytes /= 1000ull;
+	out("\tdevice size with M = 1000*1000: %11llu MBytes ", (unsigned long long)(bytes / 1000ull));
+	if (bytes > 1000ull)
+		out("(%llu GB)\n", (unsigned long long)(bytes / 1000000ull));
+	else
+		out("\n");
+}
+
 static void print_chs_and_sizes(const struct decode *d)
 {
 	const uint16_t *w = d->w;
@@ -676,15 +687,7 @@ static void print_chs_and_sizes(const struct decode *d)
 	size = capacity_rule(w, d->like_std);
 	if (d->facts)
 		d->facts->capacity = size;
-	size *= sector_bytes;
-	out("\tdevice size with M = 1024*1024: %11llu MBytes\n",
-	       (unsigned long long)(size / (1024ull * 1024ull)));
-	size /= 1000ull;
-	out("\tdevice size with M = 1000*1000: %11llu MBytes ", (unsigned long long)(size / 1000ull));
-	if (size > 1000ull)
-		out("(%llu GB)\n", (unsigned long long)(size / 1000000ull));
-	else
-		out("\n");
+	print_device_size(size * sector_bytes);
 }
 
 static void print_configuration(const struct decode *d)

@@ -68,6 +68,9 @@ int identify_read_hex(FILE *in, uint16_t id[IDENTIFY_WORDS]);
  */
 uint64_t identify_capacity(const uint16_t id[IDENTIFY_WORDS]);
 
+/* The two "device size with M = ..." lines of -I, as 9.65 prints them (also for SCSI disks). */
+void print_device_size(uint64_t bytes);
+
 /* Logical sector size in bytes (512 unless word 106 says otherwise). */
 unsigned int identify_sector_bytes(const uint16_t id[IDENTIFY_WORDS]);
 

@@ -16,6 +16,7 @@
 #include <scsi/sg.h>
 
 #include "checks.h"
+#include "identify.h"
 #include "json.h"
 #include "progress.h"
 #include "ranges.h"
@@ -181,7 +182,7 @@ static void decode_designators(const uint8_t *page, size_t len, struct scsi_fact
 
 static void gather_facts(struct device *dev, struct scsi_facts *f)
 {
-	static uint8_t list[256], page[256], mode[128];
+	uint8_t list[256], page[256], mode[128];
 	struct scsi_result res;
 	uint8_t *caching;
 	size_t caching_len;
@@ -233,13 +234,7 @@ static void print_sizes(const struct scsi_capacity *cap)
 	out("\t%-31s %11u bytes\n", "Logical  Sector size:", cap->block_bytes);
 	out("\t%-31s %11u bytes\n", "Physical Sector size:", cap->block_bytes << cap->physical_exponent);
 	out("\tLBA    user addressable sectors:%12llu\n", (unsigned long long)cap->blocks);
-	out("\tdevice size with M = 1024*1024: %11llu MBytes\n", (unsigned long long)(bytes / (1024ull * 1024ull)));
-	bytes /= 1000ull;
-	out("\tdevice size with M = 1000*1000: %11llu MBytes ", (unsigned long long)(bytes / 1000ull));
-	if (bytes > 1000ull)
-		out("(%llu GB)\n", (unsigned long long)(bytes / 1000000ull));
-	else
-		out("\n");
+	print_device_size(bytes);
 }
 
 static void print_facts(const struct scsi_facts *f)
