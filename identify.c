@@ -13,7 +13,6 @@
 #include "array.h"
 #include "identify.h"
 #include "json.h"
-#include "sgio.h"
 #include "report.h"
 
 /* A word whose bits 15:14 are 01 carries valid data. */

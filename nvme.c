@@ -18,6 +18,7 @@
 #include "array.h"
 #include "json.h"
 #include "nvme.h"
+#include "nvme_identify.h"
 #include "progress.h"
 #include "ranges.h"
 #include "report.h"

@@ -9,7 +9,7 @@
 
 #include "array.h"
 #include "json.h"
-#include "nvme.h"
+#include "nvme_identify.h"
 #include "report.h"
 
 static void print_text(const char *label, const char *p, size_t len)

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../nvme.h"
+#include "../../nvme_identify.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -25,7 +25,7 @@ build() { # NAME SOURCES... [-DFLAGS]
 }
 build fuzz_identify "$here/fuzz_identify.c" "$top/identify.c" "$top/json.c" "$top/sgio.c" "$top/sense.c" "$top/report.c" || exit 1
 build fuzz_sense "$here/fuzz_sense.c" "$top/sgio.c" "$top/sense.c" "$top/report.c" "$top/json.c" || exit 1
-build fuzz_nvme "$here/fuzz_nvme.c" "$top/nvme.c" "$top/nvme_identify.c" "$top/confirm.c" "$top/options.c" "$top/json.c" "$top/ranges.c" "$top/progress.c" "$top/report.c" -pthread || exit 1
+build fuzz_nvme "$here/fuzz_nvme.c" "$top/nvme_identify.c" "$top/json.c" "$top/report.c" || exit 1
 build fuzz_json "$here/fuzz_json.c" "$top/json.c" "$top/identify.c" "$top/sgio.c" "$top/sense.c" "$top/report.c" || exit 1
 common=("$top/options.c" "$top/identify.c" "$top/json.c" "$top/sgio.c" "$top/sense.c" "$top/modes.c" "$top/report.c")
 build fuzz_cmdline "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/hdparm.c" "${common[@]}" || exit 1

@@ -1,0 +1,24 @@
+/* Identify Controller and Identify Namespace, decoded: pure functions of the pages. */
+#ifndef HDPARM_NVME_IDENTIFY_H
+#define HDPARM_NVME_IDENTIFY_H
+
+#include <stdint.h>
+
+#include "nvme_spec.h"
+
+/* The current state of what Get Features reports; -1 where unknown. */
+struct nvme_state {
+	int write_cache;
+	int apst;
+	int power_state;
+};
+
+/* Identify Controller (and Namespace, may be NULL) as -I prints it. */
+void nvme_print_identify(const struct nvme_id_ctrl *ctrl, const struct nvme_id_ns *ns, uint32_t nsid,
+			 const struct nvme_state *state);
+
+/* The same as the "identify" object of --json. */
+void nvme_json_identify(const struct nvme_id_ctrl *ctrl, const struct nvme_id_ns *ns, uint32_t nsid,
+			const struct nvme_state *state);
+
+#endif
