@@ -39,9 +39,17 @@ hdparm, shim, nvme_dir, pages = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[
 # model_family is smartctl's drive database speaking, not the drive.
 not_drive = {"json_format_version", "smartctl", "local_time", "device", "in_smartctl_database", "model_family"}
 
+# A sanitizer build wants its runtime first; the double must come first here.
+asan = (os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0").lstrip(":")
+
 def run(argv, env, stdin=None):
-    p = subprocess.run(argv, env=dict(os.environ, LD_PRELOAD=shim, **env), stdin=stdin, capture_output=True)
-    return json.loads(p.stdout.decode("utf-8", "replace"))
+    p = subprocess.run(argv, env=dict(os.environ, LD_PRELOAD=shim, ASAN_OPTIONS=asan, **env), stdin=stdin,
+                       capture_output=True)
+    try:
+        return json.loads(p.stdout.decode("utf-8", "replace"))
+    except ValueError:
+        print("FAIL %s gave no JSON (exit %d): %s" % (argv[0], p.returncode, p.stderr.decode("utf-8", "replace")[:200]))
+        return {"devices": [{}]}
 
 def compare(name, theirs, ours):
     keys = [k for k in theirs if k not in not_drive]
