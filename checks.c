@@ -48,10 +48,8 @@ int need_whole_disk(struct device *dev, uint64_t lba)
 	return EINVAL;
 }
 
-int check_lba(const char *opt, const uint16_t *id, uint64_t lba, uint64_t count)
+int check_lba(const char *opt, uint64_t capacity, uint64_t lba, uint64_t count)
 {
-	uint64_t capacity = identify_capacity(id);
-
 	if (lba >= capacity || count > capacity - lba) {
 		complain(" %s %llu: beyond the end of the drive (%llu sectors)\n", opt,
 			(unsigned long long)lba, (unsigned long long)capacity);

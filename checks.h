@@ -12,8 +12,8 @@ const uint16_t *identify_or_report(struct device *dev, int *err);
 /* 0 on a whole disk; EINVAL, naming the absolute LBA for lba, on a partition. */
 int need_whole_disk(struct device *dev, uint64_t lba);
 
-/* 0 when count sectors from lba lie within the drive; else EINVAL, said for opt. */
-int check_lba(const char *opt, const uint16_t *id, uint64_t lba, uint64_t count);
+/* 0 when count sectors from lba lie within a drive of capacity sectors; else EINVAL, said for opt. */
+int check_lba(const char *opt, uint64_t capacity, uint64_t lba, uint64_t count);
 
 /* "succeeded" or "FAILED", 9.65's word for a command it announced; returns err. */
 int say_outcome(int err);

@@ -180,6 +180,14 @@ static void decode_designators(const uint8_t *page, size_t len, struct scsi_fact
 	}
 }
 
+/* The caching mode page into mode: *page at it, long enough for WCE, RCD and DRA; 0 or an errno. */
+static int caching_page(struct device *dev, uint8_t mode[128], uint8_t **page, size_t *len, struct scsi_result *res)
+{
+	int err = scsi_mode_sense(dev, MODE_PAGE_CACHING, mode, 128, page, len, res);
+
+	return !err && *len < 13 ? EOPNOTSUPP : err;
+}
+
 static void gather_facts(struct device *dev, struct scsi_facts *f)
 {
 	uint8_t list[256], page[256], mode[128];
@@ -216,8 +224,7 @@ static void gather_facts(struct device *dev, struct scsi_facts *f)
 	    scsi_vpd(dev, VPD_LOGICAL_BLOCK_PROVISIONING, page, sizeof(page), &res) == 0)
 		f->unmap = page[5] & 0x80;
 	f->has_capacity = scsi_read_capacity(dev, &f->cap, &res) == 0 && f->cap.block_bytes;
-	if (scsi_mode_sense(dev, MODE_PAGE_CACHING, mode, sizeof(mode), &caching, &caching_len, &res) == 0 &&
-	    caching_len >= 13) {
+	if (caching_page(dev, mode, &caching, &caching_len, &res) == 0) {
 		f->has_caching = true;
 		f->wce = caching[2] & CACHING_WCE;
 		f->rcd = caching[2] & CACHING_RCD;
@@ -405,6 +412,7 @@ static int scsi_identity(struct device *dev, const struct settings *s, enum opt_
 
 /* ---- caches ---- */
 
+
 static int report_failure(const char *what, const struct scsi_result *res, int err)
 {
 	complain(" %s failed: %s\n", what, res->cause[0] ? res->cause : strerror(err));
@@ -420,9 +428,7 @@ static int scsi_get_cache(struct device *dev, const struct settings *s, enum opt
 	bool on;
 
 	(void)s;
-	err = scsi_mode_sense(dev, MODE_PAGE_CACHING, mode, sizeof(mode), &page, &len, &res);
-	if (!err && len < 13)
-		err = EOPNOTSUPP;
+	err = caching_page(dev, mode, &page, &len, &res);
 	if (err) {
 		if (opt == OPT_WCACHE)
 			out(" write-caching = not supported\n");
@@ -456,9 +462,7 @@ static int scsi_set_cache(struct device *dev, const struct settings *s, enum opt
 	/* Turning the write cache off: what it holds goes to the media first. */
 	if (wce && !on && (err = scsi_synchronize_cache(dev, &res)))
 		return report_failure("SYNCHRONIZE CACHE", &res, err);
-	err = scsi_mode_sense(dev, MODE_PAGE_CACHING, mode, sizeof(mode), &page, &len, &res);
-	if (!err && len < 13)
-		err = EOPNOTSUPP;
+	err = caching_page(dev, mode, &page, &len, &res);
 	if (err)
 		return report_failure("MODE SENSE (caching page)", &res, err);
 	if (wce)
@@ -572,15 +576,6 @@ static int capacity_or_report(struct device *dev, struct scsi_capacity *cap)
 	return err ? report_failure("READ CAPACITY", &res, err) : 0;
 }
 
-static int within(const char *opt, const struct scsi_capacity *cap, uint64_t lba, uint64_t count)
-{
-	if (lba < cap->blocks && count <= cap->blocks - lba)
-		return 0;
-	complain(" %s %llu: beyond the end of the drive (%llu sectors)\n", opt, (unsigned long long)lba,
-		 (unsigned long long)cap->blocks);
-	return EINVAL;
-}
-
 static int scsi_read_sector(struct device *dev, uint64_t lba)
 {
 	struct scsi_capacity cap;
@@ -588,7 +583,7 @@ static int scsi_read_sector(struct device *dev, uint64_t lba)
 	uint8_t *buf;
 	int err;
 
-	if ((err = capacity_or_report(dev, &cap)) || (err = within("--read-sector", &cap, lba, 1)))
+	if ((err = capacity_or_report(dev, &cap)) || (err = check_lba("--read-sector", cap.blocks, lba, 1)))
 		return err;
 	buf = calloc(1, cap.block_bytes);
 	if (!buf)
@@ -635,7 +630,7 @@ static int scsi_trim(struct device *dev, const struct sector_range *ranges, unsi
 		return EOPNOTSUPP;
 	}
 	for (unsigned int i = 0; i < n; i++)
-		if ((err = within("--trim-sector-ranges", &cap, ranges[i].lba, ranges[i].count)))
+		if ((err = check_lba("--trim-sector-ranges", cap.blocks, ranges[i].lba, ranges[i].count)))
 			return err;
 	unmap_limits(dev, &max_blocks, &max_desc);
 	if (!max_desc || max_desc > UNMAP_MAX_DESCRIPTORS)

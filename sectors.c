@@ -58,7 +58,7 @@ static int one_sector(struct device *dev, uint64_t lba, bool write)
 
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
-	if ((err = check_lba(opt, id, lba, 1)))
+	if ((err = check_lba(opt, identify_capacity(id), lba, 1)))
 		return err;
 	bytes = identify_sector_bytes(id);
 	buf = calloc(1, bytes);	/* a write sends zeros */
@@ -115,7 +115,7 @@ int make_bad_sector(struct device *dev, const struct settings *s, enum opt_id op
 		return err;
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
-	if ((err = check_lba("--make-bad-sector", id, v->num, 1)))
+	if ((err = check_lba("--make-bad-sector", identify_capacity(id), v->num, 1)))
 		return err;
 	has_write_unc = ata_id_has_write_uncorrectable(id);
 	if (!has_write_unc && !v->flag && v->num < LBA28_LIMIT) {

@@ -53,7 +53,7 @@ int ata_trim(struct device *dev, const struct sector_range *ranges, unsigned int
 		return EOPNOTSUPP;
 	}
 	for (unsigned int i = 0; i < n; i++)
-		if ((err = check_lba("--trim-sector-ranges", id, ranges[i].lba, ranges[i].count)))
+		if ((err = check_lba("--trim-sector-ranges", identify_capacity(id), ranges[i].lba, ranges[i].count)))
 			return err;
 	/* Word 105: how many 512-byte blocks of ranges one command may carry. */
 	limit = ata_id_word_reported(id[ATA_ID_DSM_BLOCKS]) ? id[ATA_ID_DSM_BLOCKS] : 1;
