@@ -167,9 +167,15 @@ static int check_offset(const struct readq *r, const struct settings *s, unsigne
 /* --verbose names the engine (it goes into --json with the figures). */
 static void say_engine(const struct device *dev, const struct readq *r)
 {
-	if (dev->run.verbose && r->engine)
-		out(" read engine: %s%s%s%s\n", readq_engine_name(r), r->detail ? " (" : "", r->detail ? r->detail : "",
-		    r->detail ? ")" : "");
+	const char *pages = r->huge_pages ? "buffers in 2 MiB pages" : NULL;
+
+	if (!dev->run.verbose || !r->engine)
+		return;
+	if (r->detail || pages)
+		out(" read engine: %s (%s%s%s)\n", readq_engine_name(r), r->detail ? r->detail : "",
+		    r->detail && pages ? ", " : "", pages ? pages : "");
+	else
+		out(" read engine: %s\n", readq_engine_name(r));
 }
 
 int time_iodepth_reads(struct device *dev, const struct settings *s)

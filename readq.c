@@ -31,6 +31,7 @@
 #include "report.h"
 
 #define MAX_BUFFER_BYTES (1ULL << 30)
+#define HUGE_PAGE_BYTES (2u << 20)
 #define ASYNC_MIN_BYTES (128u * 1024u)
 
 struct engine {
@@ -403,6 +404,52 @@ void readq_close(struct readq *q)
 	q->started = NULL;
 }
 
+/* This process's memory in transparent huge pages, in bytes (0 where the kernel does not say). */
+static unsigned long long huge_page_bytes(void)
+{
+	static const char key[] = "AnonHugePages:";
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	unsigned long long kib = 0;
+	char line[128];
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, key, sizeof(key) - 1) == 0) {
+			kib = strtoull(line + sizeof(key) - 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return kib * 1024;
+}
+
+/*
+ * The buffers go in 2 MiB pages where the kernel has them (transparent
+ * huge pages not turned off): a large read then fills a few physically
+ * contiguous segments instead of one per 4 KiB page, so the block layer
+ * need not split it (a loop device takes 128 segments: a 1 MiB read in
+ * 4 KiB pages reached it as two requests), and a device that copies into
+ * it misses the TLB less.  They are faulted in here: a first touch of
+ * fresh memory inside the timed loop costs more than the reads on some
+ * machines (virtual ones above all), and fio's figures do not include it
+ * either.
+ */
+static int alloc_buffers(struct readq *q)
+{
+	size_t bytes = (size_t)q->depth * q->block;
+	size_t whole = (bytes + HUGE_PAGE_BYTES - 1) & ~(size_t)(HUGE_PAGE_BYTES - 1);
+	unsigned long long before = huge_page_bytes();
+
+	if (posix_memalign((void **)&q->buffers, HUGE_PAGE_BYTES, whole)) {
+		q->buffers = NULL;
+		return ENOMEM;
+	}
+	madvise(q->buffers, whole, MADV_HUGEPAGE);
+	memset(q->buffers, 0, whole);
+	q->huge_pages = huge_page_bytes() - before >= whole;
+	return 0;
+}
+
 int readq_open(struct readq *q, const char *path, unsigned int depth, size_t block, const char *what)
 {
 	struct stat st;
@@ -438,16 +485,11 @@ int readq_open(struct readq *q, const char *path, unsigned int depth, size_t blo
 	q->block = block;
 	q->offsets = calloc(depth, sizeof(*q->offsets));
 	q->started = calloc(depth, sizeof(*q->started));
-	if (!q->offsets || !q->started || posix_memalign((void **)&q->buffers, 4096, (size_t)depth * block)) {
-		q->buffers = NULL;
+	if (!q->offsets || !q->started)
 		return ENOMEM;
-	}
-	/*
-	 * Fault the buffers in now: a first touch of fresh memory inside the
-	 * timed loop costs more than the reads on some machines (virtual ones
-	 * above all), and fio's figures do not include it either.
-	 */
-	memset(q->buffers, 0, (size_t)depth * block);
+	err = alloc_buffers(q);
+	if (err)
+		return err;
 	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++) {
 		q->detail = NULL;
 		err = engines[i].open(q);

@@ -20,6 +20,7 @@ struct readq {
 	unsigned int depth;
 	size_t block;
 	char *buffers;			/* depth x block, aligned for O_DIRECT */
+	bool huge_pages;		/* the buffers are in 2 MiB pages */
 	unsigned long long *offsets;	/* per slot: where its read goes */
 	double *started;		/* per slot: the batch its read went out in */
 	unsigned long long size;	/* device bytes */

@@ -105,7 +105,7 @@ engine_run() { # ARGS...: verbose run; sets rc, and sectors (what the kernel rea
 }
 engine_run -t --iodepth 8 --block-size 64
 mb=$(grep -oE '\): +[0-9]+ MB' "$out/q.out" | grep -oE '[0-9]+')
-if [ "$rc" = 0 ] && grep -qx ' read engine: io_uring (registered buffers and file)' "$out/q.out"; then
+if [ "$rc" = 0 ] && grep -qxE ' read engine: io_uring \(registered buffers and file(, buffers in 2 MiB pages)?\)' "$out/q.out"; then
 	ok "-t --iodepth runs on io_uring, buffers and file registered (--verbose says so)"
 else
 	bad "-t --iodepth runs on io_uring" "exit $rc" "$(cat "$out/q.out" "$out/q.err")"
@@ -125,10 +125,27 @@ else
 fi
 engine_run --seeks
 n=$(grep -oE '[0-9]+ seeks in' "$out/q.out" | grep -oE '^[0-9]+')
-if [ "$rc" = 0 ] && grep -qx ' read engine: pread' "$out/q.out" && [ -n "$n" ] && [ "$sectors" = $((n * 8)) ]; then
+if [ "$rc" = 0 ] && grep -qE '^ read engine: pread( \(buffers in 2 MiB pages\))?$' "$out/q.out" && [ -n "$n" ] && [ "$sectors" = $((n * 8)) ]; then
 	ok "--seeks at one read in flight uses pread; the kernel read exactly the $n reads reported"
 else
 	bad "--seeks at one read in flight uses pread" "exit $rc, kernel $sectors sectors, reported ${n:-none}"
+fi
+# In 2 MiB pages a 1 MiB read is a few segments and reaches the device as one
+# request; in 4 KiB pages it is 256, over the 128 a loop device takes, and two.
+queue=/sys/block/${dev#/dev/}/queue
+before=$(awk '{ print $1 }' "/sys/block/${dev#/dev/}/stat")
+engine_run -t --iodepth 8 --block-size 1024
+reads=$(($(awk '{ print $1 }' "/sys/block/${dev#/dev/}/stat") - before))
+mb=$(grep -oE '\): +[0-9]+ MB' "$out/q.out" | grep -oE '[0-9]+')
+if [ "$(cat "$queue/max_sectors_kb")" -lt 1024 ] || [ "$(cat "$queue/max_segments")" -ge 256 ]; then
+	echo "skip iodepth 1 MiB reads whole: this kernel's loop device takes $(cat "$queue/max_sectors_kb") KiB" \
+		"in $(cat "$queue/max_segments") segments, so the check could not tell 2 MiB pages from 4 KiB ones"
+elif ! grep -q 'buffers in 2 MiB pages' "$out/q.out"; then
+	echo "skip iodepth 1 MiB reads whole: the kernel gave no 2 MiB pages (transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo absent))"
+elif [ "$rc" = 0 ] && [ -n "$mb" ] && [ "$reads" = "$mb" ]; then
+	ok "buffers in 2 MiB pages: each 1 MiB read reached the device as one request ($reads)"
+else
+	bad "buffers in 2 MiB pages: each 1 MiB read reached the device as one request" "exit $rc, kernel $reads reads, reported ${mb:-none} MB"
 fi
 # The ring is filled in batches: the first io_uring_enter sends the whole queue.
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -o "$out/u.trace" -e trace=io_uring_enter,io_uring_register \
