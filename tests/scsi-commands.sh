@@ -161,6 +161,15 @@ check "-S 241: the power condition page's standby timer" 0 \
 run SHIM_SCSI_POWER=1 -- -S 0
 check "-S 0: STANDBY_Z cleared, timer 0" 0 \
 	"$probe;$sense_power;$select_power;data: $hdr 1a 26 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00" "" ""
+# -S 255 = 21 minutes 15 seconds (ATA's definition) = 12750 (0x31ce) units of 100 ms.
+run SHIM_SCSI_POWER=1 -- -S 255
+check "-S 255: 21 minutes 15 seconds in the standby timer" 0 \
+	"$probe;$sense_power;$select_power;data: $hdr 1a 26 00 01 00 00 00 00 00 00 31 ce 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00" "" ""
+# -S 253 (a vendor-specific period) and 254 (reserved) name no time: refused before any mode page is read.
+for v in 253 254; do
+	run SHIM_SCSI_POWER=1 -- -S $v
+	check "-S $v: no time in seconds, refused, nothing sent" 22 "$probe" "" "-S $v: the value has no time in seconds"
+done
 run -- -S 120
 check "-S without a power condition page: not supported" 95 "$probe;$sense_power" "" "-S: not supported by this disk"
 
