@@ -194,11 +194,12 @@ int scsi_read_capacity(struct device *dev, struct scsi_capacity *cap, struct scs
 	return err;
 }
 
-int scsi_mode_sense(struct device *dev, uint8_t page_code, uint8_t *buf, size_t len, uint8_t **page,
-		    size_t *page_len, struct scsi_result *res)
+int scsi_mode_sense(struct device *dev, uint8_t page_code, enum scsi_page_control pc, uint8_t *buf, size_t len,
+		    uint8_t **page, size_t *page_len, struct scsi_result *res)
 {
-	/* DBD: no block descriptors; PC 00b: current values. */
-	uint8_t cdb[10] = { SCSI_MODE_SENSE_10, 0x08, page_code & 0x3f, 0, 0, 0, 0, (uint8_t)(len >> 8), (uint8_t)len, 0 };
+	/* DBD: no block descriptors. */
+	uint8_t cdb[10] = { SCSI_MODE_SENSE_10, 0x08, (uint8_t)(pc | (page_code & 0x3f)), 0, 0, 0, 0, (uint8_t)(len >> 8),
+			    (uint8_t)len, 0 };
 	size_t total, offset;
 	int err;
 

@@ -45,6 +45,11 @@ enum scsi_mode_page {
 	MODE_PAGE_CACHING = 0x08,
 	MODE_PAGE_POWER_CONDITION = 0x1a,
 };
+/* MODE SENSE's PC field (byte 2 bits 7:6): which values of the page come back. */
+enum scsi_page_control {
+	MODE_CURRENT = 0x00,
+	MODE_CHANGEABLE = 0x40,	/* a 1 in each bit MODE SELECT may change */
+};
 /* Caching page bits (SBC-3 6.4.5): byte 2 WCE and RCD, byte 12 DRA. */
 #define CACHING_WCE 0x04
 #define CACHING_RCD 0x01
@@ -105,11 +110,12 @@ int scsi_read_capacity(struct device *dev, struct scsi_capacity *cap, struct scs
 void scsi_decode_capacity16(const uint8_t buf[32], struct scsi_capacity *cap);
 
 /*
- * MODE SENSE (10) of one page, current values: *page points into buf at
- * the page (after the header and block descriptors), *page_len its bytes.
+ * MODE SENSE (10) of one page, its current or changeable values: *page
+ * points into buf at the page (after the header and block descriptors),
+ * *page_len its bytes.
  */
-int scsi_mode_sense(struct device *dev, uint8_t page_code, uint8_t *buf, size_t len, uint8_t **page,
-		    size_t *page_len, struct scsi_result *res);
+int scsi_mode_sense(struct device *dev, uint8_t page_code, enum scsi_page_control pc, uint8_t *buf, size_t len,
+		    uint8_t **page, size_t *page_len, struct scsi_result *res);
 
 /*
  * MODE SELECT (10) of the page MODE SENSE left in buf (PF set, not

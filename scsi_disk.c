@@ -181,11 +181,30 @@ static void decode_designators(const uint8_t *page, size_t len, struct scsi_fact
 }
 
 /* The caching mode page into mode: *page at it, long enough for WCE, RCD and DRA; 0 or an errno. */
-static int caching_page(struct device *dev, uint8_t mode[128], uint8_t **page, size_t *len, struct scsi_result *res)
+static int caching_page(struct device *dev, enum scsi_page_control pc, uint8_t mode[128], uint8_t **page, size_t *len,
+			struct scsi_result *res)
 {
-	int err = scsi_mode_sense(dev, MODE_PAGE_CACHING, mode, 128, page, len, res);
+	int err = scsi_mode_sense(dev, MODE_PAGE_CACHING, pc, mode, 128, page, len, res);
 
 	return !err && *len < 13 ? EOPNOTSUPP : err;
+}
+
+/* The caching page bit behind -W and -A: WCE set turns the write cache on, DRA set turns read-ahead off. */
+static const struct caching_bit {
+	unsigned int byte;
+	uint8_t mask;
+	bool set_is_on;
+	const char *name;
+} caching_bits[] = {
+	[OPT_WCACHE] = { 2, CACHING_WCE, true, "WCE" },
+	[OPT_LOOKAHEAD] = { 12, CACHING_DRA, false, "DRA" },
+};
+
+static bool caching_bit_on(const uint8_t *page, enum opt_id opt)
+{
+	const struct caching_bit *b = &caching_bits[opt];
+
+	return ((page[b->byte] & b->mask) != 0) == b->set_is_on;
 }
 
 static void gather_facts(struct device *dev, struct scsi_facts *f)
@@ -224,7 +243,7 @@ static void gather_facts(struct device *dev, struct scsi_facts *f)
 	    scsi_vpd(dev, VPD_LOGICAL_BLOCK_PROVISIONING, page, sizeof(page), &res) == 0)
 		f->unmap = page[5] & 0x80;
 	f->has_capacity = scsi_read_capacity(dev, &f->cap, &res) == 0 && f->cap.block_bytes;
-	if (caching_page(dev, mode, &caching, &caching_len, &res) == 0) {
+	if (caching_page(dev, MODE_CURRENT, mode, &caching, &caching_len, &res) == 0) {
 		f->has_caching = true;
 		f->wce = caching[2] & CACHING_WCE;
 		f->rcd = caching[2] & CACHING_RCD;
@@ -428,7 +447,7 @@ static int scsi_get_cache(struct device *dev, const struct settings *s, enum opt
 	bool on;
 
 	(void)s;
-	err = caching_page(dev, mode, &page, &len, &res);
+	err = caching_page(dev, MODE_CURRENT, mode, &page, &len, &res);
 	if (err) {
 		if (opt == OPT_WCACHE)
 			out(" write-caching = not supported\n");
@@ -436,7 +455,7 @@ static int scsi_get_cache(struct device *dev, const struct settings *s, enum opt
 			out(" look-ahead    = not supported\n");
 		return report_failure("MODE SENSE (caching page)", &res, err);
 	}
-	on = opt == OPT_WCACHE ? (page[2] & CACHING_WCE) : !(page[12] & CACHING_DRA);
+	on = caching_bit_on(page, opt);
 	json_object_begin(opt == OPT_WCACHE ? "write_cache" : "read_lookahead");
 	json_bool("supported", true);
 	json_bool("enabled", on);
@@ -448,27 +467,36 @@ static int scsi_get_cache(struct device *dev, const struct settings *s, enum opt
 
 static int scsi_set_cache(struct device *dev, const struct settings *s, enum opt_id opt)
 {
+	const struct caching_bit *b = &caching_bits[opt];
 	bool on = s->v[opt].num != 0;
-	bool wce = opt == OPT_WCACHE;
-	uint8_t mode[128], *page;
-	size_t len;
+	uint8_t mode[128], changeable[128], *page, *mask;
+	size_t len, mask_len;
 	struct scsi_result res;
 	int err;
 
 	if (s->v[opt].noisy) {
-		out(wce ? " setting drive write-caching to %d" : " setting drive read-lookahead to %d", on);
+		out(opt == OPT_WCACHE ? " setting drive write-caching to %d" : " setting drive read-lookahead to %d", on);
 		print_on_off(on);
 	}
-	/* Turning the write cache off: what it holds goes to the media first. */
-	if (wce && !on && (err = scsi_synchronize_cache(dev, &res)))
-		return report_failure("SYNCHRONIZE CACHE", &res, err);
-	err = caching_page(dev, mode, &page, &len, &res);
+	err = caching_page(dev, MODE_CURRENT, mode, &page, &len, &res);
 	if (err)
 		return report_failure("MODE SENSE (caching page)", &res, err);
-	if (wce)
-		page[2] = (uint8_t)(on ? page[2] | CACHING_WCE : page[2] & ~CACHING_WCE);
-	else	/* DRA: Disable Read-Ahead */
-		page[12] = (uint8_t)(on ? page[12] & ~CACHING_DRA : page[12] | CACHING_DRA);
+	/*
+	 * A disk that does not let the bit change would refuse the page with
+	 * no more than "invalid field in parameter list": say which bit.  A
+	 * disk that does not answer for its changeable values gets the page.
+	 */
+	if (caching_page(dev, MODE_CHANGEABLE, changeable, &mask, &mask_len, &res) == 0 && !(mask[b->byte] & b->mask)) {
+		if (caching_bit_on(page, opt) == on)
+			return 0;
+		complain(" %s%d: not supported by this disk (its caching mode page does not let %s change)\n",
+			 option_name(opt), on, b->name);
+		return EOPNOTSUPP;
+	}
+	/* Turning the write cache off: what it holds goes to the media first. */
+	if (opt == OPT_WCACHE && !on && (err = scsi_synchronize_cache(dev, &res)))
+		return report_failure("SYNCHRONIZE CACHE", &res, err);
+	page[b->byte] = (uint8_t)(on == b->set_is_on ? page[b->byte] | b->mask : page[b->byte] & ~b->mask);
 	err = scsi_mode_select(dev, mode, sizeof(mode), page, len, &res);
 	return err ? report_failure("MODE SELECT (caching page)", &res, err) : 0;
 }
@@ -549,7 +577,7 @@ static int scsi_standby_timer(struct device *dev, const struct settings *s, enum
 		complain(" -S %u: the value has no time in seconds that a SCSI disk could be given\n", v);
 		return EINVAL;
 	}
-	err = scsi_mode_sense(dev, MODE_PAGE_POWER_CONDITION, mode, sizeof(mode), &page, &len, &res);
+	err = scsi_mode_sense(dev, MODE_PAGE_POWER_CONDITION, MODE_CURRENT, mode, sizeof(mode), &page, &len, &res);
 	if (err == EOPNOTSUPP || scsi_refused(err, &res) || (!err && len < 12)) {
 		complain(" -S: not supported by this disk (it has no power condition mode page)\n");
 		return EOPNOTSUPP;

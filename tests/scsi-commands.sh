@@ -126,13 +126,27 @@ run -- -W
 check "-W: WCE of the caching page" 0 "$probe;$sense_caching" " write-caching =  1 (on)" ""
 run SHIM_SCSI_WCE=0 -- -W
 check "-W: WCE off" 0 "$probe;$sense_caching" " write-caching =  0 (off)" ""
+# Before a MODE SELECT, the page's changeable values: MODE SENSE (10) with PC (byte 2 bits 7:6) = 01b.
+changeable='5a 08 48 00 00 00 00 00 80 00'
 run -- -q -W0
-check "-W0: SYNCHRONIZE CACHE, then the page with WCE cleared" 0 \
-	"$probe;$sync;$sense_caching;$select_caching;$caching_wce0" "" ""
+check "-W0: the changeable values, SYNCHRONIZE CACHE, then the page with WCE cleared" 0 \
+	"$probe;$sense_caching;$changeable;$sync;$select_caching;$caching_wce0" "" ""
 run SHIM_SCSI_WCE=0 -- -q -W1
-check "-W1: the page with WCE set" 0 "$probe;$sense_caching;$select_caching;$caching_wce1" "" ""
+check "-W1: the page with WCE set" 0 "$probe;$sense_caching;$changeable;$select_caching;$caching_wce1" "" ""
 run -- -q -A0
-check "-A0: the page with DRA set" 0 "$probe;$sense_caching;$select_caching;$caching_dra1" "" ""
+check "-A0: the page with DRA set" 0 "$probe;$sense_caching;$changeable;$select_caching;$caching_dra1" "" ""
+# A disk whose DRA cannot change (QEMU's scsi-hd lets only WCE change): -A0 says so and selects nothing;
+# -A1 finds read-ahead on already and has nothing to send.
+run SHIM_SCSI_FIXED_DRA=1 -- -A0
+check "-A0 where DRA is not changeable: refused, no MODE SELECT; the query after it says on" 95 \
+	"$probe;$sense_caching;$changeable;$sense_caching" " look-ahead    =  1 (on)" \
+	"-A0: not supported by this disk (its caching mode page does not let DRA change)"
+run SHIM_SCSI_FIXED_DRA=1 -- -q -A1
+check "-A1 where DRA is not changeable and read-ahead is on: nothing to change" 0 "$probe;$sense_caching;$changeable" "" ""
+# A disk that does not answer for its changeable values is sent the page all the same.
+run SHIM_SCSI_NO_CHANGEABLE=1 -- -q -A0
+check "-A0 where the changeable values are refused: the page with DRA set" 0 \
+	"$probe;$sense_caching;$changeable;$select_caching;$caching_dra1" "" ""
 run -- -A
 check "-A: DRA of the caching page" 0 "$probe;$sense_caching" " look-ahead    =  1 (on)" ""
 run -- -F

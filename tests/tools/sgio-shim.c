@@ -35,6 +35,8 @@
  *   SHIM_SCSI_LACK=80,b1   VPD pages it does not have (also left out of page 00h)
  *   SHIM_SCSI_NOTHIN=1  not thin provisioned (LBPME 0, no VPD B2h)
  *   SHIM_SCSI_POWER=1   it has the power condition mode page (1Ah)
+ *   SHIM_SCSI_FIXED_DRA=1  its caching page's changeable values leave DRA out (as QEMU's scsi-hd)
+ *   SHIM_SCSI_NO_CHANGEABLE=1  MODE SENSE of the changeable values is refused (invalid field in CDB)
  *   SHIM_SCSI_STATE=ASCQ   REQUEST SENSE answers NO SENSE, "low power condition on" (5Eh) and
  *                       this ASCQ; "stopped": NOT READY, initializing command required
  * Other ioctls on the device fail with ENOTTY, as on a plain SCSI disk.
@@ -290,6 +292,16 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 			page[11] = 0x01;	/* STANDBY_Z */
 			put_be(page + 16, 9000, 4);	/* 15 minutes */
 			n = 8 + 0x28;
+		} else if ((cdb[2] & 0x3f) == 0x08 && (cdb[2] & 0xc0) == 0x40) {	/* changeable values */
+			if (getenv("SHIM_SCSI_NO_CHANGEABLE")) {
+				check_condition(io, 0x05, 0x24, 0x00);
+				return;
+			}
+			page[1] = 6 + 0x14;
+			page[8] = 0x08; page[9] = 0x12;
+			page[10] = 0x05;	/* WCE, RCD */
+			page[20] = getenv("SHIM_SCSI_FIXED_DRA") ? 0x00 : 0x20;
+			n = 8 + 0x14;
 		} else if ((cdb[2] & 0x3f) == 0x08) {
 			page[1] = 6 + 0x14;
 			page[8] = 0x08; page[9] = 0x12;

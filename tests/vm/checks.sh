@@ -368,6 +368,18 @@ for d in sdd:sas sde:usb; do
 	check_true "$tag-W0-query" sh -c "$H -W $D | grep -qF ' write-caching =  0 (off)'"
 	$H -q -W1 "$D" > /dev/null 2>&1
 	check_true "$tag-W1-sdparm" [ "$(wce)" = 1 ]
+	# Read-ahead off (DRA): as sdparm reads the page's changeable values, either it may change
+	# and does, or -A0 says it may not.
+	dra() { sdparm --get=DRA "$D" 2> /dev/null | awk '$1 == "DRA" { print $2 }'; }
+	if sdparm --get=DRA "$D" 2> /dev/null | grep -q 'cha: n'; then
+		check_fails "$tag-A0-not-changeable" "not supported by this disk (its caching mode page does not let DRA change)" $H -A0 "$D"
+	else
+		$H -q -A0 "$D" > /dev/null 2>&1
+		check_true "$tag-A0-sdparm" [ "$(dra)" = 1 ]
+		$H -q -A1 "$D" > /dev/null 2>&1
+	fi
+	check_true "$tag-A-sdparm" [ "$(dra)" = 0 ]
+	check_true "$tag-A-query" sh -c "$H -A $D | grep -qF ' look-ahead    =  1 (on)'"
 	check_true "$tag-F" $H -F "$D"
 	check_true "$tag-y" sh -c "$H -y $D | grep -qF ' issuing standby command'"
 	check_true "$tag-C" sh -c "$H -C $D | grep -qF ' drive state is:  active/idle'"
