@@ -396,7 +396,8 @@ void readq_close(struct readq *q)
 	if (q->fd >= 0)
 		close(q->fd);
 	q->fd = -1;
-	free(q->buffers);
+	if (q->buffers)
+		munmap(q->buffers, q->buffer_bytes);
 	free(q->offsets);
 	free(q->started);
 	q->buffers = NULL;
@@ -438,12 +439,21 @@ static int alloc_buffers(struct readq *q)
 {
 	size_t bytes = (size_t)q->depth * q->block;
 	size_t whole = (bytes + HUGE_PAGE_BYTES - 1) & ~(size_t)(HUGE_PAGE_BYTES - 1);
+	size_t span = whole + HUGE_PAGE_BYTES;
 	unsigned long long before = huge_page_bytes();
+	char *map, *start;
 
-	if (posix_memalign((void **)&q->buffers, HUGE_PAGE_BYTES, whole)) {
-		q->buffers = NULL;
+	/* Mapped here, not allocated: an allocator may touch the memory (a header) before it is advised. */
+	map = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
 		return ENOMEM;
-	}
+	start = map + ((HUGE_PAGE_BYTES - (uintptr_t)map % HUGE_PAGE_BYTES) % HUGE_PAGE_BYTES);
+	if (start > map)
+		munmap(map, (size_t)(start - map));
+	if (map + span > start + whole)
+		munmap(start + whole, (size_t)(map + span - (start + whole)));
+	q->buffers = start;
+	q->buffer_bytes = whole;
 	madvise(q->buffers, whole, MADV_HUGEPAGE);
 	memset(q->buffers, 0, whole);
 	q->huge_pages = huge_page_bytes() - before >= whole;

@@ -20,6 +20,7 @@ struct readq {
 	unsigned int depth;
 	size_t block;
 	char *buffers;			/* depth x block, aligned for O_DIRECT */
+	size_t buffer_bytes;		/* mapped for them: whole 2 MiB pages */
 	bool huge_pages;		/* the buffers are in 2 MiB pages */
 	unsigned long long *offsets;	/* per slot: where its read goes */
 	double *started;		/* per slot: the batch its read went out in */
