@@ -6,8 +6,8 @@
  * it came back in.
  */
 #include <errno.h>
-#include <sched.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,18 +59,6 @@ static int run_queue(struct readq *r, next_offset_fn *next, void *ctx, struct qu
 	double t0;
 	int err = 0, cpu = sched_getcpu();
 
-	/*
-	 * Stay on one CPU for the run: where a read takes microseconds, the
-	 * scheduler moving this thread between reads costs more than the read
-	 * (and varies from run to run); on a drive it changes nothing.
-	 */
-	if (cpu >= 0 && sched_getaffinity(0, sizeof(was), &was) == 0) {
-		CPU_ZERO(&here);
-		CPU_SET(cpu, &here);
-		pinned = sched_setaffinity(0, sizeof(here), &here) == 0;
-	}
-	t0 = now();
-
 	memset(q, 0, sizeof(*q));
 	if (!done)
 		return ENOMEM;
@@ -82,6 +70,17 @@ static int run_queue(struct readq *r, next_offset_fn *next, void *ctx, struct qu
 			return ENOMEM;
 		}
 	}
+	/*
+	 * Stay on one CPU for the run: where a read takes microseconds, the
+	 * scheduler moving this thread between reads costs more than the read
+	 * (and varies from run to run); on a drive it changes nothing.
+	 */
+	if (cpu >= 0 && sched_getaffinity(0, sizeof(was), &was) == 0) {
+		CPU_ZERO(&here);
+		CPU_SET(cpu, &here);
+		pinned = sched_setaffinity(0, sizeof(here), &here) == 0;
+	}
+	t0 = now();
 	for (unsigned int slot = 0; slot < r->depth && next(r, ctx, &offset); slot++) {
 		readq_queue(r, slot, offset);
 		r->started[slot] = t0;
@@ -167,15 +166,8 @@ static int check_offset(const struct readq *r, const struct settings *s, unsigne
 /* --verbose names the engine (it goes into --json with the figures). */
 static void say_engine(const struct device *dev, const struct readq *r)
 {
-	const char *pages = r->huge_pages ? "buffers in 2 MiB pages" : NULL;
-
-	if (!dev->run.verbose || !r->engine)
-		return;
-	if (r->detail || pages)
-		out(" read engine: %s (%s%s%s)\n", readq_engine_name(r), r->detail ? r->detail : "",
-		    r->detail && pages ? ", " : "", pages ? pages : "");
-	else
-		out(" read engine: %s\n", readq_engine_name(r));
+	if (dev->run.verbose && r->engine)
+		out(" read engine: %s\n", r->summary);
 }
 
 int time_iodepth_reads(struct device *dev, const struct settings *s)

@@ -27,6 +27,7 @@
 #include <linux/fs.h>
 #include <linux/io_uring.h>
 
+#include "array.h"
 #include "readq.h"
 #include "report.h"
 
@@ -196,7 +197,7 @@ static int uring_setup(unsigned int entries, struct io_uring_params *p)
 	};
 	int fd = -1;
 
-	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]) && fd < 0; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(tries) && fd < 0; i++) {
 		memset(p, 0, sizeof(*p));
 		p->flags = tries[i];
 		fd = (int)syscall(__NR_io_uring_setup, entries, p);
@@ -460,6 +461,20 @@ static int alloc_buffers(struct readq *q)
 	return 0;
 }
 
+/* q->summary: the engine, and in brackets how its reads are set up. */
+static void describe(struct readq *q)
+{
+	const char *pages = q->huge_pages ? "buffers in 2 MiB pages" : NULL;
+	const char *name = q->engine->name;
+
+	if (q->detail && pages)
+		snprintf(q->summary, sizeof(q->summary), "%s (%s, %s)", name, q->detail, pages);
+	else if (q->detail || pages)
+		snprintf(q->summary, sizeof(q->summary), "%s (%s)", name, q->detail ? q->detail : pages);
+	else
+		snprintf(q->summary, sizeof(q->summary), "%s", name);
+}
+
 int readq_open(struct readq *q, const char *path, unsigned int depth, size_t block, const char *what)
 {
 	struct stat st;
@@ -500,7 +515,7 @@ int readq_open(struct readq *q, const char *path, unsigned int depth, size_t blo
 	err = alloc_buffers(q);
 	if (err)
 		return err;
-	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(engines); i++) {
 		q->detail = NULL;
 		err = engines[i].open(q);
 		if (!err) {
@@ -514,6 +529,7 @@ int readq_open(struct readq *q, const char *path, unsigned int depth, size_t blo
 		complain(" %s: no way to queue reads here (io_setup: %s)\n", what, strerror(err));
 		return err;
 	}
+	describe(q);
 	/* Nothing the page cache holds may be counted. */
 	ioctl(q->fd, BLKFLSBUF, NULL);
 	return 0;

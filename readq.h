@@ -26,7 +26,8 @@ struct readq {
 	double *started;		/* per slot: the batch its read went out in */
 	unsigned long long size;	/* device bytes */
 	unsigned int sector;		/* logical sector size */
-	const char *detail;		/* "registered buffers and file", for --verbose */
+	const char *detail;		/* the engine's: "registered buffers and file" */
+	char summary[96];		/* for --verbose: "io_uring (registered buffers and file, buffers in 2 MiB pages)" */
 };
 
 /* One read that came back: its slot, and the bytes read or -errno. */

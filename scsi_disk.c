@@ -431,7 +431,6 @@ static int scsi_identity(struct device *dev, const struct settings *s, enum opt_
 
 /* ---- caches ---- */
 
-
 static int report_failure(const char *what, const struct scsi_result *res, int err)
 {
 	complain(" %s failed: %s\n", what, res->cause[0] ? res->cause : strerror(err));
