@@ -18,6 +18,7 @@
 
 #include <linux/fs.h>
 
+#include "largefile.h"
 #include "benchmark.h"
 #include "iodepth.h"
 #include "sgio.h"

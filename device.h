@@ -66,6 +66,7 @@ struct device {
 	uint16_t id[IDENTIFY_WORDS];
 	uint32_t nvme_nsid;	/* NVMe: the namespace (0: not NVMe, ~0: controller without one) */
 	bool nvme_ctrl;		/* NVMe: opened as the controller, /dev/nvmeX */
+	bool scsi_cautious;	/* SCSI behind a USB bridge: only the commands the sd driver sends there */
 	struct timing_result {
 		bool valid;
 		unsigned int mib;

@@ -34,8 +34,10 @@ void disk_choose(struct device *dev)
 	nvme_detect(dev);
 	if (dev->nvme_nsid)
 		dev->disk = &nvme_disk;
-	else if (scsi_may_lack_ata(dev) && ata_pass_through_refused(dev))
+	else if (scsi_may_lack_ata(dev) && ata_pass_through_refused(dev)) {
 		dev->disk = &scsi_disk;
+		scsi_disk_attach(dev);
+	}
 	else
 		dev->disk = &ata_disk;
 }

@@ -15,6 +15,7 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 
+#include "largefile.h"
 #include "files.h"
 #include "partition.h"
 #include "sysfs.h"

@@ -342,8 +342,28 @@ static void print_devslp(const uint8_t *log)
 /* ---- strings ---- */
 
 /*
+ * One character of a device's string: printable ASCII as itself, any
+ * other byte as \xNN, so that a page cannot drive the terminal (9.65
+ * printed the bytes as they came).
+ */
+static void out_device_char(int c)
+{
+	if (c >= 0x20 && c < 0x7f)
+		out_char(c);
+	else
+		out("\\x%02x", (unsigned int)c & 0xff);
+}
+
+/* At most max characters of a NUL-terminated device string, each as out_device_char() writes it. */
+static void out_device_string(const char *s, size_t max)
+{
+	for (size_t i = 0; i < max && s[i]; i++)
+		out_device_char((unsigned char)s[i]);
+}
+
+/*
  * ATA strings hold two characters per word, first in the high byte.
- * Leading blanks are skipped, NULs dropped, the rest printed as is.
+ * Leading blanks are skipped, NULs dropped, the rest printed escaped.
  */
 static void print_id_string(const uint16_t *w, unsigned int nwords)
 {
@@ -356,7 +376,7 @@ static void print_id_string(const uint16_t *w, unsigned int nwords)
 			break;
 		if (lo != ' ') {
 			if (lo)
-				out_char(lo);
+				out_device_char(lo);
 			w++;
 			i++;
 			break;
@@ -364,9 +384,9 @@ static void print_id_string(const uint16_t *w, unsigned int nwords)
 	}
 	for (; i < nwords; i++, w++) {
 		if (*w >> 8)
-			out_char(*w >> 8);
+			out_device_char(*w >> 8);
 		if (*w & 0xff)
-			out_char(*w & 0xff);
+			out_device_char(*w & 0xff);
 	}
 	out_char('\n');
 }
@@ -1356,7 +1376,12 @@ void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 	strip_copy(&id[27], 20, model);
 	strip_copy(&id[23], 4, fw);
 	strip_copy(&id[10], 10, serial);
-	out("\n Model=%.40s, FwRev=%.8s, SerialNo=%.20s", model, fw, serial);
+	out("\n Model=");
+	out_device_string(model, 40);
+	out(", FwRev=");
+	out_device_string(fw, 8);
+	out(", SerialNo=");
+	out_device_string(serial, 20);
 	out("\n Config={");
 	for (int b = 0; b <= 15; b++)
 		if (id[0] & (1u << b))

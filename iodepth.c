@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "largefile.h"
 #include "iodepth.h"
 #include "json.h"
 #include "readq.h"

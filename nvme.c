@@ -16,6 +16,7 @@
 #include <linux/nvme_ioctl.h>
 
 #include "array.h"
+#include "checks.h"
 #include "json.h"
 #include "nvme.h"
 #include "nvme_identify.h"
@@ -200,28 +201,25 @@ static int nvme_show_identify(struct device *dev, const struct settings *s, enum
 	return err;
 }
 
-/* An Identify string: blanks and NULs at the end removed. */
-static void id_string(char *dst, const char *src, size_t len)
+/* An Identify string: blanks and NULs at the end removed, control characters escaped. */
+static void id_string(char *dst, size_t size, const char *src, size_t len)
 {
-	memcpy(dst, src, len);
-	while (len > 0 && (dst[len - 1] == ' ' || dst[len - 1] == '\0'))
-		len--;
-	dst[len] = '\0';
+	device_text((const uint8_t *)src, len, dst, size);
 }
 
 static int nvme_show_identity(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct nvme_id_ctrl *ctrl;
 	struct nvme_id_ns *ns;
-	char model[sizeof(ctrl->mn) + 1], fw[sizeof(ctrl->fr) + 1], serial[sizeof(ctrl->sn) + 1];
+	char model[4 * sizeof(ctrl->mn) + 1], fw[4 * sizeof(ctrl->fr) + 1], serial[4 * sizeof(ctrl->sn) + 1];
 	int err = identify_controller(dev, &ctrl, &ns);
 
 	(void)s;
 	(void)opt;
 	if (!err) {
-		id_string(model, ctrl->mn, sizeof(ctrl->mn));
-		id_string(fw, ctrl->fr, sizeof(ctrl->fr));
-		id_string(serial, ctrl->sn, sizeof(ctrl->sn));
+		id_string(model, sizeof(model), ctrl->mn, sizeof(ctrl->mn));
+		id_string(fw, sizeof(fw), ctrl->fr, sizeof(ctrl->fr));
+		id_string(serial, sizeof(serial), ctrl->sn, sizeof(ctrl->sn));
 		out("\n Model=%s, FwRev=%s, SerialNo=%s\n", model, fw, serial);
 		if (dev->nvme_nsid != 0xffffffff && identify(dev, 0, dev->nvme_nsid, ns, false) == 0)
 			out(" Namespace=%u, Sectors=%llu, SectSize=%llu\n", dev->nvme_nsid,
@@ -409,29 +407,19 @@ static int nvme_trim(struct device *dev, const struct sector_range *ranges, unsi
 			return EINVAL;
 		}
 	}
-	buf = malloc(4096);
+	buf = malloc(NVME_DSM_BYTES);
 	if (!buf)
 		return ENOMEM;
 	struct range_cursor cursor = { 0 };
 	struct status_line line;
-	uint64_t lba, count;
 
 	status_begin(&line, !dev->run.json);
+	/* What the page cache holds of the trimmed sectors must not be read back as if still there. */
+	drop_cached_sectors(dev);
 	while (!err) {
-		unsigned int entries = 0;
-		uint64_t sectors = 0;
+		uint64_t sectors;
+		unsigned int entries = nvme_dsm_ranges(ranges, n, &cursor, buf, &sectors);
 
-		memset(buf, 0, 4096);
-		/* A range entry holds at most 2^32-1 blocks: longer ranges take several. */
-		while (entries < 256 && next_range_piece(ranges, n, &cursor, 0xffffffffULL, &lba, &count)) {
-			uint8_t *e = buf + 16 * entries++;
-
-			for (int b = 0; b < 4; b++)
-				e[4 + b] = (uint8_t)(count >> (8 * b));
-			for (int b = 0; b < 8; b++)
-				e[8 + b] = (uint8_t)(lba >> (8 * b));
-			sectors += count;
-		}
 		if (!entries)
 			break;
 		struct nvme_passthru_cmd cmd = {
@@ -453,6 +441,7 @@ static int nvme_trim(struct device *dev, const struct sector_range *ranges, unsi
 	}
 	status_end(&line);
 	free(buf);
+	drop_cached_sectors(dev);
 	return err;
 }
 

@@ -12,13 +12,13 @@
 #include "nvme_identify.h"
 #include "report.h"
 
+/* An Identify string, its control characters escaped (a device must not drive the terminal). */
 static void print_text(const char *label, const char *p, size_t len)
 {
-	size_t n = len;
+	char text[4 * 64 + 1];
 
-	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\0'))
-		n--;
-	out("\t%-20s%.*s\n", label, (int)n, p);
+	device_text((const uint8_t *)p, len, text, sizeof(text));
+	out("\t%-20s%s\n", label, text);
 }
 
 /* Where a feature row takes its "enabled" mark, and what it adds to its line. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ranges.h"
+#include "unaligned.h"
 #include "report.h"
 
 bool next_range_piece(const struct sector_range *r, unsigned int n, struct range_cursor *c, uint64_t max_count,
@@ -112,4 +113,23 @@ int read_ranges(FILE *f, const char *source, struct sector_range **out, unsigned
 	}
 	*out = r;
 	return err;
+}
+
+unsigned int nvme_dsm_ranges(const struct sector_range *r, unsigned int n, struct range_cursor *c,
+			     uint8_t buf[NVME_DSM_BYTES], uint64_t *sectors)
+{
+	unsigned int entries = 0;
+	uint64_t lba, count;
+
+	memset(buf, 0, NVME_DSM_BYTES);
+	*sectors = 0;
+	/* An entry holds at most 2^32-1 blocks: a longer range takes several. */
+	while (entries < NVME_DSM_MAX_RANGES && next_range_piece(r, n, c, UINT32_MAX, &lba, &count)) {
+		uint8_t *e = buf + 16 * entries++;
+
+		put_le32(e + 4, (uint32_t)count);
+		put_le64(e + 8, lba);
+		*sectors += count;
+	}
+	return entries;
 }

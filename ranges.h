@@ -28,6 +28,18 @@ bool next_range_piece(const struct sector_range *r, unsigned int n, struct range
 unsigned int range_cursor_done(const struct range_cursor *c, const struct sector_range *r, unsigned int n);
 
 /*
+ * NVMe Dataset Management's range list (NVMe Base 3.0, figure "Dataset
+ * Management - Range"): up to 256 16-byte entries, LENGTH IN LOGICAL
+ * BLOCKS (32 bits) at byte 4 and STARTING LBA at byte 8, little-endian.
+ * Fills buf with the next pieces of the ranges; returns the entries
+ * (0: none left) and their blocks in *sectors.
+ */
+#define NVME_DSM_MAX_RANGES 256
+#define NVME_DSM_BYTES (16 * NVME_DSM_MAX_RANGES)
+unsigned int nvme_dsm_ranges(const struct sector_range *r, unsigned int n, struct range_cursor *c,
+			     uint8_t buf[NVME_DSM_BYTES], uint64_t *sectors);
+
+/*
  * Every "LBA:COUNT" word of f, separated by white space.  0 with *out
  * (malloc'ed, *n entries), or EINVAL with a message on stderr naming the
  * pair that is malformed; anything but digits, ':' and white space is

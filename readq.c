@@ -27,6 +27,7 @@
 #include <linux/fs.h>
 #include <linux/io_uring.h>
 
+#include "largefile.h"
 #include "array.h"
 #include "readq.h"
 #include "report.h"

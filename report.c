@@ -166,3 +166,22 @@ void report_take_errors(void (*fn)(const char *operation, const char *message, v
 	}
 	rep.nkept = 0;
 }
+
+void device_text(const uint8_t *p, size_t n, char *dst, size_t size)
+{
+	size_t k = 0;
+
+	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\0'))
+		n--;
+	for (size_t i = 0; i < n; i++) {
+		bool plain = p[i] >= 0x20 && p[i] < 0x7f;
+
+		if (k + (plain ? 1 : 4) >= size)
+			break;
+		if (plain)
+			dst[k++] = (char)p[i];
+		else
+			k += (size_t)snprintf(dst + k, size - k, "\\x%02x", p[i]);
+	}
+	dst[k] = '\0';
+}

@@ -39,6 +39,13 @@ void print_on_off(unsigned long value);
 /* A sector in hex, 16 bytes a line, as --read-sector prints it. */
 void dump_sector(const uint8_t *b, size_t len);
 
+/*
+ * n bytes a device returned, as text that cannot drive a terminal:
+ * trailing blanks and NULs dropped, each byte outside printable ASCII
+ * written as \xNN.  Cut, never mid-escape, to fit size (which must be >= 1).
+ */
+void device_text(const uint8_t *p, size_t n, char *dst, size_t size);
+
 /* A complaint for stderr, printf-style: stdout is flushed first, so the two read in order. */
 void complain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

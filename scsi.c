@@ -12,35 +12,12 @@
 
 #include "report.h"
 #include "scsi.h"
+#include "unaligned.h"
 
 #define SCSI_STATUS_CHECK_CONDITION 0x02
 #define SG_DID_TIME_OUT 0x03
 #define SG_DRIVER_TIMEOUT 0x06
 #define SG_DRIVER_SENSE 0x08
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static void put_be64(uint8_t *p, uint64_t v)
-{
-	put_be32(p, (uint32_t)(v >> 32));
-	put_be32(p + 4, (uint32_t)v);
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t be64(const uint8_t *p)
-{
-	return (uint64_t)be32(p) << 32 | be32(p + 4);
-}
 
 int scsi_exec(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum scsi_dir dir, void *buf,
 	      size_t len, unsigned int timeout_s, struct scsi_result *res)
@@ -69,8 +46,9 @@ int scsi_exec(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum
 		return err;
 	}
 	res->status = io.status;
-	if (dir == SCSI_DATA_IN && io.resid >= 0 && (size_t)io.resid <= len)
-		res->got = len - (size_t)io.resid;
+	/* What came in: all of it where the driver reports no residue, none where it reports more than was asked. */
+	if (dir == SCSI_DATA_IN)
+		res->got = io.resid <= 0 ? len : (size_t)io.resid < len ? len - (size_t)io.resid : 0;
 	if (dev->run.verbose && io.sb_len_wr) {
 		complain("SG_IO: sense data:");
 		for (unsigned int i = 0; i < io.sb_len_wr; i++)
@@ -108,31 +86,6 @@ bool scsi_refused(int err, const struct scsi_result *res)
 	       (res->sense.asc == ASC_INVALID_OPCODE || res->sense.asc == ASC_INVALID_FIELD_IN_CDB);
 }
 
-/* A fixed-width INQUIRY string: printable ASCII, trailing blanks removed. */
-static void inquiry_string(const uint8_t *p, size_t width, char *dst)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < width; i++)
-		dst[n++] = (char)((p[i] >= 0x20 && p[i] < 0x7f) ? p[i] : ' ');
-	while (n > 0 && dst[n - 1] == ' ')
-		n--;
-	dst[n] = '\0';
-}
-
-void scsi_decode_inquiry(const uint8_t *buf, size_t len, struct scsi_inquiry *inq)
-{
-	uint8_t padded[36] = { 0 };
-
-	memcpy(padded, buf, len < sizeof(padded) ? len : sizeof(padded));
-	inq->peripheral_type = padded[0] & 0x1f;
-	inq->removable = padded[1] & 0x80;
-	inq->version = padded[2];
-	inquiry_string(padded + 8, 8, inq->vendor);
-	inquiry_string(padded + 16, 16, inq->product);
-	inquiry_string(padded + 32, 4, inq->revision);
-}
-
 static int inquiry(struct device *dev, bool evpd, uint8_t page, uint8_t *buf, size_t len, struct scsi_result *res)
 {
 	uint8_t cdb[6] = { SCSI_INQUIRY, evpd ? 1 : 0, evpd ? page : 0, (uint8_t)(len >> 8), (uint8_t)len, 0 };
@@ -147,91 +100,119 @@ int scsi_inquiry(struct device *dev, struct scsi_inquiry *inq, struct scsi_resul
 	int err = inquiry(dev, false, 0, buf, sizeof(buf), res);
 
 	if (!err)
-		scsi_decode_inquiry(buf, res->got ? res->got : sizeof(buf), inq);
+		scsi_decode_inquiry(buf, res->got, inq);
 	return err;
 }
 
-int scsi_vpd(struct device *dev, uint8_t page, uint8_t *buf, size_t len, struct scsi_result *res)
+int scsi_vpd(struct device *dev, uint8_t page, uint8_t *buf, size_t len, size_t *page_len, struct scsi_result *res)
 {
 	int err = inquiry(dev, true, page, buf, len, res);
 
-	if (!err && buf[1] != page) {
-		snprintf(res->cause, sizeof(res->cause), "VPD page 0x%02x came back as page 0x%02x", page, buf[1]);
+	*page_len = err ? 0 : scsi_vpd_length(buf, res->got);
+	if (!err && (*page_len < 4 || buf[1] != page)) {
+		snprintf(res->cause, sizeof(res->cause), "VPD page 0x%02x came back as %zu bytes of page 0x%02x", page,
+			 res->got, res->got > 1 ? buf[1] : 0);
+		*page_len = 0;
 		return EIO;
 	}
 	return err;
 }
 
-void scsi_decode_capacity16(const uint8_t buf[32], struct scsi_capacity *cap)
+static int read_capacity16(struct device *dev, struct scsi_capacity *cap, struct scsi_result *res)
 {
-	cap->blocks = be64(buf) + 1;
-	cap->block_bytes = be32(buf + 8);
-	cap->physical_exponent = buf[13] & 0x0f;
-	cap->lbpme = buf[14] & 0x80;
-	cap->lbprz = buf[14] & 0x40;
+	uint8_t buf[32] = { 0 };
+	uint8_t cdb[16] = { SCSI_SERVICE_ACTION_IN_16, SAI_READ_CAPACITY_16 };
+	int err;
+
+	put_be32(cdb + 10, sizeof(buf));
+	err = scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, buf, sizeof(buf), 0, res);
+	if (!err && !scsi_decode_capacity16(buf, res->got, cap)) {
+		snprintf(res->cause, sizeof(res->cause), "READ CAPACITY (16) returned %zu bytes", res->got);
+		return EIO;
+	}
+	return err;
+}
+
+static int read_capacity10(struct device *dev, struct scsi_capacity *cap, struct scsi_result *res)
+{
+	uint8_t buf[8] = { 0 };
+	uint8_t cdb[10] = { SCSI_READ_CAPACITY_10 };
+	int err = scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, buf, sizeof(buf), 0, res);
+
+	if (!err && !scsi_decode_capacity10(buf, res->got, cap)) {
+		snprintf(res->cause, sizeof(res->cause), "READ CAPACITY (10) returned %zu bytes", res->got);
+		return EIO;
+	}
+	return err;
 }
 
 int scsi_read_capacity(struct device *dev, struct scsi_capacity *cap, struct scsi_result *res)
 {
-	uint8_t buf[32] = { 0 };
-	uint8_t cdb16[16] = { SCSI_SERVICE_ACTION_IN_16, SAI_READ_CAPACITY_16 };
-	uint8_t cdb10[10] = { SCSI_READ_CAPACITY_10 };
 	int err;
 
-	put_be32(cdb16 + 10, sizeof(buf));
-	err = scsi_exec(dev, cdb16, sizeof(cdb16), SCSI_DATA_IN, buf, sizeof(buf), 0, res);
-	if (!err) {
-		scsi_decode_capacity16(buf, cap);
-		return 0;
+	/*
+	 * Behind a USB bridge, as the sd driver does there: (10) first, and
+	 * (16) only for a disk too large for (10) to say.  Elsewhere (16),
+	 * and (10) for an old disk that refuses it.
+	 */
+	if (dev->scsi_cautious) {
+		err = read_capacity10(dev, cap, res);
+		if (err || cap->blocks != (uint64_t)READ_CAPACITY_10_TOO_LARGE + 1)
+			return err;
+		return read_capacity16(dev, cap, res);
 	}
-	if (!scsi_refused(err, res))
-		return err;
-	/* An old disk: READ CAPACITY (10), which knows neither physical blocks nor provisioning. */
-	memset(buf, 0, sizeof(buf));
-	err = scsi_exec(dev, cdb10, sizeof(cdb10), SCSI_DATA_IN, buf, 8, 0, res);
-	if (!err)
-		*cap = (struct scsi_capacity){ .blocks = (uint64_t)be32(buf) + 1, .block_bytes = be32(buf + 4) };
+	err = read_capacity16(dev, cap, res);
+	if (err && scsi_refused(err, res))
+		err = read_capacity10(dev, cap, res);
 	return err;
 }
 
 int scsi_mode_sense(struct device *dev, uint8_t page_code, enum scsi_page_control pc, uint8_t *buf, size_t len,
 		    uint8_t **page, size_t *page_len, struct scsi_result *res)
 {
-	/* DBD: no block descriptors. */
-	uint8_t cdb[10] = { SCSI_MODE_SENSE_10, 0x08, (uint8_t)(pc | (page_code & 0x3f)), 0, 0, 0, 0, (uint8_t)(len >> 8),
-			    (uint8_t)len, 0 };
-	size_t total, offset;
+	/*
+	 * DBD: no block descriptors.  Behind a USB bridge, what the sd
+	 * driver asks there at every probe: all pages, 192 bytes at most.
+	 */
+	uint8_t ask = dev->scsi_cautious ? MODE_PAGE_ALL : page_code & 0x3f;
+	size_t alloc = dev->scsi_cautious ? 192 : 128;
+	uint8_t cdb[10] = { SCSI_MODE_SENSE_10, 0x08, (uint8_t)(pc | ask) };
+	size_t offset;
 	int err;
 
+	if (len < alloc)
+		return EINVAL;
+	put_be16(cdb + 7, (uint16_t)alloc);
 	memset(buf, 0, len);
-	err = scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, buf, len, 0, res);
+	err = scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, buf, alloc, 0, res);
 	if (err)
 		return err;
-	total = 2u + (size_t)(buf[0] << 8 | buf[1]);
-	offset = 8u + (size_t)(buf[6] << 8 | buf[7]);
-	if (total > len)
-		total = len;
-	if (offset + 2 > total || (buf[offset] & 0x3f) != page_code || offset + 2u + buf[offset + 1] > total) {
-		snprintf(res->cause, sizeof(res->cause), "mode page 0x%02x not returned", page_code);
-		return EOPNOTSUPP;
-	}
-	*page = buf + offset;
-	*page_len = 2u + buf[offset + 1];
-	return 0;
+	err = scsi_find_mode_page(buf, res->got, page_code, &offset, page_len, res->cause, sizeof(res->cause));
+	if (!err)
+		*page = buf + offset;
+	return err;
 }
 
-int scsi_mode_select(struct device *dev, uint8_t *buf, size_t len, uint8_t *page, size_t page_len,
+int scsi_mode_select(struct device *dev, const uint8_t *header, const uint8_t *page, size_t page_len,
 		     struct scsi_result *res)
 {
-	size_t total = (size_t)(page - buf) + page_len;
-	uint8_t cdb[10] = { SCSI_MODE_SELECT_10, 0x10, 0, 0, 0, 0, 0, (uint8_t)(total >> 8), (uint8_t)total, 0 };
+	uint8_t param[MODE_HEADER_10_LEN + 2 + 255] = { 0 };
+	size_t total = MODE_HEADER_10_LEN + page_len;
+	uint8_t cdb[10] = { SCSI_MODE_SELECT_10, 0x10 };	/* PF: the pages are SPC's; SP clear: not saved */
 
-	if (total > len)
+	if (page_len < 2 || total > sizeof(param))
 		return EINVAL;
-	/* MODE DATA LENGTH is reserved in MODE SELECT, and so is the page's PS bit. */
-	buf[0] = buf[1] = 0;
-	page[0] &= 0x7f;
-	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_OUT, buf, total, 0, res);
+	/*
+	 * A fresh header, as the sd driver builds one: MODE DATA LENGTH
+	 * reserved, the medium type kept, the device-specific byte (WP,
+	 * DPOFUA) and LONGLBA cleared, no block descriptors.  Then the page
+	 * with its PS bit cleared, exactly as many bytes as the disk gave.
+	 */
+	param[2] = header[2];
+	memcpy(param + MODE_HEADER_10_LEN, page, page_len);
+	param[MODE_HEADER_10_LEN] &= 0x7f;
+	put_be16(cdb + 7, (uint16_t)total);
+	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_OUT, param, total, 0, res);
 }
 
 int scsi_synchronize_cache(struct device *dev, struct scsi_result *res)
@@ -258,7 +239,7 @@ int scsi_request_sense(struct device *dev, struct sense *now, struct scsi_result
 	err = scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, buf, sizeof(buf), 0, res);
 	if (err)
 		return err;
-	if (!sense_normalise(buf, (unsigned int)(res->got ? res->got : sizeof(buf)), now)) {
+	if (!sense_normalise(buf, (unsigned int)res->got, now)) {
 		snprintf(res->cause, sizeof(res->cause), "REQUEST SENSE returned no sense data");
 		return EIO;
 	}
@@ -269,14 +250,22 @@ int scsi_read16(struct device *dev, uint64_t lba, uint32_t blocks, void *buf, si
 {
 	uint8_t cdb[16] = { SCSI_READ_16 };
 
+	int err;
+
 	put_be64(cdb + 2, lba);
 	put_be32(cdb + 10, blocks);
-	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, buf, len, 60, res);
+	err = scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, buf, len, 60, res);
+	if (!err && res->got != len) {
+		snprintf(res->cause, sizeof(res->cause), "short read: %zu of %zu bytes", res->got, len);
+		return EIO;
+	}
+	return err;
 }
 
 int scsi_unmap(struct device *dev, const uint8_t *param, size_t len, struct scsi_result *res)
 {
-	uint8_t cdb[10] = { SCSI_UNMAP, 0, 0, 0, 0, 0, 0, (uint8_t)(len >> 8), (uint8_t)len, 0 };
+	uint8_t cdb[10] = { SCSI_UNMAP };
 
+	put_be16(cdb + 7, (uint16_t)len);
 	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_OUT, (void *)param, len, 300, res);
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "device.h"
+#include "scsi_pages.h"
 #include "sense.h"
 
 enum scsi_opcode {
@@ -29,33 +30,11 @@ enum scsi_opcode {
 };
 #define SAI_READ_CAPACITY_16 0x10
 
-/* Vital product data pages. */
-enum scsi_vpd {
-	VPD_SUPPORTED_PAGES = 0x00,
-	VPD_UNIT_SERIAL_NUMBER = 0x80,
-	VPD_DEVICE_IDENTIFICATION = 0x83,
-	VPD_ATA_INFORMATION = 0x89,	/* present where a SAT layer translates to ATA */
-	VPD_BLOCK_LIMITS = 0xb0,
-	VPD_BLOCK_DEVICE_CHARACTERISTICS = 0xb1,
-	VPD_LOGICAL_BLOCK_PROVISIONING = 0xb2,
-};
-
-/* Mode pages. */
-enum scsi_mode_page {
-	MODE_PAGE_CACHING = 0x08,
-	MODE_PAGE_POWER_CONDITION = 0x1a,
-};
 /* MODE SENSE's PC field (byte 2 bits 7:6): which values of the page come back. */
 enum scsi_page_control {
 	MODE_CURRENT = 0x00,
 	MODE_CHANGEABLE = 0x40,	/* a 1 in each bit MODE SELECT may change */
 };
-/* Caching page bits (SBC-3 6.4.5): byte 2 WCE and RCD, byte 12 DRA. */
-#define CACHING_WCE 0x04
-#define CACHING_RCD 0x01
-#define CACHING_DRA 0x20
-/* Power condition page (SPC-4 7.5.13): byte 3 STANDBY_Z, bytes 8-11 its timer in 100 ms. */
-#define POWER_CONDITION_STANDBY_Z 0x01
 
 /* START STOP UNIT's POWER CONDITION field (byte 4 bits 7:4). */
 enum scsi_power_condition {
@@ -83,46 +62,37 @@ int scsi_exec(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum
 /* The device refused the command as such: an unknown opcode or a field it does not have. */
 bool scsi_refused(int err, const struct scsi_result *res);
 
-/* Standard INQUIRY data (SPC-4 6.6.2), strings with trailing blanks removed. */
-struct scsi_inquiry {
-	uint8_t peripheral_type;	/* 0: disk */
-	bool removable;
-	uint8_t version;		/* 5: SPC-3, 6: SPC-4, 7: SPC-5 */
-	char vendor[9], product[17], revision[5];
-};
-
 int scsi_inquiry(struct device *dev, struct scsi_inquiry *inq, struct scsi_result *res);
-void scsi_decode_inquiry(const uint8_t *buf, size_t len, struct scsi_inquiry *inq);
 
-/* One VPD page into buf (its 4-byte header included); 0, or an errno. */
-int scsi_vpd(struct device *dev, uint8_t page, uint8_t *buf, size_t len, struct scsi_result *res);
+/*
+ * One VPD page into buf (its 4-byte header included), *page_len the bytes
+ * of it that may be read (scsi_vpd_length); 0, or an errno.
+ */
+int scsi_vpd(struct device *dev, uint8_t page, uint8_t *buf, size_t len, size_t *page_len, struct scsi_result *res);
 
-/* READ CAPACITY (16) (SBC-3 5.16), or (10) where (16) is refused. */
-struct scsi_capacity {
-	uint64_t blocks;
-	uint32_t block_bytes;
-	unsigned int physical_exponent;	/* logical blocks per physical block: 2^this */
-	bool lbpme;			/* logical block provisioning management (thin) */
-	bool lbprz;			/* unmapped blocks read as zeros */
-};
-
+/*
+ * READ CAPACITY (16), or (10) where (16) is refused; behind a USB bridge
+ * (dev->scsi_cautious) (10) first, and (16) only when (10) cannot say.
+ */
 int scsi_read_capacity(struct device *dev, struct scsi_capacity *cap, struct scsi_result *res);
-void scsi_decode_capacity16(const uint8_t buf[32], struct scsi_capacity *cap);
 
 /*
  * MODE SENSE (10) of one page, its current or changeable values: *page
  * points into buf at the page (after the header and block descriptors),
- * *page_len its bytes.
+ * *page_len its bytes.  A page cut short of its own length is EIO.
+ * Behind a USB bridge (dev->scsi_cautious) all pages are asked for, in
+ * 192 bytes at most, as the sd driver asks there.
  */
+#define MODE_SENSE_BUF 192	/* the buffer scsi_mode_sense() takes */
 int scsi_mode_sense(struct device *dev, uint8_t page_code, enum scsi_page_control pc, uint8_t *buf, size_t len,
 		    uint8_t **page, size_t *page_len, struct scsi_result *res);
 
 /*
- * MODE SELECT (10) of the page MODE SENSE left in buf (PF set, not
- * saved): the header's length fields and the PS bit are cleared as the
- * standard asks.
+ * MODE SELECT (10) of a page MODE SENSE returned (PF set, not saved),
+ * under a header made from the one that came with it (header): MODE DATA
+ * LENGTH, WP, DPOFUA and the block descriptors cleared, and the PS bit.
  */
-int scsi_mode_select(struct device *dev, uint8_t *buf, size_t len, uint8_t *page, size_t page_len,
+int scsi_mode_select(struct device *dev, const uint8_t *header, const uint8_t *page, size_t page_len,
 		     struct scsi_result *res);
 
 int scsi_synchronize_cache(struct device *dev, struct scsi_result *res);
@@ -131,6 +101,7 @@ int scsi_start_stop(struct device *dev, enum scsi_power_condition condition, boo
 /* REQUEST SENSE: the sense data the device holds now, normalised into *now. */
 int scsi_request_sense(struct device *dev, struct sense *now, struct scsi_result *res);
 
+/* READ (16) of blocks into buf; fewer than len bytes back is EIO ("short read"). */
 int scsi_read16(struct device *dev, uint64_t lba, uint32_t blocks, void *buf, size_t len, struct scsi_result *res);
 
 /* UNMAP of the descriptors in param (SBC-3 5.28): 8-byte header, 16 bytes a range. */

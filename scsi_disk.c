@@ -12,9 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/fs.h>
 
 #include <scsi/sg.h>
 
+#include "array.h"
 #include "checks.h"
 #include "identify.h"
 #include "json.h"
@@ -25,6 +29,7 @@
 #include "scsi_disk.h"
 #include "settings.h"
 #include "sysfs.h"
+#include "unaligned.h"
 
 /* ---- which disks these are ---- */
 
@@ -72,9 +77,16 @@ bool scsi_may_lack_ata(struct device *dev)
 	return !type[0] || strcmp(type, "0") == 0 || strcmp(type, "14") == 0;
 }
 
-/* ---- the facts -I and --json print ---- */
+void scsi_disk_attach(struct device *dev)
+{
+	static const char *const usb_drivers[] = { "usb-storage", "uas" };
+	char dir[160];
 
-#define MAX_DESIGNATORS 6
+	dev->scsi_cautious = sysfs_disk_dir(dev->fd, dir, sizeof(dir)) &&
+			     sysfs_driver_above(dir, usb_drivers, ARRAY_SIZE(usb_drivers));
+}
+
+/* ---- the facts -I and --json print ---- */
 
 struct scsi_facts {
 	struct scsi_inquiry inq;
@@ -86,13 +98,8 @@ struct scsi_facts {
 	unsigned int form_factor;
 	bool has_caching;
 	bool wce, rcd, dra;
-	bool unmap;		/* VPD B2h LBPU: UNMAP is supported */
-	bool has_naa;
-	uint8_t naa[16];	/* the logical unit's NAA designator (8 or 16 bytes) */
-	unsigned int naa_len;
-	int protocol;		/* SPC protocol identifier of the port, -1 unknown */
-	unsigned int ndesignators;
-	char designators[MAX_DESIGNATORS][96];
+	bool unmap;		/* VPD B2h LBPU and B0h's UNMAP limits: UNMAP is supported */
+	struct scsi_identification id;
 };
 
 static const char *const spc_versions[8] = {
@@ -112,16 +119,6 @@ static const struct {
 	{ "2.5 inch", "2.5 inches" }, { "1.8 inch", "1.8 inches" }, { "less than 1.8 inch", "< 1.8 inches" },
 };
 
-static bool vpd_listed(const uint8_t *list, uint8_t page)
-{
-	unsigned int n = (unsigned int)(list[2] << 8 | list[3]);
-
-	for (unsigned int i = 0; i < n && 4 + i < 256; i++)
-		if (list[4 + i] == page)
-			return true;
-	return false;
-}
-
 static void hex_string(const uint8_t *p, unsigned int n, char *dst, size_t size)
 {
 	size_t k = 0;
@@ -131,60 +128,11 @@ static void hex_string(const uint8_t *p, unsigned int n, char *dst, size_t size)
 		k += (size_t)snprintf(dst + k, size - k, "%02x", p[i]);
 }
 
-/* Device Identification (SPC-4 7.8.6): the designators, and the logical unit's NAA as its WWN. */
-static void decode_designators(const uint8_t *page, size_t len, struct scsi_facts *f)
-{
-	size_t end = 4u + (size_t)(page[2] << 8 | page[3]);
-
-	if (end > len)
-		end = len;
-	for (size_t pos = 4; pos + 4 <= end;) {
-		const uint8_t *d = page + pos;
-		unsigned int dlen = d[3], type = d[1] & 0x0f, assoc = (d[1] >> 4) & 3;
-		char *text = f->designators[f->ndesignators];
-		char hex[80];
-
-		if (pos + 4 + dlen > end)
-			break;
-		if ((d[1] & 0x80) && assoc != 0 && f->protocol < 0)
-			f->protocol = d[0] >> 4;
-		if (assoc == 0 && f->ndesignators < MAX_DESIGNATORS) {
-			hex_string(d + 4, dlen > 32 ? 32 : dlen, hex, sizeof(hex));
-			switch (type) {
-			case 1:
-				snprintf(text, 96, "T10 vendor ID: %.*s", (int)(dlen > 80 ? 80 : dlen), (const char *)d + 4);
-				f->ndesignators++;
-				break;
-			case 2:
-				snprintf(text, 96, "EUI-64: 0x%s", hex);
-				f->ndesignators++;
-				break;
-			case 3:
-				snprintf(text, 96, "NAA: 0x%s", hex);
-				f->ndesignators++;
-				if (!f->has_naa && (dlen == 8 || dlen == 16)) {
-					f->has_naa = true;
-					f->naa_len = dlen;
-					memcpy(f->naa, d + 4, dlen);
-				}
-				break;
-			case 8:
-				snprintf(text, 96, "SCSI name: %.*s", (int)(dlen > 80 ? 80 : dlen), (const char *)d + 4);
-				f->ndesignators++;
-				break;
-			default:
-				break;
-			}
-		}
-		pos += 4u + dlen;
-	}
-}
-
 /* The caching mode page into mode: *page at it, long enough for WCE, RCD and DRA; 0 or an errno. */
-static int caching_page(struct device *dev, enum scsi_page_control pc, uint8_t mode[128], uint8_t **page, size_t *len,
+static int caching_page(struct device *dev, enum scsi_page_control pc, uint8_t mode[MODE_SENSE_BUF], uint8_t **page, size_t *len,
 			struct scsi_result *res)
 {
-	int err = scsi_mode_sense(dev, MODE_PAGE_CACHING, pc, mode, 128, page, len, res);
+	int err = scsi_mode_sense(dev, MODE_PAGE_CACHING, pc, mode, MODE_SENSE_BUF, page, len, res);
 
 	return !err && *len < 13 ? EOPNOTSUPP : err;
 }
@@ -207,42 +155,90 @@ static bool caching_bit_on(const uint8_t *page, enum opt_id opt)
 	return ((page[b->byte] & b->mask) != 0) == b->set_is_on;
 }
 
+/*
+ * READ CAPACITY, held against the size the kernel has for the block
+ * device: a bridge that counts its blocks wrong would have the range
+ * checks pass an LBA beyond the end, or refuse one inside it.
+ */
+static int capacity_of(struct device *dev, struct scsi_capacity *cap, struct scsi_result *res)
+{
+	uint64_t bytes;
+	int err = scsi_read_capacity(dev, cap, res);
+
+	if (!err && !cap->block_bytes) {
+		snprintf(res->cause, sizeof(res->cause), "the disk reports 0-byte blocks");
+		err = EIO;
+	}
+	if (!err && block_device_of(dev->fd) && ioctl(dev->fd, BLKGETSIZE64, &bytes) == 0 &&
+	    bytes / cap->block_bytes != cap->blocks) {
+		snprintf(res->cause, sizeof(res->cause),
+			 "the disk reports %llu blocks of %u bytes, but the kernel sees %llu bytes",
+			 (unsigned long long)cap->blocks, cap->block_bytes, (unsigned long long)bytes);
+		err = EIO;
+	}
+	return err;
+}
+
+/* One VPD page the disk lists in page 00h (list, list_len bytes of it); its readable length, 0 when none. */
+static size_t listed_vpd(struct device *dev, const uint8_t *list, size_t list_len, uint8_t code, uint8_t *page,
+			 size_t size)
+{
+	struct scsi_result res;
+	size_t len;
+
+	if (!scsi_vpd_listed(list, list_len, code) || scsi_vpd(dev, code, page, size, &len, &res))
+		return 0;
+	return len;
+}
+
+/* UNMAP works: LBPU in B2h, and B0h gives it limits (0 there: not implemented).  *why says what is missing. */
+static bool unmap_supported(struct device *dev, const uint8_t *list, size_t list_len, struct scsi_block_limits *bl,
+			    const char **why)
+{
+	uint8_t page[256];
+	size_t len = listed_vpd(dev, list, list_len, VPD_LOGICAL_BLOCK_PROVISIONING, page, sizeof(page));
+
+	memset(bl, 0, sizeof(*bl));
+	*why = "its Logical Block Provisioning page does not list UNMAP";
+	if (!scsi_decode_provisioning_unmap(page, len))
+		return false;
+	len = listed_vpd(dev, list, list_len, VPD_BLOCK_LIMITS, page, sizeof(page));
+	scsi_decode_block_limits(page, len, bl);
+	*why = "its Block Limits page gives UNMAP a limit of 0: not implemented";
+	return bl->max_unmap_blocks && bl->max_unmap_descriptors;
+}
+
+/* The supported VPD pages (page 00h) into list; its readable length, 0 when the disk has none. */
+static size_t vpd_list(struct device *dev, uint8_t list[256])
+{
+	struct scsi_result res;
+	size_t len;
+
+	return scsi_vpd(dev, VPD_SUPPORTED_PAGES, list, 256, &len, &res) ? 0 : len;
+}
+
 static void gather_facts(struct device *dev, struct scsi_facts *f)
 {
-	uint8_t list[256], page[256], mode[128];
+	uint8_t list[256], page[256], mode[MODE_SENSE_BUF];
+	struct scsi_block_limits bl;
 	struct scsi_result res;
+	const char *why;
 	uint8_t *caching;
-	size_t caching_len;
+	size_t caching_len, list_len, len;
 
 	memset(f, 0, sizeof(*f));
-	f->protocol = -1;
+	f->id.protocol = -1;
 	if (scsi_inquiry(dev, &f->inq, &res) == 0)
 		snprintf(f->model, sizeof(f->model), "%s%s%s", f->inq.vendor, f->inq.vendor[0] ? " " : "", f->inq.product);
-	if (scsi_vpd(dev, VPD_SUPPORTED_PAGES, list, sizeof(list), &res))
-		memset(list, 0, sizeof(list));
-	if (vpd_listed(list, VPD_UNIT_SERIAL_NUMBER) && scsi_vpd(dev, VPD_UNIT_SERIAL_NUMBER, page, sizeof(page), &res) == 0) {
-		unsigned int n = page[3], start = 4;
-
-		while (n && page[start] == ' ') {
-			start++;
-			n--;
-		}
-		while (n && (page[start + n - 1] == ' ' || page[start + n - 1] == '\0'))
-			n--;
-		snprintf(f->serial, sizeof(f->serial), "%.*s", (int)n, (const char *)page + start);
-	}
-	if (vpd_listed(list, VPD_DEVICE_IDENTIFICATION) &&
-	    scsi_vpd(dev, VPD_DEVICE_IDENTIFICATION, page, sizeof(page), &res) == 0)
-		decode_designators(page, sizeof(page), f);
-	if (vpd_listed(list, VPD_BLOCK_DEVICE_CHARACTERISTICS) &&
-	    scsi_vpd(dev, VPD_BLOCK_DEVICE_CHARACTERISTICS, page, sizeof(page), &res) == 0) {
-		f->rotation = (unsigned int)(page[4] << 8 | page[5]);
-		f->form_factor = page[7] & 0x0f;
-	}
-	if (vpd_listed(list, VPD_LOGICAL_BLOCK_PROVISIONING) &&
-	    scsi_vpd(dev, VPD_LOGICAL_BLOCK_PROVISIONING, page, sizeof(page), &res) == 0)
-		f->unmap = page[5] & 0x80;
-	f->has_capacity = scsi_read_capacity(dev, &f->cap, &res) == 0 && f->cap.block_bytes;
+	list_len = vpd_list(dev, list);
+	if ((len = listed_vpd(dev, list, list_len, VPD_UNIT_SERIAL_NUMBER, page, sizeof(page))))
+		scsi_decode_serial(page, len, f->serial, sizeof(f->serial));
+	if ((len = listed_vpd(dev, list, list_len, VPD_DEVICE_IDENTIFICATION, page, sizeof(page))))
+		scsi_decode_identification(page, len, &f->id);
+	if ((len = listed_vpd(dev, list, list_len, VPD_BLOCK_DEVICE_CHARACTERISTICS, page, sizeof(page))))
+		scsi_decode_characteristics(page, len, &f->rotation, &f->form_factor);
+	f->unmap = unmap_supported(dev, list, list_len, &bl, &why);
+	f->has_capacity = capacity_of(dev, &f->cap, &res) == 0;
 	if (caching_page(dev, MODE_CURRENT, mode, &caching, &caching_len, &res) == 0) {
 		f->has_caching = true;
 		f->wce = caching[2] & CACHING_WCE;
@@ -272,8 +268,8 @@ static void print_facts(const struct scsi_facts *f)
 	if (f->serial[0])
 		out("\t%-20s%s\n", "Serial Number:", f->serial);
 	out("\t%-20s%s\n", "Firmware Revision:", f->inq.revision);
-	if (f->protocol >= 0 && protocols[f->protocol])
-		out("\t%-20s%s\n", "Transport:", protocols[f->protocol]);
+	if (f->id.protocol >= 0 && protocols[f->id.protocol])
+		out("\t%-20s%s\n", "Transport:", protocols[f->id.protocol]);
 	out("Standards:\n");
 	if (version)
 		out("\tUsed: %s\n", version);
@@ -297,25 +293,26 @@ static void print_facts(const struct scsi_facts *f)
 		out("\tCaching mode page:     not reported\n");
 	}
 	if (f->has_capacity && f->cap.lbpme)
-		out("\tThin provisioning:     yes (UNMAP%s)%s\n", f->unmap ? "" : " not listed",
+		out("\tThin provisioning:     yes (UNMAP%s)%s\n", f->unmap ? "" : " not supported",
 		    f->cap.lbprz ? ", unmapped blocks read as zeros" : "");
 	else
 		out("\tThin provisioning:     no\n");
-	if (f->has_naa) {
+	if (f->id.has_naa) {
+		const uint8_t *naa = f->id.naa;
 		char wwn[40];
 
-		hex_string(f->naa, f->naa_len, wwn, sizeof(wwn));
+		hex_string(naa, f->id.naa_len, wwn, sizeof(wwn));
 		out("Logical Unit WWN Device Identifier: %s\n", wwn);
-		out("\tNAA\t\t: %x\n", f->naa[0] >> 4);
+		out("\tNAA\t\t: %x\n", naa[0] >> 4);
 		/* NAA 5 and 6: the IEEE company ID follows the NAA nibble. */
-		if ((f->naa[0] >> 4) == 5 || (f->naa[0] >> 4) == 6)
-			out("\tIEEE OUI\t: %06x\n", (unsigned int)((f->naa[0] & 0x0f) << 20 | f->naa[1] << 12 |
-							      f->naa[2] << 4 | f->naa[3] >> 4));
+		if ((naa[0] >> 4) == 5 || (naa[0] >> 4) == 6)
+			out("\tIEEE OUI\t: %06x\n",
+			    (unsigned int)((naa[0] & 0x0f) << 20 | naa[1] << 12 | naa[2] << 4 | naa[3] >> 4));
 	}
-	if (f->ndesignators) {
+	if (f->id.count) {
 		out("Device identification (VPD page 0x83):\n");
-		for (unsigned int i = 0; i < f->ndesignators; i++)
-			out("\t%s\n", f->designators[i]);
+		for (unsigned int i = 0; i < f->id.count; i++)
+			out("\t%s\n", f->id.designators[i]);
 	}
 }
 
@@ -354,12 +351,10 @@ static void json_facts(const struct scsi_facts *f)
 		json_string("name", form_factors[f->form_factor].json);
 		json_object_end();
 	}
-	if (f->has_naa) {
-		char wwn[40];
+	if (f->id.has_naa) {
+		char wwn[40], id[48];
 
-		hex_string(f->naa, f->naa_len, wwn, sizeof(wwn));
-		char id[48];
-
+		hex_string(f->id.naa, f->id.naa_len, wwn, sizeof(wwn));
 		snprintf(id, sizeof(id), "0x%s", wwn);
 		json_string("logical_unit_id", id);
 	}
@@ -439,7 +434,7 @@ static int report_failure(const char *what, const struct scsi_result *res, int e
 
 static int scsi_get_cache(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	uint8_t mode[128], *page;
+	uint8_t mode[MODE_SENSE_BUF], *page;
 	size_t len;
 	struct scsi_result res;
 	int err;
@@ -464,11 +459,70 @@ static int scsi_get_cache(struct device *dev, const struct settings *s, enum opt
 	return 0;
 }
 
+/*
+ * The write cache as the kernel has it for the disk: "write back" or
+ * "write through" in queue/write_cache, which decides whether the block
+ * layer sends flushes and FUA.  0 when the kernel agrees with the disk
+ * (or keeps no view: no such attribute), else EIO with a message.
+ */
+static int kernel_agrees(const char *dir, enum opt_id opt, bool on)
+{
+	char now[32];
+
+	if (sysfs_read_line(dir, "queue/write_cache", now, sizeof(now)))
+		return 0;
+	if (strcmp(now, on ? "write back" : "write through") == 0)
+		return 0;
+	complain(" %s%d: the disk's write cache is now %s, but the kernel still has it as \"%s\" (%s/queue/write_cache)%s\n",
+		 option_name(opt), on, on ? "on" : "off", now, dir,
+		 on ? "" : ": fsync is not durable until that is \"write through\"");
+	return EIO;
+}
+
+/*
+ * WCE through the sd driver, so that its view and the block layer's
+ * flushes follow: its cache_type attribute sends the MODE SELECT itself
+ * and revalidates the disk (RCD, the read cache, is written unchanged).
+ * Where there is no such attribute, or it fails, the page goes out from
+ * here and the SCSI device is rescanned.  Either way the kernel's view
+ * is checked afterwards.
+ */
+static int write_cache_through_kernel(struct device *dev, enum opt_id opt, bool on, const uint8_t *mode, uint8_t *page,
+			   size_t len)
+{
+	/* sd's names, indexed by RCD + 2 * WCE. */
+	static const char *const cache_types[4] = { "write through", "none", "write back", "write back, no read (daft)" };
+	const char *type = cache_types[((page[2] & CACHING_RCD) ? 1 : 0) + (on ? 2 : 0)];
+	char dir[160], hctl[64], attr[128];
+	bool sysfs = sysfs_disk_dir(dev->fd, dir, sizeof(dir));
+	struct scsi_result res;
+	int err;
+
+	/* device links to the SCSI device, H:C:T:L; sd's class folder bears the same name. */
+	if (sysfs && sysfs_link_name(dir, "device", hctl, sizeof(hctl)) == 0) {
+		snprintf(attr, sizeof(attr), "device/scsi_disk/%s/cache_type", hctl);
+		if (sysfs_write_line(dir, attr, type) == 0)
+			return kernel_agrees(dir, opt, on);
+	}
+	page[2] = (uint8_t)(on ? page[2] | CACHING_WCE : page[2] & ~CACHING_WCE);
+	err = scsi_mode_select(dev, mode, page, len, &res);
+	if (err)
+		return report_failure("MODE SELECT (caching page)", &res, err);
+	if (!sysfs)
+		return 0;
+	if ((err = sysfs_write_line(dir, "device/rescan", "1"))) {
+		complain(" %s%d: the kernel was not told of the change (%s/device/rescan: %s)\n", option_name(opt), on,
+			 dir, strerror(err));
+		return err;
+	}
+	return kernel_agrees(dir, opt, on);
+}
+
 static int scsi_set_cache(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	const struct caching_bit *b = &caching_bits[opt];
 	bool on = s->v[opt].num != 0;
-	uint8_t mode[128], changeable[128], *page, *mask;
+	uint8_t mode[MODE_SENSE_BUF], changeable[MODE_SENSE_BUF], *page, *mask;
 	size_t len, mask_len;
 	struct scsi_result res;
 	int err;
@@ -492,11 +546,15 @@ static int scsi_set_cache(struct device *dev, const struct settings *s, enum opt
 			 option_name(opt), on, b->name);
 		return EOPNOTSUPP;
 	}
-	/* Turning the write cache off: what it holds goes to the media first. */
-	if (opt == OPT_WCACHE && !on && (err = scsi_synchronize_cache(dev, &res)))
-		return report_failure("SYNCHRONIZE CACHE", &res, err);
+	if (opt == OPT_WCACHE) {
+		/* Turning the write cache off: what it holds goes to the media first. */
+		if (!on && (err = scsi_synchronize_cache(dev, &res)))
+			return report_failure("SYNCHRONIZE CACHE", &res, err);
+		return write_cache_through_kernel(dev, opt, on, mode, page, len);
+	}
+	/* Read-ahead (DRA) is the disk's alone: the kernel keeps no view of it. */
 	page[b->byte] = (uint8_t)(on == b->set_is_on ? page[b->byte] | b->mask : page[b->byte] & ~b->mask);
-	err = scsi_mode_select(dev, mode, sizeof(mode), page, len, &res);
+	err = scsi_mode_select(dev, mode, page, len, &res);
 	return err ? report_failure("MODE SELECT (caching page)", &res, err) : 0;
 }
 
@@ -512,21 +570,6 @@ static int scsi_flush(struct device *dev, const struct settings *s, enum opt_id 
 
 /* ---- power ---- */
 
-/* REQUEST SENSE's answer about power (SPC-4 table 34: ASC 5Eh, "low power condition on"). */
-static const char *power_state(const struct sense *now)
-{
-	if (now->key == SENSE_NOT_READY && now->asc == ASC_NOT_READY && now->ascq == 0x02)
-		return "standby";	/* stopped: it waits for START STOP UNIT */
-	if (now->key != SENSE_NO_SENSE || now->asc != ASC_LOW_POWER_CONDITION_ON)
-		return "active/idle";
-	switch (now->ascq) {
-	case 0x02: case 0x04: case 0x09: case 0x0a:
-		return "standby";
-	default:
-		return "idle";
-	}
-}
-
 static int scsi_power_mode(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct sense now;
@@ -539,8 +582,8 @@ static int scsi_power_mode(struct device *dev, const struct settings *s, enum op
 		out(" drive state is:  unknown\n");
 		return report_failure("REQUEST SENSE", &res, err);
 	}
-	json_string("power_mode", power_state(&now));
-	out(" drive state is:  %s\n", power_state(&now));
+	json_string("power_mode", scsi_power_state(&now));
+	out(" drive state is:  %s\n", scsi_power_state(&now));
 	return 0;
 }
 
@@ -563,7 +606,7 @@ static int scsi_standby_timer(struct device *dev, const struct settings *s, enum
 {
 	unsigned int v = (unsigned int)s->v[opt].num;
 	long seconds = standby_interval_seconds(v);
-	uint8_t mode[128], *page;
+	uint8_t mode[MODE_SENSE_BUF], *page;
 	size_t len;
 	struct scsi_result res;
 	int err;
@@ -585,9 +628,8 @@ static int scsi_standby_timer(struct device *dev, const struct settings *s, enum
 		return report_failure("MODE SENSE (power condition page)", &res, err);
 	page[3] = (uint8_t)(seconds ? page[3] | POWER_CONDITION_STANDBY_Z : page[3] & ~POWER_CONDITION_STANDBY_Z);
 	/* The STANDBY_Z condition timer counts 100 ms. */
-	for (int b = 0; b < 4; b++)
-		page[8 + b] = (uint8_t)((uint32_t)(seconds * 10) >> (24 - 8 * b));
-	err = scsi_mode_select(dev, mode, sizeof(mode), page, len, &res);
+	put_be32(page + 8, (uint32_t)(seconds * 10));
+	err = scsi_mode_select(dev, mode, page, len, &res);
 	return err ? report_failure("MODE SELECT (power condition page)", &res, err) : 0;
 }
 
@@ -596,10 +638,8 @@ static int scsi_standby_timer(struct device *dev, const struct settings *s, enum
 static int capacity_or_report(struct device *dev, struct scsi_capacity *cap)
 {
 	struct scsi_result res;
-	int err = scsi_read_capacity(dev, cap, &res);
+	int err = capacity_of(dev, cap, &res);
 
-	if (!err && !cap->block_bytes)
-		err = EIO;
 	return err ? report_failure("READ CAPACITY", &res, err) : 0;
 }
 
@@ -626,28 +666,17 @@ static int scsi_read_sector(struct device *dev, uint64_t lba)
 	return err;
 }
 
-/* VPD B0h's limits on one UNMAP; 0 in either means none given. */
-static void unmap_limits(struct device *dev, uint32_t *max_blocks, uint32_t *max_descriptors)
-{
-	uint8_t page[64];
-	struct scsi_result res;
-
-	*max_blocks = *max_descriptors = 0;
-	if (scsi_vpd(dev, VPD_BLOCK_LIMITS, page, sizeof(page), &res) == 0 && page[3] >= 0x1c) {
-		*max_blocks = (uint32_t)page[20] << 24 | (uint32_t)page[21] << 16 | (uint32_t)page[22] << 8 | page[23];
-		*max_descriptors = (uint32_t)page[24] << 24 | (uint32_t)page[25] << 16 | (uint32_t)page[26] << 8 | page[27];
-	}
-}
-
 #define UNMAP_MAX_DESCRIPTORS 4095u	/* the parameter list length is 16 bits */
 
 static int scsi_trim(struct device *dev, const struct sector_range *ranges, unsigned int n)
 {
 	struct scsi_capacity cap;
+	struct scsi_block_limits bl;
 	struct range_cursor cursor = { 0 };
 	struct status_line line;
 	uint32_t max_blocks, max_desc;
-	uint8_t *param;
+	uint8_t *param, list[256];
+	const char *why;
 	int err;
 
 	if ((err = capacity_or_report(dev, &cap)))
@@ -659,11 +688,13 @@ static int scsi_trim(struct device *dev, const struct sector_range *ranges, unsi
 	for (unsigned int i = 0; i < n; i++)
 		if ((err = check_lba("--trim-sector-ranges", cap.blocks, ranges[i].lba, ranges[i].count)))
 			return err;
-	unmap_limits(dev, &max_blocks, &max_desc);
-	if (!max_desc || max_desc > UNMAP_MAX_DESCRIPTORS)
-		max_desc = max_desc ? UNMAP_MAX_DESCRIPTORS : 64;
-	if (!max_blocks || max_blocks == UINT32_MAX)
-		max_blocks = UINT32_MAX;
+	if (!unmap_supported(dev, list, vpd_list(dev, list), &bl, &why)) {
+		complain(" --trim-sector-ranges: the disk does not support UNMAP (%s)\n", why);
+		return EOPNOTSUPP;
+	}
+	/* FFFFFFFFh is "no limit"; the parameter list length is 16 bits. */
+	max_desc = bl.max_unmap_descriptors > UNMAP_MAX_DESCRIPTORS ? UNMAP_MAX_DESCRIPTORS : bl.max_unmap_descriptors;
+	max_blocks = bl.max_unmap_blocks;
 	param = malloc(8 + 16 * (size_t)max_desc);
 	if (!param)
 		return ENOMEM;
@@ -679,19 +710,15 @@ static int scsi_trim(struct device *dev, const struct sector_range *ranges, unsi
 		       next_range_piece(ranges, n, &cursor, max_blocks - total, &lba, &count)) {
 			uint8_t *d = param + 8 + 16 * k++;
 
-			for (int b = 0; b < 8; b++)
-				d[b] = (uint8_t)(lba >> (56 - 8 * b));
-			for (int b = 0; b < 4; b++)
-				d[8 + b] = (uint8_t)(count >> (24 - 8 * b));
+			put_be64(d, lba);
+			put_be32(d + 8, (uint32_t)count);
 			total += count;
 		}
 		if (!k)
 			break;
 		/* UNMAP DATA LENGTH counts the bytes after itself; the descriptors' length after the header. */
-		param[0] = (uint8_t)((6 + 16 * k) >> 8);
-		param[1] = (uint8_t)(6 + 16 * k);
-		param[2] = (uint8_t)((16 * k) >> 8);
-		param[3] = (uint8_t)(16 * k);
+		put_be16(param, (uint16_t)(6 + 16 * k));
+		put_be16(param + 2, (uint16_t)(16 * k));
 		status_clear(&line);
 		out("trimming %llu sectors from %zu ranges\n", (unsigned long long)total, k);
 		fflush(stdout);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "largefile.h"
 #include "checks.h"
 #include "sectors.h"
 #include "sgio.h"

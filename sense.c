@@ -48,6 +48,9 @@ bool sense_normalise(const uint8_t *buf, unsigned int len, struct sense *s)
 		s->ascq = buf[3];
 		s->valid = true;
 	} else if ((code == 0x70 || code == 0x71) && len >= 3) {
+		/* ASC and ASCQ only where both the bytes that came and the ADDITIONAL SENSE LENGTH reach them. */
+		if (len >= 8 && 8u + buf[7] < len)
+			len = 8u + buf[7];
 		s->key = buf[2] & 0x0f;
 		if (len >= 14) {
 			s->asc = buf[12];

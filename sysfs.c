@@ -1,9 +1,10 @@
-/* sysfs attributes of block devices: queue depth, partition start. */
+/* sysfs attributes of block devices: queue depth, partition start, the disk's driver and cache. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "sysfs.h"
 
@@ -12,9 +13,22 @@ void sysfs_path(dev_t devnum, const char *attr, char *buf, size_t size)
 	snprintf(buf, size, "/sys/dev/block/%u:%u/%s", major(devnum), minor(devnum), attr);
 }
 
+int sysfs_parse_u64(const char *line, unsigned long long *value)
+{
+	char *end;
+
+	if (*line < '0' || *line > '9')
+		return EINVAL;
+	errno = 0;
+	*value = strtoull(line, &end, 10);
+	if (errno || end == line || (*end && *end != '\n'))
+		return EINVAL;
+	return 0;
+}
+
 int sysfs_read_u64(dev_t devnum, const char *attr, unsigned long long *value)
 {
-	char path[128], line[64], *end;
+	char path[128], line[64];
 	FILE *f;
 	int err = 0;
 
@@ -22,14 +36,10 @@ int sysfs_read_u64(dev_t devnum, const char *attr, unsigned long long *value)
 	f = fopen(path, "r");
 	if (!f)
 		return errno;
-	if (!fgets(line, sizeof(line), f)) {
+	if (!fgets(line, sizeof(line), f))
 		err = EIO;
-	} else {
-		errno = 0;
-		*value = strtoull(line, &end, 10);
-		if (errno || end == line || (*end && *end != '\n'))
-			err = EINVAL;
-	}
+	else
+		err = sysfs_parse_u64(line, value);
 	fclose(f);
 	return err;
 }
@@ -41,4 +51,89 @@ dev_t block_device_of(int fd)
 	if (fstat(fd, &st) || !S_ISBLK(st.st_mode))
 		return 0;
 	return st.st_rdev;
+}
+
+bool sysfs_disk_dir(int fd, char *buf, size_t size)
+{
+	dev_t devnum = block_device_of(fd);
+	char path[128];
+	FILE *f;
+
+	if (!devnum)
+		return false;
+	sysfs_path(devnum, "partition", path, sizeof(path));
+	f = fopen(path, "r");
+	if (f)
+		fclose(f);
+	/* A partition's folder sits inside its disk's. */
+	snprintf(buf, size, "/sys/dev/block/%u:%u%s", major(devnum), minor(devnum), f ? "/.." : "");
+	return true;
+}
+
+int sysfs_read_line(const char *dir, const char *attr, char *buf, size_t size)
+{
+	char path[512];
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	buf[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return errno;
+	if (!fgets(buf, (int)size, f))
+		err = EIO;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return err;
+}
+
+int sysfs_write_line(const char *dir, const char *attr, const char *text)
+{
+	char path[512];
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	f = fopen(path, "w");
+	if (!f)
+		return errno;
+	/* The attribute's store runs when the write reaches it: at the flush, which fclose reports. */
+	if (fputs(text, f) == EOF)
+		err = errno;
+	if (fclose(f) == EOF && !err)
+		err = errno;
+	return err;
+}
+
+int sysfs_link_name(const char *dir, const char *attr, char *name, size_t size)
+{
+	char path[512], target[256];
+	const char *base;
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	len = readlink(path, target, sizeof(target) - 1);
+	if (len <= 0)
+		return len ? errno : ENOENT;
+	target[len] = '\0';
+	base = strrchr(target, '/');
+	snprintf(name, size, "%s", base ? base + 1 : target);
+	return 0;
+}
+
+bool sysfs_driver_above(const char *dir, const char *const drivers[], size_t n)
+{
+	char rel[64] = "device/driver", name[64];
+
+	/* The disk's SCSI device, its target, its host, then the bridge's USB interface. */
+	for (int up = 0; up < 6; up++) {
+		if (sysfs_link_name(dir, rel, name, sizeof(name)) == 0)
+			for (size_t i = 0; i < n; i++)
+				if (strcmp(name, drivers[i]) == 0)
+					return true;
+		/* "device/driver" becomes "device/../driver". */
+		memmove(rel + strlen(rel) - 6, "../driver", 10);
+	}
+	return false;
 }

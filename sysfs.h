@@ -1,8 +1,9 @@
-/* Reading numbers from a block device's sysfs folder. */
+/* Reading and writing a block device's sysfs attributes. */
 #ifndef HDPARM_SYSFS_H
 #define HDPARM_SYSFS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -12,10 +13,28 @@
  */
 int sysfs_read_u64(dev_t devnum, const char *attr, unsigned long long *value);
 
+/* A decimal attribute's line ("123\n"): 0, or EINVAL for anything else. */
+int sysfs_parse_u64(const char *line, unsigned long long *value);
+
 /* The path of that attribute, for messages and writes. */
 void sysfs_path(dev_t devnum, const char *attr, char *buf, size_t size);
 
 /* The block device behind an open fd (0 when it is not one). */
 dev_t block_device_of(int fd);
+
+/* The sysfs folder of the whole disk behind fd (a partition's disk); false when fd is no block device. */
+bool sysfs_disk_dir(int fd, char *buf, size_t size);
+
+/* The first line of DIR/ATTR, without its newline; 0 or an errno. */
+int sysfs_read_line(const char *dir, const char *attr, char *buf, size_t size);
+
+/* Write text to DIR/ATTR; 0, or the errno the attribute's store gave. */
+int sysfs_write_line(const char *dir, const char *attr, const char *text);
+
+/* The last part of the path the link DIR/ATTR points to; 0 or an errno. */
+int sysfs_link_name(const char *dir, const char *attr, char *name, size_t size);
+
+/* One of the drivers named is bound to the disk's device or one of the devices above it (up to its USB interface). */
+bool sysfs_driver_above(const char *dir, const char *const drivers[], size_t n);
 
 #endif

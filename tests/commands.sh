@@ -12,6 +12,9 @@ if ! ${CC:-cc} -shared -fPIC -O2 -o "$shim" "$top/tests/tools/sgio-shim.c" -ldl;
 	echo "FAIL build tests/tools/sgio-shim.c"
 	exit 0
 fi
+# PRELOAD=qemu: HDPARM is qemu-user running a cross build, and the double goes to the
+# program it runs (QEMU_SET_ENV), not to qemu itself.
+if [ "${PRELOAD:-}" = qemu ]; then preload=(QEMU_SET_ENV="LD_PRELOAD=$shim"); else preload=(LD_PRELOAD="$shim"); fi
 
 # run ENV... -- ARGS...: hdparm on the double; stdout, stderr and log in $out/cmd.*
 run() {
@@ -20,7 +23,7 @@ run() {
 	shift
 	rm -f "$out/cmd.log"
 	# A sanitizer build wants its runtime first; the double must come first here.
-	env SHIM_LOG="$out/cmd.log" SHIM_IDENTIFY="$page" "${envs[@]}" LD_PRELOAD="$shim" \
+	env SHIM_LOG="$out/cmd.log" SHIM_IDENTIFY="$page" "${envs[@]}" "${preload[@]}" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 		"$H" "$@" /dev/null > "$out/cmd.out" 2> "$out/cmd.err"
 	rc=$?
@@ -237,7 +240,7 @@ fi
 stdin_trim() { # NAME WANTED-EXIT INPUT-PRINTF
 	printf "$3" > "$out/trim.in"
 	rm -f "$out/cmd.log"
-	env SHIM_LOG="$out/cmd.log" SHIM_IDENTIFY="$crafted" LD_PRELOAD="$shim" \
+	env SHIM_LOG="$out/cmd.log" SHIM_IDENTIFY="$crafted" "${preload[@]}" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 		"$H" --trim-sector-ranges-stdin --please-destroy-my-drive /dev/null < "$out/trim.in" > "$out/cmd.out" 2> "$out/cmd.err"
 	rc=$?
@@ -279,7 +282,7 @@ fi
 
 # Under a pipe, stdout and stderr together read in the order things happened.
 rm -f "$out/cmd.log"
-env SHIM_LOG="$out/cmd.log" SHIM_IDENTIFY="$page" SHIM_REPLY=abort LD_PRELOAD="$shim" \
+env SHIM_LOG="$out/cmd.log" SHIM_IDENTIFY="$page" SHIM_REPLY=abort "${preload[@]}" \
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$H" -y /dev/null 2>&1 | cat > "$out/cmd.both"
 if [ "$(sed -n 3p "$out/cmd.both")" = " issuing standby command" ] && sed -n 4p "$out/cmd.both" | grep -q 'failed: aborted command'; then
 	echo "ok under a pipe, the announcement comes before the failure"
@@ -291,7 +294,7 @@ fi
 # A long SECURITY ERASE UNIT (the double takes 2.5 s over it): a status line
 # on a terminal, nothing extra without one, and an interrupt that says the
 # drive goes on.
-erase_env=(SHIM_LOG="$out/cmd.log" SHIM_IDENTIFY="$crafted" SHIM_DELAY_CMD=f4 SHIM_DELAY_MS=2500 LD_PRELOAD="$shim"
+erase_env=(SHIM_LOG="$out/cmd.log" SHIM_IDENTIFY="$crafted" SHIM_DELAY_CMD=f4 SHIM_DELAY_MS=2500 "${preload[@]}"
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0")
 rm -f "$out/cmd.log"
 script -qec "env ${erase_env[*]} $H --security-erase pw /dev/null" /dev/null > "$out/erase.tty" < /dev/null
@@ -347,7 +350,7 @@ on_tty() {
 	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
 	shift
 	rm -f "$out/cmd.log"
-	script -qec "env SHIM_LOG=$out/cmd.log SHIM_IDENTIFY=$crafted ${envs[*]} LD_PRELOAD=$shim ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 $H $* /dev/null" /dev/null > "$out/tty.out" < /dev/null
+	script -qec "env SHIM_LOG=$out/cmd.log SHIM_IDENTIFY=$crafted ${envs[*]} ${preload[*]} ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 $H $* /dev/null" /dev/null > "$out/tty.out" < /dev/null
 	rc=$?
 	touch "$out/cmd.log"
 }

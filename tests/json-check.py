@@ -47,8 +47,13 @@ def as_json_text(raw):
 
 
 def text_field(text, label):
+    """A string field of the text, its \\xNN escapes (bytes outside printable ASCII) undone."""
     m = re.search(r'^\t' + re.escape(label) + r' *(.*)$', text, re.M)
-    return as_json_text(m.group(1).strip(' ').encode('latin-1')) if m else None
+    if not m:
+        return None
+    raw = re.sub(rb'\\x([0-9a-f]{2})', lambda e: bytes([int(e.group(1), 16)]),
+                 m.group(1).strip(' ').encode('latin-1'))
+    return as_json_text(raw)
 
 
 def check_identify(ident, text):

@@ -27,12 +27,14 @@ build fuzz_identify "$here/fuzz_identify.c" "$top/identify.c" "$top/json.c" "$to
 build fuzz_sense "$here/fuzz_sense.c" "$top/sgio.c" "$top/sense.c" "$top/report.c" "$top/json.c" || exit 1
 build fuzz_nvme "$here/fuzz_nvme.c" "$top/nvme_identify.c" "$top/json.c" "$top/report.c" || exit 1
 build fuzz_json "$here/fuzz_json.c" "$top/json.c" "$top/identify.c" "$top/sgio.c" "$top/sense.c" "$top/report.c" || exit 1
+build fuzz_scsi "$here/fuzz_scsi.c" "$top/scsi_pages.c" "$top/sense.c" "$top/report.c" "$top/json.c" || exit 1
+build fuzz_text "$here/fuzz_text.c" "$top/ranges.c" "$top/sysfs.c" "$top/report.c" "$top/json.c" || exit 1
 common=("$top/options.c" "$top/identify.c" "$top/json.c" "$top/sgio.c" "$top/sense.c" "$top/modes.c" "$top/report.c")
 build fuzz_cmdline "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/hdparm.c" "${common[@]}" || exit 1
 build fuzz_trim -DTRIM_ONLY "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/hdparm.c" "${common[@]}" || exit 1
 
 status=0
-for t in identify sense nvme json cmdline trim; do
+for t in identify sense nvme json cmdline trim scsi text; do
 	corpus="$here/corpus/$t"
 	regress="$here/regressions/$t"
 	mkdir -p "$regress"
@@ -47,7 +49,7 @@ for t in identify sense nvme json cmdline trim; do
 	work=$(mktemp -d)
 	cp "$corpus"/* "$work"/ 2>/dev/null
 	quiet=()
-	case $t in cmdline | trim) quiet=(-close_fd_mask=2) ;; esac	# the parser's complaints
+	case $t in cmdline | trim | text) quiet=(-close_fd_mask=2) ;; esac	# the parsers' complaints
 	if "$bin/fuzz_$t" "${quiet[@]}" -max_total_time="${1:-60}" -max_len=8192 -artifact_prefix="$regress/" "$work" > "$bin/$t.log" 2>&1; then
 		echo "ok fuzz $t ($(grep -oE 'stat::number_of_executed_units: [0-9]+' "$bin/$t.log" | grep -oE '[0-9]+' || grep -oE '#[0-9]+' "$bin/$t.log" | tail -n 1) runs)"
 	else

@@ -39,6 +39,18 @@
  *   SHIM_SCSI_NO_CHANGEABLE=1  MODE SENSE of the changeable values is refused (invalid field in CDB)
  *   SHIM_SCSI_STATE=ASCQ   REQUEST SENSE answers NO SENSE, "low power condition on" (5Eh) and
  *                       this ASCQ; "stopped": NOT READY, initializing command required
+ *   SHIM_SCSI_SERIAL=TEXT  the unit serial number (VPD 80h); SHIM_SCSI_SERIAL_LEN=N: its PAGE
+ *                       LENGTH byte says N whatever the text (the page is padded with 'S')
+ *   SHIM_SCSI_B0_LONG=1 Block Limits says PAGE LENGTH 0100h (bytes 2-3), and is that long
+ *   SHIM_SCSI_DEVSPEC=N the mode parameter header's DEVICE-SPECIFIC PARAMETER (WP 80h, DPOFUA 10h)
+ *   SHIM_SCSI_CACHING_CUT=N  only the first N bytes of the caching page arrive (the resid says
+ *                       so), though its header and PAGE LENGTH claim all 20
+ *   SHIM_SCSI_READ_RESID=N  READ (16) ends GOOD with N bytes not transferred
+ *   READ CAPACITY (10) answers FFFFFFFFh where the disk has more blocks than it can say;
+ *   MODE SENSE of all pages (3Fh) answers the caching page (and the power condition page)
+ *   SHIM_BLKSIZE=N      BLKGETSIZE64 answers N (the kernel's size of the disk)
+ *   SHIM_SYSFS=DIR, SHIM_BLOCK_DEV=MAJ:MIN   /dev/null is that block device (fstat), and the
+ *                       paths /sys/... that hdparm opens or reads links of are DIR/sys/...
  * Other ioctls on the device fail with ENOTTY, as on a plain SCSI disk.
  */
 #define _GNU_SOURCE
@@ -50,6 +62,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <linux/fiemap.h>
 #include <linux/fs.h>
@@ -212,8 +226,9 @@ static void put_be(unsigned char *p, unsigned long long v, int bytes)
 /* The answers of a SAS disk (SPC-4, SBC-3) to what it is asked; 0: answered. */
 static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 {
-	unsigned char *buf = io->dxferp, page[256];
+	unsigned char *buf = io->dxferp, page[512];
 	unsigned int len = io->dxfer_len, n = 0;
+	unsigned long long blocks = env_num("SHIM_SCSI_BLOCKS", 15628053168ULL);
 
 	memset(page, 0, sizeof(page));
 	switch (cdb[0]) {
@@ -246,10 +261,15 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 					page[4 + page[3]++] = pages[i];
 			break;
 		}
-		case 0x80:
-			page[3] = 8;
-			memcpy(page + 4, "ZA1B2C3D", 8);
+		case 0x80: {
+			const char *serial = getenv("SHIM_SCSI_SERIAL") ? getenv("SHIM_SCSI_SERIAL") : "ZA1B2C3D";
+			size_t sn = strlen(serial) > 200 ? 200 : strlen(serial);
+
+			page[3] = (unsigned char)env_num("SHIM_SCSI_SERIAL_LEN", sn);
+			memset(page + 4, 'S', page[3]);
+			memcpy(page + 4, serial, sn);
 			break;
+		}
 		case 0x83:
 			/* The logical unit's NAA 5 name, then the SAS target port's (PIV, association 1). */
 			page[3] = 24;
@@ -260,6 +280,10 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 			break;
 		case 0xb0:
 			page[3] = 0x3c;
+			if (getenv("SHIM_SCSI_B0_LONG")) {
+				page[2] = 0x01;
+				page[3] = 0x00;
+			}
 			put_be(page + 20, env_num("SHIM_SCSI_UNMAP_BLOCKS", 0x400000), 4);	/* MAXIMUM UNMAP LBA COUNT */
 			put_be(page + 24, env_num("SHIM_SCSI_UNMAP_DESCRIPTORS", 2), 4);	/* ... BLOCK DESCRIPTOR COUNT */
 			break;
@@ -276,42 +300,55 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 			check_condition(io, 0x05, 0x24, 0x00);
 			return;
 		}
-		n = 4u + page[3];
+		n = 4u + (unsigned int)(page[2] << 8 | page[3]);
+		break;
+	case 0x25:	/* READ CAPACITY (10) */
+		put_be(page, blocks - 1 > 0xffffffffULL ? 0xffffffffULL : blocks - 1, 4);
+		put_be(page + 4, 512, 4);
+		n = 8;
 		break;
 	case 0x9e:	/* READ CAPACITY (16) */
-		put_be(page, env_num("SHIM_SCSI_BLOCKS", 15628053168ULL) - 1, 8);
+		put_be(page, blocks - 1, 8);
 		put_be(page + 8, 512, 4);
 		page[13] = 3;	/* 8 logical blocks per physical block */
 		page[14] = getenv("SHIM_SCSI_NOTHIN") ? 0 : 0x80;
 		n = 32;
 		break;
-	case 0x5a:	/* MODE SENSE (10) */
-		if ((cdb[2] & 0x3f) == 0x1a && getenv("SHIM_SCSI_POWER")) {
-			page[1] = 6 + 0x28;
-			page[8] = 0x1a; page[9] = 0x26;
-			page[11] = 0x01;	/* STANDBY_Z */
-			put_be(page + 16, 9000, 4);	/* 15 minutes */
-			n = 8 + 0x28;
-		} else if ((cdb[2] & 0x3f) == 0x08 && (cdb[2] & 0xc0) == 0x40) {	/* changeable values */
-			if (getenv("SHIM_SCSI_NO_CHANGEABLE")) {
-				check_condition(io, 0x05, 0x24, 0x00);
-				return;
+	case 0x5a: {	/* MODE SENSE (10) */
+		unsigned int code = cdb[2] & 0x3f, pc = cdb[2] & 0xc0, p = 8;
+
+		if (code == 0x1a && getenv("SHIM_SCSI_POWER")) {
+			page[p] = 0x1a; page[p + 1] = 0x26;
+			page[p + 3] = 0x01;	/* STANDBY_Z */
+			put_be(page + p + 8, 9000, 4);	/* 15 minutes */
+			p += 0x28;
+		} else if ((code == 0x08 || code == 0x3f) && pc == 0x40 && getenv("SHIM_SCSI_NO_CHANGEABLE")) {
+			check_condition(io, 0x05, 0x24, 0x00);
+			return;
+		} else if (code == 0x08 || code == 0x3f) {
+			page[p] = 0x08; page[p + 1] = 0x12;
+			if (pc == 0x40) {	/* changeable values */
+				page[p + 2] = 0x05;	/* WCE, RCD */
+				page[p + 12] = getenv("SHIM_SCSI_FIXED_DRA") ? 0x00 : 0x20;
+			} else {
+				page[p + 2] = getenv("SHIM_SCSI_WCE") && atoi(getenv("SHIM_SCSI_WCE")) == 0 ? 0x00 : 0x04;
 			}
-			page[1] = 6 + 0x14;
-			page[8] = 0x08; page[9] = 0x12;
-			page[10] = 0x05;	/* WCE, RCD */
-			page[20] = getenv("SHIM_SCSI_FIXED_DRA") ? 0x00 : 0x20;
-			n = 8 + 0x14;
-		} else if ((cdb[2] & 0x3f) == 0x08) {
-			page[1] = 6 + 0x14;
-			page[8] = 0x08; page[9] = 0x12;
-			page[10] = getenv("SHIM_SCSI_WCE") && atoi(getenv("SHIM_SCSI_WCE")) == 0 ? 0x00 : 0x04;
-			n = 8 + 0x14;
+			p += 0x14;
+			if (code == 0x3f && getenv("SHIM_SCSI_POWER")) {
+				page[p] = 0x1a; page[p + 1] = 0x26;
+				p += 0x28;
+			}
 		} else {
 			check_condition(io, 0x05, 0x24, 0x00);
 			return;
 		}
+		page[1] = (unsigned char)(p - 2);
+		page[3] = (unsigned char)env_num("SHIM_SCSI_DEVSPEC", 0);
+		n = p;
+		if (code == 0x08 && getenv("SHIM_SCSI_CACHING_CUT"))
+			n = 8 + (unsigned int)env_num("SHIM_SCSI_CACHING_CUT", 20);
 		break;
+	}
 	case 0x03: {	/* REQUEST SENSE */
 		const char *state = getenv("SHIM_SCSI_STATE");
 
@@ -325,6 +362,9 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 		n = 18;
 		break;
 	}
+	case 0x88:	/* READ (16): the 5Ah filler, short by SHIM_SCSI_READ_RESID */
+		io->resid = (int)env_num("SHIM_SCSI_READ_RESID", 0);
+		return;
 	default:
 		return;	/* GOOD; a read gets the 5Ah filler */
 	}
@@ -488,10 +528,13 @@ static int fake_nvme(unsigned long request, struct nvme_passthru_cmd *cmd)
 		unsigned char words[16];
 
 		if (f) {
-			memcpy(words, &cmd->opcode, 1);
-			memcpy(words + 1, &cmd->nsid, 4);
-			memcpy(words + 5, &cmd->cdw10, 4);
-			memcpy(words + 9, &cmd->cdw11, 4);
+			/* As in the submission queue entry: dwords little-endian, whatever the host. */
+			words[0] = cmd->opcode;
+			for (int b = 0; b < 4; b++) {
+				words[1 + b] = (unsigned char)(cmd->nsid >> (8 * b));
+				words[5 + b] = (unsigned char)(cmd->cdw10 >> (8 * b));
+				words[9 + b] = (unsigned char)(cmd->cdw11 >> (8 * b));
+			}
 			log_bytes(f, "nvme-io", words, 13);
 			if (cmd->opcode & 1)	/* a data-out command */
 				log_bytes(f, "data", (unsigned char *)(uintptr_t)cmd->addr, cmd->data_len);
@@ -530,8 +573,88 @@ int ioctl(int fd, unsigned long request, ...)
 		g->start = (unsigned long)env_num("SHIM_GEO_START", 0);
 		return 0;
 	}
+	if (request == BLKGETSIZE64 && getenv("SHIM_BLKSIZE")) {
+		*(unsigned long long *)arg = env_num("SHIM_BLKSIZE", 0);
+		return 0;
+	}
 	if (request == BLKGETSIZE64 || request == BLKSSZGET || request == BLKFLSBUF || request == FS_IOC_FIEMAP)
 		return real_ioctl(fd, request, arg);
 	errno = ENOTTY;
 	return -1;
 }
+
+/* ---- a sysfs of one disk, and /dev/null as its block device ---- */
+
+/* path, or SHIM_SYSFS's copy of it where path is under /sys. */
+static const char *sysfs_redirect(const char *path, char *buf, size_t size)
+{
+	const char *root = getenv("SHIM_SYSFS");
+
+	if (!root || strncmp(path, "/sys/", 5) != 0)
+		return path;
+	snprintf(buf, size, "%s%s", root, path);
+	return buf;
+}
+
+#define REDIRECTED_FOPEN(name)                                                             \
+	FILE *name(const char *path, const char *mode)                                     \
+	{                                                                                  \
+		static FILE *(*real)(const char *, const char *);                          \
+		char buf[1024];                                                            \
+		if (!real)                                                                 \
+			real = (FILE * (*)(const char *, const char *)) dlsym(RTLD_NEXT, #name); \
+		return real(sysfs_redirect(path, buf, sizeof(buf)), mode);                 \
+	}
+REDIRECTED_FOPEN(fopen)
+REDIRECTED_FOPEN(fopen64)
+
+ssize_t readlink(const char *path, char *out, size_t size)
+{
+	static ssize_t (*real)(const char *, char *, size_t);
+	char buf[1024];
+
+	if (!real)
+		real = (ssize_t(*)(const char *, char *, size_t))dlsym(RTLD_NEXT, "readlink");
+	return real(sysfs_redirect(path, buf, sizeof(buf)), out, size);
+}
+
+static ssize_t syscall_readlink(const char *path, char *out, size_t size)
+{
+	return readlink(path, out, size);
+}
+
+/* /dev/null seen as the block device SHIM_BLOCK_DEV: its mode and number, else false. */
+static int fake_block_device(int fd, unsigned int *maj, unsigned int *min)
+{
+	const char *num = getenv("SHIM_BLOCK_DEV");
+	char link[64], target[64];
+	ssize_t len;
+
+	if (!num || sscanf(num, "%u:%u", maj, min) != 2)
+		return 0;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = syscall_readlink(link, target, sizeof(target) - 1);
+	if (len <= 0)
+		return 0;
+	target[len] = '\0';
+	return strcmp(target, "/dev/null") == 0;
+}
+
+/* Each stat type gets its own fields set: on 32-bit systems the two differ. */
+#define FAKE_FSTAT(name, type)                                              \
+	int name(int fd, type *st)                                          \
+	{                                                                   \
+		static int (*real)(int, type *);                             \
+		unsigned int maj, min;                                      \
+		int rc;                                                     \
+		if (!real)                                                  \
+			real = (int (*)(int, type *))dlsym(RTLD_NEXT, #name); \
+		rc = real(fd, st);                                          \
+		if (rc == 0 && fake_block_device(fd, &maj, &min)) {         \
+			st->st_mode = S_IFBLK | 0660;                       \
+			st->st_rdev = makedev(maj, min);                    \
+		}                                                           \
+		return rc;                                                  \
+	}
+FAKE_FSTAT(fstat, struct stat)
+FAKE_FSTAT(fstat64, struct stat64)

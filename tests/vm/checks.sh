@@ -296,7 +296,12 @@ check nvme-W-off 0 $H -W $N
 check nvme-W1 0 $H -W1 $N
 check nvme-F 0 $H -F $N
 check nvme-read-3000 0 $H --read-sector 3000 $N
+# A buffered read first, so that the page cache holds the sector: after the TRIM, a buffered
+# read must not be served the old bytes from it.
+dd if=$N bs=512 skip=3000 count=1 2> /dev/null | grep -q hdparm-vm-marker
+check_true nvme-cached-marker-before [ $? = 0 ]
 check nvme-trim 0 $H --trim-sector-ranges 3000:1 --please-destroy-my-drive $N
+check_true nvme-trim-drops-cache sh -c "! dd if=$N bs=512 skip=3000 count=1 2> /dev/null | grep -q hdparm-vm-marker"
 check nvme-read-3000-trimmed 0 $H --read-sector 3000 $N
 check_fails nvme-read-beyond "beyond the end" $H --read-sector 65536 $N
 check_fails nvme-X "-X: not supported on NVMe" $H -X udma5 $N
@@ -346,8 +351,11 @@ for d in sdd:sas sde:usb; do
 	check_true "$tag-I-serial" [ "$(hfield 'Serial Number:')" = "$serial" ]
 	check_true "$tag-I-blocks" [ "$(sed -n 's/^\tLBA    user addressable sectors: *//p' /tmp/scsi-I)" = "$blocks" ]
 	check_true "$tag-I-block-size" grep -q "Logical  Sector size: *$bsize bytes" /tmp/scsi-I
-	# Thin provisioning and UNMAP, as READ CAPACITY (16)'s LBPME says.
-	lbpme=$(sed -n 's/.*lbpme=\([01]\).*/\1/p' /tmp/cap)
+	# Thin provisioning and UNMAP, as the sd driver has them (its thin_provisioning is LBPME): on
+	# the SAS disk from READ CAPACITY (16), as sg_readcap -l reads it; behind the USB bridge sd
+	# asks (10) alone, which has no LBPME, and so does hdparm there.
+	set -- $(stat -c '%t %T' "$D")
+	lbpme=$(cat /sys/dev/block/$((0x$1)):$((0x$2))/device/scsi_disk/*/thin_provisioning)
 	if [ "$lbpme" = 1 ]; then
 		check_true "$tag-I-thin" grep -q "Thin provisioning:     yes" /tmp/scsi-I
 		check_true "$tag-trim" sh -c "$H --please-destroy-my-drive --trim-sector-ranges 20000:8 $D | grep -q 'trimming 8 sectors from 1 ranges'"
@@ -363,11 +371,18 @@ for d in sdd:sas sde:usb; do
 	# The write cache, as sdparm reads it from the caching mode page.
 	wce() { sdparm --get=WCE "$D" 2> /dev/null | awk '$1 == "WCE" { print $2 }'; }
 	check_true "$tag-W-matches-sdparm" sh -c "$H -W $D | grep -qF \" write-caching =  $(wce)\""
+	# The kernel must follow: queue/write_cache decides whether the block layer sends flushes.
+	# (The node's numbers, not its name: the init script renames the nodes, sysfs keeps the kernel's names.)
+	kcache() { set -- $(stat -c '%t %T' "$D"); cat "/sys/dev/block/$((0x$1)):$((0x$2))/queue/write_cache"; }
 	$H -q -W0 "$D" > /dev/null 2>&1
+	check_true "$tag-W0-exit" [ $? = 0 ]
 	check_true "$tag-W0-sdparm" [ "$(wce)" = 0 ]
+	check_true "$tag-W0-kernel" [ "$(kcache)" = "write through" ]
 	check_true "$tag-W0-query" sh -c "$H -W $D | grep -qF ' write-caching =  0 (off)'"
 	$H -q -W1 "$D" > /dev/null 2>&1
+	check_true "$tag-W1-exit" [ $? = 0 ]
 	check_true "$tag-W1-sdparm" [ "$(wce)" = 1 ]
+	check_true "$tag-W1-kernel" [ "$(kcache)" = "write back" ]
 	# Read-ahead off (DRA): as sdparm reads the page's changeable values, either it may change
 	# and does, or -A0 says it may not.
 	dra() { sdparm --get=DRA "$D" 2> /dev/null | awk '$1 == "DRA" { print $2 }'; }

@@ -1,0 +1,222 @@
+/*
+ * SCSI answers decoded (SPC-4, SBC-3).  No I/O: every function reads the
+ * bytes it is given and no further, whatever lengths the bytes claim.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "scsi_pages.h"
+#include "unaligned.h"
+
+/* A fixed-width INQUIRY string: printable ASCII, trailing blanks removed. */
+static void inquiry_string(const uint8_t *p, size_t width, char *dst)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < width; i++)
+		dst[n++] = (char)((p[i] >= 0x20 && p[i] < 0x7f) ? p[i] : ' ');
+	while (n > 0 && dst[n - 1] == ' ')
+		n--;
+	dst[n] = '\0';
+}
+
+void scsi_decode_inquiry(const uint8_t *buf, size_t len, struct scsi_inquiry *inq)
+{
+	uint8_t padded[36] = { 0 };
+
+	memcpy(padded, buf, len < sizeof(padded) ? len : sizeof(padded));
+	inq->peripheral_type = padded[0] & 0x1f;
+	inq->removable = padded[1] & 0x80;
+	inq->version = padded[2];
+	inquiry_string(padded + 8, 8, inq->vendor);
+	inquiry_string(padded + 16, 16, inq->product);
+	inquiry_string(padded + 32, 4, inq->revision);
+}
+
+bool scsi_decode_capacity16(const uint8_t *buf, size_t len, struct scsi_capacity *cap)
+{
+	memset(cap, 0, sizeof(*cap));
+	if (len < 12)
+		return false;
+	cap->blocks = get_be64(buf) + 1;
+	cap->block_bytes = get_be32(buf + 8);
+	if (len >= 15) {
+		cap->physical_exponent = buf[13] & 0x0f;
+		cap->lbpme = buf[14] & 0x80;
+		cap->lbprz = buf[14] & 0x40;
+	}
+	return true;
+}
+
+bool scsi_decode_capacity10(const uint8_t *buf, size_t len, struct scsi_capacity *cap)
+{
+	memset(cap, 0, sizeof(*cap));
+	if (len < 8)
+		return false;
+	cap->blocks = (uint64_t)get_be32(buf) + 1;
+	cap->block_bytes = get_be32(buf + 4);
+	return true;
+}
+
+size_t scsi_vpd_length(const uint8_t *page, size_t got)
+{
+	size_t claimed;
+
+	if (got < 4)
+		return 0;
+	claimed = 4u + get_be16(page + 2);
+	return claimed < got ? claimed : got;
+}
+
+bool scsi_vpd_listed(const uint8_t *list, size_t len, uint8_t page)
+{
+	for (size_t i = 4; i < len; i++)
+		if (list[i] == page)
+			return true;
+	return false;
+}
+
+void scsi_decode_serial(const uint8_t *page, size_t len, char *dst, size_t size)
+{
+	size_t start = 4;
+
+	while (start < len && page[start] == ' ')
+		start++;
+	device_text(page + start, start < len ? len - start : 0, dst, size);
+}
+
+static void hex_string(const uint8_t *p, size_t n, char *dst, size_t size)
+{
+	size_t k = 0;
+
+	dst[0] = '\0';
+	for (size_t i = 0; i < n && k + 3 <= size; i++)
+		k += (size_t)snprintf(dst + k, size - k, "%02x", p[i]);
+}
+
+/* One designator of the logical unit (association 0) in words, or "" for a kind not shown. */
+static void describe_designator(unsigned int type, const uint8_t *p, size_t n, char *dst, size_t size)
+{
+	char text[96];
+
+	dst[0] = '\0';
+	switch (type) {
+	case 1:
+		device_text(p, n, text, sizeof(text));
+		snprintf(dst, size, "T10 vendor ID: %s", text);
+		break;
+	case 2:
+		hex_string(p, n > 32 ? 32 : n, text, sizeof(text));
+		snprintf(dst, size, "EUI-64: 0x%s", text);
+		break;
+	case 3:
+		hex_string(p, n > 32 ? 32 : n, text, sizeof(text));
+		snprintf(dst, size, "NAA: 0x%s", text);
+		break;
+	case 8:
+		device_text(p, n, text, sizeof(text));
+		snprintf(dst, size, "SCSI name: %s", text);
+		break;
+	default:
+		break;
+	}
+}
+
+void scsi_decode_identification(const uint8_t *page, size_t len, struct scsi_identification *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->protocol = -1;
+	for (size_t pos = 4; pos + 4 <= len;) {
+		const uint8_t *d = page + pos;
+		size_t dlen = d[3];
+		unsigned int type = d[1] & 0x0f, assoc = (d[1] >> 4) & 3;
+
+		if (pos + 4 + dlen > len)
+			break;
+		/* PIV: the protocol identifier names the port's transport. */
+		if ((d[1] & 0x80) && assoc != 0 && id->protocol < 0)
+			id->protocol = d[0] >> 4;
+		if (assoc == 0 && id->count < SCSI_MAX_DESIGNATORS) {
+			char *text = id->designators[id->count];
+
+			describe_designator(type, d + 4, dlen, text, sizeof(id->designators[0]));
+			if (text[0])
+				id->count++;
+			if (type == 3 && !id->has_naa && (dlen == 8 || dlen == 16)) {
+				id->has_naa = true;
+				id->naa_len = (unsigned int)dlen;
+				memcpy(id->naa, d + 4, dlen);
+			}
+		}
+		pos += 4 + dlen;
+	}
+}
+
+void scsi_decode_block_limits(const uint8_t *page, size_t len, struct scsi_block_limits *bl)
+{
+	memset(bl, 0, sizeof(*bl));
+	if (len >= 28) {
+		bl->max_unmap_blocks = get_be32(page + 20);
+		bl->max_unmap_descriptors = get_be32(page + 24);
+	}
+}
+
+void scsi_decode_characteristics(const uint8_t *page, size_t len, unsigned int *rotation, unsigned int *form_factor)
+{
+	*rotation = len >= 6 ? get_be16(page + 4) : 0;
+	*form_factor = len >= 8 ? page[7] & 0x0f : 0;
+}
+
+bool scsi_decode_provisioning_unmap(const uint8_t *page, size_t len)
+{
+	return len >= 6 && (page[5] & 0x80);
+}
+
+int scsi_find_mode_page(const uint8_t *buf, size_t got, uint8_t code, size_t *offset, size_t *page_len, char *cause,
+			size_t cause_size)
+{
+	size_t total, pos;
+
+	if (got < MODE_HEADER_10_LEN) {
+		snprintf(cause, cause_size, "mode page 0x%02x not returned", code);
+		return EOPNOTSUPP;
+	}
+	total = 2u + get_be16(buf);
+	if (total > got)
+		total = got;
+	for (pos = MODE_HEADER_10_LEN + (size_t)get_be16(buf + 6); pos + 2 <= total;) {
+		bool subpage = buf[pos] & 0x40;
+		size_t n = subpage ? (pos + 4 <= total ? 4u + get_be16(buf + pos + 2) : 4) : 2u + buf[pos + 1];
+
+		if ((buf[pos] & 0x3f) == code && !subpage) {
+			if (pos + n > total) {
+				snprintf(cause, cause_size,
+					 "the disk returned %zu of the %zu bytes of its mode page 0x%02x (not sent back)",
+					 total - pos, n, code);
+				return EIO;
+			}
+			*offset = pos;
+			*page_len = n;
+			return 0;
+		}
+		pos += n;
+	}
+	snprintf(cause, cause_size, "mode page 0x%02x not returned", code);
+	return EOPNOTSUPP;
+}
+
+const char *scsi_power_state(const struct sense *now)
+{
+	if (now->key == SENSE_NOT_READY && now->asc == ASC_NOT_READY && now->ascq == 0x02)
+		return "standby";	/* stopped: it waits for START STOP UNIT */
+	if (now->key != SENSE_NO_SENSE || now->asc != ASC_LOW_POWER_CONDITION_ON)
+		return "active/idle";
+	switch (now->ascq) {
+	case 0x02: case 0x04: case 0x09: case 0x0a:
+		return "standby";
+	default:
+		return "idle";
+	}
+}

@@ -1,0 +1,116 @@
+/*
+ * What a SCSI disk answers, decoded: INQUIRY and its VPD pages, READ
+ * CAPACITY, mode pages, REQUEST SENSE's power condition.  Pure functions
+ * of the bytes that arrived: each takes its length from the smallest of
+ * what the device claims, what the buffer holds and what came in, and
+ * reads nothing beyond it.  The commands that fetch these are in scsi.c.
+ */
+#ifndef HDPARM_SCSI_PAGES_H
+#define HDPARM_SCSI_PAGES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sense.h"
+
+/* Vital product data pages (SPC-4 7.8, SBC-3 6.6). */
+enum scsi_vpd {
+	VPD_SUPPORTED_PAGES = 0x00,
+	VPD_UNIT_SERIAL_NUMBER = 0x80,
+	VPD_DEVICE_IDENTIFICATION = 0x83,
+	VPD_ATA_INFORMATION = 0x89,	/* present where a SAT layer translates to ATA */
+	VPD_BLOCK_LIMITS = 0xb0,
+	VPD_BLOCK_DEVICE_CHARACTERISTICS = 0xb1,
+	VPD_LOGICAL_BLOCK_PROVISIONING = 0xb2,
+};
+
+/* Mode pages. */
+enum scsi_mode_page {
+	MODE_PAGE_CACHING = 0x08,
+	MODE_PAGE_POWER_CONDITION = 0x1a,
+	MODE_PAGE_ALL = 0x3f,
+};
+#define MODE_HEADER_10_LEN 8	/* the mode parameter header of MODE SENSE (10) / MODE SELECT (10) */
+/* Caching page bits (SBC-3 6.4.5): byte 2 WCE and RCD, byte 12 DRA. */
+#define CACHING_WCE 0x04
+#define CACHING_RCD 0x01
+#define CACHING_DRA 0x20
+/* Power condition page (SPC-4 7.5.13): byte 3 STANDBY_Z, bytes 8-11 its timer in 100 ms. */
+#define POWER_CONDITION_STANDBY_Z 0x01
+
+/* Standard INQUIRY data (SPC-4 6.6.2), strings with trailing blanks removed. */
+struct scsi_inquiry {
+	uint8_t peripheral_type;	/* 0: disk */
+	bool removable;
+	uint8_t version;		/* 5: SPC-3, 6: SPC-4, 7: SPC-5 */
+	char vendor[9], product[17], revision[5];
+};
+
+void scsi_decode_inquiry(const uint8_t *buf, size_t len, struct scsi_inquiry *inq);
+
+/* READ CAPACITY (16) (SBC-3 5.16), or (10). */
+struct scsi_capacity {
+	uint64_t blocks;
+	uint32_t block_bytes;
+	unsigned int physical_exponent;	/* logical blocks per physical block: 2^this */
+	bool lbpme;			/* logical block provisioning management (thin) */
+	bool lbprz;			/* unmapped blocks read as zeros */
+};
+
+/* READ CAPACITY (10)'s RETURNED LOGICAL BLOCK ADDRESS when the disk has more blocks than it can say. */
+#define READ_CAPACITY_10_TOO_LARGE 0xffffffffu
+
+/* false when fewer bytes came than the fields need (12 for (16), 8 for (10)). */
+bool scsi_decode_capacity16(const uint8_t *buf, size_t len, struct scsi_capacity *cap);
+bool scsi_decode_capacity10(const uint8_t *buf, size_t len, struct scsi_capacity *cap);
+
+/* The bytes of a VPD page that may be read: its header's PAGE LENGTH, bounded by the got bytes that came. */
+size_t scsi_vpd_length(const uint8_t *page, size_t got);
+
+/* The Supported VPD Pages page (len bytes of it) lists page. */
+bool scsi_vpd_listed(const uint8_t *list, size_t len, uint8_t page);
+
+/* Unit Serial Number (80h): blanks trimmed, control characters escaped. */
+void scsi_decode_serial(const uint8_t *page, size_t len, char *dst, size_t size);
+
+/* Device Identification (83h): the logical unit's designators, its NAA, the port's protocol. */
+#define SCSI_MAX_DESIGNATORS 6
+struct scsi_identification {
+	int protocol;		/* SPC protocol identifier of the port, -1 unknown */
+	bool has_naa;
+	uint8_t naa[16];	/* the logical unit's NAA designator (8 or 16 bytes) */
+	unsigned int naa_len;
+	unsigned int count;
+	char designators[SCSI_MAX_DESIGNATORS][112];	/* "NAA: 0x...", "T10 vendor ID: ..." */
+};
+
+void scsi_decode_identification(const uint8_t *page, size_t len, struct scsi_identification *id);
+
+/* Block Limits (B0h): the limits on one UNMAP; 0 is "UNMAP not implemented" (SBC-3 6.6.4). */
+struct scsi_block_limits {
+	uint32_t max_unmap_blocks;
+	uint32_t max_unmap_descriptors;
+};
+
+void scsi_decode_block_limits(const uint8_t *page, size_t len, struct scsi_block_limits *bl);
+
+/* Block Device Characteristics (B1h): rotation rate (1 solid state), nominal form factor. */
+void scsi_decode_characteristics(const uint8_t *page, size_t len, unsigned int *rotation, unsigned int *form_factor);
+
+/* Logical Block Provisioning (B2h): LBPU, the disk takes UNMAP. */
+bool scsi_decode_provisioning_unmap(const uint8_t *page, size_t len);
+
+/*
+ * Find mode page code in a MODE SENSE (10) answer of got bytes (one page
+ * or all of them): *offset and *page_len where it starts and its bytes,
+ * header included.  0; EOPNOTSUPP when the page is not there; EIO, with
+ * cause filled in, when the page is cut short of its own PAGE LENGTH.
+ */
+int scsi_find_mode_page(const uint8_t *buf, size_t got, uint8_t code, size_t *offset, size_t *page_len, char *cause,
+			size_t cause_size);
+
+/* REQUEST SENSE's word on the power condition (SPC-4 table 34): "standby", "idle" or "active/idle". */
+const char *scsi_power_state(const struct sense *now);
+
+#endif

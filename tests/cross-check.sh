@@ -1,0 +1,126 @@
+#!/bin/bash
+# hdparm built for a 32-bit board (armhf, as Raspberry Pi OS) and a
+# big-endian one (s390x) with the Makefile as a distribution's cross build
+# calls it (CC=...), run under qemu-user: IDENTIFY decoding, every check
+# of the test double (tests/commands.sh, tests/scsi-commands.sh) and, as
+# root, --fibmap and -t --offset past 4 GiB must give what the native
+# build gives.  A 32-bit build without 64-bit offsets must not compile.
+# Usage: cross-check.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" / "skip NAME" lines.
+set -u
+H=$(realpath "$1")
+out=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+# arch gcc-triplet qemu
+targets=("armhf arm-linux-gnueabihf qemu-arm" "s390x s390x-linux-gnu qemu-s390x")
+
+# The checks of a suite of the test double, ok/FAIL lines only, sorted: the cross build must pass the same ones.
+double_suite() { # SCRIPT HDPARM CC OUTDIR PRELOAD
+	mkdir -p "$4"
+	CC=$3 PRELOAD=$5 bash "$top/tests/$1" "$2" "$4" 2>&1 | grep -E '^(ok|FAIL) ' | sed "s|$4|OUTDIR|g" | sort
+}
+
+for t in "${targets[@]}"; do
+	read -r arch triplet qemu <<< "$t"
+	if ! command -v "$triplet-gcc" > /dev/null || ! command -v "$qemu" > /dev/null; then
+		echo "skip cross $arch: $triplet-gcc or $qemu missing (tests/setup installs them)"
+		continue
+	fi
+	build="$out/cross-$arch"
+	rm -rf "$build"
+	mkdir -p "$build"
+	cp "$top"/*.c "$top"/*.h "$top"/Makefile "$build"/
+	# The Makefile's own flags only: not a sanitizer build's, which make check's MAKEFLAGS would carry.
+	if ! env -u MAKEFLAGS -u MAKELEVEL -u CFLAGS -u LDFLAGS -u CPPFLAGS make -s -C "$build" CC="$triplet-gcc" \
+		> "$build/make.log" 2>&1 || [ -s "$build/make.log" ]; then
+		echo "FAIL cross $arch: the Makefile's build with CC=$triplet-gcc (warnings count too)"
+		head -n 20 "$build/make.log" | sed 's/^/  /'
+		continue
+	fi
+	echo "ok cross $arch: make CC=$triplet-gcc builds without a warning"
+	# The sysroot of Debian's cross libc.
+	run="$build/hdparm-run"
+	printf '#!/bin/sh\nexec %s -L /usr/%s "%s" "$@"\n' "$qemu" "$triplet" "$build/hdparm" > "$run"
+	chmod +x "$run"
+
+	bad=0
+	n=0
+	for page in "$top"/tests/identify/pages/*.hex "$top"/tests/identify/real/*.hex; do
+		n=$((n + 1))
+		a=$("$H" --Istdin < "$page" 2>&1; echo "[exit $?]")
+		b=$("$run" --Istdin < "$page" 2>&1; echo "[exit $?]")
+		[ "$a" = "$b" ] || { bad=$((bad + 1)); echo "  differs: $page"; }
+	done
+	[ "$bad" = 0 ] && echo "ok cross $arch: --Istdin decodes $n pages as the native build" ||
+		echo "FAIL cross $arch: --Istdin: $bad of $n pages decode differently"
+
+	for suite in commands.sh scsi-commands.sh; do
+		double_suite "$suite" "$H" cc "$out/cross-native-${suite%.sh}" "" > "$build/native-$suite.txt"
+		double_suite "$suite" "$run" "$triplet-gcc" "$build/${suite%.sh}" qemu > "$build/$arch-$suite.txt"
+		if [ -s "$build/native-$suite.txt" ] && cmp -s "$build/native-$suite.txt" "$build/$arch-$suite.txt"; then
+			echo "ok cross $arch: tests/$suite under the double: the same $(wc -l < "$build/native-$suite.txt") results as native"
+		else
+			echo "FAIL cross $arch: tests/$suite under the double differs from native"
+			diff "$build/native-$suite.txt" "$build/$arch-$suite.txt" | head -n 10 | sed 's/^/  /'
+		fi
+	done
+	if [ "$arch" = armhf ]; then
+		# Without the Makefile's _FILE_OFFSET_BITS=64, a 32-bit off_t must stop the build.
+		if "$triplet-gcc" -std=gnu11 -D_GNU_SOURCE -c -o /dev/null "$top/files.c" 2> "$build/narrow.log"; then
+			echo "FAIL cross $arch: a build with a 32-bit off_t compiles"
+		elif grep -q 'off_t must be 64 bits' "$build/narrow.log"; then
+			echo "ok cross $arch: a build with a 32-bit off_t is refused by the compiler"
+		else
+			echo "FAIL cross $arch: a build with a 32-bit off_t fails, but not on the offset check"
+			head -n 5 "$build/narrow.log" | sed 's/^/  /'
+		fi
+	fi
+
+	# Past 4 GiB: a sparse 6 GiB file (--fibmap) on a loop device, and reads at 4 GiB (-t --offset).
+	if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
+		echo "skip cross $arch: --fibmap and -t --offset past 4 GiB need root and losetup"
+		continue
+	fi
+	img="$build/disk.img"
+	truncate -s 6G "$img"
+	mkfs.ext4 -q -F "$img" > /dev/null 2>&1
+	mnt="$build/mnt"
+	mkdir -p "$mnt"
+	loop=$(losetup -f --show "$img") && mount "$loop" "$mnt" || { echo "FAIL cross $arch: mount a loop device"; continue; }
+	big="$mnt/big"
+	truncate -s 5G "$big"
+	dd if=/dev/urandom of="$big" bs=1M count=1 seek=4500 conv=notrunc status=none
+	dd if=/dev/urandom of="$big" bs=1M count=1 conv=notrunc status=none
+	sync
+	"$H" --fibmap "$big" > "$build/fibmap-native" 2>&1
+	rc_a=$?
+	"$run" --fibmap "$big" > "$build/fibmap-$arch" 2>&1
+	rc_b=$?
+	if [ "$rc_a" = 0 ] && [ "$rc_b" = 0 ] && cmp -s "$build/fibmap-native" "$build/fibmap-$arch" &&
+		grep -q '^ *4718592000 ' "$build/fibmap-native"; then
+		echo "ok cross $arch: --fibmap of a 5 GiB file lists the extent at 4500 MiB, as native"
+	else
+		echo "FAIL cross $arch: --fibmap of a 5 GiB file (exit $rc_b, native $rc_a)"
+		diff "$build/fibmap-native" "$build/fibmap-$arch" | head -n 6 | sed 's/^/  /'
+	fi
+	umount "$mnt"
+	# -t --offset 4: the reads go to byte 4 GiB of the disk (strace), not to 0.
+	if command -v strace > /dev/null; then
+		strace -f -qq -e trace=pread64,lseek,_llseek -o "$build/offset.trace" "$run" -t --offset 4 "$loop" > "$build/offset.out" 2>&1
+		rc=$?
+		# qemu-user makes the guest's system calls itself: its trace shows where the reads went.
+		if [ "$rc" = 0 ] && grep -q 'offset 4 GB' "$build/offset.out" &&
+			grep -Eq '(lseek|_llseek)\([0-9]+, 4294967296,' "$build/offset.trace"; then
+			echo "ok cross $arch: -t --offset 4 reads from byte 4294967296"
+		else
+			echo "FAIL cross $arch: -t --offset 4 reads from byte 4294967296 (exit $rc)"
+			head -n 3 "$build/offset.out" | sed 's/^/  /'
+			grep -E 'seek' "$build/offset.trace" | head -n 3 | sed 's/^/  /'
+		fi
+	else
+		echo "skip cross $arch: -t --offset: no strace"
+	fi
+	losetup -d "$loop"
+	rm -f "$img"
+done
+echo "end of suite"

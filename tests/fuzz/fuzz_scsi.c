@@ -1,0 +1,50 @@
+/*
+ * What a SCSI disk answers, through every decoder of scsi_pages.c and
+ * sense.c.  The input is the answer as it arrived: exactly size bytes, so
+ * that a read beyond what came in is a heap overflow the sanitizer sees,
+ * whatever lengths the bytes themselves claim.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../scsi_pages.h"
+#include "../../sense.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct scsi_inquiry inq;
+	struct scsi_capacity cap;
+	struct scsi_identification id;
+	struct scsi_block_limits bl;
+	struct sense s;
+	unsigned int rotation, form_factor;
+	char serial[96], text[160];
+	size_t len = scsi_vpd_length(data, size), offset, page_len;
+
+	if (len > size)
+		__builtin_trap();
+	scsi_decode_inquiry(data, size, &inq);
+	scsi_decode_capacity16(data, size, &cap);
+	scsi_decode_capacity10(data, size, &cap);
+	scsi_vpd_listed(data, len, size ? data[0] : 0);
+	scsi_decode_serial(data, len, serial, sizeof(serial));
+	for (const char *p = serial; *p; p++)
+		if (*p < 0x20 || *p > 0x7e)	/* escaped, every one */
+			__builtin_trap();
+	scsi_decode_identification(data, len, &id);
+	if (id.count > SCSI_MAX_DESIGNATORS || id.naa_len > sizeof(id.naa))
+		__builtin_trap();
+	scsi_decode_block_limits(data, len, &bl);
+	scsi_decode_characteristics(data, len, &rotation, &form_factor);
+	scsi_decode_provisioning_unmap(data, len);
+	for (uint8_t code = 0; code < 0x40; code++)
+		if (scsi_find_mode_page(data, size, code, &offset, &page_len, text, sizeof(text)) == 0 &&
+		    (offset + page_len > size || page_len < 2))
+			__builtin_trap();
+	if (sense_normalise(data, (unsigned int)(size > 255 ? 255 : size), &s)) {
+		sense_describe(&s, text, sizeof(text));
+		scsi_power_state(&s);
+	}
+	return 0;
+}

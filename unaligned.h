@@ -1,0 +1,80 @@
+/*
+ * Fields of wire blocks, read and written a byte at a time so that
+ * alignment and the host's byte order never matter (sg3_utils'
+ * sg_unaligned.h is the model).  SCSI is big-endian; ATA and NVMe are
+ * little-endian.
+ */
+#ifndef HDPARM_UNALIGNED_H
+#define HDPARM_UNALIGNED_H
+
+#include <stdint.h>
+
+static inline uint16_t get_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint64_t get_be64(const uint8_t *p)
+{
+	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
+}
+
+static inline void put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static inline void put_be64(uint8_t *p, uint64_t v)
+{
+	put_be32(p, (uint32_t)(v >> 32));
+	put_be32(p + 4, (uint32_t)v);
+}
+
+static inline uint16_t get_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)get_le16(p) | (uint32_t)get_le16(p + 2) << 16;
+}
+
+static inline uint64_t get_le64(const uint8_t *p)
+{
+	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
+}
+
+static inline void put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void put_le32(uint8_t *p, uint32_t v)
+{
+	put_le16(p, (uint16_t)v);
+	put_le16(p + 2, (uint16_t)(v >> 16));
+}
+
+static inline void put_le64(uint8_t *p, uint64_t v)
+{
+	put_le32(p, (uint32_t)v);
+	put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+#endif
