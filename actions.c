@@ -24,6 +24,7 @@
 #include "sanitize.h"
 #include "sectors.h"
 #include "security.h"
+#include "blockdev.h"
 #include "settings.h"
 #include "trim.h"
 #include "report.h"

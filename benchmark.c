@@ -18,10 +18,9 @@
 
 #include <linux/fs.h>
 
-#include "largefile.h"
 #include "benchmark.h"
 #include "iodepth.h"
-#include "sgio.h"
+#include "largefile.h"
 #include "report.h"
 
 #define TIMING_MB 2
@@ -80,16 +79,6 @@ static int flush_device_cache(struct device *dev)
 	}
 	sync();
 	return 0;
-}
-
-/* Writes still in the drive's cache would compete with the timed reads. */
-static void flush_drive_cache_quietly(struct device *dev)
-{
-	struct ata_result res;
-	struct ata_cmd cmd = { .name = "FLUSH CACHE", .tf = { .command = ATA_OP_FLUSH_CACHE },
-			       .protocol = ATA_PROTO_NONDATA, .timeout_s = 60 };
-
-	(void)ata_exec(dev, &cmd, &res);
 }
 
 /* One 2 MiB read at the current position; a message naming the offset on failure. */
@@ -237,7 +226,9 @@ int time_device_reads(struct device *dev, const struct settings *s, enum opt_id 
 		return ENOMEM;
 	if ((err = flush_device_cache(dev)))
 		goto out;
-	flush_drive_cache_quietly(dev);
+	/* Writes still in the drive's cache would compete with the timed reads. */
+	if (dev->disk->flush_quietly)
+		dev->disk->flush_quietly(dev);
 	if (lseek(dev->fd, (off_t)offset, SEEK_SET) == (off_t)-1) {
 		err = errno;
 		complain_errno("lseek() failed");

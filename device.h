@@ -51,6 +51,8 @@ struct disk_ops {
 	step_fn *op[DISK_OP_COUNT];
 	int (*read_sector)(struct device *dev, uint64_t lba);
 	int (*trim)(struct device *dev, const struct sector_range *ranges, unsigned int n);
+	/* Write the drive's cache out before a timing; nothing said, whatever happens (may be NULL). */
+	void (*flush_quietly)(struct device *dev);
 };
 
 struct device {

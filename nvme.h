@@ -1,10 +1,15 @@
-/* NVMe drives, through the kernel's admin and I/O pass-through ioctls. */
+/*
+ * The NVMe transport: one call per command this program sends, through
+ * the kernel's admin and I/O pass-through ioctls.  A failure prints
+ * " WHAT failed: why" (the NVMe status in words) and returns an errno.
+ */
 #ifndef HDPARM_NVME_H
 #define HDPARM_NVME_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
-#include "commands.h"
+#include "device.h"
 
 /*
  * Fill dev->nvme_nsid: the namespace of a /dev/nvmeXnY block device, or of
@@ -12,7 +17,22 @@
  */
 void nvme_detect(struct device *dev);
 
-/* The NVMe commands of every disk (device.h). */
-extern const struct disk_ops nvme_disk;
+/* Identify (cns: nvme_spec.h's enum nvme_cns) into buf, NVME_IDENTIFY_BYTES long. */
+int nvme_admin_identify(struct device *dev, uint8_t cns, uint32_t nsid, void *buf);
+
+/* Get Features of the controller: the result dword, or -1 (a failure is reported unless quiet). */
+long nvme_admin_get_features(struct device *dev, uint8_t fid, bool quiet);
+
+/* Set Features of the controller: fid to value; what names it in a failure. */
+int nvme_admin_set_features(struct device *dev, uint8_t fid, uint32_t value, const char *what);
+
+/* Flush of the namespace (a failure is reported unless quiet). */
+int nvme_io_flush(struct device *dev, bool quiet);
+
+/* Read of one block at lba into buf (bytes: the LBA size); what names it in a failure. */
+int nvme_io_read(struct device *dev, uint64_t lba, void *buf, uint32_t bytes, const char *what);
+
+/* Dataset Management, deallocate: entries 16-byte ranges (ranges.h's nvme_dsm_ranges()). */
+int nvme_io_deallocate(struct device *dev, const void *ranges, unsigned int entries);
 
 #endif

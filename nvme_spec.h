@@ -13,6 +13,36 @@
 
 #define NVME_IDENTIFY_BYTES 4096
 
+/* Admin command opcodes (NVMe Base 1.4, Figure 139). */
+enum nvme_admin_opcode {
+	NVME_ADMIN_IDENTIFY = 0x06,
+	NVME_ADMIN_SET_FEATURES = 0x09,
+	NVME_ADMIN_GET_FEATURES = 0x0a,
+};
+
+/* NVM command set I/O opcodes (NVMe Base 1.4, Figure 346). */
+enum nvme_io_opcode {
+	NVME_IO_FLUSH = 0x00,
+	NVME_IO_READ = 0x02,
+	NVME_IO_DSM = 0x09,	/* Dataset Management */
+};
+
+/* Identify's CNS (CDW10 bits 7:0). */
+enum nvme_cns {
+	NVME_CNS_NAMESPACE = 0x00,
+	NVME_CNS_CONTROLLER = 0x01,
+};
+
+/* Feature identifiers of Get/Set Features (CDW10 bits 7:0). */
+enum nvme_feature_id {
+	NVME_FEAT_POWER_MGMT = 0x02,	/* result bits 4:0: the power state */
+	NVME_FEAT_VOLATILE_WC = 0x06,	/* result bit 0: enabled */
+	NVME_FEAT_APST = 0x0c,		/* result bit 0: autonomous power state transitions on */
+};
+
+/* Dataset Management's attributes (CDW11): AD, deallocate the ranges. */
+#define NVME_DSM_ATTR_DEALLOCATE (1u << 2)
+
 /* Power State Descriptor (Figure 252). */
 struct nvme_power_state {
 	uint16_t mp;		/* maximum power, 0.01 W (0.0001 W with MXPS) */

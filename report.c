@@ -185,3 +185,11 @@ void device_text(const uint8_t *p, size_t n, char *dst, size_t size)
 	}
 	dst[k] = '\0';
 }
+
+int complain_failed(const char *what)
+{
+	int err = errno;
+
+	complain(" %s failed: %s\n", what, strerror(err));
+	return err;
+}

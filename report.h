@@ -49,6 +49,9 @@ void device_text(const uint8_t *p, size_t n, char *dst, size_t size);
 /* A complaint for stderr, printf-style: stdout is flushed first, so the two read in order. */
 void complain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* " WHAT failed: <strerror(errno)>", as a failed ioctl is reported; returns errno. */
+int complain_failed(const char *what);
+
 /* perror(): "what: <strerror(errno)>". */
 void complain_errno(const char *what);
 

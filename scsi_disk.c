@@ -20,6 +20,7 @@
 
 #include "array.h"
 #include "checks.h"
+#include "commands.h"
 #include "identify.h"
 #include "json.h"
 #include "progress.h"
@@ -27,7 +28,7 @@
 #include "report.h"
 #include "scsi.h"
 #include "scsi_disk.h"
-#include "settings.h"
+#include "standby.h"
 #include "sysfs.h"
 #include "unaligned.h"
 
@@ -736,6 +737,14 @@ static int scsi_trim(struct device *dev, const struct sector_range *ranges, unsi
 	return err;
 }
 
+/* Before a timing: the write cache out to the media.  Nothing said on failure. */
+static void scsi_flush_quietly(struct device *dev)
+{
+	struct scsi_result res;
+
+	(void)scsi_synchronize_cache(dev, &res);
+}
+
 const struct disk_ops scsi_disk = {
 	.kind = "SCSI",
 	.scsi = true,
@@ -751,4 +760,5 @@ const struct disk_ops scsi_disk = {
 	},
 	.read_sector = scsi_read_sector,
 	.trim = scsi_trim,
+	.flush_quietly = scsi_flush_quietly,
 };

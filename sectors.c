@@ -27,7 +27,7 @@ static int sector_io(struct device *dev, uint64_t lba, void *buf, size_t len, bo
 		.name = write ? "WRITE SECTORS" : "READ SECTORS",
 		.tf = { .command = (uint8_t)(write ? (lba48 ? ATA_OP_WRITE_SECTORS_EXT : ATA_OP_WRITE_SECTORS)
 					    : (lba48 ? ATA_OP_READ_SECTORS_EXT : ATA_OP_READ_SECTORS)),
-			.count = 1, .lba = lba, .lba48 = lba48, .device = 0x40 },
+			.count = 1, .lba = lba, .lba48 = lba48, .device = ATA_DEVICE_LBA },
 		.protocol = write ? ATA_PROTO_PIO_OUT : ATA_PROTO_PIO_IN,
 		.data = buf,
 		.len = len,
@@ -135,7 +135,7 @@ int make_bad_sector(struct device *dev, const struct settings *s, enum opt_id op
 	struct ata_cmd cmd = {
 		.name = "WRITE UNCORRECTABLE EXT",
 		.tf = { .command = ATA_OP_WRITE_UNCORRECTABLE_EXT, .feature = v->flag ? ATA_WRITE_UNC_FLAGGED : ATA_WRITE_UNC_PSEUDO, .count = 1, .lba = v->num, .lba48 = true,
-			.device = 0x40 },
+			.device = ATA_DEVICE_LBA },
 		.protocol = ATA_PROTO_NONDATA,
 		.timeout_s = 60,
 	};
@@ -180,7 +180,7 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 	struct ata_cmd cmd = {
 		.name = "SET SECTOR CONFIGURATION EXT",
 		.tf = { .command = ATA_OP_SET_SECTOR_CONFIGURATION_EXT, .feature = (uint16_t)check, .count = (uint16_t)index, .lba48 = true,
-			.device = 0x40 },
+			.device = ATA_DEVICE_LBA },
 		.protocol = ATA_PROTO_NONDATA,
 		.timeout_s = 60,
 	};

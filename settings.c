@@ -22,186 +22,12 @@
 #include "json.h"
 #include "modes.h"
 #include "settings.h"
+#include "standby.h"
 #include "sgio.h"
 #include "sysfs.h"
 #include "report.h"
 
 #define LBA28_LIMIT ((1ULL << 28) - 1)
-
-/* ---- kernel settings (ioctls) ---- */
-
-static void print_io32(long v)
-{
-	static const char *const names[] = { "default) ", "32-bit)", "16-bit)", "32-bit w/sync)" };
-
-	out(" IO_support    =%3ld (", v);
-	if (v >= 0 && v <= 3)
-		out("%s\n", names[v]);
-	else if (v == 8)
-		out("Request-Queue-Bypass)\n");
-	else
-		out("\?\?\?)\n");
-}
-
-static void print_dma(long v)
-{
-	out(" using_dma     = %2ld", v);
-	if (v == 8)
-		out(" (DMA-Assisted-PIO)\n");
-	else
-		print_on_off((unsigned long)v);
-}
-
-static const char *busstate_name(unsigned long v)
-{
-	static const char *const states[4] = { "off", "on", "tristate", "unknown" };
-
-	return states[v > 3 ? 3 : v];
-}
-
-static void print_busstate(long v)
-{
-	out(" busstate      = %2ld (%s)\n", v, busstate_name((unsigned long)v));
-}
-
-struct kernel_setting {
-	unsigned long get_req, set_req;
-	const char *get_name, *set_name;
-	const char *label;		/* printed before the value: " readahead     = " */
-	const char *json_key;
-	bool json_bool;			/* a flag (true/false) rather than a number */
-	const char *set_text;		/* %d is the new value (and %s its name for -b) */
-	bool set_on_off;		/* the setting line ends in (on)/(off) */
-	bool by_pointer;		/* the set ioctl takes an int pointer, the get an int */
-	bool silent_in_defaults;	/* as part of the default set, a failing query says nothing */
-	void (*print)(long value);	/* NULL: label, "%2ld" and (on)/(off) */
-};
-
-/* The ioctl's name travels with its code, for the message when it fails. */
-#define IOCTLS(get, set) .get_req = (get), .get_name = #get, .set_req = (set), .set_name = #set
-
-static const struct kernel_setting kernel_settings[OPT_COUNT] = {
-	[OPT_READAHEAD] = {
-		IOCTLS(BLKRAGET, BLKRASET),
-		.label = " readahead     = ",
-		.json_key = "readahead",
-		.set_text = " setting fs readahead to %d\n",
-	},
-	[OPT_IO32BIT] = {
-		IOCTLS(HDIO_GET_32BIT, HDIO_SET_32BIT),
-		.json_key = "io32bit",
-		.set_text = " setting 32-bit IO_support flag to %d\n",
-		.silent_in_defaults = true,
-		.print = print_io32,
-	},
-	[OPT_READONLY] = {
-		IOCTLS(BLKROGET, BLKROSET),
-		.label = " readonly      = ",
-		.json_key = "readonly",
-		.json_bool = true,
-		.set_text = " setting readonly to %d",
-		.set_on_off = true,
-		.by_pointer = true,
-	},
-	[OPT_UNMASK] = {
-		IOCTLS(HDIO_GET_UNMASKINTR, HDIO_SET_UNMASKINTR),
-		.label = " unmaskirq     = ",
-		.json_key = "unmaskirq",
-		.json_bool = true,
-		.set_text = " setting unmaskirq to %d",
-		.set_on_off = true,
-		.silent_in_defaults = true,
-	},
-	[OPT_DMA] = {
-		IOCTLS(HDIO_GET_DMA, HDIO_SET_DMA),
-		.json_key = "using_dma",
-		.set_text = " setting using_dma to %d",
-		.set_on_off = true,
-		.silent_in_defaults = true,
-		.print = print_dma,
-	},
-	[OPT_NOWERR] = {
-		IOCTLS(HDIO_GET_NOWERR, HDIO_SET_NOWERR),
-		.label = " nowerr        = ",
-		.json_key = "nowerr",
-		.json_bool = true,
-		.set_text = " setting nowerr to %d",
-		.set_on_off = true,
-	},
-	[OPT_KEEP] = {
-		IOCTLS(HDIO_GET_KEEPSETTINGS, HDIO_SET_KEEPSETTINGS),
-		.label = " keepsettings  = ",
-		.json_key = "keepsettings",
-		.json_bool = true,
-		.set_text = " setting keep_settings to %d",
-		.set_on_off = true,
-		.silent_in_defaults = true,
-	},
-	[OPT_BUSSTATE] = {
-		IOCTLS(HDIO_GET_BUSSTATE, HDIO_SET_BUSSTATE),
-		.json_key = "busstate",
-		.set_text = " setting bus state to %d (%s)\n",
-		.print = print_busstate,
-	},
-};
-
-static int report_errno(const char *what)
-{
-	int err = errno;
-
-	complain(" %s failed: %s\n", what, strerror(err));
-	return err;
-}
-
-int set_kernel_setting(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	const struct kernel_setting *k = &kernel_settings[opt];
-	const struct opt_value *v = &s->v[opt];
-	int value = (int)v->num;
-	int rc;
-
-	if (v->noisy && !(opt == OPT_BUSSTATE && s->quiet)) {
-		out(k->set_text, value, busstate_name((unsigned long)value));
-		if (k->set_on_off)
-			print_on_off((unsigned long)value);
-	}
-	if (k->by_pointer)
-		rc = ioctl(dev->fd, k->set_req, &value);
-	else
-		rc = ioctl(dev->fd, k->set_req, (unsigned long)value);
-	return rc ? report_errno(k->set_name) : 0;
-}
-
-int get_kernel_setting(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	const struct kernel_setting *k = &kernel_settings[opt];
-	bool explicit = s->v[opt].given && s->v[opt].noisy;
-	long value = 0;
-	int ivalue = 0, rc;
-
-	if (k->by_pointer) {
-		rc = ioctl(dev->fd, k->get_req, &ivalue);
-		value = ivalue;
-	} else {
-		rc = ioctl(dev->fd, k->get_req, &value);
-	}
-	if (rc) {
-		if (!explicit && k->silent_in_defaults)
-			return 0;
-		return report_errno(k->get_name);
-	}
-	if (k->json_bool)
-		json_bool(k->json_key, value != 0);
-	else
-		json_int(k->json_key, value);
-	if (k->print) {
-		k->print(value);
-	} else {
-		out("%s%2ld", k->label, value);
-		print_on_off((unsigned long)value);
-	}
-	return 0;
-}
 
 /* ---- the drive's IDENTIFY page, for the queries that read it ---- */
 
@@ -242,133 +68,6 @@ int get_multcount(struct device *dev, const struct settings *s, enum opt_id opt)
 	out(" multcount     = %2ld", count);
 	print_on_off((unsigned long)count);
 	return 0;
-}
-
-int set_queue_depth(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	char path[128];
-	dev_t devnum = block_device_of(dev->fd);
-	FILE *f;
-	int err = 0;
-
-	if (s->v[opt].noisy)
-		out(" setting queue_depth to %d\n", (int)s->v[opt].num);
-	if (!devnum) {
-		complain(" queue_depth: not a block device\n");
-		return ENOTBLK;
-	}
-	sysfs_path(devnum, "device/queue_depth", path, sizeof(path));
-	f = fopen(path, "w");
-	if (!f || fprintf(f, "%u", (unsigned int)s->v[opt].num) < 0) {
-		err = errno;
-		complain_errno(path);
-	}
-	if (f && fclose(f) && !err) {
-		err = errno;
-		complain_errno(path);
-	}
-	return err;
-}
-
-int get_queue_depth(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	unsigned long long depth = 0;
-	dev_t devnum = block_device_of(dev->fd);
-	char path[128];
-	int err;
-
-	(void)s;
-	(void)opt;
-	if (!devnum) {
-		complain(" queue_depth: not a block device\n");
-		return ENOTBLK;
-	}
-	err = sysfs_read_u64(devnum, "device/queue_depth", &depth);
-	if (err) {
-		sysfs_path(devnum, "device/queue_depth", path, sizeof(path));
-		complain("%s: %s\n", path, strerror(err));
-		return err;
-	}
-	json_uint("queue_depth", depth);
-	out(" queue_depth   = %2llu\n", depth);
-	return 0;
-}
-
-int get_geometry(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	struct hd_geometry g;
-	unsigned long long bytes = 0, start = 0;
-
-	(void)s;
-	(void)opt;
-	if (ioctl(dev->fd, BLKGETSIZE64, &bytes))
-		return report_errno("BLKGETSIZE");
-	memset(&g, 0, sizeof(g));
-	if (ioctl(dev->fd, HDIO_GETGEO, &g))
-		return report_errno("HDIO_GETGEO");
-	if (sysfs_read_u64(block_device_of(dev->fd), "start", &start))
-		start = g.start;
-	out(" geometry      = %u/%u/%u, sectors = %llu, start = %llu\n", g.cylinders, g.heads, g.sectors,
-	       bytes / 512, start);
-	json_object_begin("geometry");
-	json_uint("cylinders", g.cylinders);
-	json_uint("heads", g.heads);
-	json_uint("sectors_per_track", g.sectors);
-	json_uint("sectors", bytes / 512);
-	json_uint("start", start);
-	json_object_end();
-	return 0;
-}
-
-int reread_partitions(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	if (s->v[opt].noisy)
-		out(" re-reading partition table\n");
-	return ioctl(dev->fd, BLKRRPART, NULL) ? report_errno("BLKRRPART") : 0;
-}
-
-int flush_buffers(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	(void)s;
-	(void)opt;
-	sync();
-	fsync(dev->fd);
-	if (ioctl(dev->fd, BLKFLSBUF, NULL))
-		return report_errno("BLKFLSBUF");
-	return 0;
-}
-
-int device_reset(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	if (s->v[opt].noisy)
-		out(" resetting drive\n");
-	return ioctl(dev->fd, HDIO_DRIVE_RESET, NULL) ? report_errno("HDIO_DRIVE_RESET") : 0;
-}
-
-int set_pio_mode(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	unsigned int mode = (unsigned int)s->v[opt].num;
-
-	if (s->v[opt].noisy) {
-		if (mode == 255)
-			out(" attempting to auto-tune PIO mode\n");
-		else if (mode < 100)
-			out(" attempting to set PIO mode to %u\n", mode);
-		else if (mode < 200)
-			out(" attempting to set MDMA mode to %u\n", mode - 100);
-		else
-			out(" attempting to set UDMA mode to %u\n", mode - 200);
-	}
-	return ioctl(dev->fd, HDIO_SET_PIO_MODE, (unsigned long)mode) ? report_errno("HDIO_SET_PIO_MODE") : 0;
-}
-
-int set_cdrom_speed(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	unsigned long speed = s->v[opt].num;
-
-	if (s->v[opt].noisy)
-		out("setting cd/dvd speed to %lu\n", speed);
-	return ioctl(dev->fd, CDROM_SELECT_SPEED, speed) ? report_errno("CDROM_SELECT_SPEED") : 0;
 }
 
 /* ---- ATA commands ---- */
@@ -591,58 +290,6 @@ int ata_set_cache(struct device *dev, const struct settings *s, enum opt_id opt)
 	return opt == OPT_WCACHE ? set_write_cache(dev, s, opt) : set_drive_feature(dev, s, opt);
 }
 
-long standby_interval_seconds(unsigned int v)
-{
-	if (v <= 240)
-		return 5L * v;
-	if (v <= 251)
-		return (v - 240) * 30L * 60;
-	if (v == 252)
-		return 21L * 60;
-	if (v == 255)
-		return 21L * 60 + 15;
-	return -1;	/* 253: vendor-specific, 254: reserved */
-}
-
-void print_standby_interval(unsigned int v)
-{
-	out(" (");
-	if (v == 0) {
-		out("off");
-	} else if (v == 252) {
-		out("21 minutes");
-	} else if (v == 253) {
-		out("vendor-specific");
-	} else if (v == 254) {
-		out("?reserved");
-	} else if (v == 255) {
-		out("21 minutes + 15 seconds");
-	} else if (v <= 240) {
-		/* 5-second units */
-		unsigned int secs = v * 5, mins = secs / 60;
-
-		secs %= 60;
-		if (mins)
-			out("%u minutes", mins);
-		if (mins && secs)
-			out(" + ");
-		if (secs)
-			out("%u seconds", secs);
-	} else {
-		/* 241-251: 30-minute units */
-		unsigned int mins = (v - 240) * 30, hrs = mins / 60;
-
-		mins %= 60;
-		if (hrs)
-			out("%u hours", hrs);
-		if (hrs && mins)
-			out(" + ");
-		if (mins)
-			out("%u minutes", mins);
-	}
-	out(")\n");
-}
-
 int set_standby_timer(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	unsigned int v = (unsigned int)s->v[opt].num;
@@ -651,7 +298,7 @@ int set_standby_timer(struct device *dev, const struct settings *s, enum opt_id 
 		out(" setting standby to %u", v);
 		print_standby_interval(v);
 	}
-	return ata_simple(dev, "HDIO_DRIVE_CMD(setidle)", 0xe3, 0, (uint16_t)v);
+	return ata_simple(dev, "HDIO_DRIVE_CMD(setidle)", ATA_OP_IDLE, 0, (uint16_t)v);
 }
 
 int set_powerup_standby(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -684,13 +331,13 @@ int set_multcount(struct device *dev, const struct settings *s, enum opt_id opt)
 	if (!ioctl(dev->fd, HDIO_SET_MULTCOUNT, (unsigned long)count))
 		return 0;
 	if (errno != ENOTTY)
-		return report_errno("HDIO_SET_MULTCOUNT");
+		return complain_failed("HDIO_SET_MULTCOUNT");
 	err = confirm_dangerous(dev, s, "-m",
 				"Only the old IDE drivers work correctly with -m with kernels up to at least 2.6.29.\n"
 				"libata drives may fail and get hung if you set this flag.");
 	if (err)
 		return err;
-	return ata_simple(dev, "HDIO_DRIVE_CMD(set_multi_count)", 0xc6, 0, (uint16_t)count);
+	return ata_simple(dev, "HDIO_DRIVE_CMD(set_multi_count)", ATA_OP_SET_MULTIPLE, 0, (uint16_t)count);
 }
 
 int check_power_mode(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -733,12 +380,12 @@ static const struct power_cmd {
 	const char *message;
 	const char *what;
 } power_cmds[OPT_COUNT] = {
-	[OPT_SEAGATE] = { .command = 0xfb, .message = " disabling Seagate auto powersaving mode\n", .what = "HDIO_DRIVE_CMD(seagatepwrsave)" },
-	[OPT_IDLE_IMMEDIATE] = { .command = 0xe1, .message = " issuing idle_immediate command\n", .what = "HDIO_DRIVE_CMD(idle_immediate)" },
-	[OPT_STANDBY_NOW] = { .command = 0xe0, .fallback = 0x94, .message = " issuing standby command\n", .what = "HDIO_DRIVE_CMD(standby)" },
+	[OPT_SEAGATE] = { .command = ATA_OP_VENDOR_SEAGATE_PWRSAVE, .message = " disabling Seagate auto powersaving mode\n", .what = "HDIO_DRIVE_CMD(seagatepwrsave)" },
+	[OPT_IDLE_IMMEDIATE] = { .command = ATA_OP_IDLE_IMMEDIATE, .message = " issuing idle_immediate command\n", .what = "HDIO_DRIVE_CMD(idle_immediate)" },
+	[OPT_STANDBY_NOW] = { .command = ATA_OP_STANDBY_IMMEDIATE, .fallback = ATA_OP_STANDBY_IMMEDIATE_OLD, .message = " issuing standby command\n", .what = "HDIO_DRIVE_CMD(standby)" },
 	/* IDLE IMMEDIATE with the UNLOAD FEATURE: the LBA spells "UNL". */
-	[OPT_IDLE_UNLOAD] = { .command = 0xe1, .feature = 0x44, .lba = 0x0554e4c, .message = " issuing idle_immediate_unload command\n", .what = "TASKFILE(idle_immediate_unload)" },
-	[OPT_SLEEP_NOW] = { .command = 0xe6, .fallback = 0x99, .message = " issuing sleep command\n", .what = "HDIO_DRIVE_CMD(sleep)" },
+	[OPT_IDLE_UNLOAD] = { .command = ATA_OP_IDLE_IMMEDIATE, .feature = ATA_IDLE_UNLOAD_FEATURE, .lba = ATA_IDLE_UNLOAD_SIGNATURE, .message = " issuing idle_immediate_unload command\n", .what = "TASKFILE(idle_immediate_unload)" },
+	[OPT_SLEEP_NOW] = { .command = ATA_OP_SLEEP, .fallback = ATA_OP_SLEEP_OLD, .message = " issuing sleep command\n", .what = "HDIO_DRIVE_CMD(sleep)" },
 };
 
 int power_command(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -766,7 +413,7 @@ int hitachi_temperature(struct device *dev, const struct settings *s, enum opt_i
 	(void)s;
 	(void)opt;
 	/* Vendor-specific "Sense Condition": temperature in the count register. */
-	err = ata_nondata(dev, "HDIO_DRIVE_CMD(hitachisensecondition)", 0xf0, 0x01, 0, 0, true, &res, 0);
+	err = ata_nondata(dev, "HDIO_DRIVE_CMD(hitachisensecondition)", ATA_OP_VENDOR_HITACHI_SENSE, 0x01, 0, 0, true, &res, 0);
 	if (!err && !res.have_regs) {
 		snprintf(res.cause, sizeof(res.cause), "the drive's answer did not come back");
 		err = EIO;
@@ -885,7 +532,7 @@ int set_max_sectors(struct device *dev, const struct settings *s, enum opt_id op
 	}
 	cmd.tf.count = v->flag ? 1 : 0;
 	cmd.tf.lba = max_lba;
-	cmd.tf.device = 0x40;
+	cmd.tf.device = ATA_DEVICE_LBA;
 	if (ata_id_has_amax(id)) {
 		cmd.name = "SET_ACCESSIBLE_MAX_ADDRESS_EXT";
 		cmd.tf.command = ATA_OP_ACCESSIBLE_MAX_ADDRESS;
@@ -1037,105 +684,4 @@ int get_wdidle3(struct device *dev, const struct settings *s, enum opt_id opt)
 		json_uint("wdidle3_raw", t);
 	}
 	return err;
-}
-
-/* ---- identification ---- */
-
-int show_identity(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	uint16_t id[IDENTIFY_WORDS];
-	long multcount = -1;
-
-	(void)s;
-	(void)opt;
-	if (ioctl(dev->fd, HDIO_GET_MULTCOUNT, &multcount)) {
-		const uint16_t *full;
-		int err;
-		struct ata_result res;
-
-		multcount = -1;
-		full = ata_identify(dev, &err, &res);
-		if (full)
-			multcount = (full[59] & 0xff00) == 0x100 ? full[59] & 0xff : 0;
-	}
-	if (ioctl(dev->fd, HDIO_GET_IDENTITY, id)) {
-		int err = errno;
-
-		if (err == ENOMSG) {
-			out(" no identification info available\n");
-			return 0;
-		}
-		complain(" HDIO_GET_IDENTITY failed: %s\n", strerror(err));
-		return err;
-	}
-	if (multcount != -1)
-		id[ATA_ID_MULTIPLE] = (uint16_t)(multcount | 0x100);
-	else
-		id[ATA_ID_MULTIPLE] &= (uint16_t)~0x100;
-	if (!s->v[OPT_IDENTIFY].given)
-		identify_json_short(id);
-	identify_print_short(id);
-	return 0;
-}
-
-/* -I: the page, and the logs it prints from, read first (the decoder does no I/O). */
-static int print_identify_with_logs(struct device *dev, const uint16_t *id)
-{
-	uint8_t sector_config[512], sata_settings[512];
-	struct identify_logs logs = { NULL, NULL };
-	bool want_sector_config, want_sata_settings;
-
-	identify_logs_wanted(id, &want_sector_config, &want_sata_settings);
-	if (want_sector_config && ata_read_log_page(dev, ATA_LOG_SECTOR_CONFIGURATION, 0, sector_config) == 0)
-		logs.sector_config = sector_config;
-	if (want_sata_settings && ata_read_log_page(dev, ATA_LOG_IDENTIFY_DEVICE_DATA, ATA_IDDATA_PAGE_SATA, sata_settings) == 0)
-		logs.sata_settings = sata_settings;
-	return identify_print(id, &logs);
-}
-
-int show_identify(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	struct ata_result res;
-	int err;
-	const uint16_t *id;
-
-	id = ata_identify(dev, &err, &res);
-	if (!id) {
-		ata_report("HDIO_DRIVE_CMD(identify)", &res, err);
-		return err;
-	}
-	if (opt == OPT_ISTDOUT) {
-		identify_dump_hex(id);
-		return 0;
-	}
-	if (opt == OPT_IRAW) {
-		const char *path = s->v[OPT_IRAW].str;
-		uint8_t raw[512];
-		int fd;
-		ssize_t n;
-
-		for (int i = 0; i < IDENTIFY_WORDS; i++) {
-			raw[2 * i] = (uint8_t)id[i];
-			raw[2 * i + 1] = (uint8_t)(id[i] >> 8);
-		}
-		fd = open(path, O_WRONLY | O_TRUNC | O_CREAT, 0644);
-		if (fd == -1)
-			return report_errno(path);
-		n = write(fd, raw, sizeof(raw));
-		if (n != (ssize_t)sizeof(raw)) {
-			err = n < 0 ? errno : EIO;
-			complain("Error writing IDENTIFY DEVICE data to \"%s\": %s\n", path, strerror(err));
-			close(fd);
-			return err;
-		}
-		if (close(fd))
-			return report_errno(path);
-		complain("Wrote IDENTIFY DEVICE data to \"%s\"\n", path);
-		return 0;
-	}
-	if (dev->run.json) {
-		identify_json(id);
-		return 0;
-	}
-	return print_identify_with_logs(dev, id);
 }

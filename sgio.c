@@ -400,7 +400,7 @@ static int read_log(struct device *dev, uint8_t log, uint8_t page, void *buf)
 	struct ata_cmd cmd = {
 		.name = "READ LOG EXT",
 		.tf = { .command = ATA_OP_READ_LOG_EXT, .count = 1, .lba = (uint64_t)log | (uint64_t)page << 8,
-			.lba48 = true, .device = 0x40 },
+			.lba48 = true, .device = ATA_DEVICE_LBA },
 		.protocol = ATA_PROTO_PIO_IN,
 		.data = buf,
 		.len = 512,

@@ -221,6 +221,16 @@ else
 	fail "build tests/tools/nvme-decode"
 fi
 
+# --- the pure functions, case tables in C (tests/unit/unit.c) ---
+unit_srcs=(tests/unit/unit.c sgio.c sense.c ranges.c scsi_pages.c sysfs.c report.c json.c)
+# shellcheck disable=SC2086
+if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra -I. ${CFLAGS:-} ${LDFLAGS:-} \
+	-o "$out/unit" "${unit_srcs[@]}" 2> "$out/unit.build"; then
+	suite unit "$out/unit"
+else
+	fail "build tests/unit/unit.c" "$out/unit.build"
+fi
+
 # --- command bytes and sense decoding, against a test double of the drive ---
 suite commands bash tests/commands.sh "$HDPARM" "$out"
 suite scsi bash tests/scsi-commands.sh "$HDPARM" "$out"

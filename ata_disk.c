@@ -1,0 +1,151 @@
+/*
+ * The commands of every disk, done on an ATA drive (libata disks, SAT
+ * bridges, the legacy IDE driver): -I and -i from IDENTIFY, and the
+ * table of its disk operations.  The SET FEATURES-style settings and
+ * power commands it points to are in settings.c, sectors in sectors.c,
+ * TRIM in trim.c; every command goes through the ATA transport (sgio.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/hdreg.h>
+
+#include "ata_disk.h"
+#include "identify.h"
+#include "report.h"
+#include "sectors.h"
+#include "settings.h"
+#include "sgio.h"
+#include "trim.h"
+
+
+static int ata_disk_identity(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	uint16_t id[IDENTIFY_WORDS];
+	long multcount = -1;
+
+	(void)s;
+	(void)opt;
+	if (ioctl(dev->fd, HDIO_GET_MULTCOUNT, &multcount)) {
+		const uint16_t *full;
+		int err;
+		struct ata_result res;
+
+		multcount = -1;
+		full = ata_identify(dev, &err, &res);
+		if (full)
+			multcount = (full[ATA_ID_MULTIPLE] & 0xff00) == 0x100 ? full[ATA_ID_MULTIPLE] & 0xff : 0;
+	}
+	if (ioctl(dev->fd, HDIO_GET_IDENTITY, id)) {
+		int err = errno;
+
+		if (err == ENOMSG) {
+			out(" no identification info available\n");
+			return 0;
+		}
+		complain(" HDIO_GET_IDENTITY failed: %s\n", strerror(err));
+		return err;
+	}
+	if (multcount != -1)
+		id[ATA_ID_MULTIPLE] = (uint16_t)(multcount | 0x100);
+	else
+		id[ATA_ID_MULTIPLE] &= (uint16_t)~0x100;
+	if (!s->v[OPT_IDENTIFY].given)
+		identify_json_short(id);
+	identify_print_short(id);
+	return 0;
+}
+
+/* -I: the page, and the logs it prints from, read first (the decoder does no I/O). */
+static int print_identify_with_logs(struct device *dev, const uint16_t *id)
+{
+	uint8_t sector_config[512], sata_settings[512];
+	struct identify_logs logs = { NULL, NULL };
+	bool want_sector_config, want_sata_settings;
+
+	identify_logs_wanted(id, &want_sector_config, &want_sata_settings);
+	if (want_sector_config && ata_read_log_page(dev, ATA_LOG_SECTOR_CONFIGURATION, 0, sector_config) == 0)
+		logs.sector_config = sector_config;
+	if (want_sata_settings && ata_read_log_page(dev, ATA_LOG_IDENTIFY_DEVICE_DATA, ATA_IDDATA_PAGE_SATA, sata_settings) == 0)
+		logs.sata_settings = sata_settings;
+	return identify_print(id, &logs);
+}
+
+static int ata_disk_identify(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct ata_result res;
+	int err;
+	const uint16_t *id;
+
+	id = ata_identify(dev, &err, &res);
+	if (!id) {
+		ata_report("HDIO_DRIVE_CMD(identify)", &res, err);
+		return err;
+	}
+	if (opt == OPT_ISTDOUT) {
+		identify_dump_hex(id);
+		return 0;
+	}
+	if (opt == OPT_IRAW) {
+		const char *path = s->v[OPT_IRAW].str;
+		uint8_t raw[512];
+		int fd;
+		ssize_t n;
+
+		for (int i = 0; i < IDENTIFY_WORDS; i++) {
+			raw[2 * i] = (uint8_t)id[i];
+			raw[2 * i + 1] = (uint8_t)(id[i] >> 8);
+		}
+		fd = open(path, O_WRONLY | O_TRUNC | O_CREAT, 0644);
+		if (fd == -1)
+			return complain_failed(path);
+		n = write(fd, raw, sizeof(raw));
+		if (n != (ssize_t)sizeof(raw)) {
+			err = n < 0 ? errno : EIO;
+			complain("Error writing IDENTIFY DEVICE data to \"%s\": %s\n", path, strerror(err));
+			close(fd);
+			return err;
+		}
+		if (close(fd))
+			return complain_failed(path);
+		complain("Wrote IDENTIFY DEVICE data to \"%s\"\n", path);
+		return 0;
+	}
+	if (dev->run.json) {
+		identify_json(id);
+		return 0;
+	}
+	return print_identify_with_logs(dev, id);
+}
+
+/* Before a timing: what the drive's cache holds would compete with the reads. Nothing said on failure. */
+static void ata_disk_flush_quietly(struct device *dev)
+{
+	struct ata_result res;
+	struct ata_cmd cmd = { .name = "FLUSH CACHE", .tf = { .command = ATA_OP_FLUSH_CACHE },
+			       .protocol = ATA_PROTO_NONDATA, .timeout_s = 60 };
+
+	(void)ata_exec(dev, &cmd, &res);
+}
+
+const struct disk_ops ata_disk = {
+	.kind = "ATA",
+	.ata = true,
+	.op = {
+		[DISK_IDENTIFY] = ata_disk_identify,
+		[DISK_IDENTITY] = ata_disk_identity,
+		[DISK_GET_CACHE] = get_drive_feature,
+		[DISK_SET_CACHE] = ata_set_cache,
+		[DISK_FLUSH] = flush_write_cache,
+		[DISK_POWER_MODE] = check_power_mode,
+		[DISK_POWER_COMMAND] = power_command,
+		[DISK_STANDBY_TIMER] = set_standby_timer,
+	},
+	.read_sector = ata_read_sector,
+	.trim = ata_trim,
+	.flush_quietly = ata_disk_flush_quietly,
+};

@@ -1,0 +1,318 @@
+/*
+ * The commands of every disk, done on an NVMe namespace (or a controller
+ * without one): -I and -i from Identify, the volatile write cache and the
+ * power state through Get/Set Features, Flush, Read, and TRIM as Dataset
+ * Management.  The -I layout follows hdparm's for ATA (sections, the
+ * Enabled/Supported table, the device size lines) so that a reader finds
+ * things where they expect them; every value comes from the drive.  The
+ * commands themselves are the transport's (nvme.c).
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+#include "commands.h"
+#include "json.h"
+#include "nvme.h"
+#include "nvme_disk.h"
+#include "nvme_identify.h"
+#include "nvme_spec.h"
+#include "progress.h"
+#include "ranges.h"
+#include "report.h"
+#include "unaligned.h"
+
+/* ---- -I ---- */
+
+/*
+ * Room for the controller's and the namespace's Identify pages, with the
+ * controller's read; the caller frees both, also on failure.
+ */
+static int identify_controller(struct device *dev, struct nvme_id_ctrl **ctrl, struct nvme_id_ns **ns)
+{
+	*ctrl = malloc(sizeof(**ctrl));
+	*ns = malloc(sizeof(**ns));
+	if (!*ctrl || !*ns)
+		return ENOMEM;
+	return nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, *ctrl);
+}
+
+static int nvme_disk_identify(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct nvme_id_ctrl *ctrl;
+	struct nvme_id_ns *ns;
+	int err = identify_controller(dev, &ctrl, &ns);
+
+	if (!err && opt == OPT_ISTDOUT) {
+		for (int i = 0; i < NVME_IDENTIFY_BYTES; i += 16) {
+			for (int j = 0; j < 16; j += 2)
+				out("%04x%c", get_le16((const uint8_t *)ctrl + i + j), j == 14 ? '\n' : ' ');
+		}
+	} else if (!err && opt == OPT_IRAW) {
+		FILE *f = fopen(s->v[OPT_IRAW].str, "wb");
+
+		if (!f || fwrite(ctrl, 1, NVME_IDENTIFY_BYTES, f) != NVME_IDENTIFY_BYTES) {
+			err = errno ? errno : EIO;
+			complain_errno(s->v[OPT_IRAW].str);
+		}
+		if (f && fclose(f) && !err) {
+			err = errno;
+			complain_errno(s->v[OPT_IRAW].str);
+		}
+		if (!err)
+			complain("Wrote NVMe Identify Controller data to \"%s\"\n", s->v[OPT_IRAW].str);
+	} else if (!err) {
+		bool have_ns = dev->nvme_nsid != 0xffffffff && nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns) == 0;
+		long vwc = (ctrl->vwc & 1) ? nvme_admin_get_features(dev, NVME_FEAT_VOLATILE_WC, true) : -1;
+		long apst = (ctrl->apsta & 1) ? nvme_admin_get_features(dev, NVME_FEAT_APST, true) : -1;
+		long ps = nvme_admin_get_features(dev, NVME_FEAT_POWER_MGMT, true);
+		struct nvme_state state = {
+			.write_cache = vwc < 0 ? -1 : (int)(vwc & 1),
+			.apst = apst < 0 ? -1 : (int)(apst & 1),
+			.power_state = ps < 0 ? -1 : (int)(ps & 0x1f),
+		};
+
+		nvme_print_identify(ctrl, have_ns ? ns : NULL, dev->nvme_nsid, &state);
+		if (json_active())
+			nvme_json_identify(ctrl, have_ns ? ns : NULL, dev->nvme_nsid, &state);
+	}
+	free(ctrl);
+	free(ns);
+	return err;
+}
+
+/* An Identify string: blanks and NULs at the end removed, control characters escaped. */
+static void id_string(char *dst, size_t size, const char *src, size_t len)
+{
+	device_text((const uint8_t *)src, len, dst, size);
+}
+
+static int nvme_disk_identity(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct nvme_id_ctrl *ctrl;
+	struct nvme_id_ns *ns;
+	char model[4 * sizeof(ctrl->mn) + 1], fw[4 * sizeof(ctrl->fr) + 1], serial[4 * sizeof(ctrl->sn) + 1];
+	int err = identify_controller(dev, &ctrl, &ns);
+
+	(void)s;
+	(void)opt;
+	if (!err) {
+		id_string(model, sizeof(model), ctrl->mn, sizeof(ctrl->mn));
+		id_string(fw, sizeof(fw), ctrl->fr, sizeof(ctrl->fr));
+		id_string(serial, sizeof(serial), ctrl->sn, sizeof(ctrl->sn));
+		out("\n Model=%s, FwRev=%s, SerialNo=%s\n", model, fw, serial);
+		if (dev->nvme_nsid != 0xffffffff && nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns) == 0)
+			out(" Namespace=%u, Sectors=%llu, SectSize=%llu\n", dev->nvme_nsid,
+			    (unsigned long long)le64toh(ns->nsze), (unsigned long long)nvme_lba_bytes(nvme_ns_format(ns)));
+		out("\n");
+	}
+	free(ctrl);
+	free(ns);
+	return err;
+}
+
+/* ---- power, cache, flush ---- */
+
+static int nvme_disk_power_mode(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	long ps = nvme_admin_get_features(dev, NVME_FEAT_POWER_MGMT, false);
+	struct nvme_id_ctrl *ctrl;
+
+	(void)s;
+	(void)opt;
+	if (ps < 0) {
+		out(" drive state is:  unknown\n");
+		return EIO;
+	}
+	ps &= 0x1f;
+	json_uint("power_state", (uint64_t)ps);
+	ctrl = malloc(sizeof(*ctrl));
+	if (ctrl && nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, ctrl) == 0 && (ctrl->psd[ps].flags & NVME_PS_NOPS)) {
+		json_string("power_mode", "non-operational");
+		out(" drive state is:  non-operational (power state %ld)\n", ps);
+	} else {
+		json_string("power_mode", "active/idle");
+		out(" drive state is:  active/idle\n");
+	}
+	free(ctrl);
+	return 0;
+}
+
+static int nvme_disk_get_cache(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct nvme_id_ctrl *ctrl;
+	long wce;
+	int err;
+
+	(void)s;
+	if (opt != OPT_WCACHE)	/* NVMe has no read look-ahead to switch */
+		return refuse_on_this_disk(dev, opt);
+	ctrl = malloc(sizeof(*ctrl));
+	err = ctrl ? nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, ctrl) : ENOMEM;
+	if (!err && !(ctrl->vwc & 1)) {
+		json_object_begin("write_cache");
+		json_bool("supported", false);
+		json_bool("enabled", false);
+		json_object_end();
+		out(" write-caching = not supported\n");
+	} else if (!err) {
+		wce = nvme_admin_get_features(dev, NVME_FEAT_VOLATILE_WC, false);
+		if (wce < 0) {
+			err = EIO;
+		} else {
+			json_object_begin("write_cache");
+			json_bool("supported", true);
+			json_bool("enabled", wce & 1);
+			json_object_end();
+			out(" write-caching = %2ld", wce & 1);
+			print_on_off((unsigned long)(wce & 1));
+		}
+	}
+	free(ctrl);
+	return err;
+}
+
+static int nvme_disk_set_cache(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	unsigned int on = (unsigned int)s->v[opt].num;
+
+	if (opt != OPT_WCACHE)
+		return refuse_on_this_disk(dev, opt);
+	if (s->v[opt].noisy) {
+		out(" setting drive write-caching to %u", on);
+		print_on_off(on);
+	}
+	if (!on) {
+		int err = nvme_io_flush(dev, false);
+
+		if (err)
+			return err;
+	}
+	return nvme_admin_set_features(dev, NVME_FEAT_VOLATILE_WC, on, "NVMe Set Features (volatile write cache)");
+}
+
+static int nvme_disk_flush(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	(void)s;
+	(void)opt;
+	return nvme_io_flush(dev, false);
+}
+
+/* ---- sectors ---- */
+
+/* The namespace's size in LBAs and the LBA size, or an errno. */
+static int namespace_geometry(struct device *dev, uint64_t *nlba, unsigned int *lba_bytes)
+{
+	struct nvme_id_ns *ns = malloc(sizeof(*ns));
+	int err = ns ? nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns) : ENOMEM;
+
+	if (!err) {
+		unsigned int lbads = nvme_ns_format(ns)->lbads;
+
+		*nlba = le64toh(ns->nsze);
+		*lba_bytes = lbads >= 9 && lbads <= 16 ? 1u << lbads : 0;
+		if (!*lba_bytes) {
+			complain(" NVMe namespace reports an LBA size of 2^%u bytes: not supported\n", lbads);
+			err = EOPNOTSUPP;
+		}
+	}
+	free(ns);
+	return err;
+}
+
+static int nvme_disk_read_sector(struct device *dev, uint64_t lba)
+{
+	uint64_t nlba;
+	unsigned int bytes;
+	uint8_t *buf;
+	int err = namespace_geometry(dev, &nlba, &bytes);
+
+	if (err)
+		return err;
+	if (lba >= nlba) {
+		complain(" --read-sector %llu: beyond the end of the namespace (%llu sectors)\n",
+			(unsigned long long)lba, (unsigned long long)nlba);
+		return EINVAL;
+	}
+	buf = calloc(1, bytes);
+	if (!buf)
+		return ENOMEM;
+	out("reading sector %llu: ", (unsigned long long)lba);
+	fflush(stdout);
+	err = nvme_io_read(dev, lba, buf, bytes, "--read-sector");
+	out(err ? "FAILED\n" : "succeeded\n");
+	if (!err)
+		dump_sector(buf, bytes);
+	free(buf);
+	return err;
+}
+
+/* Dataset Management, deallocate: 16-byte ranges, at most 256 per command. */
+static int nvme_disk_trim(struct device *dev, const struct sector_range *ranges, unsigned int n)
+{
+	uint64_t nlba;
+	unsigned int bytes;
+	uint8_t *buf;
+	int err = namespace_geometry(dev, &nlba, &bytes);
+
+	if (err)
+		return err;
+	for (unsigned int i = 0; i < n; i++) {
+		if (ranges[i].lba >= nlba || ranges[i].count > nlba - ranges[i].lba) {
+			complain(" --trim-sector-ranges %llu: beyond the end of the namespace (%llu sectors)\n",
+				(unsigned long long)ranges[i].lba, (unsigned long long)nlba);
+			return EINVAL;
+		}
+	}
+	buf = malloc(NVME_DSM_BYTES);
+	if (!buf)
+		return ENOMEM;
+	struct range_cursor cursor = { 0 };
+	struct status_line line;
+
+	status_begin(&line, !dev->run.json);
+	/* What the page cache holds of the trimmed sectors must not be read back as if still there. */
+	drop_cached_sectors(dev);
+	while (!err) {
+		uint64_t sectors;
+		unsigned int entries = nvme_dsm_ranges(ranges, n, &cursor, buf, &sectors);
+
+		if (!entries)
+			break;
+		status_clear(&line);
+		out("trimming %llu sectors from %u ranges\n", (unsigned long long)sectors, entries);
+		fflush(stdout);
+		err = nvme_io_deallocate(dev, buf, entries);
+		out(err ? "FAILED\n" : "succeeded\n");
+		if (!err)
+			draw_trim_status(&line, range_cursor_done(&cursor, ranges, n), n);
+	}
+	status_end(&line);
+	free(buf);
+	drop_cached_sectors(dev);
+	return err;
+}
+
+/* Before a timing: the volatile write cache out.  Nothing said on failure. */
+static void nvme_disk_flush_quietly(struct device *dev)
+{
+	(void)nvme_io_flush(dev, true);
+}
+
+const struct disk_ops nvme_disk = {
+	.kind = "NVMe",
+	.op = {
+		[DISK_IDENTIFY] = nvme_disk_identify,
+		[DISK_IDENTITY] = nvme_disk_identity,
+		[DISK_GET_CACHE] = nvme_disk_get_cache,
+		[DISK_SET_CACHE] = nvme_disk_set_cache,
+		[DISK_FLUSH] = nvme_disk_flush,
+		[DISK_POWER_MODE] = nvme_disk_power_mode,
+	},
+	.read_sector = nvme_disk_read_sector,
+	.trim = nvme_disk_trim,
+	.flush_quietly = nvme_disk_flush_quietly,
+};

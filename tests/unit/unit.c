@@ -1,0 +1,207 @@
+/*
+ * Unit tests of the pure functions: SAT CDB building, sense normalising,
+ * range splitting, SCSI answer decoding, sysfs numbers.  Each case is a
+ * row of a table; the expected bytes are written from the standards'
+ * layouts (SAT-3 12.2.2 and 13.2.2, SPC-4 4.5 and 7.5, SBC-3 5.16, NVMe
+ * Base figure "Dataset Management - Range"), never from what the code does.
+ * Prints "ok unit: NAME" / "FAIL unit: NAME" lines and "end of suite".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../ranges.h"
+#include "../../scsi_pages.h"
+#include "../../sense.h"
+#include "../../sgio.h"
+#include "../../sysfs.h"
+
+static int failures;
+
+static void result(const char *name, bool ok)
+{
+	printf("%s unit: %s\n", ok ? "ok" : "FAIL", name);
+	failures += !ok;
+}
+
+static bool same_bytes(const uint8_t *got, const uint8_t *want, size_t n, const char *name)
+{
+	if (memcmp(got, want, n) == 0)
+		return true;
+	printf("  %s: got ", name);
+	for (size_t i = 0; i < n; i++)
+		printf("%02x ", got[i]);
+	printf("\n");
+	return false;
+}
+
+/* SAT ATA PASS-THROUGH: PROTOCOL << 1 | EXTEND, then T_DIR/BYT_BLOK/T_LENGTH and CK_COND. */
+static const struct {
+	const char *name;
+	struct ata_cmd cmd;
+	bool twelve;
+	unsigned int len;
+	uint8_t cdb[16];
+} sat_cases[] = {
+	{ "ATA PASS-THROUGH (16) of IDENTIFY DEVICE: PIO in, 1 block, T_LENGTH in COUNT",
+	  { .tf = { .command = 0xec, .count = 1 }, .protocol = ATA_PROTO_PIO_IN, .len = 512 }, false, 16,
+	  { 0x85, 0x08, 0x0e, 0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0, 0xec, 0 } },
+	{ "ATA PASS-THROUGH (12) of IDENTIFY DEVICE",
+	  { .tf = { .command = 0xec, .count = 1 }, .protocol = ATA_PROTO_PIO_IN, .len = 512 }, true, 12,
+	  { 0xa1, 0x08, 0x0e, 0, 0x01, 0, 0, 0, 0, 0xec, 0, 0 } },
+	{ "CHECK POWER MODE: non-data, CK_COND for the registers",
+	  { .tf = { .command = 0xe5 }, .protocol = ATA_PROTO_NONDATA, .want_regs = true }, false, 16,
+	  { 0x85, 0x06, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xe5, 0 } },
+	{ "READ LOG EXT of log 30h page 8: EXTEND, LBA 7:0 log, 15:8 page, device LBA bit",
+	  { .tf = { .command = 0x2f, .count = 1, .lba = 0x0830, .lba48 = true, .device = 0x40 },
+	    .protocol = ATA_PROTO_PIO_IN, .len = 512 }, false, 16,
+	  { 0x85, 0x09, 0x0e, 0, 0, 0, 0x01, 0, 0x30, 0, 0x08, 0, 0, 0x40, 0x2f, 0 } },
+	{ "SET FEATURES 02h (write cache on): FEATURE in byte 4",
+	  { .tf = { .command = 0xef, .feature = 0x02 }, .protocol = ATA_PROTO_NONDATA }, false, 16,
+	  { 0x85, 0x06, 0, 0, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xef, 0 } },
+	{ "a 28-bit LBA: bits 27:24 in DEVICE",
+	  { .tf = { .command = 0x20, .count = 1, .lba = 0x0abcdef1, .device = 0x40 }, .protocol = ATA_PROTO_PIO_IN,
+	    .len = 512 }, false, 16,
+	  { 0x85, 0x08, 0x0e, 0, 0, 0, 0x01, 0, 0xf1, 0, 0xde, 0, 0xbc, 0x4a, 0x20, 0 } },
+	{ "a 48-bit LBA: the high bytes in 7, 9, 11",
+	  { .tf = { .command = 0x24, .count = 1, .lba = 0x123456789abcULL, .lba48 = true, .device = 0x40 },
+	    .protocol = ATA_PROTO_PIO_IN, .len = 512 }, false, 16,
+	  { 0x85, 0x09, 0x0e, 0, 0, 0, 0x01, 0x56, 0xbc, 0x34, 0x9a, 0x12, 0x78, 0x40, 0x24, 0 } },
+};
+
+static void test_sat(void)
+{
+	for (size_t i = 0; i < sizeof(sat_cases) / sizeof(sat_cases[0]); i++) {
+		uint8_t cdb[16];
+		unsigned int len = sat_build_cdb(&sat_cases[i].cmd, sat_cases[i].twelve, cdb);
+
+		result(sat_cases[i].name, len == sat_cases[i].len &&
+			   same_bytes(cdb, sat_cases[i].cdb, len, sat_cases[i].name));
+	}
+}
+
+/* SPC-4 4.5: fixed format (70h) key in byte 2, ASC/ASCQ in 12-13 within ADDITIONAL SENSE LENGTH; descriptor (72h) in 1-3. */
+static const struct {
+	const char *name;
+	uint8_t buf[20];
+	unsigned int len;
+	bool valid;
+	uint8_t key, asc, ascq;
+} sense_cases[] = {
+	{ "fixed sense: ILLEGAL REQUEST, invalid field in CDB", { 0x70, 0, 0x05, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0x24, 0x00 },
+	  18, true, 0x05, 0x24, 0x00 },
+	{ "fixed sense, deferred (71h)", { 0x71, 0, 0x03, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0x11, 0x04 }, 18, true, 0x03,
+	  0x11, 0x04 },
+	{ "fixed sense whose ADDITIONAL SENSE LENGTH stops before ASC", { 0x70, 0, 0x02, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0x04, 0x02 },
+	  18, true, 0x02, 0, 0 },
+	{ "fixed sense cut at 13 bytes: no ASC", { 0x70, 0, 0x06, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0x29 }, 13, true, 0x06, 0,
+	  0 },
+	{ "descriptor sense: NO SENSE, ATA pass-through information available", { 0x72, 0x00, 0x00, 0x1d }, 8, true, 0,
+	  0x00, 0x1d },
+	{ "two bytes: no sense key", { 0x70, 0 }, 2, false, 0, 0, 0 },
+	{ "an unknown response code", { 0x7f, 0, 5 }, 18, false, 0, 0, 0 },
+};
+
+static void test_sense(void)
+{
+	for (size_t i = 0; i < sizeof(sense_cases) / sizeof(sense_cases[0]); i++) {
+		struct sense s;
+		bool valid = sense_normalise(sense_cases[i].buf, sense_cases[i].len, &s);
+
+		result(sense_cases[i].name, valid == sense_cases[i].valid &&
+			   (!valid || (s.key == sense_cases[i].key && s.asc == sense_cases[i].asc &&
+				       s.ascq == sense_cases[i].ascq)));
+	}
+}
+
+/* Ranges cut into pieces of at most max blocks, in order. */
+static void test_ranges(void)
+{
+	static const struct sector_range r[] = { { 100, 10 }, { 500, 0 }, { 7, 3 } };
+	static const struct {
+		uint64_t lba, count;
+	} want[] = { { 100, 4 }, { 104, 4 }, { 108, 2 }, { 7, 3 } };
+	struct range_cursor c = { 0 };
+	uint64_t lba, count;
+	size_t k = 0;
+	bool ok = true;
+
+	while (next_range_piece(r, 3, &c, 4, &lba, &count)) {
+		ok = ok && k < 4 && lba == want[k].lba && count == want[k].count;
+		k++;
+	}
+	result("ranges: 100:10 500:0 7:3 in pieces of 4", ok && k == 4 && range_cursor_done(&c, r, 3) == 3);
+
+	/* NVMe DSM range: bytes 4-7 LENGTH IN LOGICAL BLOCKS, 8-15 STARTING LBA, little-endian. */
+	static const struct sector_range big[] = { { 0x0102030405ULL, 0x100000002ULL } };
+	static uint8_t buf[NVME_DSM_BYTES];
+	static const uint8_t want_dsm[32] = {
+		0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x05, 0x04, 0x03, 0x02, 0x01, 0, 0, 0,
+		0, 0, 0, 0, 0x03, 0, 0, 0, 0x04, 0x04, 0x03, 0x02, 0x02, 0, 0, 0,
+	};
+	struct range_cursor c2 = { 0 };
+	uint64_t sectors;
+	unsigned int entries = nvme_dsm_ranges(big, 1, &c2, buf, &sectors);
+
+	result("NVMe DSM: a range of 2^32+2 blocks takes two entries", entries == 2 && sectors == 0x100000002ULL &&
+	       same_bytes(buf, want_dsm, sizeof(want_dsm), "dsm"));
+}
+
+/* SCSI answers (SPC-4 6.6, 7.5.6, 7.8; SBC-3 5.16): fields where the standard puts them, nothing past what came. */
+static void test_scsi_pages(void)
+{
+	static const uint8_t rc16[32] = { 0, 0, 0, 0, 0, 0, 0x0f, 0xff, 0, 0, 0x10, 0, 0, 0x03, 0xc0 };
+	static const uint8_t vpd[] = { 0, 0x80, 0x00, 0xff, 'A', 'B' };
+	/* Mode parameter header (10): MODE DATA LENGTH 26, block descriptor length 0; caching page 08h, 18 bytes. */
+	uint8_t mode[28] = { 0, 26, 0, 0x90, 0, 0, 0, 0, 0x08, 0x12, 0x04 };
+	struct scsi_capacity cap;
+	size_t offset, len;
+	char cause[160], serial[32];
+
+	result("READ CAPACITY (16): last LBA + 1 blocks, block length, exponent, LBPME, LBPRZ",
+	       scsi_decode_capacity16(rc16, sizeof(rc16), &cap) && cap.blocks == 0x1000 && cap.block_bytes == 4096 &&
+	       cap.physical_exponent == 3 && cap.lbpme && cap.lbprz);
+	result("READ CAPACITY (16) of 11 bytes: refused", !scsi_decode_capacity16(rc16, 11, &cap));
+	result("VPD page claiming 255 bytes of which 6 came: 6 may be read", scsi_vpd_length(vpd, sizeof(vpd)) == 6);
+	scsi_decode_serial(vpd, sizeof(vpd), serial, sizeof(serial));
+	result("unit serial number: what came, no further", strcmp(serial, "AB") == 0);
+	result("mode page 08h found after the 8-byte header",
+	       scsi_find_mode_page(mode, sizeof(mode), 0x08, &offset, &len, cause, sizeof(cause)) == 0 && offset == 8 &&
+	       len == 20);
+	result("mode page 08h with 10 of its 20 bytes: EIO",
+	       scsi_find_mode_page(mode, 18, 0x08, &offset, &len, cause, sizeof(cause)) == EIO);
+	result("mode page 1Ah not in the answer: EOPNOTSUPP",
+	       scsi_find_mode_page(mode, sizeof(mode), 0x1a, &offset, &len, cause, sizeof(cause)) == EOPNOTSUPP);
+}
+
+static void test_sysfs(void)
+{
+	static const struct {
+		const char *line;
+		int err;
+		unsigned long long value;
+	} cases[] = {
+		{ "2048\n", 0, 2048 }, { "0", 0, 0 }, { "12x\n", EINVAL, 0 }, { "-1\n", EINVAL, 0 },
+		{ " 5\n", EINVAL, 0 }, { "", EINVAL, 0 }, { "99999999999999999999999\n", EINVAL, 0 },
+	};
+	bool ok = true;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned long long v = 0;
+		int err = sysfs_parse_u64(cases[i].line, &v);
+
+		ok = ok && err == cases[i].err && (err || v == cases[i].value);
+	}
+	result("sysfs numbers: digits and a newline, nothing else", ok);
+}
+
+int main(void)
+{
+	test_sat();
+	test_sense();
+	test_ranges();
+	test_scsi_pages();
+	test_sysfs();
+	printf("end of suite\n");
+	return failures != 0;
+}
