@@ -153,52 +153,14 @@ static const struct step steps[] = {
 	STEP(OPT_RESET, WHEN_GIVEN, false, device_reset, ANY),
 };
 
-/*
- * Options that can destroy data, and the flags they need.  They are
- * checked before the first command goes out, so a refusal leaves the
- * drive untouched (9.65 checked each one only when its turn came).
- */
-enum confirmation { NEED_YES = 1, NEED_DESTROY = 2 };
-
-enum dangerous_form { ANY_FORM, SET_FORM, NONZERO_VALUE };
-
-static const struct dangerous {
-	enum opt_id opt;
-	enum dangerous_form form;	/* which uses of the option are dangerous */
-	unsigned int needs;
-	const char *label;
-	const char *explanation;
-} dangerous_options[] = {
-	{ OPT_POWERUP_STANDBY, NONZERO_VALUE, NEED_YES, "-s1", "This requires BIOS and kernel support to recognize/boot the drive." },
-	{ OPT_WDIDLE3, SET_FORM, NEED_DESTROY, "-J", "This implementation is not as thorough as the official WDIDLE3.EXE. Use at your own risk!" },
-	{ OPT_SET_SECTOR_SIZE, ANY_FORM, NEED_DESTROY, "--set-sector-size", "This will likely destroy all data on the drive." },
-	{ OPT_TRIM_STDIN, ANY_FORM, NEED_DESTROY, "--trim-sector-ranges-stdin", "This might destroy the drive and/or all data on it." },
-	{ OPT_TRIM_RANGES, ANY_FORM, NEED_DESTROY, "--trim-sector-ranges", "This might destroy the drive and/or all data on it." },
-	{ OPT_WRITE_SECTOR, ANY_FORM, NEED_YES, "--write-sector", "You are trying to deliberately overwrite a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss." },
-	{ OPT_REPAIR_SECTOR, ANY_FORM, NEED_YES, "--write-sector", "You are trying to deliberately overwrite a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss." },
-	{ OPT_MAKE_BAD_SECTOR, ANY_FORM, NEED_YES, "--make-bad-sector", "You are trying to deliberately corrupt a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss." },
-	{ OPT_SANITIZE_BLOCK_ERASE, ANY_FORM, NEED_YES, "--sanitize", "This sanitize command destroys all user data." },
-	{ OPT_SANITIZE_CRYPTO, ANY_FORM, NEED_YES, "--sanitize", "This sanitize command destroys all user data." },
-	{ OPT_SANITIZE_OVERWRITE, ANY_FORM, NEED_YES, "--sanitize", "This sanitize command destroys all user data." },
-	/* 9.65 asked for no flag here; a command meant to hang the bus gets one. */
-	{ OPT_DRQ_HSM_ERROR, ANY_FORM, NEED_YES, "--drq-hsm-error", "This deliberately leaves the drive in a stuck-DRQ state and may hang or crash the system." },
-	{ OPT_DCO_RESTORE, ANY_FORM, NEED_YES, "--dco-restore", "You are trying to deliberately reset your drive configuration back to the factory defaults.\nThis may change the apparent capacity and feature set of the drive, making all data on it inaccessible.\nYou could lose *everything*." },
-};
-
-#define FWDOWNLOAD_YES "This flag has not been tested with many drives to date.\nYou are trying to deliberately overwrite the drive firmware with the contents of the specified file.\nIf this fails, your drive could be toast."
-#define FWDOWNLOAD_DESTROY "This might destroy the drive and well as all of the data on it."
-
-static const enum opt_id fwdownload_options[] = {
-	OPT_FWDOWNLOAD, OPT_FWDOWNLOAD_MODE3, OPT_FWDOWNLOAD_MODE3_MAX,
-	OPT_FWDOWNLOAD_MODE7, OPT_FWDOWNLOAD_MODEE, OPT_FWDOWNLOAD_MODEE_MAX,
-};
-
-static bool dangerous_form_given(const struct dangerous *d, const struct settings *s)
+/* The option's use on this command line is one its row says needs confirming. */
+static bool dangerous_form_given(const struct option_desc *o, const struct settings *s)
 {
-	const struct opt_value *v = &s->v[d->opt];
+	const struct opt_value *v = &s->v[o->id];
+	const struct confirmation *c = &o->confirm;
 
-	return v->given && !(d->form == SET_FORM && !v->has_value) &&
-	       !(d->form == NONZERO_VALUE && !(v->has_value && v->num));
+	return c->needs && v->given && !(c->form == SET_FORM && !v->has_value) &&
+	       !(c->form == NONZERO_VALUE && !(v->has_value && v->num));
 }
 
 int run_file_option(enum opt_id opt, const struct settings *s)
@@ -208,42 +170,30 @@ int run_file_option(enum opt_id opt, const struct settings *s)
 
 bool carries_dangerous_option(const struct settings *s)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(dangerous_options); i++)
-		if (dangerous_form_given(&dangerous_options[i], s))
+	for (size_t i = 0; i < option_count; i++)
+		if (dangerous_form_given(&option_table[i], s))
 			return true;
-	for (size_t i = 0; i < ARRAY_SIZE(fwdownload_options); i++)
-		if (s->v[fwdownload_options[i]].given)
-			return true;
-	/* Also dangerous, though not in the table: -N and --dco-setmax confirm in their steps, and 9.65 asks no flag for the security commands. */
-	return s->v[OPT_MAX_SECTORS].has_value || s->v[OPT_DCO_SETMAX].given ||
-	       s->v[OPT_SECURITY_SET_PASS].given || s->v[OPT_SECURITY_DISABLE].given ||
-	       s->v[OPT_SECURITY_ERASE].given || s->v[OPT_SECURITY_ERASE_ENHANCED].given;
+	return false;
 }
 
-/* 0, or EPERM when a dangerous option lacks its flag (the message is printed). */
+/*
+ * 0, or EPERM when a dangerous option lacks its flag (the message is
+ * printed).  Checked before the first command goes out, so a refusal
+ * leaves the drive untouched (9.65 checked each one only when its turn
+ * came).
+ */
 static int preflight(struct device *dev, const struct settings *s)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(dangerous_options); i++) {
-		const struct dangerous *d = &dangerous_options[i];
+	for (size_t i = 0; i < option_count; i++) {
+		const struct confirmation *c = &option_table[i].confirm;
 		int err = 0;
 
-		if (!dangerous_form_given(d, s))
+		if (!dangerous_form_given(&option_table[i], s))
 			continue;
-		if (d->needs & NEED_YES)
-			err = confirm_dangerous(dev, s, d->label, d->explanation);
-		if (!err && (d->needs & NEED_DESTROY))
-			err = confirm_destructive(dev, s, d->label, d->explanation);
-		if (err)
-			return err;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(fwdownload_options); i++) {
-		int err;
-
-		if (!s->v[fwdownload_options[i]].given)
-			continue;
-		err = confirm_dangerous(dev, s, "--fwdownload", FWDOWNLOAD_YES);
-		if (!err)
-			err = confirm_destructive(dev, s, "--fwdownload", FWDOWNLOAD_DESTROY);
+		if (c->needs & NEED_YES)
+			err = confirm_dangerous(dev, s, c->label, c->why);
+		if (!err && (c->needs & NEED_DESTROY))
+			err = confirm_destructive(dev, s, c->label, c->why_destroy ? c->why_destroy : c->why);
 		if (err)
 			return err;
 	}

@@ -1,8 +1,9 @@
 /*
  * The option table: every option's spelling, the kind and range of its
- * value, the message used when the value is bad, and its line in the
- * usage text.  The parser (hdparm.c) reads it to parse and to print -h;
- * the runner reads it to name an option in a message.
+ * value, the message used when the value is bad, its line in the usage
+ * text, and the confirmation it needs.  The parser (hdparm.c) reads it to
+ * parse and to print -h; the runner reads it to name an option in a
+ * message and to refuse a dangerous one before anything is sent.
  */
 #include <stdio.h>
 
@@ -11,116 +12,135 @@
 
 #define LBA48_MAX ((1ULL << 48) - 1)
 
-const struct option_desc option_table[] = {
-	{ OPT_READAHEAD, 'a', NULL, ARG_OPTIONAL_NUM, 0, 2048, "filesystem-read-ahead", CLASS_ACTION, "-a   Get/set fs readahead", NULL },
-	{ OPT_LOOKAHEAD, 'A', NULL, ARG_OPTIONAL_NUM, 0, 1, "look-ahead", CLASS_ACTION, "-A   Get/set the drive look-ahead flag (0/1)", NULL },
-	{ OPT_BUSSTATE, 'b', NULL, ARG_OPTIONAL_NUM, 0, 2, "bus-state", CLASS_ACTION, "-b   Get/set bus state (0 == off, 1 == on, 2 == tristate)", NULL },
-	{ OPT_APM, 'B', NULL, ARG_OPTIONAL_NUM, 1, 255, "power-management-mode", CLASS_ACTION, "-B   Set Advanced Power Management setting (1-255)", NULL },
-	{ OPT_IO32BIT, 'c', NULL, ARG_OPTIONAL_NUM, 0, 3, "32-bit-IO", CLASS_ACTION, "-c   Get/set IDE 32-bit IO setting", NULL },
-	{ OPT_POWERMODE, 'C', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-C   Check drive power mode status", NULL },
-	{ OPT_DMA, 'd', NULL, ARG_OPTIONAL_NUM, 0, 1, "dma-enable", CLASS_ACTION, "-d   Get/set using_dma flag", NULL },
-	{ OPT_DEFECTS, 'D', NULL, ARG_NUM, 0, 1, "defects-management", CLASS_ACTION, "-D   Enable/disable drive defect management", NULL },
-	{ OPT_CDROMSPEED, 'E', NULL, ARG_NUM, 0, 255, "CDROM/DVD-speed", CLASS_ACTION, "-E   Set cd/dvd drive speed", NULL },
-	{ OPT_FLUSH_BUFFERS, 'f', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-f   Flush buffer cache for device on exit", NULL },
-	{ OPT_FLUSH_WCACHE, 'F', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-F   Flush drive write cache", NULL },
-	{ OPT_GEOMETRY, 'g', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-g   Display drive geometry", NULL },
-	{ OPT_HELP, 'h', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-h   Display terse usage information", NULL },
-	{ OPT_HITACHI_TEMP, 'H', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-H   Read temperature from drive (Hitachi only)", NULL },
-	{ OPT_IDENTITY, 'i', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-i   Display drive identification", NULL },
-	{ OPT_IDENTIFY, 'I', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-I   Detailed/current information directly from drive", NULL },
-	{ OPT_WDIDLE3, 'J', NULL, ARG_OPTIONAL_NUM, 0, 300, "WDC-idle3-timeout", CLASS_ACTION, "-J   Get/set Western DIgital \"Idle3\" timeout for a WDC \"Green\" drive (DANGEROUS)", NULL },
-	{ OPT_KEEP, 'k', NULL, ARG_OPTIONAL_NUM, 0, 1, "kernel-keep-settings", CLASS_ACTION, "-k   Get/set keep_settings_over_reset flag (0/1)", NULL },
-	{ OPT_DRIVE_KEEP, 'K', NULL, ARG_NUM, 0, 1, "drive-keep-settings", CLASS_ACTION, "-K   Set drive keep_features_over_reset flag (0/1)", NULL },
-	{ OPT_DOORLOCK, 'L', NULL, ARG_NUM, 0, 1, "door-lock", CLASS_ACTION, "-L   Set drive doorlock (0/1) (removable harddisks only)", NULL },
-	{ OPT_MULTCOUNT, 'm', NULL, ARG_OPTIONAL_NUM, 0, 64, "multmode-count", CLASS_ACTION, "-m   Get/set multiple sector count", NULL },
-	{ OPT_ACOUSTIC, 'M', NULL, ARG_OPTIONAL_NUM, 0, 255, "acoustic-management", CLASS_ACTION, "-M   Get/set acoustic management (0-254, 128: quiet, 254: fast)", NULL },
-	{ OPT_NOWERR, 'n', NULL, ARG_OPTIONAL_NUM, 0, 1, "ignore-write-errors", CLASS_ACTION, "-n   Get/set ignore-write-errors flag (0/1)", NULL },
-	{ OPT_MAX_SECTORS, 'N', NULL, ARG_MAX_SECTORS, 1, LBA48_MAX, "sector", CLASS_ACTION, "-N   Get/set max visible number of sectors (HPA) (VERY DANGEROUS)", NULL },
-	{ OPT_PIOMODE, 'p', NULL, ARG_XFERMODE, 0, 255, "PIO-mode", CLASS_ACTION, "-p   Set PIO mode on IDE interface chipset (0,1,2,3,4,...)", NULL },
-	{ OPT_PREFETCH, 'P', NULL, ARG_NUM, 0, 255, "prefetch", CLASS_ACTION, "-P   Set drive prefetch count", NULL },
-	{ OPT_QUIET, 'q', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-q   Change next setting quietly", NULL },
-	{ OPT_QUEUE_DEPTH, 'Q', NULL, ARG_OPTIONAL_NUM, 0, 1024, "queue-depth", CLASS_ACTION, "-Q   Get/set DMA queue_depth (if supported)", NULL },
-	{ OPT_READONLY, 'r', NULL, ARG_OPTIONAL_NUM, 0, 1, "read-only", CLASS_ACTION, "-r   Get/set device readonly flag (DANGEROUS to set)", NULL },
-	{ OPT_WRV, 'R', NULL, ARG_OPTIONAL_NUM, 0, 3, "write-read-verify", CLASS_ACTION, "-R   Get/set device write-read-verify flag", NULL },
-	{ OPT_POWERUP_STANDBY, 's', NULL, ARG_NUM, 0, 1, "powerup-in-standby", CLASS_ACTION, "-s   Set power-up in standby flag (0/1) (DANGEROUS)", NULL },
-	{ OPT_STANDBY, 'S', NULL, ARG_NUM, 0, 255, "standby-interval", CLASS_ACTION, "-S   Set standby (spindown) timeout", NULL },
-	{ OPT_TIMINGS, 't', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-t   Perform device read timings", NULL },
-	{ OPT_CACHE_TIMINGS, 'T', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-T   Perform cache read timings", NULL },
-	{ OPT_UNMASK, 'u', NULL, ARG_OPTIONAL_NUM, 0, 1, "unmask-irq", CLASS_ACTION, "-u   Get/set unmaskirq flag (0/1)", NULL },
-	{ OPT_OBSOLETE_U, 'U', NULL, ARG_NONE, 0, 0, NULL, CLASS_MODIFIER, "-U   Obsolete", NULL },
-	{ OPT_DEFAULTS, 'v', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-v   Use defaults; same as -acdgkmur for IDE drives", NULL },
-	{ OPT_VERSION, 'V', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-V   Display program version and exit immediately", NULL },
-	{ OPT_RESET, 'w', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-w   Perform device reset (DANGEROUS)", NULL },
-	{ OPT_WCACHE, 'W', NULL, ARG_OPTIONAL_NUM, 0, 1, "write-cache", CLASS_ACTION, "-W   Get/set drive write-caching flag (0/1)", NULL },
-	{ OPT_OBSOLETE_X, 'x', NULL, ARG_NONE, 0, 0, NULL, CLASS_MODIFIER, "-x   Obsolete", NULL },
-	{ OPT_XFERMODE, 'X', NULL, ARG_XFERMODE, 0, 255, "transfer-mode", CLASS_ACTION, "-X   Set IDE xfer mode (DANGEROUS)", NULL },
-	{ OPT_STANDBY_NOW, 'y', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-y   Put drive in standby mode", NULL },
-	{ OPT_SLEEP_NOW, 'Y', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-Y   Put drive to sleep", NULL },
-	{ OPT_REREAD_PARTITIONS, 'z', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-z   Re-read partition table", NULL },
-	{ OPT_SEAGATE, 'Z', NULL, ARG_NONE, 0, 0, NULL, CLASS_ACTION, "-Z   Disable Seagate auto-powersaving mode", NULL },
+#define WRITE_SECTOR_WARNING "You are trying to deliberately overwrite a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss."
+#define SANITIZE_WARNING "This sanitize command destroys all user data."
+#define FWDOWNLOAD_YES "This flag has not been tested with many drives to date.\nYou are trying to deliberately overwrite the drive firmware with the contents of the specified file.\nIf this fails, your drive could be toast."
+#define FWDOWNLOAD_DESTROY "This might destroy the drive and well as all of the data on it."
 
-	{ OPT_DCO_FREEZE, 0, "dco-freeze", ARG_NONE, 0, 0, NULL, CLASS_ACTION, "--dco-freeze      Freeze/lock current device configuration until next power cycle", NULL },
-	{ OPT_DCO_IDENTIFY, 0, "dco-identify", ARG_NONE, 0, 0, NULL, CLASS_ACTION, "--dco-identify    Read/dump device configuration identify data", NULL },
-	{ OPT_DCO_RESTORE, 0, "dco-restore", ARG_NONE, 0, 0, NULL, CLASS_ALONE, "--dco-restore     Reset device configuration back to factory defaults", NULL },
-	{ OPT_DCO_SETMAX, 0, "dco-setmax", ARG_U64, 1, LBA48_MAX, "bad/missing sector value", CLASS_ALONE, "--dco-setmax      Use DCO to set maximum addressable sectors", NULL },
-	{ OPT_DIRECT, 0, "direct", ARG_NONE, 0, 0, NULL, CLASS_MODIFIER, "--direct          Use O_DIRECT to bypass page cache for timings", NULL },
-	{ OPT_DRQ_HSM_ERROR, 0, "drq-hsm-error", ARG_NONE, 0, 0, NULL, CLASS_ACTION, "--drq-hsm-error   Crash system with a \"stuck DRQ\" error (VERY DANGEROUS)", NULL },
-	{ OPT_FALLOCATE, 0, "fallocate", ARG_SIZE_FILE, 0, 1ULL << 53, "bad/missing block-count", CLASS_SOLE, "--fallocate       Create a file without writing data to disk", NULL },
-	{ OPT_FIBMAP, 0, "fibmap", ARG_FILE, 0, 0, NULL, CLASS_SOLE, "--fibmap          Show device extents (and fragmentation) for a file", NULL },
-	{ OPT_FWDOWNLOAD, 0, "fwdownload", ARG_FILE, 0, 0, NULL, CLASS_SOLE, "--fwdownload            Download firmware file to drive (EXTREMELY DANGEROUS)", NULL },
-	{ OPT_FWDOWNLOAD_MODE3, 0, "fwdownload-mode3", ARG_FILE, 0, 0, NULL, CLASS_SOLE, "--fwdownload-mode3      Download firmware using min-size segments (EXTREMELY DANGEROUS)", NULL },
-	{ OPT_FWDOWNLOAD_MODE3_MAX, 0, "fwdownload-mode3-max", ARG_FILE, 0, 0, NULL, CLASS_SOLE, "--fwdownload-mode3-max  Download firmware using max-size segments (EXTREMELY DANGEROUS)", NULL },
-	{ OPT_FWDOWNLOAD_MODE7, 0, "fwdownload-mode7", ARG_FILE, 0, 0, NULL, CLASS_SOLE, "--fwdownload-mode7      Download firmware using a single segment (EXTREMELY DANGEROUS)", NULL },
-	{ OPT_FWDOWNLOAD_MODEE, 0, "fwdownload-modee", ARG_FILE, 0, 0, NULL, CLASS_SOLE, "--fwdownload-modee      Download firmware using mode E (min-size segments) (EXTREMELY DANGEROUS)", NULL },
-	{ OPT_FWDOWNLOAD_MODEE_MAX, 0, "fwdownload-modee-max", ARG_FILE, 0, 0, NULL, CLASS_SOLE, "--fwdownload-modee-max  Download firmware using mode E (max-size segments) (EXTREMELY DANGEROUS)", NULL },
-	{ OPT_IDLE_IMMEDIATE, 0, "idle-immediate", ARG_NONE, 0, 0, NULL, CLASS_ACTION, "--idle-immediate  Idle drive immediately", NULL },
-	{ OPT_IDLE_UNLOAD, 0, "idle-unload", ARG_NONE, 0, 0, NULL, CLASS_ACTION, "--idle-unload     Idle immediately and unload heads", NULL },
-	{ OPT_IRAW, 0, "Iraw", ARG_FILE, 0, 0, NULL, CLASS_ACTION, "--Iraw filename   Write raw binary identify data to the specfied file", NULL },
-	{ OPT_ISTDIN, 0, "Istdin", ARG_NONE, 0, 0, NULL, CLASS_ALONE, "--Istdin          Read identify data from stdin as ASCII hex", NULL },
-	{ OPT_ISTDOUT, 0, "Istdout", ARG_NONE, 0, 0, NULL, CLASS_ACTION, "--Istdout         Write identify data to stdout as ASCII hex", NULL },
-	{ OPT_MAKE_BAD_SECTOR, 0, "make-bad-sector", ARG_FLAGGED_U64, 0, LBA48_MAX, "bad/missing sector value", CLASS_ACTION, "--make-bad-sector Deliberately corrupt a sector directly on the media (VERY DANGEROUS)", NULL },
-	{ OPT_OFFSET, 0, "offset", ARG_U64, 0, UINT64_MAX >> 30, "GB offset for -t flag", CLASS_ACTION, "--offset          use with -t, to begin timings at given offset (in GiB) from start of drive", NULL },
-	{ OPT_PREFER_ATA12, 0, "prefer-ata12", ARG_NONE, 0, 0, NULL, CLASS_MODIFIER, "--prefer-ata12    Use 12-byte (instead of 16-byte) SAT commands when possible", NULL },
-	{ OPT_READ_SECTOR, 0, "read-sector", ARG_U64, 0, LBA48_MAX, "bad/missing sector value", CLASS_ACTION, "--read-sector     Read and dump (in hex) a sector directly from the media", NULL },
-	{ OPT_REPAIR_SECTOR, 0, "repair-sector", ARG_U64, 0, LBA48_MAX, "bad/missing sector value", CLASS_SOLE, "--repair-sector   Alias for the --write-sector option (VERY DANGEROUS)", NULL },
-	{ OPT_SANITIZE_ANTIFREEZE, 0, "sanitize-antifreeze-lock", ARG_NONE, 0, 0, NULL, CLASS_ALONE, "--sanitize-antifreeze-lock  Block sanitize-freeze-lock command until next power cycle", NULL },
-	{ OPT_SANITIZE_BLOCK_ERASE, 0, "sanitize-block-erase", ARG_NONE, 0, 0, NULL, CLASS_ALONE, "--sanitize-block-erase      Start block erase operation", NULL },
-	{ OPT_SANITIZE_CRYPTO, 0, "sanitize-crypto-scramble", ARG_NONE, 0, 0, NULL, CLASS_ALONE, "--sanitize-crypto-scramble  Change the internal encryption keys that used for used data", NULL },
-	{ OPT_SANITIZE_FREEZE, 0, "sanitize-freeze-lock", ARG_NONE, 0, 0, NULL, CLASS_ALONE, "--sanitize-freeze-lock      Lock drive's sanitize features until next power cycle", NULL },
-	{ OPT_SANITIZE_OVERWRITE, 0, "sanitize-overwrite", ARG_PATTERN, 0, 0, NULL, CLASS_ALONE, "--sanitize-overwrite  PATTERN  Overwrite the internal media with constant PATTERN", NULL },
-	{ OPT_SANITIZE_PASSES, 0, "sanitize-overwrite-passes", ARG_U64, 0, 7, "Number of passes must be in range 0..7", CLASS_MODIFIER, "--sanitize-overwrite-passes COUNT  Number of overwrite passes from 0 to 7, default 0 means 16 passes", NULL },
-	{ OPT_SANITIZE_STATUS, 0, "sanitize-status", ARG_NONE, 0, 0, NULL, CLASS_ALONE, "--sanitize-status           Show sanitize status information", NULL },
-	{ OPT_SECURITY_HELP, 0, "security-help", ARG_NONE, 0, 0, NULL, CLASS_ALONE, "--security-help             Display help for ATA security commands", NULL },
-	{ OPT_SET_SECTOR_SIZE, 0, "set-sector-size", ARG_U64, 0x200, 0x1080, "sector size out of range", CLASS_SOLE, "--set-sector-size           Change logical sector size of drive", NULL },
-	{ OPT_TRIM_RANGES, 0, "trim-sector-ranges", ARG_RANGES, 0, LBA48_MAX, NULL, CLASS_SOLE, "--trim-sector-ranges        Tell SSD firmware to discard unneeded data sectors: lba:count ..", NULL },
-	{ OPT_TRIM_STDIN, 0, "trim-sector-ranges-stdin", ARG_NONE, 0, 0, NULL, CLASS_SOLE, "--trim-sector-ranges-stdin  Same as above, but reads lba:count pairs from stdin", NULL },
-	{ OPT_VERBOSE, 0, "verbose", ARG_NONE, 0, 0, NULL, CLASS_MODIFIER, "--verbose                   Display extra diagnostics from some commands", NULL },
-	{ OPT_WRITE_SECTOR, 0, "write-sector", ARG_U64, 0, LBA48_MAX, "bad/missing sector value", CLASS_SOLE, "--write-sector              Repair/overwrite a (possibly bad) sector directly on the media (VERY DANGEROUS)", NULL },
+/*
+ * Rows in designated initialisers; what a row leaves out is 0: no letter,
+ * no long name, no value (ARG_NONE), CLASS_ACTION, nothing to confirm.
+ * Options listed with "DANGEROUS" in -h carry their confirmation: the
+ * flags they need, which of their uses need them, and the warning.
+ */
+const struct option_desc option_table[] = {
+	{ .id = OPT_READAHEAD, .letter = 'a', .arg = ARG_OPTIONAL_NUM, .max = 2048, .what = "filesystem-read-ahead", .usage = "-a   Get/set fs readahead" },
+	{ .id = OPT_LOOKAHEAD, .letter = 'A', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "look-ahead", .usage = "-A   Get/set the drive look-ahead flag (0/1)" },
+	{ .id = OPT_BUSSTATE, .letter = 'b', .arg = ARG_OPTIONAL_NUM, .max = 2, .what = "bus-state", .usage = "-b   Get/set bus state (0 == off, 1 == on, 2 == tristate)" },
+	{ .id = OPT_APM, .letter = 'B', .arg = ARG_OPTIONAL_NUM, .min = 1, .max = 255, .what = "power-management-mode", .usage = "-B   Set Advanced Power Management setting (1-255)" },
+	{ .id = OPT_IO32BIT, .letter = 'c', .arg = ARG_OPTIONAL_NUM, .max = 3, .what = "32-bit-IO", .usage = "-c   Get/set IDE 32-bit IO setting" },
+	{ .id = OPT_POWERMODE, .letter = 'C', .usage = "-C   Check drive power mode status" },
+	{ .id = OPT_DMA, .letter = 'd', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "dma-enable", .usage = "-d   Get/set using_dma flag" },
+	{ .id = OPT_DEFECTS, .letter = 'D', .arg = ARG_NUM, .max = 1, .what = "defects-management", .usage = "-D   Enable/disable drive defect management" },
+	{ .id = OPT_CDROMSPEED, .letter = 'E', .arg = ARG_NUM, .max = 255, .what = "CDROM/DVD-speed", .usage = "-E   Set cd/dvd drive speed" },
+	{ .id = OPT_FLUSH_BUFFERS, .letter = 'f', .usage = "-f   Flush buffer cache for device on exit" },
+	{ .id = OPT_FLUSH_WCACHE, .letter = 'F', .usage = "-F   Flush drive write cache" },
+	{ .id = OPT_GEOMETRY, .letter = 'g', .usage = "-g   Display drive geometry" },
+	{ .id = OPT_HELP, .letter = 'h', .usage = "-h   Display terse usage information" },
+	{ .id = OPT_HITACHI_TEMP, .letter = 'H', .usage = "-H   Read temperature from drive (Hitachi only)" },
+	{ .id = OPT_IDENTITY, .letter = 'i', .usage = "-i   Display drive identification" },
+	{ .id = OPT_IDENTIFY, .letter = 'I', .usage = "-I   Detailed/current information directly from drive" },
+	{ .id = OPT_WDIDLE3, .letter = 'J', .arg = ARG_OPTIONAL_NUM, .max = 300, .what = "WDC-idle3-timeout", .usage = "-J   Get/set Western DIgital \"Idle3\" timeout for a WDC \"Green\" drive (DANGEROUS)", .confirm = { .needs = NEED_DESTROY, .form = SET_FORM, .label = "-J", .why = "This implementation is not as thorough as the official WDIDLE3.EXE. Use at your own risk!" } },
+	{ .id = OPT_KEEP, .letter = 'k', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "kernel-keep-settings", .usage = "-k   Get/set keep_settings_over_reset flag (0/1)" },
+	{ .id = OPT_DRIVE_KEEP, .letter = 'K', .arg = ARG_NUM, .max = 1, .what = "drive-keep-settings", .usage = "-K   Set drive keep_features_over_reset flag (0/1)" },
+	{ .id = OPT_DOORLOCK, .letter = 'L', .arg = ARG_NUM, .max = 1, .what = "door-lock", .usage = "-L   Set drive doorlock (0/1) (removable harddisks only)" },
+	{ .id = OPT_MULTCOUNT, .letter = 'm', .arg = ARG_OPTIONAL_NUM, .max = 64, .what = "multmode-count", .usage = "-m   Get/set multiple sector count" },
+	{ .id = OPT_ACOUSTIC, .letter = 'M', .arg = ARG_OPTIONAL_NUM, .max = 255, .what = "acoustic-management", .usage = "-M   Get/set acoustic management (0-254, 128: quiet, 254: fast)" },
+	{ .id = OPT_NOWERR, .letter = 'n', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "ignore-write-errors", .usage = "-n   Get/set ignore-write-errors flag (0/1)" },
+	{ .id = OPT_MAX_SECTORS, .letter = 'N', .arg = ARG_MAX_SECTORS, .min = 1, .max = LBA48_MAX, .what = "sector", .usage = "-N   Get/set max visible number of sectors (HPA) (VERY DANGEROUS)", .confirm = { .needs = NEED_IN_STEP, .form = SET_FORM } },
+	{ .id = OPT_PIOMODE, .letter = 'p', .arg = ARG_XFERMODE, .max = 255, .what = "PIO-mode", .usage = "-p   Set PIO mode on IDE interface chipset (0,1,2,3,4,...)" },
+	{ .id = OPT_PREFETCH, .letter = 'P', .arg = ARG_NUM, .max = 255, .what = "prefetch", .usage = "-P   Set drive prefetch count" },
+	{ .id = OPT_QUIET, .letter = 'q', .usage = "-q   Change next setting quietly" },
+	{ .id = OPT_QUEUE_DEPTH, .letter = 'Q', .arg = ARG_OPTIONAL_NUM, .max = 1024, .what = "queue-depth", .usage = "-Q   Get/set DMA queue_depth (if supported)" },
+	{ .id = OPT_READONLY, .letter = 'r', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "read-only", .usage = "-r   Get/set device readonly flag (DANGEROUS to set)" },
+	{ .id = OPT_WRV, .letter = 'R', .arg = ARG_OPTIONAL_NUM, .max = 3, .what = "write-read-verify", .usage = "-R   Get/set device write-read-verify flag" },
+	{ .id = OPT_POWERUP_STANDBY, .letter = 's', .arg = ARG_NUM, .max = 1, .what = "powerup-in-standby", .usage = "-s   Set power-up in standby flag (0/1) (DANGEROUS)", .confirm = { .needs = NEED_YES, .form = NONZERO_VALUE, .label = "-s1", .why = "This requires BIOS and kernel support to recognize/boot the drive." } },
+	{ .id = OPT_STANDBY, .letter = 'S', .arg = ARG_NUM, .max = 255, .what = "standby-interval", .usage = "-S   Set standby (spindown) timeout" },
+	{ .id = OPT_TIMINGS, .letter = 't', .usage = "-t   Perform device read timings" },
+	{ .id = OPT_CACHE_TIMINGS, .letter = 'T', .usage = "-T   Perform cache read timings" },
+	{ .id = OPT_UNMASK, .letter = 'u', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "unmask-irq", .usage = "-u   Get/set unmaskirq flag (0/1)" },
+	{ .id = OPT_OBSOLETE_U, .letter = 'U', .cls = CLASS_MODIFIER, .usage = "-U   Obsolete" },
+	{ .id = OPT_DEFAULTS, .letter = 'v', .usage = "-v   Use defaults; same as -acdgkmur for IDE drives" },
+	{ .id = OPT_VERSION, .letter = 'V', .usage = "-V   Display program version and exit immediately" },
+	{ .id = OPT_RESET, .letter = 'w', .usage = "-w   Perform device reset (DANGEROUS)" },
+	{ .id = OPT_WCACHE, .letter = 'W', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "write-cache", .usage = "-W   Get/set drive write-caching flag (0/1)" },
+	{ .id = OPT_OBSOLETE_X, .letter = 'x', .cls = CLASS_MODIFIER, .usage = "-x   Obsolete" },
+	{ .id = OPT_XFERMODE, .letter = 'X', .arg = ARG_XFERMODE, .max = 255, .what = "transfer-mode", .usage = "-X   Set IDE xfer mode (DANGEROUS)" },
+	{ .id = OPT_STANDBY_NOW, .letter = 'y', .usage = "-y   Put drive in standby mode" },
+	{ .id = OPT_SLEEP_NOW, .letter = 'Y', .usage = "-Y   Put drive to sleep" },
+	{ .id = OPT_REREAD_PARTITIONS, .letter = 'z', .usage = "-z   Re-read partition table" },
+	{ .id = OPT_SEAGATE, .letter = 'Z', .usage = "-Z   Disable Seagate auto-powersaving mode" },
+
+	{ .id = OPT_DCO_FREEZE, .name = "dco-freeze", .usage = "--dco-freeze      Freeze/lock current device configuration until next power cycle" },
+	{ .id = OPT_DCO_IDENTIFY, .name = "dco-identify", .usage = "--dco-identify    Read/dump device configuration identify data" },
+	{ .id = OPT_DCO_RESTORE, .name = "dco-restore", .cls = CLASS_ALONE, .usage = "--dco-restore     Reset device configuration back to factory defaults", .confirm = { .needs = NEED_YES, .label = "--dco-restore", .why = "You are trying to deliberately reset your drive configuration back to the factory defaults.\nThis may change the apparent capacity and feature set of the drive, making all data on it inaccessible.\nYou could lose *everything*." } },
+	{ .id = OPT_DCO_SETMAX, .name = "dco-setmax", .arg = ARG_U64, .min = 1, .max = LBA48_MAX, .what = "bad/missing sector value", .cls = CLASS_ALONE, .usage = "--dco-setmax      Use DCO to set maximum addressable sectors", .confirm = { .needs = NEED_IN_STEP } },
+	{ .id = OPT_DIRECT, .name = "direct", .cls = CLASS_MODIFIER, .usage = "--direct          Use O_DIRECT to bypass page cache for timings" },
+	{ .id = OPT_DRQ_HSM_ERROR, .name = "drq-hsm-error", .usage = "--drq-hsm-error   Crash system with a \"stuck DRQ\" error (VERY DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--drq-hsm-error", .why = "This deliberately leaves the drive in a stuck-DRQ state and may hang or crash the system." } },
+	{ .id = OPT_FALLOCATE, .name = "fallocate", .arg = ARG_SIZE_FILE, .max = 1ULL << 53, .what = "bad/missing block-count", .cls = CLASS_SOLE, .usage = "--fallocate       Create a file without writing data to disk" },
+	{ .id = OPT_FIBMAP, .name = "fibmap", .arg = ARG_FILE, .cls = CLASS_SOLE, .usage = "--fibmap          Show device extents (and fragmentation) for a file" },
+	{ .id = OPT_FWDOWNLOAD, .name = "fwdownload", .arg = ARG_FILE, .cls = CLASS_SOLE, .usage = "--fwdownload            Download firmware file to drive (EXTREMELY DANGEROUS)", .confirm = { .needs = NEED_YES | NEED_DESTROY, .label = "--fwdownload", .why = FWDOWNLOAD_YES, .why_destroy = FWDOWNLOAD_DESTROY } },
+	{ .id = OPT_FWDOWNLOAD_MODE3, .name = "fwdownload-mode3", .arg = ARG_FILE, .cls = CLASS_SOLE, .usage = "--fwdownload-mode3      Download firmware using min-size segments (EXTREMELY DANGEROUS)", .confirm = { .needs = NEED_YES | NEED_DESTROY, .label = "--fwdownload", .why = FWDOWNLOAD_YES, .why_destroy = FWDOWNLOAD_DESTROY } },
+	{ .id = OPT_FWDOWNLOAD_MODE3_MAX, .name = "fwdownload-mode3-max", .arg = ARG_FILE, .cls = CLASS_SOLE, .usage = "--fwdownload-mode3-max  Download firmware using max-size segments (EXTREMELY DANGEROUS)", .confirm = { .needs = NEED_YES | NEED_DESTROY, .label = "--fwdownload", .why = FWDOWNLOAD_YES, .why_destroy = FWDOWNLOAD_DESTROY } },
+	{ .id = OPT_FWDOWNLOAD_MODE7, .name = "fwdownload-mode7", .arg = ARG_FILE, .cls = CLASS_SOLE, .usage = "--fwdownload-mode7      Download firmware using a single segment (EXTREMELY DANGEROUS)", .confirm = { .needs = NEED_YES | NEED_DESTROY, .label = "--fwdownload", .why = FWDOWNLOAD_YES, .why_destroy = FWDOWNLOAD_DESTROY } },
+	{ .id = OPT_FWDOWNLOAD_MODEE, .name = "fwdownload-modee", .arg = ARG_FILE, .cls = CLASS_SOLE, .usage = "--fwdownload-modee      Download firmware using mode E (min-size segments) (EXTREMELY DANGEROUS)", .confirm = { .needs = NEED_YES | NEED_DESTROY, .label = "--fwdownload", .why = FWDOWNLOAD_YES, .why_destroy = FWDOWNLOAD_DESTROY } },
+	{ .id = OPT_FWDOWNLOAD_MODEE_MAX, .name = "fwdownload-modee-max", .arg = ARG_FILE, .cls = CLASS_SOLE, .usage = "--fwdownload-modee-max  Download firmware using mode E (max-size segments) (EXTREMELY DANGEROUS)", .confirm = { .needs = NEED_YES | NEED_DESTROY, .label = "--fwdownload", .why = FWDOWNLOAD_YES, .why_destroy = FWDOWNLOAD_DESTROY } },
+	{ .id = OPT_IDLE_IMMEDIATE, .name = "idle-immediate", .usage = "--idle-immediate  Idle drive immediately" },
+	{ .id = OPT_IDLE_UNLOAD, .name = "idle-unload", .usage = "--idle-unload     Idle immediately and unload heads" },
+	{ .id = OPT_IRAW, .name = "Iraw", .arg = ARG_FILE, .usage = "--Iraw filename   Write raw binary identify data to the specfied file" },
+	{ .id = OPT_ISTDIN, .name = "Istdin", .cls = CLASS_ALONE, .usage = "--Istdin          Read identify data from stdin as ASCII hex" },
+	{ .id = OPT_ISTDOUT, .name = "Istdout", .usage = "--Istdout         Write identify data to stdout as ASCII hex" },
+	{ .id = OPT_MAKE_BAD_SECTOR, .name = "make-bad-sector", .arg = ARG_FLAGGED_U64, .max = LBA48_MAX, .what = "bad/missing sector value", .usage = "--make-bad-sector Deliberately corrupt a sector directly on the media (VERY DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--make-bad-sector", .why = "You are trying to deliberately corrupt a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss." } },
+	{ .id = OPT_OFFSET, .name = "offset", .arg = ARG_U64, .max = UINT64_MAX >> 30, .what = "GB offset for -t flag", .usage = "--offset          use with -t, to begin timings at given offset (in GiB) from start of drive" },
+	{ .id = OPT_PREFER_ATA12, .name = "prefer-ata12", .cls = CLASS_MODIFIER, .usage = "--prefer-ata12    Use 12-byte (instead of 16-byte) SAT commands when possible" },
+	{ .id = OPT_READ_SECTOR, .name = "read-sector", .arg = ARG_U64, .max = LBA48_MAX, .what = "bad/missing sector value", .usage = "--read-sector     Read and dump (in hex) a sector directly from the media" },
+	{ .id = OPT_REPAIR_SECTOR, .name = "repair-sector", .arg = ARG_U64, .max = LBA48_MAX, .what = "bad/missing sector value", .cls = CLASS_SOLE, .usage = "--repair-sector   Alias for the --write-sector option (VERY DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--write-sector", .why = WRITE_SECTOR_WARNING } },
+	{ .id = OPT_SANITIZE_ANTIFREEZE, .name = "sanitize-antifreeze-lock", .cls = CLASS_ALONE, .usage = "--sanitize-antifreeze-lock  Block sanitize-freeze-lock command until next power cycle" },
+	{ .id = OPT_SANITIZE_BLOCK_ERASE, .name = "sanitize-block-erase", .cls = CLASS_ALONE, .usage = "--sanitize-block-erase      Start block erase operation", .confirm = { .needs = NEED_YES, .label = "--sanitize", .why = SANITIZE_WARNING } },
+	{ .id = OPT_SANITIZE_CRYPTO, .name = "sanitize-crypto-scramble", .cls = CLASS_ALONE, .usage = "--sanitize-crypto-scramble  Change the internal encryption keys that used for used data", .confirm = { .needs = NEED_YES, .label = "--sanitize", .why = SANITIZE_WARNING } },
+	{ .id = OPT_SANITIZE_FREEZE, .name = "sanitize-freeze-lock", .cls = CLASS_ALONE, .usage = "--sanitize-freeze-lock      Lock drive's sanitize features until next power cycle" },
+	{ .id = OPT_SANITIZE_OVERWRITE, .name = "sanitize-overwrite", .arg = ARG_PATTERN, .cls = CLASS_ALONE, .usage = "--sanitize-overwrite  PATTERN  Overwrite the internal media with constant PATTERN", .confirm = { .needs = NEED_YES, .label = "--sanitize", .why = SANITIZE_WARNING } },
+	{ .id = OPT_SANITIZE_PASSES, .name = "sanitize-overwrite-passes", .arg = ARG_U64, .max = 7, .what = "Number of passes must be in range 0..7", .cls = CLASS_MODIFIER, .usage = "--sanitize-overwrite-passes COUNT  Number of overwrite passes from 0 to 7, default 0 means 16 passes" },
+	{ .id = OPT_SANITIZE_STATUS, .name = "sanitize-status", .cls = CLASS_ALONE, .usage = "--sanitize-status           Show sanitize status information" },
+	{ .id = OPT_SECURITY_HELP, .name = "security-help", .cls = CLASS_ALONE, .usage = "--security-help             Display help for ATA security commands" },
+	{ .id = OPT_SET_SECTOR_SIZE, .name = "set-sector-size", .arg = ARG_U64, .min = 0x200, .max = 0x1080, .what = "sector size out of range", .cls = CLASS_SOLE, .usage = "--set-sector-size           Change logical sector size of drive", .confirm = { .needs = NEED_DESTROY, .label = "--set-sector-size", .why = "This will likely destroy all data on the drive." } },
+	{ .id = OPT_TRIM_RANGES, .name = "trim-sector-ranges", .arg = ARG_RANGES, .max = LBA48_MAX, .cls = CLASS_SOLE, .usage = "--trim-sector-ranges        Tell SSD firmware to discard unneeded data sectors: lba:count ..", .confirm = { .needs = NEED_DESTROY, .label = "--trim-sector-ranges", .why = "This might destroy the drive and/or all data on it." } },
+	{ .id = OPT_TRIM_STDIN, .name = "trim-sector-ranges-stdin", .cls = CLASS_SOLE, .usage = "--trim-sector-ranges-stdin  Same as above, but reads lba:count pairs from stdin", .confirm = { .needs = NEED_DESTROY, .label = "--trim-sector-ranges-stdin", .why = "This might destroy the drive and/or all data on it." } },
+	{ .id = OPT_VERBOSE, .name = "verbose", .cls = CLASS_MODIFIER, .usage = "--verbose                   Display extra diagnostics from some commands" },
+	{ .id = OPT_WRITE_SECTOR, .name = "write-sector", .arg = ARG_U64, .max = LBA48_MAX, .what = "bad/missing sector value", .cls = CLASS_SOLE, .usage = "--write-sector              Repair/overwrite a (possibly bad) sector directly on the media (VERY DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--write-sector", .why = WRITE_SECTOR_WARNING } },
 
 	/* Listed by --security-help rather than -h, as in 9.65. */
-	{ OPT_SECURITY_FREEZE, 0, "security-freeze", ARG_NONE, 0, 0, NULL, CLASS_ACTION, NULL, NULL },
-	{ OPT_SECURITY_UNLOCK, 0, "security-unlock", ARG_PASSWORD, 0, 0, NULL, CLASS_ALONE, NULL, NULL },
-	{ OPT_SECURITY_SET_PASS, 0, "security-set-pass", ARG_PASSWORD, 0, 0, NULL, CLASS_ALONE, NULL, NULL },
-	{ OPT_SECURITY_DISABLE, 0, "security-disable", ARG_PASSWORD, 0, 0, NULL, CLASS_ALONE, NULL, NULL },
-	{ OPT_SECURITY_ERASE, 0, "security-erase", ARG_PASSWORD, 0, 0, NULL, CLASS_ALONE, NULL, NULL },
-	{ OPT_SECURITY_ERASE_ENHANCED, 0, "security-erase-enhanced", ARG_PASSWORD, 0, 0, NULL, CLASS_ALONE, NULL, NULL },
-	{ OPT_SECURITY_MODE, 0, "security-mode", ARG_LETTER, 0, 0, "security level", CLASS_MODIFIER, NULL, "hm" },
-	{ OPT_USER_MASTER, 0, "user-master", ARG_LETTER, 0, 0, "password type", CLASS_MODIFIER, NULL, "um" },
-	{ OPT_SECURITY_PROMPT, 0, "security-prompt-for-password", ARG_NONE, 0, 0, NULL, CLASS_MODIFIER, NULL, NULL },
+	{ .id = OPT_SECURITY_FREEZE, .name = "security-freeze" },
+	{ .id = OPT_SECURITY_UNLOCK, .name = "security-unlock", .arg = ARG_PASSWORD, .cls = CLASS_ALONE },
+	{ .id = OPT_SECURITY_SET_PASS, .name = "security-set-pass", .arg = ARG_PASSWORD, .cls = CLASS_ALONE, .confirm = { .needs = NEED_IN_STEP } },
+	{ .id = OPT_SECURITY_DISABLE, .name = "security-disable", .arg = ARG_PASSWORD, .cls = CLASS_ALONE, .confirm = { .needs = NEED_IN_STEP } },
+	{ .id = OPT_SECURITY_ERASE, .name = "security-erase", .arg = ARG_PASSWORD, .cls = CLASS_ALONE, .confirm = { .needs = NEED_IN_STEP } },
+	{ .id = OPT_SECURITY_ERASE_ENHANCED, .name = "security-erase-enhanced", .arg = ARG_PASSWORD, .cls = CLASS_ALONE, .confirm = { .needs = NEED_IN_STEP } },
+	{ .id = OPT_SECURITY_MODE, .name = "security-mode", .arg = ARG_LETTER, .what = "security level", .cls = CLASS_MODIFIER, .letters = "hm" },
+	{ .id = OPT_USER_MASTER, .name = "user-master", .arg = ARG_LETTER, .what = "password type", .cls = CLASS_MODIFIER, .letters = "um" },
+	{ .id = OPT_SECURITY_PROMPT, .name = "security-prompt-for-password", .cls = CLASS_MODIFIER },
 
 	/* Confirmation flags: not in 9.65's -h, listed at the end of ours. */
-	{ OPT_YES_I_KNOW, 0, "yes-i-know-what-i-am-doing", ARG_NONE, 0, 0, NULL, CLASS_MODIFIER, "--yes-i-know-what-i-am-doing  Confirm a DANGEROUS option", NULL },
-	{ OPT_PLEASE_DESTROY, 0, "please-destroy-my-drive", ARG_NONE, 0, 0, NULL, CLASS_MODIFIER, "--please-destroy-my-drive     Confirm an EXTREMELY DANGEROUS option", NULL },
+	{ .id = OPT_YES_I_KNOW, .name = "yes-i-know-what-i-am-doing", .cls = CLASS_MODIFIER, .usage = "--yes-i-know-what-i-am-doing  Confirm a DANGEROUS option" },
+	{ .id = OPT_PLEASE_DESTROY, .name = "please-destroy-my-drive", .cls = CLASS_MODIFIER, .usage = "--please-destroy-my-drive     Confirm an EXTREMELY DANGEROUS option" },
 
 	/* Ours. */
-	{ OPT_IODEPTH, 0, "iodepth", ARG_U64, 1, 256, "the number of requests in flight must be 1 to 256", CLASS_MODIFIER, "--iodepth N                   With -t or --seeks: N O_DIRECT requests in flight (1-256)", NULL },
-	{ OPT_BLOCK_SIZE, 0, "block-size", ARG_U64, 4, 65536, "the block size must be 4 to 65536 KiB", CLASS_MODIFIER, "--block-size KiB              Request size for --iodepth and --seeks (4-65536)", NULL },
-	{ OPT_SEEKS, 0, "seeks", ARG_NONE, 0, 0, NULL, CLASS_ACTION, "--seeks                       Time random O_DIRECT reads: seeks/sec and latency", NULL },
-	{ OPT_SANITIZE_WAIT, 0, "sanitize-wait", ARG_NONE, 0, 0, NULL, CLASS_ACTION, "--sanitize-wait               Wait for a sanitize operation to end, showing its progress", NULL },
-	{ OPT_JSON, 0, "json", ARG_NONE, 0, 0, NULL, CLASS_MODIFIER, "--json                        Print one JSON document instead of text (schema: hdparm.8)", NULL },
+	{ .id = OPT_IODEPTH, .name = "iodepth", .arg = ARG_U64, .min = 1, .max = 256, .what = "the number of requests in flight must be 1 to 256", .cls = CLASS_MODIFIER, .usage = "--iodepth N                   With -t or --seeks: N O_DIRECT requests in flight (1-256)" },
+	{ .id = OPT_BLOCK_SIZE, .name = "block-size", .arg = ARG_U64, .min = 4, .max = 65536, .what = "the block size must be 4 to 65536 KiB", .cls = CLASS_MODIFIER, .usage = "--block-size KiB              Request size for --iodepth and --seeks (4-65536)" },
+	{ .id = OPT_SEEKS, .name = "seeks", .usage = "--seeks                       Time random O_DIRECT reads: seeks/sec and latency" },
+	{ .id = OPT_SANITIZE_WAIT, .name = "sanitize-wait", .usage = "--sanitize-wait               Wait for a sanitize operation to end, showing its progress" },
+	{ .id = OPT_JSON, .name = "json", .cls = CLASS_MODIFIER, .usage = "--json                        Print one JSON document instead of text (schema: hdparm.8)" },
 };
 
 const size_t option_count = ARRAY_SIZE(option_table);
+
+const struct option_desc *option_desc(enum opt_id opt)
+{
+	for (size_t i = 0; i < option_count; i++)
+		if (option_table[i].id == opt)
+			return &option_table[i];
+	return NULL;
+}
 
 const char *option_name(enum opt_id opt)
 {

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Every option hdparm knows; the table in hdparm.c describes each one. */
+/* Every option hdparm knows; the table in options.c describes each one. */
 enum opt_id {
 	OPT_READAHEAD, OPT_LOOKAHEAD, OPT_BUSSTATE, OPT_APM, OPT_IO32BIT, OPT_POWERMODE,
 	OPT_DMA, OPT_DEFECTS, OPT_CDROMSPEED, OPT_FLUSH_BUFFERS, OPT_FLUSH_WCACHE, OPT_GEOMETRY,
@@ -79,6 +79,33 @@ enum opt_class {
 	CLASS_SOLE,		/* the only action, for one device */
 };
 
+/* What a dangerous option needs before anything is sent (a row's .confirm). */
+enum confirm_needs {
+	NEED_YES = 1,		/* --yes-i-know-what-i-am-doing */
+	NEED_DESTROY = 2,	/* --please-destroy-my-drive */
+	/*
+	 * No flag asked before the run, but dangerous all the same (a run that
+	 * carries it stops at a failure): -N and --dco-setmax confirm in their
+	 * step, and 9.65 asked no flag for the security commands.
+	 */
+	NEED_IN_STEP = 4,
+};
+
+/* Which uses of the option are dangerous. */
+enum confirm_form {
+	ANY_FORM,		/* every use */
+	SET_FORM,		/* with a value (-J 30, not -J) */
+	NONZERO_VALUE,		/* with a value other than 0 (-s1) */
+};
+
+struct confirmation {
+	unsigned int needs;	/* enum confirm_needs bits; 0: not dangerous */
+	enum confirm_form form;
+	const char *label;	/* the option as the warning names it */
+	const char *why;	/* the warning shown when a flag is missing */
+	const char *why_destroy;	/* for --please-destroy-my-drive, when not the same */
+};
+
 struct option_desc {
 	enum opt_id id;
 	char letter;		/* short form, or 0 */
@@ -89,10 +116,14 @@ struct option_desc {
 	enum opt_class cls;
 	const char *usage;	/* its line in "hdparm -h", NULL when not listed there */
 	const char *letters;	/* ARG_LETTER: the accepted first letters */
+	struct confirmation confirm;
 };
 
 extern const struct option_desc option_table[];
 extern const size_t option_count;
+
+/* The option's row of the table. */
+const struct option_desc *option_desc(enum opt_id opt);
 
 /* How the option is spelled on the command line: "-S", "--read-sector". */
 const char *option_name(enum opt_id opt);

@@ -20,11 +20,12 @@ double_suite() { # SCRIPT HDPARM CC OUTDIR PRELOAD
 	CC=$3 PRELOAD=$5 bash "$top/tests/$1" "$2" "$4" 2>&1 | grep -E '^(ok|FAIL) ' | sed "s|$4|OUTDIR|g" | sort
 }
 
-for t in "${targets[@]}"; do
-	read -r arch triplet qemu <<< "$t"
+# build_and_compare ARCH TRIPLET QEMU: the build, --Istdin and the double's suites (run in parallel per arch).
+build_and_compare() {
+	local arch=$1 triplet=$2 qemu=$3 build run bad n a b page suite
 	if ! command -v "$triplet-gcc" > /dev/null || ! command -v "$qemu" > /dev/null; then
 		echo "skip cross $arch: $triplet-gcc or $qemu missing (tests/setup installs them)"
-		continue
+		return
 	fi
 	build="$out/cross-$arch"
 	rm -rf "$build"
@@ -35,7 +36,7 @@ for t in "${targets[@]}"; do
 		> "$build/make.log" 2>&1 || [ -s "$build/make.log" ]; then
 		echo "FAIL cross $arch: the Makefile's build with CC=$triplet-gcc (warnings count too)"
 		head -n 20 "$build/make.log" | sed 's/^/  /'
-		continue
+		return
 	fi
 	echo "ok cross $arch: make CC=$triplet-gcc builds without a warning"
 	# The sysroot of Debian's cross libc.
@@ -55,13 +56,12 @@ for t in "${targets[@]}"; do
 		echo "FAIL cross $arch: --Istdin: $bad of $n pages decode differently"
 
 	for suite in commands.sh scsi-commands.sh; do
-		double_suite "$suite" "$H" cc "$out/cross-native-${suite%.sh}" "" > "$build/native-$suite.txt"
 		double_suite "$suite" "$run" "$triplet-gcc" "$build/${suite%.sh}" qemu > "$build/$arch-$suite.txt"
-		if [ -s "$build/native-$suite.txt" ] && cmp -s "$build/native-$suite.txt" "$build/$arch-$suite.txt"; then
-			echo "ok cross $arch: tests/$suite under the double: the same $(wc -l < "$build/native-$suite.txt") results as native"
+		if [ -s "$out/cross-native-$suite.txt" ] && cmp -s "$out/cross-native-$suite.txt" "$build/$arch-$suite.txt"; then
+			echo "ok cross $arch: tests/$suite under the double: the same $(wc -l < "$out/cross-native-$suite.txt") results as native"
 		else
 			echo "FAIL cross $arch: tests/$suite under the double differs from native"
-			diff "$build/native-$suite.txt" "$build/$arch-$suite.txt" | head -n 10 | sed 's/^/  /'
+			diff "$out/cross-native-$suite.txt" "$build/$arch-$suite.txt" | head -n 10 | sed 's/^/  /'
 		fi
 	done
 	if [ "$arch" = armhf ]; then
@@ -75,18 +75,23 @@ for t in "${targets[@]}"; do
 			head -n 5 "$build/narrow.log" | sed 's/^/  /'
 		fi
 	fi
+}
 
+# past_4gib ARCH: --fibmap and -t --offset of the cross build against the native one, on a loop device.
+past_4gib() {
+	local arch=$1 build="$out/cross-$1" run="$out/cross-$1/hdparm-run" img mnt loop big rc rc_a rc_b
+	[ -x "$build/hdparm" ] || return
 	# Past 4 GiB: a sparse 6 GiB file (--fibmap) on a loop device, and reads at 4 GiB (-t --offset).
 	if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
 		echo "skip cross $arch: --fibmap and -t --offset past 4 GiB need root and losetup"
-		continue
+		return
 	fi
 	img="$build/disk.img"
 	truncate -s 6G "$img"
 	mkfs.ext4 -q -F "$img" > /dev/null 2>&1
 	mnt="$build/mnt"
 	mkdir -p "$mnt"
-	loop=$(losetup -f --show "$img") && mount "$loop" "$mnt" || { echo "FAIL cross $arch: mount a loop device"; continue; }
+	loop=$(losetup -f --show "$img") && mount "$loop" "$mnt" || { echo "FAIL cross $arch: mount a loop device"; return; }
 	big="$mnt/big"
 	truncate -s 5G "$big"
 	dd if=/dev/urandom of="$big" bs=1M count=1 seek=4500 conv=notrunc status=none
@@ -122,5 +127,21 @@ for t in "${targets[@]}"; do
 	fi
 	losetup -d "$loop"
 	rm -f "$img"
+}
+
+# The native build's results under the double, once; then the targets side by side (the
+# machine has two cores), their lines in order.
+for suite in commands.sh scsi-commands.sh; do
+	double_suite "$suite" "$H" cc "$out/cross-native-${suite%.sh}" "" > "$out/cross-native-$suite.txt"
+done
+for t in "${targets[@]}"; do
+	read -r arch triplet qemu <<< "$t"
+	build_and_compare "$arch" "$triplet" "$qemu" > "$out/cross-$arch.lines" 2>&1 &
+done
+wait
+for t in "${targets[@]}"; do
+	read -r arch triplet qemu <<< "$t"
+	cat "$out/cross-$arch.lines"
+	past_4gib "$arch"
 done
 echo "end of suite"
