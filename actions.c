@@ -18,6 +18,7 @@
 #include "dco.h"
 #include "disk.h"
 #include "files.h"
+#include "inuse.h"
 #include "firmware.h"
 #include "iodepth.h"
 #include "json.h"
@@ -194,6 +195,8 @@ static int preflight(struct device *dev, const struct settings *s)
 			err = confirm_dangerous(dev, s, c->label, c->why);
 		if (!err && (c->needs & NEED_DESTROY))
 			err = confirm_destructive(dev, s, c->label, c->why_destroy ? c->why_destroy : c->why);
+		if (!err && c->whole_disk)
+			err = need_disk_unused(dev, s->v[option_table[i].id].name);
 		if (err)
 			return err;
 	}
@@ -270,7 +273,7 @@ static int run_step(struct device *dev, const struct settings *s, const struct s
 		if (refused[st->opt])
 			return EOPNOTSUPP;
 		refused[st->opt] = true;
-		return refuse_on_this_disk(dev, st->opt);
+		return refuse_on_this_disk(dev, s->v[st->opt].name);
 	}
 	return fn(dev, s, st->opt);
 }

@@ -30,6 +30,8 @@ enum ata_opcode {
 	ATA_OP_SET_SECTOR_CONFIGURATION_EXT = 0xb2,
 	ATA_OP_SANITIZE = 0xb4,
 	ATA_OP_SET_MULTIPLE = 0xc6,
+	ATA_OP_DOOR_LOCK = 0xde,
+	ATA_OP_DOOR_UNLOCK = 0xdf,
 	ATA_OP_STANDBY_IMMEDIATE = 0xe0,
 	ATA_OP_IDLE_IMMEDIATE = 0xe1,	/* with FEATURE 44h and the "UNL" signature: unload */
 	ATA_OP_IDLE = 0xe3,		/* COUNT: the standby timer (-S) */
@@ -49,6 +51,29 @@ enum ata_opcode {
 	ATA_OP_VENDOR_SEAGATE_PWRSAVE = 0xfb,	/* Seagate: auto power saving off (-Z) */
 	ATA_OP_READ_NATIVE_MAX = 0xf8,
 	ATA_OP_SET_MAX = 0xf9,
+};
+
+/* SET FEATURES (EFh) subcommands, in FEATURE (ACS-3 7.45). */
+enum ata_set_features {
+	ATA_SF_WCACHE_ON = 0x02,
+	ATA_SF_XFER_MODE = 0x03,	/* COUNT: the transfer mode */
+	ATA_SF_DEFECTS_ON = 0x04,	/* automatic defect reassignment (-D) */
+	ATA_SF_APM_ON = 0x05,		/* COUNT: the APM level */
+	ATA_SF_PUIS_ON = 0x06,		/* power-up in standby */
+	ATA_SF_PUIS_SPINUP = 0x07,
+	ATA_SF_WRV_ON = 0x0b,		/* COUNT: the write-read-verify mode */
+	ATA_SF_AAM_ON = 0x42,		/* COUNT: the acoustic level */
+	ATA_SF_LOOKAHEAD_OFF = 0x55,
+	ATA_SF_REVERT_OFF = 0x66,	/* keep the features over a reset (-K1) */
+	ATA_SF_WCACHE_OFF = 0x82,
+	ATA_SF_DEFECTS_OFF = 0x84,
+	ATA_SF_APM_OFF = 0x85,
+	ATA_SF_PUIS_OFF = 0x86,
+	ATA_SF_WRV_OFF = 0x8b,
+	ATA_SF_LOOKAHEAD_ON = 0xaa,
+	ATA_SF_PREFETCH = 0xab,		/* COUNT: the maximum prefetch */
+	ATA_SF_AAM_OFF = 0xc2,
+	ATA_SF_REVERT_ON = 0xcc,	/* back to the power-on defaults at a reset (-K0) */
 };
 
 /* IDLE IMMEDIATE with unload (ACS-3 7.16): FEATURE 44h, LBA 55 4E 4Ch ("UNL"). */
@@ -101,8 +126,75 @@ enum ata_write_unc {
 /* DEVICE register: the LBA bit. */
 #define ATA_DEVICE_LBA 0x40
 
-/* IDENTIFY DEVICE word indexes. */
+/* IDENTIFY DEVICE word indexes (ACS-3 7.12.7); a field of several words by its first. */
 enum ata_id_word {
+	ATA_ID_CONFIG = 0,			/* general configuration: bit 15 ATAPI, 7 removable */
+	ATA_ID_CYLS = 1,			/* obsolete: default cylinders */
+	ATA_ID_SPECIFIC_CONFIG = 2,		/* 37C8h/738Ch/8C73h/C837h: power-up in standby, spin-up needed */
+	ATA_ID_HEADS = 3,			/* obsolete: default heads */
+	ATA_ID_BYTES_PER_TRACK = 4,		/* retired: unformatted bytes per track */
+	ATA_ID_BYTES_PER_SECTOR = 5,		/* retired: unformatted bytes per sector */
+	ATA_ID_SECTORS = 6,			/* obsolete: default sectors per track */
+	ATA_ID_SERIAL_NUMBER = 10,		/* words 10-19, two characters a word */
+	ATA_ID_BUFFER_TYPE = 20,		/* retired */
+	ATA_ID_BUFFER_SIZE = 21,		/* retired: in 512-byte units */
+	ATA_ID_ECC_BYTES = 22,			/* obsolete: bytes of ECC on READ/WRITE LONG */
+	ATA_ID_FIRMWARE = 23,			/* words 23-26 */
+	ATA_ID_MODEL = 27,			/* words 27-46 */
+	ATA_ID_MAX_MULTIPLE = 47,		/* bits 7:0: most sectors per DRQ block */
+	ATA_ID_DWORD_IO = 48,			/* obsolete: double-word I/O (trusted computing in ACS) */
+	ATA_ID_CAPABILITY = 49,			/* bit 9 LBA, 8 DMA, 11 IORDY */
+	ATA_ID_CAPABILITY_2 = 50,		/* bits 15:14 = 01b valid; bit 0 standby timer minimum */
+	ATA_ID_OLD_PIO_MODES = 51,		/* obsolete: PIO timing mode in bits 15:8 */
+	ATA_ID_OLD_DMA_MODES = 52,		/* obsolete */
+	ATA_ID_FIELD_VALID = 53,		/* bit 1 words 64-70, 2 word 88 valid */
+	ATA_ID_CUR_CYLS = 54,			/* obsolete: current cylinders */
+	ATA_ID_CUR_HEADS = 55,			/* obsolete: current heads */
+	ATA_ID_CUR_SECTORS = 56,		/* obsolete: current sectors per track */
+	ATA_ID_CUR_CAPACITY = 57,		/* words 57-58, obsolete: current capacity in sectors */
+	ATA_ID_LBA_CAPACITY = 60,		/* words 60-61: 28-bit addressable sectors */
+	ATA_ID_SWDMA_MODES = 62,		/* obsolete single-word DMA; ATAPI: DMADIR */
+	ATA_ID_MWDMA_MODES = 63,		/* multiword DMA supported (7:0) and selected (15:8) */
+	ATA_ID_PIO_MODES = 64,			/* advanced PIO modes */
+	ATA_ID_DMA_MIN_CYCLE = 65,		/* ns */
+	ATA_ID_DMA_CYCLE = 66,			/* recommended, ns */
+	ATA_ID_PIO_CYCLE = 67,			/* without IORDY, ns */
+	ATA_ID_PIO_IORDY_CYCLE = 68,		/* with IORDY, ns */
+	ATA_ID_ADDITIONAL_SUPPORT = 69,		/* additional supported features */
+	ATA_ID_PACKET_RELEASE_TIME = 71,	/* ATAPI: PACKET to bus release, us */
+	ATA_ID_PACKET_SERVICE_TIME = 72,	/* ATAPI: SERVICE to BSY cleared, us */
+	ATA_ID_ATAPI_REVISIONS = 73,		/* ATAPI (SFF-8020): revisions supported */
+	ATA_ID_ATAPI_USED = 74,			/* ATAPI (SFF-8020): revision used */
+	ATA_ID_QUEUE_DEPTH = 75,		/* bits 4:0: queue depth - 1 */
+	ATA_ID_SATA_CAPABILITY = 76,		/* Serial ATA capabilities */
+	ATA_ID_SATA_CAPABILITY_2 = 77,		/* Serial ATA additional capabilities */
+	ATA_ID_SATA_FEATURES = 78,		/* Serial ATA features supported */
+	ATA_ID_SATA_FEATURES_ENABLED = 79,	/* Serial ATA features enabled */
+	ATA_ID_MINOR_VERSION = 81,		/* the standard's revision, as a code */
+	ATA_ID_CFS_DEFAULT = 87,		/* word 84's features, enabled; bits 15:14 = 01b valid */
+	ATA_ID_UDMA_MODES = 88,			/* Ultra DMA supported (7:0) and selected (15:8) */
+	ATA_ID_ERASE_TIME = 89,			/* SECURITY ERASE UNIT time */
+	ATA_ID_ENHANCED_ERASE_TIME = 90,	/* enhanced SECURITY ERASE UNIT time */
+	ATA_ID_HW_RESET_RESULT = 93,		/* hardware reset result (PATA) */
+	ATA_ID_LBA48_CAPACITY = 100,		/* words 100-103: 48-bit addressable sectors */
+	ATA_ID_SECTOR_SIZE = 106,		/* physical sector size / logical sector size */
+	ATA_ID_WWN = 108,			/* words 108-111: the world wide name */
+	ATA_ID_TLC_TIMER = 116,			/* time-limited commands timer, 10 ms */
+	ATA_ID_LOGICAL_SECTOR_SIZE = 117,	/* words 117-118: in words */
+	ATA_ID_REMOVABLE_STATUS = 127,		/* obsolete: removable media status notification */
+	ATA_ID_CFA_POWER = 160,			/* CFA power mode */
+	ATA_ID_CFA_KEY_MGMT = 162,		/* CFA key management */
+	ATA_ID_CFA_MODES = 163,			/* CFA PIO and DMA modes */
+	ATA_ID_CFA_ADVANCED_MODES = 164,		/* CFA advanced true IDE timings */
+	ATA_ID_FORM_FACTOR = 168,		/* bits 3:0: nominal form factor */
+	ATA_ID_MEDIA_SERIAL = 176,		/* words 176-195 */
+	ATA_ID_MEDIA_MANUFACTURER = 196,		/* words 196-205 */
+	ATA_ID_SCT_COMMAND_TRANSPORT = 206,	/* SCT command transport */
+	ATA_ID_SECTOR_ALIGNMENT = 209,		/* logical sector offset in a physical sector */
+	ATA_ID_ROTATION_RATE = 217,		/* 1: solid state, else rpm */
+	ATA_ID_TRANSPORT_MAJOR = 222,		/* transport major version */
+	ATA_ID_TRANSPORT_MINOR = 223,		/* transport minor version */
+	ATA_ID_INTEGRITY = 255,			/* A5h in 7:0, then the checksum */
 	ATA_ID_MULTIPLE = 59,		/* bits 7:0 sectors per DRQ block, valid with bit 8 */
 	ATA_ID_SANITIZE = 59,		/* bit 12: the SANITIZE feature set */
 	ATA_ID_MAJOR_VERSION = 80,	/* bit 10: ACS-3, which has ACCESSIBLE MAX ADDRESS */
@@ -122,6 +214,12 @@ enum ata_id_word {
 	ATA_ID_MICROCODE_MIN_SEGMENT = 234,
 	ATA_ID_MICROCODE_MAX_SEGMENT = 235,
 };
+
+/* A word whose bits 15:14 are 01b carries valid data. */
+static inline bool ata_id_word_valid(uint16_t w)
+{
+	return (w & 0xc000) == 0x4000;
+}
 
 /* A word the drive filled in: neither 0000h nor FFFFh. */
 static inline bool ata_id_word_reported(uint16_t w)

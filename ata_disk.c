@@ -125,11 +125,7 @@ static int ata_disk_identify(struct device *dev, const struct settings *s, enum 
 /* Before a timing: what the drive's cache holds would compete with the reads. Nothing said on failure. */
 static void ata_disk_flush_quietly(struct device *dev)
 {
-	struct ata_result res;
-	struct ata_cmd cmd = { .name = "FLUSH CACHE", .tf = { .command = ATA_OP_FLUSH_CACHE },
-			       .protocol = ATA_PROTO_NONDATA, .timeout_s = 60 };
-
-	(void)ata_exec(dev, &cmd, &res);
+	(void)ata_flush_cache(dev, false, NULL);
 }
 
 const struct disk_ops ata_disk = {

@@ -7,13 +7,13 @@
 #define HDPARM_COMMANDS_H
 
 #include "device.h"
-#include "options.h"
+#include "values.h"
 
 /* Refuse (EPERM, message on stderr) unless the confirmation flag was given. */
 int confirm_dangerous(struct device *dev, const struct settings *s, const char *opt, const char *explanation);
 int confirm_destructive(struct device *dev, const struct settings *s, const char *opt, const char *explanation);
 
 /* " -B: not supported on NVMe devices" and the like; returns EOPNOTSUPP. */
-int refuse_on_this_disk(const struct device *dev, enum opt_id opt);
+int refuse_on_this_disk(const struct device *dev, const char *option);
 
 #endif

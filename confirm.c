@@ -30,13 +30,12 @@ int confirm_destructive(struct device *dev, const struct settings *s, const char
 		       "Please also supply the --please-destroy-my-drive flag if you really want this.");
 }
 
-int refuse_on_this_disk(const struct device *dev, enum opt_id opt)
+int refuse_on_this_disk(const struct device *dev, const char *option)
 {
 	/* A SCSI disk is refused by its path: the user may not know the bridge has no SAT. */
 	if (dev->disk && dev->disk->scsi)
-		complain(" %s is a SCSI disk without ATA pass-through: %s needs an ATA drive\n", dev->path,
-			 option_name(opt));
+		complain(" %s is a SCSI disk without ATA pass-through: %s needs an ATA drive\n", dev->path, option);
 	else
-		complain(" %s: not supported on %s devices\n", option_name(opt), dev->disk ? dev->disk->kind : "these");
+		complain(" %s: not supported on %s devices\n", option, dev->disk ? dev->disk->kind : "these");
 	return EOPNOTSUPP;
 }

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "identify.h"
-#include "options.h"
+#include "values.h"
 
 /* Switches that apply to every device of one run. */
 struct run_flags {

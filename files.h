@@ -4,7 +4,7 @@
 
 #include <sys/stat.h>
 
-#include "options.h"
+#include "values.h"
 
 /* 0 or an errno value. */
 int fallocate_file(const struct settings *s);

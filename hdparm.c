@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "array.h"
+#include "ata.h"
 #include "actions.h"
 #include "hdparm.h"
 #include "identify.h"
@@ -575,12 +576,20 @@ static int add_job(struct parse_state *ps, const char *device)
 	return 0;
 }
 
+/* Each value carries its option's name, so that the steps name it without the table. */
+static void name_values(struct settings *s)
+{
+	for (size_t i = 0; i < option_count; i++)
+		snprintf(s->v[option_table[i].id].name, sizeof(s->v[0].name), "%s", option_name(option_table[i].id));
+}
+
 static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 {
 	struct cursor c = { .next = argv + 1, .left = argc - 1 };
 	bool options_done = false;
 	int err;
 
+	name_values(&ps->s);
 	ps->noisy = true;
 	while (c.left > 0) {
 		const char *word = *c.next++;
@@ -654,7 +663,7 @@ static int identify_from_stdin(bool json)
 		json_string("name", "stdin");
 		identify_json(id);
 		json_object_end();
-		return (id[0] & 0xc000) == 0xc000 && !(id[0] == 0x848a || id[0] == 0x844a) ? EINVAL : 0;
+		return (id[ATA_ID_CONFIG] & 0xc000) == 0xc000 && !(id[ATA_ID_CONFIG] == 0x848a || id[ATA_ID_CONFIG] == 0x844a) ? EINVAL : 0;
 	}
 	out_char('\n');
 	return identify_print(id, NULL);

@@ -11,21 +11,11 @@
 #include <string.h>
 
 #include "array.h"
+#include "ata.h"
 #include "identify.h"
 #include "json.h"
 #include "report.h"
 
-/* A word whose bits 15:14 are 01 carries valid data. */
-static bool word_valid(uint16_t w)
-{
-	return (w & 0xc000) == 0x4000;
-}
-
-/* 0x0000 and 0xffff both mean "not reported". */
-static bool word_reported(uint16_t w)
-{
-	return w != 0 && w != 0xffff;
-}
 
 /* ---- minor version codes (word 81) ---- */
 
@@ -436,14 +426,14 @@ static void note_feature(struct decode *d, const char *name, bool enabled)
 
 static unsigned int print_transport(const uint16_t *w)
 {
-	uint16_t major = w[222], minor = w[223];
+	uint16_t major = w[ATA_ID_TRANSPORT_MAJOR], minor = w[ATA_ID_TRANSPORT_MINOR];
 	unsigned int type, sub;
 	static const char *const serial_revs[6] = {
 		", ATA8-AST", ", SATA 1.0a", ", SATA II Extensions", ", SATA Rev 2.5",
 		", SATA Rev 2.6", ", SATA Rev 3.0",
 	};
 
-	if (!word_reported(major))
+	if (!ata_id_word_reported(major))
 		return 0;
 	out("\t%-20s", "Transport:");
 	type = major >> 12;
@@ -462,7 +452,7 @@ static unsigned int print_transport(const uint16_t *w)
 	} else {
 		out("0x%04x", major);
 	}
-	if (word_reported(minor)) {
+	if (ata_id_word_reported(minor)) {
 		out("; Revision: ");
 		if (minor == 0x21)
 			out("ATA8-AST T13 Project D1697 Revision 0b");
@@ -490,25 +480,25 @@ static unsigned int guess_std_from_words(const struct decode *d, unsigned int st
 {
 	const uint16_t *w = d->w;
 	unsigned int like = d->like_std;
-	bool w83_valid = word_valid(w[83]);
+	bool w83_valid = ata_id_word_valid(w[ATA_ID_COMMAND_SET_2]);
 
-	if ((std == 7 || (!std && like < 8)) && (w[206] & 1))
+	if ((std == 7 || (!std && like < 8)) && (w[ATA_ID_SCT_COMMAND_TRANSPORT] & 1))
 		return 8;
 	if ((std == 5 || (!std && like < 6)) &&
-	    ((w83_valid && (w[83] & 0x3fff) > 0x00ff) ||
-	     (word_valid(w[84]) && (w[84] & 0x27ff))))
+	    ((w83_valid && (w[ATA_ID_COMMAND_SET_2] & 0x3fff) > 0x00ff) ||
+	     (ata_id_word_valid(w[ATA_ID_COMMAND_SET_EXT]) && (w[ATA_ID_COMMAND_SET_EXT] & 0x27ff))))
 		return 6;
 	if ((std == 4 || (!std && like < 5)) &&
-	    (((w[255] & 0xff) == 0xa5 && !d->checksum) || word_valid(w[93]) ||
-	     (w83_valid && (w[83] & 0x3fff) > 0x001f)))
+	    (((w[ATA_ID_INTEGRITY] & 0xff) == 0xa5 && !d->checksum) || ata_id_word_valid(w[ATA_ID_HW_RESET_RESULT]) ||
+	     (w83_valid && (w[ATA_ID_COMMAND_SET_2] & 0x3fff) > 0x001f)))
 		return 5;
 	if ((std == 3 || (!std && like < 4)) &&
-	    ((w83_valid && ((w[83] & 0x3fff) > 0 || (w[82] & 0x77ff) > 0x000f)) ||
-	     word_valid(w[50]) || ((w[53] & 4) && w[88]) || (w[127] & 3) == 1))
+	    ((w83_valid && ((w[ATA_ID_COMMAND_SET_2] & 0x3fff) > 0 || (w[ATA_ID_COMMAND_SET_1] & 0x77ff) > 0x000f)) ||
+	     ata_id_word_valid(w[ATA_ID_CAPABILITY_2]) || ((w[ATA_ID_FIELD_VALID] & 4) && w[ATA_ID_UDMA_MODES]) || (w[ATA_ID_REMOVABLE_STATUS] & 3) == 1))
 		return 4;
 	if ((std == 2 || (!std && like < 3)) && w83_valid)
 		return 3;
-	if ((std == 1 || (!std && like < 2)) && ((w[49] & 0x0c00) || (w[53] & 2)))
+	if ((std == 1 || (!std && like < 2)) && ((w[ATA_ID_CAPABILITY] & 0x0c00) || (w[ATA_ID_FIELD_VALID] & 2)))
 		return 2;
 	return like;
 }
@@ -523,15 +513,15 @@ static void print_standards(struct decode *d)
 	if (d->cdrom) {
 		bool any = false;
 
-		if (w[74] == 9) {
+		if (w[ATA_ID_ATAPI_USED] == 9) {
 			any = true;
 			out("\n\tUsed: ATAPI for CD-ROMs, SFF-8020i, r2.5");
 		}
-		if (word_reported(w[73])) {
+		if (ata_id_word_reported(w[ATA_ID_ATAPI_REVISIONS])) {
 			any = true;
 			out("\n\tSupported: CD-ROM ATAPI");
 			for (unsigned int v = 1; v < 15; v++)
-				if (w[73] & (1u << v))
+				if (w[ATA_ID_ATAPI_REVISIONS] & (1u << v))
 					out("-%u ", v);
 		}
 		out(any ? "\n" : "\n\tLikely used CD-ROM ATAPI-1\n");
@@ -539,25 +529,25 @@ static void print_standards(struct decode *d)
 		return;
 	}
 
-	const struct minor_version *mv = find_minor(w[81]);
+	const struct minor_version *mv = find_minor(w[ATA_ID_MINOR_VERSION]);
 
-	if (w[81] && w[81] <= 0x22 && d->like_std < 3)
+	if (w[ATA_ID_MINOR_VERSION] && w[ATA_ID_MINOR_VERSION] <= 0x22 && d->like_std < 3)
 		d->like_std = 3;
-	if (mv && mv->major && w[81]) {
+	if (mv && mv->major && w[ATA_ID_MINOR_VERSION]) {
 		std = mv->major;
 		used = mv->text;
 	}
 	if (used)
 		out("\n\tUsed: %s ", used);
-	else if (w[81] >= 0x001f)
-		out("\n\tUsed: unknown (minor revision code 0x%04x) ", w[81]);
+	else if (w[ATA_ID_MINOR_VERSION] >= 0x001f)
+		out("\n\tUsed: unknown (minor revision code 0x%04x) ", w[ATA_ID_MINOR_VERSION]);
 
-	if (word_reported(w[80])) {
+	if (ata_id_word_reported(w[ATA_ID_MAJOR_VERSION])) {
 		unsigned int floor = oldest_listed_std(d->like_std);
 
 		out("\n\tSupported: ");
 		for (unsigned int v = 14; v > floor; v--) {
-			if (!(w[80] & (1u << v)))
+			if (!(w[ATA_ID_MAJOR_VERSION] & (1u << v)))
 				continue;
 			out("%u ", v);
 			if (v > d->like_std) {
@@ -589,8 +579,8 @@ static void print_standards(struct decode *d)
 /* Words 57-58, the current CHS capacity; ATA-1 left their order open, so take the order nearer C*H*S. */
 static uint32_t chs_current_capacity(const uint16_t *w, uint64_t chs_product, unsigned int like_std)
 {
-	uint32_t cap = (uint32_t)w[58] << 16 | w[57];
-	uint32_t swapped = (uint32_t)w[57] << 16 | w[58];
+	uint32_t cap = (uint32_t)w[ATA_ID_CUR_CAPACITY + 1] << 16 | w[ATA_ID_CUR_CAPACITY];
+	uint32_t swapped = (uint32_t)w[ATA_ID_CUR_CAPACITY] << 16 | w[ATA_ID_CUR_CAPACITY + 1];
 
 	if (like_std < 3 && llabs((long long)(cap - chs_product)) > llabs((long long)(swapped - chs_product)))
 		return swapped;
@@ -600,20 +590,20 @@ static uint32_t chs_current_capacity(const uint16_t *w, uint64_t chs_product, un
 /* C*H*S: the current geometry where words 54-56 are valid, else the default one. */
 static uint64_t chs_product_of(const uint16_t *w)
 {
-	if (w[53] & 1)
-		return (uint64_t)w[54] * w[55] * w[56];
-	return (uint64_t)w[1] * w[3] * w[6];
+	if (w[ATA_ID_FIELD_VALID] & 1)
+		return (uint64_t)w[ATA_ID_CUR_CYLS] * w[ATA_ID_CUR_HEADS] * w[ATA_ID_CUR_SECTORS];
+	return (uint64_t)w[ATA_ID_CYLS] * w[ATA_ID_HEADS] * w[ATA_ID_SECTORS];
 }
 
 /* Whether the page describes CHS addressing at all (9.65: not past 16,514,064 sectors without cylinders). */
 static bool has_chs(const uint16_t *w, uint32_t lba28)
 {
-	return !(lba28 > 0x00FBFC10 && !w[1]);
+	return !(lba28 > 0x00FBFC10 && !w[ATA_ID_CYLS]);
 }
 
 static uint32_t lba28_capacity(const uint16_t *w)
 {
-	return (w[49] & 0x200) ? (uint32_t)w[61] << 16 | w[60] : 0;
+	return (w[ATA_ID_CAPABILITY] & 0x200) ? (uint32_t)w[ATA_ID_LBA_CAPACITY + 1] << 16 | w[ATA_ID_LBA_CAPACITY] : 0;
 }
 
 /*
@@ -626,15 +616,15 @@ static uint64_t capacity_rule(const uint16_t *w, unsigned int like_std)
 	uint32_t lba28 = lba28_capacity(w), chs_cap = 0;
 	uint64_t chs_product = 0;
 
-	if ((w[49] & 0x200) && word_valid(w[83]) && (w[83] & 0x0400)) {
-		uint64_t lba48 = (uint64_t)w[103] << 48 | (uint64_t)w[102] << 32 | (uint64_t)w[101] << 16 | w[100];
+	if ((w[ATA_ID_CAPABILITY] & 0x200) && ata_id_word_valid(w[ATA_ID_COMMAND_SET_2]) && (w[ATA_ID_COMMAND_SET_2] & 0x0400)) {
+		uint64_t lba48 = (uint64_t)w[ATA_ID_LBA48_CAPACITY + 3] << 48 | (uint64_t)w[ATA_ID_LBA48_CAPACITY + 2] << 32 | (uint64_t)w[ATA_ID_LBA48_CAPACITY + 1] << 16 | w[ATA_ID_LBA48_CAPACITY];
 
 		if (lba48)
 			return lba48;
 	}
 	if (has_chs(w, lba28)) {
 		chs_product = chs_product_of(w);
-		if (w[53] & 1)
+		if (w[ATA_ID_FIELD_VALID] & 1)
 			chs_cap = chs_current_capacity(w, chs_product, like_std);
 	}
 	if (lba28 || chs_cap)
@@ -663,45 +653,45 @@ static void print_chs_and_sizes(const struct decode *d)
 	if (!has_chs(w, lba28)) {
 		out("\tCHS addressing not supported\n");
 	} else {
-		bool cur_valid = w[53] & 1;
+		bool cur_valid = w[ATA_ID_FIELD_VALID] & 1;
 
 		out("\tLogical\t\tmax\tcurrent\n");
-		out("\tcylinders\t%u\t%u\n", w[1], cur_valid ? w[54] : 0u);
-		out("\theads\t\t%u\t%u\n", w[3], cur_valid ? w[55] : 0u);
-		out("\tsectors/track\t%u\t%u\n", w[6], cur_valid ? w[56] : 0u);
+		out("\tcylinders\t%u\t%u\n", w[ATA_ID_CYLS], cur_valid ? w[ATA_ID_CUR_CYLS] : 0u);
+		out("\theads\t\t%u\t%u\n", w[ATA_ID_HEADS], cur_valid ? w[ATA_ID_CUR_HEADS] : 0u);
+		out("\tsectors/track\t%u\t%u\n", w[ATA_ID_SECTORS], cur_valid ? w[ATA_ID_CUR_SECTORS] : 0u);
 		out("\t--\n");
-		if (d->min_std == 1 && (w[4] || w[5])) {
-			out("\tbytes/track: %u", w[4]);
-			out("\tbytes/sector: %u\n", w[5]);
+		if (d->min_std == 1 && (w[ATA_ID_BYTES_PER_TRACK] || w[ATA_ID_BYTES_PER_SECTOR])) {
+			out("\tbytes/track: %u", w[ATA_ID_BYTES_PER_TRACK]);
+			out("\tbytes/sector: %u\n", w[ATA_ID_BYTES_PER_SECTOR]);
 		}
 		if (cur_valid)
 			out("\tCHS current addressable sectors:%12u\n",
 			       chs_current_capacity(w, chs_product_of(w), d->like_std));
 	}
-	if (w[49] & 0x200) {
+	if (w[ATA_ID_CAPABILITY] & 0x200) {
 		out("\tLBA    user addressable sectors:%12u\n", lba28);
-		if (word_valid(w[83]) && (w[83] & 0x0400))
+		if (ata_id_word_valid(w[ATA_ID_COMMAND_SET_2]) && (w[ATA_ID_COMMAND_SET_2] & 0x0400))
 			out("\tLBA48  user addressable sectors:%12llu\n",
-			       (unsigned long long)((uint64_t)w[103] << 48 | (uint64_t)w[102] << 32 |
-						    (uint64_t)w[101] << 16 | w[100]));
+			       (unsigned long long)((uint64_t)w[ATA_ID_LBA48_CAPACITY + 3] << 48 | (uint64_t)w[ATA_ID_LBA48_CAPACITY + 2] << 32 |
+						    (uint64_t)w[ATA_ID_LBA48_CAPACITY + 1] << 16 | w[ATA_ID_LBA48_CAPACITY]));
 	}
-	if (!word_valid(w[106])) {
+	if (!ata_id_word_valid(w[ATA_ID_SECTOR_SIZE])) {
 		out("\t%-31s %11u bytes\n", "Logical/Physical Sector size:", sector_bytes);
 	} else {
 		unsigned int words_per_sector = 256, per_physical = 1;
 
-		if (w[106] & (1u << 13))
-			per_physical = 1u << (w[106] & 0xf);
-		if (w[106] & (1u << 12))
-			words_per_sector = (unsigned int)w[118] << 16 | w[117];
+		if (w[ATA_ID_SECTOR_SIZE] & (1u << 13))
+			per_physical = 1u << (w[ATA_ID_SECTOR_SIZE] & 0xf);
+		if (w[ATA_ID_SECTOR_SIZE] & (1u << 12))
+			words_per_sector = (unsigned int)w[ATA_ID_LOGICAL_SECTOR_SIZE + 1] << 16 | w[ATA_ID_LOGICAL_SECTOR_SIZE];
 		sector_bytes = 2 * words_per_sector;
 		out("\t%-31s %11u bytes", "Logical  Sector size:", sector_bytes);
 		print_sector_size_list(d->logs->sector_config);
 		out("\n");
 		out("\t%-31s %11u bytes\n", "Physical Sector size:", sector_bytes * per_physical);
-		if (word_valid(w[209]))
+		if (ata_id_word_valid(w[ATA_ID_SECTOR_ALIGNMENT]))
 			out("\t%-31s %11u bytes\n", "Logical Sector-0 offset:",
-			       (w[209] & 0x1fff) * sector_bytes);
+			       (w[ATA_ID_SECTOR_ALIGNMENT] & 0x1fff) * sector_bytes);
 	}
 	size = capacity_rule(w, d->like_std);
 	if (d->facts)
@@ -716,38 +706,38 @@ static void print_configuration(const struct decode *d)
 	out("Configuration:\n");
 	if (!d->cdrom && d->like_std == 1)
 		for (unsigned int b = 1; b < 15; b++)
-			if (w[0] & (1u << b))
+			if (w[ATA_ID_CONFIG] & (1u << b))
 				out("\t%s\n", ata1_config_bits[b]);
 	if (d->type == DEV_ATAPI) {
 		static const char *const drq[4] = { "3ms.", "<=10ms with INTRQ", "50us.", "unknown." };
 		static const char *const pkt[4] = { "12 bytes", "16 bytes", "Unknown", "Unknown" };
 
-		out("\tDRQ response: %s\n", drq[(w[0] >> 5) & 3]);
-		out("\tPacket size: %s\n", pkt[w[0] & 3]);
+		out("\tDRQ response: %s\n", drq[(w[ATA_ID_CONFIG] >> 5) & 3]);
+		out("\tPacket size: %s\n", pkt[w[ATA_ID_CONFIG] & 3]);
 	} else {
 		print_chs_and_sizes(d);
 	}
 
 	out("\tcache/buffer size  = ");
-	if (w[20] <= 3 && word_reported(w[21])) {
-		out("%u KBytes", (unsigned int)w[21] / 2);
-		if (w[20])
-			out(" (type=%s)", buffer_types[w[20]]);
+	if (w[ATA_ID_BUFFER_TYPE] <= 3 && ata_id_word_reported(w[ATA_ID_BUFFER_SIZE])) {
+		out("%u KBytes", (unsigned int)w[ATA_ID_BUFFER_SIZE] / 2);
+		if (w[ATA_ID_BUFFER_TYPE])
+			out(" (type=%s)", buffer_types[w[ATA_ID_BUFFER_TYPE]]);
 	} else {
 		out("unknown");
 	}
 	out_char('\n');
 
-	if (w[168] && (w[168] & 0xfff8) == 0) {
-		if (w[168] <= 5)
-			out("\tForm Factor: %s\n", form_factors[w[168]]);
+	if (w[ATA_ID_FORM_FACTOR] && (w[ATA_ID_FORM_FACTOR] & 0xfff8) == 0) {
+		if (w[ATA_ID_FORM_FACTOR] <= 5)
+			out("\tForm Factor: %s\n", form_factors[w[ATA_ID_FORM_FACTOR]]);
 		else
-			out("\tForm Factor: unknown (0x%04x]\n", w[168]);
+			out("\tForm Factor: unknown (0x%04x]\n", w[ATA_ID_FORM_FACTOR]);
 	}
-	if (w[217] == 1)
+	if (w[ATA_ID_ROTATION_RATE] == 1)
 		out("\tNominal Media Rotation Rate: Solid State Device\n");
-	else if (w[217] > 0x401)
-		out("\tNominal Media Rotation Rate: %u\n", w[217]);
+	else if (w[ATA_ID_ROTATION_RATE] > 0x401)
+		out("\tNominal Media Rotation Rate: %u\n", w[ATA_ID_ROTATION_RATE]);
 }
 
 /* One DMA class (s/m/u): supported modes, '*' on the selected one. */
@@ -774,69 +764,69 @@ static void print_transfer_modes(const struct decode *d)
 	bool dmadir = false, sdma_ok;
 
 	/* SATA ATAPI devices may reuse word 62 for DMADIR and mode bits. */
-	if (d->type == DEV_ATAPI && (w[62] & 0x8000)) {
+	if (d->type == DEV_ATAPI && (w[ATA_ID_SWDMA_MODES] & 0x8000)) {
 		dmadir = true;
 		sdma_ok = false;
 		out("\tDMADIR bit required in PACKET commands\n");
 	} else {
-		unsigned int hi = w[62] >> 8, lo = w[62] & 0xff;
+		unsigned int hi = w[ATA_ID_SWDMA_MODES] >> 8, lo = w[ATA_ID_SWDMA_MODES] & 0xff;
 
-		sdma_ok = w[62] && !(lo & 0xf8) && (!hi || hi == 1 || hi == 2 || hi == 4);
+		sdma_ok = w[ATA_ID_SWDMA_MODES] && !(lo & 0xf8) && (!hi || hi == 1 || hi == 2 || hi == 4);
 	}
 
 	out("\tDMA: ");
-	if (!dmadir && !(w[49] & 0x100)) {
+	if (!dmadir && !(w[ATA_ID_CAPABILITY] & 0x100)) {
 		out("not supported\n");
 	} else {
-		if (w[52] && !w[62] && !w[63]) {
-			out("sdma%u", (unsigned int)w[52] >> 8);
+		if (w[ATA_ID_OLD_DMA_MODES] && !w[ATA_ID_SWDMA_MODES] && !w[ATA_ID_MWDMA_MODES]) {
+			out("sdma%u", (unsigned int)w[ATA_ID_OLD_DMA_MODES] >> 8);
 		} else {
 			bool have = false, bad = false;
 
 			if (sdma_ok)
-				bad |= print_dma_modes(w[62], w[62] >> 8, 's', &have);
-			if (w[63])
-				bad |= print_dma_modes(dmadir ? (w[62] >> 7) & 7 : w[63], w[63] >> 8, 'm', &have);
-			if ((w[53] & 4) && w[88])
-				bad |= print_dma_modes(dmadir ? w[62] & 0x7f : w[88], w[88] >> 8, 'u', &have);
+				bad |= print_dma_modes(w[ATA_ID_SWDMA_MODES], w[ATA_ID_SWDMA_MODES] >> 8, 's', &have);
+			if (w[ATA_ID_MWDMA_MODES])
+				bad |= print_dma_modes(dmadir ? (w[ATA_ID_SWDMA_MODES] >> 7) & 7 : w[ATA_ID_MWDMA_MODES], w[ATA_ID_MWDMA_MODES] >> 8, 'm', &have);
+			if ((w[ATA_ID_FIELD_VALID] & 4) && w[ATA_ID_UDMA_MODES])
+				bad |= print_dma_modes(dmadir ? w[ATA_ID_SWDMA_MODES] & 0x7f : w[ATA_ID_UDMA_MODES], w[ATA_ID_UDMA_MODES] >> 8, 'u', &have);
 			if (bad || !have)
 				out("(?)");
 		}
 		out("\n");
-		if (d->type == DEV_ATAPI && !d->cdrom && (w[49] & 0x8000))
+		if (d->type == DEV_ATAPI && !d->cdrom && (w[ATA_ID_CAPABILITY] & 0x8000))
 			out("\t     Interleaved DMA support\n");
-		if ((w[53] & 2) && (w[65] || w[66])) {
+		if ((w[ATA_ID_FIELD_VALID] & 2) && (w[ATA_ID_DMA_MIN_CYCLE] || w[ATA_ID_DMA_CYCLE])) {
 			out("\t     Cycle time:");
-			if (w[65])
-				out(" min=%uns", w[65]);
-			if (w[66])
-				out(" recommended=%uns", w[66]);
+			if (w[ATA_ID_DMA_MIN_CYCLE])
+				out(" min=%uns", w[ATA_ID_DMA_MIN_CYCLE]);
+			if (w[ATA_ID_DMA_CYCLE])
+				out(" recommended=%uns", w[ATA_ID_DMA_CYCLE]);
 			out("\n");
 		}
 	}
 
 	out("\tPIO: ");
-	if ((w[53] & 2) && (w[64] & 0xff)) {
+	if ((w[ATA_ID_FIELD_VALID] & 2) && (w[ATA_ID_PIO_MODES] & 0xff)) {
 		/* Modes 0-2 are implied; word 64 lists mode 3 upwards. */
-		unsigned int modes = ((w[64] & 0xffu) << 3) | 7;
+		unsigned int modes = ((w[ATA_ID_PIO_MODES] & 0xffu) << 3) | 7;
 
 		for (unsigned int m = 0; m <= 8; m++)
 			if (modes & (1u << m))
 				out("pio%u ", m);
 		out("\n");
-	} else if ((d->min_std < 5 || d->cdrom) && (w[51] >> 8) <= 2) {
-		for (unsigned int m = 0; m <= (unsigned int)(w[51] >> 8); m++)
+	} else if ((d->min_std < 5 || d->cdrom) && (w[ATA_ID_OLD_PIO_MODES] >> 8) <= 2) {
+		for (unsigned int m = 0; m <= (unsigned int)(w[ATA_ID_OLD_PIO_MODES] >> 8); m++)
 			out("pio%u ", m);
 		out("\n");
 	} else {
 		out("unknown\n");
 	}
-	if ((w[53] & 2) && (w[67] || w[68])) {
+	if ((w[ATA_ID_FIELD_VALID] & 2) && (w[ATA_ID_PIO_CYCLE] || w[ATA_ID_PIO_IORDY_CYCLE])) {
 		out("\t     Cycle time:");
-		if (w[67])
-			out(" no flow control=%uns", w[67]);
-		if (w[68])
-			out("  IORDY flow control=%uns", w[68]);
+		if (w[ATA_ID_PIO_CYCLE])
+			out(" no flow control=%uns", w[ATA_ID_PIO_CYCLE]);
+		if (w[ATA_ID_PIO_IORDY_CYCLE])
+			out("  IORDY flow control=%uns", w[ATA_ID_PIO_IORDY_CYCLE]);
 		out("\n");
 	}
 }
@@ -848,45 +838,45 @@ static void print_capabilities(const struct decode *d)
 
 	out("Capabilities:\n\t");
 	if (d->type == DEV_ATAPI) {
-		if (!d->cdrom && (w[49] & 0x4000))
+		if (!d->cdrom && (w[ATA_ID_CAPABILITY] & 0x4000))
 			out("Cmd queuing, ");
-		if (w[49] & 0x2000)
+		if (w[ATA_ID_CAPABILITY] & 0x2000)
 			out("Cmd overlap, ");
 	}
-	if (w[49] & 0x200)
+	if (w[ATA_ID_CAPABILITY] & 0x200)
 		out("LBA, ");
 	if (d->like_std != 1) {
 		out("IORDY");
-		if (!(w[49] & 0x800))
+		if (!(w[ATA_ID_CAPABILITY] & 0x800))
 			out("(may be)");
-		out((w[49] & 0x400) ? "(can" : "(cannot");
+		out((w[ATA_ID_CAPABILITY] & 0x400) ? "(can" : "(cannot");
 		out(" be disabled)");
 	} else {
 		out("IORDY not likely");
 	}
 	out("\n");
-	if (d->like_std == 1 && w[20]) {
-		out("\tBuffer type: %04x: %s%s\n", w[20],
-		       w[20] < 2 ? "single port, single-sector" : "dual port, multi-sector",
-		       w[20] > 2 ? " with read caching ability" : "");
+	if (d->like_std == 1 && w[ATA_ID_BUFFER_TYPE]) {
+		out("\tBuffer type: %04x: %s%s\n", w[ATA_ID_BUFFER_TYPE],
+		       w[ATA_ID_BUFFER_TYPE] < 2 ? "single port, single-sector" : "dual port, multi-sector",
+		       w[ATA_ID_BUFFER_TYPE] > 2 ? " with read caching ability" : "");
 	}
-	if (d->min_std == 1 && word_reported(w[21])) {
-		out("\tBuffer size: %.1fkB", (float)w[21] / 2);
+	if (d->min_std == 1 && ata_id_word_reported(w[ATA_ID_BUFFER_SIZE])) {
+		out("\tBuffer size: %.1fkB", (float)w[ATA_ID_BUFFER_SIZE] / 2);
 		line_open = true;
 	}
-	if (d->min_std < 4 && w[22]) {
-		out("\tbytes avail on r/w long: %u", w[22]);
+	if (d->min_std < 4 && w[ATA_ID_ECC_BYTES]) {
+		out("\tbytes avail on r/w long: %u", w[ATA_ID_ECC_BYTES]);
 		line_open = true;
 	}
 	if (!d->cdrom && d->like_std > 3) {
 		bool queuing = false;
 
-		if ((d->transport == 1 || word_reported(w[76])) && (w[76] & 0x0100))
+		if ((d->transport == 1 || ata_id_word_reported(w[ATA_ID_SATA_CAPABILITY])) && (w[ATA_ID_SATA_CAPABILITY] & 0x0100))
 			queuing = true;	/* NCQ */
-		if (word_valid(w[83]) && (w[83] & 2))
+		if (ata_id_word_valid(w[ATA_ID_COMMAND_SET_2]) && (w[ATA_ID_COMMAND_SET_2] & 2))
 			queuing = true;	/* TCQ */
 		if (queuing) {
-			out("\tQueue depth: %u", (unsigned int)(w[75] & 0x1f) + 1);
+			out("\tQueue depth: %u", (unsigned int)(w[ATA_ID_QUEUE_DEPTH] & 0x1f) + 1);
 			line_open = true;
 		}
 	}
@@ -895,43 +885,43 @@ static void print_capabilities(const struct decode *d)
 
 	if (d->type == DEV_ATA) {
 		if (d->like_std == 1) {
-			out("\tCan%s perform double-word IO\n", w[48] ? "" : "not");
+			out("\tCan%s perform double-word IO\n", w[ATA_ID_DWORD_IO] ? "" : "not");
 		} else {
-			out("\tStandby timer values: spec'd by %s", (w[49] & 0x2000) ? "Standard" : "Vendor");
-			if (d->like_std > 3 && word_valid(w[50]))
-				out(", %s device specific minimum\n", (w[50] & 1) ? "with" : "no");
+			out("\tStandby timer values: spec'd by %s", (w[ATA_ID_CAPABILITY] & 0x2000) ? "Standard" : "Vendor");
+			if (d->like_std > 3 && ata_id_word_valid(w[ATA_ID_CAPABILITY_2]))
+				out(", %s device specific minimum\n", (w[ATA_ID_CAPABILITY_2] & 1) ? "with" : "no");
 			else
 				out("\n");
 		}
 		out("\tR/W multiple sector transfer: ");
-		if (d->like_std < 3 && !(w[47] & 0xff)) {
+		if (d->like_std < 3 && !(w[ATA_ID_MAX_MULTIPLE] & 0xff)) {
 			out("not supported\n");
 		} else {
-			out("Max = %u\tCurrent = ", (unsigned int)(w[47] & 0xff));
-			if (w[59] & 0x100)
-				out("%u\n", (unsigned int)(w[59] & 0xff));
+			out("Max = %u\tCurrent = ", (unsigned int)(w[ATA_ID_MAX_MULTIPLE] & 0xff));
+			if (w[ATA_ID_MULTIPLE] & 0x100)
+				out("%u\n", (unsigned int)(w[ATA_ID_MULTIPLE] & 0xff));
 			else
 				out("?\n");
 		}
-		if (d->like_std > 3 && (w[83] & 0xc008) == 0x4008) {
+		if (d->like_std > 3 && (w[ATA_ID_COMMAND_SET_2] & 0xc008) == 0x4008) {
 			out("\tAdvanced power management level: ");
-			if (w[86] & 0x0008)
-				out("%u\n", (unsigned int)(w[91] & 0xff));
+			if (w[ATA_ID_CFS_ENABLE_2] & 0x0008)
+				out("%u\n", (unsigned int)(w[ATA_ID_APM_LEVEL] & 0xff));
 			else
 				out("disabled\n");
 		}
-		if (d->like_std > 5 && w[94])
+		if (d->like_std > 5 && w[ATA_ID_ACOUSTIC_LEVEL])
 			out("\tRecommended acoustic management value: %u, current value: %u\n",
-			       (unsigned int)((w[94] >> 8) & 0xff), (unsigned int)(w[94] & 0xff));
+			       (unsigned int)((w[ATA_ID_ACOUSTIC_LEVEL] >> 8) & 0xff), (unsigned int)(w[ATA_ID_ACOUSTIC_LEVEL] & 0xff));
 	} else {
-		if (!d->cdrom && (w[49] & 0x1000))
+		if (!d->cdrom && (w[ATA_ID_CAPABILITY] & 0x1000))
 			out("\tATA sw reset required\n");
-		if (w[71] || w[72]) {
+		if (w[ATA_ID_PACKET_RELEASE_TIME] || w[ATA_ID_PACKET_SERVICE_TIME]) {
 			out("\tOverlap support:");
-			if (w[71])
-				out(" %uus to release bus.", w[71]);
-			if (w[72])
-				out(" %uus to clear BSY after SERVICE cmd.", w[72]);
+			if (w[ATA_ID_PACKET_RELEASE_TIME])
+				out(" %uus to release bus.", w[ATA_ID_PACKET_RELEASE_TIME]);
+			if (w[ATA_ID_PACKET_SERVICE_TIME])
+				out(" %uus to clear BSY after SERVICE cmd.", w[ATA_ID_PACKET_SERVICE_TIME]);
 			out("\n");
 		}
 	}
@@ -942,43 +932,43 @@ static void print_commands_features(struct decode *d)
 {
 	const uint16_t *w = d->w;
 
-	if (word_valid(w[83])) {
+	if (ata_id_word_valid(w[ATA_ID_COMMAND_SET_2])) {
 		bool sata = d->transport == 1;
 
 		out("Commands/features:\n\tEnabled\tSupported:\n");
-		print_feature_group(d, FG_W82, w[82] & 0x7fff, w[85]);
-		print_feature_group(d, FG_W83, w[83] & 0x3fff, w[86]);
-		if (word_valid(w[84]) && word_valid(w[87])) {
-			print_feature_group(d, FG_W84, w[84] & 0x3fff, w[87]);
-			if ((w[84] & 0x1800) == 0x1800 && word_reported(w[116]))
+		print_feature_group(d, FG_W82, w[ATA_ID_COMMAND_SET_1] & 0x7fff, w[ATA_ID_CFS_ENABLE_1]);
+		print_feature_group(d, FG_W83, w[ATA_ID_COMMAND_SET_2] & 0x3fff, w[ATA_ID_CFS_ENABLE_2]);
+		if (ata_id_word_valid(w[ATA_ID_COMMAND_SET_EXT]) && ata_id_word_valid(w[ATA_ID_CFS_DEFAULT])) {
+			print_feature_group(d, FG_W84, w[ATA_ID_COMMAND_SET_EXT] & 0x3fff, w[ATA_ID_CFS_DEFAULT]);
+			if ((w[ATA_ID_COMMAND_SET_EXT] & 0x1800) == 0x1800 && ata_id_word_reported(w[ATA_ID_TLC_TIMER]))
 				out("                (%u msec for TLC completion timer)\n",
-				       10 * (unsigned int)w[116]);
+				       10 * (unsigned int)w[ATA_ID_TLC_TIMER]);
 		}
-		if ((w[86] & 0x8000) && word_valid(w[119]) && word_valid(w[120]))
-			print_feature_group(d, FG_W119, w[119] & 0x3fff, w[120]);
-		if (sata || word_reported(w[76]))
-			print_feature_group(d, FG_W76, w[76], w[76]);
-		if (sata || word_reported(w[78]))
-			print_feature_group(d, FG_W78, w[78], w[79]);
-		if (w[206] & 1)
-			print_feature_group(d, FG_W206, w[206], w[206] & 0x3f);
-		if (w[59] & 0x1000)
-			print_feature_group(d, FG_W59, w[59], w[59]);
+		if ((w[ATA_ID_CFS_ENABLE_2] & 0x8000) && ata_id_word_valid(w[ATA_ID_COMMAND_SET_3]) && ata_id_word_valid(w[ATA_ID_COMMAND_SET_4]))
+			print_feature_group(d, FG_W119, w[ATA_ID_COMMAND_SET_3] & 0x3fff, w[ATA_ID_COMMAND_SET_4]);
+		if (sata || ata_id_word_reported(w[ATA_ID_SATA_CAPABILITY]))
+			print_feature_group(d, FG_W76, w[ATA_ID_SATA_CAPABILITY], w[ATA_ID_SATA_CAPABILITY]);
+		if (sata || ata_id_word_reported(w[ATA_ID_SATA_FEATURES]))
+			print_feature_group(d, FG_W78, w[ATA_ID_SATA_FEATURES], w[ATA_ID_SATA_FEATURES_ENABLED]);
+		if (w[ATA_ID_SCT_COMMAND_TRANSPORT] & 1)
+			print_feature_group(d, FG_W206, w[ATA_ID_SCT_COMMAND_TRANSPORT], w[ATA_ID_SCT_COMMAND_TRANSPORT] & 0x3f);
+		if (w[ATA_ID_MULTIPLE] & 0x1000)
+			print_feature_group(d, FG_W59, w[ATA_ID_MULTIPLE], w[ATA_ID_MULTIPLE]);
 	}
 	if (d->like_std > 6) {
 		/* The TRIM bits of word 69 only mean something next to word 169. */
-		uint16_t w69 = w[69] & (uint16_t)~(W69_TRIM_ZEROES | W69_TRIM_DETERMINISTIC);
+		uint16_t w69 = w[ATA_ID_ADDITIONAL_SUPPORT] & (uint16_t)~(W69_TRIM_ZEROES | W69_TRIM_DETERMINISTIC);
 
 		print_feature_group(d, FG_W69, w69, w69);
-		if ((w[169] & 1) && w[169] != 0xffff) {
+		if ((w[ATA_ID_DATA_SET_MANAGEMENT] & 1) && w[ATA_ID_DATA_SET_MANAGEMENT] != 0xffff) {
 			out("\t   *\tData Set Management TRIM supported");
 			note_feature(d, "Data Set Management TRIM supported", true);
-			if (word_reported(w[105]))
-				out(" (limit %u block%s)\n", w[105], w[105] > 1 ? "s" : "");
+			if (ata_id_word_reported(w[ATA_ID_DSM_BLOCKS]))
+				out(" (limit %u block%s)\n", w[ATA_ID_DSM_BLOCKS], w[ATA_ID_DSM_BLOCKS] > 1 ? "s" : "");
 			else
 				out(" (limit unknown)\n");
-			if (w[69] & W69_TRIM_DETERMINISTIC) {
-				uint16_t which = (w[69] & W69_TRIM_ZEROES) ? W69_TRIM_ZEROES
+			if (w[ATA_ID_ADDITIONAL_SUPPORT] & W69_TRIM_DETERMINISTIC) {
+				uint16_t which = (w[ATA_ID_ADDITIONAL_SUPPORT] & W69_TRIM_ZEROES) ? W69_TRIM_ZEROES
 									   : W69_TRIM_DETERMINISTIC;
 				print_feature_group(d, FG_W69, which, which);
 			}
@@ -1002,44 +992,44 @@ static void print_cfa(const uint16_t *w)
 	char modes[256] = "";
 	unsigned int max;
 
-	max = w[163] & 7;
+	max = w[ATA_ID_CFA_MODES] & 7;
 	if (max == 1 || max == 2)
-		add_cfa_modes(modes, sizeof(modes), "pio", 4, 1, max, (w[163] >> 6) & 7);
-	max = (w[163] >> 3) & 7;
+		add_cfa_modes(modes, sizeof(modes), "pio", 4, 1, max, (w[ATA_ID_CFA_MODES] >> 6) & 7);
+	max = (w[ATA_ID_CFA_MODES] >> 3) & 7;
 	if (max == 1 || max == 2)
-		add_cfa_modes(modes, sizeof(modes), "mdma", 2, 1, max, (w[163] >> 9) & 7);
-	if (w[164] & 0x8000) {
+		add_cfa_modes(modes, sizeof(modes), "mdma", 2, 1, max, (w[ATA_ID_CFA_MODES] >> 9) & 7);
+	if (w[ATA_ID_CFA_ADVANCED_MODES] & 0x8000) {
 		static const unsigned char io_times[4] = { 255, 120, 100, 80 };
 		static const unsigned char mem_times[4] = { 250, 120, 100, 80 };
 
-		max = w[164] & 7;
+		max = w[ATA_ID_CFA_ADVANCED_MODES] & 7;
 		if (max <= 3)
 			out("\t\tCFA max advanced io_udma cycle time: %uns\n", io_times[max]);
-		max = (w[164] >> 3) & 7;
+		max = (w[ATA_ID_CFA_ADVANCED_MODES] >> 3) & 7;
 		if (max <= 3)
 			out("\t\tCFA max advanced mem_udma cycle time: %uns\n", mem_times[max]);
-		max = (w[164] >> 6) & 7;
+		max = (w[ATA_ID_CFA_ADVANCED_MODES] >> 6) & 7;
 		if (max <= 6)
-			add_cfa_modes(modes, sizeof(modes), "io_udma", 4, 0, max, (w[164] >> 12) & 7);
-		max = (w[164] >> 9) & 7;
+			add_cfa_modes(modes, sizeof(modes), "io_udma", 4, 0, max, (w[ATA_ID_CFA_ADVANCED_MODES] >> 12) & 7);
+		max = (w[ATA_ID_CFA_ADVANCED_MODES] >> 9) & 7;
 		if (max <= 6)
-			add_cfa_modes(modes, sizeof(modes), "mem_udma", 4, 0, max, (w[164] >> 12) & 7);
+			add_cfa_modes(modes, sizeof(modes), "mem_udma", 4, 0, max, (w[ATA_ID_CFA_ADVANCED_MODES] >> 12) & 7);
 	}
 	if (modes[0])
 		out("\t   *\tCFA advanced modes: %s\n", modes);
 
-	if (w[160] & 0x8000) {
+	if (w[ATA_ID_CFA_POWER] & 0x8000) {
 		out_char('\t');
-		if (!(w[160] & 0x2000))
+		if (!(w[ATA_ID_CFA_POWER] & 0x2000))
 			out("   *");
 		out("\tCFA Power Level 1 ");
-		if (w[160] & 0x2000)
+		if (w[ATA_ID_CFA_POWER] & 0x2000)
 			out(" not supported");
-		if (w[160] & 0x0fff)
-			out(" (max %umA)", (unsigned int)(w[160] & 0x0fff));
+		if (w[ATA_ID_CFA_POWER] & 0x0fff)
+			out(" (max %umA)", (unsigned int)(w[ATA_ID_CFA_POWER] & 0x0fff));
 		out("\n");
 	}
-	if (word_reported(w[162]) && (w[162] & 1))
+	if (ata_id_word_reported(w[ATA_ID_CFA_KEY_MGMT]) && (w[ATA_ID_CFA_KEY_MGMT] & 1))
 		out("\t\tKey Management (CPRM) feature set\n");
 }
 
@@ -1065,31 +1055,31 @@ static void print_security(const struct decode *d)
 {
 	const uint16_t *w = d->w;
 
-	if (!(w[82] & 2) || d->cdrom || d->like_std <= 3 || !(w[128] || w[89] || w[90]))
+	if (!(w[ATA_ID_COMMAND_SET_1] & 2) || d->cdrom || d->like_std <= 3 || !(w[ATA_ID_SECURITY] || w[ATA_ID_ERASE_TIME] || w[ATA_ID_ENHANCED_ERASE_TIME]))
 		return;
 	out("Security: \n");
-	if (word_reported(w[92]))
-		out("\tMaster password revision code = %u\n", w[92]);
-	if (w[128]) {
+	if (ata_id_word_reported(w[ATA_ID_MASTER_PASSWORD_REV]))
+		out("\tMaster password revision code = %u\n", w[ATA_ID_MASTER_PASSWORD_REV]);
+	if (w[ATA_ID_SECURITY]) {
 		for (unsigned int b = 0; b < 6; b++) {
-			if (w[128] & (1u << b))
+			if (w[ATA_ID_SECURITY] & (1u << b))
 				out("\t\t");
 			else
 				out("%s", b ? "\tnot\t" : "\t(?)\t");
 			out("%s\n", security_bits[b]);
 		}
-		if (w[128] & 2)
-			out("\tSecurity level %s\n", (w[128] & 0x0100) ? "maximum" : "high");
+		if (w[ATA_ID_SECURITY] & 2)
+			out("\tSecurity level %s\n", (w[ATA_ID_SECURITY] & 0x0100) ? "maximum" : "high");
 	}
-	bool normal = (w[89] & 0x8000) ? (w[89] & 0x7fff) : (w[89] & 0xff);
-	bool enhanced = (w[90] & 0x8000) ? (w[90] & 0x7fff) : (w[90] & 0xff);
+	bool normal = (w[ATA_ID_ERASE_TIME] & 0x8000) ? (w[ATA_ID_ERASE_TIME] & 0x7fff) : (w[ATA_ID_ERASE_TIME] & 0xff);
+	bool enhanced = (w[ATA_ID_ENHANCED_ERASE_TIME] & 0x8000) ? (w[ATA_ID_ENHANCED_ERASE_TIME] & 0x7fff) : (w[ATA_ID_ENHANCED_ERASE_TIME] & 0xff);
 
 	if (normal || enhanced)
 		out("\t");
-	print_erase_time(w[89], "SECURITY ERASE UNIT");
+	print_erase_time(w[ATA_ID_ERASE_TIME], "SECURITY ERASE UNIT");
 	if (normal && enhanced)
 		out(" ");
-	print_erase_time(w[90], "ENHANCED SECURITY ERASE UNIT");
+	print_erase_time(w[ATA_ID_ENHANCED_ERASE_TIME], "ENHANCED SECURITY ERASE UNIT");
 	out("\n");
 }
 
@@ -1097,23 +1087,23 @@ static void print_tail(const struct decode *d)
 {
 	const uint16_t *w = d->w;
 
-	if (!d->cdrom && d->like_std > 3 && (w[84] & 0x100)) {
-		out("Logical Unit WWN Device Identifier: %04x%04x%04x%04x\n", w[108], w[109], w[110], w[111]);
-		out("\tNAA\t\t: %x\n", (w[108] & 0xf000) >> 12);
-		out("\tIEEE OUI\t: %06x\n", ((w[108] & 0x0fffu) << 12) | ((w[109] & 0xfff0u) >> 4));
-		out("\tUnique ID\t: %x%08x\n", w[109] & 0x000fu, ((unsigned int)w[110] << 16) | w[111]);
+	if (!d->cdrom && d->like_std > 3 && (w[ATA_ID_COMMAND_SET_EXT] & 0x100)) {
+		out("Logical Unit WWN Device Identifier: %04x%04x%04x%04x\n", w[ATA_ID_WWN], w[ATA_ID_WWN + 1], w[ATA_ID_WWN + 2], w[ATA_ID_WWN + 3]);
+		out("\tNAA\t\t: %x\n", (w[ATA_ID_WWN] & 0xf000) >> 12);
+		out("\tIEEE OUI\t: %06x\n", ((w[ATA_ID_WWN] & 0x0fffu) << 12) | ((w[ATA_ID_WWN + 1] & 0xfff0u) >> 4));
+		out("\tUnique ID\t: %x%08x\n", w[ATA_ID_WWN + 1] & 0x000fu, ((unsigned int)w[ATA_ID_WWN + 2] << 16) | w[ATA_ID_WWN + 3]);
 	}
-	if (word_valid(w[93])) {
+	if (ata_id_word_valid(w[ATA_ID_HW_RESET_RESULT])) {
 		unsigned int bits;
 
 		out("HW reset results:\n");
-		out("\tCBLID- %s Vih\n", (w[93] & 0x2000) ? "above" : "below");
-		if (w[93] & 1) {
+		out("\tCBLID- %s Vih\n", (w[ATA_ID_HW_RESET_RESULT] & 0x2000) ? "above" : "below");
+		if (w[ATA_ID_HW_RESET_RESULT] & 1) {
 			out("\tDevice num = 0");
-			bits = w[93];
+			bits = w[ATA_ID_HW_RESET_RESULT];
 		} else {
 			out("\tDevice num = 1");
-			bits = w[93] >> 8;
+			bits = w[ATA_ID_HW_RESET_RESULT] >> 8;
 		}
 		if ((bits & 6) == 2)
 			out(" determined by the jumper");
@@ -1121,34 +1111,34 @@ static void print_tail(const struct decode *d)
 			out(" determined by CSEL");
 		out("\n");
 	}
-	if (w[78] & 0x0100)
+	if (w[ATA_ID_SATA_FEATURES] & 0x0100)
 		print_devslp(d->logs->sata_settings);
 	if (d->like_std > 4 && !d->cdrom) {
-		if ((w[255] & 0xff) == 0xa5) {
+		if ((w[ATA_ID_INTEGRITY] & 0xff) == 0xa5) {
 			out("Checksum: %scorrect", d->checksum ? "in" : "");
 			if (d->checksum)
 				out(" (0x%02x), expected 0x%02x\n", d->checksum, 0x100 - d->checksum);
 			out_char('\n');
 		} else {
 			out("Integrity word not set (found 0x%04x, expected 0x%02x%02x)\n",
-			       w[255], 0x100 - d->checksum, 0xa5);
+			       w[ATA_ID_INTEGRITY], 0x100 - d->checksum, 0xa5);
 		}
 	}
 }
 
 static bool is_cfa(const uint16_t *w)
 {
-	return w[0] == 0x848a || w[0] == 0x844a || (w[83] & 0xc004) == 0x4004;
+	return w[ATA_ID_CONFIG] == 0x848a || w[ATA_ID_CONFIG] == 0x844a || (w[ATA_ID_COMMAND_SET_2] & 0xc004) == 0x4004;
 }
 
 void identify_logs_wanted(const uint16_t id[IDENTIFY_WORDS], bool *sector_config, bool *sata_settings)
 {
-	bool known = is_cfa(id) || !(id[0] & 0x8000) || !(id[0] & 0x4000);
-	bool atapi = !is_cfa(id) && (id[0] & 0xc000) == 0x8000;
+	bool known = is_cfa(id) || !(id[ATA_ID_CONFIG] & 0x8000) || !(id[ATA_ID_CONFIG] & 0x4000);
+	bool atapi = !is_cfa(id) && (id[ATA_ID_CONFIG] & 0xc000) == 0x8000;
 
 	/* Where -I prints from them: the logical sector size line, and the Device Sleep section. */
-	*sector_config = known && !atapi && word_valid(id[106]);
-	*sata_settings = known && (id[78] & 0x0100);
+	*sector_config = known && !atapi && ata_id_word_valid(id[ATA_ID_SECTOR_SIZE]);
+	*sata_settings = known && (id[ATA_ID_SATA_FEATURES] & 0x0100);
 }
 
 int identify_print(const uint16_t id[IDENTIFY_WORDS], const struct identify_logs *logs)
@@ -1177,12 +1167,12 @@ int identify_decode(const uint16_t id[IDENTIFY_WORDS], const struct identify_log
 		d.type = DEV_ATA;
 		d.like_std = 4;
 		out("CompactFlash ATA device\n");
-	} else if (!(id[0] & 0x8000)) {
+	} else if (!(id[ATA_ID_CONFIG] & 0x8000)) {
 		d.type = DEV_ATA;
 		out("ATA device, with ");
-	} else if (!(id[0] & 0x4000)) {
+	} else if (!(id[ATA_ID_CONFIG] & 0x4000)) {
 		d.type = DEV_ATAPI;
-		d.packet_type = (id[0] >> 8) & 0x1f;
+		d.packet_type = (id[ATA_ID_CONFIG] >> 8) & 0x1f;
 		d.cdrom = d.packet_type == PACKET_TYPE_CDROM;
 		out("ATAPI %s, with ", packet_device_types[d.packet_type]);
 		d.like_std = 3;
@@ -1191,14 +1181,14 @@ int identify_decode(const uint16_t id[IDENTIFY_WORDS], const struct identify_log
 		return EINVAL;
 	}
 	if (!d.cfa)
-		out("%sremovable media\n", (id[0] & 0x80) ? "" : "non-");
+		out("%sremovable media\n", (id[ATA_ID_CONFIG] & 0x80) ? "" : "non-");
 
 	/* Word 2 takes only these four values (ATA/ATAPI-5 and later). */
-	if (id[2] == 0x37c8 || id[2] == 0x738c || id[2] == 0x8c73 || id[2] == 0xc837) {
+	if (id[ATA_ID_SPECIFIC_CONFIG] == 0x37c8 || id[ATA_ID_SPECIFIC_CONFIG] == 0x738c || id[ATA_ID_SPECIFIC_CONFIG] == 0x8c73 || id[ATA_ID_SPECIFIC_CONFIG] == 0xc837) {
 		d.like_std = 5;
-		if (id[2] == 0x37c8 || id[2] == 0x738c)
+		if (id[ATA_ID_SPECIFIC_CONFIG] == 0x37c8 || id[ATA_ID_SPECIFIC_CONFIG] == 0x738c)
 			out("powers-up in standby; SET FEATURES subcmd spins-up.\n");
-		if ((id[2] == 0x37c8 || id[2] == 0x8c73) && (id[0] & 4))
+		if ((id[ATA_ID_SPECIFIC_CONFIG] == 0x37c8 || id[ATA_ID_SPECIFIC_CONFIG] == 0x8c73) && (id[ATA_ID_CONFIG] & 4))
 			out("\n\tWARNING: ID response incomplete.\n\tWARNING: Following data may be incorrect.\n\n");
 	}
 
@@ -1219,7 +1209,7 @@ int identify_decode(const uint16_t id[IDENTIFY_WORDS], const struct identify_log
 	print_commands_features(&d);
 	if (d.cfa)
 		print_cfa(id);
-	if ((id[127] & 3) == 1)
+	if ((id[ATA_ID_REMOVABLE_STATUS] & 3) == 1)
 		out("\t\tRemovable Media Status Notification feature set supported\n");
 	print_security(&d);
 	print_tail(&d);
@@ -1240,8 +1230,8 @@ unsigned int identify_sector_bytes(const uint16_t id[IDENTIFY_WORDS])
 {
 	unsigned int words = 256;
 
-	if (word_valid(id[106]) && (id[106] & (1u << 12)))
-		words = (unsigned int)id[118] << 16 | id[117];
+	if (ata_id_word_valid(id[ATA_ID_SECTOR_SIZE]) && (id[ATA_ID_SECTOR_SIZE] & (1u << 12)))
+		words = (unsigned int)id[ATA_ID_LOGICAL_SECTOR_SIZE + 1] << 16 | id[ATA_ID_LOGICAL_SECTOR_SIZE];
 	return 2 * words;
 }
 
@@ -1354,9 +1344,9 @@ void identify_json_short(const uint16_t id[IDENTIFY_WORDS])
 {
 	char model[64], fw[64], serial[64];
 
-	strip_copy(&id[27], 20, model);
-	strip_copy(&id[23], 4, fw);
-	strip_copy(&id[10], 10, serial);
+	strip_copy(&id[ATA_ID_MODEL], 20, model);
+	strip_copy(&id[ATA_ID_FIRMWARE], 4, fw);
+	strip_copy(&id[ATA_ID_SERIAL_NUMBER], 10, serial);
 	json_object_begin("identify");
 	json_string("model_name", model);
 	json_string("firmware_version", fw);
@@ -1373,9 +1363,9 @@ void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 	static const char *const mdma_names[] = { "mdma0", "mdma1", "mdma2" };
 	static const char *const udma_names[] = { "udma0", "udma1", "udma2", "udma3", "udma4", "udma5", "udma6" };
 
-	strip_copy(&id[27], 20, model);
-	strip_copy(&id[23], 4, fw);
-	strip_copy(&id[10], 10, serial);
+	strip_copy(&id[ATA_ID_MODEL], 20, model);
+	strip_copy(&id[ATA_ID_FIRMWARE], 4, fw);
+	strip_copy(&id[ATA_ID_SERIAL_NUMBER], 10, serial);
 	out("\n Model=");
 	out_device_string(model, 40);
 	out(", FwRev=");
@@ -1384,32 +1374,32 @@ void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 	out_device_string(serial, 20);
 	out("\n Config={");
 	for (int b = 0; b <= 15; b++)
-		if (id[0] & (1u << b))
+		if (id[ATA_ID_CONFIG] & (1u << b))
 			out("%s", config_names[b]);
 	out(" }\n");
-	out(" RawCHS=%u/%u/%u, TrkSize=%u, SectSize=%u, ECCbytes=%u\n", id[1], id[3], id[6], id[4],
-	       id[5], id[22]);
-	if (id[20] > 3)
-		out(" BuffType=%u", id[20]);
+	out(" RawCHS=%u/%u/%u, TrkSize=%u, SectSize=%u, ECCbytes=%u\n", id[ATA_ID_CYLS], id[ATA_ID_HEADS], id[ATA_ID_SECTORS], id[ATA_ID_BYTES_PER_TRACK],
+	       id[ATA_ID_BYTES_PER_SECTOR], id[ATA_ID_ECC_BYTES]);
+	if (id[ATA_ID_BUFFER_TYPE] > 3)
+		out(" BuffType=%u", id[ATA_ID_BUFFER_TYPE]);
 	else
-		out(" BuffType=%s", buffer_types[id[20]]);
-	if (word_reported(id[21]))
-		out(", BuffSize=%ukB", id[21] / 2);
+		out(" BuffType=%s", buffer_types[id[ATA_ID_BUFFER_TYPE]]);
+	if (ata_id_word_reported(id[ATA_ID_BUFFER_SIZE]))
+		out(", BuffSize=%ukB", id[ATA_ID_BUFFER_SIZE] / 2);
 	else
 		out(", BuffSize=unknown");
-	out(", MaxMultSect=%u", id[47] & 0xff);
-	if (id[47] & 0xff) {
+	out(", MaxMultSect=%u", id[ATA_ID_MAX_MULTIPLE] & 0xff);
+	if (id[ATA_ID_MAX_MULTIPLE] & 0xff) {
 		out(", MultSect=");
-		if (!(id[59] & 0x100))
-			out("?%u?", id[59] & 0xff);
-		else if (id[59] & 0xff)
-			out("%u", id[59] & 0xff);
+		if (!(id[ATA_ID_MULTIPLE] & 0x100))
+			out("?%u?", id[ATA_ID_MULTIPLE] & 0xff);
+		else if (id[ATA_ID_MULTIPLE] & 0xff)
+			out("%u", id[ATA_ID_MULTIPLE] & 0xff);
 		else
 			out("off");
 	}
 	out_char('\n');
 
-	unsigned int tpio = id[51] >> 8;
+	unsigned int tpio = id[ATA_ID_OLD_PIO_MODES] >> 8;
 	if (tpio <= 5) {
 		append(pio, sizeof(pio), "pio0 ");
 		if (tpio >= 1)
@@ -1417,72 +1407,72 @@ void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 		if (tpio >= 2)
 			append(pio, sizeof(pio), "pio2 ");
 	}
-	if (!(id[53] & 1))
+	if (!(id[ATA_ID_FIELD_VALID] & 1))
 		out(" (maybe):");
-	out(" CurCHS=%u/%u/%u, CurSects=%u", id[54], id[55], id[56],
-	       (unsigned int)id[57] | ((unsigned int)id[58] << 16));
-	out(", LBA=%s", (id[49] & 0x200) ? "yes" : "no");
-	if (id[49] & 0x200)
+	out(" CurCHS=%u/%u/%u, CurSects=%u", id[ATA_ID_CUR_CYLS], id[ATA_ID_CUR_HEADS], id[ATA_ID_CUR_SECTORS],
+	       (unsigned int)id[ATA_ID_CUR_CAPACITY] | ((unsigned int)id[ATA_ID_CUR_CAPACITY + 1] << 16));
+	out(", LBA=%s", (id[ATA_ID_CAPABILITY] & 0x200) ? "yes" : "no");
+	if (id[ATA_ID_CAPABILITY] & 0x200)
 		out(", LBAsects=%llu", (unsigned long long)identify_capacity(id));
 
-	if ((id[49] & 0x100) && (id[62] | id[63])) {
-		add_mode_list(dma, sizeof(dma), id[62], sdma_names, 3);
-		if (id[62] & 0xf800)
+	if ((id[ATA_ID_CAPABILITY] & 0x100) && (id[ATA_ID_SWDMA_MODES] | id[ATA_ID_MWDMA_MODES])) {
+		add_mode_list(dma, sizeof(dma), id[ATA_ID_SWDMA_MODES], sdma_names, 3);
+		if (id[ATA_ID_SWDMA_MODES] & 0xf800)
 			append(dma, sizeof(dma), "*");
-		if (id[62] & 0xf8)
+		if (id[ATA_ID_SWDMA_MODES] & 0xf8)
 			append(dma, sizeof(dma), "sdma? ");
-		add_mode_list(dma, sizeof(dma), id[63], mdma_names, 3);
-		if (id[63] & 0xf800)
+		add_mode_list(dma, sizeof(dma), id[ATA_ID_MWDMA_MODES], mdma_names, 3);
+		if (id[ATA_ID_MWDMA_MODES] & 0xf800)
 			append(dma, sizeof(dma), "*");
-		if (id[63] & 0xf8)
+		if (id[ATA_ID_MWDMA_MODES] & 0xf8)
 			append(dma, sizeof(dma), "mdma? ");
 	}
 	out("\n IORDY=");
-	if (id[49] & 0x800)
-		out((id[49] & 0x400) ? "on/off" : "yes");
+	if (id[ATA_ID_CAPABILITY] & 0x800)
+		out((id[ATA_ID_CAPABILITY] & 0x400) ? "on/off" : "yes");
 	else
 		out("no");
-	if ((id[49] & 0x800) || (id[53] & 2)) {
-		if (id[53] & 2) {
-			out(", tPIO={min:%u,w/IORDY:%u}", id[67], id[68]);
-			if (id[64] & 1)
+	if ((id[ATA_ID_CAPABILITY] & 0x800) || (id[ATA_ID_FIELD_VALID] & 2)) {
+		if (id[ATA_ID_FIELD_VALID] & 2) {
+			out(", tPIO={min:%u,w/IORDY:%u}", id[ATA_ID_PIO_CYCLE], id[ATA_ID_PIO_IORDY_CYCLE]);
+			if (id[ATA_ID_PIO_MODES] & 1)
 				append(pio, sizeof(pio), "pio3 ");
-			if (id[64] & 2)
+			if (id[ATA_ID_PIO_MODES] & 2)
 				append(pio, sizeof(pio), "pio4 ");
-			if (id[64] & ~3)
+			if (id[ATA_ID_PIO_MODES] & ~3)
 				append(pio, sizeof(pio), "pio? ");
 		}
-		if (id[53] & 4)
-			add_mode_list(udma, sizeof(udma), id[88], udma_names, 7);
+		if (id[ATA_ID_FIELD_VALID] & 4)
+			add_mode_list(udma, sizeof(udma), id[ATA_ID_UDMA_MODES], udma_names, 7);
 	}
-	if ((id[49] & 0x100) && (id[53] & 2))
-		out(", tDMA={min:%u,rec:%u}", id[65], id[66]);
+	if ((id[ATA_ID_CAPABILITY] & 0x100) && (id[ATA_ID_FIELD_VALID] & 2))
+		out(", tDMA={min:%u,rec:%u}", id[ATA_ID_DMA_MIN_CYCLE], id[ATA_ID_DMA_CYCLE]);
 	out("\n PIO modes:  %s", pio);
 	if (*dma)
 		out("\n DMA modes:  %s", dma);
 	if (*udma)
 		out("\n UDMA modes: %s", udma);
 
-	out("\n AdvancedPM=%s", (id[83] & 8) ? "yes" : "no");
-	if (id[83] & 8) {
-		if (!(id[86] & 8))
+	out("\n AdvancedPM=%s", (id[ATA_ID_COMMAND_SET_2] & 8) ? "yes" : "no");
+	if (id[ATA_ID_COMMAND_SET_2] & 8) {
+		if (!(id[ATA_ID_CFS_ENABLE_2] & 8))
 			out(": disabled (255)");
-		else if ((id[91] & 0xff00) != 0x4000)
+		else if ((id[ATA_ID_APM_LEVEL] & 0xff00) != 0x4000)
 			out(": unknown setting");
 		else
-			out(": mode=0x%02X (%u)", id[91] & 0xff, id[91] & 0xff);
+			out(": mode=0x%02X (%u)", id[ATA_ID_APM_LEVEL] & 0xff, id[ATA_ID_APM_LEVEL] & 0xff);
 	}
-	if (id[82] & 0x20)
-		out(" WriteCache=%s", (id[85] & 0x20) ? "enabled" : "disabled");
-	if (id[81] || id[80]) {
-		const struct minor_version *mv = id[81] <= 31 ? find_minor(id[81]) : NULL;
+	if (id[ATA_ID_COMMAND_SET_1] & 0x20)
+		out(" WriteCache=%s", (id[ATA_ID_CFS_ENABLE_1] & 0x20) ? "enabled" : "disabled");
+	if (id[ATA_ID_MINOR_VERSION] || id[ATA_ID_MAJOR_VERSION]) {
+		const struct minor_version *mv = id[ATA_ID_MINOR_VERSION] <= 31 ? find_minor(id[ATA_ID_MINOR_VERSION]) : NULL;
 
 		out("\n Drive conforms to: %s: ", mv ? mv->text : "unknown");
-		if (word_reported(id[80])) {
+		if (ata_id_word_reported(id[ATA_ID_MAJOR_VERSION])) {
 			int count = 0;
 
 			for (int v = 0; v <= 7; v++)
-				if (id[80] & (1u << v))
+				if (id[ATA_ID_MAJOR_VERSION] & (1u << v))
 					out("%s%d", count++ ? "," : " ATA/ATAPI-", v);
 		}
 	}
@@ -1600,7 +1590,7 @@ static void major_version_name(uint16_t w, char *buf, size_t size)
 
 	while (bit > 0 && !(w & (1u << bit)))
 		bit--;
-	if (bit == 0 || !word_reported(w))
+	if (bit == 0 || !ata_id_word_reported(w))
 		snprintf(buf, size, "Unknown(0x%04x)", w);
 	else if (bit <= 3)
 		snprintf(buf, size, "ATA-%d", bit);
@@ -1619,30 +1609,30 @@ static void json_ata_version(const uint16_t *id)
 	char major[32], text[160];
 	const char *minor = NULL;
 
-	if (!word_reported(id[80]) && !word_reported(id[81]))
+	if (!ata_id_word_reported(id[ATA_ID_MAJOR_VERSION]) && !ata_id_word_reported(id[ATA_ID_MINOR_VERSION]))
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(smartctl_minor_versions); i++)
-		if (smartctl_minor_versions[i].code == id[81])
+		if (smartctl_minor_versions[i].code == id[ATA_ID_MINOR_VERSION])
 			minor = smartctl_minor_versions[i].text;
-	major_version_name(id[80], major, sizeof(major));
+	major_version_name(id[ATA_ID_MAJOR_VERSION], major, sizeof(major));
 	if (minor && strncmp(minor, major, strlen(major)) == 0)
 		snprintf(text, sizeof(text), "%s", minor);
 	else if (minor)
 		snprintf(text, sizeof(text), "%s, %s", major, minor);
-	else if (!word_reported(id[81]))
+	else if (!ata_id_word_reported(id[ATA_ID_MINOR_VERSION]))
 		snprintf(text, sizeof(text), "%s (minor revision not indicated)", major);
 	else
-		snprintf(text, sizeof(text), "%s (unknown minor revision code: 0x%04x)", major, id[81]);
+		snprintf(text, sizeof(text), "%s (unknown minor revision code: 0x%04x)", major, id[ATA_ID_MINOR_VERSION]);
 	json_object_begin("ata_version");
 	json_string("string", text);
-	json_uint("major_value", id[80]);
-	json_uint("minor_value", id[81]);
+	json_uint("major_value", id[ATA_ID_MAJOR_VERSION]);
+	json_uint("minor_value", id[ATA_ID_MINOR_VERSION]);
 	json_object_end();
 }
 
 static bool serial_transport(const uint16_t *id)
 {
-	return word_reported(id[222]) && (id[222] >> 12) == 1;
+	return ata_id_word_reported(id[ATA_ID_TRANSPORT_MAJOR]) && (id[ATA_ID_TRANSPORT_MAJOR] >> 12) == 1;
 }
 
 static void json_sata_version(const uint16_t *id)
@@ -1651,7 +1641,7 @@ static void json_sata_version(const uint16_t *id)
 		"ATA8-AST", "SATA 1.0a", "SATA II Ext", "SATA 2.5", "SATA 2.6", "SATA 3.0",
 		"SATA 3.1", "SATA 3.2", "SATA 3.3", "SATA 3.4", "SATA 3.5",
 	};
-	unsigned int value = id[222] & 0x0fff;
+	unsigned int value = id[ATA_ID_TRANSPORT_MAJOR] & 0x0fff;
 	int bit = 11;
 	char text[24];
 
@@ -1692,10 +1682,10 @@ static void json_sata_speed(const char *key, unsigned int value, unsigned int ge
 /* Word 76 (the speeds supported, bits 7:1) and word 77 (the current one, bits 3:1). */
 static void json_interface_speed(const uint16_t *id)
 {
-	unsigned int max = id[76] & 0x00fe, current = (id[77] >> 1) & 7;
+	unsigned int max = id[ATA_ID_SATA_CAPABILITY] & 0x00fe, current = (id[ATA_ID_SATA_CAPABILITY_2] >> 1) & 7;
 	unsigned int gen = 7;
 
-	if (!serial_transport(id) || id[76] == 0xffff || (!max && !current))
+	if (!serial_transport(id) || id[ATA_ID_SATA_CAPABILITY] == 0xffff || (!max && !current))
 		return;
 	json_object_begin("interface_speed");
 	if (max) {
@@ -1714,12 +1704,12 @@ static void json_form_factor(const uint16_t *id)
 		NULL, "5.25 inches", "3.5 inches", "2.5 inches", "1.8 inches", "< 1.8 inches",
 		"mSATA", "M.2", "MicroSSD", "CFast",
 	};
-	unsigned int code = id[168] & 0x0f;
+	unsigned int code = id[ATA_ID_FORM_FACTOR] & 0x0f;
 
-	if (!id[168])
+	if (!id[ATA_ID_FORM_FACTOR])
 		return;
 	json_object_begin("form_factor");
-	json_uint("ata_value", id[168]);
+	json_uint("ata_value", id[ATA_ID_FORM_FACTOR]);
 	if (code < ARRAY_SIZE(names) && names[code])
 		json_string("name", names[code]);
 	json_object_end();
@@ -1728,18 +1718,18 @@ static void json_form_factor(const uint16_t *id)
 /* Word 217: 1 a solid-state drive (smartctl says 0), 0401h-FFFEh the rpm; otherwise left out. */
 static void json_rotation_rate(const uint16_t *id)
 {
-	if (id[217] == 1)
+	if (id[ATA_ID_ROTATION_RATE] == 1)
 		json_uint("rotation_rate", 0);
-	else if (id[217] > 0x400 && id[217] < 0xffff)
-		json_uint("rotation_rate", id[217]);
+	else if (id[ATA_ID_ROTATION_RATE] > 0x400 && id[ATA_ID_ROTATION_RATE] < 0xffff)
+		json_uint("rotation_rate", id[ATA_ID_ROTATION_RATE]);
 }
 
 static void json_smart_support(const uint16_t *id)
 {
 	json_object_begin("smart_support");
-	json_bool("available", id[82] & 1);
-	if (id[82] & 1)
-		json_bool("enabled", id[85] & 1);
+	json_bool("available", id[ATA_ID_COMMAND_SET_1] & 1);
+	if (id[ATA_ID_COMMAND_SET_1] & 1)
+		json_bool("enabled", id[ATA_ID_CFS_ENABLE_1] & 1);
 	json_object_end();
 }
 
@@ -1752,9 +1742,9 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 	 * The drive's word, not -I's rows: 9.65 lists TRIM only for pages that
 	 * look like ATA8-ACS or later, and QEMU's SSD, for one, claims less.
 	 */
-	bool trim = (id[169] & 1) && id[169] != 0xffff;
+	bool trim = (id[ATA_ID_DATA_SET_MANAGEMENT] & 1) && id[ATA_ID_DATA_SET_MANAGEMENT] != 0xffff;
 	char current[16] = "";
-	uint16_t sb = id[106];
+	uint16_t sb = id[ATA_ID_SECTOR_SIZE];
 	unsigned int logical = identify_sector_bytes(id), per_physical = 1;
 
 	memset(&facts, 0, sizeof(facts));
@@ -1769,33 +1759,33 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 		json_object_end();
 		return;
 	}
-	json_string("device_type", is_cfa(id) ? "cfa" : (id[0] & 0x8000) ? "atapi" : "ata");
-	json_bool("removable_media", id[0] & 0x80);
-	json_id_string("model_name", &id[27], 20);
-	json_id_string("serial_number", &id[10], 10);
-	json_id_string("firmware_version", &id[23], 4);
+	json_string("device_type", is_cfa(id) ? "cfa" : (id[ATA_ID_CONFIG] & 0x8000) ? "atapi" : "ata");
+	json_bool("removable_media", id[ATA_ID_CONFIG] & 0x80);
+	json_id_string("model_name", &id[ATA_ID_MODEL], 20);
+	json_id_string("serial_number", &id[ATA_ID_SERIAL_NUMBER], 10);
+	json_id_string("firmware_version", &id[ATA_ID_FIRMWARE], 4);
 
 	json_object_begin("transport");
-	if (word_reported(id[222]))
-		json_string("type", (id[222] >> 12) == 1 ? "serial" : (id[222] >> 12) == 0 ? "parallel" : "other");
+	if (ata_id_word_reported(id[ATA_ID_TRANSPORT_MAJOR]))
+		json_string("type", (id[ATA_ID_TRANSPORT_MAJOR] >> 12) == 1 ? "serial" : (id[ATA_ID_TRANSPORT_MAJOR] >> 12) == 0 ? "parallel" : "other");
 	else
 		json_null("type");
-	json_uint("major", id[222]);
-	json_uint("minor", id[223]);
+	json_uint("major", id[ATA_ID_TRANSPORT_MAJOR]);
+	json_uint("minor", id[ATA_ID_TRANSPORT_MINOR]);
 	json_object_end();
 
 	json_object_begin("standards");
 	json_string("used", facts.used);
 	json_uint("likely_used", facts.like_std);
 	json_array_begin("supported");
-	if (word_reported(id[80]))
+	if (ata_id_word_reported(id[ATA_ID_MAJOR_VERSION]))
 		for (unsigned int v = 14; v >= 1; v--)
-			if (id[80] & (1u << v))
+			if (id[ATA_ID_MAJOR_VERSION] & (1u << v))
 				json_uint(NULL, v);
 	json_array_end();
 	json_object_end();
 
-	if (word_valid(sb) && (sb & (1u << 13)))
+	if (ata_id_word_valid(sb) && (sb & (1u << 13)))
 		per_physical = 1u << (sb & 0xf);
 	json_object_begin("user_capacity");
 	json_uint("blocks", facts.capacity);
@@ -1805,12 +1795,12 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 	else
 		json_null("bytes");
 	json_object_end();
-	if (id[49] & 0x200)
-		json_uint("lba28_sectors", (uint32_t)id[61] << 16 | id[60]);
+	if (id[ATA_ID_CAPABILITY] & 0x200)
+		json_uint("lba28_sectors", (uint32_t)id[ATA_ID_LBA_CAPACITY + 1] << 16 | id[ATA_ID_LBA_CAPACITY]);
 	else
 		json_null("lba28_sectors");
-	if (word_valid(id[83]) && (id[83] & 0x0400))
-		json_uint("lba48_sectors", (uint64_t)id[103] << 48 | (uint64_t)id[102] << 32 | (uint64_t)id[101] << 16 | id[100]);
+	if (ata_id_word_valid(id[ATA_ID_COMMAND_SET_2]) && (id[ATA_ID_COMMAND_SET_2] & 0x0400))
+		json_uint("lba48_sectors", (uint64_t)id[ATA_ID_LBA48_CAPACITY + 3] << 48 | (uint64_t)id[ATA_ID_LBA48_CAPACITY + 2] << 32 | (uint64_t)id[ATA_ID_LBA48_CAPACITY + 1] << 16 | id[ATA_ID_LBA48_CAPACITY]);
 	else
 		json_null("lba48_sectors");
 	json_uint("logical_block_size", logical);
@@ -1823,9 +1813,9 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 	json_smart_support(id);
 
 	json_object_begin("multiple_sectors");
-	json_uint("max", id[47] & 0xff);
-	if (id[59] & 0x100)
-		json_uint("current", id[59] & 0xff);
+	json_uint("max", id[ATA_ID_MAX_MULTIPLE] & 0xff);
+	if (id[ATA_ID_MULTIPLE] & 0x100)
+		json_uint("current", id[ATA_ID_MULTIPLE] & 0xff);
 	else
 		json_null("current");
 	json_object_end();
@@ -1838,17 +1828,17 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 		snprintf(name, sizeof(name), "pio%u", m);
 		json_string(NULL, name);
 	}
-	if (id[53] & 2)
+	if (id[ATA_ID_FIELD_VALID] & 2)
 		for (unsigned int m = 0; m < 8; m++)
-			if (id[64] & (1u << m)) {
+			if (id[ATA_ID_PIO_MODES] & (1u << m)) {
 				char name[8];
 
 				snprintf(name, sizeof(name), "pio%u", m + 3);
 				json_string(NULL, name);
 			}
 	json_array_end();
-	json_modes("mdma", "mdma", id[63] & 0xff, id[63] >> 8, current, sizeof(current));
-	json_modes("udma", "udma", (id[53] & 4) ? id[88] & 0xff : 0, (id[53] & 4) ? id[88] >> 8 : 0, current,
+	json_modes("mdma", "mdma", id[ATA_ID_MWDMA_MODES] & 0xff, id[ATA_ID_MWDMA_MODES] >> 8, current, sizeof(current));
+	json_modes("udma", "udma", (id[ATA_ID_FIELD_VALID] & 4) ? id[ATA_ID_UDMA_MODES] & 0xff : 0, (id[ATA_ID_FIELD_VALID] & 4) ? id[ATA_ID_UDMA_MODES] >> 8 : 0, current,
 		   sizeof(current));
 	json_string("current", current[0] ? current : NULL);
 	json_object_end();
@@ -1864,52 +1854,52 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 	json_array_end();
 
 	json_object_begin("write_cache");
-	json_bool("supported", id[82] & 0x20);
-	json_bool("enabled", (id[82] & 0x20) && (id[85] & 0x20));
+	json_bool("supported", id[ATA_ID_COMMAND_SET_1] & 0x20);
+	json_bool("enabled", (id[ATA_ID_COMMAND_SET_1] & 0x20) && (id[ATA_ID_CFS_ENABLE_1] & 0x20));
 	json_object_end();
 	json_object_begin("read_lookahead");
-	json_bool("supported", id[82] & 0x40);
-	json_bool("enabled", (id[82] & 0x40) && (id[85] & 0x40));
+	json_bool("supported", id[ATA_ID_COMMAND_SET_1] & 0x40);
+	json_bool("enabled", (id[ATA_ID_COMMAND_SET_1] & 0x40) && (id[ATA_ID_CFS_ENABLE_1] & 0x40));
 	json_object_end();
 
 	json_object_begin("trim");
 	json_bool("supported", trim);
-	json_bool("deterministic", trim && (id[69] & W69_TRIM_DETERMINISTIC));
-	json_bool("zeroed", trim && (id[69] & W69_TRIM_DETERMINISTIC) && (id[69] & W69_TRIM_ZEROES));
-	if (trim && word_reported(id[105]))
-		json_uint("limit_blocks", id[105]);
+	json_bool("deterministic", trim && (id[ATA_ID_ADDITIONAL_SUPPORT] & W69_TRIM_DETERMINISTIC));
+	json_bool("zeroed", trim && (id[ATA_ID_ADDITIONAL_SUPPORT] & W69_TRIM_DETERMINISTIC) && (id[ATA_ID_ADDITIONAL_SUPPORT] & W69_TRIM_ZEROES));
+	if (trim && ata_id_word_reported(id[ATA_ID_DSM_BLOCKS]))
+		json_uint("limit_blocks", id[ATA_ID_DSM_BLOCKS]);
 	else
 		json_null("limit_blocks");
 	json_object_end();
 
 	json_object_begin("ata_security");
-	json_bool("supported", (id[82] & 2) && (id[128] & 1));
-	json_bool("enabled", id[128] & 0x02);
-	json_bool("locked", id[128] & 0x04);
-	json_bool("frozen", id[128] & 0x08);
-	json_bool("count_expired", id[128] & 0x10);
-	json_bool("enhanced_erase_supported", id[128] & 0x20);
-	json_string("level", (id[128] & 0x02) ? ((id[128] & 0x0100) ? "maximum" : "high") : NULL);
-	if (word_reported(id[92]))
-		json_uint("master_password_revision", id[92]);
+	json_bool("supported", (id[ATA_ID_COMMAND_SET_1] & 2) && (id[ATA_ID_SECURITY] & 1));
+	json_bool("enabled", id[ATA_ID_SECURITY] & 0x02);
+	json_bool("locked", id[ATA_ID_SECURITY] & 0x04);
+	json_bool("frozen", id[ATA_ID_SECURITY] & 0x08);
+	json_bool("count_expired", id[ATA_ID_SECURITY] & 0x10);
+	json_bool("enhanced_erase_supported", id[ATA_ID_SECURITY] & 0x20);
+	json_string("level", (id[ATA_ID_SECURITY] & 0x02) ? ((id[ATA_ID_SECURITY] & 0x0100) ? "maximum" : "high") : NULL);
+	if (ata_id_word_reported(id[ATA_ID_MASTER_PASSWORD_REV]))
+		json_uint("master_password_revision", id[ATA_ID_MASTER_PASSWORD_REV]);
 	else
 		json_null("master_password_revision");
-	json_erase_minutes("erase_minutes", id[89]);
-	json_erase_minutes("enhanced_erase_minutes", id[90]);
+	json_erase_minutes("erase_minutes", id[ATA_ID_ERASE_TIME]);
+	json_erase_minutes("enhanced_erase_minutes", id[ATA_ID_ENHANCED_ERASE_TIME]);
 	json_object_end();
 
-	if (facts.like_std > 3 && (id[84] & 0x100)) {
+	if (facts.like_std > 3 && (id[ATA_ID_COMMAND_SET_EXT] & 0x100)) {
 		json_object_begin("wwn");
-		json_uint("naa", (id[108] & 0xf000u) >> 12);
-		json_uint("oui", ((id[108] & 0x0fffu) << 12) | ((id[109] & 0xfff0u) >> 4));
-		json_uint("id", (uint64_t)(id[109] & 0x000fu) << 32 | (uint32_t)id[110] << 16 | id[111]);
+		json_uint("naa", (id[ATA_ID_WWN] & 0xf000u) >> 12);
+		json_uint("oui", ((id[ATA_ID_WWN] & 0x0fffu) << 12) | ((id[ATA_ID_WWN + 1] & 0xfff0u) >> 4));
+		json_uint("id", (uint64_t)(id[ATA_ID_WWN + 1] & 0x000fu) << 32 | (uint32_t)id[ATA_ID_WWN + 2] << 16 | id[ATA_ID_WWN + 3]);
 		json_object_end();
 	} else {
 		json_null("wwn");
 	}
 
 	json_object_begin("checksum");
-	if ((id[255] & 0xff) == 0xa5) {
+	if ((id[ATA_ID_INTEGRITY] & 0xff) == 0xa5) {
 		uint8_t sum = 0;
 
 		for (int i = 0; i < IDENTIFY_WORDS; i++)

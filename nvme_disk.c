@@ -149,7 +149,7 @@ static int nvme_disk_get_cache(struct device *dev, const struct settings *s, enu
 
 	(void)s;
 	if (opt != OPT_WCACHE)	/* NVMe has no read look-ahead to switch */
-		return refuse_on_this_disk(dev, opt);
+		return refuse_on_this_disk(dev, s->v[opt].name);
 	ctrl = malloc(sizeof(*ctrl));
 	err = ctrl ? nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, ctrl) : ENOMEM;
 	if (!err && !(ctrl->vwc & 1)) {
@@ -180,7 +180,7 @@ static int nvme_disk_set_cache(struct device *dev, const struct settings *s, enu
 	unsigned int on = (unsigned int)s->v[opt].num;
 
 	if (opt != OPT_WCACHE)
-		return refuse_on_this_disk(dev, opt);
+		return refuse_on_this_disk(dev, s->v[opt].name);
 	if (s->v[opt].noisy) {
 		out(" setting drive write-caching to %u", on);
 		print_on_off(on);

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "options.h"
+#include "values.h"
 
 #define RANGE_LBA_LIMIT (1ULL << 48)	/* LBAs are 48-bit on ATA; NVMe ranges are checked on the namespace */
 

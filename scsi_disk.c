@@ -379,10 +379,9 @@ static int scsi_identify(struct device *dev, const struct settings *s, enum opt_
 {
 	struct scsi_facts f;
 
-	(void)s;
 	if (opt != OPT_IDENTIFY) {
 		complain(" %s: %s is a SCSI disk without ATA pass-through: it has no IDENTIFY page (-I shows what it reports)\n",
-			 option_name(opt), dev->path);
+			 s->v[opt].name, dev->path);
 		return EOPNOTSUPP;
 	}
 	gather_facts(dev, &f);
@@ -466,7 +465,7 @@ static int scsi_get_cache(struct device *dev, const struct settings *s, enum opt
  * layer sends flushes and FUA.  0 when the kernel agrees with the disk
  * (or keeps no view: no such attribute), else EIO with a message.
  */
-static int kernel_agrees(const char *dir, enum opt_id opt, bool on)
+static int kernel_agrees(const char *dir, const char *option, bool on)
 {
 	char now[32];
 
@@ -475,7 +474,7 @@ static int kernel_agrees(const char *dir, enum opt_id opt, bool on)
 	if (strcmp(now, on ? "write back" : "write through") == 0)
 		return 0;
 	complain(" %s%d: the disk's write cache is now %s, but the kernel still has it as \"%s\" (%s/queue/write_cache)%s\n",
-		 option_name(opt), on, on ? "on" : "off", now, dir,
+		 option, on, on ? "on" : "off", now, dir,
 		 on ? "" : ": fsync is not durable until that is \"write through\"");
 	return EIO;
 }
@@ -488,7 +487,7 @@ static int kernel_agrees(const char *dir, enum opt_id opt, bool on)
  * here and the SCSI device is rescanned.  Either way the kernel's view
  * is checked afterwards.
  */
-static int write_cache_through_kernel(struct device *dev, enum opt_id opt, bool on, const uint8_t *mode, uint8_t *page,
+static int write_cache_through_kernel(struct device *dev, const char *option, bool on, const uint8_t *mode, uint8_t *page,
 			   size_t len)
 {
 	/* sd's names, indexed by RCD + 2 * WCE. */
@@ -503,7 +502,7 @@ static int write_cache_through_kernel(struct device *dev, enum opt_id opt, bool 
 	if (sysfs && sysfs_link_name(dir, "device", hctl, sizeof(hctl)) == 0) {
 		snprintf(attr, sizeof(attr), "device/scsi_disk/%s/cache_type", hctl);
 		if (sysfs_write_line(dir, attr, type) == 0)
-			return kernel_agrees(dir, opt, on);
+			return kernel_agrees(dir, option, on);
 	}
 	page[2] = (uint8_t)(on ? page[2] | CACHING_WCE : page[2] & ~CACHING_WCE);
 	err = scsi_mode_select(dev, mode, page, len, &res);
@@ -512,11 +511,11 @@ static int write_cache_through_kernel(struct device *dev, enum opt_id opt, bool 
 	if (!sysfs)
 		return 0;
 	if ((err = sysfs_write_line(dir, "device/rescan", "1"))) {
-		complain(" %s%d: the kernel was not told of the change (%s/device/rescan: %s)\n", option_name(opt), on,
+		complain(" %s%d: the kernel was not told of the change (%s/device/rescan: %s)\n", option, on,
 			 dir, strerror(err));
 		return err;
 	}
-	return kernel_agrees(dir, opt, on);
+	return kernel_agrees(dir, option, on);
 }
 
 static int scsi_set_cache(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -544,14 +543,14 @@ static int scsi_set_cache(struct device *dev, const struct settings *s, enum opt
 		if (caching_bit_on(page, opt) == on)
 			return 0;
 		complain(" %s%d: not supported by this disk (its caching mode page does not let %s change)\n",
-			 option_name(opt), on, b->name);
+			 s->v[opt].name, on, b->name);
 		return EOPNOTSUPP;
 	}
 	if (opt == OPT_WCACHE) {
 		/* Turning the write cache off: what it holds goes to the media first. */
 		if (!on && (err = scsi_synchronize_cache(dev, &res)))
 			return report_failure("SYNCHRONIZE CACHE", &res, err);
-		return write_cache_through_kernel(dev, opt, on, mode, page, len);
+		return write_cache_through_kernel(dev, s->v[opt].name, on, mode, page, len);
 	}
 	/* Read-ahead (DRA) is the disk's alone: the kernel keeps no view of it. */
 	page[b->byte] = (uint8_t)(on == b->set_is_on ? page[b->byte] | b->mask : page[b->byte] & ~b->mask);
@@ -595,7 +594,7 @@ static int scsi_power_command(struct device *dev, const struct settings *s, enum
 	int err;
 
 	if (opt != OPT_STANDBY_NOW && opt != OPT_SLEEP_NOW)
-		return refuse_on_this_disk(dev, opt);
+		return refuse_on_this_disk(dev, s->v[opt].name);
 	if (s->v[opt].noisy)
 		out(standby ? " issuing standby command\n" : " issuing sleep command\n");
 	/* -y: the standby power condition; -Y: stop the disk, as sdparm --command=stop does. */

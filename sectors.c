@@ -93,7 +93,7 @@ int read_sector(struct device *dev, const struct settings *s, enum opt_id opt)
 
 	if (err)
 		return err;
-	return dev->disk->read_sector ? dev->disk->read_sector(dev, lba) : refuse_on_this_disk(dev, opt);
+	return dev->disk->read_sector ? dev->disk->read_sector(dev, lba) : refuse_on_this_disk(dev, s->v[opt].name);
 }
 
 int write_sector(struct device *dev, const struct settings *s, enum opt_id opt)

@@ -169,15 +169,9 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	switch (opt) {
 	case OPT_SECURITY_ERASE:
 	case OPT_SECURITY_ERASE_ENHANCED: {
-		struct ata_result res;
-		struct ata_cmd prep = { .name = "SECURITY ERASE PREPARE", .tf = { .command = ATA_OP_SECURITY_ERASE_PREPARE },
-					.protocol = ATA_PROTO_NONDATA };
-
-		err = ata_exec(dev, &prep, &res);
-		if (err) {
-			ata_report("ERASE_PREPARE", &res, err);
+		err = ata_command(dev, "ERASE_PREPARE", ATA_OP_SECURITY_ERASE_PREPARE, 0, 0);
+		if (err)
 			return err;
-		}
 		static char interrupted[512];
 		struct long_command lc;
 		double seconds;
@@ -209,17 +203,9 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 
 int security_freeze(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	struct ata_result res;
-	struct ata_cmd cmd = { .name = "SECURITY FREEZE LOCK", .tf = { .command = ATA_OP_SECURITY_FREEZE_LOCK },
-			       .protocol = ATA_PROTO_NONDATA };
-	int err;
-
 	(void)opt;
 	if (!s->quiet)
 		out(" issuing security freeze command\n");
 	fflush(stdout);
-	err = ata_exec(dev, &cmd, &res);
-	if (err)
-		ata_report("HDIO_DRIVE_CMD(security_freeze)", &res, err);
-	return err;
+	return ata_command(dev, "HDIO_DRIVE_CMD(security_freeze)", ATA_OP_SECURITY_FREEZE_LOCK, 0, 0);
 }

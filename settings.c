@@ -72,33 +72,6 @@ int get_multcount(struct device *dev, const struct settings *s, enum opt_id opt)
 
 /* ---- ATA commands ---- */
 
-/* Send a command without data; *res has the completion registers when asked. */
-static int ata_nondata(struct device *dev, const char *name, uint8_t command, uint16_t feature, uint16_t count,
-		       uint64_t lba, bool want_regs, struct ata_result *res, unsigned int timeout_s)
-{
-	struct ata_cmd cmd = {
-		.name = name,
-		.tf = { .command = command, .feature = feature, .count = count, .lba = lba,
-			.device = lba ? 0x40 : 0 },
-		.protocol = ATA_PROTO_NONDATA,
-		.want_regs = want_regs,
-		.timeout_s = timeout_s,
-	};
-
-	return ata_exec(dev, &cmd, res);
-}
-
-/* Send, and on failure print " <what> failed: <why>". */
-static int ata_simple(struct device *dev, const char *what, uint8_t command, uint16_t feature, uint16_t count)
-{
-	struct ata_result res;
-	int err = ata_nondata(dev, what, command, feature, count, 0, false, &res, 0);
-
-	if (err)
-		ata_report(what, &res, err);
-	return err;
-}
-
 /* SET FEATURES (and the like) driven by one value: on/off subcommands or a count. */
 struct drive_feature {
 	uint8_t command_on, command_off;	/* for a non-zero and a zero value */
@@ -110,15 +83,32 @@ struct drive_feature {
 };
 
 static const struct drive_feature drive_features[OPT_COUNT] = {
-	[OPT_DOORLOCK] = { .command_on = 0xde, .command_off = 0xdf, .set_text = " setting drive doorlock to %d", .set_on_off = true, .what = "HDIO_DRIVE_CMD(doorlock)" },
-	[OPT_DRIVE_KEEP] = { .command_on = 0xef, .command_off = 0xef, .feature_on = 0x66, .feature_off = 0xcc, .set_text = " setting drive keep features to %d", .set_on_off = true, .what = "HDIO_DRIVE_CMD(keepsettings)" },
-	[OPT_DEFECTS] = { .command_on = 0xef, .command_off = 0xef, .feature_on = 0x04, .feature_off = 0x84, .set_text = " setting drive defect management to %d\n", .what = "HDIO_DRIVE_CMD(defectmgmt)" },
-	[OPT_PREFETCH] = { .command_on = 0xef, .command_off = 0xef, .feature_on = 0xab, .feature_off = 0xab, .count_is_value = true, .set_text = " setting drive prefetch to %d\n", .what = "HDIO_DRIVE_CMD(setprefetch)" },
-	[OPT_XFERMODE] = { .command_on = 0xef, .command_off = 0xef, .feature_on = 0x03, .feature_off = 0x03, .count_is_value = true, .set_text = " setting xfermode to %d", .what = "HDIO_DRIVE_CMD(setxfermode)" },
-	[OPT_LOOKAHEAD] = { .command_on = 0xef, .command_off = 0xef, .feature_on = 0xaa, .feature_off = 0x55, .set_text = " setting drive read-lookahead to %d", .set_on_off = true, .what = "HDIO_DRIVE_CMD(setreadahead)" },
-	[OPT_APM] = { .command_on = 0xef, .command_off = 0xef, .feature_on = 0x05, .feature_off = 0x05, .count_is_value = true, .set_text = " setting Advanced Power Management level to", .what = "HDIO_DRIVE_CMD(setapm)" },
-	[OPT_ACOUSTIC] = { .command_on = 0xef, .command_off = 0xef, .feature_on = 0x42, .feature_off = 0xc2, .count_is_value = true, .set_text = " setting acoustic management to %d\n", .what = "HDIO_DRIVE_CMD:ACOUSTIC" },
-	[OPT_WRV] = { .command_on = 0xef, .command_off = 0xef, .feature_on = 0x0b, .feature_off = 0x8b, .count_is_value = true, .set_text = " setting write-read-verify to %d\n", .what = "HDIO_DRIVE_CMD:WRV" },
+	[OPT_DOORLOCK] = { .command_on = ATA_OP_DOOR_LOCK, .command_off = ATA_OP_DOOR_UNLOCK,
+			   .set_text = " setting drive doorlock to %d", .set_on_off = true, .what = "HDIO_DRIVE_CMD(doorlock)" },
+	[OPT_DRIVE_KEEP] = { .command_on = ATA_OP_SET_FEATURES, .command_off = ATA_OP_SET_FEATURES,
+			     .feature_on = ATA_SF_REVERT_OFF, .feature_off = ATA_SF_REVERT_ON,
+			     .set_text = " setting drive keep features to %d", .set_on_off = true, .what = "HDIO_DRIVE_CMD(keepsettings)" },
+	[OPT_DEFECTS] = { .command_on = ATA_OP_SET_FEATURES, .command_off = ATA_OP_SET_FEATURES,
+			  .feature_on = ATA_SF_DEFECTS_ON, .feature_off = ATA_SF_DEFECTS_OFF,
+			  .set_text = " setting drive defect management to %d\n", .what = "HDIO_DRIVE_CMD(defectmgmt)" },
+	[OPT_PREFETCH] = { .command_on = ATA_OP_SET_FEATURES, .command_off = ATA_OP_SET_FEATURES,
+			   .feature_on = ATA_SF_PREFETCH, .feature_off = ATA_SF_PREFETCH, .count_is_value = true,
+			   .set_text = " setting drive prefetch to %d\n", .what = "HDIO_DRIVE_CMD(setprefetch)" },
+	[OPT_XFERMODE] = { .command_on = ATA_OP_SET_FEATURES, .command_off = ATA_OP_SET_FEATURES,
+			   .feature_on = ATA_SF_XFER_MODE, .feature_off = ATA_SF_XFER_MODE, .count_is_value = true,
+			   .set_text = " setting xfermode to %d", .what = "HDIO_DRIVE_CMD(setxfermode)" },
+	[OPT_LOOKAHEAD] = { .command_on = ATA_OP_SET_FEATURES, .command_off = ATA_OP_SET_FEATURES,
+			    .feature_on = ATA_SF_LOOKAHEAD_ON, .feature_off = ATA_SF_LOOKAHEAD_OFF,
+			    .set_text = " setting drive read-lookahead to %d", .set_on_off = true, .what = "HDIO_DRIVE_CMD(setreadahead)" },
+	[OPT_APM] = { .command_on = ATA_OP_SET_FEATURES, .command_off = ATA_OP_SET_FEATURES,
+		      .feature_on = ATA_SF_APM_ON, .feature_off = ATA_SF_APM_ON, .count_is_value = true,
+		      .set_text = " setting Advanced Power Management level to", .what = "HDIO_DRIVE_CMD(setapm)" },
+	[OPT_ACOUSTIC] = { .command_on = ATA_OP_SET_FEATURES, .command_off = ATA_OP_SET_FEATURES,
+			   .feature_on = ATA_SF_AAM_ON, .feature_off = ATA_SF_AAM_OFF, .count_is_value = true,
+			   .set_text = " setting acoustic management to %d\n", .what = "HDIO_DRIVE_CMD:ACOUSTIC" },
+	[OPT_WRV] = { .command_on = ATA_OP_SET_FEATURES, .command_off = ATA_OP_SET_FEATURES,
+		      .feature_on = ATA_SF_WRV_ON, .feature_off = ATA_SF_WRV_OFF, .count_is_value = true,
+		      .set_text = " setting write-read-verify to %d\n", .what = "HDIO_DRIVE_CMD:WRV" },
 };
 
 int set_drive_feature(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -132,7 +122,7 @@ int set_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 	feature = value ? f->feature_on : f->feature_off;
 	count = f->count_is_value ? (uint16_t)value : 0;
 	if (opt == OPT_APM && value == 255) {
-		feature = 0x85;		/* disable APM */
+		feature = ATA_SF_APM_OFF;
 		count = 0;
 	}
 	if (v->noisy) {
@@ -151,7 +141,7 @@ int set_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 				out(" 0x%02x (%u)\n", value, value);
 		}
 	}
-	return ata_simple(dev, f->what, value ? f->command_on : f->command_off, feature, count);
+	return ata_command(dev, f->what, value ? f->command_on : f->command_off, feature, count);
 }
 
 int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -239,16 +229,10 @@ static int flush_cache_cmd(struct device *dev)
 	const uint16_t *id;
 	int err;
 	struct ata_result res;
-	uint8_t op = ATA_OP_FLUSH_CACHE;
 
 	/* FLUSH CACHE EXT when the drive has it and 48-bit addressing is on. */
 	id = ata_identify(dev, &err, &res);
-	if (id && ata_id_has_flush_ext(id))
-		op = ATA_OP_FLUSH_CACHE_EXT;
-	err = ata_nondata(dev, "FLUSH CACHE", op, 0, 0, 0, false, &res, 60);
-	if (err)
-		ata_report("HDIO_DRIVE_CMD(flushcache)", &res, err);
-	return err;
+	return ata_flush_cache(dev, id && ata_id_has_flush_ext(id), "HDIO_DRIVE_CMD(flushcache)");
 }
 
 int flush_write_cache(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -271,7 +255,7 @@ int set_write_cache(struct device *dev, const struct settings *s, enum opt_id op
 	if (!on)
 		err = flush_cache_cmd(dev);
 	if (ioctl(dev->fd, HDIO_SET_WCACHE, (unsigned long)on)) {
-		int e = ata_simple(dev, "HDIO_DRIVE_CMD(setcache)", ATA_OP_SET_FEATURES, on ? 0x02 : 0x82, 0);
+		int e = ata_set_features(dev, "HDIO_DRIVE_CMD(setcache)", on ? ATA_SF_WCACHE_ON : ATA_SF_WCACHE_OFF, 0);
 
 		if (e)
 			err = e;
@@ -298,7 +282,7 @@ int set_standby_timer(struct device *dev, const struct settings *s, enum opt_id 
 		out(" setting standby to %u", v);
 		print_standby_interval(v);
 	}
-	return ata_simple(dev, "HDIO_DRIVE_CMD(setidle)", ATA_OP_IDLE, 0, (uint16_t)v);
+	return ata_command(dev, "HDIO_DRIVE_CMD(setidle)", ATA_OP_IDLE, 0, (uint16_t)v);
 }
 
 int set_powerup_standby(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -312,13 +296,13 @@ int set_powerup_standby(struct device *dev, const struct settings *s, enum opt_i
 		/* A drive powered up in standby needs the spin-up subcommand first. */
 		out(" spin-up:");
 		fflush(stdout);
-		(void)ata_nondata(dev, "SET FEATURES (spin-up)", ATA_OP_SET_FEATURES, 0x07, 0, 0, false, &res, 0);
+		(void)ata_nondata(dev, "SET FEATURES (spin-up)", ATA_OP_SET_FEATURES, ATA_SF_PUIS_SPINUP, 0, 0, false, &res, 0);
 	}
 	if (s->v[opt].noisy) {
 		out(" setting power-up in standby to %u", on);
 		print_on_off(on);
 	}
-	return ata_simple(dev, "HDIO_DRIVE_CMD(powerup_in_standby)", ATA_OP_SET_FEATURES, on ? 0x06 : 0x86, 0);
+	return ata_set_features(dev, "HDIO_DRIVE_CMD(powerup_in_standby)", on ? ATA_SF_PUIS_ON : ATA_SF_PUIS_OFF, 0);
 }
 
 int set_multcount(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -337,7 +321,7 @@ int set_multcount(struct device *dev, const struct settings *s, enum opt_id opt)
 				"libata drives may fail and get hung if you set this flag.");
 	if (err)
 		return err;
-	return ata_simple(dev, "HDIO_DRIVE_CMD(set_multi_count)", ATA_OP_SET_MULTIPLE, 0, (uint16_t)count);
+	return ata_command(dev, "HDIO_DRIVE_CMD(set_multi_count)", ATA_OP_SET_MULTIPLE, 0, (uint16_t)count);
 }
 
 int check_power_mode(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -348,9 +332,7 @@ int check_power_mode(struct device *dev, const struct settings *s, enum opt_id o
 
 	(void)s;
 	(void)opt;
-	err = ata_nondata(dev, "CHECK POWER MODE", ATA_OP_CHECK_POWER_MODE, 0, 0, 0, true, &res, 0);
-	if (err == EIO) /* very old drives know only the ATA-1 opcode */
-		err = ata_nondata(dev, "CHECK POWER MODE", ATA_OP_CHECK_POWER_MODE_OLD, 0, 0, 0, true, &res, 0);
+	err = ata_check_power_mode(dev, &res);
 	if (err) {
 		ata_report("CHECK POWER MODE", &res, err);
 	} else if (!res.have_regs) {

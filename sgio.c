@@ -472,3 +472,53 @@ bool ata_pass_through_refused(struct device *dev)
 	snprintf(dev->id_cause, sizeof(dev->id_cause), "a SCSI disk without ATA pass-through has no IDENTIFY page");
 	return true;
 }
+
+int ata_nondata(struct device *dev, const char *name, uint8_t command, uint16_t feature, uint16_t count, uint64_t lba,
+		bool want_regs, struct ata_result *res, unsigned int timeout_s)
+{
+	struct ata_cmd cmd = {
+		.name = name,
+		.tf = { .command = command, .feature = feature, .count = count, .lba = lba,
+			.device = lba ? ATA_DEVICE_LBA : 0 },
+		.protocol = ATA_PROTO_NONDATA,
+		.want_regs = want_regs,
+		.timeout_s = timeout_s,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+int ata_command(struct device *dev, const char *what, uint8_t command, uint16_t feature, uint16_t count)
+{
+	struct ata_result res;
+	int err = ata_nondata(dev, what, command, feature, count, 0, false, &res, 0);
+
+	if (err)
+		ata_report(what, &res, err);
+	return err;
+}
+
+int ata_set_features(struct device *dev, const char *what, uint8_t subcommand, uint16_t count)
+{
+	return ata_command(dev, what, ATA_OP_SET_FEATURES, subcommand, count);
+}
+
+int ata_flush_cache(struct device *dev, bool ext, const char *report_as)
+{
+	struct ata_result res;
+	int err = ata_nondata(dev, "FLUSH CACHE", ext ? ATA_OP_FLUSH_CACHE_EXT : ATA_OP_FLUSH_CACHE, 0, 0, 0, false, &res,
+			      60);
+
+	if (err && report_as)
+		ata_report(report_as, &res, err);
+	return err;
+}
+
+int ata_check_power_mode(struct device *dev, struct ata_result *res)
+{
+	int err = ata_nondata(dev, "CHECK POWER MODE", ATA_OP_CHECK_POWER_MODE, 0, 0, 0, true, res, 0);
+
+	if (err == EIO) /* very old drives know only the ATA-1 opcode */
+		err = ata_nondata(dev, "CHECK POWER MODE", ATA_OP_CHECK_POWER_MODE_OLD, 0, 0, 0, true, res, 0);
+	return err;
+}

@@ -56,6 +56,25 @@ struct ata_result {
  */
 int ata_exec(struct device *dev, const struct ata_cmd *cmd, struct ata_result *res);
 
+/*
+ * A command without data; *res has the completion registers when
+ * want_regs (CK_COND).  The DEVICE register's LBA bit is set with an LBA.
+ */
+int ata_nondata(struct device *dev, const char *name, uint8_t command, uint16_t feature, uint16_t count, uint64_t lba,
+		bool want_regs, struct ata_result *res, unsigned int timeout_s);
+
+/* The same without an LBA, and on failure " WHAT failed: why" on stderr. */
+int ata_command(struct device *dev, const char *what, uint8_t command, uint16_t feature, uint16_t count);
+
+/* SET FEATURES: subcommand (ata.h's enum ata_set_features) in FEATURE, its value in COUNT; reported as what. */
+int ata_set_features(struct device *dev, const char *what, uint8_t subcommand, uint16_t count);
+
+/* FLUSH CACHE, or FLUSH CACHE EXT; a failure is reported as report_as, or not at all when it is NULL. */
+int ata_flush_cache(struct device *dev, bool ext, const char *report_as);
+
+/* CHECK POWER MODE (E5h, then ATA-1's 98h), the registers in *res; not reported. */
+int ata_check_power_mode(struct device *dev, struct ata_result *res);
+
 /* Print " <what> failed: <cause>" on stderr for a failed command. */
 void ata_report(const char *what, const struct ata_result *res, int err);
 

@@ -104,18 +104,18 @@ int ata_trim(struct device *dev, const struct sector_range *ranges, unsigned int
 }
 
 /* Sector ranges are absolute LBAs: the whole disk, and a disk that has a TRIM of its own. */
-static int trim_ranges(struct device *dev, const struct sector_range *ranges, unsigned int n, enum opt_id opt)
+static int trim_ranges(struct device *dev, const struct sector_range *ranges, unsigned int n, const char *option)
 {
 	int err = need_whole_disk(dev, 0);
 
 	if (err)
 		return err;
-	return dev->disk->trim ? dev->disk->trim(dev, ranges, n) : refuse_on_this_disk(dev, opt);
+	return dev->disk->trim ? dev->disk->trim(dev, ranges, n) : refuse_on_this_disk(dev, option);
 }
 
 int trim_from_args(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	return trim_ranges(dev, s->ranges, s->nranges, opt);
+	return trim_ranges(dev, s->ranges, s->nranges, s->v[opt].name);
 }
 
 int trim_from_stdin(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -124,10 +124,9 @@ int trim_from_stdin(struct device *dev, const struct settings *s, enum opt_id op
 	unsigned int n;
 	int err;
 
-	(void)s;
 	err = read_ranges(stdin, "stdin", &r, &n);
 	if (!err && n)
-		err = trim_ranges(dev, r, n, opt);
+		err = trim_ranges(dev, r, n, s->v[opt].name);
 	free(r);
 	return err;
 }

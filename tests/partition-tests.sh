@@ -130,4 +130,45 @@ if mkfs.ext2 -q -F "$part" > /dev/null 2>&1 && mkdir -p "$mnt" && mount "$part" 
 else
 	bad "--fibmap: mkfs.ext2 and mount of the partition"
 fi
+# --- a command that erases the whole disk is refused while the kernel holds the disk ---
+# The disk's exclusive open fails with EBUSY while a partition of it is mounted or is swap
+# (the kernel's claim on a block device); the message names the holder; nothing is sent.
+erasers=("--yes-i-know-what-i-am-doing --sanitize-block-erase"
+	"--security-erase pw"
+	"--yes-i-know-what-i-am-doing --dco-restore"
+	"--set-sector-size 4096 --please-destroy-my-drive")
+in_use() { # NAME TEXT: exit 16 (EBUSY), TEXT on stderr, nothing sent but IDENTIFY
+	if [ "$rc" = 16 ] && grep -qF -- "$2" "$out/part.err" && nothing_sent; then
+		ok "$1"
+	else
+		bad "$1" "exit $rc" "stderr: $(head -3 "$out/part.err")" "sent: $(tr '\n' ';' < "$out/part.log")"
+	fi
+}
+if mount "$part" "$mnt" 2> /dev/null; then
+	for args in "${erasers[@]}"; do
+		# shellcheck disable=SC2086
+		hd -- $args "$disk"
+		in_use "${args%% *} with a partition mounted: refused" "is in use ($part mounted on $mnt): refused, nothing sent"
+	done
+	umount "$mnt"
+else
+	bad "mount the partition for the in-use checks"
+fi
+if mkswap -q "$part" > /dev/null 2>&1 && swapon "$part" 2> /dev/null; then
+	hd -- --yes-i-know-what-i-am-doing --sanitize-crypto-scramble "$disk"
+	in_use "--sanitize-crypto-scramble with swap on a partition: refused" "is in use ($part is swap)"
+	swapoff "$part"
+else
+	echo "skip partition: swap on a loop partition (mkswap or swapon refused here)"
+fi
+# A partition node: an erase works on the whole disk, so it is refused there.
+hd -- --yes-i-know-what-i-am-doing --sanitize-block-erase "$part"
+refused "--sanitize-block-erase on a partition: refused" "should be 2048"
+# Unheld, the erase goes out: SANITIZE (B4h), BLOCK ERASE EXT (0012h) in FEATURE.
+hd -- --yes-i-know-what-i-am-doing --sanitize-block-erase "$disk"
+if grep -q ' b4 00$' "$out/part.log" && ! grep -q 'in use' "$out/part.err"; then
+	ok "--sanitize-block-erase on an unheld disk: SANITIZE sent"
+else
+	bad "--sanitize-block-erase on an unheld disk: SANITIZE sent" "exit $rc" "$(head -3 "$out/part.err")" "sent: $(tr '\n' ';' < "$out/part.log")"
+fi
 echo "end of suite"

@@ -1,0 +1,155 @@
+/*
+ * Whether the kernel holds a disk for somebody: a mounted filesystem,
+ * swap, a device-mapper or RAID holder, on the disk or on one of its
+ * partitions.  A command that erases the whole disk is refused then,
+ * before anything is sent (9.65 sent it): an exclusive open of the disk
+ * fails with EBUSY, and /proc and sysfs name the holder.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "checks.h"
+#include "inuse.h"
+#include "report.h"
+#include "sysfs.h"
+
+/* Append ", TEXT" (or "TEXT" first) to buf. */
+static void add(char *buf, size_t size, const char *text)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, size - n, "%s%s", n ? ", " : "", text);
+}
+
+/* Mounts of the block device "MAJ:MIN" (named name), from /proc/self/mountinfo's third field. */
+static void mounts_of(const char *num, const char *name, char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char line[1024], id[32], where[512], text[640];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %*s %31s %*s %511s", id, where) == 2 && strcmp(id, num) == 0) {
+			snprintf(text, sizeof(text), "%s mounted on %s", name, where);
+			add(buf, size, text);
+		}
+	if (f)
+		fclose(f);
+}
+
+/* Swap on the block device devnum, from /proc/swaps. */
+static void swap_of(dev_t devnum, const char *name, char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/swaps", "r");
+	char line[1024], path[512], text[600];
+	struct stat st;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%511s", path) == 1 && stat(path, &st) == 0 && S_ISBLK(st.st_mode) &&
+		    st.st_rdev == devnum) {
+			snprintf(text, sizeof(text), "%s is swap", name);
+			add(buf, size, text);
+		}
+	if (f)
+		fclose(f);
+}
+
+/* What holds DIR's block device (device-mapper, md): its holders/ folder, by name. */
+static void holders_of(const char *dir, const char *name, char *buf, size_t size)
+{
+	char path[600], text[700], dm[128];
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(path, sizeof(path), "%s/holders", dir);
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/holders/%s", dir, e->d_name);
+		if (sysfs_read_line(path, "dm/name", dm, sizeof(dm)) == 0 && dm[0])
+			snprintf(text, sizeof(text), "%s held by %s (%s)", name, e->d_name, dm);
+		else
+			snprintf(text, sizeof(text), "%s held by %s", name, e->d_name);
+		add(buf, size, text);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Everything that holds the block device of sysfs folder dir, named name ("/dev/sda1"). */
+static void users_of(const char *dir, const char *name, char *buf, size_t size)
+{
+	char num[32], *colon, *end;
+	unsigned long maj, min;
+
+	if (sysfs_read_line(dir, "dev", num, sizeof(num)))
+		return;
+	maj = strtoul(num, &colon, 10);
+	if (colon == num || *colon != ':')
+		return;
+	min = strtoul(colon + 1, &end, 10);
+	if (end == colon + 1 || *end)
+		return;
+	mounts_of(num, name, buf, size);
+	swap_of(makedev(maj, min), name, buf, size);
+	holders_of(dir, name, buf, size);
+}
+
+/* The users of the disk (sysfs folder dir) and of each of its partitions (its subfolders with "partition"). */
+static void describe_users(const char *dir, const char *disk_name, char *buf, size_t size)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char sub[600], part[64], name[300];
+
+	buf[0] = '\0';
+	users_of(dir, disk_name, buf, size);
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name);
+		if (sysfs_read_line(sub, "partition", part, sizeof(part)))
+			continue;
+		snprintf(name, sizeof(name), "/dev/%s", e->d_name);
+		users_of(sub, name, buf, size);
+	}
+	if (d)
+		closedir(d);
+	if (!buf[0])
+		snprintf(buf, size, "another program holds it open exclusively");
+}
+
+int need_disk_unused(struct device *dev, const char *option)
+{
+	char dir[160], disk[64], users[1024];
+	int fd, err = need_whole_disk(dev, 0);
+
+	/* A refusal, like a missing confirmation, leaves the device with no step to run. */
+	if (err)
+		dev->refused = true;
+	if (err || !block_device_of(dev->fd))
+		return err;
+	/* The kernel refuses an exclusive open while the disk or a partition of it is claimed. */
+	fd = open(dev->path, O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno != EBUSY)
+		return 0;
+	snprintf(disk, sizeof(disk), "%s", dev->path);
+	if (sysfs_disk_dir(dev->fd, dir, sizeof(dir)))
+		describe_users(dir, disk, users, sizeof(users));
+	else
+		snprintf(users, sizeof(users), "another program holds it open exclusively");
+	complain(" %s: %s is in use (%s): refused, nothing sent\n", option, dev->path, users);
+	dev->refused = true;
+	return EBUSY;
+}
