@@ -50,6 +50,38 @@ static int send_firmware_segment(struct device *dev, unsigned int mode, size_t o
 	return ata_exec(dev, &cmd, res);
 }
 
+/*
+ * The firmware file, whole, once it is a regular file of 512-byte blocks
+ * and the drive has DOWNLOAD MICROCODE; NULL with *err set and said.
+ */
+static uint8_t *read_firmware(const char *path, const uint16_t *id, struct stat *st, int *err)
+{
+	uint8_t *fw;
+	int fd = open_with_stat(path, st);
+
+	if (fd < 0) {
+		*err = -fd;
+		return NULL;
+	}
+	*err = 0;
+	if (!S_ISREG(st->st_mode) || st->st_size == 0 || st->st_size % 512 || st->st_size > FW_MAX_BYTES) {
+		complain("%s: not a regular file of 512 to %u bytes in 512-byte multiples\n", path, FW_MAX_BYTES);
+		*err = EINVAL;
+	} else if (!ata_id_has_download_microcode(id)) {
+		complain("DOWNLOAD_MICROCODE: not supported by device\n");
+		*err = EOPNOTSUPP;
+	}
+	fw = *err ? NULL : malloc((size_t)st->st_size);
+	if (!*err && (!fw || read(fd, fw, (size_t)st->st_size) != st->st_size)) {
+		*err = fw ? EIO : ENOMEM;
+		complain("%s: %s\n", path, strerror(*err));
+		free(fw);
+		fw = NULL;
+	}
+	close(fd);
+	return fw;
+}
+
 int firmware_download(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	const struct fw_mode *m = &fw_modes[opt];
@@ -58,9 +90,8 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 	unsigned int mode, seg_min = 1, seg_max = 0xffff;
 	size_t segment, offset;
 	struct stat st = { 0 };
-	uint8_t *fw = NULL;
-	int fd, err;
-
+	uint8_t *fw;
+	int err;
 	unsigned long long start;
 
 	if ((err = partition_start(block_device_of(dev->fd), dev->fd, dev->path, &start)))
@@ -71,28 +102,8 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 	}
 	if (!(id = identify_or_report(dev, &err)))
 		return err;
-	fd = open_with_stat(path, &st);
-	if (fd < 0)
-		return -fd;
-	if (!S_ISREG(st.st_mode) || st.st_size == 0 || st.st_size % 512 || st.st_size > FW_MAX_BYTES) {
-		complain("%s: not a regular file of 512 to %u bytes in 512-byte multiples\n", path, FW_MAX_BYTES);
-		close(fd);
-		return EINVAL;
-	}
-	if (!ata_id_has_download_microcode(id)) {
-		complain("DOWNLOAD_MICROCODE: not supported by device\n");
-		close(fd);
-		return EOPNOTSUPP;
-	}
-	fw = malloc((size_t)st.st_size);
-	if (!fw || read(fd, fw, (size_t)st.st_size) != st.st_size) {
-		err = fw ? EIO : ENOMEM;
-		complain("%s: %s\n", path, strerror(err));
-		free(fw);
-		close(fd);
+	if (!(fw = read_firmware(path, id, &st, &err)))
 		return err;
-	}
-	close(fd);
 	out("%s: %llu bytes\n", path, (unsigned long long)st.st_size);
 	mode = m->mode;
 	if (!mode)

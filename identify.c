@@ -1355,13 +1355,10 @@ void identify_json_short(const uint16_t id[IDENTIFY_WORDS])
 	json_object_end();
 }
 
-void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
+/* -i's first lines: the strings, configuration, geometry, buffer and multiple sectors. */
+static void print_short_identity(const uint16_t id[IDENTIFY_WORDS])
 {
 	char model[64], fw[64], serial[64];
-	char pio[64] = "", dma[128] = "", udma[128] = "";
-	static const char *const sdma_names[] = { "sdma0", "sdma1", "sdma2", NULL, NULL, NULL, NULL, NULL };
-	static const char *const mdma_names[] = { "mdma0", "mdma1", "mdma2" };
-	static const char *const udma_names[] = { "udma0", "udma1", "udma2", "udma3", "udma4", "udma5", "udma6" };
 
 	strip_copy(&id[ATA_ID_MODEL], 20, model);
 	strip_copy(&id[ATA_ID_FIRMWARE], 4, fw);
@@ -1398,8 +1395,18 @@ void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 			out("off");
 	}
 	out_char('\n');
+}
+
+/* -i's addressing and transfer modes, "*" marking the ones selected. */
+static void print_short_modes(const uint16_t id[IDENTIFY_WORDS])
+{
+	char pio[64] = "", dma[128] = "", udma[128] = "";
+	static const char *const sdma_names[] = { "sdma0", "sdma1", "sdma2", NULL, NULL, NULL, NULL, NULL };
+	static const char *const mdma_names[] = { "mdma0", "mdma1", "mdma2" };
+	static const char *const udma_names[] = { "udma0", "udma1", "udma2", "udma3", "udma4", "udma5", "udma6" };
 
 	unsigned int tpio = id[ATA_ID_OLD_PIO_MODES] >> 8;
+
 	if (tpio <= 5) {
 		append(pio, sizeof(pio), "pio0 ");
 		if (tpio >= 1)
@@ -1452,7 +1459,11 @@ void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 		out("\n DMA modes:  %s", dma);
 	if (*udma)
 		out("\n UDMA modes: %s", udma);
+}
 
+/* -i's power management, write cache and the standard the drive conforms to. */
+static void print_short_standards(const uint16_t id[IDENTIFY_WORDS])
+{
 	out("\n AdvancedPM=%s", (id[ATA_ID_COMMAND_SET_2] & 8) ? "yes" : "no");
 	if (id[ATA_ID_COMMAND_SET_2] & 8) {
 		if (!(id[ATA_ID_CFS_ENABLE_2] & 8))
@@ -1476,6 +1487,13 @@ void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
 					out("%s%d", count++ ? "," : " ATA/ATAPI-", v);
 		}
 	}
+}
+
+void identify_print_short(const uint16_t id[IDENTIFY_WORDS])
+{
+	print_short_identity(id);
+	print_short_modes(id);
+	print_short_standards(id);
 	out("\n");
 	out("\n * signifies the current active mode\n");
 	out("\n");
@@ -1733,32 +1751,9 @@ static void json_smart_support(const uint16_t *id)
 	json_object_end();
 }
 
-void identify_json(const uint16_t id[IDENTIFY_WORDS])
+/* "identify"'s identity, transport and standards. */
+static void json_identity(const uint16_t id[IDENTIFY_WORDS], const struct identify_facts *facts)
 {
-	struct identify_facts facts;
-	bool was_silent;
-	int err;
-	/*
-	 * The drive's word, not -I's rows: 9.65 lists TRIM only for pages that
-	 * look like ATA8-ACS or later, and QEMU's SSD, for one, claims less.
-	 */
-	bool trim = (id[ATA_ID_DATA_SET_MANAGEMENT] & 1) && id[ATA_ID_DATA_SET_MANAGEMENT] != 0xffff;
-	char current[16] = "";
-	uint16_t sb = id[ATA_ID_SECTOR_SIZE];
-	unsigned int logical = identify_sector_bytes(id), per_physical = 1;
-
-	memset(&facts, 0, sizeof(facts));
-	/* Decode as -I does, for the decisions it makes; its text is not wanted here. */
-	was_silent = report_silence(true);
-	err = identify_decode(id, NULL, &facts);
-	report_silence(was_silent);
-
-	json_object_begin("identify");
-	if (err) {
-		json_string("device_type", "unknown");
-		json_object_end();
-		return;
-	}
 	json_string("device_type", is_cfa(id) ? "cfa" : (id[ATA_ID_CONFIG] & 0x8000) ? "atapi" : "ata");
 	json_bool("removable_media", id[ATA_ID_CONFIG] & 0x80);
 	json_id_string("model_name", &id[ATA_ID_MODEL], 20);
@@ -1775,8 +1770,8 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 	json_object_end();
 
 	json_object_begin("standards");
-	json_string("used", facts.used);
-	json_uint("likely_used", facts.like_std);
+	json_string("used", facts->used);
+	json_uint("likely_used", facts->like_std);
 	json_array_begin("supported");
 	if (ata_id_word_reported(id[ATA_ID_MAJOR_VERSION]))
 		for (unsigned int v = 14; v >= 1; v--)
@@ -1784,14 +1779,21 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 				json_uint(NULL, v);
 	json_array_end();
 	json_object_end();
+}
+
+/* "identify"'s capacity and sizes, rotation, form factor and smartctl's version keys. */
+static void json_capacity(const uint16_t id[IDENTIFY_WORDS], const struct identify_facts *facts)
+{
+	uint16_t sb = id[ATA_ID_SECTOR_SIZE];
+	unsigned int logical = identify_sector_bytes(id), per_physical = 1;
 
 	if (ata_id_word_valid(sb) && (sb & (1u << 13)))
 		per_physical = 1u << (sb & 0xf);
 	json_object_begin("user_capacity");
-	json_uint("blocks", facts.capacity);
+	json_uint("blocks", facts->capacity);
 	/* A garbage page can claim more bytes than 64 bits hold. */
-	if (logical && facts.capacity <= UINT64_MAX / logical)
-		json_uint("bytes", facts.capacity * logical);
+	if (logical && facts->capacity <= UINT64_MAX / logical)
+		json_uint("bytes", facts->capacity * logical);
 	else
 		json_null("bytes");
 	json_object_end();
@@ -1811,6 +1813,12 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 	json_sata_version(id);
 	json_interface_speed(id);
 	json_smart_support(id);
+}
+
+/* "identify"'s multiple sectors and transfer modes. */
+static void json_transfer_modes(const uint16_t id[IDENTIFY_WORDS])
+{
+	char current[16] = "";
 
 	json_object_begin("multiple_sectors");
 	json_uint("max", id[ATA_ID_MAX_MULTIPLE] & 0xff);
@@ -1842,13 +1850,23 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 		   sizeof(current));
 	json_string("current", current[0] ? current : NULL);
 	json_object_end();
+}
+
+/* "identify"'s features, as -I lists them, and the caches and TRIM from the drive's words. */
+static void json_features(const uint16_t id[IDENTIFY_WORDS], const struct identify_facts *facts)
+{
+	/*
+	 * The drive's word, not -I's rows: 9.65 lists TRIM only for pages that
+	 * look like ATA8-ACS or later, and QEMU's SSD, for one, claims less.
+	 */
+	bool trim = (id[ATA_ID_DATA_SET_MANAGEMENT] & 1) && id[ATA_ID_DATA_SET_MANAGEMENT] != 0xffff;
 
 	json_array_begin("features");
-	for (unsigned int i = 0; i < facts.nfeatures; i++) {
+	for (unsigned int i = 0; i < facts->nfeatures; i++) {
 		json_object_begin(NULL);
-		json_string("name", facts.features[i].name);
+		json_string("name", facts->features[i].name);
 		json_bool("supported", true);
-		json_bool("enabled", facts.features[i].enabled);
+		json_bool("enabled", facts->features[i].enabled);
 		json_object_end();
 	}
 	json_array_end();
@@ -1871,7 +1889,11 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 	else
 		json_null("limit_blocks");
 	json_object_end();
+}
 
+/* "identify"'s ATA Security state. */
+static void json_security(const uint16_t id[IDENTIFY_WORDS])
+{
 	json_object_begin("ata_security");
 	json_bool("supported", (id[ATA_ID_COMMAND_SET_1] & 2) && (id[ATA_ID_SECURITY] & 1));
 	json_bool("enabled", id[ATA_ID_SECURITY] & 0x02);
@@ -1887,8 +1909,12 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 	json_erase_minutes("erase_minutes", id[ATA_ID_ERASE_TIME]);
 	json_erase_minutes("enhanced_erase_minutes", id[ATA_ID_ENHANCED_ERASE_TIME]);
 	json_object_end();
+}
 
-	if (facts.like_std > 3 && (id[ATA_ID_COMMAND_SET_EXT] & 0x100)) {
+/* "identify"'s WWN and the page's checksum. */
+static void json_wwn_checksum(const uint16_t id[IDENTIFY_WORDS], const struct identify_facts *facts)
+{
+	if (facts->like_std > 3 && (id[ATA_ID_COMMAND_SET_EXT] & 0x100)) {
 		json_object_begin("wwn");
 		json_uint("naa", (id[ATA_ID_WWN] & 0xf000u) >> 12);
 		json_uint("oui", ((id[ATA_ID_WWN] & 0x0fffu) << 12) | ((id[ATA_ID_WWN + 1] & 0xfff0u) >> 4));
@@ -1909,5 +1935,31 @@ void identify_json(const uint16_t id[IDENTIFY_WORDS])
 		json_null("valid");
 	}
 	json_object_end();
+}
+
+void identify_json(const uint16_t id[IDENTIFY_WORDS])
+{
+	struct identify_facts facts;
+	bool was_silent;
+	int err;
+
+	memset(&facts, 0, sizeof(facts));
+	/* Decode as -I does, for the decisions it makes; its text is not wanted here. */
+	was_silent = report_silence(true);
+	err = identify_decode(id, NULL, &facts);
+	report_silence(was_silent);
+
+	json_object_begin("identify");
+	if (err) {
+		json_string("device_type", "unknown");
+		json_object_end();
+		return;
+	}
+	json_identity(id, &facts);
+	json_capacity(id, &facts);
+	json_transfer_modes(id);
+	json_features(id, &facts);
+	json_security(id);
+	json_wwn_checksum(id, &facts);
 	json_object_end();
 }
