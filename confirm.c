@@ -33,9 +33,13 @@ int confirm_destructive(struct device *dev, const struct settings *s, const char
 int refuse_on_this_disk(const struct device *dev, const char *option)
 {
 	/* A SCSI disk is refused by its path: the user may not know the bridge has no SAT. */
-	if (dev->disk && dev->disk->scsi)
+	if (dev->disk && dev->disk->scsi) {
 		complain(" %s is a SCSI disk without ATA pass-through: %s needs an ATA drive\n", dev->path, option);
-	else
+		if (dev->uas_usb_id[0])
+			complain(" %s is behind the uas driver: some USB bridges pass ATA commands only under usb-storage"
+				 " (boot with usb-storage.quirks=%s:u to use it for this enclosure)\n",
+				 dev->path, dev->uas_usb_id);
+	} else
 		complain(" %s: not supported on %s devices\n", option, dev->disk ? dev->disk->kind : "these");
 	return EOPNOTSUPP;
 }

@@ -69,6 +69,7 @@ struct device {
 	uint32_t nvme_nsid;	/* NVMe: the namespace (0: not NVMe, ~0: controller without one) */
 	bool nvme_ctrl;		/* NVMe: opened as the controller, /dev/nvmeX */
 	bool scsi_cautious;	/* SCSI behind a USB bridge: only the commands the sd driver sends there */
+	char uas_usb_id[12];	/* behind the uas driver: the enclosure's idVendor:idProduct, for the usb-storage hint */
 	struct timing_result {
 		bool valid;
 		unsigned int mib;

@@ -122,7 +122,8 @@ int sysfs_link_name(const char *dir, const char *attr, char *name, size_t size)
 	return 0;
 }
 
-bool sysfs_driver_above(const char *dir, const char *const drivers[], size_t n)
+bool sysfs_driver_above(const char *dir, const char *const drivers[], size_t n, char *where, size_t size,
+			const char **driver)
 {
 	char rel[64] = "device/driver", name[64];
 
@@ -130,8 +131,13 @@ bool sysfs_driver_above(const char *dir, const char *const drivers[], size_t n)
 	for (int up = 0; up < 6; up++) {
 		if (sysfs_link_name(dir, rel, name, sizeof(name)) == 0)
 			for (size_t i = 0; i < n; i++)
-				if (strcmp(name, drivers[i]) == 0)
+				if (strcmp(name, drivers[i]) == 0) {
+					if (where)
+						snprintf(where, size, "%.*s", (int)(strlen(rel) - 7), rel);
+					if (driver)
+						*driver = drivers[i];
 					return true;
+				}
 		/* "device/driver" becomes "device/../driver". */
 		memmove(rel + strlen(rel) - 6, "../driver", 10);
 	}

@@ -34,7 +34,13 @@ int sysfs_write_line(const char *dir, const char *attr, const char *text);
 /* The last part of the path the link DIR/ATTR points to; 0 or an errno. */
 int sysfs_link_name(const char *dir, const char *attr, char *name, size_t size);
 
-/* One of the drivers named is bound to the disk's device or one of the devices above it (up to its USB interface). */
-bool sysfs_driver_above(const char *dir, const char *const drivers[], size_t n);
+/*
+ * One of the drivers named is bound to the disk's device or one of the
+ * devices above it (up to its USB interface): which one (*driver), and
+ * that device's folder relative to dir (where: "device/../../..").
+ * where and driver may be NULL.
+ */
+bool sysfs_driver_above(const char *dir, const char *const drivers[], size_t n, char *where, size_t size,
+			const char **driver);
 
 #endif

@@ -169,6 +169,9 @@ sysfs_tree() {
 	if [ -n "$2" ]; then
 		mkdir -p "$root/sys/bus/usb/drivers/$2"
 		ln -s "../../../../../../bus/usb/drivers/$2" "$root/$usb/driver"
+		# The USB device above the interface: a JMicron bridge.
+		echo 152d > "$root/${usb%/*}/idVendor"
+		echo 0578 > "$root/${usb%/*}/idProduct"
 	fi
 	if [ "$3" != no ]; then
 		mkdir -p "$sdev/scsi_disk/6:0:0:0"
@@ -220,6 +223,16 @@ for drv in usb-storage uas; do
 	check "$drv: --read-sector: READ CAPACITY (10) alone" 0 "$probe;$readcap10;88 00 00 00 00 00 00 00 00 05 00 00 00 01 00 00" \
 		"reading sector 5: succeeded" ""
 done
+# An ATA-only option behind uas: the refusal says how to try usb-storage for this enclosure.
+run SHIM_SYSFS="$out/sysfs-uas" SHIM_BLOCK_DEV=8:0 -- -B 128
+check "uas: -B refused, with the usb-storage quirk for 152d:0578" 95 "$probe" "" \
+	"some USB bridges pass ATA commands only under usb-storage (boot with usb-storage.quirks=152d:0578:u"
+run SHIM_SYSFS="$out/sysfs-usb-storage" SHIM_BLOCK_DEV=8:0 -- -B 128
+if [ "$rc" = 95 ] && grep -q 'needs an ATA drive' "$out/scsi-cmd.err" && ! grep -q 'quirks' "$out/scsi-cmd.err"; then
+	echo "ok scsi: usb-storage: -B refused, no quirk to suggest"
+else
+	echo "FAIL scsi: usb-storage: -B refused, no quirk to suggest (exit $rc)"
+fi
 run SHIM_SYSFS="$out/sysfs-uas" SHIM_BLOCK_DEV=8:0 -- --read-sector 5
 check "uas: a disk too large for READ CAPACITY (10) is asked (16) too" 0 \
 	"$probe;$readcap10;$readcap;88 00 00 00 00 00 00 00 00 05 00 00 00 01 00 00" "reading sector 5: succeeded" ""
