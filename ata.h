@@ -22,12 +22,14 @@ enum ata_opcode {
 	ATA_OP_WRITE_UNCORRECTABLE_EXT = 0x45,
 	ATA_OP_ACCESSIBLE_MAX_ADDRESS = 0x78,	/* AMAC: GET/SET NATIVE MAX ADDRESS EXT */
 	ATA_OP_DOWNLOAD_MICROCODE = 0x92,
+	ATA_OP_VENDOR_WD = 0x80,	/* WD: vendor-specific commands on ('E') or off ('D') in FEATURE, "WD" in LBA */
 	ATA_OP_STANDBY_IMMEDIATE_OLD = 0x94,	/* ATA-1's codes, tried where E0h/E6h are refused */
 	ATA_OP_CHECK_POWER_MODE_OLD = 0x98,
 	ATA_OP_SLEEP_OLD = 0x99,
 	ATA_OP_IDENTIFY_PACKET = 0xa1,
 	ATA_OP_DEVICE_CONFIGURATION = 0xb1,
 	ATA_OP_SET_SECTOR_CONFIGURATION_EXT = 0xb2,
+	ATA_OP_SMART = 0xb0,
 	ATA_OP_SANITIZE = 0xb4,
 	ATA_OP_SET_MULTIPLE = 0xc6,
 	ATA_OP_DOOR_LOCK = 0xde,
@@ -74,6 +76,22 @@ enum ata_set_features {
 	ATA_SF_PREFETCH = 0xab,		/* COUNT: the maximum prefetch */
 	ATA_SF_AAM_OFF = 0xc2,
 	ATA_SF_REVERT_ON = 0xcc,	/* back to the power-on defaults at a reset (-K0) */
+};
+
+/* SMART (B0h) subcommands, in FEATURE; LBA 23:8 carries the signature C24Fh, LBA 7:0 the log. */
+enum ata_smart {
+	ATA_SMART_READ_LOG = 0xd5,
+	ATA_SMART_WRITE_LOG = 0xd6,
+};
+#define ATA_SMART_LBA_SIGNATURE 0xc24f00u
+
+/* DEVICE register bits 7 and 5, obsolete, which old drives still want set for vendor commands. */
+#define ATA_DEVICE_OBSOLETE 0xa0
+
+/* ACCESSIBLE MAX ADDRESS CONFIGURATION (78h) subcommands, in FEATURE. */
+enum ata_amax {
+	ATA_AMAX_GET_NATIVE = 0x00,
+	ATA_AMAX_SET = 0x01,
 };
 
 /* IDLE IMMEDIATE with unload (ACS-3 7.16): FEATURE 44h, LBA 55 4E 4Ch ("UNL"). */

@@ -24,14 +24,7 @@ static int dco_identify_page(struct device *dev, uint16_t dco[256])
 {
 	uint8_t raw[512] = { 0 };
 	struct ata_result res;
-	struct ata_cmd cmd = {
-		.name = "DEVICE CONFIGURATION IDENTIFY",
-		.tf = { .command = ATA_OP_DEVICE_CONFIGURATION, .feature = ATA_DCO_IDENTIFY, .count = 1 },
-		.protocol = ATA_PROTO_PIO_IN,
-		.data = raw,
-		.len = sizeof(raw),
-	};
-	int err = ata_exec(dev, &cmd, &res);
+	int err = ata_dco_identify(dev, raw, &res);
 
 	if (err) {
 		ata_report("HDIO_DRIVE_CMD(dco_identify)", &res, err);
@@ -122,20 +115,11 @@ int dco_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		return 0;
 	}
 	if (opt == OPT_DCO_RESTORE || opt == OPT_DCO_FREEZE) {
-		struct ata_cmd cmd = {
-			.name = opt == OPT_DCO_RESTORE ? "DEVICE CONFIGURATION RESTORE" : "DEVICE CONFIGURATION FREEZE LOCK",
-			.tf = { .command = ATA_OP_DEVICE_CONFIGURATION,
-				.feature = opt == OPT_DCO_RESTORE ? ATA_DCO_RESTORE : ATA_DCO_FREEZE_LOCK },
-			.protocol = ATA_PROTO_NONDATA,
-		};
-
 		if (!s->quiet)
 			out(" issuing DCO %s command\n", opt == OPT_DCO_RESTORE ? "restore" : "freeze");
 		fflush(stdout);
-		err = ata_exec(dev, &cmd, &res);
-		if (err)
-			ata_report(opt == OPT_DCO_RESTORE ? "HDIO_DRIVE_CMD(dco_restore)" : "HDIO_DRIVE_CMD(dco_freeze)", &res, err);
-		return err;
+		return ata_command(dev, opt == OPT_DCO_RESTORE ? "HDIO_DRIVE_CMD(dco_restore)" : "HDIO_DRIVE_CMD(dco_freeze)",
+				   ATA_OP_DEVICE_CONFIGURATION, opt == OPT_DCO_RESTORE ? ATA_DCO_RESTORE : ATA_DCO_FREEZE_LOCK, 0);
 	}
 	/* --dco-setmax: change words 3-5 (max LBA) of the overlay and write it back. */
 	const uint16_t *id;
@@ -165,15 +149,7 @@ int dco_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		raw[2 * i] = (uint8_t)dco[i];
 		raw[2 * i + 1] = (uint8_t)(dco[i] >> 8);
 	}
-	struct ata_cmd cmd = {
-		.name = "DEVICE CONFIGURATION SET",
-		.tf = { .command = ATA_OP_DEVICE_CONFIGURATION, .feature = ATA_DCO_SET, .count = 1 },
-		.protocol = ATA_PROTO_PIO_OUT,
-		.data = raw,
-		.len = sizeof(raw),
-		.data_out = true,
-	};
-	err = ata_exec(dev, &cmd, &res);
+	err = ata_dco_set(dev, raw, &res);
 	if (err)
 		ata_report("DEVICE CONFIGURATION SET", &res, err);
 	dev->id_valid = false;

@@ -30,26 +30,6 @@ static const struct fw_mode {
 
 #define FW_MAX_BYTES (0xffffu * 512u)
 
-/* One DOWNLOAD MICROCODE: count 7:0 and LBA 7:0 hold the block count, LBA 23:8 the offset. */
-static int send_firmware_segment(struct device *dev, unsigned int mode, size_t offset, const uint8_t *data,
-				 size_t bytes, struct ata_result *res)
-{
-	unsigned int blocks = (unsigned int)(bytes / 512);
-	struct ata_cmd cmd = {
-		.name = "DOWNLOAD MICROCODE",
-		.tf = { .command = ATA_OP_DOWNLOAD_MICROCODE, .feature = (uint16_t)mode, .count = (uint16_t)(blocks & 0xff),
-			.lba = (uint64_t)(offset / 512) << 8 | ((blocks >> 8) & 0xff) },
-		.protocol = ATA_PROTO_PIO_OUT,
-		.data = (void *)data,
-		.len = bytes,
-		.data_out = true,
-		.timeout_s = 30,
-		.want_regs = mode == 0x03 || mode == 0x0e,
-	};
-
-	return ata_exec(dev, &cmd, res);
-}
-
 /*
  * The firmware file, whole, once it is a regular file of 512-byte blocks
  * and the drive has DOWNLOAD MICROCODE; NULL with *err set and said.
@@ -125,7 +105,7 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 		size_t bytes = (size_t)st.st_size - offset < segment ? (size_t)st.st_size - offset : segment;
 		bool last = offset + bytes >= (size_t)st.st_size;
 
-		err = send_firmware_segment(dev, mode, offset, fw + offset, bytes, &res);
+		err = ata_download_microcode(dev, mode, offset, fw + offset, bytes, &res);
 		if (err) {
 			status_end(&line);
 			out_char('\n');

@@ -74,15 +74,9 @@ int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
 	status_begin(&line, !dev->run.json);
 	for (;;) {
 		struct ata_result res;
-		struct ata_cmd cmd = {
-			.name = "SANITIZE STATUS EXT",
-			.tf = { .command = ATA_OP_SANITIZE, .lba48 = true, .device = ATA_DEVICE_LBA },
-			.protocol = ATA_PROTO_NONDATA,
-			.want_regs = true,
-		};
 		unsigned int flags;
 
-		err = ata_exec(dev, &cmd, &res);
+		err = ata_sanitize(dev, "SANITIZE STATUS EXT", 0, 0, 0, true, &res);
 		if (err) {
 			unsigned int reason = (unsigned int)(res.out.lba & 0xff);
 
@@ -127,20 +121,16 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 
 	if ((err = sanitize_supported(dev)))
 		return err;
-	struct ata_cmd cmd = {
-		.name = op->name,
-		.tf = { .command = ATA_OP_SANITIZE, .feature = op->feature, .lba = op->key, .lba48 = true,
-			.device = ATA_DEVICE_LBA },
-		.protocol = ATA_PROTO_NONDATA,
-		.want_regs = opt == OPT_SANITIZE_STATUS,
-	};
+	uint64_t lba = op->key;
+	uint16_t count = 0;
+
 	if (opt == OPT_SANITIZE_OVERWRITE) {
-		cmd.tf.lba |= s->v[opt].num & 0xffffffffULL;
-		cmd.tf.count = (uint16_t)(s->v[OPT_SANITIZE_PASSES].num & 0x0f);
+		lba |= s->v[opt].num & 0xffffffffULL;	/* the pattern */
+		count = (uint16_t)(s->v[OPT_SANITIZE_PASSES].num & 0x0f);
 	}
 	out("Issuing %s command\n", op->name);
 	fflush(stdout);
-	err = ata_exec(dev, &cmd, &res);
+	err = ata_sanitize(dev, op->name, op->feature, lba, count, opt == OPT_SANITIZE_STATUS, &res);
 	if (err) {
 		ata_report("SANITIZE", &res, err);
 		return err;

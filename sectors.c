@@ -22,20 +22,7 @@
 /* One sector, PIO, 28-bit command below LBA 2^28 - 1 and 48-bit above (as 9.65). */
 static int sector_io(struct device *dev, uint64_t lba, void *buf, size_t len, bool write, struct ata_result *res)
 {
-	bool lba48 = lba >= LBA28_LIMIT;
-	struct ata_cmd cmd = {
-		.name = write ? "WRITE SECTORS" : "READ SECTORS",
-		.tf = { .command = (uint8_t)(write ? (lba48 ? ATA_OP_WRITE_SECTORS_EXT : ATA_OP_WRITE_SECTORS)
-					    : (lba48 ? ATA_OP_READ_SECTORS_EXT : ATA_OP_READ_SECTORS)),
-			.count = 1, .lba = lba, .lba48 = lba48, .device = ATA_DEVICE_LBA },
-		.protocol = write ? ATA_PROTO_PIO_OUT : ATA_PROTO_PIO_IN,
-		.data = buf,
-		.len = len,
-		.data_out = write,
-		.timeout_s = 60,
-	};
-
-	return ata_exec(dev, &cmd, res);
+	return ata_sector_io(dev, lba, lba >= LBA28_LIMIT, write, buf, len, res);
 }
 
 /* "--read-sector 204800: medium error (...), LBA 204800" */
@@ -132,14 +119,7 @@ int make_bad_sector(struct device *dev, const struct settings *s, enum opt_id op
 	       v->flag ? "flagged" : "pseudo");
 	fflush(stdout);
 	drop_cached_sectors(dev);
-	struct ata_cmd cmd = {
-		.name = "WRITE UNCORRECTABLE EXT",
-		.tf = { .command = ATA_OP_WRITE_UNCORRECTABLE_EXT, .feature = v->flag ? ATA_WRITE_UNC_FLAGGED : ATA_WRITE_UNC_PSEUDO, .count = 1, .lba = v->num, .lba48 = true,
-			.device = ATA_DEVICE_LBA },
-		.protocol = ATA_PROTO_NONDATA,
-		.timeout_s = 60,
-	};
-	err = say_outcome(ata_exec(dev, &cmd, &res));
+	err = say_outcome(ata_write_uncorrectable(dev, v->num, v->flag, &res));
 	if (err)
 		report_sector_failure("--make-bad-sector", v->num, &res, err);
 	return err;
@@ -177,14 +157,7 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 	}
 	out("changing sector size configuration to %llu: ", (unsigned long long)wanted);
 	fflush(stdout);
-	struct ata_cmd cmd = {
-		.name = "SET SECTOR CONFIGURATION EXT",
-		.tf = { .command = ATA_OP_SET_SECTOR_CONFIGURATION_EXT, .feature = (uint16_t)check, .count = (uint16_t)index, .lba48 = true,
-			.device = ATA_DEVICE_LBA },
-		.protocol = ATA_PROTO_NONDATA,
-		.timeout_s = 60,
-	};
-	err = say_outcome(ata_exec(dev, &cmd, &res));
+	err = say_outcome(ata_set_sector_configuration(dev, (uint16_t)check, (uint16_t)index, &res));
 	if (err)
 		ata_report("SET SECTOR CONFIGURATION EXT", &res, err);
 	dev->id_valid = false;
@@ -200,18 +173,12 @@ int drq_hsm_error(struct device *dev, const struct settings *s, enum opt_id opt)
 	(void)opt;
 	if (!identify_or_report(dev, &err))
 		return err;
-	/* IDENTIFY sent as a command without data: the drive is left with DRQ set. */
-	struct ata_cmd cmd = {
-		.name = "IDENTIFY (no data)",
-		.tf = { .command = dev->identify_op },
-		.protocol = ATA_PROTO_NONDATA,
-		.timeout_s = 60,
-	};
 	out(" triggering \"stuck DRQ\" host state machine error\n");
 	fflush(stdout);
 	drop_cached_sectors(dev);
 	sleep(1);
-	err = ata_exec(dev, &cmd, &res);
+	/* IDENTIFY sent as a command without data: the drive is left with DRQ set. */
+	err = ata_identify_without_data(dev, &res);
 	ata_report("drq_hsm_error", &res, err ? err : EIO);
 	if (res.have_regs)
 		complain("ata status=0x%02x ata error=0x%02x\n", res.status, res.error);

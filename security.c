@@ -61,16 +61,7 @@ static int security_command(struct device *dev, uint8_t command, const struct at
 			    const char *name)
 {
 	struct ata_result res;
-	struct ata_cmd cmd = {
-		.name = name,
-		.tf = { .command = command, .count = 1 },
-		.protocol = ATA_PROTO_PIO_OUT,
-		.data = (void *)block,
-		.len = sizeof(*block),
-		.data_out = true,
-		.timeout_s = timeout_s,
-	};
-	int err = ata_exec(dev, &cmd, &res);
+	int err = ata_security_data(dev, name, command, block, timeout_s, &res);
 
 	if (err)
 		ata_report(name, &res, err);

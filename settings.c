@@ -421,20 +421,16 @@ int hitachi_temperature(struct device *dev, const struct settings *s, enum opt_i
 /* The native max address + 1, or 0 with *err set. */
 static uint64_t native_max_sectors(struct device *dev, const uint16_t *id, int *err)
 {
+	static const char *const names[] = {
+		[ATA_MAX_ACCESSIBLE] = "GET_NATIVE_MAX_ADDRESS_EXT",
+		[ATA_MAX_EXT] = "READ_NATIVE_MAX_ADDRESS_EXT",
+		[ATA_MAX_28] = "READ_NATIVE_MAX_ADDRESS",
+	};
 	struct ata_result res;
-	struct ata_cmd cmd = { .protocol = ATA_PROTO_NONDATA, .want_regs = true };
+	enum ata_max_command kind = ata_id_has_amax(id) ? ATA_MAX_ACCESSIBLE
+				    : ata_id_lba48_enabled(id) ? ATA_MAX_EXT : ATA_MAX_28;
 
-	if (ata_id_has_amax(id)) {
-		cmd.name = " GET_NATIVE_MAX_ADDRESS_EXT";
-		cmd.tf = (struct ata_regs){ .command = ATA_OP_ACCESSIBLE_MAX_ADDRESS, .lba48 = true, .device = ATA_DEVICE_LBA };
-	} else if (ata_id_lba48_enabled(id)) {
-		cmd.name = " READ_NATIVE_MAX_ADDRESS_EXT";
-		cmd.tf = (struct ata_regs){ .command = ATA_OP_READ_NATIVE_MAX_EXT, .lba48 = true, .device = ATA_DEVICE_LBA };
-	} else {
-		cmd.name = " READ_NATIVE_MAX_ADDRESS";
-		cmd.tf = (struct ata_regs){ .command = ATA_OP_READ_NATIVE_MAX, .device = ATA_DEVICE_LBA };
-	}
-	*err = ata_exec(dev, &cmd, &res);
+	*err = ata_read_native_max(dev, kind, &res);
 	if (!*err && !res.have_regs) {
 		snprintf(res.cause, sizeof(res.cause), "the drive's answer did not come back");
 		*err = EIO;
@@ -444,12 +440,12 @@ static uint64_t native_max_sectors(struct device *dev, const uint16_t *id, int *
 		*err = EIO;
 	}
 	if (*err) {
-		ata_report(cmd.name + 1, &res, *err);
+		ata_report(names[kind], &res, *err);
 		return 0;
 	}
 	if (dev->run.verbose)
-		out("%s response: lba=%llx\n", cmd.name + 1, (unsigned long long)res.out.lba);
-	if (cmd.tf.lba48)
+		out("%s response: lba=%llx\n", names[kind], (unsigned long long)res.out.lba);
+	if (kind != ATA_MAX_28)
 		return res.out.lba + 1;
 	return (((uint64_t)res.out.device & 0x0f) << 24 | (res.out.lba & 0xffffff)) + 1;
 }
@@ -494,9 +490,14 @@ int set_max_sectors(struct device *dev, const struct settings *s, enum opt_id op
 {
 	const struct opt_value *v = &s->v[opt];
 	const uint16_t *id;
+	static const char *const names[] = {
+		[ATA_MAX_ACCESSIBLE] = "SET_ACCESSIBLE_MAX_ADDRESS_EXT",
+		[ATA_MAX_EXT] = "SET_MAX_ADDRESS_EXT",
+		[ATA_MAX_28] = "SET_MAX_ADDRESS",
+	};
 	uint64_t max_lba = v->num - 1;
 	struct ata_result res;
-	struct ata_cmd cmd = { .protocol = ATA_PROTO_NONDATA };
+	enum ata_max_command kind;
 	int err;
 
 	if (!s->quiet && v->noisy)
@@ -512,30 +513,14 @@ int set_max_sectors(struct device *dev, const struct settings *s, enum opt_id op
 		if (err)
 			return err;
 	}
-	cmd.tf.count = v->flag ? 1 : 0;
-	cmd.tf.lba = max_lba;
-	cmd.tf.device = ATA_DEVICE_LBA;
-	if (ata_id_has_amax(id)) {
-		cmd.name = "SET_ACCESSIBLE_MAX_ADDRESS_EXT";
-		cmd.tf.command = ATA_OP_ACCESSIBLE_MAX_ADDRESS;
-		cmd.tf.feature = 0x01;
-		cmd.tf.lba48 = true;
-	} else {
-		if (max_lba >= LBA28_LIMIT || ata_id_lba48_enabled(id)) {
-			cmd.name = "SET_MAX_ADDRESS_EXT";
-			cmd.tf.command = ATA_OP_SET_MAX_EXT;
-			cmd.tf.lba48 = true;
-		} else {
-			cmd.name = "SET_MAX_ADDRESS";
-			cmd.tf.command = ATA_OP_SET_MAX;
-		}
-		/* The standard wants READ NATIVE MAX ADDRESS immediately before SET MAX. */
-		if (!native_max_sectors(dev, id, &err))
-			return err;
-	}
-	err = ata_exec(dev, &cmd, &res);
+	kind = ata_id_has_amax(id) ? ATA_MAX_ACCESSIBLE
+	       : max_lba >= LBA28_LIMIT || ata_id_lba48_enabled(id) ? ATA_MAX_EXT : ATA_MAX_28;
+	/* The standard wants READ NATIVE MAX ADDRESS immediately before SET MAX. */
+	if (kind != ATA_MAX_ACCESSIBLE && !native_max_sectors(dev, id, &err))
+		return err;
+	err = ata_set_max(dev, kind, max_lba, v->flag, &res);
 	if (err)
-		ata_report(cmd.name, &res, err);
+		ata_report(names[kind], &res, err);
 	dev->id_valid = false;
 	return err;
 }
@@ -549,33 +534,21 @@ int set_max_sectors(struct device *dev, const struct settings *s, enum opt_id op
 enum { WDIDLE3_READ = 1, WDIDLE3_WRITE = 2 };
 #define WDIDLE3_THRESHOLD 128u
 
-static int wd_command(struct device *dev, const char *what, uint8_t command, uint8_t feature, uint32_t lba,
-		      enum ata_protocol protocol, uint8_t *data)
+/* Report a failed WD step. */
+static void wd_step(const char *what, const struct ata_result *res, int err)
 {
-	struct ata_result res;
-	struct ata_cmd cmd = {
-		.name = what,
-		.tf = { .command = command, .feature = feature, .count = data ? 1 : 0, .lba = lba, .device = 0xa0 },
-		.protocol = protocol,
-		.data = data,
-		.len = data ? 512 : 0,
-		.data_out = protocol == ATA_PROTO_PIO_OUT,
-		.timeout_s = 12,
-	};
-	int err = ata_exec(dev, &cmd, &res);
-
 	if (err)
-		ata_report(what, &res, err);
-	return err;
+		ata_report(what, res, err);
 }
 
 static int wdidle3_transfer(struct device *dev, int direction, uint8_t *value)
 {
 	uint8_t data[512];
+	struct ata_result res;
 	int err, err2;
 
-	err = wd_command(dev, "WD vendor-specific commands (enable)", 0x80, 'E', 'W' << 16 | 'D' << 8,
-			 ATA_PROTO_NONDATA, NULL);
+	err = ata_wd_vendor_commands(dev, true, &res);
+	wd_step("WD vendor-specific commands (enable)", &res, err);
 	if (err)
 		return err;
 	memset(data, 0, sizeof(data));
@@ -585,19 +558,22 @@ static int wdidle3_transfer(struct device *dev, int direction, uint8_t *value)
 	data[6] = 0x0d;
 	data[8] = 0x16;
 	data[10] = 0x01;
-	err = wd_command(dev, "WD idle3 key", 0xb0, 0xd6, 0xc24fbe, ATA_PROTO_PIO_OUT, data);
+	/* The key names the register and the direction: SMART WRITE LOG to log BEh. */
+	err = ata_smart_log(dev, "WD idle3 key", true, 0xbe, data, &res);
+	wd_step("WD idle3 key", &res, err);
 	if (!err) {
+		/* The value moves through log BFh. */
+		const char *what = direction == WDIDLE3_WRITE ? "WD idle3 write" : "WD idle3 read";
+
 		memset(data, 0, sizeof(data));
 		data[0] = *value;
-		if (direction == WDIDLE3_WRITE)
-			err = wd_command(dev, "WD idle3 write", 0xb0, 0xd6, 0xc24fbf, ATA_PROTO_PIO_OUT, data);
-		else
-			err = wd_command(dev, "WD idle3 read", 0xb0, 0xd5, 0xc24fbf, ATA_PROTO_PIO_IN, data);
+		err = ata_smart_log(dev, what, direction == WDIDLE3_WRITE, 0xbf, data, &res);
+		wd_step(what, &res, err);
 		if (!err)
 			*value = data[0];
 	}
-	err2 = wd_command(dev, "WD vendor-specific commands (disable)", 0x80, 'D', 'W' << 16 | 'D' << 8,
-			  ATA_PROTO_NONDATA, NULL);
+	err2 = ata_wd_vendor_commands(dev, false, &res);
+	wd_step("WD vendor-specific commands (disable)", &res, err2);
 	return err ? err : err2;
 }
 

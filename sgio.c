@@ -522,3 +522,219 @@ int ata_check_power_mode(struct device *dev, struct ata_result *res)
 		err = ata_nondata(dev, "CHECK POWER MODE", ATA_OP_CHECK_POWER_MODE_OLD, 0, 0, 0, true, res, 0);
 	return err;
 }
+
+int ata_sector_io(struct device *dev, uint64_t lba, bool lba48, bool write, void *buf, size_t len,
+		  struct ata_result *res)
+{
+	struct ata_cmd cmd = {
+		.name = write ? "WRITE SECTORS" : "READ SECTORS",
+		.tf = { .command = (uint8_t)(write ? (lba48 ? ATA_OP_WRITE_SECTORS_EXT : ATA_OP_WRITE_SECTORS)
+					    : (lba48 ? ATA_OP_READ_SECTORS_EXT : ATA_OP_READ_SECTORS)),
+			.count = 1, .lba = lba, .lba48 = lba48, .device = ATA_DEVICE_LBA },
+		.protocol = write ? ATA_PROTO_PIO_OUT : ATA_PROTO_PIO_IN,
+		.data = buf,
+		.len = len,
+		.data_out = write,
+		.timeout_s = 60,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+int ata_write_uncorrectable(struct device *dev, uint64_t lba, bool flagged, struct ata_result *res)
+{
+	struct ata_cmd cmd = {
+		.name = "WRITE UNCORRECTABLE EXT",
+		.tf = { .command = ATA_OP_WRITE_UNCORRECTABLE_EXT,
+			.feature = flagged ? ATA_WRITE_UNC_FLAGGED : ATA_WRITE_UNC_PSEUDO,
+			.count = 1, .lba = lba, .lba48 = true, .device = ATA_DEVICE_LBA },
+		.protocol = ATA_PROTO_NONDATA,
+		.timeout_s = 60,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+int ata_set_sector_configuration(struct device *dev, uint16_t check, uint16_t index, struct ata_result *res)
+{
+	struct ata_cmd cmd = {
+		.name = "SET SECTOR CONFIGURATION EXT",
+		.tf = { .command = ATA_OP_SET_SECTOR_CONFIGURATION_EXT, .feature = check, .count = index, .lba48 = true,
+			.device = ATA_DEVICE_LBA },
+		.protocol = ATA_PROTO_NONDATA,
+		.timeout_s = 60,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+int ata_identify_without_data(struct device *dev, struct ata_result *res)
+{
+	struct ata_cmd cmd = {
+		.name = "IDENTIFY (no data)",
+		.tf = { .command = dev->identify_op },
+		.protocol = ATA_PROTO_NONDATA,
+		.timeout_s = 60,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+int ata_dco_identify(struct device *dev, uint8_t raw[512], struct ata_result *res)
+{
+	struct ata_cmd cmd = {
+		.name = "DEVICE CONFIGURATION IDENTIFY",
+		.tf = { .command = ATA_OP_DEVICE_CONFIGURATION, .feature = ATA_DCO_IDENTIFY, .count = 1 },
+		.protocol = ATA_PROTO_PIO_IN,
+		.data = raw,
+		.len = 512,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+int ata_dco_set(struct device *dev, const uint8_t raw[512], struct ata_result *res)
+{
+	struct ata_cmd cmd = {
+		.name = "DEVICE CONFIGURATION SET",
+		.tf = { .command = ATA_OP_DEVICE_CONFIGURATION, .feature = ATA_DCO_SET, .count = 1 },
+		.protocol = ATA_PROTO_PIO_OUT,
+		.data = (void *)raw,
+		.len = 512,
+		.data_out = true,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+int ata_download_microcode(struct device *dev, unsigned int mode, size_t offset, const void *data, size_t bytes,
+			   struct ata_result *res)
+{
+	unsigned int blocks = (unsigned int)(bytes / 512);
+	/* Blocks in COUNT 7:0 and LBA 7:0 (15:8 of the count), the offset in blocks from LBA 8 up. */
+	struct ata_cmd cmd = {
+		.name = "DOWNLOAD MICROCODE",
+		.tf = { .command = ATA_OP_DOWNLOAD_MICROCODE, .feature = (uint16_t)mode, .count = (uint16_t)(blocks & 0xff),
+			.lba = (uint64_t)(offset / 512) << 8 | ((blocks >> 8) & 0xff) },
+		.protocol = ATA_PROTO_PIO_OUT,
+		.data = (void *)data,
+		.len = bytes,
+		.data_out = true,
+		.timeout_s = 30,
+		.want_regs = mode == 0x03 || mode == 0x0e,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+int ata_sanitize(struct device *dev, const char *name, uint16_t feature, uint64_t lba, uint16_t count,
+		 bool want_regs, struct ata_result *res)
+{
+	struct ata_cmd cmd = {
+		.name = name,
+		.tf = { .command = ATA_OP_SANITIZE, .feature = feature, .count = count, .lba = lba, .lba48 = true,
+			.device = ATA_DEVICE_LBA },
+		.protocol = ATA_PROTO_NONDATA,
+		.want_regs = want_regs,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+int ata_dsm_trim(struct device *dev, void *ranges, unsigned int blocks, struct ata_result *res)
+{
+	struct ata_cmd cmd = {
+		.name = "DATA SET MANAGEMENT",
+		.tf = { .command = ATA_OP_DATA_SET_MANAGEMENT, .feature = ATA_DSM_TRIM, .count = (uint16_t)blocks,
+			.lba48 = true, .device = ATA_DEVICE_LBA },
+		.protocol = ATA_PROTO_DMA,
+		.data = ranges,
+		.len = (size_t)blocks * 512,
+		.data_out = true,
+		.timeout_s = 300,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+int ata_security_data(struct device *dev, const char *name, uint8_t command, const struct ata_security_block *block,
+		      unsigned int timeout_s, struct ata_result *res)
+{
+	struct ata_cmd cmd = {
+		.name = name,
+		.tf = { .command = command, .count = 1 },
+		.protocol = ATA_PROTO_PIO_OUT,
+		.data = (void *)block,
+		.len = sizeof(*block),
+		.data_out = true,
+		.timeout_s = timeout_s,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+int ata_read_native_max(struct device *dev, enum ata_max_command kind, struct ata_result *res)
+{
+	static const uint8_t ops[] = {
+		[ATA_MAX_ACCESSIBLE] = ATA_OP_ACCESSIBLE_MAX_ADDRESS,	/* FEATURE 0: GET NATIVE MAX ADDRESS EXT */
+		[ATA_MAX_EXT] = ATA_OP_READ_NATIVE_MAX_EXT,
+		[ATA_MAX_28] = ATA_OP_READ_NATIVE_MAX,
+	};
+	struct ata_cmd cmd = {
+		.name = "READ NATIVE MAX ADDRESS",
+		.tf = { .command = ops[kind], .feature = kind == ATA_MAX_ACCESSIBLE ? ATA_AMAX_GET_NATIVE : 0,
+			.lba48 = kind != ATA_MAX_28, .device = ATA_DEVICE_LBA },
+		.protocol = ATA_PROTO_NONDATA,
+		.want_regs = true,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+int ata_set_max(struct device *dev, enum ata_max_command kind, uint64_t max_lba, bool permanent,
+		struct ata_result *res)
+{
+	static const uint8_t ops[] = {
+		[ATA_MAX_ACCESSIBLE] = ATA_OP_ACCESSIBLE_MAX_ADDRESS,	/* FEATURE 1: SET ACCESSIBLE MAX ADDRESS EXT */
+		[ATA_MAX_EXT] = ATA_OP_SET_MAX_EXT,
+		[ATA_MAX_28] = ATA_OP_SET_MAX,
+	};
+	struct ata_cmd cmd = {
+		.name = "SET MAX ADDRESS",
+		.tf = { .command = ops[kind], .feature = kind == ATA_MAX_ACCESSIBLE ? ATA_AMAX_SET : 0,
+			.count = permanent ? 1 : 0, .lba = max_lba, .lba48 = kind != ATA_MAX_28, .device = ATA_DEVICE_LBA },
+		.protocol = ATA_PROTO_NONDATA,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+int ata_smart_log(struct device *dev, const char *name, bool write, uint8_t log, uint8_t data[512],
+		  struct ata_result *res)
+{
+	struct ata_cmd cmd = {
+		.name = name,
+		.tf = { .command = ATA_OP_SMART, .feature = write ? ATA_SMART_WRITE_LOG : ATA_SMART_READ_LOG, .count = 1,
+			.lba = ATA_SMART_LBA_SIGNATURE | log, .device = ATA_DEVICE_OBSOLETE },
+		.protocol = write ? ATA_PROTO_PIO_OUT : ATA_PROTO_PIO_IN,
+		.data = data,
+		.len = 512,
+		.data_out = write,
+		.timeout_s = 12,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
+int ata_wd_vendor_commands(struct device *dev, bool enable, struct ata_result *res)
+{
+	struct ata_cmd cmd = {
+		.name = enable ? "WD vendor-specific commands (enable)" : "WD vendor-specific commands (disable)",
+		.tf = { .command = ATA_OP_VENDOR_WD, .feature = enable ? 'E' : 'D', .lba = 'W' << 16 | 'D' << 8,
+			.device = ATA_DEVICE_OBSOLETE },
+		.protocol = ATA_PROTO_NONDATA,
+		.timeout_s = 12,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}

@@ -75,6 +75,55 @@ int ata_flush_cache(struct device *dev, bool ext, const char *report_as);
 /* CHECK POWER MODE (E5h, then ATA-1's 98h), the registers in *res; not reported. */
 int ata_check_power_mode(struct device *dev, struct ata_result *res);
 
+/* READ or WRITE SECTORS (EXT with lba48), PIO, of the sector at lba: len bytes. */
+int ata_sector_io(struct device *dev, uint64_t lba, bool lba48, bool write, void *buf, size_t len,
+		  struct ata_result *res);
+
+/* WRITE UNCORRECTABLE EXT of the sector at lba: a flagged or a pseudo-uncorrectable error. */
+int ata_write_uncorrectable(struct device *dev, uint64_t lba, bool flagged, struct ata_result *res);
+
+/* SET SECTOR CONFIGURATION EXT: the descriptor index and its check word. */
+int ata_set_sector_configuration(struct device *dev, uint16_t check, uint16_t index, struct ata_result *res);
+
+/* IDENTIFY (DEVICE or PACKET, as the drive answered) sent without its data: --drq-hsm-error. */
+int ata_identify_without_data(struct device *dev, struct ata_result *res);
+
+/* DEVICE CONFIGURATION IDENTIFY and SET: the 512-byte overlay. */
+int ata_dco_identify(struct device *dev, uint8_t raw[512], struct ata_result *res);
+int ata_dco_set(struct device *dev, const uint8_t raw[512], struct ata_result *res);
+
+/* DOWNLOAD MICROCODE of bytes (512-byte blocks) at offset, in mode (FEATURE); the registers for modes 3 and Eh. */
+int ata_download_microcode(struct device *dev, unsigned int mode, size_t offset, const void *data, size_t bytes,
+			   struct ata_result *res);
+
+/* SANITIZE (B4h): the subcommand in FEATURE, its key or pattern in LBA, overwrite passes in COUNT. */
+int ata_sanitize(struct device *dev, const char *name, uint16_t feature, uint64_t lba, uint16_t count,
+		 bool want_regs, struct ata_result *res);
+
+/* DATA SET MANAGEMENT with TRIM: blocks 512-byte blocks of 8-byte ranges. */
+int ata_dsm_trim(struct device *dev, void *ranges, unsigned int blocks, struct ata_result *res);
+
+/* A Security command with its data block (SET PASSWORD, UNLOCK, ERASE UNIT, DISABLE PASSWORD). */
+int ata_security_data(struct device *dev, const char *name, uint8_t command, const struct ata_security_block *block,
+		      unsigned int timeout_s, struct ata_result *res);
+
+/* Which max-address commands a drive takes: ACCESSIBLE MAX ADDRESS (ACS-3), the 48-bit or the 28-bit ones. */
+enum ata_max_command { ATA_MAX_ACCESSIBLE, ATA_MAX_EXT, ATA_MAX_28 };
+
+/* GET NATIVE MAX ADDRESS EXT, READ NATIVE MAX ADDRESS (EXT): the answer in res->out.lba. */
+int ata_read_native_max(struct device *dev, enum ata_max_command kind, struct ata_result *res);
+
+/* SET ACCESSIBLE MAX ADDRESS EXT, SET MAX ADDRESS (EXT) to max_lba, volatile or not. */
+int ata_set_max(struct device *dev, enum ata_max_command kind, uint64_t max_lba, bool permanent,
+		struct ata_result *res);
+
+/* SMART READ LOG or WRITE LOG of one 512-byte page of log. */
+int ata_smart_log(struct device *dev, const char *name, bool write, uint8_t log, uint8_t data[512],
+		  struct ata_result *res);
+
+/* WD's vendor-specific commands, switched on or off. */
+int ata_wd_vendor_commands(struct device *dev, bool enable, struct ata_result *res);
+
 /* Print " <what> failed: <cause>" on stderr for a failed command. */
 void ata_report(const char *what, const struct ata_result *res, int err);
 

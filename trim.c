@@ -76,20 +76,10 @@ int ata_trim(struct device *dev, const struct sector_range *ranges, unsigned int
 		if (!entries)
 			break;
 		blocks = (unsigned int)((entries + TRIM_RANGES_PER_BLOCK - 1) / TRIM_RANGES_PER_BLOCK);
-		struct ata_cmd cmd = {
-			.name = "DATA SET MANAGEMENT",
-			.tf = { .command = ATA_OP_DATA_SET_MANAGEMENT, .feature = ATA_DSM_TRIM, .count = (uint16_t)blocks, .lba48 = true,
-				.device = ATA_DEVICE_LBA },
-			.protocol = ATA_PROTO_DMA,
-			.data = buf,
-			.len = (size_t)blocks * 512,
-			.data_out = true,
-			.timeout_s = 300,
-		};
 		status_clear(&line);
 		out("trimming %llu sectors from %zu ranges\n", (unsigned long long)sectors, entries);
 		fflush(stdout);
-		err = say_outcome(ata_exec(dev, &cmd, &res));
+		err = say_outcome(ata_dsm_trim(dev, buf, blocks, &res));
 		if (err) {
 			status_end(&line);
 			ata_report("DATA SET MANAGEMENT (TRIM)", &res, err);
