@@ -1,7 +1,8 @@
 /*
- * Getting and setting what a drive or its kernel driver can be told:
- * block-layer and legacy IDE ioctls from one table, SET FEATURES-style
- * ATA commands from another, and the few commands with their own rules.
+ * Getting and setting what an ATA drive can be told by command: SET
+ * FEATURES-style settings from one table, power (-C, -y, -Y, -S, -s),
+ * the write cache and its flush, the max address (HPA) and WD's idle3
+ * timer.  Every command is one of the transport's typed calls (sgio.c).
  * The output lines are hdparm 9.65's; where a command fails, a line on
  * stderr says so and the step fails, instead of printing a made-up result.
  */

@@ -1,4 +1,4 @@
-/* The steps that get and set drive and kernel settings (issue: settings). */
+/* The steps that get and set an ATA drive's settings by command (the kernel's are in blockdev.h). */
 #ifndef HDPARM_SETTINGS_H
 #define HDPARM_SETTINGS_H
 
