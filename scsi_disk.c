@@ -7,6 +7,7 @@
  * page, sectors through READ (16) and UNMAP.  What -I and --json print is
  * gathered once into struct scsi_facts, then printed by each back end.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,7 +85,7 @@ void scsi_disk_attach(struct device *dev)
 	char dir[160], where[64], usb[80], vid[8], pid[8];
 	const char *driver = NULL;
 
-	dev->scsi_cautious = sysfs_disk_dir(dev->fd, dir, sizeof(dir)) &&
+	dev->scsi_cautious = sysfs_scsi_dir(dev->fd, dir, sizeof(dir)) &&
 			     sysfs_driver_above(dir, usb_drivers, ARRAY_SIZE(usb_drivers), where, sizeof(where), &driver);
 	if (!dev->scsi_cautious || strcmp(driver, "uas") != 0)
 		return;
@@ -477,14 +478,27 @@ static int scsi_get_cache(struct device *dev, const struct settings *s, enum opt
  */
 static int kernel_agrees(const char *dir, const char *option, bool on)
 {
-	char now[32];
+	char now[32], attr[96] = "queue/write_cache";
+	struct dirent *e;
+	DIR *d;
 
-	if (sysfs_read_line(dir, "queue/write_cache", now, sizeof(now)))
-		return 0;
+	/* An sg node's folder has no queue: its disk's block device is under device/block/. */
+	if (sysfs_read_line(dir, attr, now, sizeof(now))) {
+		snprintf(attr, sizeof(attr), "%s/device/block", dir);
+		d = opendir(attr);
+		attr[0] = '\0';
+		while (d && (e = readdir(d)) && !attr[0])
+			if (e->d_name[0] != '.')
+				snprintf(attr, sizeof(attr), "device/block/%.60s/queue/write_cache", e->d_name);
+		if (d)
+			closedir(d);
+		if (!attr[0] || sysfs_read_line(dir, attr, now, sizeof(now)))
+			return 0;
+	}
 	if (strcmp(now, on ? "write back" : "write through") == 0)
 		return 0;
-	complain(" %s%d: the disk's write cache is now %s, but the kernel still has it as \"%s\" (%s/queue/write_cache)%s\n",
-		 option, on, on ? "on" : "off", now, dir,
+	complain(" %s%d: the disk's write cache is now %s, but the kernel still has it as \"%s\" (%s/%s)%s\n",
+		 option, on, on ? "on" : "off", now, dir, attr,
 		 on ? "" : ": fsync is not durable until that is \"write through\"");
 	return EIO;
 }
@@ -504,7 +518,7 @@ static int write_cache_through_kernel(struct device *dev, const char *option, bo
 	static const char *const cache_types[4] = { "write through", "none", "write back", "write back, no read (daft)" };
 	const char *type = cache_types[((page[2] & CACHING_RCD) ? 1 : 0) + (on ? 2 : 0)];
 	char dir[160], hctl[64], attr[128];
-	bool sysfs = sysfs_disk_dir(dev->fd, dir, sizeof(dir));
+	bool sysfs = sysfs_scsi_dir(dev->fd, dir, sizeof(dir));
 	struct scsi_result res;
 	int err;
 

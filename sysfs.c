@@ -70,6 +70,20 @@ bool sysfs_disk_dir(int fd, char *buf, size_t size)
 	return true;
 }
 
+bool sysfs_scsi_dir(int fd, char *buf, size_t size)
+{
+	struct stat st;
+	char link[64];
+
+	if (sysfs_disk_dir(fd, buf, size))
+		return true;
+	/* An sg node: its folder leads to the same SCSI device as the disk's ("device"). */
+	if (fstat(fd, &st) || !S_ISCHR(st.st_mode))
+		return false;
+	snprintf(buf, size, "/sys/dev/char/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	return sysfs_link_name(buf, "device", link, sizeof(link)) == 0;
+}
+
 int sysfs_read_line(const char *dir, const char *attr, char *buf, size_t size)
 {
 	char path[512];

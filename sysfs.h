@@ -25,6 +25,13 @@ dev_t block_device_of(int fd);
 /* The sysfs folder of the whole disk behind fd (a partition's disk); false when fd is no block device. */
 bool sysfs_disk_dir(int fd, char *buf, size_t size);
 
+/*
+ * The sysfs folder of the SCSI disk behind fd: the whole disk's for a
+ * block node, the sg node's for a character node; either has "device",
+ * the SCSI device.  false when there is none.
+ */
+bool sysfs_scsi_dir(int fd, char *buf, size_t size);
+
 /* The first line of DIR/ATTR, without its newline; 0 or an errno. */
 int sysfs_read_line(const char *dir, const char *attr, char *buf, size_t size);
 

@@ -210,6 +210,24 @@ run SHIM_SCSI_WCE=0 SHIM_SYSFS="$out/sysfs-nosd" SHIM_BLOCK_DEV=8:0 -- -q -W1
 check "-W1 without cache_type: MODE SELECT, then a rescan" 0 "$probe;$sense_caching;$changeable;$select_caching;$caching_wce1" "" ""
 [ "$(cat "$sdev/rescan" 2> /dev/null)" = 1 ] && echo "ok scsi: -W1 without cache_type: device/rescan was written 1" ||
 	echo "FAIL scsi: -W1 without cache_type: device/rescan was written 1"
+# An sg node (/dev/null is the character device 1:3): /sys/dev/char/1:3/device is the same SCSI
+# device, so sd's cache_type is written; the disk's queue is under device/block/.
+sg_tree() { # CACHE_TYPE WRITE_CACHE
+	local sdev
+	sdev=$(sysfs_tree sg "" "$1" "$2")
+	mkdir -p "$out/sysfs-sg/sys/dev/char/1:3"
+	ln -s "../../../../${sdev#"$out/sysfs-sg/"}" "$out/sysfs-sg/sys/dev/char/1:3/device"
+	echo "$sdev"
+}
+sdev=$(sg_tree "write through" "write back")
+run SHIM_SCSI_WCE=0 SHIM_SYSFS="$out/sysfs-sg" -- -q -W1
+check "-W1 through an sg node: sd's cache_type, no MODE SELECT of ours" 0 "$probe;$sense_caching;$changeable" "" ""
+[ "$(cat "$sdev/scsi_disk/6:0:0:0/cache_type")" = "write back" ] && echo "ok scsi: -W1 through an sg node: cache_type was written \"write back\"" ||
+	echo "FAIL scsi: -W1 through an sg node: cache_type was written \"write back\""
+sg_tree "write through" "write through" > /dev/null
+run SHIM_SCSI_WCE=0 SHIM_SYSFS="$out/sysfs-sg" -- -q -W1
+check "-W1 through an sg node: the disk's queue still says write through: failure" 5 "*" "" \
+	'but the kernel still has it as "write through" (/sys/dev/char/1:3/device/block/sdz/queue/write_cache)'
 # A USB bridge (usb-storage or uas bound above the SCSI host): what the sd driver sends there.
 # READ CAPACITY (10) (SBC-3 5.15) first; (16) only when (10) says FFFFFFFFh.
 readcap10='25 00 00 00 00 00 00 00 00 00'

@@ -50,10 +50,12 @@
  *   MODE SENSE of all pages (3Fh) answers the caching page (and the power condition page)
  *   SHIM_BLKSIZE=N      BLKGETSIZE64 answers N (the kernel's size of the disk)
  *   SHIM_SYSFS=DIR, SHIM_BLOCK_DEV=MAJ:MIN   /dev/null is that block device (fstat), and the
- *                       paths /sys/... that hdparm opens or reads links of are DIR/sys/...
+ *                       paths /sys/... that hdparm opens, lists or reads links of are DIR/sys/...
+ *                       (without SHIM_BLOCK_DEV, /dev/null stays the character device 1:3)
  * Other ioctls on the device fail with ENOTTY, as on a plain SCSI disk.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -607,6 +609,16 @@ static const char *sysfs_redirect(const char *path, char *buf, size_t size)
 	}
 REDIRECTED_FOPEN(fopen)
 REDIRECTED_FOPEN(fopen64)
+
+DIR *opendir(const char *path)
+{
+	static DIR *(*real)(const char *);
+	char buf[1024];
+
+	if (!real)
+		real = (DIR * (*)(const char *)) dlsym(RTLD_NEXT, "opendir");
+	return real(sysfs_redirect(path, buf, sizeof(buf)));
+}
 
 ssize_t readlink(const char *path, char *out, size_t size)
 {
