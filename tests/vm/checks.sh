@@ -383,6 +383,17 @@ for d in sdd:sas sde:usb; do
 	check_true "$tag-W1-exit" [ $? = 0 ]
 	check_true "$tag-W1-sdparm" [ "$(wce)" = 1 ]
 	check_true "$tag-W1-kernel" [ "$(kcache)" = "write back" ]
+	# The same through the disk's sg node: the kernel's view of the disk must follow.
+	set -- $(stat -c '%t %T' "$D")
+	sg=$(ls "/sys/dev/block/$((0x$1)):$((0x$2))/device/scsi_generic" 2> /dev/null | head -n 1)
+	if [ -n "$sg" ] && [ -c "/dev/$sg" ]; then
+		$H -q -W0 "/dev/$sg" > /dev/null 2>&1
+		check_true "$tag-sg-W0-kernel" [ "$(kcache)" = "write through" ]
+		$H -q -W1 "/dev/$sg" > /dev/null 2>&1
+		check_true "$tag-sg-W1-kernel" [ "$(kcache)" = "write back" ]
+	else
+		echo "FAIL $tag-sg: the disk has no sg node (${sg:-none})"
+	fi
 	# Read-ahead off (DRA): as sdparm reads the page's changeable values, either it may change
 	# and does, or -A0 says it may not.
 	dra() { sdparm --get=DRA "$D" 2> /dev/null | awk '$1 == "DRA" { print $2 }'; }
