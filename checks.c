@@ -48,14 +48,19 @@ int need_whole_disk(struct device *dev, uint64_t lba)
 	return EINVAL;
 }
 
-int check_lba(const char *opt, uint64_t capacity, uint64_t lba, uint64_t count)
+int check_range(const char *opt, const char *what, uint64_t capacity, uint64_t lba, uint64_t count)
 {
 	if (lba >= capacity || count > capacity - lba) {
-		complain(" %s %llu: beyond the end of the drive (%llu sectors)\n", opt,
-			(unsigned long long)lba, (unsigned long long)capacity);
+		complain(" %s %llu: beyond the end of the %s (%llu sectors)\n", opt, (unsigned long long)lba, what,
+			 (unsigned long long)capacity);
 		return EINVAL;
 	}
 	return 0;
+}
+
+int check_lba(const char *opt, uint64_t capacity, uint64_t lba, uint64_t count)
+{
+	return check_range(opt, "drive", capacity, lba, count);
 }
 
 /* 9.65's word for how a command it announced went; returns err. */

@@ -15,6 +15,9 @@ int need_whole_disk(struct device *dev, uint64_t lba);
 /* 0 when count sectors from lba lie within a drive of capacity sectors; else EINVAL, said for opt. */
 int check_lba(const char *opt, uint64_t capacity, uint64_t lba, uint64_t count);
 
+/* The same, naming what holds the sectors ("namespace"). */
+int check_range(const char *opt, const char *what, uint64_t capacity, uint64_t lba, uint64_t count);
+
 /* "succeeded" or "FAILED", 9.65's word for a command it announced; returns err. */
 int say_outcome(int err);
 

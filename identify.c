@@ -332,23 +332,14 @@ static void print_devslp(const uint8_t *log)
 /* ---- strings ---- */
 
 /*
- * One character of a device's string: printable ASCII as itself, any
- * other byte as \xNN, so that a page cannot drive the terminal (9.65
- * printed the bytes as they came).
+ * At most max characters of a NUL-terminated device string, each as
+ * out_device_char() writes it, so that a page cannot drive the terminal
+ * (9.65 printed the bytes as they came).
  */
-static void out_device_char(int c)
-{
-	if (c >= 0x20 && c < 0x7f)
-		out_char(c);
-	else
-		out("\\x%02x", (unsigned int)c & 0xff);
-}
-
-/* At most max characters of a NUL-terminated device string, each as out_device_char() writes it. */
 static void out_device_string(const char *s, size_t max)
 {
 	for (size_t i = 0; i < max && s[i]; i++)
-		out_device_char((unsigned char)s[i]);
+		out_device_char((uint8_t)s[i]);
 }
 
 /*
@@ -366,7 +357,7 @@ static void print_id_string(const uint16_t *w, unsigned int nwords)
 			break;
 		if (lo != ' ') {
 			if (lo)
-				out_device_char(lo);
+				out_device_char((uint8_t)lo);
 			w++;
 			i++;
 			break;
@@ -374,9 +365,9 @@ static void print_id_string(const uint16_t *w, unsigned int nwords)
 	}
 	for (; i < nwords; i++, w++) {
 		if (*w >> 8)
-			out_device_char(*w >> 8);
+			out_device_char((uint8_t)(*w >> 8));
 		if (*w & 0xff)
-			out_device_char(*w & 0xff);
+			out_device_char((uint8_t)(*w & 0xff));
 	}
 	out_char('\n');
 }

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -43,16 +42,16 @@ static void mounts_of(const char *num, const char *name, char *buf, size_t size)
 		fclose(f);
 }
 
-/* Swap on the block device devnum, from /proc/swaps. */
-static void swap_of(dev_t devnum, const char *name, char *buf, size_t size)
+/* Swap on the block device "MAJ:MIN", from /proc/swaps (by path: its node's number). */
+static void swap_of(const char *num, const char *name, char *buf, size_t size)
 {
 	FILE *f = fopen("/proc/swaps", "r");
-	char line[1024], path[512], text[600];
+	char line[1024], path[512], text[600], id[32];
 	struct stat st;
 
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "%511s", path) == 1 && stat(path, &st) == 0 && S_ISBLK(st.st_mode) &&
-		    st.st_rdev == devnum) {
+		    snprintf(id, sizeof(id), "%u:%u", major(st.st_rdev), minor(st.st_rdev)) > 0 && strcmp(id, num) == 0) {
 			snprintf(text, sizeof(text), "%s is swap", name);
 			add(buf, size, text);
 		}
@@ -86,19 +85,12 @@ static void holders_of(const char *dir, const char *name, char *buf, size_t size
 /* Everything that holds the block device of sysfs folder dir, named name ("/dev/sda1"). */
 static void users_of(const char *dir, const char *name, char *buf, size_t size)
 {
-	char num[32], *colon, *end;
-	unsigned long maj, min;
+	char num[32];
 
 	if (sysfs_read_line(dir, "dev", num, sizeof(num)))
 		return;
-	maj = strtoul(num, &colon, 10);
-	if (colon == num || *colon != ':')
-		return;
-	min = strtoul(colon + 1, &end, 10);
-	if (end == colon + 1 || *end)
-		return;
 	mounts_of(num, name, buf, size);
-	swap_of(makedev(maj, min), name, buf, size);
+	swap_of(num, name, buf, size);
 	holders_of(dir, name, buf, size);
 }
 
@@ -128,7 +120,7 @@ static void describe_users(const char *dir, const char *disk_name, char *buf, si
 
 int need_disk_unused(struct device *dev, const char *option)
 {
-	char dir[160], disk[64], users[1024];
+	char dir[160], users[1024];
 	int fd, err = need_whole_disk(dev, 0);
 
 	/* A refusal, like a missing confirmation, leaves the device with no step to run. */
@@ -144,9 +136,8 @@ int need_disk_unused(struct device *dev, const char *option)
 	}
 	if (errno != EBUSY)
 		return 0;
-	snprintf(disk, sizeof(disk), "%s", dev->path);
 	if (sysfs_disk_dir(dev->fd, dir, sizeof(dir)))
-		describe_users(dir, disk, users, sizeof(users));
+		describe_users(dir, dev->path, users, sizeof(users));
 	else
 		snprintf(users, sizeof(users), "another program holds it open exclusively");
 	complain(" %s: %s is in use (%s): refused, nothing sent\n", option, dev->path, users);

@@ -232,11 +232,8 @@ static int nvme_disk_read_sector(struct device *dev, uint64_t lba)
 
 	if (err)
 		return err;
-	if (lba >= nlba) {
-		complain(" --read-sector %llu: beyond the end of the namespace (%llu sectors)\n",
-			(unsigned long long)lba, (unsigned long long)nlba);
-		return EINVAL;
-	}
+	if ((err = check_range("--read-sector", "namespace", nlba, lba, 1)))
+		return err;
 	buf = calloc(1, bytes);
 	if (!buf)
 		return ENOMEM;
@@ -260,13 +257,9 @@ static int nvme_disk_trim(struct device *dev, const struct sector_range *ranges,
 
 	if (err)
 		return err;
-	for (unsigned int i = 0; i < n; i++) {
-		if (ranges[i].lba >= nlba || ranges[i].count > nlba - ranges[i].lba) {
-			complain(" --trim-sector-ranges %llu: beyond the end of the namespace (%llu sectors)\n",
-				(unsigned long long)ranges[i].lba, (unsigned long long)nlba);
-			return EINVAL;
-		}
-	}
+	for (unsigned int i = 0; i < n; i++)
+		if ((err = check_range("--trim-sector-ranges", "namespace", nlba, ranges[i].lba, ranges[i].count)))
+			return err;
 	buf = malloc(NVME_DSM_BYTES);
 	if (!buf)
 		return ENOMEM;

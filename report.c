@@ -167,6 +167,20 @@ void report_take_errors(void (*fn)(const char *operation, const char *message, v
 	rep.nkept = 0;
 }
 
+/* A device's byte that may be printed as itself: printable ASCII. */
+static bool device_char_plain(uint8_t c)
+{
+	return c >= 0x20 && c < 0x7f;
+}
+
+void out_device_char(uint8_t c)
+{
+	if (device_char_plain(c))
+		out_char(c);
+	else
+		out("\\x%02x", c);
+}
+
 void device_text(const uint8_t *p, size_t n, char *dst, size_t size)
 {
 	size_t k = 0;
@@ -174,7 +188,7 @@ void device_text(const uint8_t *p, size_t n, char *dst, size_t size)
 	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\0'))
 		n--;
 	for (size_t i = 0; i < n; i++) {
-		bool plain = p[i] >= 0x20 && p[i] < 0x7f;
+		bool plain = device_char_plain(p[i]);
 
 		if (k + (plain ? 1 : 4) >= size)
 			break;

@@ -46,6 +46,9 @@ void dump_sector(const uint8_t *b, size_t len);
  */
 void device_text(const uint8_t *p, size_t n, char *dst, size_t size);
 
+/* One byte of a device's string on stdout, by the same rule: itself, or \xNN. */
+void out_device_char(uint8_t c);
+
 /* A complaint for stderr, printf-style: stdout is flushed first, so the two read in order. */
 void complain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -35,45 +35,21 @@
 
 /* ---- which disks these are ---- */
 
-/* The first line of a sysfs attribute of the disk (the partition's disk, too); "" when there is none. */
-static void disk_attribute(dev_t devnum, const char *attr, char *buf, size_t size)
-{
-	char path[512], rel[64];
-
-	buf[0] = '\0';
-	for (int up = 0; up < 2 && !buf[0]; up++) {
-		FILE *f;
-
-		snprintf(rel, sizeof(rel), "%sdevice/%s", up ? "../" : "", attr);
-		sysfs_path(devnum, rel, path, sizeof(path));
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (!fgets(buf, (int)size, f))
-			buf[0] = '\0';
-		fclose(f);
-		buf[strcspn(buf, "\n")] = '\0';
-		if (!buf[0])
-			snprintf(buf, size, " ");	/* present, but empty */
-	}
-}
-
 bool scsi_may_lack_ata(struct device *dev)
 {
-	dev_t devnum = block_device_of(dev->fd);
-	char vendor[32], type[8], vpd89[8];
-	int version;
+	char dir[160], vendor[32], type[8], vpd89[8];
+	int version, err;
 
 	/* SCSI commands reach it at all: sd and sg answer this, loop and virtio-blk do not. */
 	if (ioctl(dev->fd, SG_GET_VERSION_NUM, &version) == -1)
 		return false;
-	if (!devnum)
+	if (!sysfs_disk_dir(dev->fd, dir, sizeof(dir)))
 		return true;
-	disk_attribute(devnum, "vendor", vendor, sizeof(vendor));
-	disk_attribute(devnum, "type", type, sizeof(type));
-	disk_attribute(devnum, "vpd_pg89", vpd89, sizeof(vpd89));
-	/* libata names its disks' vendor "ATA"; a SAT layer has the ATA Information VPD page. */
-	if (strncmp(vendor, "ATA", 3) == 0 || vpd89[0])
+	sysfs_read_line(dir, "device/vendor", vendor, sizeof(vendor));
+	sysfs_read_line(dir, "device/type", type, sizeof(type));
+	/* libata names its disks' vendor "ATA"; a SAT layer has the ATA Information VPD page (it opens, if empty). */
+	err = sysfs_read_line(dir, "device/vpd_pg89", vpd89, sizeof(vpd89));
+	if (strncmp(vendor, "ATA", 3) == 0 || err == 0 || err == EIO)
 		return false;
 	/* A disk (0) or a simplified direct-access device (0x0e); not a CD drive behind ATAPI. */
 	return !type[0] || strcmp(type, "0") == 0 || strcmp(type, "14") == 0;
@@ -165,6 +141,13 @@ static bool caching_bit_on(const uint8_t *page, enum opt_id opt)
 	const struct caching_bit *b = &caching_bits[opt];
 
 	return ((page[b->byte] & b->mask) != 0) == b->set_is_on;
+}
+
+static void set_caching_bit(uint8_t *page, enum opt_id opt, bool on)
+{
+	const struct caching_bit *b = &caching_bits[opt];
+
+	page[b->byte] = (uint8_t)(on == b->set_is_on ? page[b->byte] | b->mask : page[b->byte] & ~b->mask);
 }
 
 /*
@@ -528,7 +511,7 @@ static int write_cache_through_kernel(struct device *dev, const char *option, bo
 		if (sysfs_write_line(dir, attr, type) == 0)
 			return kernel_agrees(dir, option, on);
 	}
-	page[2] = (uint8_t)(on ? page[2] | CACHING_WCE : page[2] & ~CACHING_WCE);
+	set_caching_bit(page, OPT_WCACHE, on);
 	err = scsi_mode_select(dev, mode, page, len, &res);
 	if (err)
 		return report_failure("MODE SELECT (caching page)", &res, err);
@@ -577,7 +560,7 @@ static int scsi_set_cache(struct device *dev, const struct settings *s, enum opt
 		return write_cache_through_kernel(dev, s->v[opt].name, on, mode, page, len);
 	}
 	/* Read-ahead (DRA) is the disk's alone: the kernel keeps no view of it. */
-	page[b->byte] = (uint8_t)(on == b->set_is_on ? page[b->byte] | b->mask : page[b->byte] & ~b->mask);
+	set_caching_bit(page, opt, on);
 	err = scsi_mode_select(dev, mode, page, len, &res);
 	return err ? report_failure("MODE SELECT (caching page)", &res, err) : 0;
 }
