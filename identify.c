@@ -1,7 +1,10 @@
 /*
- * IDENTIFY page decoding.  The text layout follows hdparm 9.65 exactly,
- * because scripts parse it; the decisions (which words are trusted, which
- * standard a drive "likely" follows) follow ATA/ATAPI-1 through ACS-3.
+ * IDENTIFY page decoding.  identify_decode() takes the decisions once
+ * (which words are trusted, which standard a drive "likely" follows, the
+ * capacity, the feature rows: ATA/ATAPI-1 through ACS-3) into struct
+ * identify_facts; -I's text and --json's "identify" object are two
+ * renderings of them.  The text layout follows hdparm 9.65 exactly,
+ * because scripts parse it.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -80,13 +83,15 @@ static const struct minor_version *find_minor(uint16_t code)
 
 /* One row per feature bit, in the order they are printed. */
 struct feature_bit {
-	uint8_t group;
+	uint16_t group;	/* the word the bit is in */
 	uint8_t bit;
 	const char *text;
 };
 
 enum feature_group {
-	FG_W82, FG_W83, FG_W84, FG_W119, FG_W76, FG_W78, FG_W206, FG_W59, FG_W69,
+	FG_W59 = ATA_ID_MULTIPLE, FG_W69 = ATA_ID_ADDITIONAL_SUPPORT, FG_W76 = ATA_ID_SATA_CAPABILITY,
+	FG_W78 = ATA_ID_SATA_FEATURES, FG_W82 = ATA_ID_COMMAND_SET_1, FG_W83 = ATA_ID_COMMAND_SET_2,
+	FG_W84 = ATA_ID_COMMAND_SET_EXT, FG_W119 = ATA_ID_COMMAND_SET_3, FG_W206 = ATA_ID_SCT_COMMAND_TRANSPORT,
 };
 
 static const struct feature_bit feature_bits[] = {
@@ -230,20 +235,27 @@ static const struct feature_bit feature_bits[] = {
 #define W69_TRIM_ZEROES	(1u << 5)
 #define W69_TRIM_DETERMINISTIC	(1u << 14)
 
-struct decode;
-static void note_feature(struct decode *d, const char *name, bool enabled);
+/* Each table row is listed at most once, and TRIM's row besides. */
+_Static_assert(ARRAY_SIZE(feature_bits) + 1 <= ARRAY_SIZE(((struct identify_facts *)0)->features),
+	       "identify_facts holds every feature row");
 
-/* Print the rows of one group whose "supported" bit is set. */
-static void print_feature_group(struct decode *d, enum feature_group group, uint16_t supported, uint16_t enabled)
+static void add_feature(struct identify_facts *f, const char *name, bool enabled, uint16_t word)
+{
+	f->features[f->nfeatures].name = name;
+	f->features[f->nfeatures].enabled = enabled;
+	f->features[f->nfeatures].word = word;
+	f->nfeatures++;
+}
+
+/* The rows of one group whose "supported" bit is set. */
+static void add_feature_group(struct identify_facts *f, enum feature_group group, uint16_t supported, uint16_t enabled)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(feature_bits); i++) {
-		const struct feature_bit *f = &feature_bits[i];
-		uint16_t mask = (uint16_t)(1u << f->bit);
+		const struct feature_bit *b = &feature_bits[i];
+		uint16_t mask = (uint16_t)(1u << b->bit);
 
-		if (f->group == group && (supported & mask)) {
-			out("\t   %c\t%s\n", (enabled & mask) ? '*' : ' ', f->text);
-			note_feature(d, f->text, enabled & mask);
-		}
+		if (b->group == group && (supported & mask))
+			add_feature(f, b->text, enabled & mask, group);
 	}
 }
 
@@ -387,35 +399,14 @@ void identify_string(const uint16_t *words, int nwords, char *dst)
 
 /* ---- the page, piece by piece ---- */
 
-enum dev_type { DEV_ATA, DEV_ATAPI };
-
-/* What the sections below share: derived once, read by all. */
+/* What the text's sections share: the page, its logs and the decisions taken from them. */
 struct decode {
 	const uint16_t *w;
 	const struct identify_logs *logs;	/* never NULL */
-	enum dev_type type;
-	unsigned int packet_type;	/* ATAPI word 0 bits 12:8, or ~0 for ATA */
-	bool cfa;
-	bool cdrom;
-	unsigned int like_std;		/* the ATA standard the page most resembles */
-	unsigned int min_std;
-	unsigned int transport;		/* word 222 bits 15:12 */
-	uint8_t checksum;		/* byte sum over the page: 0 when correct */
-	struct identify_facts *facts;	/* filled for --json, may be NULL */
+	const struct identify_facts *f;
 };
 
-static void note_feature(struct decode *d, const char *name, bool enabled)
-{
-	struct identify_facts *f = d->facts;
-
-	if (f && f->nfeatures < ARRAY_SIZE(f->features)) {
-		f->features[f->nfeatures].name = name;
-		f->features[f->nfeatures].enabled = enabled;
-		f->nfeatures++;
-	}
-}
-
-static unsigned int print_transport(const uint16_t *w)
+static void print_transport(const uint16_t *w)
 {
 	uint16_t major = w[ATA_ID_TRANSPORT_MAJOR], minor = w[ATA_ID_TRANSPORT_MINOR];
 	unsigned int type, sub;
@@ -425,7 +416,7 @@ static unsigned int print_transport(const uint16_t *w)
 	};
 
 	if (!ata_id_word_reported(major))
-		return 0;
+		return;
 	out("\t%-20s", "Transport:");
 	type = major >> 12;
 	sub = major & 0xfff;
@@ -451,7 +442,6 @@ static unsigned int print_transport(const uint16_t *w)
 			out("0x%04x", minor);
 	}
 	out_char('\n');
-	return type;
 }
 
 /* Each ATA revision obsoleted the bit of an older one. */
@@ -467,10 +457,9 @@ static unsigned int oldest_listed_std(unsigned int major)
 }
 
 /* The device uses words first defined by a later standard than it claims? */
-static unsigned int guess_std_from_words(const struct decode *d, unsigned int std)
+static unsigned int guess_std_from_words(const uint16_t *w, const struct identify_facts *f, unsigned int std)
 {
-	const uint16_t *w = d->w;
-	unsigned int like = d->like_std;
+	unsigned int like = f->like_std;
 	bool w83_valid = ata_id_word_valid(w[ATA_ID_COMMAND_SET_2]);
 
 	if ((std == 7 || (!std && like < 8)) && (w[ATA_ID_SCT_COMMAND_TRANSPORT] & 1))
@@ -480,7 +469,7 @@ static unsigned int guess_std_from_words(const struct decode *d, unsigned int st
 	     (ata_id_word_valid(w[ATA_ID_COMMAND_SET_EXT]) && (w[ATA_ID_COMMAND_SET_EXT] & 0x27ff))))
 		return 6;
 	if ((std == 4 || (!std && like < 5)) &&
-	    (((w[ATA_ID_INTEGRITY] & 0xff) == 0xa5 && !d->checksum) || ata_id_word_valid(w[ATA_ID_HW_RESET_RESULT]) ||
+	    (((w[ATA_ID_INTEGRITY] & 0xff) == 0xa5 && !f->checksum) || ata_id_word_valid(w[ATA_ID_HW_RESET_RESULT]) ||
 	     (w83_valid && (w[ATA_ID_COMMAND_SET_2] & 0x3fff) > 0x001f)))
 		return 5;
 	if ((std == 3 || (!std && like < 4)) &&
@@ -494,14 +483,50 @@ static unsigned int guess_std_from_words(const struct decode *d, unsigned int st
 	return like;
 }
 
-static void print_standards(struct decode *d)
+/* The standards the page claims and the one it most resembles (words 80, 81 and the words in use). */
+static void decide_standards(const uint16_t *w, struct identify_facts *f)
+{
+	const struct minor_version *mv = find_minor(w[ATA_ID_MINOR_VERSION]);
+
+	if (f->cdrom) {
+		f->like_std = 2;
+		return;
+	}
+	if (w[ATA_ID_MINOR_VERSION] && w[ATA_ID_MINOR_VERSION] <= 0x22 && f->like_std < 3)
+		f->like_std = 3;
+	if (mv && mv->major && w[ATA_ID_MINOR_VERSION]) {
+		f->std = mv->major;
+		f->used = mv->text;
+	}
+	if (ata_id_word_reported(w[ATA_ID_MAJOR_VERSION])) {
+		unsigned int floor = oldest_listed_std(f->like_std);
+
+		for (unsigned int v = 14; v > floor; v--) {
+			if (!(w[ATA_ID_MAJOR_VERSION] & (1u << v)))
+				continue;
+			f->listed_majors |= (uint16_t)(1u << v);
+			if (v > f->like_std) {
+				f->like_std = v;
+				floor = oldest_listed_std(v);
+			}
+			if (f->min_std > v)
+				f->min_std = v;
+		}
+		if (f->like_std < 3)
+			f->like_std = 3;
+	}
+	if (f->like_std < f->std)
+		f->like_std = f->std;
+	f->like_std = guess_std_from_words(w, f, f->std);
+}
+
+static void print_standards(const struct decode *d)
 {
 	const uint16_t *w = d->w;
-	unsigned int std = 0;
-	const char *used = NULL;
+	const struct identify_facts *f = d->f;
 
 	out("Standards:");
-	if (d->cdrom) {
+	if (f->cdrom) {
 		bool any = false;
 
 		if (w[ATA_ID_ATAPI_USED] == 9) {
@@ -516,53 +541,22 @@ static void print_standards(struct decode *d)
 					out("-%u ", v);
 		}
 		out(any ? "\n" : "\n\tLikely used CD-ROM ATAPI-1\n");
-		d->like_std = 2;
 		return;
 	}
-
-	const struct minor_version *mv = find_minor(w[ATA_ID_MINOR_VERSION]);
-
-	if (w[ATA_ID_MINOR_VERSION] && w[ATA_ID_MINOR_VERSION] <= 0x22 && d->like_std < 3)
-		d->like_std = 3;
-	if (mv && mv->major && w[ATA_ID_MINOR_VERSION]) {
-		std = mv->major;
-		used = mv->text;
-	}
-	if (used)
-		out("\n\tUsed: %s ", used);
+	if (f->used)
+		out("\n\tUsed: %s ", f->used);
 	else if (w[ATA_ID_MINOR_VERSION] >= 0x001f)
 		out("\n\tUsed: unknown (minor revision code 0x%04x) ", w[ATA_ID_MINOR_VERSION]);
-
 	if (ata_id_word_reported(w[ATA_ID_MAJOR_VERSION])) {
-		unsigned int floor = oldest_listed_std(d->like_std);
-
 		out("\n\tSupported: ");
-		for (unsigned int v = 14; v > floor; v--) {
-			if (!(w[ATA_ID_MAJOR_VERSION] & (1u << v)))
-				continue;
-			out("%u ", v);
-			if (v > d->like_std) {
-				d->like_std = v;
-				floor = oldest_listed_std(v);
-			}
-			if (d->min_std > v)
-				d->min_std = v;
-		}
-		if (d->like_std < 3)
-			d->like_std = 3;
+		for (unsigned int v = 14; v > 0; v--)
+			if (f->listed_majors & (1u << v))
+				out("%u ", v);
 	}
-	if (d->like_std < std)
-		d->like_std = std;
-	d->like_std = guess_std_from_words(d, std);
-
-	if (d->facts) {
-		d->facts->std = std;
-		d->facts->used = used;
-	}
-	if (!std)
-		out("\n\tLikely used: %u\n", d->like_std);
-	else if (d->like_std > std)
-		out("& some of %u\n", d->like_std);
+	if (!f->std)
+		out("\n\tLikely used: %u\n", f->like_std);
+	else if (f->like_std > f->std)
+		out("& some of %u\n", f->like_std);
 	else
 		out("\n");
 }
@@ -639,7 +633,6 @@ static void print_chs_and_sizes(const struct decode *d)
 	const uint16_t *w = d->w;
 	unsigned int sector_bytes = 512;
 	uint32_t lba28 = lba28_capacity(w);
-	uint64_t size;
 
 	if (!has_chs(w, lba28)) {
 		out("\tCHS addressing not supported\n");
@@ -651,13 +644,13 @@ static void print_chs_and_sizes(const struct decode *d)
 		out("\theads\t\t%u\t%u\n", w[ATA_ID_HEADS], cur_valid ? w[ATA_ID_CUR_HEADS] : 0u);
 		out("\tsectors/track\t%u\t%u\n", w[ATA_ID_SECTORS], cur_valid ? w[ATA_ID_CUR_SECTORS] : 0u);
 		out("\t--\n");
-		if (d->min_std == 1 && (w[ATA_ID_BYTES_PER_TRACK] || w[ATA_ID_BYTES_PER_SECTOR])) {
+		if (d->f->min_std == 1 && (w[ATA_ID_BYTES_PER_TRACK] || w[ATA_ID_BYTES_PER_SECTOR])) {
 			out("\tbytes/track: %u", w[ATA_ID_BYTES_PER_TRACK]);
 			out("\tbytes/sector: %u\n", w[ATA_ID_BYTES_PER_SECTOR]);
 		}
 		if (cur_valid)
 			out("\tCHS current addressable sectors:%12u\n",
-			       chs_current_capacity(w, chs_product_of(w), d->like_std));
+			       chs_current_capacity(w, chs_product_of(w), d->f->like_std));
 	}
 	if (w[ATA_ID_CAPABILITY] & 0x200) {
 		out("\tLBA    user addressable sectors:%12u\n", lba28);
@@ -684,10 +677,7 @@ static void print_chs_and_sizes(const struct decode *d)
 			out("\t%-31s %11u bytes\n", "Logical Sector-0 offset:",
 			       (w[ATA_ID_SECTOR_ALIGNMENT] & 0x1fff) * sector_bytes);
 	}
-	size = capacity_rule(w, d->like_std);
-	if (d->facts)
-		d->facts->capacity = size;
-	print_device_size(size * sector_bytes);
+	print_device_size(d->f->capacity * sector_bytes);
 }
 
 static void print_configuration(const struct decode *d)
@@ -695,11 +685,11 @@ static void print_configuration(const struct decode *d)
 	const uint16_t *w = d->w;
 
 	out("Configuration:\n");
-	if (!d->cdrom && d->like_std == 1)
+	if (!d->f->cdrom && d->f->like_std == 1)
 		for (unsigned int b = 1; b < 15; b++)
 			if (w[ATA_ID_CONFIG] & (1u << b))
 				out("\t%s\n", ata1_config_bits[b]);
-	if (d->type == DEV_ATAPI) {
+	if (d->f->kind == IDENTIFY_ATAPI) {
 		static const char *const drq[4] = { "3ms.", "<=10ms with INTRQ", "50us.", "unknown." };
 		static const char *const pkt[4] = { "12 bytes", "16 bytes", "Unknown", "Unknown" };
 
@@ -755,7 +745,7 @@ static void print_transfer_modes(const struct decode *d)
 	bool dmadir = false, sdma_ok;
 
 	/* SATA ATAPI devices may reuse word 62 for DMADIR and mode bits. */
-	if (d->type == DEV_ATAPI && (w[ATA_ID_SWDMA_MODES] & 0x8000)) {
+	if (d->f->kind == IDENTIFY_ATAPI && (w[ATA_ID_SWDMA_MODES] & 0x8000)) {
 		dmadir = true;
 		sdma_ok = false;
 		out("\tDMADIR bit required in PACKET commands\n");
@@ -784,7 +774,7 @@ static void print_transfer_modes(const struct decode *d)
 				out("(?)");
 		}
 		out("\n");
-		if (d->type == DEV_ATAPI && !d->cdrom && (w[ATA_ID_CAPABILITY] & 0x8000))
+		if (d->f->kind == IDENTIFY_ATAPI && !d->f->cdrom && (w[ATA_ID_CAPABILITY] & 0x8000))
 			out("\t     Interleaved DMA support\n");
 		if ((w[ATA_ID_FIELD_VALID] & 2) && (w[ATA_ID_DMA_MIN_CYCLE] || w[ATA_ID_DMA_CYCLE])) {
 			out("\t     Cycle time:");
@@ -805,7 +795,7 @@ static void print_transfer_modes(const struct decode *d)
 			if (modes & (1u << m))
 				out("pio%u ", m);
 		out("\n");
-	} else if ((d->min_std < 5 || d->cdrom) && (w[ATA_ID_OLD_PIO_MODES] >> 8) <= 2) {
+	} else if ((d->f->min_std < 5 || d->f->cdrom) && (w[ATA_ID_OLD_PIO_MODES] >> 8) <= 2) {
 		for (unsigned int m = 0; m <= (unsigned int)(w[ATA_ID_OLD_PIO_MODES] >> 8); m++)
 			out("pio%u ", m);
 		out("\n");
@@ -828,15 +818,15 @@ static void print_capabilities(const struct decode *d)
 	bool line_open = false;
 
 	out("Capabilities:\n\t");
-	if (d->type == DEV_ATAPI) {
-		if (!d->cdrom && (w[ATA_ID_CAPABILITY] & 0x4000))
+	if (d->f->kind == IDENTIFY_ATAPI) {
+		if (!d->f->cdrom && (w[ATA_ID_CAPABILITY] & 0x4000))
 			out("Cmd queuing, ");
 		if (w[ATA_ID_CAPABILITY] & 0x2000)
 			out("Cmd overlap, ");
 	}
 	if (w[ATA_ID_CAPABILITY] & 0x200)
 		out("LBA, ");
-	if (d->like_std != 1) {
+	if (d->f->like_std != 1) {
 		out("IORDY");
 		if (!(w[ATA_ID_CAPABILITY] & 0x800))
 			out("(may be)");
@@ -846,23 +836,23 @@ static void print_capabilities(const struct decode *d)
 		out("IORDY not likely");
 	}
 	out("\n");
-	if (d->like_std == 1 && w[ATA_ID_BUFFER_TYPE]) {
+	if (d->f->like_std == 1 && w[ATA_ID_BUFFER_TYPE]) {
 		out("\tBuffer type: %04x: %s%s\n", w[ATA_ID_BUFFER_TYPE],
 		       w[ATA_ID_BUFFER_TYPE] < 2 ? "single port, single-sector" : "dual port, multi-sector",
 		       w[ATA_ID_BUFFER_TYPE] > 2 ? " with read caching ability" : "");
 	}
-	if (d->min_std == 1 && ata_id_word_reported(w[ATA_ID_BUFFER_SIZE])) {
+	if (d->f->min_std == 1 && ata_id_word_reported(w[ATA_ID_BUFFER_SIZE])) {
 		out("\tBuffer size: %.1fkB", (float)w[ATA_ID_BUFFER_SIZE] / 2);
 		line_open = true;
 	}
-	if (d->min_std < 4 && w[ATA_ID_ECC_BYTES]) {
+	if (d->f->min_std < 4 && w[ATA_ID_ECC_BYTES]) {
 		out("\tbytes avail on r/w long: %u", w[ATA_ID_ECC_BYTES]);
 		line_open = true;
 	}
-	if (!d->cdrom && d->like_std > 3) {
+	if (!d->f->cdrom && d->f->like_std > 3) {
 		bool queuing = false;
 
-		if ((d->transport == 1 || ata_id_word_reported(w[ATA_ID_SATA_CAPABILITY])) && (w[ATA_ID_SATA_CAPABILITY] & 0x0100))
+		if ((d->f->transport == 1 || ata_id_word_reported(w[ATA_ID_SATA_CAPABILITY])) && (w[ATA_ID_SATA_CAPABILITY] & 0x0100))
 			queuing = true;	/* NCQ */
 		if (ata_id_word_valid(w[ATA_ID_COMMAND_SET_2]) && (w[ATA_ID_COMMAND_SET_2] & 2))
 			queuing = true;	/* TCQ */
@@ -874,18 +864,18 @@ static void print_capabilities(const struct decode *d)
 	if (line_open)
 		out("\n");
 
-	if (d->type == DEV_ATA) {
-		if (d->like_std == 1) {
+	if (d->f->kind != IDENTIFY_ATAPI) {
+		if (d->f->like_std == 1) {
 			out("\tCan%s perform double-word IO\n", w[ATA_ID_DWORD_IO] ? "" : "not");
 		} else {
 			out("\tStandby timer values: spec'd by %s", (w[ATA_ID_CAPABILITY] & 0x2000) ? "Standard" : "Vendor");
-			if (d->like_std > 3 && ata_id_word_valid(w[ATA_ID_CAPABILITY_2]))
+			if (d->f->like_std > 3 && ata_id_word_valid(w[ATA_ID_CAPABILITY_2]))
 				out(", %s device specific minimum\n", (w[ATA_ID_CAPABILITY_2] & 1) ? "with" : "no");
 			else
 				out("\n");
 		}
 		out("\tR/W multiple sector transfer: ");
-		if (d->like_std < 3 && !(w[ATA_ID_MAX_MULTIPLE] & 0xff)) {
+		if (d->f->like_std < 3 && !(w[ATA_ID_MAX_MULTIPLE] & 0xff)) {
 			out("not supported\n");
 		} else {
 			out("Max = %u\tCurrent = ", (unsigned int)(w[ATA_ID_MAX_MULTIPLE] & 0xff));
@@ -894,18 +884,18 @@ static void print_capabilities(const struct decode *d)
 			else
 				out("?\n");
 		}
-		if (d->like_std > 3 && (w[ATA_ID_COMMAND_SET_2] & 0xc008) == 0x4008) {
+		if (d->f->like_std > 3 && (w[ATA_ID_COMMAND_SET_2] & 0xc008) == 0x4008) {
 			out("\tAdvanced power management level: ");
 			if (w[ATA_ID_CFS_ENABLE_2] & 0x0008)
 				out("%u\n", (unsigned int)(w[ATA_ID_APM_LEVEL] & 0xff));
 			else
 				out("disabled\n");
 		}
-		if (d->like_std > 5 && w[ATA_ID_ACOUSTIC_LEVEL])
+		if (d->f->like_std > 5 && w[ATA_ID_ACOUSTIC_LEVEL])
 			out("\tRecommended acoustic management value: %u, current value: %u\n",
 			       (unsigned int)((w[ATA_ID_ACOUSTIC_LEVEL] >> 8) & 0xff), (unsigned int)(w[ATA_ID_ACOUSTIC_LEVEL] & 0xff));
 	} else {
-		if (!d->cdrom && (w[ATA_ID_CAPABILITY] & 0x1000))
+		if (!d->f->cdrom && (w[ATA_ID_CAPABILITY] & 0x1000))
 			out("\tATA sw reset required\n");
 		if (w[ATA_ID_PACKET_RELEASE_TIME] || w[ATA_ID_PACKET_SERVICE_TIME]) {
 			out("\tOverlap support:");
@@ -919,51 +909,66 @@ static void print_capabilities(const struct decode *d)
 	print_transfer_modes(d);
 }
 
-static void print_commands_features(struct decode *d)
+/* The feature rows -I lists, in its order: words 82-84, 119, 76, 78, 206, 59, then 69 and TRIM. */
+static void decide_features(const uint16_t *w, struct identify_facts *f)
 {
-	const uint16_t *w = d->w;
-
 	if (ata_id_word_valid(w[ATA_ID_COMMAND_SET_2])) {
-		bool sata = d->transport == 1;
+		bool sata = f->transport == 1;
 
-		out("Commands/features:\n\tEnabled\tSupported:\n");
-		print_feature_group(d, FG_W82, w[ATA_ID_COMMAND_SET_1] & 0x7fff, w[ATA_ID_CFS_ENABLE_1]);
-		print_feature_group(d, FG_W83, w[ATA_ID_COMMAND_SET_2] & 0x3fff, w[ATA_ID_CFS_ENABLE_2]);
+		add_feature_group(f, FG_W82, w[ATA_ID_COMMAND_SET_1] & 0x7fff, w[ATA_ID_CFS_ENABLE_1]);
+		add_feature_group(f, FG_W83, w[ATA_ID_COMMAND_SET_2] & 0x3fff, w[ATA_ID_CFS_ENABLE_2]);
 		if (ata_id_word_valid(w[ATA_ID_COMMAND_SET_EXT]) && ata_id_word_valid(w[ATA_ID_CFS_DEFAULT])) {
-			print_feature_group(d, FG_W84, w[ATA_ID_COMMAND_SET_EXT] & 0x3fff, w[ATA_ID_CFS_DEFAULT]);
+			add_feature_group(f, FG_W84, w[ATA_ID_COMMAND_SET_EXT] & 0x3fff, w[ATA_ID_CFS_DEFAULT]);
 			if ((w[ATA_ID_COMMAND_SET_EXT] & 0x1800) == 0x1800 && ata_id_word_reported(w[ATA_ID_TLC_TIMER]))
-				out("                (%u msec for TLC completion timer)\n",
-				       10 * (unsigned int)w[ATA_ID_TLC_TIMER]);
+				f->tlc_msec = 10 * (unsigned int)w[ATA_ID_TLC_TIMER];
 		}
 		if ((w[ATA_ID_CFS_ENABLE_2] & 0x8000) && ata_id_word_valid(w[ATA_ID_COMMAND_SET_3]) && ata_id_word_valid(w[ATA_ID_COMMAND_SET_4]))
-			print_feature_group(d, FG_W119, w[ATA_ID_COMMAND_SET_3] & 0x3fff, w[ATA_ID_COMMAND_SET_4]);
+			add_feature_group(f, FG_W119, w[ATA_ID_COMMAND_SET_3] & 0x3fff, w[ATA_ID_COMMAND_SET_4]);
 		if (sata || ata_id_word_reported(w[ATA_ID_SATA_CAPABILITY]))
-			print_feature_group(d, FG_W76, w[ATA_ID_SATA_CAPABILITY], w[ATA_ID_SATA_CAPABILITY]);
+			add_feature_group(f, FG_W76, w[ATA_ID_SATA_CAPABILITY], w[ATA_ID_SATA_CAPABILITY]);
 		if (sata || ata_id_word_reported(w[ATA_ID_SATA_FEATURES]))
-			print_feature_group(d, FG_W78, w[ATA_ID_SATA_FEATURES], w[ATA_ID_SATA_FEATURES_ENABLED]);
+			add_feature_group(f, FG_W78, w[ATA_ID_SATA_FEATURES], w[ATA_ID_SATA_FEATURES_ENABLED]);
 		if (w[ATA_ID_SCT_COMMAND_TRANSPORT] & 1)
-			print_feature_group(d, FG_W206, w[ATA_ID_SCT_COMMAND_TRANSPORT], w[ATA_ID_SCT_COMMAND_TRANSPORT] & 0x3f);
+			add_feature_group(f, FG_W206, w[ATA_ID_SCT_COMMAND_TRANSPORT], w[ATA_ID_SCT_COMMAND_TRANSPORT] & 0x3f);
 		if (w[ATA_ID_MULTIPLE] & 0x1000)
-			print_feature_group(d, FG_W59, w[ATA_ID_MULTIPLE], w[ATA_ID_MULTIPLE]);
+			add_feature_group(f, FG_W59, w[ATA_ID_MULTIPLE], w[ATA_ID_MULTIPLE]);
 	}
-	if (d->like_std > 6) {
+	if (f->like_std > 6) {
 		/* The TRIM bits of word 69 only mean something next to word 169. */
 		uint16_t w69 = w[ATA_ID_ADDITIONAL_SUPPORT] & (uint16_t)~(W69_TRIM_ZEROES | W69_TRIM_DETERMINISTIC);
 
-		print_feature_group(d, FG_W69, w69, w69);
-		if ((w[ATA_ID_DATA_SET_MANAGEMENT] & 1) && w[ATA_ID_DATA_SET_MANAGEMENT] != 0xffff) {
-			out("\t   *\tData Set Management TRIM supported");
-			note_feature(d, "Data Set Management TRIM supported", true);
-			if (ata_id_word_reported(w[ATA_ID_DSM_BLOCKS]))
-				out(" (limit %u block%s)\n", w[ATA_ID_DSM_BLOCKS], w[ATA_ID_DSM_BLOCKS] > 1 ? "s" : "");
-			else
-				out(" (limit unknown)\n");
+		add_feature_group(f, FG_W69, w69, w69);
+		if (ata_id_has_trim(w)) {
+			add_feature(f, "Data Set Management TRIM supported", true, ATA_ID_DATA_SET_MANAGEMENT);
 			if (w[ATA_ID_ADDITIONAL_SUPPORT] & W69_TRIM_DETERMINISTIC) {
 				uint16_t which = (w[ATA_ID_ADDITIONAL_SUPPORT] & W69_TRIM_ZEROES) ? W69_TRIM_ZEROES
 									   : W69_TRIM_DETERMINISTIC;
-				print_feature_group(d, FG_W69, which, which);
+				add_feature_group(f, FG_W69, which, which);
 			}
 		}
+	}
+}
+
+static void print_commands_features(const struct decode *d)
+{
+	const uint16_t *w = d->w;
+	const struct identify_facts *f = d->f;
+
+	if (ata_id_word_valid(w[ATA_ID_COMMAND_SET_2]))
+		out("Commands/features:\n\tEnabled\tSupported:\n");
+	for (unsigned int i = 0; i < f->nfeatures; i++) {
+		const struct identify_feature *row = &f->features[i];
+
+		out("\t   %c\t%s", row->enabled ? '*' : ' ', row->name);
+		if (row->word != ATA_ID_DATA_SET_MANAGEMENT)
+			out_char('\n');
+		else if (ata_id_word_reported(w[ATA_ID_DSM_BLOCKS]))
+			out(" (limit %u block%s)\n", w[ATA_ID_DSM_BLOCKS], w[ATA_ID_DSM_BLOCKS] > 1 ? "s" : "");
+		else
+			out(" (limit unknown)\n");
+		/* 9.65 prints the timer under word 84's rows. */
+		if (row->word == FG_W84 && f->tlc_msec && (i + 1 == f->nfeatures || f->features[i + 1].word != FG_W84))
+			out("                (%u msec for TLC completion timer)\n", f->tlc_msec);
 	}
 }
 
@@ -1046,7 +1051,7 @@ static void print_security(const struct decode *d)
 {
 	const uint16_t *w = d->w;
 
-	if (!(w[ATA_ID_COMMAND_SET_1] & 2) || d->cdrom || d->like_std <= 3 || !(w[ATA_ID_SECURITY] || w[ATA_ID_ERASE_TIME] || w[ATA_ID_ENHANCED_ERASE_TIME]))
+	if (!(w[ATA_ID_COMMAND_SET_1] & 2) || d->f->cdrom || d->f->like_std <= 3 || !(w[ATA_ID_SECURITY] || w[ATA_ID_ERASE_TIME] || w[ATA_ID_ENHANCED_ERASE_TIME]))
 		return;
 	out("Security: \n");
 	if (ata_id_word_reported(w[ATA_ID_MASTER_PASSWORD_REV]))
@@ -1078,7 +1083,7 @@ static void print_tail(const struct decode *d)
 {
 	const uint16_t *w = d->w;
 
-	if (!d->cdrom && d->like_std > 3 && (w[ATA_ID_COMMAND_SET_EXT] & 0x100)) {
+	if (!d->f->cdrom && d->f->like_std > 3 && (w[ATA_ID_COMMAND_SET_EXT] & 0x100)) {
 		out("Logical Unit WWN Device Identifier: %04x%04x%04x%04x\n", w[ATA_ID_WWN], w[ATA_ID_WWN + 1], w[ATA_ID_WWN + 2], w[ATA_ID_WWN + 3]);
 		out("\tNAA\t\t: %x\n", (w[ATA_ID_WWN] & 0xf000) >> 12);
 		out("\tIEEE OUI\t: %06x\n", ((w[ATA_ID_WWN] & 0x0fffu) << 12) | ((w[ATA_ID_WWN + 1] & 0xfff0u) >> 4));
@@ -1104,15 +1109,15 @@ static void print_tail(const struct decode *d)
 	}
 	if (w[ATA_ID_SATA_FEATURES] & 0x0100)
 		print_devslp(d->logs->sata_settings);
-	if (d->like_std > 4 && !d->cdrom) {
+	if (d->f->like_std > 4 && !d->f->cdrom) {
 		if ((w[ATA_ID_INTEGRITY] & 0xff) == 0xa5) {
-			out("Checksum: %scorrect", d->checksum ? "in" : "");
-			if (d->checksum)
-				out(" (0x%02x), expected 0x%02x\n", d->checksum, 0x100 - d->checksum);
+			out("Checksum: %scorrect", d->f->checksum ? "in" : "");
+			if (d->f->checksum)
+				out(" (0x%02x), expected 0x%02x\n", d->f->checksum, 0x100 - d->f->checksum);
 			out_char('\n');
 		} else {
 			out("Integrity word not set (found 0x%04x, expected 0x%02x%02x)\n",
-			       w[ATA_ID_INTEGRITY], 0x100 - d->checksum, 0xa5);
+			       w[ATA_ID_INTEGRITY], 0x100 - d->f->checksum, 0xa5);
 		}
 	}
 }
@@ -1132,80 +1137,111 @@ void identify_logs_wanted(const uint16_t id[IDENTIFY_WORDS], bool *sector_config
 	*sata_settings = known && (id[ATA_ID_SATA_FEATURES] & 0x0100);
 }
 
-int identify_print(const uint16_t id[IDENTIFY_WORDS], const struct identify_logs *logs)
+/* Word 0 (and the CFA signatures): which kind of device, and the standard that alone implies. */
+static int decide_kind(const uint16_t *w, struct identify_facts *f)
 {
-	return identify_decode(id, logs, NULL);
-}
-
-int identify_decode(const uint16_t id[IDENTIFY_WORDS], const struct identify_logs *logs, struct identify_facts *facts)
-{
-	static const struct identify_logs none;
-	struct decode d = { .w = id, .logs = logs ? logs : &none, .like_std = 1, .min_std = 0xffff, .facts = facts };
-	static const struct { int word, len; const char *label; } strings[] = {
-		{ 27, 20, "Model Number:" },
-		{ 10, 10, "Serial Number:" },
-		{ 23, 4, "Firmware Revision:" },
-		{ 176, 20, "Media Serial Num:" },
-		{ 196, 10, "Media Manufacturer:" },
-	};
-
-	for (int i = 0; i < IDENTIFY_WORDS; i++)
-		d.checksum += (uint8_t)(id[i] + (id[i] >> 8));
-
-	out("\n");
-	if (is_cfa(id)) {
-		d.cfa = true;
-		d.type = DEV_ATA;
-		d.like_std = 4;
-		out("CompactFlash ATA device\n");
-	} else if (!(id[ATA_ID_CONFIG] & 0x8000)) {
-		d.type = DEV_ATA;
-		out("ATA device, with ");
-	} else if (!(id[ATA_ID_CONFIG] & 0x4000)) {
-		d.type = DEV_ATAPI;
-		d.packet_type = (id[ATA_ID_CONFIG] >> 8) & 0x1f;
-		d.cdrom = d.packet_type == PACKET_TYPE_CDROM;
-		out("ATAPI %s, with ", packet_device_types[d.packet_type]);
-		d.like_std = 3;
+	if (is_cfa(w)) {
+		f->kind = IDENTIFY_CFA;
+		f->like_std = 4;
+	} else if (!(w[ATA_ID_CONFIG] & 0x8000)) {
+		f->kind = IDENTIFY_ATA;
+	} else if (!(w[ATA_ID_CONFIG] & 0x4000)) {
+		f->kind = IDENTIFY_ATAPI;
+		f->packet_type = (w[ATA_ID_CONFIG] >> 8) & 0x1f;
+		f->cdrom = f->packet_type == PACKET_TYPE_CDROM;
+		f->like_std = 3;
 	} else {
-		out("Unknown device type:\n\tbits 15&14 of general configuration word 0 both set to 1.\n");
+		f->kind = IDENTIFY_UNKNOWN;
 		return EINVAL;
 	}
-	if (!d.cfa)
-		out("%sremovable media\n", (id[ATA_ID_CONFIG] & 0x80) ? "" : "non-");
+	return 0;
+}
 
-	/* Word 2 takes only these four values (ATA/ATAPI-5 and later). */
-	if (id[ATA_ID_SPECIFIC_CONFIG] == 0x37c8 || id[ATA_ID_SPECIFIC_CONFIG] == 0x738c || id[ATA_ID_SPECIFIC_CONFIG] == 0x8c73 || id[ATA_ID_SPECIFIC_CONFIG] == 0xc837) {
-		d.like_std = 5;
+/* Word 2 takes only these four values (ATA/ATAPI-5 and later). */
+static bool specific_config_valid(const uint16_t *w)
+{
+	uint16_t v = w[ATA_ID_SPECIFIC_CONFIG];
+
+	return v == 0x37c8 || v == 0x738c || v == 0x8c73 || v == 0xc837;
+}
+
+int identify_decode(const uint16_t id[IDENTIFY_WORDS], struct identify_facts *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->like_std = 1;
+	f->min_std = 0xffff;
+	for (int i = 0; i < IDENTIFY_WORDS; i++)
+		f->checksum += (uint8_t)(id[i] + (id[i] >> 8));
+	if (decide_kind(id, f))
+		return EINVAL;
+	if (specific_config_valid(id))
+		f->like_std = 5;
+	if (ata_id_word_reported(id[ATA_ID_TRANSPORT_MAJOR]))
+		f->transport = id[ATA_ID_TRANSPORT_MAJOR] >> 12;
+	decide_standards(id, f);
+	if (f->min_std == 0xffff)
+		f->min_std = f->like_std > 4 ? f->like_std - 3 : 1;
+	f->capacity = capacity_rule(id, f->like_std);
+	decide_features(id, f);
+	return 0;
+}
+
+/* The opening lines: the kind of device, word 2's notes and the strings. */
+static void print_kind_and_strings(const uint16_t *id, const struct identify_facts *f)
+{
+	static const struct { int word, len; const char *label; } strings[] = {
+		{ ATA_ID_MODEL, 20, "Model Number:" },
+		{ ATA_ID_SERIAL_NUMBER, 10, "Serial Number:" },
+		{ ATA_ID_FIRMWARE, 4, "Firmware Revision:" },
+		{ ATA_ID_MEDIA_SERIAL, 20, "Media Serial Num:" },
+		{ ATA_ID_MEDIA_MANUFACTURER, 10, "Media Manufacturer:" },
+	};
+
+	if (f->kind == IDENTIFY_CFA)
+		out("CompactFlash ATA device\n");
+	else if (f->kind == IDENTIFY_ATA)
+		out("ATA device, with ");
+	else
+		out("ATAPI %s, with ", packet_device_types[f->packet_type]);
+	if (f->kind != IDENTIFY_CFA)
+		out("%sremovable media\n", (id[ATA_ID_CONFIG] & 0x80) ? "" : "non-");
+	if (specific_config_valid(id)) {
 		if (id[ATA_ID_SPECIFIC_CONFIG] == 0x37c8 || id[ATA_ID_SPECIFIC_CONFIG] == 0x738c)
 			out("powers-up in standby; SET FEATURES subcmd spins-up.\n");
 		if ((id[ATA_ID_SPECIFIC_CONFIG] == 0x37c8 || id[ATA_ID_SPECIFIC_CONFIG] == 0x8c73) && (id[ATA_ID_CONFIG] & 4))
 			out("\n\tWARNING: ID response incomplete.\n\tWARNING: Following data may be incorrect.\n\n");
 	}
-
 	for (size_t i = 0; i < ARRAY_SIZE(strings); i++) {
 		if (id[strings[i].word]) {
 			out("\t%-20s", strings[i].label);
 			print_id_string(&id[strings[i].word], strings[i].len);
 		}
 	}
-	d.transport = print_transport(id);
+}
 
+int identify_print(const uint16_t id[IDENTIFY_WORDS], const struct identify_logs *logs)
+{
+	static const struct identify_logs none;
+	struct identify_facts facts;
+	struct decode d = { .w = id, .logs = logs ? logs : &none, .f = &facts };
+
+	out("\n");
+	if (identify_decode(id, &facts)) {
+		out("Unknown device type:\n\tbits 15&14 of general configuration word 0 both set to 1.\n");
+		return EINVAL;
+	}
+	print_kind_and_strings(id, &facts);
+	print_transport(id);
 	print_standards(&d);
-	if (d.min_std == 0xffff)
-		d.min_std = d.like_std > 4 ? d.like_std - 3 : 1;
-
 	print_configuration(&d);
 	print_capabilities(&d);
 	print_commands_features(&d);
-	if (d.cfa)
+	if (facts.kind == IDENTIFY_CFA)
 		print_cfa(id);
 	if ((id[ATA_ID_REMOVABLE_STATUS] & 3) == 1)
 		out("\t\tRemovable Media Status Notification feature set supported\n");
 	print_security(&d);
 	print_tail(&d);
-	if (facts)
-		facts->like_std = d.like_std;
 	return 0;
 }
 
@@ -1745,7 +1781,11 @@ static void json_smart_support(const uint16_t *id)
 /* "identify"'s identity, transport and standards. */
 static void json_identity(const uint16_t id[IDENTIFY_WORDS], const struct identify_facts *facts)
 {
-	json_string("device_type", is_cfa(id) ? "cfa" : (id[ATA_ID_CONFIG] & 0x8000) ? "atapi" : "ata");
+	static const char *const kinds[] = {
+		[IDENTIFY_UNKNOWN] = "unknown", [IDENTIFY_ATA] = "ata", [IDENTIFY_ATAPI] = "atapi", [IDENTIFY_CFA] = "cfa",
+	};
+
+	json_string("device_type", kinds[facts->kind]);
 	json_bool("removable_media", id[ATA_ID_CONFIG] & 0x80);
 	json_id_string("model_name", &id[ATA_ID_MODEL], 20);
 	json_id_string("serial_number", &id[ATA_ID_SERIAL_NUMBER], 10);
@@ -1753,7 +1793,7 @@ static void json_identity(const uint16_t id[IDENTIFY_WORDS], const struct identi
 
 	json_object_begin("transport");
 	if (ata_id_word_reported(id[ATA_ID_TRANSPORT_MAJOR]))
-		json_string("type", (id[ATA_ID_TRANSPORT_MAJOR] >> 12) == 1 ? "serial" : (id[ATA_ID_TRANSPORT_MAJOR] >> 12) == 0 ? "parallel" : "other");
+		json_string("type", facts->transport == 1 ? "serial" : facts->transport == 0 ? "parallel" : "other");
 	else
 		json_null("type");
 	json_uint("major", id[ATA_ID_TRANSPORT_MAJOR]);
@@ -1850,7 +1890,7 @@ static void json_features(const uint16_t id[IDENTIFY_WORDS], const struct identi
 	 * The drive's word, not -I's rows: 9.65 lists TRIM only for pages that
 	 * look like ATA8-ACS or later, and QEMU's SSD, for one, claims less.
 	 */
-	bool trim = (id[ATA_ID_DATA_SET_MANAGEMENT] & 1) && id[ATA_ID_DATA_SET_MANAGEMENT] != 0xffff;
+	bool trim = ata_id_has_trim(id);
 
 	json_array_begin("features");
 	for (unsigned int i = 0; i < facts->nfeatures; i++) {
@@ -1916,32 +1956,19 @@ static void json_wwn_checksum(const uint16_t id[IDENTIFY_WORDS], const struct id
 	}
 
 	json_object_begin("checksum");
-	if ((id[ATA_ID_INTEGRITY] & 0xff) == 0xa5) {
-		uint8_t sum = 0;
-
-		for (int i = 0; i < IDENTIFY_WORDS; i++)
-			sum = (uint8_t)(sum + id[i] + (id[i] >> 8));
-		json_bool("valid", sum == 0);
-	} else {
+	if ((id[ATA_ID_INTEGRITY] & 0xff) == 0xa5)
+		json_bool("valid", facts->checksum == 0);
+	else
 		json_null("valid");
-	}
 	json_object_end();
 }
 
 void identify_json(const uint16_t id[IDENTIFY_WORDS])
 {
 	struct identify_facts facts;
-	bool was_silent;
-	int err;
-
-	memset(&facts, 0, sizeof(facts));
-	/* Decode as -I does, for the decisions it makes; its text is not wanted here. */
-	was_silent = report_silence(true);
-	err = identify_decode(id, NULL, &facts);
-	report_silence(was_silent);
 
 	json_object_begin("identify");
-	if (err) {
+	if (identify_decode(id, &facts)) {
 		json_string("device_type", "unknown");
 		json_object_end();
 		return;

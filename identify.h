@@ -26,21 +26,37 @@ void identify_logs_wanted(const uint16_t id[IDENTIFY_WORDS], bool *sector_config
  */
 int identify_print(const uint16_t id[IDENTIFY_WORDS], const struct identify_logs *logs);
 
-/* What -I decided while printing, for --json. */
+/* What kind of device word 0 (and the CFA signatures) describe. */
+enum identify_kind { IDENTIFY_UNKNOWN, IDENTIFY_ATA, IDENTIFY_ATAPI, IDENTIFY_CFA };
+
+/*
+ * The decisions taken from a page, once: both renderings (-I's text and
+ * --json's "identify") read them instead of deciding again.  The words
+ * themselves stay the source for what is shown as it stands.
+ */
 struct identify_facts {
+	enum identify_kind kind;
+	unsigned int packet_type;	/* ATAPI: word 0 bits 12:8 */
+	bool cdrom;			/* ATAPI CD-ROM: its own standards */
+	unsigned int transport;		/* word 222 bits 15:12 (0 parallel, 1 serial) */
+	uint8_t checksum;		/* byte sum over the page: 0 when correct */
 	unsigned int like_std;		/* "Likely used" / the standard the page resembles */
+	unsigned int min_std;		/* the oldest standard the page claims */
 	unsigned int std;		/* named by word 81, 0 when not */
 	const char *used;		/* word 81's text, or NULL */
+	uint16_t listed_majors;		/* word 80's bits that "Supported:" lists */
 	uint64_t capacity;		/* the sectors "device size" counts */
+	unsigned int tlc_msec;		/* word 84's TLC completion timer, 0: not shown */
 	unsigned int nfeatures;
-	struct {
+	struct identify_feature {
 		const char *name;
 		bool enabled;
+		uint8_t word;		/* the IDENTIFY word the row comes from */
 	} features[160];
 };
 
-/* identify_print(), also filling *facts when it is not NULL. */
-int identify_decode(const uint16_t id[IDENTIFY_WORDS], const struct identify_logs *logs, struct identify_facts *facts);
+/* Decide *facts from a page.  Returns 0, or EINVAL for an unknown device type. */
+int identify_decode(const uint16_t id[IDENTIFY_WORDS], struct identify_facts *facts);
 
 /* The page as the "identify" object of the --json document. */
 void identify_json(const uint16_t id[IDENTIFY_WORDS]);

@@ -30,14 +30,6 @@ void report_use_json(bool on)
 	rep.silent = on;
 }
 
-bool report_silence(bool on)
-{
-	bool was = rep.silent;
-
-	rep.silent = on || rep.json;
-	return was;
-}
-
 static void keep(const char *message)
 {
 	message += strspn(message, " ");

@@ -17,12 +17,6 @@
 void report_use_json(bool on);
 
 /*
- * Leave the text out (true) or print it again (false); returns what was
- * in force, for decoders run only for the facts they gather.
- */
-bool report_silence(bool on);
-
-/*
  * The operation complaints are filed under from now on: an option ("-S"),
  * "open", or NULL for the run as a whole (the command line).
  */
