@@ -1,7 +1,6 @@
 /*
- * Which kind of disk a device is, decided once when it is opened, and the
- * ATA drive's commands of every disk (the NVMe and SCSI ones are in
- * nvme.c and scsi.c).
+ * Which kind of disk a device is, decided once when it is opened; the
+ * commands are then the chosen kind's (ata_disk.c, nvme_disk.c, scsi_disk.c).
  */
 #ifndef HDPARM_DISK_H
 #define HDPARM_DISK_H
