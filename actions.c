@@ -44,6 +44,7 @@ struct step {
 	step_fn *run;		/* NULL: the disk's own command, below */
 	bool ata_only;		/* an ATA command, refused on other disks */
 	enum disk_op via;	/* a command every disk has, done by its transport */
+	bool erases;		/* refused on a disk: say which options do erase it */
 };
 
 /* Last column: ATA commands (refused on NVMe and SCSI disks), or steps that work on any device. */
@@ -52,6 +53,8 @@ struct step {
 #define STEP(o, w, dflt, fn, ata) { .opt = (o), .when = (w), .in_defaults = (dflt), .run = (fn), .ata_only = (ata) }
 /* A command of every kind of disk: the transport chosen for the device does it. */
 #define DISK_STEP(o, w, dflt, op) { .opt = (o), .when = (w), .in_defaults = (dflt), .via = (op) }
+/* An ATA erase: where refused, the disk says what erases it instead. */
+#define ATA_ERASE_STEP(o, fn) { .opt = (o), .when = WHEN_GIVEN, .run = (fn), .ata_only = true, .erases = true }
 
 static const struct step steps[] = {
 	/* Settings. */
@@ -84,15 +87,17 @@ static const struct step steps[] = {
 	STEP(OPT_SECURITY_UNLOCK, WHEN_GIVEN, false, security_step, ATA),
 	STEP(OPT_SECURITY_SET_PASS, WHEN_GIVEN, false, security_step, ATA),
 	STEP(OPT_SECURITY_DISABLE, WHEN_GIVEN, false, security_step, ATA),
-	STEP(OPT_SECURITY_ERASE, WHEN_GIVEN, false, security_step, ATA),
-	STEP(OPT_SECURITY_ERASE_ENHANCED, WHEN_GIVEN, false, security_step, ATA),
-	STEP(OPT_SANITIZE_STATUS, WHEN_GIVEN, false, sanitize_step, ATA),
+	ATA_ERASE_STEP(OPT_SECURITY_ERASE, security_step),
+	ATA_ERASE_STEP(OPT_SECURITY_ERASE_ENHANCED, security_step),
+	DISK_STEP(OPT_SANITIZE_STATUS, WHEN_GIVEN, false, DISK_SANITIZE),
 	STEP(OPT_SANITIZE_FREEZE, WHEN_GIVEN, false, sanitize_step, ATA),
 	STEP(OPT_SANITIZE_ANTIFREEZE, WHEN_GIVEN, false, sanitize_step, ATA),
-	STEP(OPT_SANITIZE_BLOCK_ERASE, WHEN_GIVEN, false, sanitize_step, ATA),
-	STEP(OPT_SANITIZE_CRYPTO, WHEN_GIVEN, false, sanitize_step, ATA),
-	STEP(OPT_SANITIZE_OVERWRITE, WHEN_GIVEN, false, sanitize_step, ATA),
-	STEP(OPT_SANITIZE_WAIT, WHEN_GIVEN, false, sanitize_wait, ATA),
+	DISK_STEP(OPT_SANITIZE_BLOCK_ERASE, WHEN_GIVEN, false, DISK_SANITIZE),
+	DISK_STEP(OPT_SANITIZE_CRYPTO, WHEN_GIVEN, false, DISK_SANITIZE),
+	DISK_STEP(OPT_SANITIZE_OVERWRITE, WHEN_GIVEN, false, DISK_SANITIZE),
+	DISK_STEP(OPT_SANITIZE_EXIT_FAILURE, WHEN_GIVEN, false, DISK_SANITIZE),
+	DISK_STEP(OPT_FORMAT_ERASE, WHEN_GIVEN, false, DISK_FORMAT_ERASE),
+	DISK_STEP(OPT_SANITIZE_WAIT, WHEN_GIVEN, false, DISK_SANITIZE_WAIT),
 	STEP(OPT_DCO_IDENTIFY, WHEN_GIVEN, false, dco_step, ATA),
 	STEP(OPT_DCO_RESTORE, WHEN_GIVEN, false, dco_step, ATA),
 	STEP(OPT_DCO_FREEZE, WHEN_GIVEN, false, dco_step, ATA),
@@ -267,13 +272,19 @@ static void json_device_end(const struct device *dev)
 static int run_step(struct device *dev, const struct settings *s, const struct step *st, bool refused[OPT_COUNT])
 {
 	step_fn *fn = st->via ? dev->disk->op[st->via] : st->run;
+	int err;
 
 	if ((st->ata_only && !dev->disk->ata) || !fn) {
 		/* An option with a set and a query step is refused once. */
 		if (refused[st->opt])
 			return EOPNOTSUPP;
 		refused[st->opt] = true;
-		return refuse_on_this_disk(dev, s->v[st->opt].name);
+		if (!st->ata_only)
+			return refuse_missing_command(dev, s->v[st->opt].name);
+		err = refuse_on_this_disk(dev, s->v[st->opt].name);
+		if (st->erases && dev->disk->describe_erase)
+			dev->disk->describe_erase(dev);
+		return err;
 	}
 	return fn(dev, s, st->opt);
 }

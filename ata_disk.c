@@ -17,6 +17,7 @@
 #include "ata_disk.h"
 #include "identify.h"
 #include "report.h"
+#include "sanitize.h"
 #include "sectors.h"
 #include "settings.h"
 #include "sgio.h"
@@ -140,6 +141,8 @@ const struct disk_ops ata_disk = {
 		[DISK_POWER_MODE] = check_power_mode,
 		[DISK_POWER_COMMAND] = power_command,
 		[DISK_STANDBY_TIMER] = set_standby_timer,
+		[DISK_SANITIZE] = sanitize_step,
+		[DISK_SANITIZE_WAIT] = sanitize_wait,
 	},
 	.read_sector = ata_read_sector,
 	.trim = ata_trim,

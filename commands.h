@@ -13,7 +13,10 @@
 int confirm_dangerous(struct device *dev, const struct settings *s, const char *opt, const char *explanation);
 int confirm_destructive(struct device *dev, const struct settings *s, const char *opt, const char *explanation);
 
-/* " -B: not supported on NVMe devices" and the like; returns EOPNOTSUPP. */
+/* " -B: not supported on NVMe devices" and the like, for an ATA command; returns EOPNOTSUPP. */
 int refuse_on_this_disk(const struct device *dev, const char *option);
+
+/* " --format-erase: not supported on SCSI devices": a command this kind of disk lacks; EOPNOTSUPP. */
+int refuse_missing_command(const struct device *dev, const char *option);
 
 #endif

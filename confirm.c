@@ -43,3 +43,9 @@ int refuse_on_this_disk(const struct device *dev, const char *option)
 		complain(" %s: not supported on %s devices\n", option, dev->disk ? dev->disk->kind : "these");
 	return EOPNOTSUPP;
 }
+
+int refuse_missing_command(const struct device *dev, const char *option)
+{
+	complain(" %s: not supported on %s devices\n", option, dev->disk ? dev->disk->kind : "these");
+	return EOPNOTSUPP;
+}

@@ -35,6 +35,9 @@ enum disk_op {
 	DISK_POWER_MODE,	/* -C */
 	DISK_POWER_COMMAND,	/* -y, -Y */
 	DISK_STANDBY_TIMER,	/* -S */
+	DISK_SANITIZE,		/* --sanitize-status, -block-erase, -crypto-scramble, -overwrite, -exit-failure-mode */
+	DISK_SANITIZE_WAIT,	/* --sanitize-wait */
+	DISK_FORMAT_ERASE,	/* --format-erase */
 	DISK_OP_COUNT
 };
 
@@ -53,6 +56,8 @@ struct disk_ops {
 	int (*trim)(struct device *dev, const struct sector_range *ranges, unsigned int n);
 	/* Write the drive's cache out before a timing; nothing said, whatever happens (may be NULL). */
 	void (*flush_quietly)(struct device *dev);
+	/* After an erase option this disk has no command for: which options do erase it, and what it supports (may be NULL). */
+	void (*describe_erase)(struct device *dev);
 };
 
 struct device {
@@ -82,6 +87,7 @@ struct device {
 		const char *engine;	/* --iodepth: "io_uring", "libaio" or "pread" */
 	} cached_reads, disk_reads;	/* -T and -t, for --json */
 	bool refused;		/* a dangerous option lacked its confirmation flag */
+	bool sanitize_started;	/* this run started a sanitize (a SCSI disk keeps no record of one) */
 	bool log_dir_valid;	/* log_dir holds the General Purpose Log directory */
 	bool log_dir_failed;
 	uint16_t log_dir[256];

@@ -309,6 +309,32 @@ static int parse_xfermode(const struct option_desc *o, struct cursor *c, struct 
 	return 0;
 }
 
+/* The next word, one of the row's words: its place in the list goes in v->num. */
+static int parse_word_value(const struct option_desc *o, struct cursor *c, struct opt_value *v)
+{
+	char list[80] = "";
+	const char *w;
+
+	if (c->left <= 0) {
+		complain("--%s: missing %s\n", o->name, o->what);
+		return EINVAL;
+	}
+	w = *c->next++;
+	c->left--;
+	for (unsigned int i = 0; o->words[i]; i++) {
+		if (strcmp(w, o->words[i]) == 0) {
+			v->num = i;
+			v->str = w;
+			v->has_value = true;
+			c->p = "";
+			return 0;
+		}
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "", o->words[i]);
+	}
+	complain("--%s: bad %s '%s' (one of: %s)\n", o->name, o->what, w, list);
+	return EINVAL;
+}
+
 /* One option at the cursor (its letter or name already consumed). */
 static int parse_value(const struct option_desc *o, struct cursor *c, struct settings *s)
 {
@@ -389,6 +415,10 @@ static int parse_value(const struct option_desc *o, struct cursor *c, struct set
 			v->has_value = true;
 			c->p = "";
 		}
+		break;
+	case ARG_WORD:
+		if ((err = parse_word_value(o, c, v)))
+			return err;
 		break;
 	case ARG_PATTERN:
 		if ((err = parse_pattern(o, c, v)))

@@ -118,29 +118,50 @@ static void describe_users(const char *dir, const char *disk_name, char *buf, si
 		snprintf(buf, size, "another program holds it open exclusively");
 }
 
-int need_disk_unused(struct device *dev, const char *option)
+/* 0, or EBUSY (said) when the kernel holds the whole-disk node path (open as fd) for somebody. */
+static int node_unused(const char *path, int fd, const char *option)
 {
 	char dir[160], users[1024];
-	int fd, err = need_whole_disk(dev, 0);
+	int excl;
 
-	/* A refusal, like a missing confirmation, leaves the device with no step to run. */
-	if (err)
-		dev->refused = true;
-	if (err || !block_device_of(dev->fd))
-		return err;
 	/* The kernel refuses an exclusive open while the disk or a partition of it is claimed. */
-	fd = open(dev->path, O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC);
-	if (fd >= 0) {
-		close(fd);
+	excl = open(path, O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC);
+	if (excl >= 0) {
+		close(excl);
 		return 0;
 	}
 	if (errno != EBUSY)
 		return 0;
-	if (sysfs_disk_dir(dev->fd, dir, sizeof(dir)))
-		describe_users(dir, dev->path, users, sizeof(users));
+	if (sysfs_disk_dir(fd, dir, sizeof(dir)))
+		describe_users(dir, path, users, sizeof(users));
 	else
 		snprintf(users, sizeof(users), "another program holds it open exclusively");
-	complain(" %s: %s is in use (%s): refused, nothing sent\n", option, dev->path, users);
-	dev->refused = true;
+	complain(" %s: %s is in use (%s): refused, nothing sent\n", option, path, users);
 	return EBUSY;
+}
+
+int need_disk_unused(struct device *dev, const char *option)
+{
+	int err = need_whole_disk(dev, 0);
+
+	if (!err && block_device_of(dev->fd))
+		err = node_unused(dev->path, dev->fd, option);
+	/* A refusal, like a missing confirmation, leaves the device with no step to run. */
+	if (err)
+		dev->refused = true;
+	return err;
+}
+
+int need_other_disk_unused(struct device *dev, const char *path, const char *option)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return 0;	/* gone, or not ours to open: the erase reaches nothing held there */
+	err = block_device_of(fd) ? node_unused(path, fd, option) : 0;
+	close(fd);
+	if (err)
+		dev->refused = true;
+	return err;
 }

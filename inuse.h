@@ -13,4 +13,10 @@
  */
 int need_disk_unused(struct device *dev, const char *option);
 
+/*
+ * The same for another whole disk that the erase of dev reaches too (the
+ * other namespaces of an NVMe controller): 0, or EBUSY with the line.
+ */
+int need_other_disk_unused(struct device *dev, const char *path, const char *option);
+
 #endif

@@ -106,6 +106,47 @@ int nvme_admin_set_features(struct device *dev, uint8_t fid, uint32_t value, con
 	return nvme_exec(dev, NVME_IOCTL_ADMIN_CMD, &cmd, what);
 }
 
+int nvme_admin_get_log(struct device *dev, uint8_t lid, void *buf, uint32_t bytes, const char *what)
+{
+	/* The logs read here belong to the controller, not to one namespace. */
+	struct nvme_passthru_cmd cmd = {
+		.opcode = NVME_ADMIN_GET_LOG_PAGE,
+		.nsid = NVME_NSID_ALL,
+		.addr = (uint64_t)(uintptr_t)buf,
+		.data_len = bytes,
+		.cdw10 = NVME_LOG_CDW10(lid, bytes),
+	};
+
+	memset(buf, 0, bytes);
+	return nvme_exec(dev, NVME_IOCTL_ADMIN_CMD, &cmd, what);
+}
+
+int nvme_admin_sanitize(struct device *dev, uint32_t cdw10, uint32_t pattern)
+{
+	/* Sanitize acts on the whole subsystem: no namespace; it returns at once and runs on. */
+	struct nvme_passthru_cmd cmd = {
+		.opcode = NVME_ADMIN_SANITIZE,
+		.nsid = 0,
+		.cdw10 = cdw10,
+		.cdw11 = pattern,
+	};
+
+	return nvme_exec(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Sanitize");
+}
+
+int nvme_admin_format(struct device *dev, uint32_t nsid, uint32_t cdw10)
+{
+	/* A format with secure erase returns when the erase is done: allow it hours. */
+	struct nvme_passthru_cmd cmd = {
+		.opcode = NVME_ADMIN_FORMAT_NVM,
+		.nsid = nsid,
+		.cdw10 = cdw10,
+		.timeout_ms = 4u * 3600u * 1000u,
+	};
+
+	return nvme_exec(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Format NVM");
+}
+
 int nvme_io_flush(struct device *dev, bool quiet)
 {
 	struct nvme_passthru_cmd cmd = { .opcode = NVME_IO_FLUSH, .nsid = dev->nvme_nsid, .timeout_ms = 60000 };

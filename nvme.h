@@ -26,6 +26,15 @@ long nvme_admin_get_features(struct device *dev, uint8_t fid, bool quiet);
 /* Set Features of the controller: fid to value; what names it in a failure. */
 int nvme_admin_set_features(struct device *dev, uint8_t fid, uint32_t value, const char *what);
 
+/* Get Log Page of the controller: bytes (a multiple of 4) of log lid into buf. */
+int nvme_admin_get_log(struct device *dev, uint8_t lid, void *buf, uint32_t bytes, const char *what);
+
+/* Sanitize with CDW10 (nvme_spec.h's action and switches) and the overwrite pattern. */
+int nvme_admin_sanitize(struct device *dev, uint32_t cdw10, uint32_t pattern);
+
+/* Format NVM of namespace nsid (NVME_NSID_ALL: every one) with CDW10 (nvme_spec.h's fields). */
+int nvme_admin_format(struct device *dev, uint32_t nsid, uint32_t cdw10);
+
 /* Flush of the namespace (a failure is reported unless quiet). */
 int nvme_io_flush(struct device *dev, bool quiet);
 

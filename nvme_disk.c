@@ -18,6 +18,7 @@
 #include "json.h"
 #include "nvme.h"
 #include "nvme_disk.h"
+#include "nvme_erase.h"
 #include "nvme_identify.h"
 #include "nvme_spec.h"
 #include "progress.h"
@@ -304,8 +305,12 @@ const struct disk_ops nvme_disk = {
 		[DISK_SET_CACHE] = nvme_disk_set_cache,
 		[DISK_FLUSH] = nvme_disk_flush,
 		[DISK_POWER_MODE] = nvme_disk_power_mode,
+		[DISK_SANITIZE] = nvme_sanitize,
+		[DISK_SANITIZE_WAIT] = nvme_sanitize_wait,
+		[DISK_FORMAT_ERASE] = nvme_format_erase,
 	},
 	.read_sector = nvme_disk_read_sector,
 	.trim = nvme_disk_trim,
 	.flush_quietly = nvme_disk_flush_quietly,
+	.describe_erase = nvme_describe_erase,
 };

@@ -1,6 +1,8 @@
 /*
- * The NVMe wire format this program reads (NVM Express Base 1.4): the
- * Identify Controller and Identify Namespace data structures, each field
+ * The NVMe wire format this program reads and sends (NVM Express Base
+ * 1.4): opcodes, the fields of the commands' dwords, the Identify
+ * Controller and Identify Namespace data structures and the Sanitize
+ * Status log, each field
  * named once, little-endian as they come from the controller (read them
  * with le16toh() and friends), the offsets checked at compile time.
  * Pure definitions: no I/O.
@@ -15,10 +17,93 @@
 
 /* Admin command opcodes (NVMe Base 1.4, Figure 139). */
 enum nvme_admin_opcode {
+	NVME_ADMIN_GET_LOG_PAGE = 0x02,
 	NVME_ADMIN_IDENTIFY = 0x06,
 	NVME_ADMIN_SET_FEATURES = 0x09,
 	NVME_ADMIN_GET_FEATURES = 0x0a,
+	NVME_ADMIN_FORMAT_NVM = 0x80,
+	NVME_ADMIN_SANITIZE = 0x84,
 };
+
+/* The namespace id that names every namespace of the controller. */
+#define NVME_NSID_ALL 0xffffffffu
+
+/* Log page identifiers of Get Log Page (CDW10 bits 7:0). */
+enum nvme_log_id {
+	NVME_LOG_SANITIZE_STATUS = 0x81,
+};
+
+/* Get Log Page's CDW10: NUMDL, the dwords to return less one, in bits 31:16. */
+#define NVME_LOG_CDW10(lid, bytes) ((uint32_t)(lid) | (uint32_t)((bytes) / 4 - 1) << 16)
+
+/* Sanitize's CDW10 (NVMe Base 1.4, 5.24): the action and its switches; CDW11 the overwrite pattern. */
+enum nvme_sanitize_action {
+	NVME_SANACT_EXIT_FAILURE = 1,
+	NVME_SANACT_BLOCK_ERASE = 2,
+	NVME_SANACT_OVERWRITE = 3,
+	NVME_SANACT_CRYPTO_ERASE = 4,
+};
+#define NVME_SANITIZE_AUSE (1u << 3)		/* allow unrestricted sanitize exit */
+#define NVME_SANITIZE_OWPASS_SHIFT 4		/* bits 7:4: overwrite passes, 0 = 16 */
+#define NVME_SANITIZE_OIPBP (1u << 8)		/* invert the pattern between passes */
+#define NVME_SANITIZE_NO_DEALLOC (1u << 9)	/* NDAS: no deallocate after sanitize */
+
+/* SANICAP (Identify Controller bytes 331:328): the sanitize actions the controller has. */
+#define NVME_SANICAP_CRYPTO_ERASE (1u << 0)
+#define NVME_SANICAP_BLOCK_ERASE (1u << 1)
+#define NVME_SANICAP_OVERWRITE (1u << 2)
+#define NVME_SANICAP_NO_DEALLOC_INHIBITED (1u << 29)	/* NDI: NDAS is refused */
+
+/* OACS (Identify Controller bytes 257:256): bit 1, Format NVM. */
+#define NVME_OACS_FORMAT (1u << 1)
+
+/* FNA (Identify Controller byte 524): how Format NVM reaches the namespaces. */
+#define NVME_FNA_FORMAT_ALL (1u << 0)		/* a format applies to every namespace */
+#define NVME_FNA_ERASE_ALL (1u << 1)		/* a secure erase applies to every namespace */
+#define NVME_FNA_CRYPTO_ERASE (1u << 2)		/* cryptographic erase is supported */
+
+/* Format NVM's CDW10 (NVMe Base 1.4, 5.23). */
+enum nvme_secure_erase {
+	NVME_SES_NONE = 0,
+	NVME_SES_USER_DATA = 1,
+	NVME_SES_CRYPTO = 2,
+};
+#define NVME_FORMAT_LBAF_MASK 0x0fu		/* bits 3:0: the LBA format, low bits */
+#define NVME_FORMAT_MSET (1u << 4)		/* metadata at the end of each block */
+#define NVME_FORMAT_PI_SHIFT 5			/* bits 7:5: protection information type */
+#define NVME_FORMAT_PIL (1u << 8)		/* protection information first in the metadata */
+#define NVME_FORMAT_SES_SHIFT 9			/* bits 11:9: secure erase settings */
+#define NVME_FORMAT_LBAFU_SHIFT 12		/* bits 13:12: the LBA format, high bits */
+
+/* FLBAS and DPS of Identify Namespace: what a format keeps. */
+#define NVME_FLBAS_LOW_MASK 0x0fu		/* bits 3:0: the format in use, low bits */
+#define NVME_FLBAS_EXTENDED (1u << 4)		/* metadata at the end of each block */
+#define NVME_FLBAS_HIGH_SHIFT 5			/* bits 6:5: the format in use, high bits */
+#define NVME_DPS_TYPE_MASK 0x07u		/* protection information type */
+#define NVME_DPS_FIRST (1u << 3)		/* protection information first in the metadata */
+
+/* Sanitize Status log page (log 81h, NVMe Base 1.4 Figure 211), the 32 bytes read here. */
+struct nvme_sanitize_log {
+	uint16_t sprog;		/* progress, numerator over 65536 */
+	uint16_t sstat;		/* bits 2:0 the status, 7:3 passes done, 8 global data erased */
+	uint32_t scdw10;	/* CDW10 of the last Sanitize */
+	uint32_t eto;		/* estimated seconds: overwrite (FFFFFFFFh: no estimate) */
+	uint32_t etbe;		/* ... block erase */
+	uint32_t etce;		/* ... crypto erase */
+	uint32_t etond;		/* ... overwrite, no deallocate */
+	uint32_t etbend;	/* ... block erase, no deallocate */
+	uint32_t etcend;	/* ... crypto erase, no deallocate */
+} __attribute__((packed));
+#define NVME_SANITIZE_LOG_BYTES 32
+#define NVME_SSTAT_STATUS_MASK 0x7u
+enum nvme_sanitize_status {
+	NVME_SSTAT_NEVER = 0,
+	NVME_SSTAT_COMPLETED = 1,
+	NVME_SSTAT_IN_PROGRESS = 2,
+	NVME_SSTAT_FAILED = 3,
+	NVME_SSTAT_COMPLETED_NO_DEALLOC = 4,
+};
+#define NVME_SANITIZE_NO_ESTIMATE 0xffffffffu
 
 /* NVM command set I/O opcodes (NVMe Base 1.4, Figure 346). */
 enum nvme_io_opcode {
@@ -111,8 +196,11 @@ struct nvme_id_ns {
 	uint64_t nuse;		/* utilization */
 	uint8_t nsfeat;
 	uint8_t nlbaf;		/* LBA formats, less one */
-	uint8_t flbas;		/* bits 3:0: the format in use */
-	uint8_t rsvd27[93];
+	uint8_t flbas;		/* bits 3:0 (and 6:5) the format in use, bit 4 metadata at the end of a block */
+	uint8_t mc;		/* metadata capabilities */
+	uint8_t dpc;		/* end-to-end data protection capabilities */
+	uint8_t dps;		/* protection: bits 2:0 the type, bit 3 first in the metadata */
+	uint8_t rsvd30[90];
 	uint8_t eui64[8];	/* IEEE extended unique identifier, big-endian */
 	struct nvme_lba_format lbaf[16];
 	uint8_t rsvd192[3904];
@@ -127,6 +215,9 @@ _Static_assert(offsetof(struct nvme_id_ctrl, nn) == 516, "NN at byte 516");
 _Static_assert(offsetof(struct nvme_id_ctrl, vwc) == 525, "VWC at byte 525");
 _Static_assert(offsetof(struct nvme_id_ctrl, psd) == 2048, "power states at byte 2048");
 _Static_assert(offsetof(struct nvme_id_ns, eui64) == 120, "EUI64 at byte 120");
+_Static_assert(offsetof(struct nvme_id_ns, dps) == 29, "DPS at byte 29");
+_Static_assert(offsetof(struct nvme_id_ctrl, fna) == 524, "FNA at byte 524");
+_Static_assert(sizeof(struct nvme_sanitize_log) == NVME_SANITIZE_LOG_BYTES, "the sanitize status log's first 32 bytes");
 _Static_assert(offsetof(struct nvme_id_ns, lbaf) == 128, "LBA formats at byte 128");
 
 /* The LBA format in use, and its data size in bytes (0 when the page claims an impossible one). */

@@ -14,6 +14,7 @@
 
 #define WRITE_SECTOR_WARNING "You are trying to deliberately overwrite a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss."
 #define SANITIZE_WARNING "This sanitize command destroys all user data."
+#define FORMAT_ERASE_WARNING "This format erases all user data of the namespace (of every namespace, where the controller says a secure erase reaches them all)."
 #define FWDOWNLOAD_YES "This flag has not been tested with many drives to date.\nYou are trying to deliberately overwrite the drive firmware with the contents of the specified file.\nIf this fails, your drive could be toast."
 #define FWDOWNLOAD_DESTROY "This might destroy the drive and well as all of the data on it."
 
@@ -129,6 +130,10 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_BLOCK_SIZE, .name = "block-size", .arg = ARG_U64, .min = 4, .max = 65536, .what = "the block size must be 4 to 65536 KiB", .cls = CLASS_MODIFIER, .usage = "--block-size KiB              Request size for --iodepth and --seeks (4-65536)" },
 	{ .id = OPT_SEEKS, .name = "seeks", .usage = "--seeks                       Time random O_DIRECT reads: seeks/sec and latency" },
 	{ .id = OPT_SANITIZE_WAIT, .name = "sanitize-wait", .usage = "--sanitize-wait               Wait for a sanitize operation to end, showing its progress" },
+	{ .id = OPT_SANITIZE_NO_DEALLOC, .name = "sanitize-no-deallocate", .cls = CLASS_MODIFIER, .usage = "--sanitize-no-deallocate      With a sanitize (NVMe): leave the blocks allocated afterwards" },
+	{ .id = OPT_SANITIZE_AUSE, .name = "sanitize-ause", .cls = CLASS_MODIFIER, .usage = "--sanitize-ause               With a sanitize: allow a failed one to be left by --sanitize-exit-failure-mode" },
+	{ .id = OPT_SANITIZE_EXIT_FAILURE, .name = "sanitize-exit-failure-mode", .cls = CLASS_ALONE, .usage = "--sanitize-exit-failure-mode  Leave the failure state of a sanitize started with --sanitize-ause" },
+	{ .id = OPT_FORMAT_ERASE, .name = "format-erase", .arg = ARG_WORD, .words = (const char *const[]){ "user", "crypto", NULL }, .what = "secure erase", .cls = CLASS_ALONE, .usage = "--format-erase user|crypto    NVMe: format with a user-data or cryptographic erase (DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--format-erase", .why = FORMAT_ERASE_WARNING, .whole_disk = true } },
 	{ .id = OPT_JSON, .name = "json", .cls = CLASS_MODIFIER, .usage = "--json                        Print one JSON document instead of text (schema: hdparm.8)" },
 };
 

@@ -22,6 +22,7 @@ enum arg_kind {
 	ARG_PATTERN,		/* --sanitize-overwrite hex:XXXXXXXX */
 	ARG_RANGES,		/* --trim-sector-ranges LBA:COUNT ... */
 	ARG_SIZE_FILE,		/* --fallocate KB FILE */
+	ARG_WORD,		/* --format-erase user|crypto: one of the row's words */
 };
 
 enum opt_class {
@@ -69,6 +70,7 @@ struct option_desc {
 	enum opt_class cls;
 	const char *usage;	/* its line in "hdparm -h", NULL when not listed there */
 	const char *letters;	/* ARG_LETTER: the accepted first letters */
+	const char *const *words;	/* ARG_WORD: the accepted words, NULL-terminated */
 	struct confirmation confirm;
 };
 

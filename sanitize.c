@@ -7,6 +7,7 @@
 
 #include "array.h"
 #include "checks.h"
+#include "erasecheck.h"
 #include "json.h"
 #include "progress.h"
 #include "sanitize.h"
@@ -24,7 +25,13 @@ static const struct sanitize_op {
 	[OPT_SANITIZE_OVERWRITE] = { .feature = 0x0014, .key = 0x4f57ULL << 32, .name = "SANITIZE_OVERWRITE" },
 	[OPT_SANITIZE_FREEZE] = { .feature = 0x0020, .key = 0x46724c6b, .name = "SANITIZE_FREEZE_LOCK" },
 	[OPT_SANITIZE_ANTIFREEZE] = { .feature = 0x0040, .key = 0x416e7469, .name = "SANITIZE_ANTIFREEZE_LOCK" },
+	/* SANITIZE STATUS EXT with CLEAR SANITIZE OPERATION FAILED: the failure state left. */
+	[OPT_SANITIZE_EXIT_FAILURE] = { .feature = 0x0000, .name = "SANITIZE_STATUS (clear failure)" },
 };
+
+/* COUNT bits of the erase commands and of SANITIZE STATUS EXT (ACS-3 7.36). */
+#define SANITIZE_FAILURE_MODE 0x0010	/* the failure state may be left by a STATUS with CLEAR */
+#define SANITIZE_CLEAR_FAILED 0x0001	/* SANITIZE STATUS EXT: leave the failure state */
 
 /* SANITIZE STATUS EXT's answer (ACS-3): COUNT 15:8 the state bits, LBA 15:0 the progress in 1/65536. */
 #define SANITIZE_COMPLETED_WITHOUT_ERROR 0x80
@@ -98,6 +105,8 @@ int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
 			status_end(&line);
 			if (flags & SANITIZE_COMPLETED_WITHOUT_ERROR) {
 				out("Sanitize operation completed without error\n");
+				drop_cached_sectors(dev);
+				erase_check(dev, ERASE_TO_SOME_PATTERN, 0);
 				return 0;
 			}
 			complain(" --sanitize-wait: no sanitize operation is running, and the last one did not complete without error\n");
@@ -119,6 +128,10 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	struct ata_result res;
 	int err;
 
+	if (s->v[OPT_SANITIZE_NO_DEALLOC].given && op->key) {
+		complain(" %s: ATA SANITIZE has no choice of deallocation: --sanitize-no-deallocate is for NVMe\n", s->v[opt].name);
+		return EOPNOTSUPP;
+	}
 	if ((err = sanitize_supported(dev)))
 		return err;
 	uint64_t lba = op->key;
@@ -128,9 +141,13 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		lba |= s->v[opt].num & 0xffffffffULL;	/* the pattern */
 		count = (uint16_t)(s->v[OPT_SANITIZE_PASSES].num & 0x0f);
 	}
+	if (s->v[OPT_SANITIZE_AUSE].given && (opt == OPT_SANITIZE_BLOCK_ERASE || opt == OPT_SANITIZE_CRYPTO || opt == OPT_SANITIZE_OVERWRITE))
+		count |= SANITIZE_FAILURE_MODE;
+	if (opt == OPT_SANITIZE_EXIT_FAILURE)
+		count |= SANITIZE_CLEAR_FAILED;
 	out("Issuing %s command\n", op->name);
 	fflush(stdout);
-	err = ata_sanitize(dev, op->name, op->feature, lba, count, opt == OPT_SANITIZE_STATUS, &res);
+	err = ata_sanitize(dev, op->name, op->feature, lba, count, opt == OPT_SANITIZE_STATUS || opt == OPT_SANITIZE_EXIT_FAILURE, &res);
 	if (err) {
 		ata_report("SANITIZE", &res, err);
 		return err;

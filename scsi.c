@@ -80,6 +80,12 @@ int scsi_exec(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum
 	return 0;
 }
 
+int scsi_report(const char *what, const struct scsi_result *res, int err)
+{
+	complain(" %s failed: %s\n", what, res->cause[0] ? res->cause : strerror(err));
+	return err;
+}
+
 bool scsi_refused(int err, const struct scsi_result *res)
 {
 	return err == EIO && res->sense.valid && res->sense.key == SENSE_ILLEGAL_REQUEST &&
@@ -244,6 +250,41 @@ int scsi_request_sense(struct device *dev, struct sense *now, struct scsi_result
 		return EIO;
 	}
 	return 0;
+}
+
+int scsi_sanitize(struct device *dev, uint8_t action, const uint8_t *param, size_t len, struct scsi_result *res)
+{
+	uint8_t cdb[10] = { SCSI_SANITIZE, action };
+
+	put_be16(cdb + 7, (uint16_t)len);	/* PARAMETER LIST LENGTH */
+	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_OUT, (void *)param, len, 60, res);
+}
+
+int scsi_supports(struct device *dev, uint8_t opcode, uint16_t sa, bool *supported, struct scsi_result *res)
+{
+	/* REPORTING OPTIONS 010b: the one command named by opcode and service action. */
+	uint8_t cdb[12] = { SCSI_MAINTENANCE_IN, MI_REPORT_SUPPORTED_OPCODES, 0x02, opcode };
+	uint8_t buf[64] = { 0 };
+	int err;
+
+	put_be16(cdb + 4, sa);
+	put_be32(cdb + 6, sizeof(buf));
+	err = scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, buf, sizeof(buf), 0, res);
+	if (err)
+		return err;
+	/* SUPPORT (byte 1 bits 2:0): 001b not supported, 011b and 101b supported, 000b no data. */
+	switch (res->got >= 2 ? buf[1] & 7 : 0) {
+	case 1:
+		*supported = false;
+		return 0;
+	case 3:
+	case 5:
+		*supported = true;
+		return 0;
+	default:
+		snprintf(res->cause, sizeof(res->cause), "no data about that command");
+		return ENODATA;
+	}
 }
 
 int scsi_read16(struct device *dev, uint64_t lba, uint32_t blocks, void *buf, size_t len, struct scsi_result *res)

@@ -23,12 +23,28 @@ enum scsi_opcode {
 	SCSI_READ_CAPACITY_10 = 0x25,
 	SCSI_SYNCHRONIZE_CACHE_10 = 0x35,
 	SCSI_UNMAP = 0x42,
+	SCSI_SANITIZE = 0x48,
 	SCSI_MODE_SELECT_10 = 0x55,
 	SCSI_MODE_SENSE_10 = 0x5a,
 	SCSI_READ_16 = 0x88,
 	SCSI_SERVICE_ACTION_IN_16 = 0x9e,	/* service action 10h: READ CAPACITY (16) */
+	SCSI_MAINTENANCE_IN = 0xa3,		/* service action 0Ch: REPORT SUPPORTED OPERATION CODES */
 };
 #define SAI_READ_CAPACITY_16 0x10
+#define MI_REPORT_SUPPORTED_OPCODES 0x0c
+
+/* SANITIZE's byte 1 (SBC-4 5.30): IMMED, AUSE and the SERVICE ACTION (bits 4:0). */
+enum scsi_sanitize_action {
+	SANITIZE_SA_OVERWRITE = 0x01,
+	SANITIZE_SA_BLOCK_ERASE = 0x02,
+	SANITIZE_SA_CRYPTO_ERASE = 0x03,
+	SANITIZE_SA_EXIT_FAILURE = 0x1f,
+};
+#define SANITIZE_IMMED 0x80	/* return once the operation has started */
+#define SANITIZE_AUSE 0x20	/* allow unrestricted sanitize exit */
+/* The OVERWRITE parameter list (SBC-4 5.30.3): byte 0 INVERT (7) and OVERWRITE COUNT (4:0), 2-3 the pattern's length. */
+#define SANITIZE_OVERWRITE_HEADER 4
+#define SANITIZE_MAX_PASSES 31
 
 /* MODE SENSE's PC field (byte 2 bits 7:6): which values of the page come back. */
 enum scsi_page_control {
@@ -58,6 +74,9 @@ struct scsi_result {
  */
 int scsi_exec(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum scsi_dir dir, void *buf,
 	      size_t len, unsigned int timeout_s, struct scsi_result *res);
+
+/* " WHAT failed: why" on stderr; returns err. */
+int scsi_report(const char *what, const struct scsi_result *res, int err);
 
 /* The device refused the command as such: an unknown opcode or a field it does not have. */
 bool scsi_refused(int err, const struct scsi_result *res);
@@ -103,6 +122,16 @@ int scsi_request_sense(struct device *dev, struct sense *now, struct scsi_result
 
 /* READ (16) of blocks into buf; fewer than len bytes back is EIO ("short read"). */
 int scsi_read16(struct device *dev, uint64_t lba, uint32_t blocks, void *buf, size_t len, struct scsi_result *res);
+
+/* SANITIZE with byte 1 (an action, SANITIZE_IMMED, SANITIZE_AUSE) and its parameter list (len 0: none). */
+int scsi_sanitize(struct device *dev, uint8_t action, const uint8_t *param, size_t len, struct scsi_result *res);
+
+/*
+ * REPORT SUPPORTED OPERATION CODES for one opcode and service action:
+ * *supported true or false; an errno when the disk cannot say (the
+ * command refused, or no data for it).
+ */
+int scsi_supports(struct device *dev, uint8_t opcode, uint16_t sa, bool *supported, struct scsi_result *res);
 
 /* UNMAP of the descriptors in param (SBC-3 5.28): 8-byte header, 16 bytes a range. */
 int scsi_unmap(struct device *dev, const uint8_t *param, size_t len, struct scsi_result *res);

@@ -29,6 +29,7 @@
 #include "report.h"
 #include "scsi.h"
 #include "scsi_disk.h"
+#include "scsi_erase.h"
 #include "standby.h"
 #include "sysfs.h"
 #include "unaligned.h"
@@ -420,12 +421,6 @@ static int scsi_identity(struct device *dev, const struct settings *s, enum opt_
 
 /* ---- caches ---- */
 
-static int report_failure(const char *what, const struct scsi_result *res, int err)
-{
-	complain(" %s failed: %s\n", what, res->cause[0] ? res->cause : strerror(err));
-	return err;
-}
-
 static int scsi_get_cache(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	uint8_t mode[MODE_SENSE_BUF], *page;
@@ -441,7 +436,7 @@ static int scsi_get_cache(struct device *dev, const struct settings *s, enum opt
 			out(" write-caching = not supported\n");
 		else
 			out(" look-ahead    = not supported\n");
-		return report_failure("MODE SENSE (caching page)", &res, err);
+		return scsi_report("MODE SENSE (caching page)", &res, err);
 	}
 	on = caching_bit_on(page, opt);
 	json_object_begin(opt == OPT_WCACHE ? "write_cache" : "read_lookahead");
@@ -514,7 +509,7 @@ static int write_cache_through_kernel(struct device *dev, const char *option, bo
 	set_caching_bit(page, OPT_WCACHE, on);
 	err = scsi_mode_select(dev, mode, page, len, &res);
 	if (err)
-		return report_failure("MODE SELECT (caching page)", &res, err);
+		return scsi_report("MODE SELECT (caching page)", &res, err);
 	if (!sysfs)
 		return 0;
 	if ((err = sysfs_write_line(dir, "device/rescan", "1"))) {
@@ -540,7 +535,7 @@ static int scsi_set_cache(struct device *dev, const struct settings *s, enum opt
 	}
 	err = caching_page(dev, MODE_CURRENT, mode, &page, &len, &res);
 	if (err)
-		return report_failure("MODE SENSE (caching page)", &res, err);
+		return scsi_report("MODE SENSE (caching page)", &res, err);
 	/*
 	 * A disk that does not let the bit change would refuse the page with
 	 * no more than "invalid field in parameter list": say which bit.  A
@@ -556,13 +551,13 @@ static int scsi_set_cache(struct device *dev, const struct settings *s, enum opt
 	if (opt == OPT_WCACHE) {
 		/* Turning the write cache off: what it holds goes to the media first. */
 		if (!on && (err = scsi_synchronize_cache(dev, &res)))
-			return report_failure("SYNCHRONIZE CACHE", &res, err);
+			return scsi_report("SYNCHRONIZE CACHE", &res, err);
 		return write_cache_through_kernel(dev, s->v[opt].name, on, mode, page, len);
 	}
 	/* Read-ahead (DRA) is the disk's alone: the kernel keeps no view of it. */
 	set_caching_bit(page, opt, on);
 	err = scsi_mode_select(dev, mode, page, len, &res);
-	return err ? report_failure("MODE SELECT (caching page)", &res, err) : 0;
+	return err ? scsi_report("MODE SELECT (caching page)", &res, err) : 0;
 }
 
 static int scsi_flush(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -572,7 +567,7 @@ static int scsi_flush(struct device *dev, const struct settings *s, enum opt_id 
 
 	(void)s;
 	(void)opt;
-	return err ? report_failure("SYNCHRONIZE CACHE", &res, err) : 0;
+	return err ? scsi_report("SYNCHRONIZE CACHE", &res, err) : 0;
 }
 
 /* ---- power ---- */
@@ -587,7 +582,7 @@ static int scsi_power_mode(struct device *dev, const struct settings *s, enum op
 	(void)opt;
 	if (err) {
 		out(" drive state is:  unknown\n");
-		return report_failure("REQUEST SENSE", &res, err);
+		return scsi_report("REQUEST SENSE", &res, err);
 	}
 	json_string("power_mode", scsi_power_state(&now));
 	out(" drive state is:  %s\n", scsi_power_state(&now));
@@ -606,7 +601,7 @@ static int scsi_power_command(struct device *dev, const struct settings *s, enum
 		out(standby ? " issuing standby command\n" : " issuing sleep command\n");
 	/* -y: the standby power condition; -Y: stop the disk, as sdparm --command=stop does. */
 	err = scsi_start_stop(dev, standby ? POWER_CONDITION_STANDBY : POWER_CONDITION_START_VALID, false, &res);
-	return err ? report_failure("START STOP UNIT", &res, err) : 0;
+	return err ? scsi_report("START STOP UNIT", &res, err) : 0;
 }
 
 static int scsi_standby_timer(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -632,12 +627,12 @@ static int scsi_standby_timer(struct device *dev, const struct settings *s, enum
 		return EOPNOTSUPP;
 	}
 	if (err)
-		return report_failure("MODE SENSE (power condition page)", &res, err);
+		return scsi_report("MODE SENSE (power condition page)", &res, err);
 	page[3] = (uint8_t)(seconds ? page[3] | POWER_CONDITION_STANDBY_Z : page[3] & ~POWER_CONDITION_STANDBY_Z);
 	/* The STANDBY_Z condition timer counts 100 ms. */
 	put_be32(page + 8, (uint32_t)(seconds * 10));
 	err = scsi_mode_select(dev, mode, page, len, &res);
-	return err ? report_failure("MODE SELECT (power condition page)", &res, err) : 0;
+	return err ? scsi_report("MODE SELECT (power condition page)", &res, err) : 0;
 }
 
 /* ---- sectors ---- */
@@ -647,7 +642,7 @@ static int capacity_or_report(struct device *dev, struct scsi_capacity *cap)
 	struct scsi_result res;
 	int err = capacity_of(dev, cap, &res);
 
-	return err ? report_failure("READ CAPACITY", &res, err) : 0;
+	return err ? scsi_report("READ CAPACITY", &res, err) : 0;
 }
 
 static int scsi_read_sector(struct device *dev, uint64_t lba)
@@ -732,7 +727,7 @@ static int scsi_trim(struct device *dev, const struct sector_range *ranges, unsi
 		err = say_outcome(scsi_unmap(dev, param, 8 + 16 * k, &res));
 		if (err) {
 			status_end(&line);
-			report_failure("UNMAP", &res, err);
+			scsi_report("UNMAP", &res, err);
 			break;
 		}
 		draw_trim_status(&line, range_cursor_done(&cursor, ranges, n), n);
@@ -763,8 +758,11 @@ const struct disk_ops scsi_disk = {
 		[DISK_POWER_MODE] = scsi_power_mode,
 		[DISK_POWER_COMMAND] = scsi_power_command,
 		[DISK_STANDBY_TIMER] = scsi_standby_timer,
+		[DISK_SANITIZE] = scsi_sanitize_step,
+		[DISK_SANITIZE_WAIT] = scsi_sanitize_wait,
 	},
 	.read_sector = scsi_read_sector,
 	.trim = scsi_trim,
 	.flush_quietly = scsi_flush_quietly,
+	.describe_erase = scsi_describe_erase,
 };

@@ -19,6 +19,7 @@ static const struct {
 	{ 0x00, 0x1d, "ATA pass through information available" },
 	{ 0x04, 0x00, "logical unit not ready" },
 	{ 0x04, 0x02, "logical unit not ready, initializing command required" },
+	{ 0x04, 0x1b, "logical unit not ready, sanitize in progress" },
 	{ 0x0c, 0x00, "write error" },
 	{ 0x0c, 0x02, "write error, auto reallocation failed" },
 	{ 0x11, 0x00, "unrecovered read error" },
@@ -30,11 +31,33 @@ static const struct {
 	{ 0x24, 0x00, "invalid field in CDB" },
 	{ 0x26, 0x00, "invalid field in parameter list" },
 	{ 0x29, 0x00, "power on, reset, or bus device reset occurred" },
+	{ 0x31, 0x03, "sanitize command failed" },
 	{ 0x3a, 0x00, "medium not present" },
 	{ 0x44, 0x00, "internal target failure" },
 	{ 0x47, 0x00, "SCSI parity error" },
 	{ 0x5e, 0x00, "low power condition on" },
 };
+
+/* The three SENSE KEY SPECIFIC bytes at p (SKSV in bit 7): a progress indication where the key says so. */
+static void take_progress(const uint8_t *p, struct sense *s)
+{
+	if ((p[0] & 0x80) && (s->key == SENSE_NO_SENSE || s->key == SENSE_NOT_READY)) {
+		s->has_progress = true;
+		s->progress = (uint16_t)(p[1] << 8 | p[2]);
+	}
+}
+
+/* Descriptor format: the sense key specific descriptor (02h), within the bytes that came. */
+static void descriptor_progress(const uint8_t *buf, unsigned int len, struct sense *s)
+{
+	unsigned int end = len >= 8 && 8u + buf[7] < len ? 8u + buf[7] : len;
+
+	for (unsigned int at = 8; at + 2 <= end; at += 2u + buf[at + 1])
+		if (buf[at] == 0x02 && buf[at + 1] >= 6 && at + 7 <= end) {
+			take_progress(buf + at + 4, s);
+			return;
+		}
+}
 
 bool sense_normalise(const uint8_t *buf, unsigned int len, struct sense *s)
 {
@@ -47,6 +70,7 @@ bool sense_normalise(const uint8_t *buf, unsigned int len, struct sense *s)
 		s->asc = buf[2];
 		s->ascq = buf[3];
 		s->valid = true;
+		descriptor_progress(buf, len, s);
 	} else if ((code == 0x70 || code == 0x71) && len >= 3) {
 		/* ASC and ASCQ only where both the bytes that came and the ADDITIONAL SENSE LENGTH reach them. */
 		if (len >= 8 && 8u + buf[7] < len)
@@ -56,6 +80,8 @@ bool sense_normalise(const uint8_t *buf, unsigned int len, struct sense *s)
 			s->asc = buf[12];
 			s->ascq = buf[13];
 		}
+		if (len >= 18)
+			take_progress(buf + 15, s);
 		s->valid = true;
 	}
 	return s->valid;

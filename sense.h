@@ -26,10 +26,16 @@ enum sense_key {
 #define ASC_LOW_POWER_CONDITION_ON 0x5e
 #define ASC_NOT_READY 0x04
 
+#define ASCQ_SANITIZE_IN_PROGRESS 0x1b	/* with ASC_NOT_READY */
+#define ASC_MEDIUM_FORMAT_CORRUPTED 0x31
+#define ASCQ_SANITIZE_FAILED 0x03	/* with ASC_MEDIUM_FORMAT_CORRUPTED */
+
 struct sense {
 	bool valid;		/* long enough to hold a sense key */
 	bool descriptor;	/* descriptor format (72h/73h), else fixed (70h/71h) */
 	uint8_t key, asc, ascq;
+	bool has_progress;	/* SENSE KEY SPECIFIC holds a progress indication (SKSV, key NO SENSE or NOT READY) */
+	uint16_t progress;	/* ... numerator over 65536 */
 };
 
 /* Normalise len bytes of sense data; returns s->valid. */

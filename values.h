@@ -33,6 +33,7 @@ enum opt_id {
 	OPT_SECURITY_DISABLE, OPT_SECURITY_ERASE, OPT_SECURITY_ERASE_ENHANCED,
 	OPT_SECURITY_MODE, OPT_USER_MASTER, OPT_SECURITY_PROMPT, OPT_YES_I_KNOW,
 	OPT_PLEASE_DESTROY, OPT_JSON, OPT_IODEPTH, OPT_BLOCK_SIZE, OPT_SEEKS, OPT_SANITIZE_WAIT,
+	OPT_SANITIZE_NO_DEALLOC, OPT_SANITIZE_AUSE, OPT_SANITIZE_EXIT_FAILURE, OPT_FORMAT_ERASE,
 	OPT_COUNT
 };
 
@@ -47,8 +48,8 @@ struct opt_value {
 	bool noisy;		/* not silenced by a -q just before it */
 	bool has_value;		/* a value came with it (the "set" form) */
 	bool flag;		/* -N's 'p', --make-bad-sector's 'f' */
-	uint64_t num;
-	const char *str;	/* file name, password, mode letter */
+	uint64_t num;		/* the number; ARG_WORD: the word's place in the row's list */
+	const char *str;	/* file name, password, mode letter, word */
 	char name[32];		/* as the option is spelled in messages: "-S", "--read-sector" */
 };
 

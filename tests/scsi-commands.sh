@@ -50,38 +50,10 @@ check() {
 	fi
 }
 
-# The named pieces of the table ({probe}, {sense_caching}, ...), for its rows and the checks below.
-declare -A piece=([out]="$out")
-expand() {
-	local text=$1 key
-	for key in "${!piece[@]}"; do text=${text//\{$key\}/${piece[$key]}}; done
-	printf '%s' "$text"
-}
-trim() { local t=$1; t=${t#"${t%%[! ]*}"}; t=${t%"${t##*[! ]}"}; printf '%s' "$t"; }
-while IFS= read -r line; do
-	case "$line" in
-	'#'* | '') continue ;;
-	'set '*)
-		line=${line#set }
-		piece[${line%% = *}]=$(expand "${line#* = }")
-		continue
-		;;
-	esac
-	IFS='|' read -r name envs args want_rc cdbs want_out want_err <<< "$line"
-	name=$(trim "$name") envs=$(trim "$envs") args=$(expand "$(trim "$args")") want_rc=$(trim "$want_rc")
-	cdbs=$(expand "$(trim "$cdbs")") want_out=$(trim "$want_out") want_err=$(trim "$want_err")
-	if [ -z "$name" ] || [ -z "$envs" ] || [ -z "$args" ] || [ -z "$want_rc" ] || [ -z "$cdbs" ] ||
-		[ -z "$want_out" ] || [ -z "$want_err" ]; then
-		echo "FAIL scsi: a row without its seven fields: $line"
-		continue
-	fi
-	[ "$envs" = - ] && envs=
-	[ "$want_out" = - ] && want_out=
-	[ "$want_err" = - ] && want_err=
-	# shellcheck disable=SC2086
-	run $envs -- $args
-	check "$name" "$want_rc" "$cdbs" "$want_out" "$want_err"
-done < "$top/tests/scsi-commands.txt"
+# The rows of the table ({probe}, {sense_caching}, ...: its named pieces, kept in piece[] for the checks below).
+# shellcheck source=tests/tools/cases.sh
+. "$top/tests/tools/cases.sh"
+run_cases "$top/tests/scsi-commands.txt" scsi
 probe=${piece[probe]} sense_caching=${piece[sense_caching]} changeable=${piece[changeable]}
 select_caching=${piece[select_caching]} caching_wce1=${piece[caching_wce1]} sync=${piece[sync]}
 readcap=${piece[readcap]} read5=${piece[read5]}
@@ -287,9 +259,7 @@ done <<'EOF'
 --idle-unload
 --security-freeze
 --security-unlock pw
---security-erase pw
---sanitize-status
---sanitize-block-erase
+--sanitize-freeze-lock
 --dco-identify
 --dco-restore
 --make-bad-sector 100

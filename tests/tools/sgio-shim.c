@@ -18,7 +18,18 @@
  *                       Identify from those pages (SHIM_NVME_NSZE=N overrides the
  *                       namespace size), I/O commands logged as "nvme-io: OPC NSID
  *                       CDW10 CDW11" and, for writes, "data:" with every byte sent;
- *                       NVME_IOCTL_ID says namespace 1
+ *                       NVME_IOCTL_ID says namespace 1.  Admin commands other than Identify
+ *                       are logged as "nvme-admin: OPC NSID CDW10 CDW11" (dwords little-endian)
+ *   SHIM_NVME_SANICAP=X, SHIM_NVME_OACS=X, SHIM_NVME_FNA=X   Identify Controller's SANICAP,
+ *                       OACS and FNA (hex) instead of the page's; SHIM_NVME_FLBAS=X and
+ *                       SHIM_NVME_DPS=X: Identify Namespace's FLBAS and DPS
+ *   SHIM_NVME_SANITIZE=P:S,P:S   successive Sanitize Status logs (81h): SPROG P and SSTAT S
+ *                       (hex); the last one repeats; SCDW10 the last Sanitize's (02h before
+ *                       any), estimates: overwrite none (FFFFFFFFh), block erase 120 s,
+ *                       crypto erase 5 s
+ *   SHIM_NVME_FAIL=XX   admin opcode XX (hex) ends with NVMe status 0002h, invalid field
+ *   SHIM_DISK_IMAGE=FILE   an O_DIRECT open of /dev/null opens FILE (read-only), a block device
+ *                       for fstat (SHIM_BLOCK_DEV) with BLKGETSIZE64 its size and BLKSSZGET 512
  *   SHIM_SANITIZE=C:L,C:L,abort:R   successive SANITIZE STATUS EXT answers: COUNT C and
  *                       LBA L (hex), or ABRT with LBA 7:0 = R; the last one repeats
  *   SHIM_DELAY_MS=N, SHIM_DELAY_CMD=XX   ATA command XX (hex) takes N ms
@@ -46,6 +57,13 @@
  *   SHIM_SCSI_CACHING_CUT=N  only the first N bytes of the caching page arrive (the resid says
  *                       so), though its header and PAGE LENGTH claim all 20
  *   SHIM_SCSI_READ_RESID=N  READ (16) ends GOOD with N bytes not transferred
+ *   SHIM_SCSI_SANITIZE=1,2,3  the SANITIZE service actions it has (hex; 1Fh exit failure mode);
+ *                       others end ILLEGAL REQUEST, invalid field in CDB; without it SANITIZE
+ *                       is an invalid opcode.  REPORT SUPPORTED OPERATION CODES (one command)
+ *                       says so (SUPPORT 011b or 001b); SHIM_SCSI_NO_RSOC=1 refuses that command
+ *   SHIM_SCSI_SANITIZING=P,P,done   successive REQUEST SENSE answers: NOT READY, sanitize in
+ *                       progress (04h/1Bh) with PROGRESS INDICATION P (hex, of 10000h); "done":
+ *                       no sense; "failed": MEDIUM ERROR, sanitize command failed (31h/03h)
  *   READ CAPACITY (10) answers FFFFFFFFh where the disk has more blocks than it can say;
  *   MODE SENSE of all pages (3Fh) answers the caching page (and the power condition page)
  *   SHIM_BLKSIZE=N      BLKGETSIZE64 answers N (the kernel's size of the disk)
@@ -58,6 +76,8 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -225,6 +245,39 @@ static void put_be(unsigned char *p, unsigned long long v, int bytes)
 		p[i] = (unsigned char)(v >> (8 * (bytes - 1 - i)));
 }
 
+/* SANITIZE's service action sa is one SHIM_SCSI_SANITIZE lists (hex, comma-separated). */
+static int sanitize_action_supported(unsigned int sa)
+{
+	const char *list = getenv("SHIM_SCSI_SANITIZE");
+	char copy[64], *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", list ? list : "");
+	for (char *e = strtok_r(copy, ",", &save); e; e = strtok_r(NULL, ",", &save))
+		if (strtoul(e, NULL, 16) == sa)
+			return 1;
+	return 0;
+}
+
+/* The next REQUEST SENSE state of SHIM_SCSI_SANITIZING (the last repeats), or NULL. */
+static char *next_sanitizing_state(void)
+{
+	static unsigned int polls;
+	static char seq[256], *entries[32];
+	static unsigned int n;
+	char *save = NULL;
+
+	if (!getenv("SHIM_SCSI_SANITIZING"))
+		return NULL;
+	if (!n) {
+		snprintf(seq, sizeof(seq), "%s", getenv("SHIM_SCSI_SANITIZING"));
+		for (char *e = strtok_r(seq, ",", &save); e && n < 32; e = strtok_r(NULL, ",", &save))
+			entries[n++] = e;
+	}
+	if (!n)
+		return NULL;
+	return entries[polls < n ? polls++ : n - 1];
+}
+
 /* The answers of a SAS disk (SPC-4, SBC-3) to what it is asked; 0: answered. */
 static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 {
@@ -351,12 +404,34 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 			n = 8 + (unsigned int)env_num("SHIM_SCSI_CACHING_CUT", 20);
 		break;
 	}
+	case 0xa3:	/* MAINTENANCE IN: REPORT SUPPORTED OPERATION CODES, one command (SPC-4 6.35) */
+		if ((cdb[1] & 0x1f) != 0x0c || getenv("SHIM_SCSI_NO_RSOC")) {
+			check_condition(io, 0x05, 0x20, 0x00);
+			return;
+		}
+		page[1] = cdb[3] != 0x48 || sanitize_action_supported(cdb[5]) ? 0x03 : 0x01;	/* SUPPORT */
+		page[3] = 10;	/* CDB SIZE */
+		n = 14;
+		break;
+	case 0x48:	/* SANITIZE */
+		if (!getenv("SHIM_SCSI_SANITIZE"))
+			check_condition(io, 0x05, 0x20, 0x00);
+		else if (!sanitize_action_supported(cdb[1] & 0x1f))
+			check_condition(io, 0x05, 0x24, 0x00);
+		return;
 	case 0x03: {	/* REQUEST SENSE */
 		const char *state = getenv("SHIM_SCSI_STATE");
+		char *step = next_sanitizing_state();
 
 		page[0] = 0x70;
 		page[7] = 10;
-		if (state && strcmp(state, "stopped") == 0) {
+		if (step && strcmp(step, "failed") == 0) {
+			page[2] = 0x03; page[12] = 0x31; page[13] = 0x03;	/* sanitize command failed */
+		} else if (step && strcmp(step, "done") != 0) {
+			page[2] = 0x02; page[12] = 0x04; page[13] = 0x1b;	/* sanitize in progress */
+			page[15] = 0x80;	/* SKSV: the PROGRESS INDICATION follows */
+			put_be(page + 16, strtoul(step, NULL, 16), 2);
+		} else if (state && strcmp(state, "stopped") == 0) {
 			page[2] = 0x02; page[12] = 0x04; page[13] = 0x02;
 		} else if (state) {
 			page[12] = 0x5e; page[13] = (unsigned char)strtoul(state, NULL, 0);
@@ -496,11 +571,111 @@ static int fake_sg_io(struct sg_io_hdr *io)
 	return 0;
 }
 
+/* Identify Controller's fields the test asks for, over the page's. */
+static void override_ctrl(unsigned char *buf)
+{
+	static const struct { const char *env; unsigned int offset, bytes; } fields[] = {
+		{ "SHIM_NVME_OACS", 256, 2 }, { "SHIM_NVME_SANICAP", 328, 4 }, { "SHIM_NVME_FNA", 524, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		const char *v = getenv(fields[i].env);
+		unsigned long long n;
+
+		if (!v)
+			continue;
+		n = strtoull(v, NULL, 16);
+		for (unsigned int b = 0; b < fields[i].bytes; b++)
+			buf[fields[i].offset + b] = (unsigned char)(n >> (8 * b));
+	}
+}
+
+/* The Sanitize Status log: the next entry of SHIM_NVME_SANITIZE (one process polls). */
+static void sanitize_log(unsigned char *buf, unsigned int len, unsigned int last_cdw10)
+{
+	static unsigned int polls;
+	char seq[512], *entries[32] = { NULL }, *save = NULL, *entry;
+	unsigned int n = 0, sprog = 0, sstat = 0;
+	const unsigned int fields[] = { last_cdw10, 0xffffffffu, 120, 5, 0xffffffffu, 0xffffffffu, 0xffffffffu };
+
+	memset(buf, 0, len);
+	snprintf(seq, sizeof(seq), "%s", getenv("SHIM_NVME_SANITIZE") ? getenv("SHIM_NVME_SANITIZE") : "0:0");
+	for (entry = strtok_r(seq, ",", &save); entry && n < 32; entry = strtok_r(NULL, ",", &save))
+		entries[n++] = entry;
+	entry = n ? entries[polls < n ? polls : n - 1] : NULL;
+	polls++;
+	if (entry)
+		sscanf(entry, "%x:%x", &sprog, &sstat);
+	if (len < 32)
+		return;
+	buf[0] = (unsigned char)sprog, buf[1] = (unsigned char)(sprog >> 8);
+	buf[2] = (unsigned char)sstat, buf[3] = (unsigned char)(sstat >> 8);
+	for (unsigned int f = 0; f < 7; f++)
+		for (int b = 0; b < 4; b++)
+			buf[4 + 4 * f + b] = (unsigned char)(fields[f] >> (8 * b));
+}
+
+/* "WHAT: OPC NSID CDW10 CDW11", dwords little-endian as in the submission queue entry. */
+static void log_nvme(const char *what, const struct nvme_passthru_cmd *cmd)
+{
+	const char *logpath = getenv("SHIM_LOG");
+	FILE *f = logpath ? fopen(logpath, "a") : NULL;
+	unsigned char words[13];
+
+	if (!f)
+		return;
+	words[0] = cmd->opcode;
+	for (int b = 0; b < 4; b++) {
+		words[1 + b] = (unsigned char)(cmd->nsid >> (8 * b));
+		words[5 + b] = (unsigned char)(cmd->cdw10 >> (8 * b));
+		words[9 + b] = (unsigned char)(cmd->cdw11 >> (8 * b));
+	}
+	log_bytes(f, what, words, 13);
+	if (cmd->opcode & 1)	/* a data-out command */
+		log_bytes(f, "data", (unsigned char *)(uintptr_t)cmd->addr, cmd->data_len);
+	fclose(f);
+}
+
+/* The admin commands: Identify from the pages, the sanitize log, the rest logged. */
+static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page, const char *ns_page)
+{
+	static unsigned int last_sanitize = 0x2;
+	unsigned char *buf = (unsigned char *)(uintptr_t)cmd->addr;
+	const char *fail = getenv("SHIM_NVME_FAIL");
+
+	if (cmd->opcode == 0x06) {	/* Identify */
+		if (load_bytes((cmd->cdw10 & 0xff) == 1 ? ctrl_page : ns_page, 0, buf, cmd->data_len))
+			return -1;
+		if ((cmd->cdw10 & 0xff) == 1)
+			override_ctrl(buf);
+		if ((cmd->cdw10 & 0xff) == 0 && getenv("SHIM_NVME_FLBAS"))
+			buf[26] = (unsigned char)strtoul(getenv("SHIM_NVME_FLBAS"), NULL, 16);
+		if ((cmd->cdw10 & 0xff) == 0 && getenv("SHIM_NVME_DPS"))
+			buf[29] = (unsigned char)strtoul(getenv("SHIM_NVME_DPS"), NULL, 16);
+		if ((cmd->cdw10 & 0xff) == 0 && getenv("SHIM_NVME_NSZE")) {
+			unsigned long long nsze = env_num("SHIM_NVME_NSZE", 0);
+
+			for (int b = 0; b < 8; b++)
+				buf[b] = buf[8 + b] = buf[16 + b] = (unsigned char)(nsze >> (8 * b));
+		}
+		return 0;
+	}
+	log_nvme("nvme-admin", cmd);
+	if (fail && strtoul(fail, NULL, 16) == cmd->opcode)
+		return 0x0002;	/* NVMe status: invalid field in command */
+	if (cmd->opcode == 0x84)
+		last_sanitize = cmd->cdw10;
+	if (cmd->opcode == 0x02 && (cmd->cdw10 & 0xff) == 0x81)
+		sanitize_log(buf, cmd->data_len, last_sanitize);
+	return 0;
+}
+
+static int is_disk_image(int fd);
+
 /* The NVMe pass-through ioctls of a controller with one namespace. */
 static int fake_nvme(unsigned long request, struct nvme_passthru_cmd *cmd)
 {
 	char pages[1024], *comma;
-	const char *logpath = getenv("SHIM_LOG");
 
 	snprintf(pages, sizeof(pages), "%s", getenv("SHIM_NVME"));
 	comma = strchr(pages, ',');
@@ -510,39 +685,9 @@ static int fake_nvme(unsigned long request, struct nvme_passthru_cmd *cmd)
 	}
 	*comma = '\0';
 	cmd->result = 0;
-	if (request == NVME_IOCTL_ADMIN_CMD) {
-		unsigned char *buf = (unsigned char *)(uintptr_t)cmd->addr;
-
-		if (cmd->opcode != 0x06)	/* Identify; anything else succeeds with no data */
-			return 0;
-		if (load_bytes((cmd->cdw10 & 0xff) == 1 ? pages : comma + 1, 0, buf, cmd->data_len))
-			return -1;
-		if ((cmd->cdw10 & 0xff) == 0 && getenv("SHIM_NVME_NSZE")) {
-			unsigned long long nsze = env_num("SHIM_NVME_NSZE", 0);
-
-			for (int b = 0; b < 8; b++)
-				buf[b] = buf[8 + b] = buf[16 + b] = (unsigned char)(nsze >> (8 * b));
-		}
-		return 0;
-	}
-	if (logpath) {
-		FILE *f = fopen(logpath, "a");
-		unsigned char words[16];
-
-		if (f) {
-			/* As in the submission queue entry: dwords little-endian, whatever the host. */
-			words[0] = cmd->opcode;
-			for (int b = 0; b < 4; b++) {
-				words[1 + b] = (unsigned char)(cmd->nsid >> (8 * b));
-				words[5 + b] = (unsigned char)(cmd->cdw10 >> (8 * b));
-				words[9 + b] = (unsigned char)(cmd->cdw11 >> (8 * b));
-			}
-			log_bytes(f, "nvme-io", words, 13);
-			if (cmd->opcode & 1)	/* a data-out command */
-				log_bytes(f, "data", (unsigned char *)(uintptr_t)cmd->addr, cmd->data_len);
-			fclose(f);
-		}
-	}
+	if (request == NVME_IOCTL_ADMIN_CMD)
+		return fake_nvme_admin(cmd, pages, comma + 1);
+	log_nvme("nvme-io", cmd);
 	return 0;
 }
 
@@ -573,6 +718,17 @@ int ioctl(int fd, unsigned long request, ...)
 
 		memset(g, 0, sizeof(*g));
 		g->start = (unsigned long)env_num("SHIM_GEO_START", 0);
+		return 0;
+	}
+	if (is_disk_image(fd) && (request == BLKGETSIZE64 || request == BLKSSZGET)) {
+		struct stat st;
+
+		if (fstat(fd, &st))
+			return -1;
+		if (request == BLKGETSIZE64)
+			*(unsigned long long *)arg = (unsigned long long)st.st_size;
+		else
+			*(int *)arg = 512;
 		return 0;
 	}
 	if (request == BLKGETSIZE64 && getenv("SHIM_BLKSIZE")) {
@@ -635,7 +791,24 @@ static ssize_t syscall_readlink(const char *path, char *out, size_t size)
 	return readlink(path, out, size);
 }
 
-/* /dev/null seen as the block device SHIM_BLOCK_DEV: its mode and number, else false. */
+/* fd is open on SHIM_DISK_IMAGE (what an O_DIRECT open of /dev/null gave). */
+static int is_disk_image(int fd)
+{
+	const char *image = getenv("SHIM_DISK_IMAGE");
+	char link[64], target[1024], want[1024];
+	ssize_t len;
+
+	if (!image || !realpath(image, want))
+		return 0;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = syscall_readlink(link, target, sizeof(target) - 1);
+	if (len <= 0)
+		return 0;
+	target[len] = '\0';
+	return strcmp(target, want) == 0;
+}
+
+/* /dev/null (or the disk image) seen as the block device SHIM_BLOCK_DEV: its mode and number, else false. */
 static int fake_block_device(int fd, unsigned int *maj, unsigned int *min)
 {
 	const char *num = getenv("SHIM_BLOCK_DEV");
@@ -649,8 +822,29 @@ static int fake_block_device(int fd, unsigned int *maj, unsigned int *min)
 	if (len <= 0)
 		return 0;
 	target[len] = '\0';
-	return strcmp(target, "/dev/null") == 0;
+	return strcmp(target, "/dev/null") == 0 || is_disk_image(fd);
 }
+
+/* An O_DIRECT open of /dev/null reads SHIM_DISK_IMAGE instead: the blocks an erase left. */
+#define REDIRECTED_OPEN(name)                                                                   \
+	int name(const char *path, int flags, ...)                                              \
+	{                                                                                       \
+		static int (*real)(const char *, int, ...);                                     \
+		const char *image = getenv("SHIM_DISK_IMAGE");                                  \
+		mode_t mode = 0;                                                                \
+		va_list ap;                                                                     \
+		if (!real)                                                                      \
+			real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name);        \
+		va_start(ap, flags);                                                            \
+		if (flags & O_CREAT)                                                            \
+			mode = va_arg(ap, mode_t);                                              \
+		va_end(ap);                                                                     \
+		if (image && (flags & O_DIRECT) && strcmp(path, "/dev/null") == 0)              \
+			return real(image, O_RDONLY | O_CLOEXEC);                               \
+		return real(path, flags, mode);                                                 \
+	}
+REDIRECTED_OPEN(open)
+REDIRECTED_OPEN(open64)
 
 /* Each stat type gets its own fields set: on 32-bit systems the two differ. */
 #define FAKE_FSTAT(name, type)                                              \

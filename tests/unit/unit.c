@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../erasecheck.h"
 #include "../../ranges.h"
 #include "../../scsi_pages.h"
 #include "../../sense.h"
@@ -102,8 +103,37 @@ static const struct {
 	{ "an unknown response code", { 0x7f, 0, 5 }, 18, false, 0, 0, 0 },
 };
 
+/* The PROGRESS INDICATION (SPC-4 4.5.2.4.4): SKSV and bytes 16-17 (fixed), or the sense key specific descriptor (02h). */
+static const struct {
+	const char *name;
+	uint8_t buf[32];
+	unsigned int len;
+	bool has;
+	uint16_t progress;
+} progress_cases[] = {
+	{ "progress, fixed: NOT READY, sanitize in progress, 8000h",
+	  { 0x70, 0, 0x02, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0x04, 0x1b, 0, 0x80, 0x80, 0x00 }, 18, true, 0x8000 },
+	{ "progress, fixed: SKSV clear, none", { 0x70, 0, 0x02, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0x04, 0x1b, 0, 0x00, 0x80, 0x00 },
+	  18, false, 0 },
+	{ "progress, fixed: MEDIUM ERROR's field is no progress", { 0x70, 0, 0x03, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0x31, 0x03, 0, 0x80, 0x12, 0x34 },
+	  18, false, 0 },
+	{ "progress, fixed: ADDITIONAL SENSE LENGTH stops before it", { 0x70, 0, 0x02, 0, 0, 0, 0, 6, 0, 0, 0, 0, 0x04, 0x1b, 0, 0x80, 0x80, 0x00 },
+	  18, false, 0 },
+	{ "progress, descriptor: the sense key specific descriptor after another",
+	  { 0x72, 0x02, 0x04, 0x1b, 0, 0, 0, 16, 0x00, 0x02, 0x01, 0x02, 0x02, 0x06, 0, 0, 0x80, 0x40, 0x00, 0 }, 24, true, 0x4000 },
+	{ "progress, descriptor: the descriptor cut off by the bytes that came",
+	  { 0x72, 0x02, 0x04, 0x1b, 0, 0, 0, 8, 0x02, 0x06, 0, 0, 0x80, 0x40 }, 14, false, 0 },
+};
+
 static void test_sense(void)
 {
+	for (size_t i = 0; i < sizeof(progress_cases) / sizeof(progress_cases[0]); i++) {
+		struct sense s;
+
+		sense_normalise(progress_cases[i].buf, progress_cases[i].len, &s);
+		result(progress_cases[i].name, s.has_progress == progress_cases[i].has &&
+			   (!s.has_progress || s.progress == progress_cases[i].progress));
+	}
 	for (size_t i = 0; i < sizeof(sense_cases) / sizeof(sense_cases[0]); i++) {
 		struct sense s;
 		bool valid = sense_normalise(sense_cases[i].buf, sense_cases[i].len, &s);
@@ -195,6 +225,30 @@ static void test_sysfs(void)
 	result("sysfs numbers: digits and a newline, nothing else", ok);
 }
 
+/* The sample after an erase: which blocks, and what each read as. */
+static void test_erase_sample(void)
+{
+	uint8_t block[512];
+	bool ok;
+
+	ok = erase_sample_lba(0, 64, 1000) == 0 && erase_sample_lba(63, 64, 1000) == 999 &&
+	     erase_sample_lba(21, 64, 1000) == 333 && erase_sample_lba(63, 64, UINT64_MAX) == UINT64_MAX - 1 &&
+	     erase_sample_lba(5, 64, 1) == 0;
+	for (unsigned int i = 1; ok && i < 64; i++)
+		ok = erase_sample_lba(i, 64, 15628053168ULL) > erase_sample_lba(i - 1, 64, 15628053168ULL);
+	result("erase sample: first, last and evenly between, also on the largest disk", ok);
+	memset(block, 0, sizeof(block));
+	ok = erase_classify(block, sizeof(block), 0x12345678, true) == ERASED_ZEROS;
+	for (size_t i = 0; i < sizeof(block); i += 4)
+		block[i] = 0x12, block[i + 1] = 0x34, block[i + 2] = 0x56, block[i + 3] = 0x78;
+	ok = ok && erase_classify(block, sizeof(block), 0x12345678, true) == ERASED_PATTERN &&
+	     erase_classify(block, sizeof(block), 0x78563412, true) == ERASED_PATTERN &&
+	     erase_classify(block, sizeof(block), 0x12345678, false) == ERASED_OTHER;
+	block[511] = 0;
+	ok = ok && erase_classify(block, sizeof(block), 0x12345678, true) == ERASED_OTHER;
+	result("erase sample: zeros, the pattern in either byte order, anything else", ok);
+}
+
 int main(void)
 {
 	test_sat();
@@ -202,6 +256,7 @@ int main(void)
 	test_ranges();
 	test_scsi_pages();
 	test_sysfs();
+	test_erase_sample();
 	printf("end of suite\n");
 	return failures != 0;
 }

@@ -1,0 +1,472 @@
+/*
+ * Erasing an NVMe disk, with the options hdparm users know from ATA:
+ * Sanitize (block erase, crypto erase, overwrite) and its Sanitize Status
+ * log, and Format NVM with a secure erase (a format without one keeps
+ * the data readable by the drive, so it is never offered as an erase).
+ * What the controller supports is read from Identify Controller (SANICAP,
+ * OACS, FNA) first: an action it lacks is refused before anything is sent.
+ */
+#include <dirent.h>
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "checks.h"
+#include "erasecheck.h"
+#include "inuse.h"
+#include "json.h"
+#include "nvme.h"
+#include "nvme_erase.h"
+#include "nvme_spec.h"
+#include "progress.h"
+#include "report.h"
+
+/* What Identify Controller says about erasing. */
+struct erase_caps {
+	uint32_t sanicap;
+	uint16_t oacs;
+	uint8_t fna;
+};
+
+static int read_caps(struct device *dev, struct erase_caps *c)
+{
+	struct nvme_id_ctrl *ctrl = malloc(sizeof(*ctrl));
+	int err = ctrl ? nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, ctrl) : ENOMEM;
+
+	if (!err) {
+		c->sanicap = le32toh(ctrl->sanicap);
+		c->oacs = le16toh(ctrl->oacs);
+		c->fna = ctrl->fna;
+	}
+	free(ctrl);
+	return err;
+}
+
+static const struct sanitize_action {
+	enum opt_id opt;
+	uint32_t sanact;
+	uint32_t cap;		/* its SANICAP bit (0: any controller with Sanitize) */
+	const char *name;
+} sanitize_actions[] = {
+	{ OPT_SANITIZE_BLOCK_ERASE, NVME_SANACT_BLOCK_ERASE, NVME_SANICAP_BLOCK_ERASE, "block erase" },
+	{ OPT_SANITIZE_CRYPTO, NVME_SANACT_CRYPTO_ERASE, NVME_SANICAP_CRYPTO_ERASE, "crypto erase" },
+	{ OPT_SANITIZE_OVERWRITE, NVME_SANACT_OVERWRITE, NVME_SANICAP_OVERWRITE, "overwrite" },
+	{ OPT_SANITIZE_EXIT_FAILURE, NVME_SANACT_EXIT_FAILURE, 0, "exit failure mode" },
+};
+
+#define SANICAP_ACTIONS (NVME_SANICAP_BLOCK_ERASE | NVME_SANICAP_CRYPTO_ERASE | NVME_SANICAP_OVERWRITE)
+
+/* Append "what" to a list being written as "a, b and c" (conj: " and ", " or "; n: items so far). */
+static void list_add(char *buf, size_t size, unsigned int *n, unsigned int total, const char *conj, const char *what)
+{
+	size_t len = strlen(buf);
+
+	snprintf(buf + len, size - len, "%s%s", *n == 0 ? "" : *n + 1 == total ? conj : ", ", what);
+	(*n)++;
+}
+
+/* "sanitize block erase and crypto erase, and format with user-data erase" (or "no erase command"). */
+static void supported_erases(const struct erase_caps *c, char *buf, size_t size)
+{
+	unsigned int total = 0, n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(sanitize_actions); i++)
+		total += sanitize_actions[i].cap && (c->sanicap & sanitize_actions[i].cap);
+	if (total) {
+		snprintf(buf, size, "sanitize ");
+		for (size_t i = 0; i < ARRAY_SIZE(sanitize_actions); i++)
+			if (sanitize_actions[i].cap && (c->sanicap & sanitize_actions[i].cap))
+				list_add(buf, size, &n, total, " and ", sanitize_actions[i].name);
+	}
+	if (c->oacs & NVME_OACS_FORMAT)
+		snprintf(buf + strlen(buf), size - strlen(buf), "%sformat with user-data erase%s", total ? ", and " : "",
+			 (c->fna & NVME_FNA_CRYPTO_ERASE) ? " and crypto erase" : "");
+	if (!buf[0])
+		snprintf(buf, size, "no erase command");
+}
+
+void nvme_describe_erase(struct device *dev)
+{
+	static const struct {
+		uint32_t cap;
+		const char *option;
+	} options[] = {
+		{ NVME_SANICAP_BLOCK_ERASE, "--sanitize-block-erase" },
+		{ NVME_SANICAP_CRYPTO_ERASE, "--sanitize-crypto-scramble" },
+		{ NVME_SANICAP_OVERWRITE, "--sanitize-overwrite" },
+	};
+	struct erase_caps c;
+	char what[200], use[200] = "";
+	unsigned int total = 0, n = 0;
+
+	if (read_caps(dev, &c))
+		return;
+	supported_erases(&c, what, sizeof(what));
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		total += (c.sanicap & options[i].cap) != 0;
+	total += (c.oacs & NVME_OACS_FORMAT) != 0;
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		if (c.sanicap & options[i].cap)
+			list_add(use, sizeof(use), &n, total, " or ", options[i].option);
+	if (c.oacs & NVME_OACS_FORMAT)
+		list_add(use, sizeof(use), &n, total, " or ", (c.fna & NVME_FNA_CRYPTO_ERASE) ? "--format-erase user|crypto" : "--format-erase user");
+	complain(" this NVMe disk supports %s%s%s\n", what, total ? ": use " : "", use);
+}
+
+/*
+ * The other namespaces of dev's controller (/sys/block/nvmeXnY), each
+ * refused while the kernel holds it: a sanitize, or a secure erase the
+ * controller applies to all, reaches them too.  names gets them listed.
+ */
+/* s starts with prefix and goes on with digits to its end: where they start, else NULL. */
+static const char *digits_after(const char *s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(s, prefix, n) != 0 || !s[n] || strspn(s + n, "0123456789") != strlen(s + n))
+		return NULL;
+	return s + n;
+}
+
+static int other_namespaces_unused(struct device *dev, const char *option, char *names, size_t size)
+{
+	const char *base = strrchr(dev->path, '/') ? strrchr(dev->path, '/') + 1 : dev->path;
+	size_t ctrl_len = strncmp(base, "nvme", 4) == 0 ? 4 + strspn(base + 4, "0123456789") : 0;
+	char prefix[32], path[300];
+	unsigned int n = 0;
+	struct dirent *e;
+	DIR *d;
+	int err = 0;
+
+	names[0] = '\0';
+	/* The namespaces of /dev/nvmeX or /dev/nvmeXnY are the block devices nvmeXnZ. */
+	if (ctrl_len <= 4 || ctrl_len >= sizeof(prefix) - 1 || !(d = opendir("/sys/block")))
+		return 0;
+	snprintf(prefix, sizeof(prefix), "%.*sn", (int)ctrl_len, base);
+	while (!err && (e = readdir(d))) {
+		if (!digits_after(e->d_name, prefix))
+			continue;
+		snprintf(path, sizeof(path), "/dev/%s", e->d_name);
+		snprintf(names + strlen(names), size - strlen(names), "%s%s", n++ ? ", " : "", path);
+		if (strcmp(path, dev->path) != 0)
+			err = need_other_disk_unused(dev, path, option);
+	}
+	closedir(d);
+	return err;
+}
+
+/* ---- Sanitize ---- */
+
+static const char *const sanitize_states[] = {
+	[NVME_SSTAT_NEVER] = "never sanitized",
+	[NVME_SSTAT_COMPLETED] = "completed",
+	[NVME_SSTAT_IN_PROGRESS] = "in progress",
+	[NVME_SSTAT_FAILED] = "failed",
+	[NVME_SSTAT_COMPLETED_NO_DEALLOC] = "completed without deallocation",
+};
+
+/* The log's fields in host order. */
+struct sanitize_log {
+	unsigned int progress;	/* of 65536 */
+	unsigned int status;	/* enum nvme_sanitize_status, or another value */
+	unsigned int passes;
+	bool global_erased;
+	uint32_t last_cdw10;
+	uint32_t estimate[3];	/* seconds: overwrite, block erase, crypto erase */
+};
+
+static int read_sanitize_log(struct device *dev, struct sanitize_log *l)
+{
+	struct nvme_sanitize_log raw;
+	int err = nvme_admin_get_log(dev, NVME_LOG_SANITIZE_STATUS, &raw, sizeof(raw), "NVMe Get Log Page (sanitize status)");
+	uint16_t sstat = le16toh(raw.sstat);
+
+	l->progress = le16toh(raw.sprog);
+	l->status = sstat & NVME_SSTAT_STATUS_MASK;
+	l->passes = (sstat >> 3) & 0x1f;
+	l->global_erased = sstat & 0x100;
+	l->last_cdw10 = le32toh(raw.scdw10);
+	l->estimate[0] = le32toh(raw.eto);
+	l->estimate[1] = le32toh(raw.etbe);
+	l->estimate[2] = le32toh(raw.etce);
+	return err;
+}
+
+static const char *state_name(unsigned int status)
+{
+	return status < ARRAY_SIZE(sanitize_states) ? sanitize_states[status] : "reserved";
+}
+
+/* The controller's estimate in seconds for the action of CDW10 (0: none given). */
+static uint32_t estimate_for(const struct sanitize_log *l, uint32_t cdw10)
+{
+	static const int slot[] = { [NVME_SANACT_OVERWRITE] = 0, [NVME_SANACT_BLOCK_ERASE] = 1, [NVME_SANACT_CRYPTO_ERASE] = 2 };
+	unsigned int act = cdw10 & 7;
+	uint32_t e;
+
+	if (act != NVME_SANACT_OVERWRITE && act != NVME_SANACT_BLOCK_ERASE && act != NVME_SANACT_CRYPTO_ERASE)
+		return 0;
+	e = l->estimate[slot[act]];
+	return e == NVME_SANITIZE_NO_ESTIMATE ? 0 : e;
+}
+
+static void json_sanitize_log(const struct sanitize_log *l)
+{
+	static const char *const keys[] = { "overwrite", "block_erase", "crypto_erase" };
+
+	json_object_begin("sanitize_status");
+	json_string("status", state_name(l->status));
+	json_uint("progress", l->progress);
+	json_uint("overwrite_passes_done", l->passes);
+	json_bool("global_data_erased", l->global_erased);
+	json_object_begin("estimated_seconds");
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (l->estimate[i] == NVME_SANITIZE_NO_ESTIMATE)
+			json_null(keys[i]);
+		else
+			json_uint(keys[i], l->estimate[i]);
+	json_object_end();
+	json_object_end();
+}
+
+static int sanitize_status(struct device *dev)
+{
+	static const char *const names[] = { "overwrite", "block erase", "crypto erase" };
+	struct sanitize_log l;
+	int err = read_sanitize_log(dev, &l);
+
+	if (err)
+		return err;
+	out("Sanitize status:\n");
+	out("    State:    %s\n", state_name(l.status));
+	if (l.status == NVME_SSTAT_IN_PROGRESS)
+		out("    Progress: 0x%x (%u%%)\n", l.progress, l.progress * 100 / 65536);
+	if (l.passes)
+		out("    Overwrite passes done: %u\n", l.passes);
+	out("    Global data erased: %s\n", l.global_erased ? "yes (no user data written since)" : "no");
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (l.estimate[i] != NVME_SANITIZE_NO_ESTIMATE)
+			out("    Estimated time for %s: %u s\n", names[i], (unsigned int)l.estimate[i]);
+	if (json_active())
+		json_sanitize_log(&l);
+	return 0;
+}
+
+static const struct sanitize_action *sanitize_action_of(enum opt_id opt)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sanitize_actions); i++)
+		if (sanitize_actions[i].opt == opt)
+			return &sanitize_actions[i];
+	return NULL;
+}
+
+/* 0 when the controller has the action and the switches asked for; else EOPNOTSUPP, said. */
+static int sanitize_allowed(const struct erase_caps *c, const struct sanitize_action *a, const struct settings *s,
+			    const char *option)
+{
+	char what[200];
+
+	supported_erases(c, what, sizeof(what));
+	if (!(c->sanicap & SANICAP_ACTIONS)) {
+		complain(" %s: this NVMe controller has no Sanitize command (it supports %s)\n", option, what);
+		return EOPNOTSUPP;
+	}
+	if (a->cap && !(c->sanicap & a->cap)) {
+		complain(" %s: this NVMe controller does not support sanitize %s (it supports %s)\n", option, a->name, what);
+		return EOPNOTSUPP;
+	}
+	if (s->v[OPT_SANITIZE_NO_DEALLOC].given && (c->sanicap & NVME_SANICAP_NO_DEALLOC_INHIBITED)) {
+		complain(" %s: this NVMe controller always deallocates after a sanitize (No-Deallocate Inhibited):"
+			 " --sanitize-no-deallocate refused\n", option);
+		return EOPNOTSUPP;
+	}
+	return 0;
+}
+
+int nvme_sanitize(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const struct sanitize_action *a = sanitize_action_of(opt);
+	const char *option = s->v[opt].name;
+	struct erase_caps c;
+	char names[512];
+	uint32_t cdw10, pattern = 0;
+	int err;
+
+	if (opt == OPT_SANITIZE_STATUS)
+		return sanitize_status(dev);
+	if (!a)
+		return refuse_on_this_disk(dev, option);
+	if ((err = read_caps(dev, &c)) || (err = sanitize_allowed(&c, a, s, option)))
+		return err;
+	/* A sanitize reaches every namespace of the subsystem. */
+	if (a->cap && (err = other_namespaces_unused(dev, option, names, sizeof(names))))
+		return err;
+	cdw10 = a->sanact;
+	if (s->v[OPT_SANITIZE_AUSE].given)
+		cdw10 |= NVME_SANITIZE_AUSE;
+	if (s->v[OPT_SANITIZE_NO_DEALLOC].given)
+		cdw10 |= NVME_SANITIZE_NO_DEALLOC;
+	if (opt == OPT_SANITIZE_OVERWRITE) {
+		cdw10 |= (uint32_t)(s->v[OPT_SANITIZE_PASSES].num & 0x0f) << NVME_SANITIZE_OWPASS_SHIFT;
+		pattern = (uint32_t)s->v[OPT_SANITIZE_OVERWRITE].num;
+	}
+	out("Issuing NVMe Sanitize (%s)\n", a->name);
+	fflush(stdout);
+	err = nvme_admin_sanitize(dev, cdw10, pattern);
+	json_object_begin("sanitize");
+	json_string("action", a->name);
+	json_string("outcome", err ? "failed" : opt == OPT_SANITIZE_EXIT_FAILURE ? "done" : "started");
+	json_object_end();
+	if (!err && a->cap) {
+		out("Operation started in background\n");
+		out("You may use `--sanitize-status` to check progress\n");
+	}
+	return err;
+}
+
+/* After a sanitize that ended well: what the disk reads now, held against the action. */
+static void check_after_sanitize(struct device *dev, uint32_t cdw10)
+{
+	unsigned int act = cdw10 & 7;
+
+	drop_cached_sectors(dev);
+	/* The log does not keep an overwrite's pattern: the first block sampled gives it. */
+	erase_check(dev, act == NVME_SANACT_CRYPTO_ERASE ? ERASE_CRYPTO : act == NVME_SANACT_OVERWRITE ? ERASE_TO_SOME_PATTERN : ERASE_TO_ZEROS, 0);
+}
+
+/* The line while a sanitize runs: percent from the controller, and its estimate of what is left. */
+static void draw_progress(struct status_line *line, const struct sanitize_log *l)
+{
+	uint32_t est = estimate_for(l, l->last_cdw10);
+	char text[96];
+
+	if (est)
+		snprintf(text, sizeof(text), "sanitize: %u%% done, about %u s left (the controller's estimate)",
+			 l->progress * 100 / 65536, (unsigned int)((uint64_t)est * (65536 - l->progress) / 65536));
+	else
+		snprintf(text, sizeof(text), "sanitize: %u%% done", l->progress * 100 / 65536);
+	status_draw(line, text);
+}
+
+int nvme_sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct status_line line;
+	struct sanitize_log l;
+	int err;
+
+	(void)s;
+	(void)opt;
+	status_begin(&line, !dev->run.json);
+	while (!(err = read_sanitize_log(dev, &l)) && l.status == NVME_SSTAT_IN_PROGRESS) {
+		if (line.shown)
+			draw_progress(&line, &l);
+		sleep(1);
+	}
+	status_end(&line);
+	if (err)
+		return err;
+	if (json_active())
+		json_sanitize_log(&l);
+	switch (l.status) {
+	case NVME_SSTAT_COMPLETED:
+	case NVME_SSTAT_COMPLETED_NO_DEALLOC:
+		out(l.status == NVME_SSTAT_COMPLETED ? "Sanitize operation completed without error\n"
+						     : "Sanitize operation completed without error, and without deallocation\n");
+		check_after_sanitize(dev, l.last_cdw10);
+		return 0;
+	case NVME_SSTAT_FAILED:
+		complain(" --sanitize-wait: the last sanitize operation failed (--sanitize-exit-failure-mode leaves that state"
+			 " where it was started with --sanitize-ause; else start another sanitize)\n");
+		return EIO;
+	default:
+		complain(" --sanitize-wait: no sanitize operation is running, and none has completed (status: %s)\n",
+			 state_name(l.status));
+		return EIO;
+	}
+}
+
+/* ---- Format NVM with a secure erase ---- */
+
+/* CDW10 that keeps the namespace's format (LBA format, metadata, protection) and asks for ses. */
+static uint32_t format_cdw10(const struct nvme_id_ns *ns, unsigned int ses)
+{
+	uint32_t cdw10 = (ns->flbas & NVME_FLBAS_LOW_MASK) |
+			 (uint32_t)((ns->flbas >> NVME_FLBAS_HIGH_SHIFT) & 3) << NVME_FORMAT_LBAFU_SHIFT |
+			 (uint32_t)(ns->dps & NVME_DPS_TYPE_MASK) << NVME_FORMAT_PI_SHIFT |
+			 (uint32_t)ses << NVME_FORMAT_SES_SHIFT;
+
+	if (ns->flbas & NVME_FLBAS_EXTENDED)
+		cdw10 |= NVME_FORMAT_MSET;
+	if (ns->dps & NVME_DPS_FIRST)
+		cdw10 |= NVME_FORMAT_PIL;
+	return cdw10;
+}
+
+/* 0 when the controller can format the namespace with the erase asked for; else EOPNOTSUPP, said. */
+static int format_allowed(struct device *dev, const struct erase_caps *c, unsigned int ses, const char *option)
+{
+	char what[200];
+
+	supported_erases(c, what, sizeof(what));
+	if (dev->nvme_nsid == NVME_NSID_ALL) {
+		complain(" %s: %s has no namespace to format\n", option, dev->path);
+		return EOPNOTSUPP;
+	}
+	if (!(c->oacs & NVME_OACS_FORMAT)) {
+		complain(" %s: this NVMe controller has no Format NVM command (it supports %s)\n", option, what);
+		return EOPNOTSUPP;
+	}
+	if (ses == NVME_SES_CRYPTO && !(c->fna & NVME_FNA_CRYPTO_ERASE)) {
+		complain(" %s: this NVMe controller does not support a cryptographic erase in a format (it supports %s)\n",
+			 option, what);
+		return EOPNOTSUPP;
+	}
+	return 0;
+}
+
+int nvme_format_erase(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const char *option = s->v[opt].name;
+	unsigned int ses = s->v[opt].num == 0 ? NVME_SES_USER_DATA : NVME_SES_CRYPTO;
+	const char *erase = ses == NVME_SES_CRYPTO ? "cryptographic erase" : "user-data erase";
+	struct nvme_id_ns *ns = malloc(sizeof(*ns));
+	struct long_command lc;
+	struct erase_caps c;
+	char names[512];
+	double seconds;
+	int err = ns ? read_caps(dev, &c) : ENOMEM;
+
+	if (!err && !(err = format_allowed(dev, &c, ses, option)))
+		err = nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns);
+	if (!err && (c.fna & (NVME_FNA_ERASE_ALL | NVME_FNA_FORMAT_ALL)) &&
+	    !(err = other_namespaces_unused(dev, option, names, sizeof(names))) && names[0])
+		out("This controller's format erases every namespace: %s\n", names);
+	if (err) {
+		free(ns);
+		return err;
+	}
+	out("Issuing NVMe Format NVM with %s of namespace %u\n", erase, (unsigned int)dev->nvme_nsid);
+	fflush(stdout);
+	long_command_begin(&lc, "formatting", 0,
+			   " hdparm was interrupted: the format goes on in the controller, and the namespace is not"
+			   " usable until it ends\n",
+			   !dev->run.json);
+	err = nvme_admin_format(dev, dev->nvme_nsid, format_cdw10(ns, ses));
+	seconds = long_command_end(&lc);
+	free(ns);
+	json_object_begin("format_erase");
+	json_string("erase", ses == NVME_SES_CRYPTO ? "crypto" : "user");
+	json_bool("completed", !err);
+	json_fixed("seconds", seconds, 1);
+	json_object_end();
+	if (err)
+		return err;
+	drop_cached_sectors(dev);
+	erase_check(dev, ses == NVME_SES_CRYPTO ? ERASE_CRYPTO : ERASE_TO_ZEROS, 0);
+	return 0;
+}

@@ -1,0 +1,17 @@
+/* Erasing an NVMe disk: Sanitize and its status log, Format NVM with a secure erase. */
+#ifndef HDPARM_NVME_ERASE_H
+#define HDPARM_NVME_ERASE_H
+
+#include "commands.h"
+
+/* --sanitize-status, --sanitize-block-erase, -crypto-scramble, -overwrite, -exit-failure-mode. */
+step_fn nvme_sanitize;
+/* --sanitize-wait: the Sanitize Status log until the operation ends. */
+step_fn nvme_sanitize_wait;
+/* --format-erase user|crypto. */
+step_fn nvme_format_erase;
+
+/* Which options erase this NVMe disk, and what its controller supports. */
+void nvme_describe_erase(struct device *dev);
+
+#endif

@@ -1,0 +1,246 @@
+/*
+ * Erasing a SCSI disk with SANITIZE (SBC-4): the same options as on ATA
+ * start an overwrite, a block erase or a cryptographic erase with IMMED
+ * set, and REQUEST SENSE's progress indication says how far it is.  What
+ * the disk supports comes from REPORT SUPPORTED OPERATION CODES; a disk
+ * that cannot say is sent the SANITIZE, and an ILLEGAL REQUEST then is a
+ * refusal like any other.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "checks.h"
+#include "erasecheck.h"
+#include "json.h"
+#include "progress.h"
+#include "report.h"
+#include "scsi.h"
+#include "scsi_erase.h"
+#include "unaligned.h"
+
+static const struct scsi_sanitize_op {
+	enum opt_id opt;
+	uint8_t sa;
+	const char *name;
+	const char *option;
+} sanitize_ops[] = {
+	{ OPT_SANITIZE_BLOCK_ERASE, SANITIZE_SA_BLOCK_ERASE, "block erase", "--sanitize-block-erase" },
+	{ OPT_SANITIZE_CRYPTO, SANITIZE_SA_CRYPTO_ERASE, "cryptographic erase", "--sanitize-crypto-scramble" },
+	{ OPT_SANITIZE_OVERWRITE, SANITIZE_SA_OVERWRITE, "overwrite", "--sanitize-overwrite" },
+	{ OPT_SANITIZE_EXIT_FAILURE, SANITIZE_SA_EXIT_FAILURE, "exit failure mode", "--sanitize-exit-failure-mode" },
+};
+
+#define ERASE_OPS 3	/* the first three rows erase */
+
+/*
+ * The erase actions the disk reports (bit i: sanitize_ops[i]); false when
+ * it cannot say (REPORT SUPPORTED OPERATION CODES refused or empty).
+ */
+static bool reported_actions(struct device *dev, unsigned int *mask)
+{
+	*mask = 0;
+	for (unsigned int i = 0; i < ERASE_OPS; i++) {
+		struct scsi_result res;
+		bool supported;
+
+		if (scsi_supports(dev, SCSI_SANITIZE, sanitize_ops[i].sa, &supported, &res))
+			return false;
+		if (supported)
+			*mask |= 1u << i;
+	}
+	return true;
+}
+
+/* "SANITIZE block erase and overwrite" (or "no SANITIZE"), and the options for them. */
+static void supported_text(unsigned int mask, char *what, size_t wsize, char *use, size_t usize)
+{
+	unsigned int total = 0, n = 0;
+
+	for (unsigned int i = 0; i < ERASE_OPS; i++)
+		total += (mask >> i) & 1;
+	snprintf(what, wsize, total ? "SANITIZE " : "no SANITIZE");
+	use[0] = '\0';
+	for (unsigned int i = 0; i < ERASE_OPS; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		snprintf(what + strlen(what), wsize - strlen(what), "%s%s", n == 0 ? "" : n + 1 == total ? " and " : ", ",
+			 sanitize_ops[i].name);
+		snprintf(use + strlen(use), usize - strlen(use), "%s%s", n == 0 ? "" : n + 1 == total ? " or " : ", ",
+			 sanitize_ops[i].option);
+		n++;
+	}
+}
+
+void scsi_describe_erase(struct device *dev)
+{
+	unsigned int mask;
+	char what[120], use[160];
+
+	if (!reported_actions(dev, &mask)) {
+		complain(" this SCSI disk does not report whether it has SANITIZE: try --sanitize-block-erase,"
+			 " --sanitize-crypto-scramble or --sanitize-overwrite (refused at once where it has not)\n");
+		return;
+	}
+	supported_text(mask, what, sizeof(what), use, sizeof(use));
+	if (mask)
+		complain(" this SCSI disk supports %s: use %s\n", what, use);
+	else
+		complain(" this SCSI disk reports no SANITIZE command: hdparm has no erase command for it\n");
+}
+
+static const struct scsi_sanitize_op *op_of(enum opt_id opt)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sanitize_ops); i++)
+		if (sanitize_ops[i].opt == opt)
+			return &sanitize_ops[i];
+	return NULL;
+}
+
+/* Where a sanitize stands, from the sense data REQUEST SENSE returns. */
+enum sanitize_state { SANITIZE_IDLE, SANITIZE_RUNNING, SANITIZE_FAILED };
+
+static enum sanitize_state state_of(const struct sense *now)
+{
+	if (now->asc == ASC_NOT_READY && now->ascq == ASCQ_SANITIZE_IN_PROGRESS)
+		return SANITIZE_RUNNING;
+	if (now->asc == ASC_MEDIUM_FORMAT_CORRUPTED && now->ascq == ASCQ_SANITIZE_FAILED)
+		return SANITIZE_FAILED;
+	return SANITIZE_IDLE;
+}
+
+static const char *const state_names[] = {
+	[SANITIZE_IDLE] = "no sanitize operation in progress",
+	[SANITIZE_RUNNING] = "in progress",
+	[SANITIZE_FAILED] = "failed",
+};
+
+static int sanitize_status(struct device *dev)
+{
+	struct scsi_result res;
+	struct sense now;
+	enum sanitize_state st;
+	int err = scsi_request_sense(dev, &now, &res);
+
+	if (err)
+		return scsi_report("REQUEST SENSE", &res, err);
+	st = state_of(&now);
+	out("Sanitize status:\n");
+	out("    State:    %s\n", state_names[st]);
+	if (st == SANITIZE_RUNNING && now.has_progress)
+		out("    Progress: 0x%x (%u%%)\n", now.progress, now.progress * 100u / 65536u);
+	if (st == SANITIZE_FAILED)
+		out("    The last sanitize failed: --sanitize-exit-failure-mode leaves that state where it was started"
+		    " with --sanitize-ause\n");
+	json_object_begin("sanitize_status");
+	json_string("status", state_names[st]);
+	if (st == SANITIZE_RUNNING && now.has_progress)
+		json_uint("progress", now.progress);
+	json_object_end();
+	return 0;
+}
+
+/* 0 when the disk may be sent op; else EOPNOTSUPP, said. */
+static int sanitize_allowed(struct device *dev, const struct scsi_sanitize_op *op, const struct settings *s,
+			    const char *option)
+{
+	unsigned int mask, i = (unsigned int)(op - sanitize_ops);
+	char what[120], use[160];
+
+	if (s->v[OPT_SANITIZE_NO_DEALLOC].given) {
+		complain(" %s: SCSI SANITIZE has no choice of deallocation: --sanitize-no-deallocate is for NVMe\n", option);
+		return EOPNOTSUPP;
+	}
+	if (i >= ERASE_OPS || !reported_actions(dev, &mask) || (mask & (1u << i)))
+		return 0;
+	supported_text(mask, what, sizeof(what), use, sizeof(use));
+	complain(" %s: this SCSI disk does not support SANITIZE %s (it supports %s)\n", option, op->name, what);
+	return EOPNOTSUPP;
+}
+
+int scsi_sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const struct scsi_sanitize_op *op = op_of(opt);
+	const char *option = s->v[opt].name;
+	uint8_t param[SANITIZE_OVERWRITE_HEADER + 4] = { 0 };
+	struct scsi_result res;
+	size_t len = 0;
+	int err;
+
+	if (opt == OPT_SANITIZE_STATUS)
+		return sanitize_status(dev);
+	if (!op)
+		return refuse_on_this_disk(dev, option);
+	if ((err = sanitize_allowed(dev, op, s, option)))
+		return err;
+	if (opt == OPT_SANITIZE_OVERWRITE) {
+		unsigned int passes = (unsigned int)s->v[OPT_SANITIZE_PASSES].num;
+
+		/* hdparm's 0 is 16 passes, as on ATA; the pattern goes out as it was written, most significant byte first. */
+		param[0] = (uint8_t)(passes ? passes : 16);
+		put_be16(param + 2, 4);
+		put_be32(param + SANITIZE_OVERWRITE_HEADER, (uint32_t)s->v[opt].num);
+		len = sizeof(param);
+	}
+	out("Issuing SCSI SANITIZE (%s)\n", op->name);
+	fflush(stdout);
+	err = scsi_sanitize(dev, (uint8_t)(op->sa | SANITIZE_IMMED | (s->v[OPT_SANITIZE_AUSE].given ? SANITIZE_AUSE : 0)),
+			    len ? param : NULL, len, &res);
+	json_object_begin("sanitize");
+	json_string("action", op->name);
+	json_string("outcome", err ? "failed" : opt == OPT_SANITIZE_EXIT_FAILURE ? "done" : "started");
+	json_object_end();
+	if (err && scsi_refused(err, &res)) {
+		complain(" %s: this SCSI disk refused SANITIZE %s (%s): it does not support it\n", option, op->name, res.cause);
+		return EOPNOTSUPP;
+	}
+	if (err)
+		return scsi_report("SANITIZE", &res, err);
+	if (opt != OPT_SANITIZE_EXIT_FAILURE) {
+		dev->sanitize_started = true;
+		out("Operation started in background\n");
+		out("You may use `--sanitize-status` to check progress\n");
+	}
+	return 0;
+}
+
+int scsi_sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct status_line line;
+	struct scsi_result res;
+	struct sense now;
+	bool seen_running = false;
+	int err;
+
+	(void)s;
+	(void)opt;
+	status_begin(&line, !dev->run.json);
+	while (!(err = scsi_request_sense(dev, &now, &res)) && state_of(&now) == SANITIZE_RUNNING) {
+		seen_running = true;
+		if (line.shown && now.has_progress) {
+			char text[40];
+
+			snprintf(text, sizeof(text), "sanitize: %u%% done", now.progress * 100u / 65536u);
+			status_draw(&line, text);
+		}
+		sleep(1);
+	}
+	status_end(&line);
+	if (err)
+		return scsi_report("REQUEST SENSE", &res, err);
+	if (state_of(&now) == SANITIZE_FAILED) {
+		complain(" --sanitize-wait: the sanitize operation failed (--sanitize-exit-failure-mode leaves that state"
+			 " where it was started with --sanitize-ause; else start another sanitize)\n");
+		return EIO;
+	}
+	if (!seen_running && !dev->sanitize_started) {
+		out("No sanitize operation in progress (a SCSI disk keeps no record of one that has ended)\n");
+		return 0;
+	}
+	out("Sanitize operation completed without error\n");
+	drop_cached_sectors(dev);
+	erase_check(dev, ERASE_TO_SOME_PATTERN, 0);
+	return 0;
+}

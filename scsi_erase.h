@@ -1,0 +1,15 @@
+/* Erasing a SCSI disk: SANITIZE, and its progress from REQUEST SENSE. */
+#ifndef HDPARM_SCSI_ERASE_H
+#define HDPARM_SCSI_ERASE_H
+
+#include "commands.h"
+
+/* --sanitize-status, --sanitize-block-erase, -crypto-scramble, -overwrite, -exit-failure-mode. */
+step_fn scsi_sanitize_step;
+/* --sanitize-wait: REQUEST SENSE until no sanitize is in progress. */
+step_fn scsi_sanitize_wait;
+
+/* Which options erase this SCSI disk, and what it says it supports. */
+void scsi_describe_erase(struct device *dev);
+
+#endif

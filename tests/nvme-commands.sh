@@ -1,0 +1,92 @@
+#!/bin/bash
+# NVMe disks against the test double's controller (tests/tools/sgio-shim.c,
+# SHIM_NVME): the cases of one command line each are rows of
+# tests/nvme-commands.txt.  The dwords wanted are written from the NVMe Base
+# specification (the field each holds is named in the table), not from what
+# hdparm sends.
+# Usage: nvme-commands.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" lines.
+set -u
+H=$1
+out=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+shim="$out/sgio-shim-nvme.so"
+
+if ! ${CC:-cc} -shared -fPIC -O2 -o "$shim" "$top/tests/tools/sgio-shim.c" -ldl; then
+	echo "FAIL build tests/tools/sgio-shim.c"
+	echo "end of suite"
+	exit 0
+fi
+# PRELOAD=qemu: HDPARM is qemu-user running a cross build (see scsi-commands.sh).
+if [ "${PRELOAD:-}" = qemu ]; then preload=(QEMU_SET_ENV="LD_PRELOAD=$shim"); else preload=(LD_PRELOAD="$shim"); fi
+
+# The disk images the sample after an erase reads (SHIM_DISK_IMAGE): zeros, and zeros with the last block not.
+truncate -s 0 "$out/nvme-zeros.img" "$out/nvme-last.img"
+truncate -s 1M "$out/nvme-zeros.img" "$out/nvme-last.img"
+printf 'not erased' | dd of="$out/nvme-last.img" bs=512 seek=2047 conv=notrunc status=none
+head -c 1048576 /dev/urandom > "$out/nvme-random.img"
+
+# run ENV... -- ARGS...: hdparm on the double's NVMe controller (QEMU's Identify pages); output in $out/nvme-cmd.*
+run() {
+	local envs=()
+	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+	shift
+	rm -f "$out/nvme-cmd.log"
+	env SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_LOG="$out/nvme-cmd.log" \
+		"${envs[@]}" "${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$H" "$@" /dev/null > "$out/nvme-cmd.out" 2> "$out/nvme-cmd.err"
+	rc=$?
+	touch "$out/nvme-cmd.log"
+}
+
+# check NAME EXIT LOG STDOUT STDERR: the last run; LOG is the whole log, lines joined by ';'
+check() {
+	local name=$1 want_rc=$2 want_log=$3 out_text=$4 err_text=$5 got
+	got=$(tr '\n' ';' < "$out/nvme-cmd.log" | sed 's/;$//')
+	if [ "$rc" = "$want_rc" ] && { [ "$want_log" = "*" ] || [ "$got" = "$want_log" ]; } &&
+		{ [ -z "$out_text" ] || grep -qF -- "$out_text" "$out/nvme-cmd.out"; } &&
+		{ [ -z "$err_text" ] || grep -qF -- "$err_text" "$out/nvme-cmd.err"; }; then
+		echo "ok nvme: $name"
+	else
+		echo "FAIL nvme: $name (exit $rc, wanted $want_rc)"
+		echo "  got:    $got"
+		[ "$want_log" = "*" ] || echo "  wanted: $want_log"
+		sed 's/^/  stdout: /' "$out/nvme-cmd.out" | head -5
+		sed 's/^/  stderr: /' "$out/nvme-cmd.err" | head -5
+	fi
+}
+
+# shellcheck source=tests/tools/cases.sh
+. "$top/tests/tools/cases.sh"
+run_cases "$top/tests/nvme-commands.txt" nvme
+
+# --json: the erase and its sample in the device's object.
+run SHIM_NVME_SANICAP=3 SHIM_BLOCK_DEV=259:0 SHIM_DISK_IMAGE="$out/nvme-zeros.img" -- \
+	--json --yes-i-know-what-i-am-doing --format-erase user
+if [ "$rc" = 0 ] && python3 - "$out/nvme-cmd.out" <<'PY'
+import json, sys
+dev = json.load(open(sys.argv[1]))["devices"][0]
+ok = dev["format_erase"]["erase"] == "user" and dev["format_erase"]["completed"] is True
+ok = ok and dev["erase_check"] == {"blocks": 64, "zeros": 64, "pattern": 0, "other": 0, "verdict": "zeros"}
+sys.exit(0 if ok and dev["errors"] == [] else 1)
+PY
+then
+	echo "ok nvme: --json --format-erase: format_erase and erase_check objects"
+else
+	echo "FAIL nvme: --json --format-erase: format_erase and erase_check objects (exit $rc)"
+	head -c 600 "$out/nvme-cmd.out" | sed 's/^/  /'
+fi
+run SHIM_NVME_SANITIZE=0:2,8000:2,0:1 -- --json --sanitize-wait
+if [ "$rc" = 0 ] && python3 - "$out/nvme-cmd.out" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["devices"][0]["sanitize_status"]
+want = {"status": "completed", "progress": 0, "overwrite_passes_done": 0, "global_data_erased": False,
+        "estimated_seconds": {"overwrite": None, "block_erase": 120, "crypto_erase": 5}}
+sys.exit(0 if s == want else 1)
+PY
+then
+	echo "ok nvme: --json --sanitize-wait: the sanitize_status object"
+else
+	echo "FAIL nvme: --json --sanitize-wait: the sanitize_status object (exit $rc)"
+	head -c 600 "$out/nvme-cmd.out" | sed 's/^/  /'
+fi
+echo "end of suite"
