@@ -309,6 +309,23 @@ check_fails nvme-security "not supported on NVMe" $H --security-freeze $N
 check nvme-a 0 $H -a $N
 check_true nvme-Istdout-size sh -c "[ \$($H --Istdout $N | tail -n +3 | wc -l) = 256 ]"
 check_true nvme-tT sh -c "$H -t $N | grep -q 'Timing buffered disk reads'"
+# --- erasing an NVMe disk (/dev/nvme1n1, 8192 blocks: markers at LBA 0, 4000-4007 and 8191) ---
+# QEMU's controller: Format NVM without crypto erase (FNA 0), no Sanitize (SANICAP 0).
+E=/dev/nvme1n1
+check_true nvme-erase-markers-before sh -c "dd if=$E bs=512 skip=4000 count=1 2> /dev/null | grep -q hdparm-vm-marker"
+check_fails nvme-format-erase-no-flag "yes-i-know-what-i-am-doing" $H --format-erase user $E
+check_fails nvme-format-erase-crypto "does not support a cryptographic erase in a format" $H --yes-i-know-what-i-am-doing --format-erase crypto $E
+check_fails nvme-sanitize-none "has no Sanitize command (it supports format with user-data erase)" $H --yes-i-know-what-i-am-doing --sanitize-block-erase $E
+check_fails nvme-security-erase "use --format-erase user" $H --security-erase pw $E
+# In use: a mounted filesystem on it is named, and nothing is sent (the markers stay).
+mkfs.ext2 -q $E 2>/dev/null || mke2fs $E > /dev/null 2>&1
+mkdir -p /mnt && mount -t ext4 $E /mnt 2>/dev/null
+check_fails nvme-format-erase-in-use "$E is in use ($E mounted on /mnt): refused, nothing sent" $H --yes-i-know-what-i-am-doing --format-erase user $E
+umount /mnt 2>/dev/null
+check_true nvme-erase-markers-kept sh -c "dd if=$E bs=512 skip=4000 count=1 2> /dev/null | grep -q hdparm-vm-marker"
+check nvme-format-erase-user 0 $H --yes-i-know-what-i-am-doing --format-erase user $E
+check_true nvme-format-erase-reads-zeros sh -c "[ \"\$(dd if=$E bs=512 count=8192 2> /dev/null | tr -d '\\000' | wc -c)\" = 0 ]"
+
 # The raw Identify Controller page, for the decoder's unit tests on the host.
 if [ "$mode" = generate ]; then
 	$H --Iraw /tmp/nvme-ctrl.bin /dev/nvme0n1 2>/dev/null && od -An -tx1 -v /tmp/nvme-ctrl.bin > /tmp/nvme-ctrl.hex
@@ -447,6 +464,7 @@ jdump json-nvme $H --json -I -C -W -a /dev/nvme0n1
 jdump json-virtio $H --json -I -C -W -a /dev/vda
 jdump json-timings $H --json -tT /dev/sda
 jdump json-two $H --json -C /dev/sda /dev/vda
+jdump json-nvme-format-erase $H --json --yes-i-know-what-i-am-doing --format-erase user /dev/nvme1n1
 
 # --- requests in flight: -t --iodepth and --seeks on each kind of disk ---
 for d in sda sdb nvme0n1 vda; do
