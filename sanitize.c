@@ -148,6 +148,12 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	out("Issuing %s command\n", op->name);
 	fflush(stdout);
 	err = ata_sanitize(dev, op->name, op->feature, lba, count, opt == OPT_SANITIZE_STATUS || opt == OPT_SANITIZE_EXIT_FAILURE, &res);
+	if (opt == OPT_SANITIZE_BLOCK_ERASE || opt == OPT_SANITIZE_CRYPTO || opt == OPT_SANITIZE_OVERWRITE) {
+		json_object_begin("sanitize");
+		json_string("action", op->name);
+		json_string("outcome", err ? "failed" : "started");
+		json_object_end();
+	}
 	if (err) {
 		ata_report("SANITIZE", &res, err);
 		return err;

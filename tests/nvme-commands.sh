@@ -89,4 +89,21 @@ else
 	echo "FAIL nvme: --json --sanitize-wait: the sanitize_status object (exit $rc)"
 	head -c 600 "$out/nvme-cmd.out" | sed 's/^/  /'
 fi
+# A format has no progress report: on a terminal the status line counts the time (the double takes
+# 2.5 s over it); without a terminal, nothing extra.
+rm -f "$out/nvme-cmd.log"
+script -qec "env SHIM_NVME=$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex SHIM_NVME_DELAY=80 SHIM_DELAY_MS=2500 \
+	${preload[*]} ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+	$H --yes-i-know-what-i-am-doing --format-erase user /dev/null" /dev/null > "$out/nvme-tty.out" < /dev/null
+rc=$?
+if [ "$rc" = 0 ] && [ "$(grep -o 'formatting: 0 min 0[0-9] s' "$out/nvme-tty.out" | wc -l)" -ge 2 ] &&
+	grep -q 'formatting took 0 min 0[23] s' "$out/nvme-tty.out"; then
+	echo "ok nvme: --format-erase on a terminal: the status line counts the seconds, then says how long it took"
+else
+	echo "FAIL nvme: --format-erase on a terminal: the status line counts the seconds (exit $rc)"
+	od -c "$out/nvme-tty.out" | tail -n 8 | sed 's/^/  /'
+fi
+run SHIM_NVME_DELAY=80 SHIM_DELAY_MS=1000 -- --yes-i-know-what-i-am-doing --format-erase user
+check "--format-erase without a terminal: no status line" 0 "*" "Issuing NVMe Format NVM with user-data erase of namespace 1" ""
+if grep -q 'formatting' "$out/nvme-cmd.err"; then echo "FAIL nvme: --format-erase without a terminal: stderr has no status line"; else echo "ok nvme: --format-erase without a terminal: stderr has no status line"; fi
 echo "end of suite"

@@ -28,6 +28,7 @@
  *                       any), estimates: overwrite none (FFFFFFFFh), block erase 120 s,
  *                       crypto erase 5 s
  *   SHIM_NVME_FAIL=XX   admin opcode XX (hex) ends with NVMe status 0002h, invalid field
+ *   SHIM_NVME_DELAY=XX  admin opcode XX (hex) takes SHIM_DELAY_MS ms
  *   SHIM_DISK_IMAGE=FILE   an O_DIRECT open of /dev/null opens FILE (read-only), a block device
  *                       for fstat (SHIM_BLOCK_DEV) with BLKGETSIZE64 its size and BLKSSZGET 512
  *   SHIM_SANITIZE=C:L,C:L,abort:R   successive SANITIZE STATUS EXT answers: COUNT C and
@@ -661,6 +662,8 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 		return 0;
 	}
 	log_nvme("nvme-admin", cmd);
+	if (getenv("SHIM_NVME_DELAY") && strtoul(getenv("SHIM_NVME_DELAY"), NULL, 16) == cmd->opcode)
+		usleep((useconds_t)env_num("SHIM_DELAY_MS", 0) * 1000);
 	if (fail && strtoul(fail, NULL, 16) == cmd->opcode)
 		return 0x0002;	/* NVMe status: invalid field in command */
 	if (cmd->opcode == 0x84)
