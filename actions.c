@@ -22,6 +22,7 @@
 #include "firmware.h"
 #include "iodepth.h"
 #include "json.h"
+#include "epc.h"
 #include "sanitize.h"
 #include "sectors.h"
 #include "security.h"
@@ -84,6 +85,11 @@ static const struct step steps[] = {
 	STEP(OPT_WRV, WHEN_SET, false, set_drive_feature, ATA),
 	DISK_STEP(OPT_WCACHE, WHEN_SET, false, DISK_SET_CACHE),
 	DISK_STEP(OPT_STANDBY, WHEN_SET, false, DISK_STANDBY_TIMER),
+	STEP(OPT_EPC_ENABLE, WHEN_GIVEN, false, epc_step, ATA),
+	STEP(OPT_EPC_DISABLE, WHEN_GIVEN, false, epc_step, ATA),
+	STEP(OPT_EPC_RESTORE, WHEN_GIVEN, false, epc_step, ATA),
+	STEP(OPT_EPC_TIMER, WHEN_GIVEN, false, epc_step, ATA),
+	STEP(OPT_EPC_GOTO, WHEN_GIVEN, false, epc_step, ATA),
 	STEP(OPT_SECURITY_UNLOCK, WHEN_GIVEN, false, security_step, ATA),
 	STEP(OPT_SECURITY_SET_PASS, WHEN_GIVEN, false, security_step, ATA),
 	STEP(OPT_SECURITY_DISABLE, WHEN_GIVEN, false, security_step, ATA),
@@ -144,6 +150,7 @@ static const struct step steps[] = {
 	STEP(OPT_WRV, WHEN_QUERY, false, get_drive_feature, ATA),
 	STEP(OPT_BUSSTATE, WHEN_QUERY, false, get_kernel_setting, ANY),
 	STEP(OPT_MAX_SECTORS, WHEN_QUERY, false, get_max_sectors, ATA),
+	STEP(OPT_EPC, WHEN_GIVEN, false, epc_step, ATA),
 
 	/* Timings, flushes and power commands. */
 	STEP(OPT_CACHE_TIMINGS, WHEN_GIVEN, false, time_cached_reads, ANY),

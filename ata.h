@@ -65,6 +65,7 @@ enum ata_set_features {
 	ATA_SF_PUIS_SPINUP = 0x07,
 	ATA_SF_WRV_ON = 0x0b,		/* COUNT: the write-read-verify mode */
 	ATA_SF_AAM_ON = 0x42,		/* COUNT: the acoustic level */
+	ATA_SF_EPC = 0x4a,		/* Extended Power Conditions: enum ata_epc_subcommand in LBA 3:0 */
 	ATA_SF_LOOKAHEAD_OFF = 0x55,
 	ATA_SF_REVERT_OFF = 0x66,	/* keep the features over a reset (-K1) */
 	ATA_SF_WCACHE_OFF = 0x82,
@@ -98,6 +99,50 @@ enum ata_amax {
 #define ATA_IDLE_UNLOAD_FEATURE 0x44
 #define ATA_IDLE_UNLOAD_SIGNATURE 0x0554e4cu
 
+/*
+ * SET FEATURES EPC (ACS-3 7.45.19): the subcommand in LBA 3:0, its bits
+ * in LBA 7:4, a timer in LBA 23:8, the power condition in COUNT.
+ */
+enum ata_epc_subcommand {
+	ATA_EPC_RESTORE = 0x0,		/* Restore Power Condition Settings */
+	ATA_EPC_GOTO = 0x1,		/* Go To Power Condition */
+	ATA_EPC_SET_TIMER = 0x2,	/* Set Power Condition Timer */
+	ATA_EPC_SET_STATE = 0x3,	/* Set Power Condition State */
+	ATA_EPC_ENABLE = 0x4,
+	ATA_EPC_DISABLE = 0x5,
+};
+#define ATA_EPC_SAVE 0x10		/* LBA bit 4: the setting is saved too */
+#define ATA_EPC_ENABLE_BIT 0x20		/* LBA bit 5: the condition enabled (timer, state) */
+#define ATA_EPC_RESTORE_DEFAULT 0x40	/* LBA bit 6: restore the default settings, else the saved */
+#define ATA_EPC_TIMER_MINUTES 0x80	/* LBA bit 7: the timer counts minutes, else 100 ms */
+#define ATA_EPC_TIMER_SHIFT 8		/* LBA 23:8: the timer */
+#define ATA_EPC_TIMER_MAX 0xffffu
+
+/* Power condition identifiers (COUNT), and the Power Conditions log that describes them. */
+enum ata_power_condition {
+	ATA_PC_STANDBY_Z = 0x00,
+	ATA_PC_STANDBY_Y = 0x01,
+	ATA_PC_IDLE_A = 0x81,
+	ATA_PC_IDLE_B = 0x82,
+	ATA_PC_IDLE_C = 0x83,
+	ATA_PC_ALL = 0xff,
+};
+#define ATA_PCL_PAGE_IDLE 0x00		/* log 08h page 00h: Idle_a, _b, _c at bytes 0, 64, 128 */
+#define ATA_PCL_PAGE_STANDBY 0x01	/* page 01h: Standby_y, _z at bytes 384, 448 */
+#define ATA_PCL_DESCRIPTOR 64
+/* A descriptor's byte 1; its timers (100 ms units, little-endian) at bytes 4 default, 8 saved, 12 current, 20 min, 24 max. */
+#define ATA_PCL_SUPPORTED 0x80
+#define ATA_PCL_SAVEABLE 0x40
+#define ATA_PCL_CHANGEABLE 0x20
+#define ATA_PCL_DEFAULT_ENABLED 0x10
+#define ATA_PCL_SAVED_ENABLED 0x08
+#define ATA_PCL_CURRENT_ENABLED 0x04
+#define ATA_PCL_DEFAULT_TIMER 4
+#define ATA_PCL_SAVED_TIMER 8
+#define ATA_PCL_CURRENT_TIMER 12
+#define ATA_PCL_MIN_TIMER 20
+#define ATA_PCL_MAX_TIMER 24
+
 /* DEVICE CONFIGURATION (B1h) subcommands, in FEATURE. */
 enum ata_dco {
 	ATA_DCO_RESTORE = 0xc0,
@@ -109,6 +154,7 @@ enum ata_dco {
 /* General Purpose logs read by address, and the pages used. */
 enum ata_log {
 	ATA_LOG_DIRECTORY = 0x00,
+	ATA_LOG_POWER_CONDITIONS = 0x08,
 	ATA_LOG_SECTOR_CONFIGURATION = 0x2f,
 	ATA_LOG_IDENTIFY_DEVICE_DATA = 0x30,
 };
@@ -225,7 +271,7 @@ enum ata_id_word {
 	ATA_ID_MASTER_PASSWORD_REV = 92,
 	ATA_ID_ACOUSTIC_LEVEL = 94,	/* bits 7:0 the current level */
 	ATA_ID_DSM_BLOCKS = 105,	/* 512-byte blocks of TRIM ranges one command may carry */
-	ATA_ID_COMMAND_SET_3 = 119,	/* bit 8 AMAX, 4 DOWNLOAD MICROCODE mode 3, 2 WRITE UNCORRECTABLE EXT, 1 WRV */
+	ATA_ID_COMMAND_SET_3 = 119,	/* bit 8 AMAX, 7 EPC, 4 DOWNLOAD MICROCODE mode 3, 2 WRITE UNCORRECTABLE EXT, 1 WRV */
 	ATA_ID_COMMAND_SET_4 = 120,	/* bits 15:14 = 01b valid; the same bits, enabled */
 	ATA_ID_SECURITY = 128,		/* bit 0 supported, 1 enabled, 3 frozen */
 	ATA_ID_DATA_SET_MANAGEMENT = 169,	/* bit 0: TRIM */
@@ -285,6 +331,18 @@ static inline bool ata_id_has_wrv(const uint16_t *id)
 static inline bool ata_id_wrv_enabled(const uint16_t *id)
 {
 	return ata_id_has_wrv(id) && (id[ATA_ID_COMMAND_SET_4] & 0x0002);
+}
+
+/* Extended Power Conditions (ACS-3): word 119 bit 7 supported, word 120 bit 7 enabled, where both are valid. */
+static inline bool ata_id_has_epc(const uint16_t *id)
+{
+	return (id[ATA_ID_CFS_ENABLE_2] & 0x8000) && ata_id_word_valid(id[ATA_ID_COMMAND_SET_3]) &&
+	       (id[ATA_ID_COMMAND_SET_3] & 0x0080);
+}
+
+static inline bool ata_id_epc_enabled(const uint16_t *id)
+{
+	return ata_id_has_epc(id) && ata_id_word_valid(id[ATA_ID_COMMAND_SET_4]) && (id[ATA_ID_COMMAND_SET_4] & 0x0080);
 }
 
 /* FLUSH CACHE EXT, where word 83 is valid. */

@@ -309,29 +309,67 @@ static int parse_xfermode(const struct option_desc *o, struct cursor *c, struct 
 	return 0;
 }
 
-/* The next word, one of the row's words: its place in the list goes in v->num. */
+/* "SECONDS" with at most one decimal, as tenths of a second (up to 65535 minutes); false if not. */
+static bool parse_tenths(const char *text, uint64_t *tenths)
+{
+	uint64_t n = 0;
+	const char *p = text;
+
+	if (!isdigit((unsigned char)*p))
+		return false;
+	for (; isdigit((unsigned char)*p); p++)
+		if ((n = n * 10 + (uint64_t)(*p - '0')) > 65535ULL * 60)
+			return false;
+	n *= 10;
+	if (*p == '.' && isdigit((unsigned char)p[1]) && !p[2])
+		n += (uint64_t)(p[1] - '0');
+	else if (*p)
+		return false;
+	*tenths = n;
+	return true;
+}
+
+/*
+ * The next word, one of the row's words (v->str; its place in the list in
+ * v->num), with ",save" after it where the row allows (v->flag); for
+ * ARG_WORD_SECONDS, WORD=SECONDS and the seconds in tenths in v->num.
+ */
 static int parse_word_value(const struct option_desc *o, struct cursor *c, struct opt_value *v)
 {
-	char list[80] = "";
-	const char *w;
+	char list[80] = "", word[64], *end;
+	uint64_t tenths = 0;
 
 	if (c->left <= 0) {
 		complain("--%s: missing %s\n", o->name, o->what);
 		return EINVAL;
 	}
-	w = *c->next++;
+	snprintf(word, sizeof(word), "%s", *c->next++);
 	c->left--;
+	c->p = "";
+	end = strchr(word, ',');
+	if (end && o->save_suffix && strcmp(end, ",save") == 0) {
+		*end = '\0';
+		v->flag = true;
+	}
+	if (o->arg == ARG_WORD_SECONDS) {
+		end = strchr(word, '=');
+		if (!end || !parse_tenths(end + 1, &tenths)) {
+			complain("--%s: bad value '%s' (NAME=SECONDS[,save], SECONDS up to 3932100 with one decimal)\n", o->name,
+				 c->next[-1]);
+			return EINVAL;
+		}
+		*end = '\0';
+	}
 	for (unsigned int i = 0; o->words[i]; i++) {
-		if (strcmp(w, o->words[i]) == 0) {
-			v->num = i;
-			v->str = w;
+		if (strcmp(word, o->words[i]) == 0) {
+			v->num = o->arg == ARG_WORD_SECONDS ? tenths : i;
+			v->str = o->words[i];
 			v->has_value = true;
-			c->p = "";
 			return 0;
 		}
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "", o->words[i]);
 	}
-	complain("--%s: bad %s '%s' (one of: %s)\n", o->name, o->what, w, list);
+	complain("--%s: bad %s '%s' (one of: %s)\n", o->name, o->what, word, list);
 	return EINVAL;
 }
 
@@ -417,6 +455,7 @@ static int parse_value(const struct option_desc *o, struct cursor *c, struct set
 		}
 		break;
 	case ARG_WORD:
+	case ARG_WORD_SECONDS:
 		if ((err = parse_word_value(o, c, v)))
 			return err;
 		break;

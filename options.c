@@ -15,6 +15,8 @@
 #define WRITE_SECTOR_WARNING "You are trying to deliberately overwrite a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss."
 #define SANITIZE_WARNING "This sanitize command destroys all user data."
 #define FORMAT_ERASE_WARNING "This format erases all user data of the namespace (of every namespace, where the controller says a secure erase reaches them all)."
+/* The EPC power conditions by name, as --epc prints them (in lower case). */
+#define EPC_CONDITIONS ((const char *const[]){ "idle_a", "idle_b", "idle_c", "standby_y", "standby_z", NULL })
 #define FWDOWNLOAD_YES "This flag has not been tested with many drives to date.\nYou are trying to deliberately overwrite the drive firmware with the contents of the specified file.\nIf this fails, your drive could be toast."
 #define FWDOWNLOAD_DESTROY "This might destroy the drive and well as all of the data on it."
 
@@ -134,6 +136,12 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_SANITIZE_AUSE, .name = "sanitize-ause", .cls = CLASS_MODIFIER, .usage = "--sanitize-ause               With a sanitize: allow a failed one to be left by --sanitize-exit-failure-mode" },
 	{ .id = OPT_SANITIZE_EXIT_FAILURE, .name = "sanitize-exit-failure-mode", .cls = CLASS_ALONE, .usage = "--sanitize-exit-failure-mode  Leave the failure state of a sanitize started with --sanitize-ause" },
 	{ .id = OPT_FORMAT_ERASE, .name = "format-erase", .arg = ARG_WORD, .words = (const char *const[]){ "user", "crypto", NULL }, .what = "secure erase", .cls = CLASS_ALONE, .usage = "--format-erase user|crypto    NVMe: format with a user-data or cryptographic erase (DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--format-erase", .why = FORMAT_ERASE_WARNING, .whole_disk = true } },
+	{ .id = OPT_EPC, .name = "epc", .usage = "--epc                         Show the Extended Power Conditions: timers and states" },
+	{ .id = OPT_EPC_ENABLE, .name = "epc-enable", .usage = "--epc-enable                  Enable the EPC feature set" },
+	{ .id = OPT_EPC_DISABLE, .name = "epc-disable", .usage = "--epc-disable                 Disable the EPC feature set (APM works again)" },
+	{ .id = OPT_EPC_TIMER, .name = "epc-timer", .arg = ARG_WORD_SECONDS, .words = EPC_CONDITIONS, .save_suffix = true, .what = "power condition", .usage = "--epc-timer NAME=SECONDS[,save]  Set a power condition's timer (0: disable it)" },
+	{ .id = OPT_EPC_GOTO, .name = "epc-goto", .arg = ARG_WORD, .words = EPC_CONDITIONS, .what = "power condition", .usage = "--epc-goto NAME               Enter a power condition now" },
+	{ .id = OPT_EPC_RESTORE, .name = "epc-restore", .arg = ARG_WORD, .words = (const char *const[]){ "default", "saved", NULL }, .save_suffix = true, .what = "settings", .usage = "--epc-restore default|saved[,save]  Restore every power condition's settings" },
 	{ .id = OPT_JSON, .name = "json", .cls = CLASS_MODIFIER, .usage = "--json                        Print one JSON document instead of text (schema: hdparm.8)" },
 };
 

@@ -23,6 +23,7 @@ enum arg_kind {
 	ARG_RANGES,		/* --trim-sector-ranges LBA:COUNT ... */
 	ARG_SIZE_FILE,		/* --fallocate KB FILE */
 	ARG_WORD,		/* --format-erase user|crypto: one of the row's words */
+	ARG_WORD_SECONDS,	/* --epc-timer idle_a=SECONDS: one of the row's words, and a time */
 };
 
 enum opt_class {
@@ -71,6 +72,7 @@ struct option_desc {
 	const char *usage;	/* its line in "hdparm -h", NULL when not listed there */
 	const char *letters;	/* ARG_LETTER: the accepted first letters */
 	const char *const *words;	/* ARG_WORD: the accepted words, NULL-terminated */
+	bool save_suffix;	/* ARG_WORD(_SECONDS): ",save" may follow (v->flag) */
 	struct confirmation confirm;
 };
 

@@ -142,6 +142,16 @@ void complain(const char *fmt, ...)
 		record(text);
 }
 
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fflush(stdout);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
 void complain_errno(const char *what)
 {
 	complain("%s: %s\n", what, strerror(errno));

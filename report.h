@@ -46,6 +46,9 @@ void out_device_char(uint8_t c);
 /* A complaint for stderr, printf-style: stdout is flushed first, so the two read in order. */
 void complain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A note for stderr that is no failure: not among --json's errors. */
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* " WHAT failed: <strerror(errno)>", as a failed ioctl is reported; returns errno. */
 int complain_failed(const char *what);
 

@@ -20,6 +20,7 @@
 #include <linux/fs.h>
 #include <linux/hdreg.h>
 
+#include "epc.h"
 #include "json.h"
 #include "modes.h"
 #include "settings.h"
@@ -142,7 +143,11 @@ int set_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 				out(" 0x%02x (%u)\n", value, value);
 		}
 	}
-	return ata_command(dev, f->what, value ? f->command_on : f->command_off, feature, count);
+	int err = ata_command(dev, f->what, value ? f->command_on : f->command_off, feature, count);
+
+	if (err && opt == OPT_APM)
+		epc_explain_apm(dev, v->name);
+	return err;
 }
 
 int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -283,7 +288,11 @@ int set_standby_timer(struct device *dev, const struct settings *s, enum opt_id 
 		out(" setting standby to %u", v);
 		print_standby_interval(v);
 	}
-	return ata_command(dev, "HDIO_DRIVE_CMD(setidle)", ATA_OP_IDLE, 0, (uint16_t)v);
+	int err = ata_command(dev, "HDIO_DRIVE_CMD(setidle)", ATA_OP_IDLE, 0, (uint16_t)v);
+
+	if (!err)
+		epc_note_standby(dev, s->v[opt].name);
+	return err;
 }
 
 int set_powerup_standby(struct device *dev, const struct settings *s, enum opt_id opt)

@@ -503,6 +503,11 @@ int ata_set_features(struct device *dev, const char *what, uint8_t subcommand, u
 	return ata_command(dev, what, ATA_OP_SET_FEATURES, subcommand, count);
 }
 
+int ata_set_epc(struct device *dev, const char *what, uint32_t lba, uint8_t condition, struct ata_result *res)
+{
+	return ata_nondata(dev, what, ATA_OP_SET_FEATURES, ATA_SF_EPC, condition, lba, false, res, 0);
+}
+
 int ata_flush_cache(struct device *dev, bool ext, const char *report_as)
 {
 	struct ata_result res;

@@ -69,6 +69,9 @@ int ata_command(struct device *dev, const char *what, uint8_t command, uint16_t 
 /* SET FEATURES: subcommand (ata.h's enum ata_set_features) in FEATURE, its value in COUNT; reported as what. */
 int ata_set_features(struct device *dev, const char *what, uint8_t subcommand, uint16_t count);
 
+/* SET FEATURES EPC: the subcommand and its bits in lba (ata.h's ATA_EPC_*), the power condition in COUNT. */
+int ata_set_epc(struct device *dev, const char *what, uint32_t lba, uint8_t condition, struct ata_result *res);
+
 /* FLUSH CACHE, or FLUSH CACHE EXT; a failure is reported as report_as, or not at all when it is NULL. */
 int ata_flush_cache(struct device *dev, bool ext, const char *report_as);
 

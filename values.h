@@ -34,6 +34,7 @@ enum opt_id {
 	OPT_SECURITY_MODE, OPT_USER_MASTER, OPT_SECURITY_PROMPT, OPT_YES_I_KNOW,
 	OPT_PLEASE_DESTROY, OPT_JSON, OPT_IODEPTH, OPT_BLOCK_SIZE, OPT_SEEKS, OPT_SANITIZE_WAIT,
 	OPT_SANITIZE_NO_DEALLOC, OPT_SANITIZE_AUSE, OPT_SANITIZE_EXIT_FAILURE, OPT_FORMAT_ERASE,
+	OPT_EPC, OPT_EPC_ENABLE, OPT_EPC_DISABLE, OPT_EPC_TIMER, OPT_EPC_GOTO, OPT_EPC_RESTORE,
 	OPT_COUNT
 };
 
@@ -47,7 +48,7 @@ struct opt_value {
 	bool given;		/* it appeared */
 	bool noisy;		/* not silenced by a -q just before it */
 	bool has_value;		/* a value came with it (the "set" form) */
-	bool flag;		/* -N's 'p', --make-bad-sector's 'f' */
+	bool flag;		/* -N's 'p', --make-bad-sector's 'f', ",save" */
 	uint64_t num;		/* the number; ARG_WORD: the word's place in the row's list */
 	const char *str;	/* file name, password, mode letter, word */
 	char name[32];		/* as the option is spelled in messages: "-S", "--read-sector" */

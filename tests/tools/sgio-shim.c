@@ -12,7 +12,12 @@
  *                       SHIM_STATUS, SHIM_ERROR; SHIM_SENSE_LEN cuts the sense short
  *   SHIM_COUNT=N, SHIM_LBA=N   registers returned when asked (CK_COND)
  *   SHIM_LOGS=DIR       READ LOG (DMA) EXT of log XX answers DIR/XX.hex (bytes in
- *                       hex, pages one after another); other logs read as 5Ah bytes
+ *                       hex, pages one after another); other logs read as 5Ah bytes.
+ *                       SET FEATURES EPC (4Ah) changes DIR/08.hex, the Power Conditions log,
+ *                       as a drive would (timers, enabled and saved bits, restore), and
+ *                       enable/disable word 120 bit 7 of the SHIM_IDENTIFY file;
+ *                       SHIM_EPC_IDLE=1: an IDLE's timer (1-240: 5 s units) sets Standby_z;
+ *                       with EPC enabled, SET FEATURES enable APM (05h) is aborted
  *   SHIM_LOG_DEVICE=1   start each logged line with the device it went to
  *   SHIM_NVME=CTRL.hex,NS.hex   answer as an NVMe controller with one namespace:
  *                       Identify from those pages (SHIM_NVME_NSZE=N overrides the
@@ -154,6 +159,105 @@ static unsigned long long env_num(const char *name, unsigned long long dflt)
 	const char *v = getenv(name);
 
 	return v ? strtoull(v, NULL, 0) : dflt;
+}
+
+/* ---- EPC: SET FEATURES 4Ah changes the Power Conditions log (SHIM_LOGS/08.hex) and IDENTIFY ---- */
+
+/* The descriptor of a power condition id in the 1024 bytes of log 08h, or -1. */
+static int epc_descriptor(unsigned int id)
+{
+	switch (id) {
+	case 0x81: case 0x82: case 0x83: return (int)(id - 0x81) * 64;	/* page 0: Idle_a, _b, _c */
+	case 0x01: return 512 + 384;					/* page 1: Standby_y */
+	case 0x00: return 512 + 448;					/* Standby_z */
+	default: return -1;
+	}
+}
+
+static void put_le32(unsigned char *p, unsigned int v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static unsigned int get_le32(const unsigned char *p)
+{
+	return (unsigned int)p[0] | (unsigned int)p[1] << 8 | (unsigned int)p[2] << 16 | (unsigned int)p[3] << 24;
+}
+
+/* IDENTIFY word 120 bit 7 (EPC enabled) set or cleared in the SHIM_IDENTIFY file, 8 words a line. */
+static void epc_identify_enabled(int on)
+{
+	const char *path = getenv("SHIM_IDENTIFY");
+	unsigned char page[512];
+	unsigned int w;
+	FILE *f;
+
+	if (!path)
+		return;
+	load_identify(page, sizeof(page));
+	w = (unsigned int)(page[240] | page[241] << 8);
+	w = on ? w | 0x80 : w & ~0x80u;
+	page[240] = (unsigned char)w, page[241] = (unsigned char)(w >> 8);
+	if (!(f = fopen(path, "w")))
+		return;
+	for (int i = 0; i < 256; i++)
+		fprintf(f, "%04x%c", page[2 * i] | page[2 * i + 1] << 8, i % 8 == 7 ? '\n' : ' ');
+	fclose(f);
+}
+
+/* What a SET FEATURES EPC (LBA: subcommand and bits, COUNT: the condition) or an IDLE with a timer does. */
+static void epc_update(unsigned int lba, unsigned int count, int idle_timer)
+{
+	char path[512];
+	unsigned char log[1024];
+	unsigned int sub = lba & 0xf, flag_bit;
+	FILE *f;
+
+	if (!getenv("SHIM_LOGS"))
+		return;
+	if (!idle_timer && (sub == 4 || sub == 5)) {
+		epc_identify_enabled(sub == 4);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/08.hex", getenv("SHIM_LOGS"));
+	if (load_bytes(path, 0, log, sizeof(log)))
+		return;
+	for (unsigned int id = 0; id < 0x100; id++) {
+		int at = epc_descriptor(id);
+		unsigned char *d;
+
+		if (at < 0 || (count != 0xff && count != id))
+			continue;
+		d = log + at;
+		if (idle_timer) {	/* an IDLE command's timer sets Standby_z (ACS-3 4.9.2) */
+			put_le32(d + 12, lba);
+			d[1] |= 0x04;
+		} else if (sub == 2 || sub == 3) {	/* set timer, set state: ENABLE bit 5, SAVE bit 4 */
+			if (sub == 2)
+				put_le32(d + 12, (lba >> 8 & 0xffff) * ((lba & 0x80) ? 600 : 1));
+			d[1] = (unsigned char)((lba & 0x20) ? d[1] | 0x04 : d[1] & ~0x04);
+			if (lba & 0x10) {
+				put_le32(d + 8, get_le32(d + 12));
+				d[1] = (unsigned char)((d[1] & 0x04) ? d[1] | 0x08 : d[1] & ~0x08);
+			}
+		} else if (sub == 0) {	/* restore: DEFAULT bit 6, SAVE bit 4 */
+			int from = (lba & 0x40) ? 4 : 8;
+
+			flag_bit = (lba & 0x40) ? 0x10 : 0x08;
+			put_le32(d + 12, get_le32(d + from));
+			d[1] = (unsigned char)((d[1] & flag_bit) ? d[1] | 0x04 : d[1] & ~0x04);
+			if (lba & 0x10) {
+				put_le32(d + 8, get_le32(d + 12));
+				d[1] = (unsigned char)((d[1] & 0x04) ? d[1] | 0x08 : d[1] & ~0x08);
+			}
+		}
+	}
+	if (!(f = fopen(path, "w")))
+		return;
+	for (unsigned int i = 0; i < sizeof(log); i++)
+		fprintf(f, "%02x%c", log[i], i % 16 == 15 ? '\n' : ' ');
+	fclose(f);
 }
 
 /* Sense data carrying the ATA registers, in the format asked for. */
@@ -515,6 +619,18 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		load_identify(io->dxferp, io->dxfer_len);
 		return 0;
 	}
+	if (command == 0xef && cdb[4] == 0x05 && !twelve && getenv("SHIM_LOGS")) {
+		unsigned char page[512];
+
+		/* With EPC enabled (word 120 bit 7), enabling APM is aborted (ACS-3 4.9.1). */
+		load_identify(page, sizeof(page));
+		if (page[240] & 0x80)
+			reply = "abort";
+	}
+	if (command == 0xef && cdb[4] == 0x4a && !twelve && strcmp(reply ? reply : "ok", "ok") == 0)
+		epc_update((unsigned int)(cdb[8] | cdb[10] << 8 | cdb[12] << 16), cdb[6], 0);
+	if (command == 0xe3 && !twelve && cdb[6] >= 1 && cdb[6] <= 240 && getenv("SHIM_EPC_IDLE"))
+		epc_update(cdb[6] * 50u, 0x00, 1);
 	if ((command == 0x2f || command == 0x47) && getenv("SHIM_LOGS") && !twelve) {
 		/* READ LOG (DMA) EXT: log address in LBA 7:0, page in LBA 15:8 and 23:16. */
 		char path[512];

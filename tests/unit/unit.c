@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../epc.h"
 #include "../../erasecheck.h"
 #include "../../ranges.h"
 #include "../../scsi_pages.h"
@@ -249,6 +250,33 @@ static void test_erase_sample(void)
 	result("erase sample: zeros, the pattern in either byte order, anything else", ok);
 }
 
+/* A Power Conditions log descriptor (ACS-3 9.7.4, FreeBSD's struct ata_power_cond_log_desc), and the timer field. */
+static void test_epc(void)
+{
+	static const uint8_t desc[ATA_PCL_DESCRIPTOR] = {
+		[1] = 0xe4,	/* supported, saveable, changeable, current enabled */
+		[4] = 0xb0, [5] = 0x04,	/* default 1200 (120 s) */
+		[8] = 0x2c, [9] = 0x01,	/* saved 300 */
+		[12] = 0x10, [13] = 0x27,	/* current 10000 */
+		[20] = 0x01,	/* minimum 1 */
+		[24] = 0xa0, [25] = 0x8c,	/* maximum 36000 */
+	};
+	struct epc_state st;
+	uint64_t eff;
+	uint32_t lba;
+	bool ok;
+
+	epc_decode(desc, &st);
+	result("EPC descriptor: flags and the five timers", st.supported && st.saveable && st.changeable &&
+		   st.current_enabled && !st.saved_enabled && !st.default_enabled && st.default_timer == 1200 &&
+		   st.saved_timer == 300 && st.current_timer == 10000 && st.min_timer == 1 && st.max_timer == 36000);
+	ok = epc_timer_field(65535, &lba, &eff) == 0 && lba == 0xffff00 && eff == 65535;
+	ok = ok && epc_timer_field(65536, &lba, &eff) == 0 && lba == (110u << 8 | 0x80) && eff == 66000;
+	ok = ok && epc_timer_field(600ULL * 65535, &lba, &eff) == 0 && lba == (0xffffu << 8 | 0x80);
+	ok = ok && epc_timer_field(600ULL * 65535 + 1, &lba, &eff) == ERANGE;
+	result("EPC timer: 100 ms units to 6553.5 s, whole minutes (rounded up) above, 65535 minutes at most", ok);
+}
+
 int main(void)
 {
 	test_sat();
@@ -257,6 +285,7 @@ int main(void)
 	test_scsi_pages();
 	test_sysfs();
 	test_erase_sample();
+	test_epc();
 	printf("end of suite\n");
 	return failures != 0;
 }
