@@ -45,7 +45,7 @@ struct step {
 	step_fn *run;		/* NULL: the disk's own command, below */
 	bool ata_only;		/* an ATA command, refused on other disks */
 	enum disk_op via;	/* a command every disk has, done by its transport */
-	bool erases;		/* refused on a disk: say which options do erase it */
+	enum { HINT_NONE, HINT_ERASE, HINT_POWER } hint;	/* refused on a disk: what it has instead */
 };
 
 /* Last column: ATA commands (refused on NVMe and SCSI disks), or steps that work on any device. */
@@ -55,7 +55,10 @@ struct step {
 /* A command of every kind of disk: the transport chosen for the device does it. */
 #define DISK_STEP(o, w, dflt, op) { .opt = (o), .when = (w), .in_defaults = (dflt), .via = (op) }
 /* An ATA erase: where refused, the disk says what erases it instead. */
-#define ATA_ERASE_STEP(o, fn) { .opt = (o), .when = WHEN_GIVEN, .run = (fn), .ata_only = true, .erases = true }
+#define ATA_ERASE_STEP(o, fn) { .opt = (o), .when = WHEN_GIVEN, .run = (fn), .ata_only = true, .hint = HINT_ERASE }
+/* A power setting: where refused, the disk says how its power is managed instead. */
+#define POWER_STEP(o, w, fn) { .opt = (o), .when = (w), .run = (fn), .ata_only = true, .hint = HINT_POWER }
+#define DISK_POWER_STEP(o, w, op) { .opt = (o), .when = (w), .via = (op), .hint = HINT_POWER }
 
 static const struct step steps[] = {
 	/* Settings. */
@@ -79,12 +82,12 @@ static const struct step steps[] = {
 	STEP(OPT_XFERMODE, WHEN_SET, false, set_drive_feature, ATA),
 	DISK_STEP(OPT_LOOKAHEAD, WHEN_SET, false, DISK_SET_CACHE),
 	STEP(OPT_POWERUP_STANDBY, WHEN_SET, false, set_powerup_standby, ATA),
-	STEP(OPT_APM, WHEN_SET, false, set_drive_feature, ATA),
+	POWER_STEP(OPT_APM, WHEN_SET, set_drive_feature),
 	STEP(OPT_CDROMSPEED, WHEN_SET, false, set_cdrom_speed, ANY),
 	STEP(OPT_ACOUSTIC, WHEN_SET, false, set_drive_feature, ATA),
 	STEP(OPT_WRV, WHEN_SET, false, set_drive_feature, ATA),
 	DISK_STEP(OPT_WCACHE, WHEN_SET, false, DISK_SET_CACHE),
-	DISK_STEP(OPT_STANDBY, WHEN_SET, false, DISK_STANDBY_TIMER),
+	DISK_POWER_STEP(OPT_STANDBY, WHEN_SET, DISK_STANDBY_TIMER),
 	STEP(OPT_EPC_ENABLE, WHEN_GIVEN, false, epc_step, ATA),
 	STEP(OPT_EPC_DISABLE, WHEN_GIVEN, false, epc_step, ATA),
 	STEP(OPT_EPC_RESTORE, WHEN_GIVEN, false, epc_step, ATA),
@@ -286,10 +289,10 @@ static int run_step(struct device *dev, const struct settings *s, const struct s
 		if (refused[st->opt])
 			return EOPNOTSUPP;
 		refused[st->opt] = true;
-		if (!st->ata_only)
-			return refuse_missing_command(dev, s->v[st->opt].name);
-		err = refuse_on_this_disk(dev, s->v[st->opt].name);
-		if (st->erases && dev->disk->describe_erase)
+		if (st->hint == HINT_POWER && dev->disk->refuse_power)
+			return dev->disk->refuse_power(dev, s->v[st->opt].name);
+		err = st->ata_only ? refuse_on_this_disk(dev, s->v[st->opt].name) : refuse_missing_command(dev, s->v[st->opt].name);
+		if (st->hint == HINT_ERASE && dev->disk->describe_erase)
 			dev->disk->describe_erase(dev);
 		return err;
 	}

@@ -58,6 +58,8 @@ struct disk_ops {
 	void (*flush_quietly)(struct device *dev);
 	/* After an erase option this disk has no command for: which options do erase it, and what it supports (may be NULL). */
 	void (*describe_erase)(struct device *dev);
+	/* A power option this disk has no command for: refused in one line that says how its power is managed (may be NULL). */
+	int (*refuse_power)(struct device *dev, const char *option);
 };
 
 struct device {

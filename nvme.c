@@ -98,6 +98,23 @@ long nvme_admin_get_features(struct device *dev, uint8_t fid, bool quiet)
 	return (long)cmd.result;
 }
 
+int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uint32_t bytes, uint32_t *result)
+{
+	struct nvme_passthru_cmd cmd = {
+		.opcode = NVME_ADMIN_GET_FEATURES,
+		.nsid = 0,
+		.addr = (uint64_t)(uintptr_t)buf,
+		.data_len = bytes,
+		.cdw10 = fid,
+	};
+
+	memset(buf, 0, bytes);
+	if (ioctl(dev->fd, NVME_IOCTL_ADMIN_CMD, &cmd) != 0)
+		return EIO;
+	*result = cmd.result;
+	return 0;
+}
+
 int nvme_admin_set_features(struct device *dev, uint8_t fid, uint32_t value, const char *what)
 {
 	/* The features set here belong to the controller: namespace 0. */

@@ -23,6 +23,9 @@ int nvme_admin_identify(struct device *dev, uint8_t cns, uint32_t nsid, void *bu
 /* Get Features of the controller: the result dword, or -1 (a failure is reported unless quiet). */
 long nvme_admin_get_features(struct device *dev, uint8_t fid, bool quiet);
 
+/* Get Features of the controller with its data structure (APST): buf, *result; EIO, unsaid, on failure. */
+int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uint32_t bytes, uint32_t *result);
+
 /* Set Features of the controller: fid to value; what names it in a failure. */
 int nvme_admin_set_features(struct device *dev, uint8_t fid, uint32_t value, const char *what);
 

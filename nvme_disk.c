@@ -24,6 +24,7 @@
 #include "progress.h"
 #include "ranges.h"
 #include "report.h"
+#include "sysfs.h"
 #include "unaligned.h"
 
 /* ---- -I ---- */
@@ -68,12 +69,15 @@ static int nvme_disk_identify(struct device *dev, const struct settings *s, enum
 	} else if (!err) {
 		bool have_ns = dev->nvme_nsid != 0xffffffff && nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns) == 0;
 		long vwc = (ctrl->vwc & 1) ? nvme_admin_get_features(dev, NVME_FEAT_VOLATILE_WC, true) : -1;
-		long apst = (ctrl->apsta & 1) ? nvme_admin_get_features(dev, NVME_FEAT_APST, true) : -1;
 		long ps = nvme_admin_get_features(dev, NVME_FEAT_POWER_MGMT, true);
+		uint8_t table[NVME_APST_BYTES];
+		uint32_t apst = 0;
+		bool have_apst = (ctrl->apsta & 1) && nvme_admin_get_features_data(dev, NVME_FEAT_APST, table, sizeof(table), &apst) == 0;
 		struct nvme_state state = {
 			.write_cache = vwc < 0 ? -1 : (int)(vwc & 1),
-			.apst = apst < 0 ? -1 : (int)(apst & 1),
-			.power_state = ps < 0 ? -1 : (int)(ps & 0x1f),
+			.apst = have_apst ? (int)(apst & 1) : -1,
+			.power_state = ps < 0 ? -1 : (int)(ps & NVME_PM_STATE_MASK),
+			.apst_table = have_apst ? table : NULL,
 		};
 
 		nvme_print_identify(ctrl, have_ns ? ns : NULL, dev->nvme_nsid, &state);
@@ -117,6 +121,62 @@ static int nvme_disk_identity(struct device *dev, const struct settings *s, enum
 
 /* ---- power, cache, flush ---- */
 
+/* A power state's maximum power, in watts, as the descriptor gives it: "9.00 W" or, with MXPS, "0.0050 W". */
+static const char *max_power_text(const struct nvme_power_state *psd, char *buf, size_t size)
+{
+	unsigned int mp = le16toh(psd->mp);
+
+	if (psd->flags & NVME_PS_MXPS)	/* units of 0.0001 W instead of 0.01 W */
+		snprintf(buf, size, "%u.%04u W", mp / 10000, mp % 10000);
+	else
+		snprintf(buf, size, "%u.%02u W", mp / 100, mp % 100);
+	return buf;
+}
+
+static double max_power_watts(const struct nvme_power_state *psd)
+{
+	return le16toh(psd->mp) / ((psd->flags & NVME_PS_MXPS) ? 10000.0 : 100.0);
+}
+
+/*
+ * The kernel's APST latency limit for the controller behind dev, as sysfs
+ * says it (a number of microseconds, or a word); false where it does not.
+ */
+static bool apst_latency_limit(const struct device *dev, char *buf, size_t size)
+{
+	const char *base = strrchr(dev->path, '/') ? strrchr(dev->path, '/') + 1 : dev->path;
+	size_t n = strncmp(base, "nvme", 4) == 0 ? 4 + strspn(base + 4, "0123456789") : 0;
+	char dir[64];
+
+	if (n <= 4 || n > 20)
+		return false;
+	snprintf(dir, sizeof(dir), "/sys/class/nvme/%.*s/power", (int)n, base);
+	return sysfs_read_line(dir, "pm_qos_latency_tolerance_us", buf, size) == 0;
+}
+
+/* -C: the state's number, power and kind from the descriptors, then APST and the kernel's limit. */
+static void print_power_details(struct device *dev, const struct nvme_id_ctrl *ctrl, unsigned int ps)
+{
+	uint8_t table[NVME_APST_BYTES];
+	uint32_t apst = 0;
+	char watts[24], limit[32];
+	bool have_apst = (ctrl->apsta & 1) && nvme_admin_get_features_data(dev, NVME_FEAT_APST, table, sizeof(table), &apst) == 0;
+	bool have_limit = apst_latency_limit(dev, limit, sizeof(limit));
+
+	out(" power state:     PS%u, max %s (%s)\n", ps, max_power_text(&ctrl->psd[ps], watts, sizeof(watts)),
+	    (ctrl->psd[ps].flags & NVME_PS_NOPS) ? "non-operational" : "operational");
+	out(" APST:            %s", !(ctrl->apsta & 1) ? "not supported" : !have_apst ? "unknown" : (apst & 1) ? "enabled" : "disabled");
+	if (have_limit)
+		out(" (the kernel's latency limit: %s%s)", limit, strspn(limit, "0123456789") == strlen(limit) ? " us" : "");
+	out_char('\n');
+	json_fixed("max_power_watts", max_power_watts(&ctrl->psd[ps]), 4);
+	if (have_apst)
+		json_bool("apst_enabled", apst & 1);
+	else
+		json_null("apst_enabled");
+	json_string("apst_latency_limit_us", have_limit ? limit : NULL);
+}
+
 static int nvme_disk_power_mode(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	long ps = nvme_admin_get_features(dev, NVME_FEAT_POWER_MGMT, false);
@@ -128,18 +188,77 @@ static int nvme_disk_power_mode(struct device *dev, const struct settings *s, en
 		out(" drive state is:  unknown\n");
 		return EIO;
 	}
-	ps &= 0x1f;
+	ps &= NVME_PM_STATE_MASK;
 	json_uint("power_state", (uint64_t)ps);
 	ctrl = malloc(sizeof(*ctrl));
-	if (ctrl && nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, ctrl) == 0 && (ctrl->psd[ps].flags & NVME_PS_NOPS)) {
-		json_string("power_mode", "non-operational");
-		out(" drive state is:  non-operational (power state %ld)\n", ps);
-	} else {
+	if (!ctrl || nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, ctrl) != 0 || (unsigned int)ps > ctrl->npss) {
+		/* Without the descriptors, the state is all there is to say. */
 		json_string("power_mode", "active/idle");
 		out(" drive state is:  active/idle\n");
+	} else {
+		bool nops = ctrl->psd[ps].flags & NVME_PS_NOPS;
+
+		json_string("power_mode", nops ? "non-operational" : "active/idle");
+		if (nops)
+			out(" drive state is:  non-operational (power state %ld)\n", ps);
+		else
+			out(" drive state is:  active/idle\n");
+		print_power_details(dev, ctrl, (unsigned int)ps);
 	}
 	free(ctrl);
 	return 0;
+}
+
+/* The non-operational power state that draws least (the deepest); -1 where there is none. */
+static int deepest_nops(const struct nvme_id_ctrl *ctrl)
+{
+	int best = -1;
+
+	for (unsigned int i = 0; i <= ctrl->npss && i < 32; i++)
+		if ((ctrl->psd[i].flags & NVME_PS_NOPS) &&
+		    (best < 0 || max_power_watts(&ctrl->psd[i]) <= max_power_watts(&ctrl->psd[best])))
+			best = (int)i;
+	return best;
+}
+
+static int nvme_refuse_power(struct device *dev, const char *option);
+
+/* -y: the deepest non-operational power state, which the controller leaves by itself on the next I/O. */
+static int nvme_disk_power_command(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct nvme_id_ctrl *ctrl;
+	char watts[24];
+	int err, ps;
+
+	if (opt != OPT_STANDBY_NOW)
+		return nvme_refuse_power(dev, s->v[opt].name);
+	ctrl = malloc(sizeof(*ctrl));
+	err = ctrl ? nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, ctrl) : ENOMEM;
+	if (!err && (ps = deepest_nops(ctrl)) < 0) {
+		complain(" %s: this NVMe controller has no non-operational power state\n", s->v[opt].name);
+		err = EOPNOTSUPP;
+	} else if (!err) {
+		if (s->v[opt].noisy)
+			out(" issuing standby command: NVMe power state %d (non-operational, max %s)\n", ps,
+			    max_power_text(&ctrl->psd[ps], watts, sizeof(watts)));
+		err = nvme_admin_set_features(dev, NVME_FEAT_POWER_MGMT, (uint32_t)ps, "NVMe Set Features (power state)");
+		json_uint("power_state_set", (uint64_t)ps);
+	}
+	free(ctrl);
+	return err;
+}
+
+static int nvme_refuse_power(struct device *dev, const char *option)
+{
+	char limit[32];
+	bool have = apst_latency_limit(dev, limit, sizeof(limit));
+
+	complain(" %s: not supported on NVMe devices: their idle power is APST, deeper power states the controller enters"
+		 " by itself after idle times the kernel programs from its latency limit (%s%s%s, nvme_core.default_ps_max_latency_us"
+		 " at boot); -y enters the deepest non-operational one now\n",
+		 option, have ? "now " : "", have ? limit : "", have ? " us in pm_qos_latency_tolerance_us" :
+		 "/sys/class/nvme/nvmeX/power/pm_qos_latency_tolerance_us");
+	return EOPNOTSUPP;
 }
 
 static int nvme_disk_get_cache(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -305,6 +424,7 @@ const struct disk_ops nvme_disk = {
 		[DISK_SET_CACHE] = nvme_disk_set_cache,
 		[DISK_FLUSH] = nvme_disk_flush,
 		[DISK_POWER_MODE] = nvme_disk_power_mode,
+		[DISK_POWER_COMMAND] = nvme_disk_power_command,
 		[DISK_SANITIZE] = nvme_sanitize,
 		[DISK_SANITIZE_WAIT] = nvme_sanitize_wait,
 		[DISK_FORMAT_ERASE] = nvme_format_erase,
@@ -313,4 +433,5 @@ const struct disk_ops nvme_disk = {
 	.trim = nvme_disk_trim,
 	.flush_quietly = nvme_disk_flush_quietly,
 	.describe_erase = nvme_describe_erase,
+	.refuse_power = nvme_refuse_power,
 };

@@ -11,6 +11,7 @@
 #include "json.h"
 #include "nvme_identify.h"
 #include "report.h"
+#include "unaligned.h"
 
 /* An Identify string, its control characters escaped (a device must not drive the terminal). */
 static void print_text(const char *label, const char *p, size_t len)
@@ -93,6 +94,25 @@ static void print_power_state(const struct nvme_power_state *psd, unsigned int i
 	    (psd->flags & NVME_PS_NOPS) ? "non-operational" : "operational");
 }
 
+/* The APST entries that move the controller on: from which state, after how long idle, to which. */
+static void print_apst_table(const uint8_t *table, unsigned int npss)
+{
+	bool any = false;
+
+	for (unsigned int i = 0; table && i <= npss && i < NVME_APST_ENTRIES; i++) {
+		uint64_t e = get_le64(table + 8 * i);
+
+		if (!NVME_APST_ITPT(e))
+			continue;
+		if (!any)
+			out("\tAPST transitions (idle time, then the state entered):\n");
+		any = true;
+		out("\t\tPS%u: after %u ms idle, to PS%u\n", i, (unsigned int)NVME_APST_ITPT(e), NVME_APST_ITPS(e));
+	}
+	if (table && !any)
+		out("\tAPST transitions: none programmed\n");
+}
+
 void nvme_print_identify(const struct nvme_id_ctrl *c, const struct nvme_id_ns *ns, uint32_t nsid,
 			 const struct nvme_state *state)
 {
@@ -153,6 +173,7 @@ void nvme_print_identify(const struct nvme_id_ctrl *c, const struct nvme_id_ns *
 	out("\tPower states: %u (current marked *)\n", npss + 1);
 	for (unsigned int i = 0; i <= npss && i < 32; i++)
 		print_power_state(&c->psd[i], i, (int)i == state->power_state);
+	print_apst_table(state->apst_table, npss);
 
 	out("Commands/features:\n\tEnabled\tSupported:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(nvme_features); i++) {
@@ -308,6 +329,14 @@ void nvme_json_identify(const struct nvme_id_ctrl *c, const struct nvme_id_ns *n
 		json_uint("exit_latency_us", le32toh(psd->exlat));
 		json_bool("operational", !(psd->flags & NVME_PS_NOPS));
 		json_bool("current", (int)i == state->power_state);
+		if (state->apst_table && NVME_APST_ITPT(get_le64(state->apst_table + 8 * i))) {
+			uint64_t e = get_le64(state->apst_table + 8 * i);
+
+			json_object_begin("apst");
+			json_uint("idle_ms", NVME_APST_ITPT(e));
+			json_uint("to_power_state", NVME_APST_ITPS(e));
+			json_object_end();
+		}
 		json_object_end();
 	}
 	json_array_end();

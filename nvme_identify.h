@@ -11,6 +11,7 @@ struct nvme_state {
 	int write_cache;
 	int apst;
 	int power_state;
+	const uint8_t *apst_table;	/* the APST data structure (NVME_APST_BYTES), or NULL */
 };
 
 /* Identify Controller (and Namespace, may be NULL) as -I prints it. */

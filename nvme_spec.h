@@ -125,6 +125,20 @@ enum nvme_feature_id {
 	NVME_FEAT_APST = 0x0c,		/* result bit 0: autonomous power state transitions on */
 };
 
+/* Power Management (feature 02h): CDW11 and the result, bits 4:0 the power state. */
+#define NVME_PM_STATE_MASK 0x1fu
+
+/*
+ * The APST data structure (feature 0Ch, NVMe Base 1.4 Figure 280): 32
+ * entries of 64 bits, one per power state, little-endian: bits 7:3 the
+ * state to go to (ITPS), bits 31:8 the idle time before it in ms (ITPT,
+ * 0: no transition from that state).
+ */
+#define NVME_APST_ENTRIES 32
+#define NVME_APST_BYTES (8 * NVME_APST_ENTRIES)
+#define NVME_APST_ITPS(e) ((unsigned int)((e) >> 3) & 0x1fu)
+#define NVME_APST_ITPT(e) ((uint32_t)((e) >> 8) & 0xffffffu)
+
 /* Dataset Management's attributes (CDW11): AD, deallocate the ranges. */
 #define NVME_DSM_ATTR_DEALLOCATE (1u << 2)
 

@@ -89,6 +89,22 @@ else
 	echo "FAIL nvme: --json --sanitize-wait: the sanitize_status object (exit $rc)"
 	head -c 600 "$out/nvme-cmd.out" | sed 's/^/  /'
 fi
+# --json -C: the power state, its power, APST and the kernel's limit (none in the double's sysfs).
+run SHIM_NVME="$top/tests/nvme/crafted-ctrl.hex,$top/tests/nvme/crafted-ns.hex" SHIM_NVME_PS=2 SHIM_NVME_APST=100:2 -- --json -C
+if [ "$rc" = 0 ] && python3 - "$out/nvme-cmd.out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["devices"][0]
+want = {"power_state": 2, "power_mode": "non-operational", "max_power_watts": 0.5, "apst_enabled": True,
+        "apst_latency_limit_us": None}
+sys.exit(0 if all(d.get(k, "missing") == v for k, v in want.items()) and d["errors"] == [] else 1)
+PY
+then
+	echo "ok nvme: --json -C: power_state, power_mode, max_power_watts, apst_enabled"
+else
+	echo "FAIL nvme: --json -C: power_state, power_mode, max_power_watts, apst_enabled (exit $rc)"
+	head -c 600 "$out/nvme-cmd.out" | sed 's/^/  /'
+fi
+
 # A format has no progress report: on a terminal the status line counts the time (the double takes
 # 2.5 s over it); without a terminal, nothing extra.
 rm -f "$out/nvme-cmd.log"

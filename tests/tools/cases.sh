@@ -2,11 +2,12 @@
 # script that runs one, which defines run ENV... -- ARGS... and
 # check NAME EXIT LOG STDOUT STDERR (LOG "*": not checked).
 #
-# set NAME = VALUE      a named piece, written {NAME} in what follows ({out}: the output folder)
+# set NAME = VALUE      a named piece, written {NAME} in what follows ({out}: the output folder,
+#                       {top}: the checkout)
 # NAME | ENV | ARGS | EXIT | LOG | STDOUT | STDERR     a case; "-": nothing (ENV, LOG: nothing sent)
 #                       or not checked (STDOUT, STDERR); LOG "*": not checked
 
-declare -A piece=([out]="$out")
+declare -A piece=([out]="$out" [top]="$top")
 
 expand() {
 	local text=$1 key

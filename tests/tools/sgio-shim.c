@@ -34,6 +34,9 @@
  *                       crypto erase 5 s
  *   SHIM_NVME_FAIL=XX   admin opcode XX (hex) ends with NVMe status 0002h, invalid field
  *   SHIM_NVME_DELAY=XX  admin opcode XX (hex) takes SHIM_DELAY_MS ms
+ *   SHIM_NVME_PS=N      Get Features Power Management says power state N
+ *   SHIM_NVME_APST=T:S,T:S   Get Features APST says enabled, with these entries from PS0 on
+ *                       (idle time T ms, then state S); without it, disabled
  *   SHIM_DISK_IMAGE=FILE   an O_DIRECT open of /dev/null opens FILE (read-only), a block device
  *                       for fstat (SHIM_BLOCK_DEV) with BLKGETSIZE64 its size and BLKSSZGET 512
  *   SHIM_SANITIZE=C:L,C:L,abort:R   successive SANITIZE STATUS EXT answers: COUNT C and
@@ -748,9 +751,33 @@ static void log_nvme(const char *what, const struct nvme_passthru_cmd *cmd)
 		words[9 + b] = (unsigned char)(cmd->cdw11 >> (8 * b));
 	}
 	log_bytes(f, what, words, 13);
-	if (cmd->opcode & 1)	/* a data-out command */
+	if ((cmd->opcode & 1) && cmd->data_len)	/* a data-out command */
 		log_bytes(f, "data", (unsigned char *)(uintptr_t)cmd->addr, cmd->data_len);
 	fclose(f);
+}
+
+/* Get Features APST: enabled where SHIM_NVME_APST is set, its entries ("ITPT:ITPS,..." from PS0) in the data. */
+static void apst_table(struct nvme_passthru_cmd *cmd)
+{
+	unsigned char *buf = (unsigned char *)(uintptr_t)cmd->addr;
+	const char *spec = getenv("SHIM_NVME_APST");
+	char copy[512], *save = NULL;
+	unsigned int i = 0;
+
+	cmd->result = spec ? 1 : 0;
+	if (!spec || !buf)
+		return;
+	memset(buf, 0, cmd->data_len);
+	snprintf(copy, sizeof(copy), "%s", spec);
+	for (char *e = strtok_r(copy, ",", &save); e && 8 * (i + 1) <= cmd->data_len; e = strtok_r(NULL, ",", &save), i++) {
+		unsigned int itpt = 0, itps = 0;
+		unsigned long long v;
+
+		sscanf(e, "%u:%u", &itpt, &itps);
+		v = (unsigned long long)itpt << 8 | (itps & 0x1f) << 3;
+		for (int b = 0; b < 8; b++)
+			buf[8 * i + b] = (unsigned char)(v >> (8 * b));
+	}
 }
 
 /* The admin commands: Identify from the pages, the sanitize log, the rest logged. */
@@ -784,6 +811,10 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 		return 0x0002;	/* NVMe status: invalid field in command */
 	if (cmd->opcode == 0x84)
 		last_sanitize = cmd->cdw10;
+	if (cmd->opcode == 0x0a && (cmd->cdw10 & 0xff) == 0x02)	/* Get Features, Power Management */
+		cmd->result = (unsigned int)env_num("SHIM_NVME_PS", 0);
+	if (cmd->opcode == 0x0a && (cmd->cdw10 & 0xff) == 0x0c)	/* Get Features, APST */
+		apst_table(cmd);
 	if (cmd->opcode == 0x02 && (cmd->cdw10 & 0xff) == 0x81)
 		sanitize_log(buf, cmd->data_len, last_sanitize);
 	return 0;

@@ -189,7 +189,7 @@ check dvd-W 0 $H -W /dev/sr0
 check_fails virtio-C "CHECK POWER MODE" $H -C /dev/vda
 check_fails virtio-W0 "failed" $H -W0 /dev/vda
 check_fails virtio-y "failed" $H -y /dev/vda
-check_fails nvme-y "-y: not supported on NVMe" $H -y /dev/nvme0n1
+check_fails nvme-y "-y: this NVMe controller has no non-operational power state" $H -y /dev/nvme0n1
 check_fails nvme-S "-S: not supported on NVMe" $H -S 12 /dev/nvme0n1
 check virtio-a 0 $H -a /dev/vda
 check virtio-default 0 $H /dev/vda
@@ -290,6 +290,12 @@ check nvme-I 0 $H -I $N
 check nvme-ctrl-I 0 $H -I /dev/nvme0
 check nvme-i 0 $H -i $N
 check nvme-C 0 $H -C $N
+# The power state -C names is the one nvme-cli's Get Features (Power Management) reports.
+check_true nvme-C-agrees-with-nvme-cli sh -c "
+	nvme get-feature /dev/nvme0 -f 2 > /tmp/nvme-cli.out 2>&1
+	want=\$(sed -n 's/.*Current value: *\\(0x\\)\\{0,1\\}\\([0-9a-fA-F][0-9a-fA-F]*\\).*/\\2/p' /tmp/nvme-cli.out) &&
+	got=\$($H -C $N | sed -n 's/^ power state: *PS\\([0-9]*\\),.*/\\1/p') &&
+	[ -n \"\$want\" ] && [ -n \"\$got\" ] && [ \$((0x\$want & 31)) = \"\$got\" ] || { echo \"nvme-cli: \$want, hdparm: \$got\"; cat /tmp/nvme-cli.out; false; }"
 check nvme-W 0 $H -W $N
 check nvme-W0 0 $H -W0 $N
 check nvme-W-off 0 $H -W $N

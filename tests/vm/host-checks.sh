@@ -45,7 +45,7 @@ sys.exit(0 if ($2) else 1)" 2> "$work/jcheck.err"; then
 	}
 	jcheck json-hdd "devs[0]['identify']['model_name'] == 'HDPARM-TEST-HDD' and devs[0]['identify']['serial_number'] == 'HDD0001' and devs[0]['power_mode'] == 'active/idle' and devs[0]['write_cache']['supported'] and devs[0]['readahead'] == 256 and devs[0]['errors'] == [] and devs[0]['identify']['rotation_rate'] == 7200 and devs[0]['identify']['wwn']['naa'] == 5"
 	jcheck json-ssd "devs[0]['identify']['rotation_rate'] == 0 and devs[0]['errors'] == [] and devs[0]['identify']['user_capacity']['blocks'] == 131072"
-	jcheck json-nvme "devs[0]['identify']['device_type'] == 'nvme' and devs[0]['identify']['serial_number'] == 'NVME0001' and devs[0]['identify']['user_capacity']['blocks'] == 65536 and devs[0]['power_mode'] == 'active/idle' and devs[0]['errors'] == []"
+	jcheck json-nvme "devs[0]['identify']['device_type'] == 'nvme' and devs[0]['identify']['serial_number'] == 'NVME0001' and devs[0]['identify']['user_capacity']['blocks'] == 65536 and devs[0]['power_mode'] == 'active/idle' and devs[0]['power_state'] == 0 and devs[0]['max_power_watts'] == 25.0 and devs[0]['apst_enabled'] is None and devs[0]['errors'] == []"
 	jcheck json-nvme-format-erase "devs[0]['format_erase']['erase'] == 'user' and devs[0]['format_erase']['completed'] and devs[0]['erase_check'] == {'blocks': 64, 'zeros': 64, 'pattern': 0, 'other': 0, 'verdict': 'zeros'} and devs[0]['errors'] == []"
 	jcheck json-virtio "'identify' not in devs[0] and 'power_mode' not in devs[0] and len(devs[0]['errors']) >= 3 and devs[0]['readahead'] == 256"
 	jcheck json-timings "devs[0]['timings']['cached_reads']['mib'] > 0 and devs[0]['timings']['disk_reads']['mib'] > 0 and devs[0]['timings']['disk_reads']['o_direct'] is False"
