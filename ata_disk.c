@@ -123,6 +123,25 @@ static int ata_disk_identify(struct device *dev, const struct settings *s, enum 
 	return print_identify_with_logs(dev, id);
 }
 
+/* CHECK POWER MODE's COUNT (ACS-3): 00h Standby_z, 01h Standby_y; anything else is a spinning drive. */
+static int ata_disk_power_state(struct device *dev, enum disk_power *state)
+{
+	struct ata_result res;
+	int err = ata_check_power_mode(dev, &res);
+
+	if (!err && !res.have_regs)
+		err = EIO;	/* a bridge without registers: zeros would read as standby */
+	*state = err ? DISK_POWER_UNKNOWN : (res.out.count & 0xff) <= 0x01 ? DISK_POWER_STANDBY : DISK_POWER_ACTIVE;
+	return err;
+}
+
+static int ata_disk_standby_now(struct device *dev)
+{
+	struct ata_result res;
+
+	return ata_nondata(dev, "STANDBY IMMEDIATE", ATA_OP_STANDBY_IMMEDIATE, 0, 0, 0, false, &res, 60);
+}
+
 /* Before a timing: what the drive's cache holds would compete with the reads. Nothing said on failure. */
 static void ata_disk_flush_quietly(struct device *dev)
 {
@@ -147,4 +166,6 @@ const struct disk_ops ata_disk = {
 	.read_sector = ata_read_sector,
 	.trim = ata_trim,
 	.flush_quietly = ata_disk_flush_quietly,
+	.power_state = ata_disk_power_state,
+	.standby_now = ata_disk_standby_now,
 };

@@ -41,6 +41,9 @@ enum disk_op {
 	DISK_OP_COUNT
 };
 
+/* Where a disk's power stands, as the commands that do not wake it say. */
+enum disk_power { DISK_POWER_UNKNOWN, DISK_POWER_ACTIVE, DISK_POWER_STANDBY };
+
 /*
  * Those commands, each done the natural way for one transport (ATA, NVMe,
  * SCSI).  Chosen once per device (disk.c); a command calls through
@@ -60,6 +63,10 @@ struct disk_ops {
 	void (*describe_erase)(struct device *dev);
 	/* A power option this disk has no command for: refused in one line that says how its power is managed (may be NULL). */
 	int (*refuse_power)(struct device *dev, const char *option);
+	/* The power state by a command that does not wake the disk; 0 or an errno, nothing said. */
+	int (*power_state)(struct device *dev, enum disk_power *state);
+	/* Into standby (the deepest non-operational state on NVMe) now; 0 or an errno, nothing said. */
+	int (*standby_now)(struct device *dev);
 };
 
 struct device {

@@ -19,6 +19,7 @@
 #include "actions.h"
 #include "hdparm.h"
 #include "identify.h"
+#include "idle.h"
 #include "json.h"
 #include "modes.h"
 #include "options.h"
@@ -765,6 +766,21 @@ int check_command_line(int argc, char **argv)
 	return err;
 }
 
+/* --idle-spindown SECONDS DEVICE...: every device of the command line, watched by one process. */
+static int run_idle_spindown(const struct parse_state *ps)
+{
+	const char **paths = calloc((size_t)ps->njobs, sizeof(*paths));
+	int status;
+
+	if (!paths)
+		return ENOMEM;
+	for (int i = 0; i < ps->njobs; i++)
+		paths[i] = ps->jobs[i].device;
+	status = idle_spindown((unsigned int)ps->jobs[0].s.v[OPT_IDLE_SPINDOWN].num, paths, ps->njobs, &ps->run);
+	free(paths);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct parse_state ps;
@@ -794,6 +810,12 @@ int main(int argc, char **argv)
 	if (ps.istdin) {
 		free(ps.jobs);
 		return identify_from_stdin(ps.run.json);
+	}
+	if (ps.njobs && ps.jobs[0].s.v[OPT_IDLE_SPINDOWN].given) {
+		status = run_idle_spindown(&ps);
+		free(ps.s.ranges);
+		free(ps.jobs);
+		return status;
 	}
 	for (int i = 0; i < ps.njobs; i++) {
 		bool refused = false;

@@ -223,6 +223,32 @@ static int deepest_nops(const struct nvme_id_ctrl *ctrl)
 
 static int nvme_refuse_power(struct device *dev, const char *option);
 
+/* Get Features does not change the power state; a non-operational state counts as standby. */
+static int nvme_disk_power_state(struct device *dev, enum disk_power *state)
+{
+	struct nvme_id_ctrl *ctrl = malloc(sizeof(*ctrl));
+	long ps = nvme_admin_get_features(dev, NVME_FEAT_POWER_MGMT, true);
+	int err = ps < 0 ? EIO : ctrl ? nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, ctrl) : ENOMEM;
+
+	*state = DISK_POWER_UNKNOWN;
+	if (!err && (ps & NVME_PM_STATE_MASK) <= ctrl->npss)
+		*state = (ctrl->psd[ps & NVME_PM_STATE_MASK].flags & NVME_PS_NOPS) ? DISK_POWER_STANDBY : DISK_POWER_ACTIVE;
+	free(ctrl);
+	return err;
+}
+
+static int nvme_disk_standby_now(struct device *dev)
+{
+	struct nvme_id_ctrl *ctrl = malloc(sizeof(*ctrl));
+	int err = ctrl ? nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, ctrl) : ENOMEM;
+	int ps = err ? -1 : deepest_nops(ctrl);
+
+	free(ctrl);
+	if (err || ps < 0)
+		return err ? err : EOPNOTSUPP;
+	return nvme_admin_set_features(dev, NVME_FEAT_POWER_MGMT, (uint32_t)ps, "NVMe Set Features (power state)");
+}
+
 /* -y: the deepest non-operational power state, which the controller leaves by itself on the next I/O. */
 static int nvme_disk_power_command(struct device *dev, const struct settings *s, enum opt_id opt)
 {
@@ -434,4 +460,6 @@ const struct disk_ops nvme_disk = {
 	.flush_quietly = nvme_disk_flush_quietly,
 	.describe_erase = nvme_describe_erase,
 	.refuse_power = nvme_refuse_power,
+	.power_state = nvme_disk_power_state,
+	.standby_now = nvme_disk_standby_now,
 };

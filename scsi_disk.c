@@ -589,6 +589,24 @@ static int scsi_power_mode(struct device *dev, const struct settings *s, enum op
 	return 0;
 }
 
+/* REQUEST SENSE does not wake a disk in a low power condition (SPC-4 4.5.2). */
+static int scsi_disk_power_state(struct device *dev, enum disk_power *state)
+{
+	struct scsi_result res;
+	struct sense now;
+	int err = scsi_request_sense(dev, &now, &res);
+
+	*state = err ? DISK_POWER_UNKNOWN : strcmp(scsi_power_state(&now), "standby") == 0 ? DISK_POWER_STANDBY : DISK_POWER_ACTIVE;
+	return err;
+}
+
+static int scsi_disk_standby_now(struct device *dev)
+{
+	struct scsi_result res;
+
+	return scsi_start_stop(dev, POWER_CONDITION_STANDBY, false, &res);
+}
+
 static int scsi_power_command(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct scsi_result res;
@@ -764,5 +782,7 @@ const struct disk_ops scsi_disk = {
 	.read_sector = scsi_read_sector,
 	.trim = scsi_trim,
 	.flush_quietly = scsi_flush_quietly,
+	.power_state = scsi_disk_power_state,
+	.standby_now = scsi_disk_standby_now,
 	.describe_erase = scsi_describe_erase,
 };

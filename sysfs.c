@@ -13,6 +13,37 @@ void sysfs_path(dev_t devnum, const char *attr, char *buf, size_t size)
 	snprintf(buf, size, "/sys/dev/block/%u:%u/%s", major(devnum), minor(devnum), attr);
 }
 
+/*
+ * The completed I/Os of the stat file's line (Documentation/block/stat):
+ * fields 1 (reads), 5 (writes), 12 (discards) and 15 (flushes), where the
+ * kernel has them.  false when the line is not one.
+ */
+bool sysfs_parse_stat(const char *line, unsigned long long *ios)
+{
+	unsigned long long f[17] = { 0 };
+	unsigned int n = 0;
+	const char *p = line;
+
+	/* Blank-separated decimal fields; anything else ends the line. */
+	while (n < 17) {
+		char *end;
+
+		p += strspn(p, " \t");
+		if (*p < '0' || *p > '9')
+			break;
+		errno = 0;
+		f[n] = strtoull(p, &end, 10);
+		if (errno)
+			return false;
+		n++;
+		p = end;
+	}
+	if (n < 11)
+		return false;
+	*ios = f[0] + f[4] + f[11] + f[15];
+	return true;
+}
+
 int sysfs_parse_u64(const char *line, unsigned long long *value)
 {
 	char *end;

@@ -13,6 +13,12 @@
  */
 int sysfs_read_u64(dev_t devnum, const char *attr, unsigned long long *value);
 
+/*
+ * The I/Os a block device's "stat" line counts as done: reads, writes,
+ * discards and flushes completed; false when the line is not one.
+ */
+bool sysfs_parse_stat(const char *line, unsigned long long *ios);
+
 /* A decimal attribute's line ("123\n"): 0, or EINVAL for anything else. */
 int sysfs_parse_u64(const char *line, unsigned long long *value);
 

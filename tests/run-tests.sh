@@ -256,7 +256,7 @@ suite fuzz-replay bash tests/fuzz/run.sh --replay
 
 # --- block devices of this machine: loop devices (root only) ---
 if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
-	for part in loop partition timing iodepth; do
+	for part in loop partition timing iodepth idle; do
 		suite "$part" bash "tests/$part-tests.sh" "$HDPARM" "$out"
 	done
 else

@@ -13,6 +13,7 @@
 
 #include "../../actions.h"
 #include "../../cmdline.h"
+#include "../../idle.h"
 
 /* The parser links against the runner; nothing here runs a device or a file. */
 int process_device(const char *path, const struct settings *s, const struct run_flags *run, bool *refused)
@@ -34,6 +35,15 @@ int run_file_option(enum opt_id opt, const struct settings *s)
 {
 	(void)opt;
 	(void)s;
+	return 0;
+}
+
+int idle_spindown(unsigned int seconds, const char *const paths[], int n, const struct run_flags *run)
+{
+	(void)seconds;
+	(void)paths;
+	(void)n;
+	(void)run;
 	return 0;
 }
 

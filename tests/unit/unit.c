@@ -224,6 +224,14 @@ static void test_sysfs(void)
 		ok = ok && err == cases[i].err && (err || v == cases[i].value);
 	}
 	result("sysfs numbers: digits and a newline, nothing else", ok);
+	/* Documentation/ABI/stable/sysfs-block: 17 fields on kernels with discards and flushes, 11 on old ones. */
+	unsigned long long ios = 0;
+
+	ok = sysfs_parse_stat("    1000       20    80000      300      200       10     4000      500        0      700      800"
+			      "        5        0       40        0        7       90\n", &ios) && ios == 1000 + 200 + 5 + 7;
+	ok = ok && sysfs_parse_stat("10 0 0 0 20 0 0 0 0 0 0\n", &ios) && ios == 30;
+	ok = ok && !sysfs_parse_stat("10 0 0 0 20\n", &ios) && !sysfs_parse_stat("", &ios);
+	result("sysfs stat: reads, writes, discards and flushes done; too few fields refused", ok);
 }
 
 /* The sample after an erase: which blocks, and what each read as. */

@@ -1,0 +1,186 @@
+/*
+ * --idle-spindown SECONDS DEVICE...: a spin-down in hdparm itself, for
+ * disks and USB bridges that ignore the drive's own timers.  It runs in
+ * the foreground (a systemd unit or an init script starts it), watches
+ * each disk's I/O counters in sysfs, and once a disk has done no I/O for
+ * SECONDS it asks the disk where its power stands with a command that does
+ * not wake it, and sends the disk's standby command only if it spins.
+ * While a disk sleeps nothing is sent to it: only its counters are read,
+ * and their moving says someone woke it.  What hdparm sends is not counted
+ * as the disk's I/O: the counters are read again after it.  A disk is
+ * open only while a command goes to it, so that one unplugged (or a loop
+ * device detached) goes away at once, and is then dropped.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "disk.h"
+#include "idle.h"
+#include "report.h"
+#include "sysfs.h"
+
+struct watched {
+	struct device dev;
+	char stat_dir[160];	/* the whole disk's sysfs folder: its "stat" holds the counters */
+	unsigned long long ios;	/* reads, writes, discards and flushes completed */
+	time_t last_io;		/* when ios last moved (monotonic seconds) */
+	bool asleep;		/* in standby, by us or found so: nothing is sent until it moves */
+	bool gone;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static time_t now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/* A line for stdout, after the local time: one per transition. */
+static void say(const struct watched *w, const char *what)
+{
+	char when[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
+	out("%s %s: %s\n", when, w->dev.path, what);
+	fflush(stdout);
+}
+
+/* The counters, where the disk is still there: its sysfs folder, and a size (a detached loop device has 0). */
+static bool read_ios(const struct watched *w, unsigned long long *ios)
+{
+	char line[512];
+	unsigned long long blocks;
+
+	return sysfs_read_line(w->stat_dir, "size", line, sizeof(line)) == 0 && sysfs_parse_u64(line, &blocks) == 0 &&
+	       blocks > 0 && sysfs_read_line(w->stat_dir, "stat", line, sizeof(line)) == 0 && sysfs_parse_stat(line, ios);
+}
+
+/* Open a disk to watch: a block device with counters and a standby command; else a line and false. */
+static bool watch(struct watched *w, const char *path, const struct run_flags *run)
+{
+	memset(w, 0, sizeof(*w));
+	w->dev.path = path;
+	w->dev.run = *run;
+	w->dev.fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (w->dev.fd < 0) {
+		complain_errno(path);
+		return false;
+	}
+	disk_choose(&w->dev);
+	if (!sysfs_disk_dir(w->dev.fd, w->stat_dir, sizeof(w->stat_dir)) || !read_ios(w, &w->ios)) {
+		complain(" --idle-spindown: %s is not a block device with I/O counters in sysfs: not watched\n", path);
+	} else if (!w->dev.disk->standby_now || !w->dev.disk->power_state) {
+		complain(" --idle-spindown: %s has no standby command: not watched\n", path);
+	} else {
+		w->last_io = now_s();
+		close(w->dev.fd);
+		w->dev.fd = -1;
+		return true;
+	}
+	close(w->dev.fd);
+	return false;
+}
+
+/* Idle long enough: standby, unless the disk says it is in standby already. */
+static void spin_down(struct watched *w, unsigned int seconds)
+{
+	enum disk_power state = DISK_POWER_UNKNOWN;
+	char text[96];
+	int err;
+
+	w->dev.fd = open(w->dev.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (w->dev.fd < 0)
+		return;	/* gone: the counters say so at the next look */
+	(void)w->dev.disk->power_state(&w->dev, &state);
+	if (state == DISK_POWER_STANDBY) {
+		say(w, "in standby already: nothing sent");
+	} else if ((err = w->dev.disk->standby_now(&w->dev))) {
+		snprintf(text, sizeof(text), "standby failed: %s (tried again after %u s without I/O)", strerror(err), seconds);
+		say(w, text);
+		w->last_io = now_s();
+		close(w->dev.fd);
+		return;
+	} else {
+		snprintf(text, sizeof(text), "standby after %u s without I/O", seconds);
+		say(w, text);
+	}
+	close(w->dev.fd);
+	w->asleep = true;
+	/* Our own commands are not the disk's I/O. */
+	(void)read_ios(w, &w->ios);
+}
+
+/* One look at a disk; false once it is gone. */
+static bool look(struct watched *w, unsigned int seconds)
+{
+	unsigned long long ios;
+
+	if (!read_ios(w, &ios)) {
+		say(w, "gone (no longer in sysfs, or no medium): no longer watched");
+		w->gone = true;
+		return false;
+	}
+	if (ios != w->ios) {
+		w->ios = ios;
+		w->last_io = now_s();
+		if (w->asleep)
+			say(w, "active again");
+		w->asleep = false;
+	} else if (!w->asleep && now_s() - w->last_io >= (time_t)seconds) {
+		spin_down(w, seconds);
+	}
+	return true;
+}
+
+int idle_spindown(unsigned int seconds, const char *const paths[], int n, const struct run_flags *run)
+{
+	struct watched *ws = calloc((size_t)n, sizeof(*ws));
+	struct sigaction sa;
+	/* Often enough to keep to SECONDS, seldom enough to cost nothing: counters are all it reads. */
+	unsigned int poll = seconds < 20 ? 1 : seconds / 20 > 10 ? 10 : seconds / 20;
+	int alive = 0;
+
+	if (!ws)
+		return ENOMEM;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	for (int i = 0; i < n; i++) {
+		ws[i].gone = !watch(&ws[i], paths[i], run);
+		if (!ws[i].gone) {
+			char text[64];
+
+			alive++;
+			snprintf(text, sizeof(text), "watched: standby after %u s without I/O", seconds);
+			say(&ws[i], text);
+		}
+	}
+	while (alive && !stop_signal) {
+		sleep(poll);
+		for (int i = 0; i < n && !stop_signal; i++)
+			if (!ws[i].gone && !look(&ws[i], seconds))
+				alive--;
+	}
+	free(ws);
+	if (stop_signal)
+		return 0;
+	complain(" --idle-spindown: no disk left to watch\n");
+	return ENODEV;
+}

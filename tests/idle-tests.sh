@@ -1,0 +1,108 @@
+#!/bin/bash
+# --idle-spindown on loop devices of this machine (real I/O counters in
+# sysfs) whose ATA commands the test double answers (SG_IO): the standby
+# command after SECONDS without I/O, exactly once; a read starts the time
+# again; a disk that says it is in standby gets nothing; a disk that goes
+# away is reported once while the others are watched on; SIGTERM ends it
+# with exit 0.  The double logs each command with the device it went to.
+# Usage: idle-tests.sh HDPARM OUTDIR (as root).  Prints "ok NAME" / "FAIL NAME" lines.
+set -u
+H=$1
+out=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+page="$top/tests/identify/pages/qemu-ahci-hdd.hex"
+double_name=idle
+# shellcheck source=tests/tools/double.sh
+. "$top/tests/tools/double.sh"
+truncate -s 8M "$out/idle-a.img" "$out/idle-b.img"
+a=$(losetup -f --show "$out/idle-a.img") || { echo "FAIL idle: losetup"; echo "end of suite"; exit 0; }
+b=$(losetup -f --show "$out/idle-b.img") || { losetup -d "$a"; echo "FAIL idle: losetup"; echo "end of suite"; exit 0; }
+trap 'losetup -d "$a" 2> /dev/null; losetup -d "$b" 2> /dev/null' EXIT
+udevadm settle 2> /dev/null
+
+ok() { echo "ok idle: $1"; }
+bad() { echo "FAIL idle: $1"; shift; printf '  %s\n' "$@"; }
+
+# start ENV... -- SECONDS DEVICE...: the watcher in the background, its log in $out/idle-cmd.log
+# (not idle.log: that is the suite's own).
+start() {
+	local envs=()
+	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+	shift
+	rm -f "$out/idle-cmd.log"
+	touch "$out/idle-cmd.log"
+	env SHIM_IDENTIFY="$page" SHIM_LOG="$out/idle-cmd.log" SHIM_LOG_DEVICE=1 "${envs[@]}" LD_PRELOAD="$shim" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$H" --idle-spindown "$@" > "$out/idle-cmd.out" 2> "$out/idle-cmd.err" &
+	pid=$!
+}
+# count DEVICE COMMAND: how many ATA commands COMMAND (hex) went to DEVICE.
+count() { grep -c "^$1 cdb: .* $2 00\$" "$out/idle-cmd.log"; }
+stop() {
+	kill -TERM "$pid" 2> /dev/null
+	wait "$pid"
+	rc=$?
+}
+
+# No I/O: CHECK POWER MODE (E5h, the drive says active: FFh), then STANDBY IMMEDIATE (E0h), once.
+start SHIM_COUNT=0xff -- 2 "$a"
+sleep 5
+n_e0=$(count "$a" e0) n_e5=$(count "$a" e5)
+if [ "$n_e0" = 1 ] && [ "$n_e5" = 1 ] && grep -q "$a: standby after 2 s without I/O" "$out/idle-cmd.out"; then
+	ok "no I/O for 2 s: one CHECK POWER MODE, then exactly one STANDBY IMMEDIATE"
+else
+	bad "no I/O for 2 s: one CHECK POWER MODE, then exactly one STANDBY IMMEDIATE" "E5h: $n_e5, E0h: $n_e0" "$(cat "$out/idle-cmd.out")"
+fi
+# Asleep: nothing is sent however long it stays still.
+before=$(wc -l < "$out/idle-cmd.log")
+sleep 3
+if [ "$(wc -l < "$out/idle-cmd.log")" = "$before" ]; then
+	ok "asleep: nothing more is sent while the counters stand still"
+else
+	bad "asleep: nothing more is sent while the counters stand still" "$(tail -n 3 "$out/idle-cmd.log")"
+fi
+# A read wakes it: the time starts again, and the standby comes 2 s after the read, not before.
+dd if="$a" of=/dev/null bs=4096 count=4 iflag=direct 2> /dev/null
+sleep 1.2
+early=$(count "$a" e0)
+sleep 3.5
+late=$(count "$a" e0)
+if [ "$early" = 1 ] && [ "$late" = 2 ] && grep -q "$a: active again" "$out/idle-cmd.out"; then
+	ok "a read: active again, and the next standby 2 s after it"
+else
+	bad "a read: active again, and the next standby 2 s after it" "E0h 1.2 s after the read: $early, 4.7 s after: $late" "$(cat "$out/idle-cmd.out")"
+fi
+stop
+if [ "$rc" = 0 ]; then ok "SIGTERM: exit 0"; else bad "SIGTERM: exit 0" "exit $rc"; fi
+
+# A disk that says it is in standby (CHECK POWER MODE COUNT 00h) gets no STANDBY IMMEDIATE.
+start SHIM_COUNT=0x00 -- 2 "$a"
+sleep 4.5
+stop
+if [ "$(count "$a" e0)" = 0 ] && [ "$(count "$a" e5)" = 1 ] && grep -q "$a: in standby already: nothing sent" "$out/idle-cmd.out"; then
+	ok "a disk already in standby: CHECK POWER MODE only"
+else
+	bad "a disk already in standby: CHECK POWER MODE only" "$(cat "$out/idle-cmd.log")"
+fi
+
+# Two disks in one process; one goes away: said once, and the other is still put in standby.
+start SHIM_COUNT=0xff -- 3 "$a" "$b"
+sleep 1
+losetup -d "$b"
+sleep 4.5
+stop
+if [ "$(grep -c "$b: gone" "$out/idle-cmd.out")" = 1 ] && [ "$(count "$a" e0)" = 1 ] && [ "$(count "$b" e0)" = 0 ] && [ "$rc" = 0 ]; then
+	ok "two disks; one detached: reported once, the other put in standby"
+else
+	bad "two disks; one detached: reported once, the other put in standby" "$(cat "$out/idle-cmd.out")" "$(cat "$out/idle-cmd.log")"
+fi
+
+# Nothing to watch: a file is refused, and with no disk left the watcher ends.
+"$H" --idle-spindown 5 "$out/idle-a.img" > "$out/idle-cmd.out" 2> "$out/idle-cmd.err"
+rc=$?
+if [ "$rc" = 19 ] && grep -q 'not a block device with I/O counters' "$out/idle-cmd.err"; then
+	ok "a regular file: not watched, exit 19 (nothing left)"
+else
+	bad "a regular file: not watched, exit 19 (nothing left)" "exit $rc" "$(cat "$out/idle-cmd.err")"
+fi
+echo "end of suite"
