@@ -10,14 +10,9 @@ set -u
 H=$1
 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-shim="$out/sgio-shim-epc.so"
-
-if ! ${CC:-cc} -shared -fPIC -O2 -o "$shim" "$top/tests/tools/sgio-shim.c" -ldl; then
-	echo "FAIL build tests/tools/sgio-shim.c"
-	echo "end of suite"
-	exit 0
-fi
-if [ "${PRELOAD:-}" = qemu ]; then preload=(QEMU_SET_ENV="LD_PRELOAD=$shim"); else preload=(LD_PRELOAD="$shim"); fi
+double_name=epc
+# shellcheck source=tests/tools/double.sh
+. "$top/tests/tools/double.sh"
 
 # hex_bytes SIZE OFFSET=BYTE ...: SIZE bytes in hex, zero but where given.
 hex_bytes() {
@@ -87,23 +82,8 @@ run() {
 	touch "$out/epc-cmd.log"
 }
 
-# check NAME EXIT LOG STDOUT STDERR: the last run; LOG is the CDBs, ';'-joined
-check() {
-	local name=$1 want_rc=$2 want_log=$3 out_text=$4 err_text=$5 got
-	got=$(sed 's/^cdb: //' "$out/epc-cmd.log" | tr '\n' ';' | sed 's/;$//')
-	if [ "$rc" = "$want_rc" ] && { [ "$want_log" = "*" ] || [ "$got" = "$want_log" ]; } &&
-		{ [ -z "$out_text" ] || grep -qF -- "$out_text" "$out/epc-cmd.out"; } &&
-		{ [ -z "$err_text" ] || grep -qF -- "$err_text" "$out/epc-cmd.err"; }; then
-		echo "ok epc: $name"
-	else
-		echo "FAIL epc: $name (exit $rc, wanted $want_rc)"
-		echo "  got:    $got"
-		[ "$want_log" = "*" ] || echo "  wanted: $want_log"
-		sed 's/^/  stdout: /' "$out/epc-cmd.out" | head -12
-		sed 's/^/  stderr: /' "$out/epc-cmd.err" | head -5
-	fi
-}
 
+case_prefix=epc case_files="$out/epc-cmd"
 # shellcheck source=tests/tools/cases.sh
 . "$top/tests/tools/cases.sh"
 run_cases "$top/tests/epc-commands.txt" epc

@@ -9,15 +9,9 @@ set -u
 H=$1
 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-shim="$out/sgio-shim-nvme.so"
-
-if ! ${CC:-cc} -shared -fPIC -O2 -o "$shim" "$top/tests/tools/sgio-shim.c" -ldl; then
-	echo "FAIL build tests/tools/sgio-shim.c"
-	echo "end of suite"
-	exit 0
-fi
-# PRELOAD=qemu: HDPARM is qemu-user running a cross build (see scsi-commands.sh).
-if [ "${PRELOAD:-}" = qemu ]; then preload=(QEMU_SET_ENV="LD_PRELOAD=$shim"); else preload=(LD_PRELOAD="$shim"); fi
+double_name=nvme
+# shellcheck source=tests/tools/double.sh
+. "$top/tests/tools/double.sh"
 
 # The disk images the sample after an erase reads (SHIM_DISK_IMAGE): zeros, and zeros with the last block not.
 truncate -s 0 "$out/nvme-zeros.img" "$out/nvme-last.img"
@@ -38,23 +32,8 @@ run() {
 	touch "$out/nvme-cmd.log"
 }
 
-# check NAME EXIT LOG STDOUT STDERR: the last run; LOG is the whole log, lines joined by ';'
-check() {
-	local name=$1 want_rc=$2 want_log=$3 out_text=$4 err_text=$5 got
-	got=$(tr '\n' ';' < "$out/nvme-cmd.log" | sed 's/;$//')
-	if [ "$rc" = "$want_rc" ] && { [ "$want_log" = "*" ] || [ "$got" = "$want_log" ]; } &&
-		{ [ -z "$out_text" ] || grep -qF -- "$out_text" "$out/nvme-cmd.out"; } &&
-		{ [ -z "$err_text" ] || grep -qF -- "$err_text" "$out/nvme-cmd.err"; }; then
-		echo "ok nvme: $name"
-	else
-		echo "FAIL nvme: $name (exit $rc, wanted $want_rc)"
-		echo "  got:    $got"
-		[ "$want_log" = "*" ] || echo "  wanted: $want_log"
-		sed 's/^/  stdout: /' "$out/nvme-cmd.out" | head -5
-		sed 's/^/  stderr: /' "$out/nvme-cmd.err" | head -5
-	fi
-}
 
+case_prefix=nvme case_files="$out/nvme-cmd"
 # shellcheck source=tests/tools/cases.sh
 . "$top/tests/tools/cases.sh"
 run_cases "$top/tests/nvme-commands.txt" nvme

@@ -9,16 +9,9 @@ set -u
 H=$1
 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-shim="$out/sgio-shim-scsi.so"
-
-if ! ${CC:-cc} -shared -fPIC -O2 -o "$shim" "$top/tests/tools/sgio-shim.c" -ldl; then
-	echo "FAIL build tests/tools/sgio-shim.c"
-	echo "end of suite"
-	exit 0
-fi
-# PRELOAD=qemu: HDPARM is qemu-user running a cross build, and the double goes to the
-# program it runs (QEMU_SET_ENV), not to qemu itself.
-if [ "${PRELOAD:-}" = qemu ]; then preload=(QEMU_SET_ENV="LD_PRELOAD=$shim"); else preload=(LD_PRELOAD="$shim"); fi
+double_name=scsi
+# shellcheck source=tests/tools/double.sh
+. "$top/tests/tools/double.sh"
 
 # run ENV... -- ARGS...: hdparm on the double's SCSI disk; stdout, stderr and log in $out/scsi.*
 run() {
@@ -33,24 +26,9 @@ run() {
 	touch "$out/scsi-cmd.log"
 }
 
-# check NAME EXIT CDBS STDOUT STDERR: the last run; CDBS is the whole log, lines joined by ';'
-check() {
-	local name=$1 want_rc=$2 want_log=$3 out_text=$4 err_text=$5 got
-	got=$(sed 's/^cdb: //' "$out/scsi-cmd.log" | tr '\n' ';' | sed 's/;$//')
-	if [ "$rc" = "$want_rc" ] && { [ "$want_log" = "*" ] || [ "$got" = "$want_log" ]; } &&
-		{ [ -z "$out_text" ] || grep -qF -- "$out_text" "$out/scsi-cmd.out"; } &&
-		{ [ -z "$err_text" ] || grep -qF -- "$err_text" "$out/scsi-cmd.err"; }; then
-		echo "ok scsi: $name"
-	else
-		echo "FAIL scsi: $name (exit $rc, wanted $want_rc)"
-		echo "  got:    $got"
-		[ "$want_log" = "*" ] || echo "  wanted: $want_log"
-		sed 's/^/  stdout: /' "$out/scsi-cmd.out" | head -5
-		sed 's/^/  stderr: /' "$out/scsi-cmd.err" | head -5
-	fi
-}
 
 # The rows of the table ({probe}, {sense_caching}, ...: its named pieces, kept in piece[] for the checks below).
+case_prefix=scsi case_files="$out/scsi-cmd"
 # shellcheck source=tests/tools/cases.sh
 . "$top/tests/tools/cases.sh"
 run_cases "$top/tests/scsi-commands.txt" scsi

@@ -1,6 +1,7 @@
-# Cases tables (tests/scsi-commands.txt, tests/nvme-commands.txt): sourced by the
-# script that runs one, which defines run ENV... -- ARGS... and
-# check NAME EXIT LOG STDOUT STDERR (LOG "*": not checked).
+# Cases tables (tests/scsi-, nvme- and epc-commands.txt): sourced by the
+# script that runs one, which sets case_prefix (its name in the ok/FAIL
+# lines) and case_files (where run writes FILES.out, .err and .log), and
+# defines run ENV... -- ARGS..., which leaves the exit status in rc.
 #
 # set NAME = VALUE      a named piece, written {NAME} in what follows ({out}: the output folder,
 #                       {top}: the checkout)
@@ -8,6 +9,24 @@
 #                       or not checked (STDOUT, STDERR); LOG "*": not checked
 
 declare -A piece=([out]="$out" [top]="$top")
+
+# check NAME EXIT LOG STDOUT STDERR: the last run; LOG is its whole log, "cdb: " left off and the
+# lines joined by ';' ("*": not checked); STDOUT, STDERR: texts each must contain ("": not checked).
+check() {
+	local name=$1 want_rc=$2 want_log=$3 out_text=$4 err_text=$5 got
+	got=$(sed 's/^cdb: //' "$case_files.log" | tr '\n' ';' | sed 's/;$//')
+	if [ "$rc" = "$want_rc" ] && { [ "$want_log" = "*" ] || [ "$got" = "$want_log" ]; } &&
+		{ [ -z "$out_text" ] || grep -qF -- "$out_text" "$case_files.out"; } &&
+		{ [ -z "$err_text" ] || grep -qF -- "$err_text" "$case_files.err"; }; then
+		echo "ok $case_prefix: $name"
+	else
+		echo "FAIL $case_prefix: $name (exit $rc, wanted $want_rc)"
+		echo "  got:    $got"
+		[ "$want_log" = "*" ] || echo "  wanted: $want_log"
+		sed 's/^/  stdout: /' "$case_files.out" | head -12
+		sed 's/^/  stderr: /' "$case_files.err" | head -5
+	fi
+}
 
 expand() {
 	local text=$1 key
