@@ -87,6 +87,18 @@ int nvme_admin_identify(struct device *dev, uint8_t cns, uint32_t nsid, void *bu
 	return identify(dev, cns, nsid, buf, false);
 }
 
+struct nvme_id_ctrl *nvme_identify_controller(struct device *dev, int *err)
+{
+	struct nvme_id_ctrl *ctrl = malloc(sizeof(*ctrl));
+
+	*err = ctrl ? identify(dev, NVME_CNS_CONTROLLER, 0, ctrl, false) : ENOMEM;
+	if (*err) {
+		free(ctrl);
+		return NULL;
+	}
+	return ctrl;
+}
+
 long nvme_admin_get_features(struct device *dev, uint8_t fid, bool quiet)
 {
 	/* The features read here belong to the controller: namespace 0. */
@@ -202,6 +214,17 @@ int nvme_io_deallocate(struct device *dev, const void *ranges, unsigned int entr
 	};
 
 	return nvme_exec(dev, NVME_IOCTL_IO_CMD, &cmd, "NVMe Dataset Management (deallocate)");
+}
+
+bool nvme_controller_name(const char *path, char *name, size_t size)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t n = strncmp(base, "nvme", 4) == 0 ? 4 + strspn(base + 4, "0123456789") : 0;
+
+	if (n <= 4 || n >= size)
+		return false;
+	snprintf(name, size, "%.*s", (int)n, base);
+	return true;
 }
 
 void nvme_detect(struct device *dev)

@@ -7,6 +7,7 @@
 #define HDPARM_NVME_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "device.h"
@@ -17,8 +18,15 @@
  */
 void nvme_detect(struct device *dev);
 
+/* "nvme0" for /dev/nvme0 or /dev/nvme0n1, as the kernel names the controller; false for another name. */
+bool nvme_controller_name(const char *path, char *name, size_t size);
+
 /* Identify (cns: nvme_spec.h's enum nvme_cns) into buf, NVME_IDENTIFY_BYTES long. */
 int nvme_admin_identify(struct device *dev, uint8_t cns, uint32_t nsid, void *buf);
+
+/* Identify Controller in a page of its own (the caller frees it); NULL with *err on failure (said). */
+struct nvme_id_ctrl;
+struct nvme_id_ctrl *nvme_identify_controller(struct device *dev, int *err);
 
 /* Get Features of the controller: the result dword, or -1 (a failure is reported unless quiet). */
 long nvme_admin_get_features(struct device *dev, uint8_t fid, bool quiet);

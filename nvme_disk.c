@@ -121,36 +121,17 @@ static int nvme_disk_identity(struct device *dev, const struct settings *s, enum
 
 /* ---- power, cache, flush ---- */
 
-/* A power state's maximum power, in watts, as the descriptor gives it: "9.00 W" or, with MXPS, "0.0050 W". */
-static const char *max_power_text(const struct nvme_power_state *psd, char *buf, size_t size)
-{
-	unsigned int mp = le16toh(psd->mp);
-
-	if (psd->flags & NVME_PS_MXPS)	/* units of 0.0001 W instead of 0.01 W */
-		snprintf(buf, size, "%u.%04u W", mp / 10000, mp % 10000);
-	else
-		snprintf(buf, size, "%u.%02u W", mp / 100, mp % 100);
-	return buf;
-}
-
-static double max_power_watts(const struct nvme_power_state *psd)
-{
-	return le16toh(psd->mp) / ((psd->flags & NVME_PS_MXPS) ? 10000.0 : 100.0);
-}
-
 /*
  * The kernel's APST latency limit for the controller behind dev, as sysfs
  * says it (a number of microseconds, or a word); false where it does not.
  */
 static bool apst_latency_limit(const struct device *dev, char *buf, size_t size)
 {
-	const char *base = strrchr(dev->path, '/') ? strrchr(dev->path, '/') + 1 : dev->path;
-	size_t n = strncmp(base, "nvme", 4) == 0 ? 4 + strspn(base + 4, "0123456789") : 0;
-	char dir[64];
+	char name[24], dir[64];
 
-	if (n <= 4 || n > 20)
+	if (!nvme_controller_name(dev->path, name, sizeof(name)))
 		return false;
-	snprintf(dir, sizeof(dir), "/sys/class/nvme/%.*s/power", (int)n, base);
+	snprintf(dir, sizeof(dir), "/sys/class/nvme/%s/power", name);
 	return sysfs_read_line(dir, "pm_qos_latency_tolerance_us", buf, size) == 0;
 }
 
@@ -163,13 +144,13 @@ static void print_power_details(struct device *dev, const struct nvme_id_ctrl *c
 	bool have_apst = (ctrl->apsta & 1) && nvme_admin_get_features_data(dev, NVME_FEAT_APST, table, sizeof(table), &apst) == 0;
 	bool have_limit = apst_latency_limit(dev, limit, sizeof(limit));
 
-	out(" power state:     PS%u, max %s (%s)\n", ps, max_power_text(&ctrl->psd[ps], watts, sizeof(watts)),
+	out(" power state:     PS%u, max %s (%s)\n", ps, nvme_power_text(&ctrl->psd[ps], watts, sizeof(watts)),
 	    (ctrl->psd[ps].flags & NVME_PS_NOPS) ? "non-operational" : "operational");
 	out(" APST:            %s", !(ctrl->apsta & 1) ? "not supported" : !have_apst ? "unknown" : (apst & 1) ? "enabled" : "disabled");
 	if (have_limit)
 		out(" (the kernel's latency limit: %s%s)", limit, strspn(limit, "0123456789") == strlen(limit) ? " us" : "");
 	out_char('\n');
-	json_fixed("max_power_watts", max_power_watts(&ctrl->psd[ps]), 4);
+	json_fixed("max_power_watts", nvme_power_watts(&ctrl->psd[ps]), 4);
 	if (have_apst)
 		json_bool("apst_enabled", apst & 1);
 	else
@@ -190,8 +171,8 @@ static int nvme_disk_power_mode(struct device *dev, const struct settings *s, en
 	}
 	ps &= NVME_PM_STATE_MASK;
 	json_uint("power_state", (uint64_t)ps);
-	ctrl = malloc(sizeof(*ctrl));
-	if (!ctrl || nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, ctrl) != 0 || (unsigned int)ps > ctrl->npss) {
+	ctrl = nvme_identify_controller(dev, &(int){ 0 });
+	if (!ctrl || (unsigned int)ps > ctrl->npss) {
 		/* Without the descriptors, the state is all there is to say. */
 		json_string("power_mode", "active/idle");
 		out(" drive state is:  active/idle\n");
@@ -216,7 +197,7 @@ static int deepest_nops(const struct nvme_id_ctrl *ctrl)
 
 	for (unsigned int i = 0; i <= ctrl->npss && i < 32; i++)
 		if ((ctrl->psd[i].flags & NVME_PS_NOPS) &&
-		    (best < 0 || max_power_watts(&ctrl->psd[i]) <= max_power_watts(&ctrl->psd[best])))
+		    (best < 0 || nvme_power_watts(&ctrl->psd[i]) <= nvme_power_watts(&ctrl->psd[best])))
 			best = (int)i;
 	return best;
 }
@@ -226,12 +207,12 @@ static int nvme_refuse_power(struct device *dev, const char *option);
 /* Get Features does not change the power state; a non-operational state counts as standby. */
 static int nvme_disk_power_state(struct device *dev, enum disk_power *state)
 {
-	struct nvme_id_ctrl *ctrl = malloc(sizeof(*ctrl));
 	long ps = nvme_admin_get_features(dev, NVME_FEAT_POWER_MGMT, true);
-	int err = ps < 0 ? EIO : ctrl ? nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, ctrl) : ENOMEM;
+	int err = EIO;
+	struct nvme_id_ctrl *ctrl = ps < 0 ? NULL : nvme_identify_controller(dev, &err);
 
 	*state = DISK_POWER_UNKNOWN;
-	if (!err && (ps & NVME_PM_STATE_MASK) <= ctrl->npss)
+	if (ctrl && (ps & NVME_PM_STATE_MASK) <= ctrl->npss)
 		*state = (ctrl->psd[ps & NVME_PM_STATE_MASK].flags & NVME_PS_NOPS) ? DISK_POWER_STANDBY : DISK_POWER_ACTIVE;
 	free(ctrl);
 	return err;
@@ -239,9 +220,9 @@ static int nvme_disk_power_state(struct device *dev, enum disk_power *state)
 
 static int nvme_disk_standby_now(struct device *dev)
 {
-	struct nvme_id_ctrl *ctrl = malloc(sizeof(*ctrl));
-	int err = ctrl ? nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, ctrl) : ENOMEM;
-	int ps = err ? -1 : deepest_nops(ctrl);
+	int err;
+	struct nvme_id_ctrl *ctrl = nvme_identify_controller(dev, &err);
+	int ps = ctrl ? deepest_nops(ctrl) : -1;
 
 	free(ctrl);
 	if (err || ps < 0)
@@ -258,15 +239,14 @@ static int nvme_disk_power_command(struct device *dev, const struct settings *s,
 
 	if (opt != OPT_STANDBY_NOW)
 		return nvme_refuse_power(dev, s->v[opt].name);
-	ctrl = malloc(sizeof(*ctrl));
-	err = ctrl ? nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, ctrl) : ENOMEM;
+	ctrl = nvme_identify_controller(dev, &err);
 	if (!err && (ps = deepest_nops(ctrl)) < 0) {
 		complain(" %s: this NVMe controller has no non-operational power state\n", s->v[opt].name);
 		err = EOPNOTSUPP;
 	} else if (!err) {
 		if (s->v[opt].noisy)
 			out(" issuing standby command: NVMe power state %d (non-operational, max %s)\n", ps,
-			    max_power_text(&ctrl->psd[ps], watts, sizeof(watts)));
+			    nvme_power_text(&ctrl->psd[ps], watts, sizeof(watts)));
 		err = nvme_admin_set_features(dev, NVME_FEAT_POWER_MGMT, (uint32_t)ps, "NVMe Set Features (power state)");
 		json_uint("power_state_set", (uint64_t)ps);
 	}
@@ -296,8 +276,7 @@ static int nvme_disk_get_cache(struct device *dev, const struct settings *s, enu
 	(void)s;
 	if (opt != OPT_WCACHE)	/* NVMe has no read look-ahead to switch */
 		return refuse_on_this_disk(dev, s->v[opt].name);
-	ctrl = malloc(sizeof(*ctrl));
-	err = ctrl ? nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, ctrl) : ENOMEM;
+	ctrl = nvme_identify_controller(dev, &err);
 	if (!err && !(ctrl->vwc & 1)) {
 		json_object_begin("write_cache");
 		json_bool("supported", false);

@@ -34,10 +34,11 @@ struct erase_caps {
 
 static int read_caps(struct device *dev, struct erase_caps *c)
 {
-	struct nvme_id_ctrl *ctrl = malloc(sizeof(*ctrl));
-	int err = ctrl ? nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, ctrl) : ENOMEM;
+	int err;
+	struct nvme_id_ctrl *ctrl = nvme_identify_controller(dev, &err);
 
-	if (!err) {
+	*c = (struct erase_caps){ 0 };
+	if (ctrl) {
 		c->sanicap = le32toh(ctrl->sanicap);
 		c->oacs = le16toh(ctrl->oacs);
 		c->fna = ctrl->fna;
@@ -135,9 +136,7 @@ static const char *digits_after(const char *s, const char *prefix)
 
 static int other_namespaces_unused(struct device *dev, const char *option, char *names, size_t size)
 {
-	const char *base = strrchr(dev->path, '/') ? strrchr(dev->path, '/') + 1 : dev->path;
-	size_t ctrl_len = strncmp(base, "nvme", 4) == 0 ? 4 + strspn(base + 4, "0123456789") : 0;
-	char prefix[32], path[300];
+	char ctrl[24], prefix[32], path[300];
 	unsigned int n = 0;
 	struct dirent *e;
 	DIR *d;
@@ -145,9 +144,9 @@ static int other_namespaces_unused(struct device *dev, const char *option, char 
 
 	names[0] = '\0';
 	/* The namespaces of /dev/nvmeX or /dev/nvmeXnY are the block devices nvmeXnZ. */
-	if (ctrl_len <= 4 || ctrl_len >= sizeof(prefix) - 1 || !(d = opendir("/sys/block")))
+	if (!nvme_controller_name(dev->path, ctrl, sizeof(ctrl)) || !(d = opendir("/sys/block")))
 		return 0;
-	snprintf(prefix, sizeof(prefix), "%.*sn", (int)ctrl_len, base);
+	snprintf(prefix, sizeof(prefix), "%sn", ctrl);
 	while (!err && (e = readdir(d))) {
 		if (!digits_after(e->d_name, prefix))
 			continue;
@@ -339,20 +338,6 @@ static void check_after_sanitize(struct device *dev, uint32_t cdw10)
 	erase_check(dev, act == NVME_SANACT_CRYPTO_ERASE ? ERASE_CRYPTO : act == NVME_SANACT_OVERWRITE ? ERASE_TO_SOME_PATTERN : ERASE_TO_ZEROS, 0);
 }
 
-/* The line while a sanitize runs: percent from the controller, and its estimate of what is left. */
-static void draw_progress(struct status_line *line, const struct sanitize_log *l)
-{
-	uint32_t est = estimate_for(l, l->last_cdw10);
-	char text[96];
-
-	if (est)
-		snprintf(text, sizeof(text), "sanitize: %u%% done, about %u s left (the controller's estimate)",
-			 l->progress * 100 / 65536, (unsigned int)((uint64_t)est * (65536 - l->progress) / 65536));
-	else
-		snprintf(text, sizeof(text), "sanitize: %u%% done", l->progress * 100 / 65536);
-	status_draw(line, text);
-}
-
 int nvme_sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct status_line line;
@@ -363,8 +348,7 @@ int nvme_sanitize_wait(struct device *dev, const struct settings *s, enum opt_id
 	(void)opt;
 	status_begin(&line, !dev->run.json);
 	while (!(err = read_sanitize_log(dev, &l)) && l.status == NVME_SSTAT_IN_PROGRESS) {
-		if (line.shown)
-			draw_progress(&line, &l);
+		draw_sanitize_status(&line, l.progress, estimate_for(&l, l.last_cdw10));
 		sleep(1);
 	}
 	status_end(&line);

@@ -81,16 +81,28 @@ static bool feature_enabled(const struct nvme_feature *f, const struct nvme_stat
 	return true;
 }
 
-static void print_power_state(const struct nvme_power_state *psd, unsigned int index, bool current)
+const char *nvme_power_text(const struct nvme_power_state *psd, char *buf, size_t size)
 {
 	unsigned int mp = le16toh(psd->mp);
 
-	out("\t   %c\tPS%u: max ", current ? '*' : ' ', index);
 	if (psd->flags & NVME_PS_MXPS)	/* units of 0.0001 W instead of 0.01 W */
-		out("%u.%04u W", mp / 10000, mp % 10000);
+		snprintf(buf, size, "%u.%04u W", mp / 10000, mp % 10000);
 	else
-		out("%u.%02u W", mp / 100, mp % 100);
-	out(", entry latency %u us, exit latency %u us, %s\n", le32toh(psd->enlat), le32toh(psd->exlat),
+		snprintf(buf, size, "%u.%02u W", mp / 100, mp % 100);
+	return buf;
+}
+
+double nvme_power_watts(const struct nvme_power_state *psd)
+{
+	return le16toh(psd->mp) / ((psd->flags & NVME_PS_MXPS) ? 10000.0 : 100.0);
+}
+
+static void print_power_state(const struct nvme_power_state *psd, unsigned int index, bool current)
+{
+	char watts[24];
+
+	out("\t   %c\tPS%u: max %s, entry latency %u us, exit latency %u us, %s\n", current ? '*' : ' ', index,
+	    nvme_power_text(psd, watts, sizeof(watts)), le32toh(psd->enlat), le32toh(psd->exlat),
 	    (psd->flags & NVME_PS_NOPS) ? "non-operational" : "operational");
 }
 
@@ -324,7 +336,7 @@ void nvme_json_identify(const struct nvme_id_ctrl *c, const struct nvme_id_ns *n
 		const struct nvme_power_state *psd = &c->psd[i];
 
 		json_object_begin(NULL);
-		json_fixed("max_power_watts", le16toh(psd->mp) / ((psd->flags & NVME_PS_MXPS) ? 10000.0 : 100.0), 4);
+		json_fixed("max_power_watts", nvme_power_watts(psd), 4);
 		json_uint("entry_latency_us", le32toh(psd->enlat));
 		json_uint("exit_latency_us", le32toh(psd->exlat));
 		json_bool("operational", !(psd->flags & NVME_PS_NOPS));

@@ -2,6 +2,7 @@
 #ifndef HDPARM_NVME_IDENTIFY_H
 #define HDPARM_NVME_IDENTIFY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "nvme_spec.h"
@@ -13,6 +14,10 @@ struct nvme_state {
 	int power_state;
 	const uint8_t *apst_table;	/* the APST data structure (NVME_APST_BYTES), or NULL */
 };
+
+/* A power state's maximum power as its descriptor gives it: "9.00 W", or with MXPS "3.5000 W". */
+const char *nvme_power_text(const struct nvme_power_state *psd, char *buf, size_t size);
+double nvme_power_watts(const struct nvme_power_state *psd);
 
 /* Identify Controller (and Namespace, may be NULL) as -I prints it. */
 void nvme_print_identify(const struct nvme_id_ctrl *ctrl, const struct nvme_id_ns *ns, uint32_t nsid,

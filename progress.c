@@ -154,6 +154,20 @@ void status_end(struct status_line *st)
 	st->drawn = false;
 }
 
+void draw_sanitize_status(struct status_line *st, unsigned int progress, unsigned long estimate_s)
+{
+	char text[96];
+
+	if (!st->shown)
+		return;
+	if (estimate_s)
+		snprintf(text, sizeof(text), "sanitize: %u%% done, about %lu s left (the controller's estimate)",
+			 progress * 100 / 65536, (unsigned long)((unsigned long long)estimate_s * (65536 - progress) / 65536));
+	else
+		snprintf(text, sizeof(text), "sanitize: %u%% done", progress * 100 / 65536);
+	status_draw(st, text);
+}
+
 void draw_trim_status(struct status_line *st, unsigned int done, unsigned int total)
 {
 	char text[64];

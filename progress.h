@@ -52,6 +52,13 @@ void status_clear(struct status_line *st);
 /* Done: the line is wiped. */
 void status_end(struct status_line *st);
 
+/*
+ * "sanitize: N% done" from a progress of 65536ths, as every kind of disk
+ * counts it; with the device's estimate of the whole (seconds, 0: none),
+ * the time left.
+ */
+void draw_sanitize_status(struct status_line *st, unsigned int progress, unsigned long estimate_s);
+
 /* "trim: DONE of TOTAL ranges done", as both transports' TRIM draw it. */
 void draw_trim_status(struct status_line *st, unsigned int done, unsigned int total);
 

@@ -112,12 +112,7 @@ int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
 			complain(" --sanitize-wait: no sanitize operation is running, and the last one did not complete without error\n");
 			return EIO;
 		}
-		if (line.shown) {
-			char text[40];
-
-			snprintf(text, sizeof(text), "sanitize: %u%% done", (unsigned int)((res.out.lba & 0xffff) * 100 / 65536));
-			status_draw(&line, text);
-		}
+		draw_sanitize_status(&line, (unsigned int)(res.out.lba & 0xffff), 0);
 		sleep(1);
 	}
 }

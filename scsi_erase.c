@@ -219,12 +219,8 @@ int scsi_sanitize_wait(struct device *dev, const struct settings *s, enum opt_id
 	status_begin(&line, !dev->run.json);
 	while (!(err = scsi_request_sense(dev, &now, &res)) && state_of(&now) == SANITIZE_RUNNING) {
 		seen_running = true;
-		if (line.shown && now.has_progress) {
-			char text[40];
-
-			snprintf(text, sizeof(text), "sanitize: %u%% done", now.progress * 100u / 65536u);
-			status_draw(&line, text);
-		}
+		if (now.has_progress)
+			draw_sanitize_status(&line, now.progress, 0);
 		sleep(1);
 	}
 	status_end(&line);

@@ -941,37 +941,37 @@ static ssize_t syscall_readlink(const char *path, char *out, size_t size)
 	return readlink(path, out, size);
 }
 
+/* The path fd is open on, into target; false where /proc does not say. */
+static int fd_target(int fd, char *target, size_t size)
+{
+	char link[64];
+	ssize_t len;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = syscall_readlink(link, target, size - 1);
+	if (len <= 0)
+		return 0;
+	target[len] = '\0';
+	return 1;
+}
+
 /* fd is open on SHIM_DISK_IMAGE (what an O_DIRECT open of /dev/null gave). */
 static int is_disk_image(int fd)
 {
 	const char *image = getenv("SHIM_DISK_IMAGE");
-	char link[64], target[1024], want[1024];
-	ssize_t len;
+	char target[1024], want[1024];
 
-	if (!image || !realpath(image, want))
-		return 0;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	len = syscall_readlink(link, target, sizeof(target) - 1);
-	if (len <= 0)
-		return 0;
-	target[len] = '\0';
-	return strcmp(target, want) == 0;
+	return image && realpath(image, want) && fd_target(fd, target, sizeof(target)) && strcmp(target, want) == 0;
 }
 
 /* /dev/null (or the disk image) seen as the block device SHIM_BLOCK_DEV: its mode and number, else false. */
 static int fake_block_device(int fd, unsigned int *maj, unsigned int *min)
 {
 	const char *num = getenv("SHIM_BLOCK_DEV");
-	char link[64], target[64];
-	ssize_t len;
+	char target[64];
 
-	if (!num || sscanf(num, "%u:%u", maj, min) != 2)
+	if (!num || sscanf(num, "%u:%u", maj, min) != 2 || !fd_target(fd, target, sizeof(target)))
 		return 0;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	len = syscall_readlink(link, target, sizeof(target) - 1);
-	if (len <= 0)
-		return 0;
-	target[len] = '\0';
 	return strcmp(target, "/dev/null") == 0 || is_disk_image(fd);
 }
 
