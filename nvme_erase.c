@@ -300,8 +300,13 @@ int nvme_sanitize(struct device *dev, const struct settings *s, enum opt_id opt)
 		return sanitize_status(dev);
 	if (!a)
 		return refuse_on_this_disk(dev, option);
-	if ((err = read_caps(dev, &c)) || (err = sanitize_allowed(&c, a, s, option)))
+	if ((err = read_caps(dev, &c)))
 		return err;
+	/* A refused erase ends the device's run: nothing after it goes out. */
+	if ((err = sanitize_allowed(&c, a, s, option))) {
+		dev->refused = true;
+		return err;
+	}
 	/* A sanitize reaches every namespace of the subsystem. */
 	if (a->cap && (err = other_namespaces_unused(dev, option, names, sizeof(names))))
 		return err;
@@ -425,7 +430,9 @@ int nvme_format_erase(struct device *dev, const struct settings *s, enum opt_id 
 	double seconds;
 	int err = ns ? read_caps(dev, &c) : ENOMEM;
 
-	if (!err && !(err = format_allowed(dev, &c, ses, option)))
+	if (!err && (err = format_allowed(dev, &c, ses, option)))
+		dev->refused = true;	/* a refused erase ends the device's run */
+	else if (!err)
 		err = nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns);
 	if (!err && (c.fna & (NVME_FNA_ERASE_ALL | NVME_FNA_FORMAT_ALL)) &&
 	    !(err = other_namespaces_unused(dev, option, names, sizeof(names))) && names[0])

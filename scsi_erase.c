@@ -173,8 +173,11 @@ int scsi_sanitize_step(struct device *dev, const struct settings *s, enum opt_id
 		return sanitize_status(dev);
 	if (!op)
 		return refuse_on_this_disk(dev, option);
-	if ((err = sanitize_allowed(dev, op, s, option)))
+	/* A refused erase ends the device's run: nothing after it goes out. */
+	if ((err = sanitize_allowed(dev, op, s, option))) {
+		dev->refused = true;
 		return err;
+	}
 	if (opt == OPT_SANITIZE_OVERWRITE) {
 		unsigned int passes = (unsigned int)s->v[OPT_SANITIZE_PASSES].num;
 
@@ -194,6 +197,7 @@ int scsi_sanitize_step(struct device *dev, const struct settings *s, enum opt_id
 	json_object_end();
 	if (err && scsi_refused(err, &res)) {
 		complain(" %s: this SCSI disk refused SANITIZE %s (%s): it does not support it\n", option, op->name, res.cause);
+		dev->refused = true;
 		return EOPNOTSUPP;
 	}
 	if (err)
