@@ -1,4 +1,7 @@
-/* Identify Controller and Namespace pages (4096 bytes each) through the -I decoder. */
+/*
+ * Identify Controller and Namespace pages (4096 bytes each) through the -I
+ * decoder; the bytes after them, where there are any, as the APST table.
+ */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,8 +19,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static uint8_t ctrl[NVME_IDENTIFY_BYTES], ns[NVME_IDENTIFY_BYTES];
-	struct nvme_state state = { -1, -1, -1 };
+	static uint8_t ctrl[NVME_IDENTIFY_BYTES], ns[NVME_IDENTIFY_BYTES], apst[NVME_APST_BYTES];
+	struct nvme_state state = { -1, -1, -1, NULL };
 	size_t n = size < sizeof(ctrl) ? size : sizeof(ctrl);
 
 	memset(ctrl, 0, sizeof(ctrl));
@@ -27,6 +30,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(ns, data + sizeof(ctrl), size - sizeof(ctrl) < sizeof(ns) ? size - sizeof(ctrl) : sizeof(ns));
 	if (size > 0)
 		state.power_state = data[0] & 0x1f;
+	if (size > 2 * sizeof(ctrl)) {
+		size_t left = size - 2 * sizeof(ctrl);
+
+		memset(apst, 0, sizeof(apst));
+		memcpy(apst, data + 2 * sizeof(ctrl), left < sizeof(apst) ? left : sizeof(apst));
+		state.apst = 1;
+		state.apst_table = apst;
+	}
 	nvme_print_identify((const void *)ctrl, size > sizeof(ctrl) ? (const void *)ns : NULL, 1, &state);
 	return 0;
 }
