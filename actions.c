@@ -192,6 +192,12 @@ bool carries_dangerous_option(const struct settings *s)
 	return false;
 }
 
+/* How far the erase opt reaches from the node named: the disk's kind says (an NVMe sanitize, the subsystem). */
+static enum reach_scope erase_scope(struct device *dev, enum opt_id opt)
+{
+	return dev->disk->erase_scope ? dev->disk->erase_scope(dev, opt) : REACH_NAMED;
+}
+
 /*
  * 0, or EPERM when a dangerous option lacks its flag (the message is
  * printed).  Checked before the first command goes out, so a refusal
@@ -211,7 +217,9 @@ static int preflight(struct device *dev, const struct settings *s)
 		if (!err && (c->needs & NEED_DESTROY))
 			err = confirm_destructive(dev, s, c->label, c->why_destroy ? c->why_destroy : c->why);
 		if (!err && c->whole_disk)
-			err = need_disk_unused(dev, s->v[option_table[i].id].name);
+			err = need_disk_unused(dev, s->v[option_table[i].id].name, erase_scope(dev, option_table[i].id));
+		else if (!err && c->writes_medium)
+			err = need_named_target(dev, s->v[option_table[i].id].name, REACH_NAMED, &dev->reach);
 		if (err)
 			return err;
 	}
@@ -357,6 +365,7 @@ int process_device(const char *path, const struct settings *s, const struct run_
 	fflush(stdout);
 	if (dev.fd >= 0)
 		close(dev.fd);
+	free(dev.erase);
 	json_device_end(&dev);
 	report_operation(NULL);
 	*refused = dev.refused;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "identify.h"
+#include "reach.h"
 #include "values.h"
 
 /* Switches that apply to every device of one run. */
@@ -20,6 +21,7 @@ struct run_flags {
 };
 
 struct device;
+struct erase_record;
 
 /* A step: one option's work in one phase. Returns 0 or an errno value. */
 typedef int step_fn(struct device *dev, const struct settings *s, enum opt_id opt);
@@ -67,6 +69,8 @@ struct disk_ops {
 	int (*power_state)(struct device *dev, enum disk_power *state);
 	/* Into standby (the deepest non-operational state on NVMe) now; 0 or an errno, nothing said. */
 	int (*standby_now)(struct device *dev);
+	/* How far erase option opt reaches beyond the disk named (NULL: no further); nothing said. */
+	enum reach_scope (*erase_scope)(struct device *dev, enum opt_id opt);
 };
 
 struct device {
@@ -80,7 +84,7 @@ struct device {
 	char id_cause[160];	/* ... and this explanation */
 	uint8_t identify_op;	/* 0xec (ATA) or 0xa1 (ATAPI) */
 	uint16_t id[IDENTIFY_WORDS];
-	uint32_t nvme_nsid;	/* NVMe: the namespace (0: not NVMe, ~0: controller without one) */
+	uint32_t nvme_nsid;	/* NVMe: the namespace (0: not NVMe, NVME_NSID_ALL: a controller node, none) */
 	bool nvme_ctrl;		/* NVMe: opened as the controller, /dev/nvmeX */
 	bool scsi_cautious;	/* SCSI behind a USB bridge: only the commands the sd driver sends there */
 	char uas_usb_id[12];	/* behind the uas driver: the enclosure's idVendor:idProduct, for the usb-storage hint */
@@ -97,6 +101,9 @@ struct device {
 	} cached_reads, disk_reads;	/* -T and -t, for --json */
 	bool refused;		/* a dangerous option lacked its confirmation flag */
 	bool sanitize_started;	/* this run started a sanitize (a SCSI disk keeps no record of one) */
+	bool reach_valid;	/* reach holds the disks the erase asked for reaches */
+	struct reach reach;
+	struct erase_record *erase;	/* the erase this run started, and the sample before it (erasecheck.h) */
 	bool log_dir_valid;	/* log_dir holds the General Purpose Log directory */
 	bool log_dir_failed;
 	uint16_t log_dir[256];

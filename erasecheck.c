@@ -16,6 +16,8 @@
 #include <linux/fs.h>
 
 #include "erasecheck.h"
+#include "reach.h"
+#include "sysfs.h"
 #include "json.h"
 #include "largefile.h"
 #include "report.h"
@@ -47,106 +49,294 @@ uint64_t erase_sample_lba(unsigned int i, unsigned int n, uint64_t blocks)
 	return last / (n - 1) * i + last % (n - 1) * i / (n - 1);
 }
 
-struct sample {
-	unsigned int counts[3];
-	uint64_t first_other;
-	bool any_other;
+uint64_t erase_block_hash(const uint8_t *block, size_t bytes)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < bytes; i++)
+		h = (h ^ block[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The disks to sample: those the erase reached (the preflight found them), else the disk named. */
+static const struct reach *disks_of(struct device *dev)
+{
+	if (!dev->reach_valid) {
+		reach_find(dev->fd, dev->nvme_nsid, REACH_NAMED, &dev->reach);
+		dev->reach_valid = true;
+	}
+	return &dev->reach;
+}
+
+/* The node to read disk d through: the one the user named where it is that disk. */
+static const char *node_of(const struct device *dev, const struct reached_disk *d)
+{
+	return d->devnum == block_device_of(dev->fd) ? dev->path : d->node;
+}
+
+/*
+ * The page cache of every disk reached: written out before the erase, so
+ * that no dirty page (a mkfs that never synced) lands on the disk after
+ * it, and dropped after it, so that nothing stale is read back.
+ */
+static void flush_caches(const struct device *dev, const struct reach *r)
+{
+	sync();
+	for (unsigned int i = 0; i < r->n; i++) {
+		const char *path = node_of(dev, &r->disk[i]);
+		int fd = path[0] ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+
+		if (fd < 0)
+			continue;
+		fsync(fd);
+		ioctl(fd, BLKFLSBUF, NULL);
+		close(fd);
+	}
+}
+
+/* A disk open for its sample: O_DIRECT, its size in blocks and its block size. */
+struct sample_disk {
+	int fd;
+	uint64_t blocks;
+	unsigned int lbs;
+	void *buf;
 };
 
-/* Read the sample into *sm; 0 or an errno, said. */
-static int read_sample(const char *path, struct sample *sm, uint32_t *pattern, bool have_pattern, bool learn_pattern)
+/* 0, or an errno with why in *why (nothing said). */
+static int sample_open(const char *path, struct sample_disk *sd, const char **why)
 {
 	unsigned long long size = 0;
-	int fd = -1, lbs = 0, err = 0;
-	void *buf = NULL;
 	struct stat st;
+	int lbs = 0;
 
-	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
-	if (fd >= 0 ? fstat(fd, &st) == 0 && !S_ISBLK(st.st_mode) : stat(path, &st) == 0 && !S_ISBLK(st.st_mode)) {
-		/* Not a failure: a controller or sg node has no blocks to read. */
-		out("after the erase: %s is not a block device, so no blocks were read back (read the disk's"
-		    " block device to see what it holds now)\n", path);
-		err = ENOTBLK;
-		goto out;
+	sd->buf = NULL;
+	sd->fd = path[0] ? open(path, O_RDONLY | O_DIRECT | O_CLOEXEC) : -1;
+	if (sd->fd < 0) {
+		*why = path[0] ? "could not be opened" : "has no node in /dev";
+		return path[0] ? errno : ENOENT;
 	}
-	if (fd < 0 || fstat(fd, &st) || ioctl(fd, BLKGETSIZE64, &size) ||
-	    ioctl(fd, BLKSSZGET, &lbs) || lbs < 512 || size < (unsigned long long)lbs ||
-	    posix_memalign(&buf, 4096, (size_t)lbs)) {
-		err = fd < 0 ? errno : EINVAL;
-		complain(" after the erase: %s %s, so its blocks were not read back\n", path,
-			 fd < 0 ? "could not be opened" : "is not a block device of known size");
-		goto out;
+	if (fstat(sd->fd, &st) || !S_ISBLK(st.st_mode) || ioctl(sd->fd, BLKGETSIZE64, &size) ||
+	    ioctl(sd->fd, BLKSSZGET, &lbs) || lbs < 512 || size < (unsigned long long)lbs ||
+	    posix_memalign(&sd->buf, 4096, (size_t)lbs) || !sd->buf) {
+		close(sd->fd);
+		sd->fd = -1;
+		*why = "is not a block device of known size";
+		return EINVAL;
 	}
+	sd->lbs = (unsigned int)lbs;
+	sd->blocks = size / (unsigned int)lbs;
+	return 0;
+}
+
+static void sample_close(struct sample_disk *sd)
+{
+	free(sd->buf);
+	if (sd->fd >= 0)
+		close(sd->fd);
+}
+
+/* Block i of the sample into sd->buf: its LBA, or an errno (*got: what pread said). */
+static int sample_read(struct sample_disk *sd, unsigned int i, uint64_t *lba, ssize_t *got)
+{
+	*lba = erase_sample_lba(i, ERASE_SAMPLE_BLOCKS, sd->blocks);
+	*got = pread(sd->fd, sd->buf, sd->lbs, (off_t)(*lba * sd->lbs));
+	return *got == (ssize_t)sd->lbs ? 0 : *got < 0 ? errno : EIO;
+}
+
+void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t pattern)
+{
+	const struct reach *r = disks_of(dev);
+	struct erase_record *rec = dev->erase ? dev->erase : calloc(1, sizeof(*rec));
+
+	flush_caches(dev, r);
+	if (!rec)
+		return;
+	memset(rec, 0, sizeof(*rec));
+	dev->erase = rec;
+	rec->kind = kind;
+	rec->pattern = pattern;
+	for (unsigned int i = 0; i < r->n; i++) {
+		struct erase_before *b = &rec->disk[rec->n++];
+		struct sample_disk sd = { .fd = -1 };
+		const char *why;
+		ssize_t got;
+
+		b->devnum = r->disk[i].devnum;
+		if (sample_open(node_of(dev, &r->disk[i]), &sd, &why))
+			continue;
+		while (b->blocks < ERASE_SAMPLE_BLOCKS && sample_read(&sd, b->blocks, &b->lba[b->blocks], &got) == 0) {
+			b->hash[b->blocks] = erase_block_hash(sd.buf, sd.lbs);
+			b->blocks++;
+		}
+		if (b->blocks < ERASE_SAMPLE_BLOCKS)
+			b->blocks = 0;	/* a partial sample compares nothing */
+		sample_close(&sd);
+	}
+}
+
+/* What one disk's sample read as. */
+struct sample {
+	unsigned int counts[3];
+	unsigned int unchanged;	/* of the blocks neither zeros nor the pattern, those that read as before */
+	uint64_t first_other, first_unchanged;
+	bool any_other;
+	bool compared;		/* a sample before the erase was there to compare with */
+};
+
+static const struct erase_before *before_of(const struct device *dev, dev_t devnum)
+{
+	for (unsigned int i = 0; dev->erase && i < dev->erase->n; i++)
+		if (dev->erase->disk[i].devnum == devnum && dev->erase->disk[i].blocks)
+			return &dev->erase->disk[i];
+	return NULL;
+}
+
+/* Read disk d's sample into *sm; 0 or an errno, said. */
+static int read_sample(const struct device *dev, const struct reached_disk *d, struct sample *sm, uint32_t *pattern,
+		       bool have_pattern, bool learn_pattern)
+{
+	const struct erase_before *before = before_of(dev, d->devnum);
+	const char *path = node_of(dev, d), *why;
+	struct sample_disk sd = { .fd = -1 };
+	int err = sample_open(path, &sd, &why);
+
+	if (err) {
+		complain(" after the erase: %s %s, so its blocks were not read back\n", path[0] ? path : d->name, why);
+		return err;
+	}
+	sm->compared = before != NULL;
 	for (unsigned int i = 0; i < ERASE_SAMPLE_BLOCKS; i++) {
-		uint64_t lba = erase_sample_lba(i, ERASE_SAMPLE_BLOCKS, size / (unsigned int)lbs);
-		ssize_t got = pread(fd, buf, (size_t)lbs, (off_t)(lba * (unsigned int)lbs));
 		enum erase_block b;
+		uint64_t lba;
+		ssize_t got;
 
-		if (got != lbs) {
-			err = got < 0 ? errno : EIO;
+		if ((err = sample_read(&sd, i, &lba, &got))) {
 			complain(" after the erase: reading block %llu of %s failed: %s\n", (unsigned long long)lba, path,
 				 got < 0 ? strerror(err) : "short read");
-			goto out;
+			break;
 		}
-		if (i == 0 && learn_pattern)
-			*pattern = get_be32(buf);
-		b = erase_classify(buf, (size_t)lbs, *pattern, have_pattern);
+		if (i == 0 && learn_pattern && sd.buf)
+			*pattern = get_be32(sd.buf);
+		b = erase_classify(sd.buf, sd.lbs, *pattern, have_pattern);
 		sm->counts[b]++;
-		if (b == ERASED_OTHER && !sm->any_other) {
+		if (b != ERASED_OTHER)
+			continue;
+		if (!sm->any_other) {
 			sm->any_other = true;
 			sm->first_other = lba;
 		}
+		if (before && before->lba[i] == lba && before->hash[i] == erase_block_hash(sd.buf, sd.lbs) &&
+		    sm->unchanged++ == 0)
+			sm->first_unchanged = lba;
 	}
-out:
-	free(buf);
-	if (fd >= 0)
-		close(fd);
+	sample_close(&sd);
 	return err;
+}
+
+/* The verdict of one disk's sample, and its line; EIO for blocks the erase did not change. */
+static const char *judge(const struct sample *sm, enum erase_kind kind, uint32_t pattern, const char *who, int *err)
+{
+	const unsigned int n = ERASE_SAMPLE_BLOCKS;
+
+	*err = 0;
+	if (sm->unchanged) {
+		out("after the erase:%s %u of the %u blocks sampled over the disk read as they did before it (the first at"
+		    " LBA %llu): the erase did not change them\n",
+		    who, sm->unchanged, n, (unsigned long long)sm->first_unchanged);
+		complain(" after the erase:%s %u of %u blocks sampled read as before it: they were not erased\n", who,
+			 sm->unchanged, n);
+		*err = EIO;
+		return "unchanged";
+	}
+	if (sm->counts[ERASED_ZEROS] == n) {
+		out("after the erase:%s all %u blocks sampled over the disk read as zeros\n", who, n);
+		return "zeros";
+	}
+	if (sm->counts[ERASED_PATTERN] == n) {
+		out("after the erase:%s all %u blocks sampled over the disk read as the pattern 0x%08x\n", who, n, pattern);
+		return "pattern";
+	}
+	/* An overwrite asked for one pattern: any other block is one it did not write. */
+	if (kind == ERASE_TO_PATTERN) {
+		unsigned int wrong = n - sm->counts[ERASED_PATTERN];
+
+		out("after the erase:%s %u of the %u blocks sampled over the disk do not read as the pattern 0x%08x asked for"
+		    " (%u read as zeros)\n", who, wrong, n, pattern, sm->counts[ERASED_ZEROS]);
+		complain(" after the erase:%s %u of %u blocks sampled do not hold the pattern 0x%08x: the overwrite did not"
+			 " write them\n", who, wrong, n, pattern);
+		*err = EIO;
+		return "not_pattern";
+	}
+	if (sm->counts[ERASED_OTHER] == n && kind == ERASE_CRYPTO) {
+		out("after the erase:%s the %u blocks sampled over the disk are not zeros, as expected of a cryptographic"
+		    " erase%s\n", who, n, sm->compared ? ", and none reads as before it" : "");
+		return "not_zeros";
+	}
+	if (sm->counts[ERASED_OTHER] == n && kind == ERASE_TO_SOME_PATTERN) {
+		out("after the erase:%s none of the %u blocks sampled over the disk reads as zeros or as one repeated pattern"
+		    " (as after a cryptographic erase)\n", who, n);
+		return "not_zeros";
+	}
+	out("after the erase:%s of %u blocks sampled over the disk, %u read as zeros, %u as the pattern and %u as other data"
+	    " (the first at LBA %llu)\n",
+	    who, n, sm->counts[ERASED_ZEROS], sm->counts[ERASED_PATTERN], sm->counts[ERASED_OTHER],
+	    (unsigned long long)sm->first_other);
+	return "mixed";
+}
+
+static void json_sample(const char *device, const struct sample *sm, unsigned int blocks, const char *verdict)
+{
+	json_object_begin(NULL);
+	json_string("device", device);
+	json_uint("blocks", blocks);
+	if (blocks) {
+		json_uint("zeros", sm->counts[ERASED_ZEROS]);
+		json_uint("pattern", sm->counts[ERASED_PATTERN]);
+		json_uint("other", sm->counts[ERASED_OTHER]);
+		json_bool("compared_with_before", sm->compared);
+		json_uint("unchanged", sm->unchanged);
+	}
+	json_string("verdict", verdict);
+	json_object_end();
 }
 
 int erase_check(struct device *dev, enum erase_kind kind, uint32_t pattern)
 {
-	struct sample sm = { { 0 }, 0, false };
-	const unsigned int n = ERASE_SAMPLE_BLOCKS;
-	const char *verdict;
-	bool some = kind == ERASE_TO_SOME_PATTERN;
-	int err = read_sample(dev->path, &sm, &pattern, kind == ERASE_TO_PATTERN || some, some);
+	const struct reach *r = disks_of(dev);
+	int status = 0;
 
-	if (err) {
-		json_object_begin("erase_check");
-		json_uint("blocks", 0);
-		json_string("verdict", "not_read");
-		json_object_end();
-		return err;
+	flush_caches(dev, r);
+	/* What this run started is known better than what the caller can tell afterwards. */
+	if (dev->erase) {
+		kind = dev->erase->kind;
+		pattern = dev->erase->pattern;
 	}
-	if (sm.counts[ERASED_ZEROS] == n) {
-		verdict = "zeros";
-		out("after the erase: all %u blocks sampled over the disk read as zeros\n", n);
-	} else if (sm.counts[ERASED_PATTERN] == n) {
-		verdict = "pattern";
-		out("after the erase: all %u blocks sampled over the disk read as the pattern 0x%08x\n", n, pattern);
-	} else if (sm.counts[ERASED_OTHER] == n && kind == ERASE_CRYPTO) {
-		verdict = "not_zeros";
-		out("after the erase: the %u blocks sampled over the disk are not zeros, as expected of a cryptographic erase\n", n);
-	} else if (sm.counts[ERASED_OTHER] == n && kind == ERASE_TO_SOME_PATTERN) {
-		verdict = "not_zeros";
-		out("after the erase: none of the %u blocks sampled over the disk reads as zeros or as one repeated pattern"
-		    " (as after a cryptographic erase)\n", n);
-	} else {
-		verdict = "mixed";
-		out("after the erase: of %u blocks sampled over the disk, %u read as zeros, %u as the pattern and %u as other data"
-		    " (the first at LBA %llu)\n",
-		    n, sm.counts[ERASED_ZEROS], sm.counts[ERASED_PATTERN], sm.counts[ERASED_OTHER],
-		    (unsigned long long)sm.first_other);
+	json_array_begin("erase_check");
+	if (!r->n) {
+		/* Not a failure: an sg node of no disk, a controller of no namespace, has no blocks to read. */
+		out("after the erase: %s is not a block device, so no blocks were read back (read the disk's"
+		    " block device to see what it holds now)\n", dev->path);
+		json_sample(dev->path, NULL, 0, "not_read");
 	}
-	if (json_active()) {
-		json_object_begin("erase_check");
-		json_uint("blocks", n);
-		json_uint("zeros", sm.counts[ERASED_ZEROS]);
-		json_uint("pattern", sm.counts[ERASED_PATTERN]);
-		json_uint("other", sm.counts[ERASED_OTHER]);
-		json_string("verdict", verdict);
-		json_object_end();
+	for (unsigned int i = 0; i < r->n; i++) {
+		const struct reached_disk *d = &r->disk[i];
+		const char *name = node_of(dev, d)[0] ? node_of(dev, d) : d->name;
+		struct sample sm = { { 0 }, 0, 0, 0, false, false };
+		bool some = kind == ERASE_TO_SOME_PATTERN;
+		uint32_t p = pattern;
+		char who[80] = "";
+		int err = read_sample(dev, d, &sm, &p, kind == ERASE_TO_PATTERN || some, some);
+
+		/* One disk is "the disk"; several are named, each with its verdict. */
+		if (r->n > 1)
+			snprintf(who, sizeof(who), " %s:", name);
+		if (!err)
+			json_sample(name, &sm, ERASE_SAMPLE_BLOCKS, judge(&sm, kind, p, who, &err));
+		else
+			json_sample(name, NULL, 0, "not_read");
+		if (err && !status)
+			status = err;
 	}
-	return 0;
+	json_array_end();
+	return status;
 }

@@ -1,8 +1,10 @@
 /*
- * After an erase: what the disk now reads.  A sample of blocks spread over
- * the whole disk (the first, the last and evenly between) is read through
- * the block device with O_DIRECT, and one line says whether they read as
- * zeros, as the overwrite pattern, or as something else.
+ * Around an erase: what the disks it reaches read.  A sample of blocks
+ * spread over each whole disk (the first, the last and evenly between) is
+ * read through its block device with O_DIRECT before the erase is sent,
+ * and again when it has ended; one line a disk says whether the blocks
+ * read as zeros, as the overwrite pattern, as something new, or as they
+ * did before (the erase did not reach them: a failure).
  */
 #ifndef HDPARM_ERASECHECK_H
 #define HDPARM_ERASECHECK_H
@@ -24,18 +26,46 @@ enum erase_block erase_classify(const uint8_t *block, size_t bytes, uint32_t pat
 /* The LBA of sample i (0..n-1) of n over a disk of blocks blocks: first, last, evenly between. */
 uint64_t erase_sample_lba(unsigned int i, unsigned int n, uint64_t blocks);
 
+/* A block's fingerprint (64-bit FNV-1a), to tell whether it changed. */
+uint64_t erase_block_hash(const uint8_t *block, size_t bytes);
+
 /* How the erase was done: what the sample is held against. */
 enum erase_kind {
 	ERASE_TO_ZEROS,		/* block erase, format with user-data erase */
 	ERASE_TO_PATTERN,	/* overwrite with the pattern given */
-	ERASE_TO_SOME_PATTERN,	/* overwrite with a pattern not known here: the first block's */
+	ERASE_TO_SOME_PATTERN,	/* not known here (a sanitize this run did not start): zeros or one repeated pattern */
 	ERASE_CRYPTO,		/* cryptographic erase: anything but the old data */
 };
 
+/* One disk's sample before the erase. */
+struct erase_before {
+	dev_t devnum;
+	unsigned int blocks;	/* blocks read: 0 when none could be */
+	uint64_t lba[ERASE_SAMPLE_BLOCKS];
+	uint64_t hash[ERASE_SAMPLE_BLOCKS];
+};
+
+/* What this run started, and each reached disk's blocks before it (dev->erase). */
+struct erase_record {
+	enum erase_kind kind;
+	uint32_t pattern;
+	unsigned int n;
+	struct erase_before disk[REACH_MAX];
+};
+
 /*
- * Read the sample of dev's disk and print the one-line summary (and the
- * "erase_check" object with --json).  Returns 0, or the errno of a sample
- * that could not be read (said too): the erase itself is not undone.
+ * Just before an erase is sent: the sample of every disk it reaches
+ * (dev->reach, else the disk named), kept in dev->erase with what the
+ * erase is (kind, and the overwrite's pattern).  Nothing is said: a disk
+ * that cannot be read is compared with nothing afterwards.
+ */
+void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t pattern);
+
+/*
+ * After an erase ended: each disk's sample, a line each (and the
+ * "erase_check" array with --json).  kind and pattern are used where this
+ * run did not start the erase.  Returns 0, EIO where blocks read as before
+ * the erase (said), or the errno of a sample that could not be read.
  */
 int erase_check(struct device *dev, enum erase_kind kind, uint32_t pattern);
 

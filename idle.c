@@ -17,16 +17,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "disk.h"
 #include "idle.h"
+#include "reach.h"
 #include "report.h"
 #include "sysfs.h"
 
 struct watched {
 	struct device dev;
+	char node[64];		/* the whole disk's node, where a partition or a volume was named */
 	char stat_dir[160];	/* the whole disk's sysfs folder: its "stat" holds the counters */
 	unsigned long long ios;	/* reads, writes, discards and flushes completed */
 	time_t last_io;		/* when ios last moved (monotonic seconds) */
@@ -74,7 +77,12 @@ static bool read_ios(const struct watched *w, unsigned long long *ios)
 /* Open a disk to watch: a block device with counters and a standby command; else a line and false. */
 static bool watch(struct watched *w, const char *path, const struct run_flags *run)
 {
+	char node[sizeof(w->node)];
+
+	/* The node's name may live in w itself. */
+	snprintf(node, sizeof(node), "%s", w->node);
 	memset(w, 0, sizeof(*w));
+	snprintf(w->node, sizeof(w->node), "%s", node);
 	w->dev.path = path;
 	w->dev.run = *run;
 	w->dev.fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -148,13 +156,57 @@ static bool look(struct watched *w, unsigned int seconds)
 	return true;
 }
 
+/*
+ * The whole disks to watch for path: a partition or a device-mapper or md
+ * volume shares its disks with others, whose I/O its own counters miss,
+ * and a standby reaches the whole disk; so the disks beneath are watched
+ * (said once), as hd-idle does.  Each disk once, whatever named it.
+ */
+static int add_watches(struct watched *ws, int count, const char *path, const struct run_flags *run)
+{
+	struct reach r = { .kind = NODE_OTHER };
+	char list[600];
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0) {
+		reach_find(fd, 0, REACH_NAMED, &r);
+		close(fd);
+	}
+	if (r.kind != NODE_PARTITION && r.kind != NODE_STACKED) {
+		if (!watch(&ws[count], path, run))
+			return count;
+		for (int i = 0; i < count; i++)
+			if (!ws[i].gone && strcmp(ws[i].stat_dir, ws[count].stat_dir) == 0)
+				return count;	/* named twice */
+		return count + 1;
+	}
+	reach_list(&r, list, sizeof(list));
+	note(" --idle-spindown: %s is %s on %s: the whole disk%s watched, as %s counters count every user's I/O\n", path,
+	     r.kind == NODE_PARTITION ? "a partition" : "a volume", list[0] ? list : "no disk sysfs names",
+	     r.n > 1 ? "s are" : " is", r.n > 1 ? "their" : "its");
+	for (unsigned int d = 0; d < r.n; d++) {
+		bool seen = false;
+		char dir[64];
+
+		snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(r.disk[d].devnum), minor(r.disk[d].devnum));
+		for (int i = 0; i < count; i++)
+			seen = seen || (!ws[i].gone && strcmp(ws[i].stat_dir, dir) == 0);
+		if (seen || !r.disk[d].node[0])
+			continue;
+		snprintf(ws[count].node, sizeof(ws[count].node), "%s", r.disk[d].node);
+		if (watch(&ws[count], ws[count].node, run))
+			count++;
+	}
+	return count;
+}
+
 int idle_spindown(unsigned int seconds, const char *const paths[], int n, const struct run_flags *run)
 {
-	struct watched *ws = calloc((size_t)n, sizeof(*ws));
+	struct watched *ws = calloc((size_t)n * REACH_MAX, sizeof(*ws));
 	struct sigaction sa;
 	/* Often enough to keep to SECONDS, seldom enough to cost nothing: counters are all it reads. */
 	unsigned int poll = seconds < 20 ? 1 : seconds / 20 > 10 ? 10 : seconds / 20;
-	int alive = 0;
+	int alive = 0, count = 0;
 
 	if (!ws)
 		return ENOMEM;
@@ -162,19 +214,18 @@ int idle_spindown(unsigned int seconds, const char *const paths[], int n, const 
 	sa.sa_handler = on_stop;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	for (int i = 0; i < n; i++) {
-		ws[i].gone = !watch(&ws[i], paths[i], run);
-		if (!ws[i].gone) {
-			char text[64];
+	for (int i = 0; i < n; i++)
+		count = add_watches(ws, count, paths[i], run);
+	for (int i = 0; i < count; i++) {
+		char text[64];
 
-			alive++;
-			snprintf(text, sizeof(text), "watched: standby after %u s without I/O", seconds);
-			say(&ws[i], text);
-		}
+		alive++;
+		snprintf(text, sizeof(text), "watched: standby after %u s without I/O", seconds);
+		say(&ws[i], text);
 	}
 	while (alive && !stop_signal) {
 		sleep(poll);
-		for (int i = 0; i < n && !stop_signal; i++)
+		for (int i = 0; i < count && !stop_signal; i++)
 			if (!ws[i].gone && !look(&ws[i], seconds))
 				alive--;
 	}

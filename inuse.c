@@ -16,6 +16,7 @@
 
 #include "checks.h"
 #include "inuse.h"
+#include "reach.h"
 #include "report.h"
 #include "sysfs.h"
 
@@ -118,49 +119,87 @@ static void describe_users(const char *dir, const char *disk_name, char *buf, si
 		snprintf(buf, size, "another program holds it open exclusively");
 }
 
-/* 0, or EBUSY (said) when the kernel holds the whole-disk node path (open as fd) for somebody. */
-static int node_unused(const char *path, int fd, const char *option)
+/*
+ * Who holds the whole disk of sysfs folder dir, named name, whose node is
+ * node ("" when none was found): "" when nobody does.  The kernel refuses
+ * an exclusive open while the disk or a partition of it is claimed; /proc
+ * and sysfs then name the claimant.  Without a node, they alone say.
+ */
+static void holders_of_disk(const char *node, const char *dir, const char *name, char *users, size_t size)
 {
-	char dir[160], users[1024];
 	int excl;
 
-	/* The kernel refuses an exclusive open while the disk or a partition of it is claimed. */
-	excl = open(path, O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC);
-	if (excl >= 0) {
-		close(excl);
-		return 0;
+	users[0] = '\0';
+	if (node[0]) {
+		excl = open(node, O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC);
+		if (excl >= 0) {
+			close(excl);
+			return;
+		}
+		if (errno != EBUSY)
+			return;
+		describe_users(dir, name, users, size);
+		return;
 	}
-	if (errno != EBUSY)
-		return 0;
-	if (sysfs_disk_dir(fd, dir, sizeof(dir)))
-		describe_users(dir, path, users, sizeof(users));
-	else
-		snprintf(users, sizeof(users), "another program holds it open exclusively");
-	complain(" %s: %s is in use (%s): refused, nothing sent\n", option, path, users);
-	return EBUSY;
+	describe_users(dir, name, users, size);
+	if (strcmp(users, "another program holds it open exclusively") == 0)
+		users[0] = '\0';
 }
 
-int need_disk_unused(struct device *dev, const char *option)
+/* The refusal of a command whose node does not name one disk; EINVAL. */
+static int refuse_node(struct device *dev, const char *option, const struct reach *r)
 {
+	char disks[600], all[600];
+	struct reach every;
+
+	reach_list(r, disks, sizeof(disks));
+	if (r->kind == NODE_STACKED)
+		complain(" %s: %s is the volume %s over %s: what is sent through it reaches the whole disk%s beneath;"
+			 " name the disk itself: refused, nothing sent\n",
+			 option, dev->path, r->volume, disks[0] ? disks : "no disk sysfs names", r->n > 1 ? "s" : "");
+	else if (r->kind == NODE_NVME_CONTROLLER) {
+		reach_find(dev->fd, 0, REACH_NVME_SUBSYSTEM, &every);
+		reach_list(&every, all, sizeof(all));
+		complain(" %s: %s is an NVMe controller, not a namespace: name the namespace%s%s%s: refused, nothing sent\n",
+			 option, dev->path, all[0] ? " (" : "", all, all[0] ? ")" : "");
+	} else
+		complain(" %s: %s reaches more disks than hdparm can check (over %u): refused, nothing sent\n", option,
+			 dev->path, REACH_MAX);
+	dev->refused = true;
+	return EINVAL;
+}
+
+int need_named_target(struct device *dev, const char *option, enum reach_scope scope, struct reach *r)
+{
+	reach_find(dev->fd, dev->nvme_nsid, scope, r);
+	if (r->kind == NODE_STACKED || r->more || (r->kind == NODE_NVME_CONTROLLER && scope == REACH_NAMED))
+		return refuse_node(dev, option, r);
+	return 0;
+}
+
+int need_disk_unused(struct device *dev, const char *option, enum reach_scope scope)
+{
+	dev_t named = block_device_of(dev->fd);
+	char dir[64], users[1024];
+	const struct reach *r = &dev->reach;
 	int err = need_whole_disk(dev, 0);
 
-	if (!err && block_device_of(dev->fd))
-		err = node_unused(dev->path, dev->fd, option);
+	if (!err)
+		err = need_named_target(dev, option, scope, &dev->reach);
+	dev->reach_valid = !err;
+	for (unsigned int i = 0; dev->reach_valid && i < r->n; i++) {
+		const struct reached_disk *d = &r->disk[i];
+		/* The disk named keeps the name it was given (a by-id link, say). */
+		const char *name = d->devnum == named ? dev->path : d->node[0] ? d->node : d->name;
+
+		snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(d->devnum), minor(d->devnum));
+		holders_of_disk(d->devnum == named ? dev->path : d->node, dir, name, users, sizeof(users));
+		if (users[0]) {
+			complain(" %s: %s is in use (%s): refused, nothing sent\n", option, name, users);
+			err = EBUSY;
+		}
+	}
 	/* A refusal, like a missing confirmation, leaves the device with no step to run. */
-	if (err)
-		dev->refused = true;
-	return err;
-}
-
-int need_other_disk_unused(struct device *dev, const char *path, const char *option)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	int err;
-
-	if (fd < 0)
-		return 0;	/* gone, or not ours to open: the erase reaches nothing held there */
-	err = block_device_of(fd) ? node_unused(path, fd, option) : 0;
-	close(fd);
 	if (err)
 		dev->refused = true;
 	return err;

@@ -3,20 +3,25 @@
 #define HDPARM_INUSE_H
 
 #include "device.h"
+#include "reach.h"
 
 /*
- * 0 when option may erase the whole disk behind dev: it is the whole disk
- * (need_whole_disk) and nobody holds it or a partition of it.  Else EBUSY
- * (or EINVAL for a partition), with one line on stderr that names the
- * holders: "/dev/sda1 mounted on /home", "/dev/sda2 is swap", "/dev/sda3
- * held by dm-0 (vg-root)".  A refusal marks the device refused: no step runs.
+ * 0 when a command that changes the medium, sent through dev, goes where
+ * it was named: r gets what it reaches with scope.  Refused (EINVAL, said;
+ * the device runs no further step) through a device-mapper or md volume
+ * (the kernel passes it to the disks beneath), through an NVMe controller
+ * node for a namespace's command, or where it reaches too many disks.
  */
-int need_disk_unused(struct device *dev, const char *option);
+int need_named_target(struct device *dev, const char *option, enum reach_scope scope, struct reach *r);
 
 /*
- * The same for another whole disk that the erase of dev reaches too (the
- * other namespaces of an NVMe controller): 0, or EBUSY with the line.
+ * 0 when option may erase every disk it reaches from dev with scope: dev
+ * is a whole disk (need_whole_disk) named as need_named_target wants, and
+ * the kernel holds none of the disks reached, nor a partition of one.
+ * Else EBUSY (or EINVAL), with one line on stderr that names the holders:
+ * "/dev/sda1 mounted on /home", "/dev/sda2 is swap", "/dev/sda3 held by
+ * dm-0 (vg-root)".  A refusal marks the device refused: no step runs.
  */
-int need_other_disk_unused(struct device *dev, const char *path, const char *option);
+int need_disk_unused(struct device *dev, const char *option, enum reach_scope scope);
 
 #endif

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 /* 2: rotation_rate as smartctl gives it (0 for a solid-state drive, left out when not reported). */
-#define JSON_FORMAT_VERSION 2
+#define JSON_FORMAT_VERSION 3
 
 /* Start the document: the tool, its version, and an open "devices" array. */
 void json_start(FILE *out, const char *version);

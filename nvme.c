@@ -87,6 +87,11 @@ int nvme_admin_identify(struct device *dev, uint8_t cns, uint32_t nsid, void *bu
 	return identify(dev, cns, nsid, buf, false);
 }
 
+int nvme_admin_identify_quietly(struct device *dev, uint8_t cns, uint32_t nsid, void *buf)
+{
+	return identify(dev, cns, nsid, buf, true);
+}
+
 struct nvme_id_ctrl *nvme_identify_controller(struct device *dev, int *err)
 {
 	struct nvme_id_ctrl *ctrl = malloc(sizeof(*ctrl));
@@ -234,23 +239,25 @@ void nvme_detect(struct device *dev)
 	int id;
 
 	dev->nvme_nsid = 0;
-	if (fstat(dev->fd, &st))
+	if (fstat(dev->fd, &st) || !(S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)))
 		return;
-	if (S_ISBLK(st.st_mode)) {
-		id = ioctl(dev->fd, NVME_IOCTL_ID);
-		if (id > 0)
-			dev->nvme_nsid = (uint32_t)id;
+	/* A namespace, as a block device or a generic node (/dev/ngXnY), says which it is. */
+	id = ioctl(dev->fd, NVME_IOCTL_ID);
+	if (id > 0) {
+		dev->nvme_nsid = (uint32_t)id;
 		return;
 	}
 	if (!S_ISCHR(st.st_mode))
 		return;
-	/* A controller (/dev/nvmeX): it answers Identify Controller. */
+	/*
+	 * A controller (/dev/nvmeX) answers Identify Controller but names no
+	 * namespace: its queries are the controller's, and a namespace's
+	 * command through it is refused rather than sent to namespace 1.
+	 */
 	buf = malloc(NVME_IDENTIFY_BYTES);
 	if (buf && identify(dev, NVME_CNS_CONTROLLER, 0, buf, true) == 0) {
 		dev->nvme_ctrl = true;
-		dev->nvme_nsid = le32toh(((const struct nvme_id_ctrl *)buf)->nn) ? 1 : 0;
-		if (!dev->nvme_nsid)
-			dev->nvme_nsid = 0xffffffff;	/* no namespace: controller-only queries */
+		dev->nvme_nsid = NVME_NSID_ALL;
 	}
 	free(buf);
 }

@@ -13,8 +13,9 @@
 #include "device.h"
 
 /*
- * Fill dev->nvme_nsid: the namespace of a /dev/nvmeXnY block device, or of
- * the first namespace behind a /dev/nvmeX controller; 0 for anything else.
+ * Fill dev->nvme_nsid: the namespace of a /dev/nvmeXnY block device or a
+ * /dev/ngXnY generic node, NVME_NSID_ALL for a /dev/nvmeX controller (no
+ * namespace); 0 for anything else.
  */
 void nvme_detect(struct device *dev);
 
@@ -23,6 +24,9 @@ bool nvme_controller_name(const char *path, char *name, size_t size);
 
 /* Identify (cns: nvme_spec.h's enum nvme_cns) into buf, NVME_IDENTIFY_BYTES long. */
 int nvme_admin_identify(struct device *dev, uint8_t cns, uint32_t nsid, void *buf);
+
+/* The same, a failure unsaid (EIO). */
+int nvme_admin_identify_quietly(struct device *dev, uint8_t cns, uint32_t nsid, void *buf);
 
 /* Identify Controller in a page of its own (the caller frees it); NULL with *err on failure (said). */
 struct nvme_id_ctrl;

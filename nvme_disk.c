@@ -18,6 +18,7 @@
 #include "json.h"
 #include "nvme.h"
 #include "nvme_disk.h"
+#include "reach.h"
 #include "nvme_erase.h"
 #include "nvme_identify.h"
 #include "nvme_spec.h"
@@ -127,12 +128,40 @@ static int nvme_disk_identity(struct device *dev, const struct settings *s, enum
  */
 static bool apst_latency_limit(const struct device *dev, char *buf, size_t size)
 {
-	char name[24], dir[64];
+	char dir[128];
 
-	if (!nvme_controller_name(dev->path, name, sizeof(name)))
+	if (!nvme_controller_dir(dev->fd, dir, sizeof(dir) - 6))
 		return false;
-	snprintf(dir, sizeof(dir), "/sys/class/nvme/%s/power", name);
+	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/power");
 	return sysfs_read_line(dir, "pm_qos_latency_tolerance_us", buf, size) == 0;
+}
+
+/*
+ * The latency limit the kernel's APST keeps to, in microseconds (UINT64_MAX:
+ * none), and its words for it: "any" lifts it, "auto" is the module's
+ * default_ps_max_latency_us.  false where sysfs does not say.
+ */
+static bool kernel_latency_limit(const struct device *dev, unsigned long long *us, char *why, size_t size)
+{
+	char limit[32], dflt[32];
+
+	if (!apst_latency_limit(dev, limit, sizeof(limit)))
+		return false;
+	if (strcmp(limit, "any") == 0) {
+		*us = UINT64_MAX;
+		return true;
+	}
+	if (strcmp(limit, "auto") == 0) {
+		if (sysfs_read_line("/sys/module/nvme_core/parameters", "default_ps_max_latency_us", dflt, sizeof(dflt)) ||
+		    sysfs_parse_u64(dflt, us))
+			return false;
+		snprintf(why, size, "%llu us, nvme_core.default_ps_max_latency_us", *us);
+		return true;
+	}
+	if (sysfs_parse_u64(limit, us))
+		return false;
+	snprintf(why, size, "%llu us in pm_qos_latency_tolerance_us", *us);
+	return true;
 }
 
 /* -C: the state's number, power and kind from the descriptors, then APST and the kernel's limit. */
@@ -190,16 +219,49 @@ static int nvme_disk_power_mode(struct device *dev, const struct settings *s, en
 	return 0;
 }
 
-/* The non-operational power state that draws least (the deepest); -1 where there is none. */
-static int deepest_nops(const struct nvme_id_ctrl *ctrl)
+/* A state's entry and exit latency together: what the kernel's APST holds against its limit. */
+static unsigned long long state_latency(const struct nvme_power_state *p)
+{
+	return (unsigned long long)le32toh(p->enlat) + le32toh(p->exlat);
+}
+
+/* The non-operational power state that draws least within a latency limit (us); -1 where there is none. */
+static int deepest_nops_within(const struct nvme_id_ctrl *ctrl, unsigned long long limit)
 {
 	int best = -1;
 
 	for (unsigned int i = 0; i <= ctrl->npss && i < 32; i++)
-		if ((ctrl->psd[i].flags & NVME_PS_NOPS) &&
+		if ((ctrl->psd[i].flags & NVME_PS_NOPS) && state_latency(&ctrl->psd[i]) <= limit &&
 		    (best < 0 || nvme_power_watts(&ctrl->psd[i]) <= nvme_power_watts(&ctrl->psd[best])))
 			best = (int)i;
 	return best;
+}
+
+/*
+ * The deepest non-operational state the kernel would let the controller
+ * enter: its APST skips states slower than the latency limit, so -y and
+ * the idle watcher do too.  why gets a line on what was passed over ("" if
+ * nothing was).  -1 where no state is allowed (why says why).
+ */
+static int deepest_nops(const struct device *dev, const struct nvme_id_ctrl *ctrl, char *why, size_t size)
+{
+	unsigned long long limit = UINT64_MAX;
+	char words[80] = "";
+	int deepest = deepest_nops_within(ctrl, UINT64_MAX), allowed;
+
+	why[0] = '\0';
+	if (deepest < 0 || !kernel_latency_limit(dev, &limit, words, sizeof(words)) || limit == UINT64_MAX)
+		return deepest;
+	allowed = deepest_nops_within(ctrl, limit);
+	if (allowed == deepest)
+		return deepest;
+	if (allowed < 0)
+		snprintf(why, size, "every non-operational state takes longer to enter and leave than the kernel's latency"
+			 " limit (%s): none entered", words);
+	else
+		snprintf(why, size, "PS%d, the deepest, takes %llu us to enter and leave, over the kernel's latency limit (%s):"
+			 " PS%d instead", deepest, state_latency(&ctrl->psd[deepest]), words, allowed);
+	return allowed;
 }
 
 static int nvme_refuse_power(struct device *dev, const char *option);
@@ -221,8 +283,9 @@ static int nvme_disk_power_state(struct device *dev, enum disk_power *state)
 static int nvme_disk_standby_now(struct device *dev)
 {
 	int err;
+	char why[256];
 	struct nvme_id_ctrl *ctrl = nvme_identify_controller(dev, &err);
-	int ps = ctrl ? deepest_nops(ctrl) : -1;
+	int ps = ctrl ? deepest_nops(dev, ctrl, why, sizeof(why)) : -1;
 
 	free(ctrl);
 	if (err || ps < 0)
@@ -234,16 +297,21 @@ static int nvme_disk_standby_now(struct device *dev)
 static int nvme_disk_power_command(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct nvme_id_ctrl *ctrl;
-	char watts[24];
+	char watts[24], why[256];
 	int err, ps;
 
 	if (opt != OPT_STANDBY_NOW)
 		return nvme_refuse_power(dev, s->v[opt].name);
 	ctrl = nvme_identify_controller(dev, &err);
-	if (!err && (ps = deepest_nops(ctrl)) < 0) {
-		complain(" %s: this NVMe controller has no non-operational power state\n", s->v[opt].name);
+	if (!err && (ps = deepest_nops(dev, ctrl, why, sizeof(why))) < 0) {
+		if (why[0])
+			complain(" %s: %s\n", s->v[opt].name, why);
+		else
+			complain(" %s: this NVMe controller has no non-operational power state\n", s->v[opt].name);
 		err = EOPNOTSUPP;
 	} else if (!err) {
+		if (why[0])
+			note(" %s: %s\n", s->v[opt].name, why);
 		if (s->v[opt].noisy)
 			out(" issuing standby command: NVMe power state %d (non-operational, max %s)\n", ps,
 			    nvme_power_text(&ctrl->psd[ps], watts, sizeof(watts)));
@@ -331,8 +399,17 @@ static int nvme_disk_flush(struct device *dev, const struct settings *s, enum op
 /* The namespace's size in LBAs and the LBA size, or an errno. */
 static int namespace_geometry(struct device *dev, uint64_t *nlba, unsigned int *lba_bytes)
 {
-	struct nvme_id_ns *ns = malloc(sizeof(*ns));
-	int err = ns ? nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns) : ENOMEM;
+	struct nvme_id_ns *ns;
+	int err;
+
+	/* A controller node names no namespace: none is chosen for the user. */
+	if (dev->nvme_nsid == NVME_NSID_ALL) {
+		complain(" %s is an NVMe controller, not a namespace: name the namespace (/dev/nvmeXnY or /dev/ngXnY)\n",
+			 dev->path);
+		return EINVAL;
+	}
+	ns = malloc(sizeof(*ns));
+	err = ns ? nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns) : ENOMEM;
 
 	if (!err) {
 		unsigned int lbads = nvme_ns_format(ns)->lbads;
@@ -441,4 +518,5 @@ const struct disk_ops nvme_disk = {
 	.refuse_power = nvme_refuse_power,
 	.power_state = nvme_disk_power_state,
 	.standby_now = nvme_disk_standby_now,
+	.erase_scope = nvme_erase_scope,
 };

@@ -17,7 +17,7 @@
 #include "array.h"
 #include "checks.h"
 #include "erasecheck.h"
-#include "inuse.h"
+#include "reach.h"
 #include "json.h"
 #include "nvme.h"
 #include "nvme_erase.h"
@@ -45,6 +45,30 @@ static int read_caps(struct device *dev, struct erase_caps *c)
 	}
 	free(ctrl);
 	return err;
+}
+
+/* The same, nothing said: for the reach of an erase, before the erase's own checks speak. */
+static int read_caps_quietly(struct device *dev, struct erase_caps *c)
+{
+	struct nvme_id_ctrl *ctrl = malloc(sizeof(*ctrl));
+	int err = ctrl ? nvme_admin_identify_quietly(dev, NVME_CNS_CONTROLLER, 0, ctrl) : ENOMEM;
+
+	*c = (struct erase_caps){ 0 };
+	if (!err) {
+		c->sanicap = le32toh(ctrl->sanicap);
+		c->oacs = le16toh(ctrl->oacs);
+		c->fna = ctrl->fna;
+	}
+	free(ctrl);
+	return err;
+}
+
+/* What a sanitize action leaves: zeros after a block erase, a pattern after an overwrite. */
+static enum erase_kind erase_kind_of(unsigned int sanact)
+{
+	return sanact == NVME_SANACT_CRYPTO_ERASE ? ERASE_CRYPTO
+	       : sanact == NVME_SANACT_OVERWRITE ? ERASE_TO_SOME_PATTERN
+						 : ERASE_TO_ZEROS;
 }
 
 static const struct sanitize_action {
@@ -119,44 +143,22 @@ void nvme_describe_erase(struct device *dev)
 	complain(" this NVMe disk supports %s%s%s\n", what, total ? ": use " : "", use);
 }
 
-/*
- * The other namespaces of dev's controller (/sys/block/nvmeXnY), each
- * refused while the kernel holds it: a sanitize, or a secure erase the
- * controller applies to all, reaches them too.  names gets them listed.
- */
-/* s starts with prefix and goes on with digits to its end: where they start, else NULL. */
-static const char *digits_after(const char *s, const char *prefix)
+enum reach_scope nvme_erase_scope(struct device *dev, enum opt_id opt)
 {
-	size_t n = strlen(prefix);
+	struct erase_caps c;
 
-	if (strncmp(s, prefix, n) != 0 || !s[n] || strspn(s + n, "0123456789") != strlen(s + n))
-		return NULL;
-	return s + n;
-}
-
-static int other_namespaces_unused(struct device *dev, const char *option, char *names, size_t size)
-{
-	char ctrl[24], prefix[32], path[300];
-	unsigned int n = 0;
-	struct dirent *e;
-	DIR *d;
-	int err = 0;
-
-	names[0] = '\0';
-	/* The namespaces of /dev/nvmeX or /dev/nvmeXnY are the block devices nvmeXnZ. */
-	if (!nvme_controller_name(dev->path, ctrl, sizeof(ctrl)) || !(d = opendir("/sys/block")))
-		return 0;
-	snprintf(prefix, sizeof(prefix), "%sn", ctrl);
-	while (!err && (e = readdir(d))) {
-		if (!digits_after(e->d_name, prefix))
-			continue;
-		snprintf(path, sizeof(path), "/dev/%s", e->d_name);
-		snprintf(names + strlen(names), size - strlen(names), "%s%s", n++ ? ", " : "", path);
-		if (strcmp(path, dev->path) != 0)
-			err = need_other_disk_unused(dev, path, option);
+	switch (opt) {
+	case OPT_SANITIZE_BLOCK_ERASE:
+	case OPT_SANITIZE_CRYPTO:
+	case OPT_SANITIZE_OVERWRITE:
+		return REACH_NVME_SUBSYSTEM;
+	case OPT_FORMAT_ERASE:
+		/* FNA bits 0 and 1: a format, or its secure erase, applies to every namespace of the subsystem. */
+		return read_caps_quietly(dev, &c) == 0 && (c.fna & (NVME_FNA_ERASE_ALL | NVME_FNA_FORMAT_ALL))
+			       ? REACH_NVME_SUBSYSTEM : REACH_NAMED;
+	default:
+		return REACH_NAMED;
 	}
-	closedir(d);
-	return err;
 }
 
 /* ---- Sanitize ---- */
@@ -292,7 +294,6 @@ int nvme_sanitize(struct device *dev, const struct settings *s, enum opt_id opt)
 	const struct sanitize_action *a = sanitize_action_of(opt);
 	const char *option = s->v[opt].name;
 	struct erase_caps c;
-	char names[512];
 	uint32_t cdw10, pattern = 0;
 	int err;
 
@@ -307,9 +308,6 @@ int nvme_sanitize(struct device *dev, const struct settings *s, enum opt_id opt)
 		dev->refused = true;
 		return err;
 	}
-	/* A sanitize reaches every namespace of the subsystem. */
-	if (a->cap && (err = other_namespaces_unused(dev, option, names, sizeof(names))))
-		return err;
 	cdw10 = a->sanact;
 	if (s->v[OPT_SANITIZE_AUSE].given)
 		cdw10 |= NVME_SANITIZE_AUSE;
@@ -319,9 +317,14 @@ int nvme_sanitize(struct device *dev, const struct settings *s, enum opt_id opt)
 		cdw10 |= (uint32_t)(s->v[OPT_SANITIZE_PASSES].num & 0x0f) << NVME_SANITIZE_OWPASS_SHIFT;
 		pattern = (uint32_t)s->v[OPT_SANITIZE_OVERWRITE].num;
 	}
+	if (a->cap)
+		erase_sample_before(dev, a->sanact == NVME_SANACT_OVERWRITE ? ERASE_TO_PATTERN : erase_kind_of(a->sanact), pattern);
 	out("Issuing NVMe Sanitize (%s)\n", a->name);
 	fflush(stdout);
 	err = nvme_admin_sanitize(dev, cdw10, pattern);
+	/* A sanitize that did not start ends the device's run: a wait after it would report an older one. */
+	if (err)
+		dev->refused = true;
 	json_object_begin("sanitize");
 	json_string("action", a->name);
 	json_string("outcome", err ? "failed" : opt == OPT_SANITIZE_EXIT_FAILURE ? "done" : "started");
@@ -333,14 +336,16 @@ int nvme_sanitize(struct device *dev, const struct settings *s, enum opt_id opt)
 	return err;
 }
 
-/* After a sanitize that ended well: what the disk reads now, held against the action. */
-static void check_after_sanitize(struct device *dev, uint32_t cdw10)
+/* After a sanitize that ended well: what every namespace it reached reads now, held against the action. */
+static int check_after_sanitize(struct device *dev, uint32_t cdw10)
 {
-	unsigned int act = cdw10 & 7;
-
 	drop_cached_sectors(dev);
-	/* The log does not keep an overwrite's pattern: the first block sampled gives it. */
-	erase_check(dev, act == NVME_SANACT_CRYPTO_ERASE ? ERASE_CRYPTO : act == NVME_SANACT_OVERWRITE ? ERASE_TO_SOME_PATTERN : ERASE_TO_ZEROS, 0);
+	if (!dev->reach_valid) {
+		reach_find(dev->fd, dev->nvme_nsid, REACH_NVME_SUBSYSTEM, &dev->reach);
+		dev->reach_valid = true;
+	}
+	/* The log does not keep an overwrite's pattern: unless this run started it, the first block sampled gives it. */
+	return erase_check(dev, erase_kind_of(cdw10 & 7), 0);
 }
 
 int nvme_sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -351,14 +356,18 @@ int nvme_sanitize_wait(struct device *dev, const struct settings *s, enum opt_id
 
 	(void)s;
 	(void)opt;
+	poll_wait_begin();
 	status_begin(&line, !dev->run.json);
-	while (!(err = read_sanitize_log(dev, &l)) && l.status == NVME_SSTAT_IN_PROGRESS) {
+	while (!(err = read_sanitize_log(dev, &l)) && l.status == NVME_SSTAT_IN_PROGRESS && !poll_wait_interrupted()) {
 		draw_sanitize_status(&line, l.progress, estimate_for(&l, l.last_cdw10));
 		sleep(1);
 	}
 	status_end(&line);
+	poll_wait_end();
 	if (err)
 		return err;
+	if (l.status == NVME_SSTAT_IN_PROGRESS)
+		return poll_wait_report_interrupt("--sanitize-wait");
 	if (json_active())
 		json_sanitize_log(&l);
 	switch (l.status) {
@@ -366,8 +375,7 @@ int nvme_sanitize_wait(struct device *dev, const struct settings *s, enum opt_id
 	case NVME_SSTAT_COMPLETED_NO_DEALLOC:
 		out(l.status == NVME_SSTAT_COMPLETED ? "Sanitize operation completed without error\n"
 						     : "Sanitize operation completed without error, and without deallocation\n");
-		check_after_sanitize(dev, l.last_cdw10);
-		return 0;
+		return check_after_sanitize(dev, l.last_cdw10);
 	case NVME_SSTAT_FAILED:
 		complain(" --sanitize-wait: the last sanitize operation failed (--sanitize-exit-failure-mode leaves that state"
 			 " where it was started with --sanitize-ause; else start another sanitize)\n");
@@ -426,7 +434,7 @@ int nvme_format_erase(struct device *dev, const struct settings *s, enum opt_id 
 	struct nvme_id_ns *ns = malloc(sizeof(*ns));
 	struct long_command lc;
 	struct erase_caps c;
-	char names[512];
+	char names[600];
 	double seconds;
 	int err = ns ? read_caps(dev, &c) : ENOMEM;
 
@@ -434,13 +442,15 @@ int nvme_format_erase(struct device *dev, const struct settings *s, enum opt_id 
 		dev->refused = true;	/* a refused erase ends the device's run */
 	else if (!err)
 		err = nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns);
-	if (!err && (c.fna & (NVME_FNA_ERASE_ALL | NVME_FNA_FORMAT_ALL)) &&
-	    !(err = other_namespaces_unused(dev, option, names, sizeof(names))) && names[0])
+	if (!err && (c.fna & (NVME_FNA_ERASE_ALL | NVME_FNA_FORMAT_ALL)) && dev->reach_valid && dev->reach.n) {
+		reach_list(&dev->reach, names, sizeof(names));
 		out("This controller's format erases every namespace: %s\n", names);
+	}
 	if (err) {
 		free(ns);
 		return err;
 	}
+	erase_sample_before(dev, ses == NVME_SES_CRYPTO ? ERASE_CRYPTO : ERASE_TO_ZEROS, 0);
 	out("Issuing NVMe Format NVM with %s of namespace %u\n", erase, (unsigned int)dev->nvme_nsid);
 	fflush(stdout);
 	long_command_begin(&lc, "formatting", 0,
@@ -458,6 +468,5 @@ int nvme_format_erase(struct device *dev, const struct settings *s, enum opt_id 
 	if (err)
 		return err;
 	drop_cached_sectors(dev);
-	erase_check(dev, ses == NVME_SES_CRYPTO ? ERASE_CRYPTO : ERASE_TO_ZEROS, 0);
-	return 0;
+	return erase_check(dev, ses == NVME_SES_CRYPTO ? ERASE_CRYPTO : ERASE_TO_ZEROS, 0);
 }

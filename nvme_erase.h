@@ -11,6 +11,9 @@ step_fn nvme_sanitize_wait;
 /* --format-erase user|crypto. */
 step_fn nvme_format_erase;
 
+/* How far an erase option reaches: a sanitize, the subsystem; a format, the subsystem where FNA says so. */
+enum reach_scope nvme_erase_scope(struct device *dev, enum opt_id opt);
+
 /* Which options erase this NVMe disk, and what its controller supports. */
 void nvme_describe_erase(struct device *dev);
 

@@ -173,7 +173,8 @@ void nvme_print_identify(const struct nvme_id_ctrl *c, const struct nvme_id_ns *
 			out(" (%llu GB)", (unsigned long long)(bytes / 1000000000ull));
 		out_char('\n');
 	} else {
-		out("\tNamespaces:         %u (none active)\n", nn);
+		/* A controller's node names no namespace: each namespace's node shows its own. */
+		out("\tNamespaces:         %u (%s)\n", nn, nsid == NVME_NSID_ALL ? "this is the controller's node: a namespace's node shows one" : "none active");
 	}
 
 	out("Capabilities:\n");

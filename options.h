@@ -58,7 +58,8 @@ struct confirmation {
 	const char *label;	/* the option as the warning names it */
 	const char *why;	/* the warning shown when a flag is missing */
 	const char *why_destroy;	/* for --please-destroy-my-drive, when not the same */
-	bool whole_disk;	/* it erases the whole disk: refused on a partition, or while the kernel holds the disk */
+	bool whole_disk;	/* it erases the whole disk: refused on a partition, or while the kernel holds any disk it reaches */
+	bool writes_medium;	/* it writes the medium by pass-through: refused through a volume or an NVMe controller node */
 };
 
 struct option_desc {

@@ -5,6 +5,7 @@
  * the kernel does not let a signal end an ATA pass-through that is under
  * way, so only a second thread can answer Ctrl-C at once.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,7 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "progress.h"
+#include "report.h"
 
 #define DONE_SIGNAL SIGUSR2
 
@@ -176,4 +179,44 @@ void draw_trim_status(struct status_line *st, unsigned int done, unsigned int to
 		return;
 	snprintf(text, sizeof(text), "trim: %u of %u ranges done", done, total);
 	status_draw(st, text);
+}
+
+static volatile sig_atomic_t poll_signal;
+static struct sigaction saved_int, saved_term;
+
+static void on_poll_signal(int sig)
+{
+	poll_signal = sig;
+}
+
+void poll_wait_begin(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_poll_signal;
+	poll_signal = 0;
+	sigaction(SIGINT, &sa, &saved_int);
+	sigaction(SIGTERM, &sa, &saved_term);
+}
+
+bool poll_wait_interrupted(void)
+{
+	return poll_signal != 0;
+}
+
+void poll_wait_end(void)
+{
+	sigaction(SIGINT, &saved_int, NULL);
+	sigaction(SIGTERM, &saved_term, NULL);
+}
+
+int poll_wait_report_interrupt(const char *option)
+{
+	complain(" %s: interrupted: the sanitize goes on in the drive (--sanitize-status shows where it stands)\n", option);
+	json_object_begin("sanitize_wait");
+	json_bool("interrupted", true);
+	json_bool("drive_continues", true);
+	json_object_end();
+	return EINTR;
 }

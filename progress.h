@@ -59,6 +59,17 @@ void status_end(struct status_line *st);
  */
 void draw_sanitize_status(struct status_line *st, unsigned int progress, unsigned long estimate_s);
 
+/*
+ * A wait that polls the drive (--sanitize-wait): between begin and end,
+ * SIGINT and SIGTERM end the wait instead of the program, so that the
+ * output (the JSON document) is still written whole.
+ */
+void poll_wait_begin(void);
+bool poll_wait_interrupted(void);
+void poll_wait_end(void);
+/* After an interrupted wait: says the drive carries on (text and JSON "sanitize_wait"); returns EINTR. */
+int poll_wait_report_interrupt(const char *option);
+
 /* "trim: DONE of TOTAL ranges done", as both transports' TRIM draw it. */
 void draw_trim_status(struct status_line *st, unsigned int done, unsigned int total);
 

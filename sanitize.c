@@ -48,6 +48,17 @@ static const char *const sanitize_failures[] = {
 	[4] = "the freeze lock was refused: the antifreeze lock is set",
 };
 
+static bool erases(enum opt_id opt)
+{
+	return opt == OPT_SANITIZE_BLOCK_ERASE || opt == OPT_SANITIZE_CRYPTO || opt == OPT_SANITIZE_OVERWRITE;
+}
+
+/* What the erase leaves: ACS lets a block erase leave any one value; an overwrite leaves its pattern. */
+static enum erase_kind erase_kind_of(enum opt_id opt)
+{
+	return opt == OPT_SANITIZE_CRYPTO ? ERASE_CRYPTO : opt == OPT_SANITIZE_OVERWRITE ? ERASE_TO_PATTERN : ERASE_TO_SOME_PATTERN;
+}
+
 /* 0 when the drive has the SANITIZE feature set; else the errno, with the reason said. */
 static int sanitize_supported(struct device *dev)
 {
@@ -69,19 +80,15 @@ static bool sanitize_status_returned(const struct ata_result *res)
 	return res->have_regs && !(!res->out.lba48 && res->sense[0] == 0x70);
 }
 
-int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
+static int poll_until_done(struct device *dev)
 {
 	struct status_line line;
-	int err;
 
-	(void)s;
-	(void)opt;
-	if ((err = sanitize_supported(dev)))
-		return err;
 	status_begin(&line, !dev->run.json);
 	for (;;) {
 		struct ata_result res;
 		unsigned int flags;
+		int err;
 
 		err = ata_sanitize(dev, "SANITIZE STATUS EXT", 0, 0, 0, true, &res);
 		if (err) {
@@ -106,15 +113,32 @@ int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
 			if (flags & SANITIZE_COMPLETED_WITHOUT_ERROR) {
 				out("Sanitize operation completed without error\n");
 				drop_cached_sectors(dev);
-				erase_check(dev, ERASE_TO_SOME_PATTERN, 0);
-				return 0;
+				return erase_check(dev, ERASE_TO_SOME_PATTERN, 0);
 			}
 			complain(" --sanitize-wait: no sanitize operation is running, and the last one did not complete without error\n");
 			return EIO;
 		}
+		if (poll_wait_interrupted()) {
+			status_end(&line);
+			return poll_wait_report_interrupt("--sanitize-wait");
+		}
 		draw_sanitize_status(&line, (unsigned int)(res.out.lba & 0xffff), 0);
 		sleep(1);
 	}
+}
+
+int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	int err;
+
+	(void)s;
+	(void)opt;
+	if ((err = sanitize_supported(dev)))
+		return err;
+	poll_wait_begin();
+	err = poll_until_done(dev);
+	poll_wait_end();
+	return err;
 }
 
 int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -140,10 +164,15 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		count |= SANITIZE_FAILURE_MODE;
 	if (opt == OPT_SANITIZE_EXIT_FAILURE)
 		count |= SANITIZE_CLEAR_FAILED;
+	if (erases(opt))
+		erase_sample_before(dev, erase_kind_of(opt), (uint32_t)lba);
 	out("Issuing %s command\n", op->name);
 	fflush(stdout);
 	err = ata_sanitize(dev, op->name, op->feature, lba, count, opt == OPT_SANITIZE_STATUS || opt == OPT_SANITIZE_EXIT_FAILURE, &res);
-	if (opt == OPT_SANITIZE_BLOCK_ERASE || opt == OPT_SANITIZE_CRYPTO || opt == OPT_SANITIZE_OVERWRITE) {
+	if (erases(opt)) {
+		/* A sanitize that did not start ends the device's run: a wait after it would report an older one. */
+		if (err)
+			dev->refused = true;
 		json_object_begin("sanitize");
 		json_string("action", op->name);
 		json_string("outcome", err ? "failed" : "started");
@@ -174,7 +203,7 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 			out("    Last Sanitize Operation Completed Without Error\n");
 		if (flags & SANITIZE_ANTIFREEZE)
 			out("    Antifreeze bit set\n");
-	} else if (opt == OPT_SANITIZE_BLOCK_ERASE || opt == OPT_SANITIZE_CRYPTO || opt == OPT_SANITIZE_OVERWRITE) {
+	} else if (erases(opt)) {
 		out("Operation started in background\n");
 		out("You may use `--sanitize-status` to check progress\n");
 	}

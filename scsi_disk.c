@@ -607,6 +607,34 @@ static int scsi_disk_standby_now(struct device *dev)
 	return scsi_start_stop(dev, POWER_CONDITION_STANDBY, false, &res);
 }
 
+/*
+ * A stopped disk stays stopped: unless its scsi_disk's allow_restart is 1
+ * (sd sets it only for ATA disks behind libata), the kernel fails every
+ * I/O to it until something sends START.  Said after -Y, with both ways out.
+ */
+static void say_how_to_restart(struct device *dev, const char *option)
+{
+	char dir[200], sub[300], name[64] = "", value[8];
+	struct dirent *e;
+	DIR *d;
+
+	if (!sysfs_scsi_dir(dev->fd, dir, sizeof(dir) - 20))
+		return;
+	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/device/scsi_disk");
+	d = opendir(dir);
+	while (d && !name[0] && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			snprintf(name, sizeof(name), "%.*s", (int)sizeof(name) - 1, e->d_name);
+	if (d)
+		closedir(d);
+	snprintf(sub, sizeof(sub), "%s/%s", dir, name);
+	if (!name[0] || sysfs_read_line(sub, "allow_restart", value, sizeof(value)) || strcmp(value, "0") != 0)
+		return;
+	note(" %s: %s is stopped, and the kernel fails its I/O until it is started (allow_restart is 0): start it with"
+	     " sg_start --start %s, or let the kernel start it on the next I/O with"
+	     " echo 1 > /sys/class/scsi_disk/%s/allow_restart\n", option, dev->path, dev->path, name);
+}
+
 static int scsi_power_command(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct scsi_result res;
@@ -619,7 +647,11 @@ static int scsi_power_command(struct device *dev, const struct settings *s, enum
 		out(standby ? " issuing standby command\n" : " issuing sleep command\n");
 	/* -y: the standby power condition; -Y: stop the disk, as sdparm --command=stop does. */
 	err = scsi_start_stop(dev, standby ? POWER_CONDITION_STANDBY : POWER_CONDITION_START_VALID, false, &res);
-	return err ? scsi_report("START STOP UNIT", &res, err) : 0;
+	if (err)
+		return scsi_report("START STOP UNIT", &res, err);
+	if (!standby)
+		say_how_to_restart(dev, s->v[opt].name);
+	return 0;
 }
 
 static int scsi_standby_timer(struct device *dev, const struct settings *s, enum opt_id opt)

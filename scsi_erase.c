@@ -187,6 +187,9 @@ int scsi_sanitize_step(struct device *dev, const struct settings *s, enum opt_id
 		put_be32(param + SANITIZE_OVERWRITE_HEADER, (uint32_t)s->v[opt].num);
 		len = sizeof(param);
 	}
+	if (opt != OPT_SANITIZE_EXIT_FAILURE)
+		erase_sample_before(dev, opt == OPT_SANITIZE_CRYPTO ? ERASE_CRYPTO : opt == OPT_SANITIZE_OVERWRITE ? ERASE_TO_PATTERN : ERASE_TO_SOME_PATTERN,
+				    (uint32_t)s->v[opt].num);
 	out("Issuing SCSI SANITIZE (%s)\n", op->name);
 	fflush(stdout);
 	err = scsi_sanitize(dev, (uint8_t)(op->sa | SANITIZE_IMMED | (s->v[OPT_SANITIZE_AUSE].given ? SANITIZE_AUSE : 0)),
@@ -195,6 +198,9 @@ int scsi_sanitize_step(struct device *dev, const struct settings *s, enum opt_id
 	json_string("action", op->name);
 	json_string("outcome", err ? "failed" : opt == OPT_SANITIZE_EXIT_FAILURE ? "done" : "started");
 	json_object_end();
+	/* A sanitize that did not start ends the device's run: a wait after it would report an older one. */
+	if (err)
+		dev->refused = true;
 	if (err && scsi_refused(err, &res)) {
 		complain(" %s: this SCSI disk refused SANITIZE %s (%s): it does not support it\n", option, op->name, res.cause);
 		dev->refused = true;
@@ -220,16 +226,21 @@ int scsi_sanitize_wait(struct device *dev, const struct settings *s, enum opt_id
 
 	(void)s;
 	(void)opt;
+	poll_wait_begin();
 	status_begin(&line, !dev->run.json);
-	while (!(err = scsi_request_sense(dev, &now, &res)) && state_of(&now) == SANITIZE_RUNNING) {
+	while (!(err = scsi_request_sense(dev, &now, &res)) && state_of(&now) == SANITIZE_RUNNING &&
+	       !poll_wait_interrupted()) {
 		seen_running = true;
 		if (now.has_progress)
 			draw_sanitize_status(&line, now.progress, 0);
 		sleep(1);
 	}
 	status_end(&line);
+	poll_wait_end();
 	if (err)
 		return scsi_report("REQUEST SENSE", &res, err);
+	if (state_of(&now) == SANITIZE_RUNNING)
+		return poll_wait_report_interrupt("--sanitize-wait");
 	if (state_of(&now) == SANITIZE_FAILED) {
 		complain(" --sanitize-wait: the sanitize operation failed (--sanitize-exit-failure-mode leaves that state"
 			 " where it was started with --sanitize-ause; else start another sanitize)\n");
@@ -241,6 +252,5 @@ int scsi_sanitize_wait(struct device *dev, const struct settings *s, enum opt_id
 	}
 	out("Sanitize operation completed without error\n");
 	drop_cached_sectors(dev);
-	erase_check(dev, ERASE_TO_SOME_PATTERN, 0);
-	return 0;
+	return erase_check(dev, ERASE_TO_SOME_PATTERN, 0);
 }

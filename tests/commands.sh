@@ -387,6 +387,14 @@ else
 	echo "FAIL --sanitize-block-erase --sanitize-wait: the erase, then status until done (exit $rc)"
 	sed 's/^/  /' "$out/cmd.log" "$out/cmd.err" | head -5
 fi
+# A sanitize the drive aborts ends the device's run: no SANITIZE STATUS EXT, no earlier sanitize's success.
+run SHIM_IDENTIFY="$crafted" SHIM_REPLY=abort SHIM_SANITIZE=0000:8000 -- --yes-i-know-what-i-am-doing --sanitize-block-erase --sanitize-wait
+if [ "$rc" = 5 ] && [ "$(grep -c "^cdb: $status_cdb$" "$out/cmd.log")" = 0 ] && ! grep -q completed "$out/cmd.out"; then
+	echo "ok --sanitize-block-erase aborted, then --sanitize-wait: nothing more sent or said"
+else
+	echo "FAIL --sanitize-block-erase aborted, then --sanitize-wait: nothing more sent or said (exit $rc)"
+	sed 's/^/  /' "$out/cmd.log" "$out/cmd.out" | head -8
+fi
 
 # Firmware download and TRIM: progress on a terminal only.
 truncate -s 2048 "$out/fw4.bin"

@@ -18,6 +18,19 @@ truncate -s 0 "$out/nvme-zeros.img" "$out/nvme-last.img"
 truncate -s 1M "$out/nvme-zeros.img" "$out/nvme-last.img"
 printf 'not erased' | dd of="$out/nvme-last.img" bs=512 seek=2047 conv=notrunc status=none
 head -c 1048576 /dev/urandom > "$out/nvme-random.img"
+# What an erase leaves (SHIM_DISK_IMAGE_AFTER): other random data, all A5h, the pattern 5A A5 C3 3C.
+head -c 1048576 /dev/urandom > "$out/nvme-random2.img"
+head -c 1048576 /dev/zero | tr '\000' '\245' > "$out/nvme-a5.img"
+printf 'Z\245\303<' > "$out/nvme-pattern.img"	# 5A A5 C3 3C, doubled to 1 MiB
+for _ in $(seq 18); do cat "$out/nvme-pattern.img" "$out/nvme-pattern.img" > "$out/nvme-pattern.tmp"; mv "$out/nvme-pattern.tmp" "$out/nvme-pattern.img"; done
+# Fake sysfs: namespace 259:0 of controller nvme0, whose APST latency limit is 20000 us, 10000 us or "any".
+for limit in 20000 10000 any; do
+	sys="$out/sysfs-latency-$limit/sys"
+	rm -rf "$out/sysfs-latency-$limit"
+	mkdir -p "$sys/dev/block/259:0" "$sys/class/nvme/nvme0/power"
+	ln -s ../../../class/nvme/nvme0 "$sys/dev/block/259:0/device"
+	echo "$limit" > "$sys/class/nvme/nvme0/power/pm_qos_latency_tolerance_us"
+done
 
 # run ENV... -- ARGS...: hdparm on the double's NVMe controller (QEMU's Identify pages); output in $out/nvme-cmd.*
 run() {
@@ -45,7 +58,8 @@ if [ "$rc" = 0 ] && python3 - "$out/nvme-cmd.out" <<'PY'
 import json, sys
 dev = json.load(open(sys.argv[1]))["devices"][0]
 ok = dev["format_erase"]["erase"] == "user" and dev["format_erase"]["completed"] is True
-ok = ok and dev["erase_check"] == {"blocks": 64, "zeros": 64, "pattern": 0, "other": 0, "verdict": "zeros"}
+ok = ok and dev["erase_check"] == [{"device": "/dev/null", "blocks": 64, "zeros": 64, "pattern": 0, "other": 0,
+                                   "compared_with_before": True, "unchanged": 0, "verdict": "zeros"}]
 sys.exit(0 if ok and dev["errors"] == [] else 1)
 PY
 then
@@ -68,6 +82,29 @@ else
 	echo "FAIL nvme: --json --sanitize-wait: the sanitize_status object (exit $rc)"
 	head -c 600 "$out/nvme-cmd.out" | sed 's/^/  /'
 fi
+# SIGTERM during --json --sanitize-wait: the document is still written whole, and says the drive carries on.
+rm -f "$out/nvme-cmd.log"
+env SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANITIZE=4000:2 "${preload[@]}" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+	"$H" --json --sanitize-wait /dev/null > "$out/nvme-cmd.out" 2> "$out/nvme-cmd.err" &
+wait_pid=$!
+sleep 1.5
+kill -TERM "$wait_pid"
+wait "$wait_pid"
+rc=$?
+if [ "$rc" = 4 ] && grep -q 'interrupted: the sanitize goes on in the drive' "$out/nvme-cmd.err" && python3 - "$out/nvme-cmd.out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["devices"][0]
+ok = d["sanitize_wait"] == {"interrupted": True, "drive_continues": True}
+sys.exit(0 if ok and d["errors"][0]["operation"] == "--sanitize-wait" else 1)
+PY
+then
+	echo "ok nvme: SIGTERM during --json --sanitize-wait: a whole document that says the drive carries on"
+else
+	echo "FAIL nvme: SIGTERM during --json --sanitize-wait: a whole document (exit $rc)"
+	head -c 600 "$out/nvme-cmd.out" "$out/nvme-cmd.err" | sed 's/^/  /'
+fi
+
 # --json -C: the power state, its power, APST and the kernel's limit (none in the double's sysfs).
 run SHIM_NVME="$top/tests/nvme/crafted-ctrl.hex,$top/tests/nvme/crafted-ns.hex" SHIM_NVME_PS=2 SHIM_NVME_APST=100:2 -- --json -C
 if [ "$rc" = 0 ] && python3 - "$out/nvme-cmd.out" <<'PY'

@@ -38,7 +38,10 @@
  *   SHIM_NVME_APST=T:S,T:S   Get Features APST says enabled, with these entries from PS0 on
  *                       (idle time T ms, then state S); without it, disabled
  *   SHIM_DISK_IMAGE=FILE   an O_DIRECT open of /dev/null opens FILE (read-only), a block device
- *                       for fstat (SHIM_BLOCK_DEV) with BLKGETSIZE64 its size and BLKSSZGET 512
+ *                       for fstat (SHIM_BLOCK_DEV) with BLKGETSIZE64 its size and BLKSSZGET 512;
+ *                       SHIM_DISK_IMAGE_AFTER=FILE: what it opens once an erase was accepted (NVMe
+ *                       Format NVM or Sanitize, ATA SANITIZE erase, SCSI SANITIZE): the erase's work
+ *   SHIM_NVME_NSID=N    NVME_IOCTL_ID says namespace N (default 1)
  *   SHIM_SANITIZE=C:L,C:L,abort:R   successive SANITIZE STATUS EXT answers: COUNT C and
  *                       LBA L (hex), or ABRT with LBA 7:0 = R; the last one repeats
  *   SHIM_DELAY_MS=N, SHIM_DELAY_CMD=XX   ATA command XX (hex) takes N ms
@@ -104,6 +107,8 @@
 #include <scsi/sg.h>
 
 static int current_fd = -1;
+/* An erase was accepted: the disk image is SHIM_DISK_IMAGE_AFTER's from now on. */
+static int erased;
 
 static void log_bytes(FILE *f, const char *what, const unsigned char *p, unsigned int n)
 {
@@ -526,6 +531,8 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 			check_condition(io, 0x05, 0x20, 0x00);
 		else if (!sanitize_action_supported(cdb[1] & 0x1f))
 			check_condition(io, 0x05, 0x24, 0x00);
+		else if ((cdb[1] & 0x1f) != 0x1f)
+			erased = 1;
 		return;
 	case 0x03: {	/* REQUEST SENSE */
 		const char *state = getenv("SHIM_SCSI_STATE");
@@ -577,6 +584,9 @@ static int fake_sg_io(struct sg_io_hdr *io)
 			fclose(f);
 		}
 	}
+	if (command == 0xb4 && (cdb[4] == 0x11 || cdb[4] == 0x12 || cdb[4] == 0x14) &&
+	    (!getenv("SHIM_REPLY") || strcmp(getenv("SHIM_REPLY"), "ok") == 0))
+		erased = 1;
 	if (command == 0xb4 && cdb[3] == 0 && cdb[4] == 0 && getenv("SHIM_SANITIZE")) {
 		/* The next answer of the sequence, kept in a static: one process polls. */
 		static unsigned int polls;
@@ -811,6 +821,8 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 		return 0x0002;	/* NVMe status: invalid field in command */
 	if (cmd->opcode == 0x84)
 		last_sanitize = cmd->cdw10;
+	if ((cmd->opcode == 0x84 && (cmd->cdw10 & 7) != 1) || cmd->opcode == 0x80)
+		erased = 1;
 	if (cmd->opcode == 0x0a && (cmd->cdw10 & 0xff) == 0x02)	/* Get Features, Power Management */
 		cmd->result = (unsigned int)env_num("SHIM_NVME_PS", 0);
 	if (cmd->opcode == 0x0a && (cmd->cdw10 & 0xff) == 0x0c)	/* Get Features, APST */
@@ -860,7 +872,7 @@ int ioctl(int fd, unsigned long request, ...)
 	if (request == SG_IO)
 		return fake_sg_io(arg);
 	if (getenv("SHIM_NVME") && request == NVME_IOCTL_ID)
-		return 1;	/* the namespace this node is */
+		return (int)env_num("SHIM_NVME_NSID", 1);	/* the namespace this node is */
 	if (getenv("SHIM_NVME") && (request == NVME_IOCTL_ADMIN_CMD || request == NVME_IOCTL_IO_CMD))
 		return fake_nvme(request, arg);
 	if (request == HDIO_GETGEO && getenv("SHIM_GEO_START")) {
@@ -955,10 +967,16 @@ static int fd_target(int fd, char *target, size_t size)
 	return 1;
 }
 
-/* fd is open on SHIM_DISK_IMAGE (what an O_DIRECT open of /dev/null gave). */
+/* The disk's blocks now: SHIM_DISK_IMAGE, or SHIM_DISK_IMAGE_AFTER once an erase went out. */
+static const char *disk_image(void)
+{
+	return erased && getenv("SHIM_DISK_IMAGE_AFTER") ? getenv("SHIM_DISK_IMAGE_AFTER") : getenv("SHIM_DISK_IMAGE");
+}
+
+/* fd is open on the disk image (what an O_DIRECT open of /dev/null gave). */
 static int is_disk_image(int fd)
 {
-	const char *image = getenv("SHIM_DISK_IMAGE");
+	const char *image = disk_image();
 	char target[1024], want[1024];
 
 	return image && realpath(image, want) && fd_target(fd, target, sizeof(target)) && strcmp(target, want) == 0;
@@ -980,7 +998,7 @@ static int fake_block_device(int fd, unsigned int *maj, unsigned int *min)
 	int name(const char *path, int flags, ...)                                              \
 	{                                                                                       \
 		static int (*real)(const char *, int, ...);                                     \
-		const char *image = getenv("SHIM_DISK_IMAGE");                                  \
+		const char *image = disk_image();                                               \
 		mode_t mode = 0;                                                                \
 		va_list ap;                                                                     \
 		if (!real)                                                                      \

@@ -480,3 +480,103 @@ done
 fault fault-seeks-direct "read failed at byte offset" $H -t --iodepth 4 --block-size 64 $B
 check_fails wdidle3-not-wd "WD vendor-specific commands" $H -J /dev/sda
 check_fails wdidle3-unconfirmed "please-destroy-my-drive" $H -J 30 /dev/sda
+
+# --- what an erase reaches: only what was named, whatever node named it ---
+# A controller with two namespaces (NVME-MULTI), an NVM subsystem of two controllers
+# sharing two namespaces (NVME-SUB), the SAS disk's sg node and device-mapper volumes;
+# markers at LBA 4000 and 8191 of each namespace, checked on the host (host-checks.sh).
+# Nodes are made here from sysfs numbers: the init renamed some of the kernel's.
+mknode() { # NAME b|c SYSFS-DIR
+	num=$(cat "$3/dev")
+	rm -f "/dev/$1"
+	mknod "/dev/$1" "$2" "${num%:*}" "${num#*:}"
+}
+serial_of() { s=$(cat "$1/serial" 2> /dev/null); echo "${s%% *}"; }
+ns_dir() { # SERIAL NSID: the namespace's block device (a head disk under native multipath)
+	for b in /sys/block/nvme*; do
+		[ "$(cat "$b/hidden" 2> /dev/null)" = 1 ] && continue
+		[ "$(serial_of "$b/device")" = "$1" ] && [ "$(cat "$b/nsid" 2> /dev/null)" = "$2" ] && { echo "$b"; return; }
+	done
+}
+ctrls_of() { for c in /sys/class/nvme/nvme*; do [ "$(serial_of "$c")" = "$1" ] && echo "$c"; done; }
+fresh_fs() { # NODE MOUNTPOINT
+	mkfs.ext2 -q "$1" 2> /dev/null || mke2fs "$1" > /dev/null 2>&1
+	mkdir -p "$2" && mount -t ext4 "$1" "$2" 2> /dev/null
+}
+marker_at() { dd if="$1" bs=512 skip="$2" count=1 2> /dev/null | grep -q hdparm-vm-marker; }
+Y=--yes-i-know-what-i-am-doing
+M1=$(ns_dir NVME-MULTI 1)
+M2=$(ns_dir NVME-MULTI 2)
+mknode hx-m1 b "$M1"
+mknode hx-m2 b "$M2"
+mknode hx-ng2 c "/sys/class/nvme-generic/ng${M2##*/nvme}"
+mknode hx-mctrl c "$(ctrls_of NVME-MULTI)"
+check_true reach-nodes sh -c "[ -b /dev/hx-m1 ] && [ -b /dev/hx-m2 ] && [ -c /dev/hx-ng2 ] && [ -c /dev/hx-mctrl ]"
+# A generic node is its own namespace, not namespace 1.
+check_true reach-ng-is-its-namespace sh -c "$H -i /dev/hx-ng2 | grep -q 'Namespace=2,'"
+# Formats through the generic node and the controller node, namespace 2 mounted: refused.
+fresh_fs /dev/hx-m2 /mnt/m2
+check_fails reach-format-ng-in-use "mounted on /mnt/m2): refused, nothing sent" $H $Y --format-erase user /dev/hx-ng2
+check_fails reach-format-controller "is an NVMe controller, not a namespace: name the namespace (" $H $Y --format-erase user /dev/hx-mctrl
+check_fails reach-read-controller "is an NVMe controller, not a namespace" $H --read-sector 0 /dev/hx-mctrl
+umount /mnt/m2
+# A sanitize reaches every namespace: with namespace 1 mounted, one named through namespace 2
+# (its block device, a by-id link, its generic node, the controller) is refused.
+fresh_fs /dev/hx-m1 /mnt/m1
+mkdir -p /dev/disk/by-id && ln -sf ../../hx-m2 /dev/disk/by-id/nvme-hdparm-multi-2
+for n in hx-m2 disk/by-id/nvme-hdparm-multi-2 hx-ng2 hx-mctrl; do
+	check_fails "reach-sanitize-other-namespace-${n##*/}" "mounted on /mnt/m1): refused, nothing sent" $H $Y --sanitize-block-erase "/dev/$n"
+done
+# Namespace 2 formatted through its generic node while namespace 1 stays mounted (FNA 0): only 2 is erased.
+check_true reach-format-ng2 sh -c "$H $Y --format-erase user /dev/hx-ng2 > /tmp/f2 && grep -q 'of namespace 2\$' /tmp/f2 && grep -q 'all 64 blocks sampled over the disk read as zeros' /tmp/f2"
+check_true reach-format-ng2-left-namespace-1 marker_at /dev/hx-m1 4000
+umount /mnt/m1
+# Two controllers of one subsystem: a namespace mounted, a sanitize through the other controller is refused.
+S1=$(ns_dir NVME-SUB 1)
+S2=$(ns_dir NVME-SUB 2)
+mknode hx-s1 b "$S1"
+mknode hx-s2 b "$S2"
+for c in $(ctrls_of NVME-SUB); do mknode hx-sctrl c "$c"; done
+check_true reach-subsystem-nodes sh -c "[ -b /dev/hx-s1 ] && [ -b /dev/hx-s2 ] && [ -c /dev/hx-sctrl ] && [ \$(ls -d /sys/class/nvme-subsystem/*/nvme* | grep -c 'nvme[0-9]*\$') -ge 2 ]"
+fresh_fs /dev/hx-s1 /mnt/s1
+check_fails reach-sanitize-second-controller "mounted on /mnt/s1): refused, nothing sent" $H $Y --sanitize-block-erase /dev/hx-sctrl
+check_fails reach-sanitize-subsystem-namespace "mounted on /mnt/s1): refused, nothing sent" $H $Y --sanitize-crypto-scramble /dev/hx-s2
+umount /mnt/s1
+# Device-mapper: two linear volumes on namespace 2 of the subsystem, the first mounted.
+# The kernel passes the second's pass-through to the whole disk: refused, naming it.
+export DM_DISABLE_UDEV=1
+num=$(cat "$S2/dev")
+dmsetup create hxa --table "0 3000 linear $num 0" 2> /dev/null
+dmsetup create hxb --table "0 5000 linear $num 3000" 2> /dev/null
+check_true reach-dm-volumes sh -c "[ -b /dev/mapper/hxa ] && [ -b /dev/mapper/hxb ]"
+fresh_fs /dev/mapper/hxa /mnt/dma
+check_fails reach-dm-format "is the volume dm-[0-9]* (hxb) over .*: what is sent through it reaches the whole disk beneath" $H $Y --format-erase user /dev/mapper/hxb
+check_fails reach-dm-sanitize "name the disk itself: refused, nothing sent" $H $Y --sanitize-block-erase /dev/mapper/hxb
+check_fails reach-dm-trim "is the volume dm-" $H --please-destroy-my-drive --trim-sector-ranges 2:1 /dev/mapper/hxb
+umount /mnt/dma
+check_true reach-dm-sibling-mounts-again sh -c "mount -t ext4 /dev/mapper/hxa /mnt/dma && umount /mnt/dma"
+# The idle watcher of a volume watches the disk beneath: a busy sibling volume keeps it awake.
+dmsetup create hxc --table "0 20000 linear /dev/sda 70000" 2> /dev/null
+dmsetup create hxd --table "0 20000 linear /dev/sda 90000" 2> /dev/null
+$H --idle-spindown 2 /dev/mapper/hxc > /tmp/idle.out 2> /tmp/idle.err &
+idle_pid=$!
+i=0
+while [ $i -lt 12 ]; do dd if=/dev/mapper/hxd of=/dev/null bs=4096 count=1 skip=$i iflag=direct 2> /dev/null; sleep 0.5; i=$((i + 1)); done
+check_true reach-idle-sibling-busy sh -c "grep -q 'whole disk is watched' /tmp/idle.err && grep -q 'watched: standby after 2 s' /tmp/idle.out && ! grep -v watched: /tmp/idle.out | grep -q 'standby after'"
+sleep 5
+check_true reach-idle-disk-idle sh -c "grep -v watched: /tmp/idle.out | grep -q ': standby after 2 s without I/O\$'"
+kill $idle_pid 2> /dev/null
+wait $idle_pid 2> /dev/null
+for v in hxa hxb hxc hxd; do dmsetup remove $v 2> /dev/null; done
+unset DM_DISABLE_UDEV
+# The SAS disk's sg node, the disk mounted: an erase through it is refused.
+for g in /sys/class/scsi_generic/sg*; do
+	m=$(cat "$g/device/model" 2> /dev/null)
+	[ "${m%% *}" = HDPARM-SAS ] && mknode hx-sas-sg c "$g"
+done
+fresh_fs /dev/sdd /mnt/sas
+check_fails reach-sg-sanitize "mounted on /mnt/sas): refused, nothing sent" $H $Y --sanitize-block-erase /dev/hx-sas-sg
+check_fails reach-sg-security-erase "mounted on /mnt/sas): refused, nothing sent" $H --security-erase pw /dev/hx-sas-sg
+umount /mnt/sas
+# -Y stops a SCSI disk, and sd fails its I/O until a START (allow_restart 0 on a SCSI disk): said, with both ways out.
+check_true scsi-Y-says-how-to-restart sh -c "$H -Y /dev/sdd 2> /tmp/Y.err && grep -q 'is stopped, and the kernel fails its I/O until it is started (allow_restart is 0): start it with sg_start --start /dev/sdd, or' /tmp/Y.err"

@@ -24,6 +24,13 @@ expect "image: NVMe --format-erase user left LBA 0 zeros" "$(sector "$work/nvme-
 expect "image: NVMe --format-erase user left LBA 4000-4007 zeros" "$(sector "$work/nvme-erase.img" 4000 8)" "$(zeros 8)"
 expect "image: NVMe --format-erase user left LBA 8191 zeros" "$(sector "$work/nvme-erase.img" 8191)" "$(zeros 1)"
 
+# What an erase reaches: refused erases left every marker; the one allowed erased only what it named.
+for img in multi1 sub1 sub2; do
+	expect "image: $img's markers kept (nothing reached it)" "$(sector "$work/$img.img" 4000)$(sector "$work/$img.img" 8191)" "$marker$marker"
+done
+expect "image: --format-erase through namespace 2's generic node zeroed its LBA 4000" "$(sector "$work/multi2.img" 4000)" "$(zeros 1)"
+expect "image: --format-erase through namespace 2's generic node zeroed its LBA 8191" "$(sector "$work/multi2.img" 8191)" "$(zeros 1)"
+
 # --json documents from the guest: valid, errors exactly where the text has one.
 if command -v python3 >/dev/null; then
 	awk -v dir="$work" '
@@ -46,7 +53,7 @@ sys.exit(0 if ($2) else 1)" 2> "$work/jcheck.err"; then
 	jcheck json-hdd "devs[0]['identify']['model_name'] == 'HDPARM-TEST-HDD' and devs[0]['identify']['serial_number'] == 'HDD0001' and devs[0]['power_mode'] == 'active/idle' and devs[0]['write_cache']['supported'] and devs[0]['readahead'] == 256 and devs[0]['errors'] == [] and devs[0]['identify']['rotation_rate'] == 7200 and devs[0]['identify']['wwn']['naa'] == 5"
 	jcheck json-ssd "devs[0]['identify']['rotation_rate'] == 0 and devs[0]['errors'] == [] and devs[0]['identify']['user_capacity']['blocks'] == 131072"
 	jcheck json-nvme "devs[0]['identify']['device_type'] == 'nvme' and devs[0]['identify']['serial_number'] == 'NVME0001' and devs[0]['identify']['user_capacity']['blocks'] == 65536 and devs[0]['power_mode'] == 'active/idle' and devs[0]['power_state'] == 0 and devs[0]['max_power_watts'] == 25.0 and devs[0]['apst_enabled'] is None and devs[0]['errors'] == []"
-	jcheck json-nvme-format-erase "devs[0]['format_erase']['erase'] == 'user' and devs[0]['format_erase']['completed'] and devs[0]['erase_check'] == {'blocks': 64, 'zeros': 64, 'pattern': 0, 'other': 0, 'verdict': 'zeros'} and devs[0]['errors'] == []"
+	jcheck json-nvme-format-erase "devs[0]['format_erase']['erase'] == 'user' and devs[0]['format_erase']['completed'] and devs[0]['erase_check'] == [{'device': '/dev/nvme1n1', 'blocks': 64, 'zeros': 64, 'pattern': 0, 'other': 0, 'compared_with_before': True, 'unchanged': 0, 'verdict': 'zeros'}] and devs[0]['errors'] == []"
 	jcheck json-virtio "'identify' not in devs[0] and 'power_mode' not in devs[0] and len(devs[0]['errors']) >= 3 and devs[0]['readahead'] == 256"
 	jcheck json-timings "devs[0]['timings']['cached_reads']['mib'] > 0 and devs[0]['timings']['disk_reads']['mib'] > 0 and devs[0]['timings']['disk_reads']['o_direct'] is False"
 	jcheck json-two "[d['name'] for d in devs] == ['/dev/sda', '/dev/vda'] and devs[0]['errors'] == [] and devs[1]['errors'] != []"
