@@ -6,65 +6,35 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
-
-#include <scsi/sg.h>
-
 #include "report.h"
 #include "scsi.h"
+#include "sg.h"
 #include "unaligned.h"
-
-#define SCSI_STATUS_CHECK_CONDITION 0x02
-#define SG_DID_TIME_OUT 0x03
-#define SG_DRIVER_TIMEOUT 0x06
-#define SG_DRIVER_SENSE 0x08
 
 int scsi_exec(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum scsi_dir dir, void *buf,
 	      size_t len, unsigned int timeout_s, struct scsi_result *res)
 {
-	static const int directions[] = {
-		[SCSI_NO_DATA] = SG_DXFER_NONE, [SCSI_DATA_IN] = SG_DXFER_FROM_DEV, [SCSI_DATA_OUT] = SG_DXFER_TO_DEV,
+	static const enum sg_dir directions[] = {
+		[SCSI_NO_DATA] = SG_NO_DATA, [SCSI_DATA_IN] = SG_DATA_IN, [SCSI_DATA_OUT] = SG_DATA_OUT,
 	};
-	uint8_t sense[32] = { 0 };
-	struct sg_io_hdr io;
+	struct sg_reply r;
 
 	memset(res, 0, sizeof(*res));
-	memset(&io, 0, sizeof(io));
-	io.interface_id = 'S';
-	io.cmd_len = (unsigned char)cdb_len;
-	io.cmdp = (unsigned char *)cdb;
-	io.mx_sb_len = sizeof(sense);
-	io.sbp = sense;
-	io.dxfer_direction = len ? directions[dir] : SG_DXFER_NONE;
-	io.dxferp = buf;
-	io.dxfer_len = (unsigned int)len;
-	io.timeout = (timeout_s ? timeout_s : 30) * 1000u;
-	if (ioctl(dev->fd, SG_IO, &io) == -1) {
-		int err = errno;
-
-		snprintf(res->cause, sizeof(res->cause), "%s", strerror(err));
-		return err;
-	}
-	res->status = io.status;
-	/* What came in: all of it where the driver reports no residue, none where it reports more than was asked. */
-	if (dir == SCSI_DATA_IN)
-		res->got = io.resid <= 0 ? len : (size_t)io.resid < len ? len - (size_t)io.resid : 0;
-	if (dev->run.verbose && io.sb_len_wr) {
-		complain("SG_IO: sense data:");
-		for (unsigned int i = 0; i < io.sb_len_wr; i++)
-			complain(" %02x", sense[i]);
-		complain("%c", '\n');
-	}
-	if (io.host_status == SG_DID_TIME_OUT || (io.driver_status & 0x0f) == SG_DRIVER_TIMEOUT) {
+	sg_send(dev, cdb, cdb_len, directions[dir], buf, len, timeout_s, &r);
+	res->status = r.status;
+	res->got = r.got;
+	switch (r.cat) {
+	case SG_CAT_IOCTL:
+		snprintf(res->cause, sizeof(res->cause), "%s", strerror(r.err));
+		return r.err;
+	case SG_CAT_TIMEOUT:
 		snprintf(res->cause, sizeof(res->cause), "command timed out");
 		return ETIMEDOUT;
-	}
-	if (io.host_status) {
-		snprintf(res->cause, sizeof(res->cause), "host error 0x%02x", io.host_status);
+	case SG_CAT_HOST_ERROR:
+		snprintf(res->cause, sizeof(res->cause), "host error 0x%02x", r.host_status);
 		return EIO;
-	}
-	if (io.status == SCSI_STATUS_CHECK_CONDITION || (io.driver_status & SG_DRIVER_SENSE)) {
-		if (!sense_normalise(sense, io.sb_len_wr, &res->sense)) {
+	case SG_CAT_SENSE:
+		if (!sense_normalise(r.sense, r.sense_len, &res->sense)) {
 			snprintf(res->cause, sizeof(res->cause), "bad/missing sense data");
 			return EIO;
 		}
@@ -72,10 +42,11 @@ int scsi_exec(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum
 			return 0;
 		sense_describe(&res->sense, res->cause, sizeof(res->cause));
 		return EIO;
-	}
-	if (io.status) {
-		snprintf(res->cause, sizeof(res->cause), "SCSI status 0x%02x", io.status);
+	case SG_CAT_STATUS:
+		snprintf(res->cause, sizeof(res->cause), "SCSI status 0x%02x", r.status);
 		return EIO;
+	case SG_CAT_GOOD:
+		break;
 	}
 	return 0;
 }

@@ -12,10 +12,10 @@
 #include <sys/ioctl.h>
 
 #include <linux/hdreg.h>
-#include <scsi/sg.h>
 
 #include "array.h"
 #include "sense.h"
+#include "sg.h"
 #include "sgio.h"
 #include "report.h"
 
@@ -26,17 +26,14 @@
 #define ATA_STATUS_DF 0x20
 #define ATA_STATUS_BSY 0x80
 
-#define SCSI_CHECK_CONDITION 0x02
-#define SG_DRIVER_SENSE 0x08
-#define SG_DID_TIME_OUT 0x03
-#define SG_DRIVER_TIMEOUT 0x06
+/* ATA commands that give no timeout of their own get this many seconds (hdparm 9.65's). */
+#define ATA_DEFAULT_TIMEOUT_S 15
 
-
-static int transfer_direction(const struct ata_cmd *cmd)
+static enum sg_dir transfer_direction(const struct ata_cmd *cmd)
 {
 	if (!cmd->len)
-		return SG_DXFER_NONE;
-	return cmd->data_out ? SG_DXFER_TO_DEV : SG_DXFER_FROM_DEV;
+		return SG_NO_DATA;
+	return cmd->data_out ? SG_DATA_OUT : SG_DATA_IN;
 }
 
 unsigned int sat_build_cdb(const struct ata_cmd *cmd, bool twelve, uint8_t cdb[16])
@@ -183,7 +180,7 @@ static void describe_ata_error(uint8_t error, char *buf, size_t size)
 }
 
 /* Fill res->cause; returns the errno the failure maps to (0: none). */
-static int judge(struct ata_result *res, const struct sg_io_hdr *io, bool data_in, size_t len)
+static int judge(struct ata_result *res, const struct sg_reply *r, bool data_in, size_t len)
 {
 	char regs[80] = "";
 	int n;
@@ -195,23 +192,25 @@ static int judge(struct ata_result *res, const struct sg_io_hdr *io, bool data_i
 		snprintf(regs, sizeof(regs), " (ATA status 0x%02x, error 0x%02x%s%s)", res->status, res->error,
 			 errbits[0] ? ": " : "", errbits);
 	}
-	if (io->host_status == SG_DID_TIME_OUT || (io->driver_status & 0x0f) == SG_DRIVER_TIMEOUT) {
+	switch (r->cat) {
+	case SG_CAT_IOCTL:
+		snprintf(res->cause, sizeof(res->cause), "%s", strerror(r->err));
+		return r->err;
+	case SG_CAT_TIMEOUT:
 		snprintf(res->cause, sizeof(res->cause), "command timed out");
 		return ETIMEDOUT;
-	}
-	if (io->host_status) {
-		snprintf(res->cause, sizeof(res->cause), "host error 0x%02x", io->host_status);
+	case SG_CAT_HOST_ERROR:
+		snprintf(res->cause, sizeof(res->cause), "host error 0x%02x", r->host_status);
 		return EIO;
-	}
-	if (io->masked_status == (SCSI_CHECK_CONDITION >> 1) || (io->driver_status & SG_DRIVER_SENSE)) {
+	case SG_CAT_SENSE: {
 		bool recovered = res->sense_key == SENSE_RECOVERED_ERROR || res->sense_key == 0;
 
-		if (io->sb_len_wr == 0) {
+		if (r->sense_len == 0) {
 			snprintf(res->cause, sizeof(res->cause), "bad/missing sense data");
 			return EIO;
 		}
 		if (!res->sense_valid) {
-			snprintf(res->cause, sizeof(res->cause), "unreadable sense data (%u bytes)", io->sb_len_wr);
+			snprintf(res->cause, sizeof(res->cause), "unreadable sense data (%u bytes)", r->sense_len);
 			return EIO;
 		}
 		if (recovered && !(res->have_regs && (res->status & (ATA_STATUS_ERR | ATA_STATUS_DF))))
@@ -222,13 +221,15 @@ static int judge(struct ata_result *res, const struct sg_io_hdr *io, bool data_i
 		snprintf(res->cause + n, sizeof(res->cause) - (size_t)n, "%s", regs);
 		return EIO;
 	}
-	if (io->status) {
-		snprintf(res->cause, sizeof(res->cause), "SCSI status 0x%02x", io->status);
+	case SG_CAT_STATUS:
+		snprintf(res->cause, sizeof(res->cause), "SCSI status 0x%02x", r->status);
 		return EIO;
+	case SG_CAT_GOOD:
+		break;
 	}
-	if (data_in && io->resid > 0 && (size_t)io->resid <= len) {
-		snprintf(res->cause, sizeof(res->cause), "short transfer: %zu of %zu bytes",
-			 len - (size_t)io->resid, len);
+	/* An ATA command moves whole 512-byte blocks: less than asked is a failure, not a short answer. */
+	if (data_in && r->got < len) {
+		snprintf(res->cause, sizeof(res->cause), "short transfer: %zu of %zu bytes", r->got, len);
 		return EIO;
 	}
 	return 0;
@@ -237,34 +238,18 @@ static int judge(struct ata_result *res, const struct sg_io_hdr *io, bool data_i
 static int sg_exec(struct device *dev, const struct ata_cmd *cmd, bool twelve, struct ata_result *res)
 {
 	uint8_t cdb[16];
-	struct sg_io_hdr io;
-	memset(&io, 0, sizeof(io));
+	unsigned int cdb_len = sat_build_cdb(cmd, twelve, cdb);
+	struct sg_reply r;
+
 	memset(res, 0, sizeof(*res));
-	io.interface_id = 'S';
-	io.cmd_len = (unsigned char)sat_build_cdb(cmd, twelve, cdb);
-	io.cmdp = cdb;
-	io.mx_sb_len = sizeof(res->sense);
-	io.sbp = res->sense;
-	io.dxfer_direction = transfer_direction(cmd);
-	io.dxferp = cmd->data;
-	io.dxfer_len = (unsigned int)cmd->len;
-	io.timeout = (cmd->timeout_s ? cmd->timeout_s : 15) * 1000u;
-
-	if (ioctl(dev->fd, SG_IO, &io) == -1) {
-		int err = errno;
-
-		snprintf(res->cause, sizeof(res->cause), "%s", strerror(err));
-		return err;
+	sg_send(dev, cdb, cdb_len, transfer_direction(cmd), cmd->data, cmd->len,
+		cmd->timeout_s ? cmd->timeout_s : ATA_DEFAULT_TIMEOUT_S, &r);
+	if (r.cat != SG_CAT_IOCTL) {
+		res->sense_len = r.sense_len;
+		memcpy(res->sense, r.sense, r.sense_len);
+		sense_decode(res->sense, res->sense_len, res);
 	}
-	res->sense_len = io.sb_len_wr;
-	sense_decode(res->sense, res->sense_len, res);
-	if (dev->run.verbose && res->sense_len) {
-		complain("SG_IO: sense data:");
-		for (unsigned int i = 0; i < res->sense_len; i++)
-			complain(" %02x", res->sense[i]);
-		complain("%c", '\n');
-	}
-	return judge(res, &io, cmd->len && !cmd->data_out, cmd->len);
+	return judge(res, &r, cmd->len && !cmd->data_out, cmd->len);
 }
 
 /*

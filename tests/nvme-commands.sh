@@ -31,6 +31,23 @@ for limit in 20000 10000 any; do
 	ln -s ../../../class/nvme/nvme0 "$sys/dev/block/259:0/device"
 	echo "$limit" > "$sys/class/nvme/nvme0/power/pm_qos_latency_tolerance_us"
 done
+# Fake sysfs of a subsystem (nvme-subsys0) whose controller nvme0 has namespaces 1 (259:0, the double's
+# /dev/null) and 2 (259:1, no node here), linked as the kernel links them.
+sys="$out/sysfs-two-ns/sys"
+rm -rf "$out/sysfs-two-ns"
+mkdir -p "$sys/dev/block" "$sys/class/block" "$sys/class/nvme/nvme0" "$sys/class/nvme-subsystem/nvme-subsys0"
+ln -s ../../nvme "$sys/class/nvme/nvme0/subsystem"
+ln -s ../../nvme/nvme0 "$sys/class/nvme-subsystem/nvme-subsys0/nvme0"
+for n in 1 2; do
+	ns="$sys/class/nvme/nvme0/nvme0n$n"
+	mkdir -p "$ns"
+	ln -s ../../../block "$ns/subsystem"
+	ln -s ../../nvme0 "$ns/device"
+	echo "259:$((n - 1))" > "$ns/dev"
+	echo "$n" > "$ns/nsid"
+	echo "DEVNAME=nvme0n$n" > "$ns/uevent"
+	ln -s "../../class/nvme/nvme0/nvme0n$n" "$sys/dev/block/259:$((n - 1))"
+done
 
 # run ENV... -- ARGS...: hdparm on the double's NVMe controller (QEMU's Identify pages); output in $out/nvme-cmd.*
 run() {
