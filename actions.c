@@ -28,6 +28,7 @@
 #include "security.h"
 #include "blockdev.h"
 #include "settings.h"
+#include "temperature.h"
 #include "trim.h"
 #include "report.h"
 
@@ -127,7 +128,7 @@ static const struct step steps[] = {
 	STEP(OPT_FWDOWNLOAD_MODEE_MAX, WHEN_GIVEN, false, firmware_download, ATA),
 	STEP(OPT_READ_SECTOR, WHEN_GIVEN, false, read_sector, ANY),
 	STEP(OPT_DRQ_HSM_ERROR, WHEN_GIVEN, false, drq_hsm_error, ATA),
-	STEP(OPT_HITACHI_TEMP, WHEN_NOISY, false, hitachi_temperature, ATA),
+	STEP(OPT_HITACHI_TEMP, WHEN_NOISY, false, temperature_step, ANY),
 
 	/* Queries. */
 	STEP(OPT_MULTCOUNT, WHEN_QUERY, true, get_multcount, ANY),

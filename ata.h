@@ -291,6 +291,12 @@ static inline bool ata_id_word_reported(uint16_t w)
 	return w != 0 && w != 0xffff;
 }
 
+/* Word 206 bit 0: the SCT Command Transport, whose SCT Status (log E0h) holds the temperature. */
+static inline bool ata_id_has_sct(const uint16_t *id)
+{
+	return ata_id_word_reported(id[ATA_ID_SCT_COMMAND_TRANSPORT]) && (id[ATA_ID_SCT_COMMAND_TRANSPORT] & 0x0001);
+}
+
 /* Word 82's look-ahead (bit 6) and write cache (bit 5), and word 85's same bits: enabled. */
 #define ATA_ID_LOOKAHEAD 0x0040
 #define ATA_ID_WRITE_CACHE 0x0020

@@ -142,6 +142,46 @@ static int ata_disk_standby_now(struct device *dev)
 	return ata_nondata(dev, "STANDBY IMMEDIATE", ATA_OP_STANDBY_IMMEDIATE, 0, 0, 0, false, &res, 60);
 }
 
+/* SCT Status (log E0h, ACS-3 8.3.2): byte 200 the current temperature, signed; 80h: none. */
+#define SCT_STATUS_LOG 0xe0
+#define SCT_STATUS_TEMPERATURE 200
+#define SCT_TEMPERATURE_NONE 0x80
+#define HITACHI_SENSE_CONDITION 0x01	/* FEATURE of the vendor command */
+#define HITACHI_OUT_OF_RANGE 0x10	/* its error register bit */
+
+/* -H: SCT Status where the drive has SCT, else 9.65's Hitachi command. */
+static int ata_disk_temperature(struct device *dev, struct disk_temperature *t)
+{
+	struct ata_result res;
+	uint8_t sct[512];
+	int err;
+	const uint16_t *id = ata_identify(dev, &err, &res);
+
+	if (id && ata_id_has_sct(id) &&
+	    ata_smart_log(dev, "SMART READ LOG (SCT Status)", false, SCT_STATUS_LOG, sct, &res) == 0 &&
+	    sct[SCT_STATUS_TEMPERATURE] != SCT_TEMPERATURE_NONE) {
+		t->source = TEMP_SCT_STATUS;
+		/* A two's complement byte: below 0 C reads as 80h and up. */
+		t->celsius = sct[SCT_STATUS_TEMPERATURE] < 0x80 ? sct[SCT_STATUS_TEMPERATURE] : sct[SCT_STATUS_TEMPERATURE] - 256;
+		return 0;
+	}
+	t->what = "HDIO_DRIVE_CMD(hitachisensecondition)";
+	err = ata_nondata(dev, t->what, ATA_OP_VENDOR_HITACHI_SENSE, HITACHI_SENSE_CONDITION, 0, 0, true, &res, 0);
+	if (!err && !res.have_regs) {
+		snprintf(res.cause, sizeof(res.cause), "the drive's answer did not come back");
+		err = EIO;
+	}
+	if (err) {
+		snprintf(t->cause, sizeof(t->cause), "%s", res.cause[0] ? res.cause : strerror(err));
+		return err;
+	}
+	t->source = TEMP_HITACHI;
+	t->raw = (uint8_t)res.out.count;
+	t->celsius = t->raw / 2 - 20;
+	t->in_range = !(res.error & HITACHI_OUT_OF_RANGE);
+	return 0;
+}
+
 /* Before a timing: what the drive's cache holds would compete with the reads. Nothing said on failure. */
 static void ata_disk_flush_quietly(struct device *dev)
 {
@@ -168,4 +208,5 @@ const struct disk_ops ata_disk = {
 	.flush_quietly = ata_disk_flush_quietly,
 	.power_state = ata_disk_power_state,
 	.standby_now = ata_disk_standby_now,
+	.temperature = ata_disk_temperature,
 };

@@ -43,6 +43,18 @@ enum disk_op {
 	DISK_OP_COUNT
 };
 
+/* What a disk says of its temperature (-H): facts, worded by the operation (temperature.c). */
+struct disk_temperature {
+	enum temperature_source { TEMP_HITACHI, TEMP_SCT_STATUS, TEMP_NVME_HEALTH, TEMP_SCSI_LOG } source;
+	int celsius;
+	uint8_t raw;		/* TEMP_HITACHI: the count register, which 9.65 decodes */
+	bool in_range;		/* TEMP_HITACHI: the error register's bit 4 is clear */
+	int warning, critical;	/* TEMP_NVME_HEALTH: WCTEMP and CCTEMP in Celsius; INT_MIN: not reported */
+	int reference;		/* TEMP_SCSI_LOG: the reference temperature; INT_MIN: none */
+	const char *what;	/* on failure: the command, as its failure line names it */
+	char cause[160];	/* on failure: why ("" where the transport said it already) */
+};
+
 /* Where a disk's power stands, as the commands that do not wake it say. */
 enum disk_power { DISK_POWER_UNKNOWN, DISK_POWER_ACTIVE, DISK_POWER_STANDBY };
 
@@ -69,6 +81,9 @@ struct disk_ops {
 	int (*power_state)(struct device *dev, enum disk_power *state);
 	/* Into standby (the deepest non-operational state on NVMe) now; 0 or an errno, nothing said. */
 	int (*standby_now)(struct device *dev);
+	/* The temperature (-H), by whatever the disk keeps it in; 0 or an errno, nothing said. */
+	int (*temperature)(struct device *dev, struct disk_temperature *t);
+	bool temperature_wakes_nothing;	/* reading it never wakes the disk (an NVMe admin command): no power check first */
 	/* How far erase option opt reaches beyond the disk named (NULL: no further); nothing said. */
 	enum reach_scope (*erase_scope)(struct device *dev, enum opt_id opt);
 };

@@ -491,6 +491,27 @@ static int nvme_disk_trim(struct device *dev, const struct sector_range *ranges,
 	return err;
 }
 
+/* -H: the SMART / Health log's composite temperature, and Identify Controller's WCTEMP and CCTEMP (0: none). */
+static int nvme_disk_temperature(struct device *dev, struct disk_temperature *t)
+{
+	uint8_t log[512];
+	struct nvme_id_ctrl *ctrl;
+	int err;
+
+	t->what = "NVMe Get Log Page (SMART / Health)";
+	if ((err = nvme_admin_get_log(dev, NVME_LOG_SMART_HEALTH, log, sizeof(log), t->what)))
+		return err;
+	t->source = TEMP_NVME_HEALTH;
+	t->celsius = (int)get_le16(log + NVME_SMART_COMPOSITE_TEMPERATURE) - NVME_KELVIN_0C;
+	ctrl = nvme_identify_controller(dev, &err);
+	if (ctrl && le16toh(ctrl->wctemp))
+		t->warning = (int)le16toh(ctrl->wctemp) - NVME_KELVIN_0C;
+	if (ctrl && le16toh(ctrl->cctemp))
+		t->critical = (int)le16toh(ctrl->cctemp) - NVME_KELVIN_0C;
+	free(ctrl);
+	return 0;
+}
+
 /* Before a timing: the volatile write cache out.  Nothing said on failure. */
 static void nvme_disk_flush_quietly(struct device *dev)
 {
@@ -519,4 +540,6 @@ const struct disk_ops nvme_disk = {
 	.power_state = nvme_disk_power_state,
 	.standby_now = nvme_disk_standby_now,
 	.erase_scope = nvme_erase_scope,
+	.temperature = nvme_disk_temperature,
+	.temperature_wakes_nothing = true,
 };

@@ -30,8 +30,11 @@ enum nvme_admin_opcode {
 
 /* Log page identifiers of Get Log Page (CDW10 bits 7:0). */
 enum nvme_log_id {
+	NVME_LOG_SMART_HEALTH = 0x02,	/* 512 bytes: bytes 2:1 the composite temperature, kelvin */
 	NVME_LOG_SANITIZE_STATUS = 0x81,
 };
+#define NVME_SMART_COMPOSITE_TEMPERATURE 1
+#define NVME_KELVIN_0C 273	/* as smartctl and nvme-cli convert */
 
 /* Get Log Page's CDW10: NUMDL, the dwords to return less one, in bits 31:16. */
 #define NVME_LOG_CDW10(lid, bytes) ((uint32_t)(lid) | (uint32_t)((bytes) / 4 - 1) << 16)

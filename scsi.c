@@ -206,6 +206,16 @@ int scsi_start_stop(struct device *dev, enum scsi_power_condition condition, boo
 	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_NO_DATA, NULL, 0, 60, res);
 }
 
+int scsi_log_sense(struct device *dev, uint8_t page, uint8_t *buf, size_t len, struct scsi_result *res)
+{
+	/* Byte 2: PC 01b (cumulative values) in bits 7:6, the page code in 5:0. */
+	uint8_t cdb[10] = { SCSI_LOG_SENSE, 0, (uint8_t)(0x40 | (page & 0x3f)) };
+
+	put_be16(cdb + 7, (uint16_t)len);
+	memset(buf, 0, len);
+	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, buf, len, 0, res);
+}
+
 int scsi_request_sense(struct device *dev, struct sense *now, struct scsi_result *res)
 {
 	uint8_t buf[32];

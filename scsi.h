@@ -24,6 +24,7 @@ enum scsi_opcode {
 	SCSI_SYNCHRONIZE_CACHE_10 = 0x35,
 	SCSI_UNMAP = 0x42,
 	SCSI_SANITIZE = 0x48,
+	SCSI_LOG_SENSE = 0x4d,
 	SCSI_MODE_SELECT_10 = 0x55,
 	SCSI_MODE_SENSE_10 = 0x5a,
 	SCSI_READ_16 = 0x88,
@@ -119,6 +120,9 @@ int scsi_start_stop(struct device *dev, enum scsi_power_condition condition, boo
 
 /* REQUEST SENSE: the sense data the device holds now, normalised into *now. */
 int scsi_request_sense(struct device *dev, struct sense *now, struct scsi_result *res);
+
+/* LOG SENSE of page (cumulative values) into buf; res->got says how much came. */
+int scsi_log_sense(struct device *dev, uint8_t page, uint8_t *buf, size_t len, struct scsi_result *res);
 
 /* READ (16) of blocks into buf; fewer than len bytes back is EIO ("short read"). */
 int scsi_read16(struct device *dev, uint64_t lba, uint32_t blocks, void *buf, size_t len, struct scsi_result *res);

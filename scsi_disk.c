@@ -600,6 +600,30 @@ static int scsi_disk_power_state(struct device *dev, enum disk_power *state)
 	return err;
 }
 
+/* -H: the Temperature log page's current temperature, and its reference (the trip point smartctl shows). */
+static int scsi_disk_temperature(struct device *dev, struct disk_temperature *t)
+{
+	uint8_t buf[64];
+	struct scsi_result res;
+	struct scsi_temperature st;
+	int err = scsi_log_sense(dev, LOG_PAGE_TEMPERATURE, buf, sizeof(buf), &res);
+
+	t->what = "LOG SENSE (temperature)";
+	if (!err && (!scsi_decode_temperature_page(buf, res.got, &st) || !st.has_current)) {
+		snprintf(res.cause, sizeof(res.cause), "the disk returned no temperature");
+		err = EIO;
+	}
+	if (err) {
+		snprintf(t->cause, sizeof(t->cause), "%s", res.cause[0] ? res.cause : strerror(err));
+		return err;
+	}
+	t->source = TEMP_SCSI_LOG;
+	t->celsius = st.current;
+	if (st.has_reference)
+		t->reference = st.reference;
+	return 0;
+}
+
 static int scsi_disk_standby_now(struct device *dev)
 {
 	struct scsi_result res;
@@ -816,5 +840,6 @@ const struct disk_ops scsi_disk = {
 	.flush_quietly = scsi_flush_quietly,
 	.power_state = scsi_disk_power_state,
 	.standby_now = scsi_disk_standby_now,
+	.temperature = scsi_disk_temperature,
 	.describe_erase = scsi_describe_erase,
 };

@@ -220,3 +220,31 @@ const char *scsi_power_state(const struct sense *now)
 		return "idle";
 	}
 }
+
+bool scsi_decode_temperature_page(const uint8_t *buf, size_t got, struct scsi_temperature *t)
+{
+	size_t end, pos = 4;
+
+	*t = (struct scsi_temperature){ false, false, 0, 0 };
+	if (got < 4 || (buf[0] & 0x3f) != LOG_PAGE_TEMPERATURE)
+		return false;
+	end = 4 + (size_t)get_be16(buf + 2);
+	if (end > got)
+		end = got;
+	/* Each parameter: code (2 bytes), control, length, then length bytes; a temperature's second byte is the value. */
+	while (pos + 4 <= end) {
+		unsigned int code = get_be16(buf + pos), len = buf[pos + 3];
+
+		if (len >= 2 && pos + 4 + len <= end && buf[pos + 5] != LOG_TEMPERATURE_NONE) {
+			if (code == 0x0000) {
+				t->has_current = true;
+				t->current = buf[pos + 5];
+			} else if (code == 0x0001) {
+				t->has_reference = true;
+				t->reference = buf[pos + 5];
+			}
+		}
+		pos += 4 + len;
+	}
+	return true;
+}

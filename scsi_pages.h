@@ -65,6 +65,16 @@ struct scsi_capacity {
 bool scsi_decode_capacity16(const uint8_t *buf, size_t len, struct scsi_capacity *cap);
 bool scsi_decode_capacity10(const uint8_t *buf, size_t len, struct scsi_capacity *cap);
 
+/* The Temperature log page (0Dh, SPC-4): parameter 0000h the temperature, 0001h the reference, in Celsius. */
+#define LOG_PAGE_TEMPERATURE 0x0d
+#define LOG_TEMPERATURE_NONE 0xff	/* the temperature byte when there is no reading */
+struct scsi_temperature {
+	bool has_current, has_reference;
+	int current, reference;
+};
+/* false when the page is not the Temperature page; parameters are read only as far as got bytes came. */
+bool scsi_decode_temperature_page(const uint8_t *buf, size_t got, struct scsi_temperature *t);
+
 /* The bytes of a VPD page that may be read: its header's PAGE LENGTH, bounded by the got bytes that came. */
 size_t scsi_vpd_length(const uint8_t *page, size_t got);
 

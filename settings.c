@@ -396,36 +396,6 @@ int power_command(struct device *dev, const struct settings *s, enum opt_id opt)
 	return err;
 }
 
-int hitachi_temperature(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	struct ata_result res;
-	int err;
-	unsigned int t;
-
-	(void)s;
-	(void)opt;
-	/* Vendor-specific "Sense Condition": temperature in the count register. */
-	err = ata_nondata(dev, "HDIO_DRIVE_CMD(hitachisensecondition)", ATA_OP_VENDOR_HITACHI_SENSE, 0x01, 0, 0, true, &res, 0);
-	if (!err && !res.have_regs) {
-		snprintf(res.cause, sizeof(res.cause), "the drive's answer did not come back");
-		err = EIO;
-	}
-	if (err) {
-		ata_report("HDIO_DRIVE_CMD(hitachisensecondition)", &res, err);
-		return err;
-	}
-	t = res.out.count & 0xff;
-	out(" drive temperature (celsius) is:  ");
-	if (t == 0)
-		out("under -20");
-	else if (t == 0xff)
-		out("over 107");
-	else
-		out("%d", (int)t / 2 - 20);
-	out("\n drive temperature in range:  %s\n", (res.error & 0x10) ? "no" : "yes");
-	return 0;
-}
-
 /* ---- max address (HPA) ---- */
 
 /* The native max address + 1, or 0 with *err set. */

@@ -396,6 +396,39 @@ else
 	sed 's/^/  /' "$out/cmd.log" "$out/cmd.out" | head -8
 fi
 
+# -H: an ATA drive with SCT (a real drive's page, word 206) reads SCT Status (SMART READ LOG E0h:
+# byte 200 the temperature, ACS-3), after CHECK POWER MODE says it spins (COUNT FFh).
+intel="$top/tests/identify/real/INTEL_SSDSA2CW120G3--4PC10302.hex"
+mkdir -p "$out/sct"
+{ printf '03 00 01 00'; for _ in $(seq 4 199); do printf ' 00'; done; printf ' 26 14 2d 00 37'; for _ in $(seq 205 511); do printf ' 00'; done; echo; } > "$out/sct/e0.hex"
+run SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LOGS="$out/sct" -- -H
+if [ "$rc" = 0 ] && [ "$(sed -n 3p "$out/cmd.log")" = "cdb: 85 08 0e 00 d5 00 01 00 e0 00 4f 00 c2 a0 b0 00" ] &&
+	grep -qx ' drive temperature (celsius) is:  38' "$out/cmd.out" && grep -qx ' read from:  SCT Status' "$out/cmd.out"; then
+	echo "ok -H: SCT Status where the drive has SCT"
+else
+	echo "FAIL -H: SCT Status where the drive has SCT (exit $rc)"
+	sed 's/^/  /' "$out/cmd.log" "$out/cmd.out" | head -8
+fi
+# The same answers read by smartctl and by hdparm 9.65, under the same double (native builds only).
+if [ "${PRELOAD:-}" != qemu ]; then
+	theirs=$(env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LOGS="$out/sct" LD_PRELOAD="$shim" \
+		smartctl -l scttempsts -d sat /dev/null 2> /dev/null | sed -n 's/^Current Temperature: *\([0-9-]*\) Celsius.*/\1/p')
+	if [ "$theirs" = 38 ]; then
+		echo "ok -H: smartctl reads the same SCT Status temperature (38)"
+	else
+		echo "FAIL -H: smartctl reads the same SCT Status temperature (smartctl: '$theirs')"
+	fi
+	# No SCT (QEMU's page): 9.65's Hitachi command and 9.65's lines, byte for byte.
+	run SHIM_COUNT=0x64 -- -H
+	env SHIM_IDENTIFY="$page" SHIM_COUNT=0x64 LD_PRELOAD="$shim" "${ORACLE:-/usr/sbin/hdparm}" -H /dev/null > "$out/cmd.965" 2> /dev/null
+	if [ "$rc" = 0 ] && cmp -s "$out/cmd.out" "$out/cmd.965" && grep -q 'drive temperature (celsius) is:  30' "$out/cmd.out"; then
+		echo "ok -H without SCT: 9.65's Hitachi path, the same output as hdparm 9.65"
+	else
+		echo "FAIL -H without SCT: 9.65's Hitachi path, the same output as hdparm 9.65 (exit $rc)"
+		diff "$out/cmd.965" "$out/cmd.out" | head -5 | sed 's/^/  /'
+	fi
+fi
+
 # Firmware download and TRIM: progress on a terminal only.
 truncate -s 2048 "$out/fw4.bin"
 run SHIM_IDENTIFY="$crafted" -- --yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload-mode3 "$out/fw4.bin"

@@ -231,7 +231,6 @@ done <<'EOF'
 -P 8
 -J 30
 -s1
--H
 -Z
 --idle-immediate
 --idle-unload
@@ -246,6 +245,19 @@ done <<'EOF'
 --drq-hsm-error
 --fwdownload /dev/null
 EOF
+
+# -H against smartctl reading the same LOG SENSE answers of the double (native builds only).
+if [ "${PRELOAD:-}" != qemu ]; then
+	run SHIM_SCSI_TEMPERATURE=41,65 -- -H
+	theirs=$(env SHIM_SCSI=1 SHIM_SCSI_TEMPERATURE=41,65 "${preload[@]}" smartctl -A -d scsi /dev/null 2> /dev/null |
+		sed -n 's/^Current Drive Temperature: *\([0-9]*\) C$/\1/p; s/^Drive Trip Temperature: *\([0-9]*\) C$/trip \1/p' | tr '\n' ' ')
+	if [ "$rc" = 0 ] && [ "$theirs" = "41 trip 65 " ] && grep -qx ' drive temperature (celsius) is:  41' "$out/scsi-cmd.out" &&
+		grep -qx ' reference temperature (celsius): 65' "$out/scsi-cmd.out"; then
+		echo "ok scsi: -H: the temperature and reference smartctl reads from the same page (41, trip 65)"
+	else
+		echo "FAIL scsi: -H: the temperature and reference smartctl reads (smartctl: '$theirs', exit $rc)"
+	fi
+fi
 
 # --- a SAT bridge that returns no registers (it ignores CK_COND) ---
 page="$top/tests/identify/pages/qemu-ahci-hdd.hex"

@@ -38,6 +38,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	scsi_decode_block_limits(data, len, &bl);
 	scsi_decode_characteristics(data, len, &rotation, &form_factor);
 	scsi_decode_provisioning_unmap(data, len);
+	{
+		struct scsi_temperature t;
+
+		scsi_decode_temperature_page(data, size, &t);
+		if ((t.has_current && (t.current < 0 || t.current > 254)) || (t.has_reference && t.reference > 254))
+			__builtin_trap();
+	}
 	for (uint8_t code = 0; code < 0x40; code++)
 		if (scsi_find_mode_page(data, size, code, &offset, &page_len, text, sizeof(text)) == 0 &&
 		    (offset + page_len > size || page_len < 2))

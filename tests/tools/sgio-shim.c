@@ -11,7 +11,7 @@
  *   SHIM_REPLY=sense    CHECK CONDITION with SHIM_KEY, SHIM_ASC, SHIM_ASCQ,
  *                       SHIM_STATUS, SHIM_ERROR; SHIM_SENSE_LEN cuts the sense short
  *   SHIM_COUNT=N, SHIM_LBA=N   registers returned when asked (CK_COND)
- *   SHIM_LOGS=DIR       READ LOG (DMA) EXT of log XX answers DIR/XX.hex (bytes in
+ *   SHIM_LOGS=DIR       READ LOG (DMA) EXT and SMART READ LOG of log XX answer DIR/XX.hex (bytes in
  *                       hex, pages one after another); other logs read as 5Ah bytes.
  *                       SET FEATURES EPC (4Ah) changes DIR/08.hex, the Power Conditions log,
  *                       as a drive would (timers, enabled and saved bits, restore), and
@@ -32,6 +32,7 @@
  *                       (hex); the last one repeats; SCDW10 the last Sanitize's (02h before
  *                       any), estimates: overwrite none (FFFFFFFFh), block erase 120 s,
  *                       crypto erase 5 s
+ *   SHIM_NVME_TEMP=K    the SMART / Health log (02h) says composite temperature K kelvin
  *   SHIM_NVME_FAIL=XX   admin opcode XX (hex) ends with NVMe status 0002h, invalid field
  *   SHIM_NVME_DELAY=XX  admin opcode XX (hex) takes SHIM_DELAY_MS ms
  *   SHIM_NVME_PS=N      Get Features Power Management says power state N
@@ -69,6 +70,9 @@
  *   SHIM_SCSI_CACHING_CUT=N  only the first N bytes of the caching page arrive (the resid says
  *                       so), though its header and PAGE LENGTH claim all 20
  *   SHIM_SCSI_READ_RESID=N  READ (16) ends GOOD with N bytes not transferred
+ *   SHIM_SCSI_TEMPERATURE=C,R  LOG SENSE answers the supported pages (00h: 00h, 0Dh) and the
+ *                       Temperature page (0Dh): temperature C, reference R (255: no reading);
+ *                       without it LOG SENSE ends ILLEGAL REQUEST, invalid field in CDB
  *   SHIM_SCSI_SANITIZE=1,2,3  the SANITIZE service actions it has (hex; 1Fh exit failure mode);
  *                       others end ILLEGAL REQUEST, invalid field in CDB; without it SANITIZE
  *                       is an invalid opcode.  REPORT SUPPORTED OPERATION CODES (one command)
@@ -526,6 +530,32 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 		page[3] = 10;	/* CDB SIZE */
 		n = 14;
 		break;
+	case 0x4d: {	/* LOG SENSE: the supported pages (00h) and the Temperature page (0Dh), SPC-4 */
+		const char *temps = getenv("SHIM_SCSI_TEMPERATURE");
+		unsigned int now = 0, ref = 0;
+
+		if (!temps || sscanf(temps, "%u,%u", &now, &ref) != 2 || ((cdb[2] & 0x3f) != 0x00 && (cdb[2] & 0x3f) != 0x0d)) {
+			check_condition(io, 0x05, 0x24, 0x00);
+			return;
+		}
+		page[0] = cdb[2] & 0x3f;
+		if (page[0] == 0x00) {
+			page[3] = 2;
+			page[4] = 0x00;
+			page[5] = 0x0d;
+			n = 6;
+		} else {
+			/* Parameter 0000h, the temperature, and 0001h, the reference: control 03h, length 2. */
+			static const unsigned char params[] = { 0, 0, 3, 2, 0, 0, 0, 1, 3, 2, 0, 0 };
+
+			page[3] = sizeof(params);
+			memcpy(page + 4, params, sizeof(params));
+			page[9] = (unsigned char)now;
+			page[15] = (unsigned char)ref;
+			n = 4 + sizeof(params);
+		}
+		break;
+	}
 	case 0x48:	/* SANITIZE */
 		if (!getenv("SHIM_SCSI_SANITIZE"))
 			check_condition(io, 0x05, 0x20, 0x00);
@@ -644,6 +674,14 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		epc_update((unsigned int)(cdb[8] | cdb[10] << 8 | cdb[12] << 16), cdb[6], 0);
 	if (command == 0xe3 && !twelve && cdb[6] >= 1 && cdb[6] <= 240 && getenv("SHIM_EPC_IDLE"))
 		epc_update(cdb[6] * 50u, 0x00, 1);
+	if (command == 0xb0 && cdb[4] == 0xd5 && getenv("SHIM_LOGS") && !twelve) {
+		/* SMART READ LOG: the log address in LBA 7:0. */
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/%02x.hex", getenv("SHIM_LOGS"), cdb[8]);
+		if (load_bytes(path, 0, io->dxferp, io->dxfer_len) == 0)
+			return 0;
+	}
 	if ((command == 0x2f || command == 0x47) && getenv("SHIM_LOGS") && !twelve) {
 		/* READ LOG (DMA) EXT: log address in LBA 7:0, page in LBA 15:8 and 23:16. */
 		char path[512];
@@ -827,6 +865,13 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 		cmd->result = (unsigned int)env_num("SHIM_NVME_PS", 0);
 	if (cmd->opcode == 0x0a && (cmd->cdw10 & 0xff) == 0x0c)	/* Get Features, APST */
 		apst_table(cmd);
+	if (cmd->opcode == 0x02 && (cmd->cdw10 & 0xff) == 0x02 && cmd->data_len >= 3) {
+		/* SMART / Health log: the composite temperature (kelvin) in bytes 2:1. */
+		unsigned int kelvin = (unsigned int)env_num("SHIM_NVME_TEMP", 0);
+
+		((unsigned char *)buf)[1] = (unsigned char)kelvin;
+		((unsigned char *)buf)[2] = (unsigned char)(kelvin >> 8);
+	}
 	if (cmd->opcode == 0x02 && (cmd->cdw10 & 0xff) == 0x81)
 		sanitize_log(buf, cmd->data_len, last_sanitize);
 	return 0;

@@ -205,6 +205,25 @@ static void test_scsi_pages(void)
 	       scsi_find_mode_page(mode, sizeof(mode), 0x1a, &offset, &len, cause, sizeof(cause)) == EOPNOTSUPP);
 }
 
+/* The Temperature log page as SPC-4 lays it out: a 4-byte header, then parameters 0000h and 0001h. */
+static void test_temperature_page(void)
+{
+	static const uint8_t page[] = { 0x0d, 0, 0, 12, 0, 0, 3, 2, 0, 38, 0, 1, 3, 2, 0, 60 };
+	static const uint8_t none[] = { 0x0d, 0, 0, 6, 0, 0, 3, 2, 0, 0xff };
+	struct scsi_temperature t;
+
+	result("temperature page: 38 C, reference 60 C",
+	       scsi_decode_temperature_page(page, sizeof(page), &t) && t.has_current && t.current == 38 &&
+	       t.has_reference && t.reference == 60);
+	result("temperature page cut after its first parameter: the temperature, no reference",
+	       scsi_decode_temperature_page(page, 10, &t) && t.has_current && !t.has_reference);
+	result("temperature page cut inside its first parameter: nothing",
+	       scsi_decode_temperature_page(page, 9, &t) && !t.has_current && !t.has_reference);
+	result("temperature FFh: no reading", scsi_decode_temperature_page(none, sizeof(none), &t) && !t.has_current);
+	result("another page (0Eh): not the temperature page",
+	       !scsi_decode_temperature_page((const uint8_t[]){ 0x0e, 0, 0, 0 }, 4, &t));
+}
+
 static void test_sysfs(void)
 {
 	static const struct {
@@ -291,6 +310,7 @@ int main(void)
 	test_sense();
 	test_ranges();
 	test_scsi_pages();
+	test_temperature_page();
 	test_sysfs();
 	test_erase_sample();
 	test_epc();

@@ -315,6 +315,14 @@ check_fails nvme-security "not supported on NVMe" $H --security-freeze $N
 check nvme-a 0 $H -a $N
 check_true nvme-Istdout-size sh -c "[ \$($H --Istdout $N | tail -n +3 | wc -l) = 256 ]"
 check_true nvme-tT sh -c "$H -t $N | grep -q 'Timing buffered disk reads'"
+# -H: the SMART / Health log's composite temperature and Identify's thresholds, as smartctl reads them.
+smartctl -a /dev/nvme0 > /tmp/smart-nvme 2> /dev/null
+$H -H /dev/nvme0n1 > /tmp/H-nvme 2> /dev/null
+for f in "Temperature:drive temperature (celsius) is:  " "Warning  Comp. Temp. Threshold:warning threshold (celsius):     " \
+	"Critical Comp. Temp. Threshold:critical threshold (celsius):    "; do
+	theirs=$(sed -n "s/^${f%%:*}: *\([0-9]*\) Celsius\$/\1/p" /tmp/smart-nvme | head -n 1)
+	check_true "nvme-H-as-smartctl-${f%%:*}" sh -c "[ -n '$theirs' ] && grep -qx ' ${f#*:}$theirs' /tmp/H-nvme"
+done
 # --- erasing an NVMe disk (/dev/nvme1n1, 8192 blocks: markers at LBA 0, 4000-4007 and 8191) ---
 # QEMU's controller: Format NVM without crypto erase (FNA 0), no Sanitize (SANICAP 0).
 E=/dev/nvme1n1
