@@ -49,6 +49,23 @@ uint64_t erase_sample_lba(unsigned int i, unsigned int n, uint64_t blocks)
 	return last / (n - 1) * i + last % (n - 1) * i / (n - 1);
 }
 
+void erase_json_sanitize(enum opt_id opt, int err)
+{
+	static const char *const actions[OPT_COUNT] = {
+		[OPT_SANITIZE_BLOCK_ERASE] = "block_erase",
+		[OPT_SANITIZE_CRYPTO] = "crypto_erase",
+		[OPT_SANITIZE_OVERWRITE] = "overwrite",
+		[OPT_SANITIZE_EXIT_FAILURE] = "exit_failure_mode",
+	};
+
+	if (!actions[opt])
+		return;
+	json_object_begin("sanitize");
+	json_string("action", actions[opt]);
+	json_string("outcome", err ? "failed" : opt == OPT_SANITIZE_EXIT_FAILURE ? "done" : "started");
+	json_object_end();
+}
+
 uint64_t erase_block_hash(const uint8_t *block, size_t bytes)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;

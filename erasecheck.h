@@ -54,6 +54,14 @@ struct erase_record {
 };
 
 /*
+ * The "sanitize" JSON object of a sanitize sent (any kind of disk): its
+ * action, spelled once for all ("block_erase", "crypto_erase",
+ * "overwrite", "exit_failure_mode"), and its outcome ("started", "done",
+ * "failed").  Nothing for an option that is no sanitize action.
+ */
+void erase_json_sanitize(enum opt_id opt, int err);
+
+/*
  * Just before an erase is sent: the sample of every disk it reaches
  * (dev->reach, else the disk named), kept in dev->erase with what the
  * erase is (kind, and the overwrite's pattern).  Nothing is said: a disk

@@ -325,10 +325,7 @@ int nvme_sanitize(struct device *dev, const struct settings *s, enum opt_id opt)
 	/* A sanitize that did not start ends the device's run: a wait after it would report an older one. */
 	if (err)
 		dev->refused = true;
-	json_object_begin("sanitize");
-	json_string("action", a->name);
-	json_string("outcome", err ? "failed" : opt == OPT_SANITIZE_EXIT_FAILURE ? "done" : "started");
-	json_object_end();
+	erase_json_sanitize(opt, err);
 	if (!err && a->cap) {
 		out("Operation started in background\n");
 		out("You may use `--sanitize-status` to check progress\n");

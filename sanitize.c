@@ -173,10 +173,7 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		/* A sanitize that did not start ends the device's run: a wait after it would report an older one. */
 		if (err)
 			dev->refused = true;
-		json_object_begin("sanitize");
-		json_string("action", op->name);
-		json_string("outcome", err ? "failed" : "started");
-		json_object_end();
+		erase_json_sanitize(opt, err);
 	}
 	if (err) {
 		ata_report("SANITIZE", &res, err);

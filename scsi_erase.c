@@ -194,10 +194,7 @@ int scsi_sanitize_step(struct device *dev, const struct settings *s, enum opt_id
 	fflush(stdout);
 	err = scsi_sanitize(dev, (uint8_t)(op->sa | SANITIZE_IMMED | (s->v[OPT_SANITIZE_AUSE].given ? SANITIZE_AUSE : 0)),
 			    len ? param : NULL, len, &res);
-	json_object_begin("sanitize");
-	json_string("action", op->name);
-	json_string("outcome", err ? "failed" : opt == OPT_SANITIZE_EXIT_FAILURE ? "done" : "started");
-	json_object_end();
+	erase_json_sanitize(opt, err);
 	/* A sanitize that did not start ends the device's run: a wait after it would report an older one. */
 	if (err)
 		dev->refused = true;

@@ -387,6 +387,14 @@ else
 	echo "FAIL --sanitize-block-erase --sanitize-wait: the erase, then status until done (exit $rc)"
 	sed 's/^/  /' "$out/cmd.log" "$out/cmd.err" | head -5
 fi
+# The sanitize object: the same spelling of the action as on NVMe and SCSI.
+run SHIM_IDENTIFY="$crafted" -- --json --yes-i-know-what-i-am-doing --sanitize-crypto-scramble
+if [ "$rc" = 0 ] && grep -q '"action": "crypto_erase"' "$out/cmd.out" && grep -q '"outcome": "started"' "$out/cmd.out"; then
+	echo "ok --json --sanitize-crypto-scramble: action crypto_erase, outcome started"
+else
+	echo "FAIL --json --sanitize-crypto-scramble: action crypto_erase, outcome started (exit $rc)"
+fi
+
 # A sanitize the drive aborts ends the device's run: no SANITIZE STATUS EXT, no earlier sanitize's success.
 run SHIM_IDENTIFY="$crafted" SHIM_REPLY=abort SHIM_SANITIZE=0000:8000 -- --yes-i-know-what-i-am-doing --sanitize-block-erase --sanitize-wait
 if [ "$rc" = 5 ] && [ "$(grep -c "^cdb: $status_cdb$" "$out/cmd.log")" = 0 ] && ! grep -q completed "$out/cmd.out"; then

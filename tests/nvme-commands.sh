@@ -85,6 +85,17 @@ else
 	echo "FAIL nvme: --json --format-erase: format_erase and erase_check objects (exit $rc)"
 	head -c 600 "$out/nvme-cmd.out" | sed 's/^/  /'
 fi
+# The sanitize object: its action spelled as on every kind of disk (hdparm.8, JSON OUTPUT).
+run SHIM_NVME_SANICAP=7 -- --json --yes-i-know-what-i-am-doing --sanitize-crypto-scramble
+if [ "$rc" = 0 ] && python3 - "$out/nvme-cmd.out" <<'PY'
+import json, sys
+sys.exit(0 if json.load(open(sys.argv[1]))["devices"][0]["sanitize"] == {"action": "crypto_erase", "outcome": "started"} else 1)
+PY
+then
+	echo "ok nvme: --json --sanitize-crypto-scramble: action crypto_erase, outcome started"
+else
+	echo "FAIL nvme: --json --sanitize-crypto-scramble: action crypto_erase, outcome started (exit $rc)"
+fi
 run SHIM_NVME_SANITIZE=0:2,8000:2,0:1 -- --json --sanitize-wait
 if [ "$rc" = 0 ] && python3 - "$out/nvme-cmd.out" <<'PY'
 import json, sys

@@ -246,6 +246,18 @@ done <<'EOF'
 --fwdownload /dev/null
 EOF
 
+# The sanitize object: the same spelling of the action as on NVMe and ATA.
+run SHIM_SCSI_SANITIZE=1,2,3 -- --json --yes-i-know-what-i-am-doing --sanitize-crypto-scramble
+if [ "$rc" = 0 ] && python3 - "$out/scsi-cmd.out" <<'PY'
+import json, sys
+sys.exit(0 if json.load(open(sys.argv[1]))["devices"][0]["sanitize"] == {"action": "crypto_erase", "outcome": "started"} else 1)
+PY
+then
+	echo "ok scsi: --json --sanitize-crypto-scramble: action crypto_erase, outcome started"
+else
+	echo "FAIL scsi: --json --sanitize-crypto-scramble: action crypto_erase, outcome started (exit $rc)"
+fi
+
 # -H against smartctl reading the same LOG SENSE answers of the double (native builds only).
 if [ "${PRELOAD:-}" != qemu ]; then
 	run SHIM_SCSI_TEMPERATURE=41,65 -- -H
