@@ -100,7 +100,6 @@ struct device {
 	uint8_t identify_op;	/* 0xec (ATA) or 0xa1 (ATAPI) */
 	uint16_t id[IDENTIFY_WORDS];
 	uint32_t nvme_nsid;	/* NVMe: the namespace (0: not NVMe, NVME_NSID_ALL: a controller node, none) */
-	bool nvme_ctrl;		/* NVMe: opened as the controller, /dev/nvmeX */
 	bool scsi_cautious;	/* SCSI behind a USB bridge: only the commands the sd driver sends there */
 	char uas_usb_id[12];	/* behind the uas driver: the enclosure's idVendor:idProduct, for the usb-storage hint */
 	struct timing_result {

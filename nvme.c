@@ -256,7 +256,6 @@ void nvme_detect(struct device *dev)
 	 */
 	buf = malloc(NVME_IDENTIFY_BYTES);
 	if (buf && identify(dev, NVME_CNS_CONTROLLER, 0, buf, true) == 0) {
-		dev->nvme_ctrl = true;
 		dev->nvme_nsid = NVME_NSID_ALL;
 	}
 	free(buf);

@@ -68,7 +68,7 @@ static int nvme_disk_identify(struct device *dev, const struct settings *s, enum
 		if (!err)
 			complain("Wrote NVMe Identify Controller data to \"%s\"\n", s->v[OPT_IRAW].str);
 	} else if (!err) {
-		bool have_ns = dev->nvme_nsid != 0xffffffff && nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns) == 0;
+		bool have_ns = dev->nvme_nsid != NVME_NSID_ALL && nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns) == 0;
 		long vwc = (ctrl->vwc & 1) ? nvme_admin_get_features(dev, NVME_FEAT_VOLATILE_WC, true) : -1;
 		long ps = nvme_admin_get_features(dev, NVME_FEAT_POWER_MGMT, true);
 		uint8_t table[NVME_APST_BYTES];
@@ -110,7 +110,7 @@ static int nvme_disk_identity(struct device *dev, const struct settings *s, enum
 		id_string(fw, sizeof(fw), ctrl->fr, sizeof(ctrl->fr));
 		id_string(serial, sizeof(serial), ctrl->sn, sizeof(ctrl->sn));
 		out("\n Model=%s, FwRev=%s, SerialNo=%s\n", model, fw, serial);
-		if (dev->nvme_nsid != 0xffffffff && nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns) == 0)
+		if (dev->nvme_nsid != NVME_NSID_ALL && nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns) == 0)
 			out(" Namespace=%u, Sectors=%llu, SectSize=%llu\n", dev->nvme_nsid,
 			    (unsigned long long)le64toh(ns->nsze), (unsigned long long)nvme_lba_bytes(nvme_ns_format(ns)));
 		out("\n");
