@@ -14,6 +14,7 @@ double_name=nvme
 . "$top/tests/tools/double.sh"
 
 # The disk images the sample after an erase reads (SHIM_DISK_IMAGE): zeros, and zeros with the last block not.
+mkdir -p "$out/sysfs-none/sys"
 truncate -s 0 "$out/nvme-zeros.img" "$out/nvme-last.img"
 truncate -s 1M "$out/nvme-zeros.img" "$out/nvme-last.img"
 printf 'not erased' | dd of="$out/nvme-last.img" bs=512 seek=2047 conv=notrunc status=none
@@ -55,8 +56,10 @@ run() {
 	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
 	shift
 	rm -f "$out/nvme-cmd.log"
+	# The double's sysfs is an empty tree unless a row lays one out: the host's own (a loop
+	# device's partition may be 259:0 there) must not answer for the double's disk.
 	env SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_LOG="$out/nvme-cmd.log" \
-		"${envs[@]}" "${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		SHIM_SYSFS="$out/sysfs-none" "${envs[@]}" "${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 		"$H" "$@" /dev/null > "$out/nvme-cmd.out" 2> "$out/nvme-cmd.err"
 	rc=$?
 	touch "$out/nvme-cmd.log"
@@ -112,7 +115,7 @@ else
 fi
 # SIGTERM during --json --sanitize-wait: the document is still written whole, and says the drive carries on.
 rm -f "$out/nvme-cmd.log"
-env SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANITIZE=4000:2 "${preload[@]}" \
+env SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANITIZE=4000:2 SHIM_SYSFS="$out/sysfs-none" "${preload[@]}" \
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 	"$H" --json --sanitize-wait /dev/null > "$out/nvme-cmd.out" 2> "$out/nvme-cmd.err" &
 wait_pid=$!
