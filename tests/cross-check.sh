@@ -17,7 +17,7 @@ targets=("armhf arm-linux-gnueabihf qemu-arm" "s390x s390x-linux-gnu qemu-s390x"
 # The checks of a suite of the test double, ok/FAIL lines only, sorted: the cross build must pass the same ones.
 double_suite() { # SCRIPT HDPARM CC OUTDIR PRELOAD
 	mkdir -p "$4"
-	CC=$3 PRELOAD=$5 bash "$top/tests/$1" "$2" "$4" 2>&1 | grep -E '^(ok|FAIL) ' | sed "s|$4|OUTDIR|g" | sort
+	DOUBLE_COMPARE=1 CC=$3 PRELOAD=$5 bash "$top/tests/$1" "$2" "$4" 2>&1 | grep -E '^(ok|FAIL) ' | sed "s|$4|OUTDIR|g" | sort
 }
 
 # build_and_compare ARCH TRIPLET QEMU: the build, --Istdin and the double's suites (run in parallel per arch).
