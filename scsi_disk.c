@@ -9,11 +9,9 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <unistd.h>
 
 #include <linux/fs.h>
 
@@ -21,16 +19,14 @@
 
 #include "array.h"
 #include "checks.h"
-#include "commands.h"
-#include "identify.h"
 #include "json.h"
 #include "progress.h"
 #include "ranges.h"
 #include "report.h"
 #include "scsi.h"
 #include "scsi_disk.h"
+#include "scsi_power.h"
 #include "scsi_erase.h"
-#include "standby.h"
 #include "sysfs.h"
 #include "unaligned.h"
 
@@ -568,145 +564,6 @@ static int scsi_flush(struct device *dev, const struct settings *s, enum opt_id 
 	(void)s;
 	(void)opt;
 	return err ? scsi_report("SYNCHRONIZE CACHE", &res, err) : 0;
-}
-
-/* ---- power ---- */
-
-static int scsi_power_mode(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	struct sense now;
-	struct scsi_result res;
-	int err = scsi_request_sense(dev, &now, &res);
-
-	(void)s;
-	(void)opt;
-	if (err) {
-		out(" drive state is:  unknown\n");
-		return scsi_report("REQUEST SENSE", &res, err);
-	}
-	json_string("power_mode", scsi_power_state(&now));
-	out(" drive state is:  %s\n", scsi_power_state(&now));
-	return 0;
-}
-
-/* REQUEST SENSE does not wake a disk in a low power condition (SPC-4 4.5.2). */
-static int scsi_disk_power_state(struct device *dev, enum disk_power *state)
-{
-	struct scsi_result res;
-	struct sense now;
-	int err = scsi_request_sense(dev, &now, &res);
-
-	*state = err ? DISK_POWER_UNKNOWN : strcmp(scsi_power_state(&now), "standby") == 0 ? DISK_POWER_STANDBY : DISK_POWER_ACTIVE;
-	return err;
-}
-
-/* -H: the Temperature log page's current temperature, and its reference (the trip point smartctl shows). */
-static int scsi_disk_temperature(struct device *dev, struct disk_temperature *t)
-{
-	uint8_t buf[64];
-	struct scsi_result res;
-	struct scsi_temperature st;
-	int err = scsi_log_sense(dev, LOG_PAGE_TEMPERATURE, buf, sizeof(buf), &res);
-
-	t->what = "LOG SENSE (temperature)";
-	if (!err && (!scsi_decode_temperature_page(buf, res.got, &st) || !st.has_current)) {
-		snprintf(res.cause, sizeof(res.cause), "the disk returned no temperature");
-		err = EIO;
-	}
-	if (err) {
-		snprintf(t->cause, sizeof(t->cause), "%s", res.cause[0] ? res.cause : strerror(err));
-		return err;
-	}
-	t->source = TEMP_SCSI_LOG;
-	t->celsius = st.current;
-	if (st.has_reference)
-		t->reference = st.reference;
-	return 0;
-}
-
-static int scsi_disk_standby_now(struct device *dev)
-{
-	struct scsi_result res;
-
-	return scsi_start_stop(dev, POWER_CONDITION_STANDBY, false, &res);
-}
-
-/*
- * A stopped disk stays stopped: unless its scsi_disk's allow_restart is 1
- * (sd sets it only for ATA disks behind libata), the kernel fails every
- * I/O to it until something sends START.  Said after -Y, with both ways out.
- */
-static void say_how_to_restart(struct device *dev, const char *option)
-{
-	char dir[200], sub[300], name[64] = "", value[8];
-	struct dirent *e;
-	DIR *d;
-
-	if (!sysfs_scsi_dir(dev->fd, dir, sizeof(dir) - 20))
-		return;
-	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/device/scsi_disk");
-	d = opendir(dir);
-	while (d && !name[0] && (e = readdir(d)))
-		if (e->d_name[0] != '.')
-			snprintf(name, sizeof(name), "%.*s", (int)sizeof(name) - 1, e->d_name);
-	if (d)
-		closedir(d);
-	snprintf(sub, sizeof(sub), "%s/%s", dir, name);
-	if (!name[0] || sysfs_read_line(sub, "allow_restart", value, sizeof(value)) || strcmp(value, "0") != 0)
-		return;
-	note(" %s: %s is stopped, and the kernel fails its I/O until it is started (allow_restart is 0): start it with"
-	     " sg_start --start %s, or let the kernel start it on the next I/O with"
-	     " echo 1 > /sys/class/scsi_disk/%s/allow_restart\n", option, dev->path, dev->path, name);
-}
-
-static int scsi_power_command(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	struct scsi_result res;
-	bool standby = opt == OPT_STANDBY_NOW;
-	int err;
-
-	if (opt != OPT_STANDBY_NOW && opt != OPT_SLEEP_NOW)
-		return refuse_on_this_disk(dev, s->v[opt].name);
-	if (s->v[opt].noisy)
-		out(standby ? " issuing standby command\n" : " issuing sleep command\n");
-	/* -y: the standby power condition; -Y: stop the disk, as sdparm --command=stop does. */
-	err = scsi_start_stop(dev, standby ? POWER_CONDITION_STANDBY : POWER_CONDITION_START_VALID, false, &res);
-	if (err)
-		return scsi_report("START STOP UNIT", &res, err);
-	if (!standby)
-		say_how_to_restart(dev, s->v[opt].name);
-	return 0;
-}
-
-static int scsi_standby_timer(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	unsigned int v = (unsigned int)s->v[opt].num;
-	long seconds = standby_interval_seconds(v);
-	uint8_t mode[MODE_SENSE_BUF], *page;
-	size_t len;
-	struct scsi_result res;
-	int err;
-
-	if (s->v[opt].noisy) {
-		out(" setting standby to %u", v);
-		print_standby_interval(v);
-	}
-	if (seconds < 0) {
-		complain(" -S %u: the value has no time in seconds that a SCSI disk could be given\n", v);
-		return EINVAL;
-	}
-	err = scsi_mode_sense(dev, MODE_PAGE_POWER_CONDITION, MODE_CURRENT, mode, sizeof(mode), &page, &len, &res);
-	if (err == EOPNOTSUPP || scsi_refused(err, &res) || (!err && len < 12)) {
-		complain(" -S: not supported by this disk (it has no power condition mode page)\n");
-		return EOPNOTSUPP;
-	}
-	if (err)
-		return scsi_report("MODE SENSE (power condition page)", &res, err);
-	page[3] = (uint8_t)(seconds ? page[3] | POWER_CONDITION_STANDBY_Z : page[3] & ~POWER_CONDITION_STANDBY_Z);
-	/* The STANDBY_Z condition timer counts 100 ms. */
-	put_be32(page + 8, (uint32_t)(seconds * 10));
-	err = scsi_mode_select(dev, mode, page, len, &res);
-	return err ? scsi_report("MODE SELECT (power condition page)", &res, err) : 0;
 }
 
 /* ---- sectors ---- */
