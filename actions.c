@@ -20,6 +20,7 @@
 #include "files.h"
 #include "inuse.h"
 #include "firmware.h"
+#include "flush.h"
 #include "iodepth.h"
 #include "json.h"
 #include "epc.h"
@@ -158,7 +159,7 @@ static const struct step steps[] = {
 
 	/* Timings, flushes and power commands. */
 	STEP(OPT_CACHE_TIMINGS, WHEN_GIVEN, false, time_cached_reads, ANY),
-	DISK_STEP(OPT_FLUSH_WCACHE, WHEN_GIVEN, false, DISK_FLUSH),
+	STEP(OPT_FLUSH_WCACHE, WHEN_GIVEN, false, flush_step, ANY),
 	STEP(OPT_TIMINGS, WHEN_GIVEN, false, time_device_reads, ANY),
 	STEP(OPT_SEEKS, WHEN_GIVEN, false, time_random_seeks, ANY),
 	STEP(OPT_FLUSH_BUFFERS, WHEN_GIVEN, false, flush_buffers, ANY),

@@ -285,6 +285,10 @@ static inline bool ata_id_word_valid(uint16_t w)
 	return (w & 0xc000) == 0x4000;
 }
 
+/* Word 69's TRIM bits: read data after TRIM is deterministic (14), and is zeros (5). */
+#define ATA_ID_TRIM_ZEROES (1u << 5)
+#define ATA_ID_TRIM_DETERMINISTIC (1u << 14)
+
 /* A word the drive filled in: neither 0000h nor FFFFh. */
 static inline bool ata_id_word_reported(uint16_t w)
 {

@@ -2,8 +2,8 @@
  * The commands of every disk, done on an ATA drive (libata disks, SAT
  * bridges, the legacy IDE driver): -I and -i from IDENTIFY, and the
  * table of its disk operations.  The SET FEATURES-style settings and
- * power commands it points to are in settings.c, sectors in sectors.c,
- * TRIM in trim.c; every command goes through the ATA transport (sgio.c).
+ * power commands it points to are in settings.c, sectors in sectors.c;
+ * every command goes through the ATA transport (sgio.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +21,6 @@
 #include "sectors.h"
 #include "settings.h"
 #include "sgio.h"
-#include "trim.h"
 
 
 static int ata_disk_identity(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -139,7 +138,7 @@ static int ata_disk_standby_now(struct device *dev)
 {
 	struct ata_result res;
 
-	return ata_nondata(dev, "STANDBY IMMEDIATE", ATA_OP_STANDBY_IMMEDIATE, 0, 0, 0, false, &res, 60);
+	return ata_nondata(dev, ATA_OP_STANDBY_IMMEDIATE, 0, 0, 0, false, &res, 60);
 }
 
 /* SCT Status (log E0h, ACS-3 8.3.2): byte 200 the current temperature, signed; 80h: none. */
@@ -158,7 +157,7 @@ static int ata_disk_temperature(struct device *dev, struct disk_temperature *t)
 	const uint16_t *id = ata_identify(dev, &err, &res);
 
 	if (id && ata_id_has_sct(id) &&
-	    ata_smart_log(dev, "SMART READ LOG (SCT Status)", false, SCT_STATUS_LOG, sct, &res) == 0 &&
+	    ata_smart_log(dev, false, SCT_STATUS_LOG, sct, &res) == 0 &&
 	    sct[SCT_STATUS_TEMPERATURE] != SCT_TEMPERATURE_NONE) {
 		t->source = TEMP_SCT_STATUS;
 		/* A two's complement byte: below 0 C reads as 80h and up. */
@@ -166,7 +165,7 @@ static int ata_disk_temperature(struct device *dev, struct disk_temperature *t)
 		return 0;
 	}
 	t->what = "HDIO_DRIVE_CMD(hitachisensecondition)";
-	err = ata_nondata(dev, t->what, ATA_OP_VENDOR_HITACHI_SENSE, HITACHI_SENSE_CONDITION, 0, 0, true, &res, 0);
+	err = ata_nondata(dev, ATA_OP_VENDOR_HITACHI_SENSE, HITACHI_SENSE_CONDITION, 0, 0, true, &res, 0);
 	if (!err && !res.have_regs) {
 		snprintf(res.cause, sizeof(res.cause), "the drive's answer did not come back");
 		err = EIO;
@@ -182,10 +181,68 @@ static int ata_disk_temperature(struct device *dev, struct disk_temperature *t)
 	return 0;
 }
 
+/* TRIM's limits from IDENTIFY: word 169 says TRIM, word 105 how many 512-byte blocks of ranges a command takes. */
+static int ata_trim_limits(struct device *dev, struct trim_limits *l, struct disk_cause *c)
+{
+	struct ata_result res;
+	bool first = !dev->id_failed;
+	unsigned int blocks;
+	int err;
+	const uint16_t *id = ata_identify(dev, &err, &res);
+
+	if (!id) {
+		/* A failed IDENTIFY is said where it first fails, and not again. */
+		if (first) {
+			c->what = "HDIO_DRIVE_CMD(identify)";
+			snprintf(c->why, sizeof(c->why), "%s", res.cause);
+		}
+		return err;
+	}
+	if (!ata_id_has_trim(id)) {
+		snprintf(l->none, sizeof(l->none), "the drive does not support TRIM (DATA SET MANAGEMENT)");
+		return EOPNOTSUPP;
+	}
+	blocks = ata_id_word_reported(id[ATA_ID_DSM_BLOCKS]) ? id[ATA_ID_DSM_BLOCKS] : 1;
+	l->capacity = identify_capacity(id);
+	l->space = "drive";
+	l->max_ranges = (blocks > 8 ? 8 : blocks) * ATA_DSM_RANGES_PER_BLOCK;
+	l->max_range_sectors = ATA_DSM_MAX_COUNT;
+	return 0;
+}
+
+static int ata_trim_send(struct device *dev, const struct sector_range *pieces, unsigned int n, struct disk_cause *c)
+{
+	struct ata_result res;
+	int err = ata_dsm_trim(dev, pieces, n, &res);
+
+	if (err) {
+		c->what = "DATA SET MANAGEMENT (TRIM)";
+		snprintf(c->why, sizeof(c->why), "%s", res.cause);
+	}
+	return err;
+}
+
 /* Before a timing: what the drive's cache holds would compete with the reads. Nothing said on failure. */
 static void ata_disk_flush_quietly(struct device *dev)
 {
-	(void)ata_flush_cache(dev, false, NULL);
+	struct ata_result res;
+
+	(void)ata_flush_cache(dev, false, &res);
+}
+
+/* -F: FLUSH CACHE EXT when the drive has it and 48-bit addressing is on, else FLUSH CACHE. */
+static int ata_disk_flush(struct device *dev, struct disk_cause *c)
+{
+	struct ata_result res;
+	int err;
+	const uint16_t *id = ata_identify(dev, &err, &res);
+
+	err = ata_flush_cache(dev, id && ata_id_has_flush_ext(id), &res);
+	if (err) {
+		c->what = "HDIO_DRIVE_CMD(flushcache)";
+		snprintf(c->why, sizeof(c->why), "%s", res.cause);
+	}
+	return err;
 }
 
 const struct disk_ops ata_disk = {
@@ -196,7 +253,6 @@ const struct disk_ops ata_disk = {
 		[DISK_IDENTITY] = ata_disk_identity,
 		[DISK_GET_CACHE] = get_drive_feature,
 		[DISK_SET_CACHE] = ata_set_cache,
-		[DISK_FLUSH] = flush_write_cache,
 		[DISK_POWER_MODE] = check_power_mode,
 		[DISK_POWER_COMMAND] = power_command,
 		[DISK_STANDBY_TIMER] = set_standby_timer,
@@ -204,7 +260,9 @@ const struct disk_ops ata_disk = {
 		[DISK_SANITIZE_WAIT] = sanitize_wait,
 	},
 	.read_sector = ata_read_sector,
-	.trim = ata_trim,
+	.trim_limits = ata_trim_limits,
+	.trim_send = ata_trim_send,
+	.flush = ata_disk_flush,
 	.flush_quietly = ata_disk_flush_quietly,
 	.power_state = ata_disk_power_state,
 	.standby_now = ata_disk_standby_now,

@@ -70,6 +70,15 @@ int say_outcome(int err)
 	return err;
 }
 
+int say_cause(const struct disk_cause *c, int err)
+{
+	if (c->what)
+		complain(" %s failed: %s\n", c->what, c->why[0] ? c->why : strerror(err));
+	else if (c->why[0])
+		complain(" %s\n", c->why);
+	return err;
+}
+
 void drop_cached_sectors(struct device *dev)
 {
 	sync();

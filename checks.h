@@ -21,6 +21,9 @@ int check_range(const char *opt, const char *what, uint64_t capacity, uint64_t l
 /* "succeeded" or "FAILED", 9.65's word for a command it announced; returns err. */
 int say_outcome(int err);
 
+/* Word a disk's cause (device.h) on stderr, once: " WHAT failed: WHY" or " WHY"; returns err. */
+int say_cause(const struct disk_cause *c, int err);
+
 /* Write back and forget the device's cached blocks, so no stale copy survives a command. */
 void drop_cached_sectors(struct device *dev);
 

@@ -33,7 +33,6 @@ enum disk_op {
 	DISK_IDENTITY,		/* -i */
 	DISK_GET_CACHE,		/* -W, -A queries */
 	DISK_SET_CACHE,		/* -W N, -A N */
-	DISK_FLUSH,		/* -F */
 	DISK_POWER_MODE,	/* -C */
 	DISK_POWER_COMMAND,	/* -y, -Y */
 	DISK_STANDBY_TIMER,	/* -S */
@@ -55,6 +54,26 @@ struct disk_temperature {
 	char cause[160];	/* on failure: why ("" where the transport said it already) */
 };
 
+/*
+ * Why a disk's command failed, for the operation to word once:
+ * " WHAT failed: WHY" (WHY empty: the errno's text), or " WHY" alone where
+ * no command is to blame.  All empty: nothing to say (said before).
+ */
+struct disk_cause {
+	const char *what;	/* the command, as the failure line names it */
+	char why[200];
+};
+
+/* What a disk's TRIM (DSM, Dataset Management, UNMAP) holds one command's ranges to. */
+struct trim_limits {
+	uint64_t capacity;		/* sectors: every range ends within */
+	const char *space;		/* "drive" or "namespace": what a range beyond it is beyond */
+	unsigned int max_ranges;	/* range entries in one command */
+	uint64_t max_range_sectors;	/* sectors in one entry */
+	uint64_t max_command_sectors;	/* sectors in one command (UINT64_MAX: no limit but the entries) */
+	char none[160];			/* EOPNOTSUPP: why the disk has no TRIM */
+};
+
 /* Where a disk's power stands, as the commands that do not wake it say. */
 enum disk_power { DISK_POWER_UNKNOWN, DISK_POWER_ACTIVE, DISK_POWER_STANDBY };
 
@@ -70,7 +89,11 @@ struct disk_ops {
 	bool scsi;		/* a SCSI disk without ATA pass-through */
 	step_fn *op[DISK_OP_COUNT];
 	int (*read_sector)(struct device *dev, uint64_t lba);
-	int (*trim)(struct device *dev, const struct sector_range *ranges, unsigned int n);
+	/* TRIM: the limits (EOPNOTSUPP with l->none: the disk has none), and one command's ranges sent; nothing said. */
+	int (*trim_limits)(struct device *dev, struct trim_limits *l, struct disk_cause *c);
+	int (*trim_send)(struct device *dev, const struct sector_range *pieces, unsigned int n, struct disk_cause *c);
+	/* -F: the drive's write cache out to the medium; nothing said. */
+	int (*flush)(struct device *dev, struct disk_cause *c);
 	/* Write the drive's cache out before a timing; nothing said, whatever happens (may be NULL). */
 	void (*flush_quietly)(struct device *dev);
 	/* After an erase option this disk has no command for: which options do erase it, and what it supports (may be NULL). */

@@ -158,7 +158,7 @@ static int epc_show(struct device *dev)
 static int send_epc(struct device *dev, const char *what, uint32_t lba, uint8_t condition)
 {
 	struct ata_result res;
-	int err = ata_set_epc(dev, what, lba, condition, &res);
+	int err = ata_set_epc(dev, lba, condition, &res);
 
 	if (err)
 		ata_report(what, &res, err);

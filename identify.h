@@ -84,8 +84,6 @@ int identify_read_hex(FILE *in, uint16_t id[IDENTIFY_WORDS]);
  */
 uint64_t identify_capacity(const uint16_t id[IDENTIFY_WORDS]);
 
-/* The two "device size with M = ..." lines of -I, as 9.65 prints them (also for SCSI disks). */
-void print_device_size(uint64_t bytes);
 
 /* Logical sector size in bytes (512 unless word 106 says otherwise). */
 unsigned int identify_sector_bytes(const uint16_t id[IDENTIFY_WORDS]);
@@ -105,6 +103,18 @@ struct sector_config {
 
 /* The valid descriptors of the log, in its order; returns how many. */
 unsigned int sector_configs(const uint8_t log[512], struct sector_config out[SECTOR_CONFIGS]);
+
+/*
+ * Pieces of the decoding that -I's text and -i show as they stand.  The
+ * CHS words and the 28-bit count (words 1-6, 54-58, 60-61):
+ */
+uint64_t identify_chs_product(const uint16_t *id);	/* C*H*S, current geometry where valid */
+bool identify_has_chs(const uint16_t *id, uint32_t lba28);	/* CHS addressing described at all */
+uint32_t identify_lba28_capacity(const uint16_t *id);	/* 0 without LBA */
+uint32_t identify_chs_current_capacity(const uint16_t *id, uint64_t chs_product, unsigned int like_std);
+bool identify_specific_config_valid(const uint16_t *id);	/* word 2 holds one of its four values */
+const char *identify_buffer_type(unsigned int type);	/* word 20's name; NULL past the table */
+const char *identify_minor_version(uint16_t code);	/* word 81's text; NULL when unlisted */
 
 /* Copy an ATA string field (byte-swapped words), trailing blanks removed. */
 void identify_string(const uint16_t *words, int nwords, char *dst);

@@ -19,6 +19,7 @@
 #include "nvme.h"
 #include "nvme_spec.h"
 #include "report.h"
+#include "unaligned.h"
 
 /* The NVMe status of a failed command, in words. */
 static const char *nvme_status_text(int status)
@@ -48,21 +49,27 @@ static const char *nvme_status_text(int status)
 	return buf;
 }
 
-/* Run one command; on failure print " WHAT failed: why" and return an errno. */
-static int nvme_exec(struct device *dev, unsigned long req, struct nvme_passthru_cmd *cmd, const char *what)
+/* Run one command; on failure, why in c->why (the NVMe status in words), nothing said, and an errno. */
+static int nvme_send(struct device *dev, unsigned long req, struct nvme_passthru_cmd *cmd, struct disk_cause *c)
 {
 	int rc = ioctl(dev->fd, req, cmd);
+	int err = rc < 0 ? errno : EIO;
 
 	if (rc == 0)
 		return 0;
-	if (rc < 0) {
-		int err = errno;
+	snprintf(c->why, sizeof(c->why), "%s", rc < 0 ? strerror(err) : nvme_status_text(rc));
+	return err;
+}
 
-		complain(" %s failed: %s\n", what, strerror(err));
-		return err;
-	}
-	complain(" %s failed: %s\n", what, nvme_status_text(rc));
-	return EIO;
+/* Run one command; on failure print " WHAT failed: why" and return an errno. */
+static int nvme_exec(struct device *dev, unsigned long req, struct nvme_passthru_cmd *cmd, const char *what)
+{
+	struct disk_cause c = { .what = what };
+	int err = nvme_send(dev, req, cmd, &c);
+
+	if (err)
+		complain(" %s failed: %s\n", what, c.why);
+	return err;
 }
 
 static int identify(struct device *dev, uint8_t cns, uint32_t nsid, void *buf, bool quiet)
@@ -181,13 +188,12 @@ int nvme_admin_format(struct device *dev, uint32_t nsid, uint32_t cdw10)
 	return nvme_exec(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Format NVM");
 }
 
-int nvme_io_flush(struct device *dev, bool quiet)
+int nvme_io_flush(struct device *dev, struct disk_cause *c)
 {
 	struct nvme_passthru_cmd cmd = { .opcode = NVME_IO_FLUSH, .nsid = dev->nvme_nsid, .timeout_ms = 60000 };
 
-	if (quiet)
-		return ioctl(dev->fd, NVME_IOCTL_IO_CMD, &cmd) ? EIO : 0;
-	return nvme_exec(dev, NVME_IOCTL_IO_CMD, &cmd, "NVMe Flush");
+	c->what = "NVMe Flush";
+	return nvme_send(dev, NVME_IOCTL_IO_CMD, &cmd, c);
 }
 
 int nvme_io_read(struct device *dev, uint64_t lba, void *buf, uint32_t bytes, const char *what)
@@ -206,19 +212,51 @@ int nvme_io_read(struct device *dev, uint64_t lba, void *buf, uint32_t bytes, co
 	return nvme_exec(dev, NVME_IOCTL_IO_CMD, &cmd, what);
 }
 
-int nvme_io_deallocate(struct device *dev, const void *ranges, unsigned int entries)
+void nvme_dsm_pack(const struct sector_range *pieces, unsigned int n, uint8_t buf[NVME_DSM_BYTES])
 {
+	memset(buf, 0, NVME_DSM_BYTES);
+	for (unsigned int i = 0; i < n && i < NVME_DSM_MAX_RANGES; i++) {
+		put_le32(buf + 16 * i + 4, (uint32_t)pieces[i].count);
+		put_le64(buf + 16 * i + 8, pieces[i].lba);
+	}
+}
+
+int nvme_io_deallocate(struct device *dev, const struct sector_range *pieces, unsigned int n, struct disk_cause *c)
+{
+	uint8_t *buf = malloc(NVME_DSM_BYTES);
 	struct nvme_passthru_cmd cmd = {
 		.opcode = NVME_IO_DSM,
 		.nsid = dev->nvme_nsid,
-		.addr = (uint64_t)(uintptr_t)ranges,
-		.data_len = 16 * entries,
-		.cdw10 = entries - 1,	/* NR: ranges, 0-based */
+		.addr = (uint64_t)(uintptr_t)buf,
+		.data_len = 16 * n,
+		.cdw10 = n - 1,	/* NR: ranges, 0-based */
 		.cdw11 = NVME_DSM_ATTR_DEALLOCATE,
 		.timeout_ms = 300000,
 	};
+	int err;
 
-	return nvme_exec(dev, NVME_IOCTL_IO_CMD, &cmd, "NVMe Dataset Management (deallocate)");
+	c->what = "NVMe Dataset Management (deallocate)";
+	if (!buf)
+		return ENOMEM;
+	nvme_dsm_pack(pieces, n, buf);
+	err = nvme_send(dev, NVME_IOCTL_IO_CMD, &cmd, c);
+	free(buf);
+	return err;
+}
+
+int nvme_identify_namespace(struct device *dev, void *buf, struct disk_cause *c)
+{
+	struct nvme_passthru_cmd cmd = {
+		.opcode = NVME_ADMIN_IDENTIFY,
+		.nsid = dev->nvme_nsid,
+		.addr = (uint64_t)(uintptr_t)buf,
+		.data_len = NVME_IDENTIFY_BYTES,
+		.cdw10 = NVME_CNS_NAMESPACE,
+	};
+
+	c->what = "NVMe Identify Namespace";
+	memset(buf, 0, NVME_IDENTIFY_BYTES);
+	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, c);
 }
 
 bool nvme_controller_name(const char *path, char *name, size_t size)

@@ -1,7 +1,8 @@
 /*
  * The NVMe transport: one call per command this program sends, through
  * the kernel's admin and I/O pass-through ioctls.  A failure prints
- * " WHAT failed: why" (the NVMe status in words) and returns an errno.
+ * " WHAT failed: why" (the NVMe status in words) and returns an errno;
+ * the calls that take a struct disk_cause fill it instead and say nothing.
  */
 #ifndef HDPARM_NVME_H
 #define HDPARM_NVME_H
@@ -50,13 +51,25 @@ int nvme_admin_sanitize(struct device *dev, uint32_t cdw10, uint32_t pattern);
 /* Format NVM of namespace nsid (NVME_NSID_ALL: every one) with CDW10 (nvme_spec.h's fields). */
 int nvme_admin_format(struct device *dev, uint32_t nsid, uint32_t cdw10);
 
-/* Flush of the namespace (a failure is reported unless quiet). */
-int nvme_io_flush(struct device *dev, bool quiet);
+/* Flush of the namespace; a failure in *c, unsaid. */
+int nvme_io_flush(struct device *dev, struct disk_cause *c);
 
 /* Read of one block at lba into buf (bytes: the LBA size); what names it in a failure. */
 int nvme_io_read(struct device *dev, uint64_t lba, void *buf, uint32_t bytes, const char *what);
 
-/* Dataset Management, deallocate: entries 16-byte ranges (ranges.h's nvme_dsm_ranges()). */
-int nvme_io_deallocate(struct device *dev, const void *ranges, unsigned int entries);
+/*
+ * Dataset Management's range list (NVMe Base 3.0, figure "Dataset
+ * Management - Range"): up to 256 16-byte entries, LENGTH IN LOGICAL
+ * BLOCKS (32 bits) at byte 4 and STARTING LBA at byte 8, little-endian.
+ */
+#define NVME_DSM_MAX_RANGES 256
+#define NVME_DSM_BYTES (16 * NVME_DSM_MAX_RANGES)
+void nvme_dsm_pack(const struct sector_range *pieces, unsigned int n, uint8_t buf[NVME_DSM_BYTES]);
+
+/* Dataset Management, deallocate, of n pieces (each at most 2^32-1 blocks); a failure in *c, unsaid. */
+int nvme_io_deallocate(struct device *dev, const struct sector_range *pieces, unsigned int n, struct disk_cause *c);
+
+/* Identify Namespace of dev's namespace into buf (NVME_IDENTIFY_BYTES); a failure in *c, unsaid. */
+int nvme_identify_namespace(struct device *dev, void *buf, struct disk_cause *c);
 
 #endif

@@ -22,8 +22,6 @@
 #include "nvme_erase.h"
 #include "nvme_identify.h"
 #include "nvme_spec.h"
-#include "progress.h"
-#include "ranges.h"
 #include "report.h"
 #include "sysfs.h"
 #include "unaligned.h"
@@ -379,45 +377,43 @@ static int nvme_disk_set_cache(struct device *dev, const struct settings *s, enu
 		print_on_off(on);
 	}
 	if (!on) {
-		int err = nvme_io_flush(dev, false);
+		struct disk_cause cause = { 0 };
+		int err = nvme_io_flush(dev, &cause);
 
 		if (err)
-			return err;
+			return say_cause(&cause, err);
 	}
 	return nvme_admin_set_features(dev, NVME_FEAT_VOLATILE_WC, on, "NVMe Set Features (volatile write cache)");
 }
 
-static int nvme_disk_flush(struct device *dev, const struct settings *s, enum opt_id opt)
+static int nvme_disk_flush(struct device *dev, struct disk_cause *c)
 {
-	(void)s;
-	(void)opt;
-	return nvme_io_flush(dev, false);
+	return nvme_io_flush(dev, c);
 }
 
 /* ---- sectors ---- */
 
-/* The namespace's size in LBAs and the LBA size, or an errno. */
-static int namespace_geometry(struct device *dev, uint64_t *nlba, unsigned int *lba_bytes)
+/* The namespace's size in LBAs and the LBA size, or an errno with *c saying why. */
+static int namespace_geometry(struct device *dev, uint64_t *nlba, unsigned int *lba_bytes, struct disk_cause *c)
 {
 	struct nvme_id_ns *ns;
 	int err;
 
 	/* A controller node names no namespace: none is chosen for the user. */
 	if (dev->nvme_nsid == NVME_NSID_ALL) {
-		complain(" %s is an NVMe controller, not a namespace: name the namespace (/dev/nvmeXnY or /dev/ngXnY)\n",
-			 dev->path);
+		snprintf(c->why, sizeof(c->why),
+			 "%s is an NVMe controller, not a namespace: name the namespace (/dev/nvmeXnY or /dev/ngXnY)", dev->path);
 		return EINVAL;
 	}
 	ns = malloc(sizeof(*ns));
-	err = ns ? nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns) : ENOMEM;
-
+	err = ns ? nvme_identify_namespace(dev, ns, c) : ENOMEM;
 	if (!err) {
 		unsigned int lbads = nvme_ns_format(ns)->lbads;
 
 		*nlba = le64toh(ns->nsze);
 		*lba_bytes = lbads >= 9 && lbads <= 16 ? 1u << lbads : 0;
 		if (!*lba_bytes) {
-			complain(" NVMe namespace reports an LBA size of 2^%u bytes: not supported\n", lbads);
+			snprintf(c->why, sizeof(c->why), "NVMe namespace reports an LBA size of 2^%u bytes: not supported", lbads);
 			err = EOPNOTSUPP;
 		}
 	}
@@ -430,10 +426,11 @@ static int nvme_disk_read_sector(struct device *dev, uint64_t lba)
 	uint64_t nlba;
 	unsigned int bytes;
 	uint8_t *buf;
-	int err = namespace_geometry(dev, &nlba, &bytes);
+	struct disk_cause cause = { 0 };
+	int err = namespace_geometry(dev, &nlba, &bytes, &cause);
 
 	if (err)
-		return err;
+		return say_cause(&cause, err);
 	if ((err = check_range("--read-sector", "namespace", nlba, lba, 1)))
 		return err;
 	buf = calloc(1, bytes);
@@ -449,46 +446,22 @@ static int nvme_disk_read_sector(struct device *dev, uint64_t lba)
 	return err;
 }
 
-/* Dataset Management, deallocate: 16-byte ranges, at most 256 per command. */
-static int nvme_disk_trim(struct device *dev, const struct sector_range *ranges, unsigned int n)
+/* TRIM by Dataset Management, deallocate: at most 256 ranges of at most 2^32-1 blocks a command. */
+static int nvme_disk_trim_limits(struct device *dev, struct trim_limits *l, struct disk_cause *c)
 {
-	uint64_t nlba;
 	unsigned int bytes;
-	uint8_t *buf;
-	int err = namespace_geometry(dev, &nlba, &bytes);
+	int err = namespace_geometry(dev, &l->capacity, &bytes, c);
 
-	if (err)
-		return err;
-	for (unsigned int i = 0; i < n; i++)
-		if ((err = check_range("--trim-sector-ranges", "namespace", nlba, ranges[i].lba, ranges[i].count)))
-			return err;
-	buf = malloc(NVME_DSM_BYTES);
-	if (!buf)
-		return ENOMEM;
-	struct range_cursor cursor = { 0 };
-	struct status_line line;
-
-	status_begin(&line, !dev->run.json);
-	/* What the page cache holds of the trimmed sectors must not be read back as if still there. */
-	drop_cached_sectors(dev);
-	while (!err) {
-		uint64_t sectors;
-		unsigned int entries = nvme_dsm_ranges(ranges, n, &cursor, buf, &sectors);
-
-		if (!entries)
-			break;
-		status_clear(&line);
-		out("trimming %llu sectors from %u ranges\n", (unsigned long long)sectors, entries);
-		fflush(stdout);
-		err = nvme_io_deallocate(dev, buf, entries);
-		out(err ? "FAILED\n" : "succeeded\n");
-		if (!err)
-			draw_trim_status(&line, range_cursor_done(&cursor, ranges, n), n);
-	}
-	status_end(&line);
-	free(buf);
-	drop_cached_sectors(dev);
+	l->space = "namespace";
+	l->max_ranges = NVME_DSM_MAX_RANGES;
+	l->max_range_sectors = UINT32_MAX;
 	return err;
+}
+
+static int nvme_disk_trim_send(struct device *dev, const struct sector_range *pieces, unsigned int n,
+			       struct disk_cause *c)
+{
+	return nvme_io_deallocate(dev, pieces, n, c);
 }
 
 /* -H: the SMART / Health log's composite temperature, and Identify Controller's WCTEMP and CCTEMP (0: none). */
@@ -515,7 +488,9 @@ static int nvme_disk_temperature(struct device *dev, struct disk_temperature *t)
 /* Before a timing: the volatile write cache out.  Nothing said on failure. */
 static void nvme_disk_flush_quietly(struct device *dev)
 {
-	(void)nvme_io_flush(dev, true);
+	struct disk_cause ignored = { 0 };
+
+	(void)nvme_io_flush(dev, &ignored);
 }
 
 const struct disk_ops nvme_disk = {
@@ -525,7 +500,6 @@ const struct disk_ops nvme_disk = {
 		[DISK_IDENTITY] = nvme_disk_identity,
 		[DISK_GET_CACHE] = nvme_disk_get_cache,
 		[DISK_SET_CACHE] = nvme_disk_set_cache,
-		[DISK_FLUSH] = nvme_disk_flush,
 		[DISK_POWER_MODE] = nvme_disk_power_mode,
 		[DISK_POWER_COMMAND] = nvme_disk_power_command,
 		[DISK_SANITIZE] = nvme_sanitize,
@@ -533,7 +507,9 @@ const struct disk_ops nvme_disk = {
 		[DISK_FORMAT_ERASE] = nvme_format_erase,
 	},
 	.read_sector = nvme_disk_read_sector,
-	.trim = nvme_disk_trim,
+	.trim_limits = nvme_disk_trim_limits,
+	.trim_send = nvme_disk_trim_send,
+	.flush = nvme_disk_flush,
 	.flush_quietly = nvme_disk_flush_quietly,
 	.describe_erase = nvme_describe_erase,
 	.refuse_power = nvme_refuse_power,

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "ranges.h"
-#include "unaligned.h"
 #include "report.h"
 
 bool next_range_piece(const struct sector_range *r, unsigned int n, struct range_cursor *c, uint64_t max_count,
@@ -115,21 +114,19 @@ int read_ranges(FILE *f, const char *source, struct sector_range **out, unsigned
 	return err;
 }
 
-unsigned int nvme_dsm_ranges(const struct sector_range *r, unsigned int n, struct range_cursor *c,
-			     uint8_t buf[NVME_DSM_BYTES], uint64_t *sectors)
+unsigned int next_range_batch(const struct sector_range *r, unsigned int n, struct range_cursor *c,
+			      unsigned int max_pieces, uint64_t max_piece, uint64_t max_total,
+			      struct sector_range *pieces, uint64_t *sectors)
 {
-	unsigned int entries = 0;
-	uint64_t lba, count;
+	unsigned int k = 0;
 
-	memset(buf, 0, NVME_DSM_BYTES);
 	*sectors = 0;
-	/* An entry holds at most 2^32-1 blocks: a longer range takes several. */
-	while (entries < NVME_DSM_MAX_RANGES && next_range_piece(r, n, c, UINT32_MAX, &lba, &count)) {
-		uint8_t *e = buf + 16 * entries++;
+	while (k < max_pieces && *sectors < max_total) {
+		uint64_t room = max_total - *sectors;
 
-		put_le32(e + 4, (uint32_t)count);
-		put_le64(e + 8, lba);
-		*sectors += count;
+		if (!next_range_piece(r, n, c, room < max_piece ? room : max_piece, &pieces[k].lba, &pieces[k].count))
+			break;
+		*sectors += pieces[k++].count;
 	}
-	return entries;
+	return k;
 }

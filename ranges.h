@@ -28,16 +28,14 @@ bool next_range_piece(const struct sector_range *r, unsigned int n, struct range
 unsigned int range_cursor_done(const struct range_cursor *c, const struct sector_range *r, unsigned int n);
 
 /*
- * NVMe Dataset Management's range list (NVMe Base 3.0, figure "Dataset
- * Management - Range"): up to 256 16-byte entries, LENGTH IN LOGICAL
- * BLOCKS (32 bits) at byte 4 and STARTING LBA at byte 8, little-endian.
- * Fills buf with the next pieces of the ranges; returns the entries
- * (0: none left) and their blocks in *sectors.
+ * The next command's pieces: at most max_pieces of at most max_piece
+ * sectors, max_total sectors in all (UINT64_MAX: no such limit), into
+ * pieces.  Returns how many (0: every range is used up), their sectors in
+ * *sectors.
  */
-#define NVME_DSM_MAX_RANGES 256
-#define NVME_DSM_BYTES (16 * NVME_DSM_MAX_RANGES)
-unsigned int nvme_dsm_ranges(const struct sector_range *r, unsigned int n, struct range_cursor *c,
-			     uint8_t buf[NVME_DSM_BYTES], uint64_t *sectors);
+unsigned int next_range_batch(const struct sector_range *r, unsigned int n, struct range_cursor *c,
+			      unsigned int max_pieces, uint64_t max_piece, uint64_t max_total,
+			      struct sector_range *pieces, uint64_t *sectors);
 
 /*
  * Every "LBA:COUNT" word of f, separated by white space.  0 with *out

@@ -175,6 +175,17 @@ static bool device_char_plain(uint8_t c)
 	return c >= 0x20 && c < 0x7f;
 }
 
+void out_device_size(uint64_t bytes)
+{
+	out("\tdevice size with M = 1024*1024: %11llu MBytes\n", (unsigned long long)(bytes / (1024ull * 1024ull)));
+	bytes /= 1000ull;
+	out("\tdevice size with M = 1000*1000: %11llu MBytes ", (unsigned long long)(bytes / 1000ull));
+	if (bytes > 1000ull)
+		out("(%llu GB)\n", (unsigned long long)(bytes / 1000000ull));
+	else
+		out("\n");
+}
+
 void out_device_char(uint8_t c)
 {
 	if (device_char_plain(c))

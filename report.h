@@ -43,6 +43,9 @@ void device_text(const uint8_t *p, size_t n, char *dst, size_t size);
 /* One byte of a device's string on stdout, by the same rule: itself, or \xNN. */
 void out_device_char(uint8_t c);
 
+/* The two "device size with M = ..." lines of -I, as 9.65 prints them (ATA and SCSI disks alike). */
+void out_device_size(uint64_t bytes);
+
 /* A complaint for stderr, printf-style: stdout is flushed first, so the two read in order. */
 void complain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

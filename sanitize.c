@@ -90,7 +90,7 @@ static int poll_until_done(struct device *dev)
 		unsigned int flags;
 		int err;
 
-		err = ata_sanitize(dev, "SANITIZE STATUS EXT", 0, 0, 0, true, &res);
+		err = ata_sanitize(dev, 0, 0, 0, true, &res);
 		if (err) {
 			unsigned int reason = (unsigned int)(res.out.lba & 0xff);
 
@@ -168,7 +168,7 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		erase_sample_before(dev, erase_kind_of(opt), (uint32_t)lba);
 	out("Issuing %s command\n", op->name);
 	fflush(stdout);
-	err = ata_sanitize(dev, op->name, op->feature, lba, count, opt == OPT_SANITIZE_STATUS || opt == OPT_SANITIZE_EXIT_FAILURE, &res);
+	err = ata_sanitize(dev, op->feature, lba, count, opt == OPT_SANITIZE_STATUS || opt == OPT_SANITIZE_EXIT_FAILURE, &res);
 	if (erases(opt)) {
 		/* A sanitize that did not start ends the device's run: a wait after it would report an older one. */
 		if (err)

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "report.h"
 #include "scsi.h"
@@ -284,10 +285,24 @@ int scsi_read16(struct device *dev, uint64_t lba, uint32_t blocks, void *buf, si
 	return err;
 }
 
-int scsi_unmap(struct device *dev, const uint8_t *param, size_t len, struct scsi_result *res)
+int scsi_unmap(struct device *dev, const struct sector_range *pieces, unsigned int n, struct scsi_result *res)
 {
+	size_t len = 8 + 16 * (size_t)n;
 	uint8_t cdb[10] = { SCSI_UNMAP };
+	uint8_t *param = calloc(1, len);
+	int err;
 
+	if (!param)
+		return ENOMEM;
+	/* UNMAP DATA LENGTH counts the bytes after itself; the descriptors' length after the header. */
+	put_be16(param, (uint16_t)(len - 2));
+	put_be16(param + 2, (uint16_t)(len - 8));
+	for (unsigned int i = 0; i < n; i++) {
+		put_be64(param + 8 + 16 * i, pieces[i].lba);
+		put_be32(param + 8 + 16 * i + 8, (uint32_t)pieces[i].count);
+	}
 	put_be16(cdb + 7, (uint16_t)len);
-	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_OUT, (void *)param, len, 300, res);
+	err = scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_OUT, param, len, 300, res);
+	free(param);
+	return err;
 }

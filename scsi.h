@@ -137,7 +137,8 @@ int scsi_sanitize(struct device *dev, uint8_t action, const uint8_t *param, size
  */
 int scsi_supports(struct device *dev, uint8_t opcode, uint16_t sa, bool *supported, struct scsi_result *res);
 
-/* UNMAP of the descriptors in param (SBC-3 5.28): 8-byte header, 16 bytes a range. */
-int scsi_unmap(struct device *dev, const uint8_t *param, size_t len, struct scsi_result *res);
+/* UNMAP (SBC-3 5.28) of n pieces, each at most 2^32-1 blocks: an 8-byte header, 16 bytes a piece. */
+#define SCSI_UNMAP_MAX_DESCRIPTORS 4095u	/* the parameter list length is 16 bits */
+int scsi_unmap(struct device *dev, const struct sector_range *pieces, unsigned int n, struct scsi_result *res);
 
 #endif

@@ -20,8 +20,6 @@
 #include "array.h"
 #include "checks.h"
 #include "json.h"
-#include "progress.h"
-#include "ranges.h"
 #include "report.h"
 #include "scsi.h"
 #include "scsi_disk.h"
@@ -248,7 +246,7 @@ static void print_sizes(const struct scsi_capacity *cap)
 	out("\t%-31s %11u bytes\n", "Logical  Sector size:", cap->block_bytes);
 	out("\t%-31s %11u bytes\n", "Physical Sector size:", cap->block_bytes << cap->physical_exponent);
 	out("\tLBA    user addressable sectors:%12llu\n", (unsigned long long)cap->blocks);
-	print_device_size(bytes);
+	out_device_size(bytes);
 }
 
 static void print_facts(const struct scsi_facts *f)
@@ -556,14 +554,16 @@ static int scsi_set_cache(struct device *dev, const struct settings *s, enum opt
 	return err ? scsi_report("MODE SELECT (caching page)", &res, err) : 0;
 }
 
-static int scsi_flush(struct device *dev, const struct settings *s, enum opt_id opt)
+static int scsi_flush(struct device *dev, struct disk_cause *c)
 {
 	struct scsi_result res;
 	int err = scsi_synchronize_cache(dev, &res);
 
-	(void)s;
-	(void)opt;
-	return err ? scsi_report("SYNCHRONIZE CACHE", &res, err) : 0;
+	if (err) {
+		c->what = "SYNCHRONIZE CACHE";
+		snprintf(c->why, sizeof(c->why), "%s", res.cause);
+	}
+	return err;
 }
 
 /* ---- sectors ---- */
@@ -599,73 +599,49 @@ static int scsi_read_sector(struct device *dev, uint64_t lba)
 	return err;
 }
 
-#define UNMAP_MAX_DESCRIPTORS 4095u	/* the parameter list length is 16 bits */
 
-static int scsi_trim(struct device *dev, const struct sector_range *ranges, unsigned int n)
+/* TRIM by UNMAP, where logical block provisioning and the VPD pages say it is there, within the Block Limits. */
+static int scsi_trim_limits(struct device *dev, struct trim_limits *l, struct disk_cause *c)
 {
 	struct scsi_capacity cap;
 	struct scsi_block_limits bl;
-	struct range_cursor cursor = { 0 };
-	struct status_line line;
-	uint32_t max_blocks, max_desc;
-	uint8_t *param, list[256];
+	struct scsi_result res;
+	uint8_t list[256];
 	const char *why;
-	int err;
+	int err = capacity_of(dev, &cap, &res);
 
-	if ((err = capacity_or_report(dev, &cap)))
+	if (err) {
+		c->what = "READ CAPACITY";
+		snprintf(c->why, sizeof(c->why), "%s", res.cause);
 		return err;
+	}
 	if (!cap.lbpme) {
-		complain(" --trim-sector-ranges: the disk does not support UNMAP (no logical block provisioning)\n");
+		snprintf(l->none, sizeof(l->none), "the disk does not support UNMAP (no logical block provisioning)");
 		return EOPNOTSUPP;
 	}
-	for (unsigned int i = 0; i < n; i++)
-		if ((err = check_lba("--trim-sector-ranges", cap.blocks, ranges[i].lba, ranges[i].count)))
-			return err;
+	l->capacity = cap.blocks;
+	l->space = "drive";
 	if (!unmap_supported(dev, list, vpd_list(dev, list), &bl, &why)) {
-		complain(" --trim-sector-ranges: the disk does not support UNMAP (%s)\n", why);
+		snprintf(l->none, sizeof(l->none), "the disk does not support UNMAP (%s)", why);
 		return EOPNOTSUPP;
 	}
 	/* FFFFFFFFh is "no limit"; the parameter list length is 16 bits. */
-	max_desc = bl.max_unmap_descriptors > UNMAP_MAX_DESCRIPTORS ? UNMAP_MAX_DESCRIPTORS : bl.max_unmap_descriptors;
-	max_blocks = bl.max_unmap_blocks;
-	param = malloc(8 + 16 * (size_t)max_desc);
-	if (!param)
-		return ENOMEM;
-	status_begin(&line, !dev->run.json);
-	drop_cached_sectors(dev);
-	for (;;) {
-		struct scsi_result res;
-		uint64_t lba, count, total = 0;
-		size_t k = 0;
+	l->max_ranges = bl.max_unmap_descriptors > SCSI_UNMAP_MAX_DESCRIPTORS ? SCSI_UNMAP_MAX_DESCRIPTORS
+									 : bl.max_unmap_descriptors;
+	l->max_range_sectors = UINT32_MAX;
+	l->max_command_sectors = bl.max_unmap_blocks;
+	return 0;
+}
 
-		memset(param, 0, 8 + 16 * (size_t)max_desc);
-		while (k < max_desc && total < max_blocks &&
-		       next_range_piece(ranges, n, &cursor, max_blocks - total, &lba, &count)) {
-			uint8_t *d = param + 8 + 16 * k++;
+static int scsi_trim_send(struct device *dev, const struct sector_range *pieces, unsigned int n, struct disk_cause *c)
+{
+	struct scsi_result res;
+	int err = scsi_unmap(dev, pieces, n, &res);
 
-			put_be64(d, lba);
-			put_be32(d + 8, (uint32_t)count);
-			total += count;
-		}
-		if (!k)
-			break;
-		/* UNMAP DATA LENGTH counts the bytes after itself; the descriptors' length after the header. */
-		put_be16(param, (uint16_t)(6 + 16 * k));
-		put_be16(param + 2, (uint16_t)(16 * k));
-		status_clear(&line);
-		out("trimming %llu sectors from %zu ranges\n", (unsigned long long)total, k);
-		fflush(stdout);
-		err = say_outcome(scsi_unmap(dev, param, 8 + 16 * k, &res));
-		if (err) {
-			status_end(&line);
-			scsi_report("UNMAP", &res, err);
-			break;
-		}
-		draw_trim_status(&line, range_cursor_done(&cursor, ranges, n), n);
+	if (err) {
+		c->what = "UNMAP";
+		snprintf(c->why, sizeof(c->why), "%s", res.cause);
 	}
-	status_end(&line);
-	free(param);
-	drop_cached_sectors(dev);
 	return err;
 }
 
@@ -685,7 +661,6 @@ const struct disk_ops scsi_disk = {
 		[DISK_IDENTITY] = scsi_identity,
 		[DISK_GET_CACHE] = scsi_get_cache,
 		[DISK_SET_CACHE] = scsi_set_cache,
-		[DISK_FLUSH] = scsi_flush,
 		[DISK_POWER_MODE] = scsi_power_mode,
 		[DISK_POWER_COMMAND] = scsi_power_command,
 		[DISK_STANDBY_TIMER] = scsi_standby_timer,
@@ -693,7 +668,9 @@ const struct disk_ops scsi_disk = {
 		[DISK_SANITIZE_WAIT] = scsi_sanitize_wait,
 	},
 	.read_sector = scsi_read_sector,
-	.trim = scsi_trim,
+	.trim_limits = scsi_trim_limits,
+	.trim_send = scsi_trim_send,
+	.flush = scsi_flush,
 	.flush_quietly = scsi_flush_quietly,
 	.power_state = scsi_disk_power_state,
 	.standby_now = scsi_disk_standby_now,

@@ -61,7 +61,7 @@ static int security_command(struct device *dev, uint8_t command, const struct at
 			    const char *name)
 {
 	struct ata_result res;
-	int err = ata_security_data(dev, name, command, block, timeout_s, &res);
+	int err = ata_security_data(dev, command, block, timeout_s, &res);
 
 	if (err)
 		ata_report(name, &res, err);

@@ -238,14 +238,10 @@ static int flush_cache_cmd(struct device *dev)
 
 	/* FLUSH CACHE EXT when the drive has it and 48-bit addressing is on. */
 	id = ata_identify(dev, &err, &res);
-	return ata_flush_cache(dev, id && ata_id_has_flush_ext(id), "HDIO_DRIVE_CMD(flushcache)");
-}
-
-int flush_write_cache(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	(void)s;
-	(void)opt;
-	return flush_cache_cmd(dev);
+	err = ata_flush_cache(dev, id && ata_id_has_flush_ext(id), &res);
+	if (err)
+		ata_report("HDIO_DRIVE_CMD(flushcache)", &res, err);
+	return err;
 }
 
 int set_write_cache(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -306,7 +302,7 @@ int set_powerup_standby(struct device *dev, const struct settings *s, enum opt_i
 		/* A drive powered up in standby needs the spin-up subcommand first. */
 		out(" spin-up:");
 		fflush(stdout);
-		(void)ata_nondata(dev, "SET FEATURES (spin-up)", ATA_OP_SET_FEATURES, ATA_SF_PUIS_SPINUP, 0, 0, false, &res, 0);
+		(void)ata_nondata(dev, ATA_OP_SET_FEATURES, ATA_SF_PUIS_SPINUP, 0, 0, false, &res, 0);
 	}
 	if (s->v[opt].noisy) {
 		out(" setting power-up in standby to %u", on);
@@ -388,9 +384,9 @@ int power_command(struct device *dev, const struct settings *s, enum opt_id opt)
 
 	if (s->v[opt].noisy && !(opt == OPT_SEAGATE && s->quiet))
 		out("%s", p->message);
-	err = ata_nondata(dev, p->what, p->command, p->feature, 0, p->lba, false, &res, 0);
+	err = ata_nondata(dev, p->command, p->feature, 0, p->lba, false, &res, 0);
 	if (err && p->fallback)
-		err = ata_nondata(dev, p->what, p->fallback, p->feature, 0, p->lba, false, &res, 0);
+		err = ata_nondata(dev, p->fallback, p->feature, 0, p->lba, false, &res, 0);
 	if (err)
 		ata_report(p->what, &res, err);
 	return err;
@@ -539,7 +535,7 @@ static int wdidle3_transfer(struct device *dev, int direction, uint8_t *value)
 	data[8] = 0x16;
 	data[10] = 0x01;
 	/* The key names the register and the direction: SMART WRITE LOG to log BEh. */
-	err = ata_smart_log(dev, "WD idle3 key", true, 0xbe, data, &res);
+	err = ata_smart_log(dev, true, 0xbe, data, &res);
 	wd_step("WD idle3 key", &res, err);
 	if (!err) {
 		/* The value moves through log BFh. */
@@ -547,7 +543,7 @@ static int wdidle3_transfer(struct device *dev, int direction, uint8_t *value)
 
 		memset(data, 0, sizeof(data));
 		data[0] = *value;
-		err = ata_smart_log(dev, what, direction == WDIDLE3_WRITE, 0xbf, data, &res);
+		err = ata_smart_log(dev, direction == WDIDLE3_WRITE, 0xbf, data, &res);
 		wd_step(what, &res, err);
 		if (!err)
 			*value = data[0];

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 
@@ -18,6 +19,7 @@
 #include "sg.h"
 #include "sgio.h"
 #include "report.h"
+#include "unaligned.h"
 
 #define SAT_ATA_16 0x85
 #define SAT_ATA_12 0xa1
@@ -337,10 +339,7 @@ static void page_to_host(uint16_t *w, const uint8_t *raw)
 
 const uint16_t *ata_identify(struct device *dev, int *err, struct ata_result *res)
 {
-	static const struct {
-		uint8_t op;
-		const char *name;
-	} ops[2] = { { ATA_OP_IDENTIFY, "IDENTIFY DEVICE" }, { ATA_OP_IDENTIFY_PACKET, "IDENTIFY PACKET DEVICE" } };
+	static const uint8_t ops[2] = { ATA_OP_IDENTIFY, ATA_OP_IDENTIFY_PACKET };
 	uint8_t raw[512];
 
 	*err = 0;
@@ -354,8 +353,7 @@ const uint16_t *ata_identify(struct device *dev, int *err, struct ata_result *re
 	}
 	for (int i = 0; i < 2; i++) {
 		struct ata_cmd cmd = {
-			.name = ops[i].name,
-			.tf = { .command = ops[i].op, .count = 1 },
+			.tf = { .command = ops[i], .count = 1 },
 			.protocol = ATA_PROTO_PIO_IN,
 			.data = raw,
 			.len = sizeof(raw),
@@ -366,7 +364,7 @@ const uint16_t *ata_identify(struct device *dev, int *err, struct ata_result *re
 		if (!*err) {
 			page_to_host(dev->id, raw);
 			dev->id_valid = true;
-			dev->identify_op = ops[i].op;
+			dev->identify_op = ops[i];
 			return dev->id;
 		}
 		/* Only an ATAPI device (which aborts IDENTIFY DEVICE) gets the second try. */
@@ -383,7 +381,6 @@ static int read_log(struct device *dev, uint8_t log, uint8_t page, void *buf)
 {
 	struct ata_result res;
 	struct ata_cmd cmd = {
-		.name = "READ LOG EXT",
 		.tf = { .command = ATA_OP_READ_LOG_EXT, .count = 1, .lba = (uint64_t)log | (uint64_t)page << 8,
 			.lba48 = true, .device = ATA_DEVICE_LBA },
 		.protocol = ATA_PROTO_PIO_IN,
@@ -429,7 +426,6 @@ bool ata_pass_through_refused(struct device *dev)
 	uint8_t raw[512] = { 0 };
 	struct ata_result res;
 	struct ata_cmd cmd = {
-		.name = "IDENTIFY DEVICE",
 		.tf = { .command = ATA_OP_IDENTIFY, .count = 1 },
 		.protocol = ATA_PROTO_PIO_IN,
 		.data = raw,
@@ -458,11 +454,10 @@ bool ata_pass_through_refused(struct device *dev)
 	return true;
 }
 
-int ata_nondata(struct device *dev, const char *name, uint8_t command, uint16_t feature, uint16_t count, uint64_t lba,
+int ata_nondata(struct device *dev, uint8_t command, uint16_t feature, uint16_t count, uint64_t lba,
 		bool want_regs, struct ata_result *res, unsigned int timeout_s)
 {
 	struct ata_cmd cmd = {
-		.name = name,
 		.tf = { .command = command, .feature = feature, .count = count, .lba = lba,
 			.device = lba ? ATA_DEVICE_LBA : 0 },
 		.protocol = ATA_PROTO_NONDATA,
@@ -476,7 +471,7 @@ int ata_nondata(struct device *dev, const char *name, uint8_t command, uint16_t 
 int ata_command(struct device *dev, const char *what, uint8_t command, uint16_t feature, uint16_t count)
 {
 	struct ata_result res;
-	int err = ata_nondata(dev, what, command, feature, count, 0, false, &res, 0);
+	int err = ata_nondata(dev, command, feature, count, 0, false, &res, 0);
 
 	if (err)
 		ata_report(what, &res, err);
@@ -488,28 +483,22 @@ int ata_set_features(struct device *dev, const char *what, uint8_t subcommand, u
 	return ata_command(dev, what, ATA_OP_SET_FEATURES, subcommand, count);
 }
 
-int ata_set_epc(struct device *dev, const char *what, uint32_t lba, uint8_t condition, struct ata_result *res)
+int ata_set_epc(struct device *dev, uint32_t lba, uint8_t condition, struct ata_result *res)
 {
-	return ata_nondata(dev, what, ATA_OP_SET_FEATURES, ATA_SF_EPC, condition, lba, false, res, 0);
+	return ata_nondata(dev, ATA_OP_SET_FEATURES, ATA_SF_EPC, condition, lba, false, res, 0);
 }
 
-int ata_flush_cache(struct device *dev, bool ext, const char *report_as)
+int ata_flush_cache(struct device *dev, bool ext, struct ata_result *res)
 {
-	struct ata_result res;
-	int err = ata_nondata(dev, "FLUSH CACHE", ext ? ATA_OP_FLUSH_CACHE_EXT : ATA_OP_FLUSH_CACHE, 0, 0, 0, false, &res,
-			      60);
-
-	if (err && report_as)
-		ata_report(report_as, &res, err);
-	return err;
+	return ata_nondata(dev, ext ? ATA_OP_FLUSH_CACHE_EXT : ATA_OP_FLUSH_CACHE, 0, 0, 0, false, res, 60);
 }
 
 int ata_check_power_mode(struct device *dev, struct ata_result *res)
 {
-	int err = ata_nondata(dev, "CHECK POWER MODE", ATA_OP_CHECK_POWER_MODE, 0, 0, 0, true, res, 0);
+	int err = ata_nondata(dev, ATA_OP_CHECK_POWER_MODE, 0, 0, 0, true, res, 0);
 
 	if (err == EIO) /* very old drives know only the ATA-1 opcode */
-		err = ata_nondata(dev, "CHECK POWER MODE", ATA_OP_CHECK_POWER_MODE_OLD, 0, 0, 0, true, res, 0);
+		err = ata_nondata(dev, ATA_OP_CHECK_POWER_MODE_OLD, 0, 0, 0, true, res, 0);
 	return err;
 }
 
@@ -517,7 +506,6 @@ int ata_sector_io(struct device *dev, uint64_t lba, bool lba48, bool write, void
 		  struct ata_result *res)
 {
 	struct ata_cmd cmd = {
-		.name = write ? "WRITE SECTORS" : "READ SECTORS",
 		.tf = { .command = (uint8_t)(write ? (lba48 ? ATA_OP_WRITE_SECTORS_EXT : ATA_OP_WRITE_SECTORS)
 					    : (lba48 ? ATA_OP_READ_SECTORS_EXT : ATA_OP_READ_SECTORS)),
 			.count = 1, .lba = lba, .lba48 = lba48, .device = ATA_DEVICE_LBA },
@@ -534,7 +522,6 @@ int ata_sector_io(struct device *dev, uint64_t lba, bool lba48, bool write, void
 int ata_write_uncorrectable(struct device *dev, uint64_t lba, bool flagged, struct ata_result *res)
 {
 	struct ata_cmd cmd = {
-		.name = "WRITE UNCORRECTABLE EXT",
 		.tf = { .command = ATA_OP_WRITE_UNCORRECTABLE_EXT,
 			.feature = flagged ? ATA_WRITE_UNC_FLAGGED : ATA_WRITE_UNC_PSEUDO,
 			.count = 1, .lba = lba, .lba48 = true, .device = ATA_DEVICE_LBA },
@@ -548,7 +535,6 @@ int ata_write_uncorrectable(struct device *dev, uint64_t lba, bool flagged, stru
 int ata_set_sector_configuration(struct device *dev, uint16_t check, uint16_t index, struct ata_result *res)
 {
 	struct ata_cmd cmd = {
-		.name = "SET SECTOR CONFIGURATION EXT",
 		.tf = { .command = ATA_OP_SET_SECTOR_CONFIGURATION_EXT, .feature = check, .count = index, .lba48 = true,
 			.device = ATA_DEVICE_LBA },
 		.protocol = ATA_PROTO_NONDATA,
@@ -561,7 +547,6 @@ int ata_set_sector_configuration(struct device *dev, uint16_t check, uint16_t in
 int ata_identify_without_data(struct device *dev, struct ata_result *res)
 {
 	struct ata_cmd cmd = {
-		.name = "IDENTIFY (no data)",
 		.tf = { .command = dev->identify_op },
 		.protocol = ATA_PROTO_NONDATA,
 		.timeout_s = 60,
@@ -573,7 +558,6 @@ int ata_identify_without_data(struct device *dev, struct ata_result *res)
 int ata_dco_identify(struct device *dev, uint8_t raw[512], struct ata_result *res)
 {
 	struct ata_cmd cmd = {
-		.name = "DEVICE CONFIGURATION IDENTIFY",
 		.tf = { .command = ATA_OP_DEVICE_CONFIGURATION, .feature = ATA_DCO_IDENTIFY, .count = 1 },
 		.protocol = ATA_PROTO_PIO_IN,
 		.data = raw,
@@ -586,7 +570,6 @@ int ata_dco_identify(struct device *dev, uint8_t raw[512], struct ata_result *re
 int ata_dco_set(struct device *dev, const uint8_t raw[512], struct ata_result *res)
 {
 	struct ata_cmd cmd = {
-		.name = "DEVICE CONFIGURATION SET",
 		.tf = { .command = ATA_OP_DEVICE_CONFIGURATION, .feature = ATA_DCO_SET, .count = 1 },
 		.protocol = ATA_PROTO_PIO_OUT,
 		.data = (void *)raw,
@@ -603,7 +586,6 @@ int ata_download_microcode(struct device *dev, unsigned int mode, size_t offset,
 	unsigned int blocks = (unsigned int)(bytes / 512);
 	/* Blocks in COUNT 7:0 and LBA 7:0 (15:8 of the count), the offset in blocks from LBA 8 up. */
 	struct ata_cmd cmd = {
-		.name = "DOWNLOAD MICROCODE",
 		.tf = { .command = ATA_OP_DOWNLOAD_MICROCODE, .feature = (uint16_t)mode, .count = (uint16_t)(blocks & 0xff),
 			.lba = (uint64_t)(offset / 512) << 8 | ((blocks >> 8) & 0xff) },
 		.protocol = ATA_PROTO_PIO_OUT,
@@ -617,11 +599,10 @@ int ata_download_microcode(struct device *dev, unsigned int mode, size_t offset,
 	return ata_exec(dev, &cmd, res);
 }
 
-int ata_sanitize(struct device *dev, const char *name, uint16_t feature, uint64_t lba, uint16_t count,
+int ata_sanitize(struct device *dev, uint16_t feature, uint64_t lba, uint16_t count,
 		 bool want_regs, struct ata_result *res)
 {
 	struct ata_cmd cmd = {
-		.name = name,
 		.tf = { .command = ATA_OP_SANITIZE, .feature = feature, .count = count, .lba = lba, .lba48 = true,
 			.device = ATA_DEVICE_LBA },
 		.protocol = ATA_PROTO_NONDATA,
@@ -631,27 +612,35 @@ int ata_sanitize(struct device *dev, const char *name, uint16_t feature, uint64_
 	return ata_exec(dev, &cmd, res);
 }
 
-int ata_dsm_trim(struct device *dev, void *ranges, unsigned int blocks, struct ata_result *res)
+int ata_dsm_trim(struct device *dev, const struct sector_range *pieces, unsigned int n, struct ata_result *res)
 {
+	unsigned int blocks = (n + ATA_DSM_RANGES_PER_BLOCK - 1) / ATA_DSM_RANGES_PER_BLOCK;
+	uint8_t *buf = calloc(blocks ? blocks : 1, 512);
 	struct ata_cmd cmd = {
-		.name = "DATA SET MANAGEMENT",
 		.tf = { .command = ATA_OP_DATA_SET_MANAGEMENT, .feature = ATA_DSM_TRIM, .count = (uint16_t)blocks,
 			.lba48 = true, .device = ATA_DEVICE_LBA },
 		.protocol = ATA_PROTO_DMA,
-		.data = ranges,
+		.data = buf,
 		.len = (size_t)blocks * 512,
 		.data_out = true,
 		.timeout_s = 300,
 	};
+	int err;
 
-	return ata_exec(dev, &cmd, res);
+	if (!buf)
+		return ENOMEM;
+	/* A range entry: bits 47:0 the LBA, 63:48 the count, little-endian; unused entries stay zero. */
+	for (unsigned int i = 0; i < n; i++)
+		put_le64(buf + 8 * (size_t)i, pieces[i].count << 48 | pieces[i].lba);
+	err = ata_exec(dev, &cmd, res);
+	free(buf);
+	return err;
 }
 
-int ata_security_data(struct device *dev, const char *name, uint8_t command, const struct ata_security_block *block,
+int ata_security_data(struct device *dev, uint8_t command, const struct ata_security_block *block,
 		      unsigned int timeout_s, struct ata_result *res)
 {
 	struct ata_cmd cmd = {
-		.name = name,
 		.tf = { .command = command, .count = 1 },
 		.protocol = ATA_PROTO_PIO_OUT,
 		.data = (void *)block,
@@ -671,7 +660,6 @@ int ata_read_native_max(struct device *dev, enum ata_max_command kind, struct at
 		[ATA_MAX_28] = ATA_OP_READ_NATIVE_MAX,
 	};
 	struct ata_cmd cmd = {
-		.name = "READ NATIVE MAX ADDRESS",
 		.tf = { .command = ops[kind], .feature = kind == ATA_MAX_ACCESSIBLE ? ATA_AMAX_GET_NATIVE : 0,
 			.lba48 = kind != ATA_MAX_28, .device = ATA_DEVICE_LBA },
 		.protocol = ATA_PROTO_NONDATA,
@@ -690,7 +678,6 @@ int ata_set_max(struct device *dev, enum ata_max_command kind, uint64_t max_lba,
 		[ATA_MAX_28] = ATA_OP_SET_MAX,
 	};
 	struct ata_cmd cmd = {
-		.name = "SET MAX ADDRESS",
 		.tf = { .command = ops[kind], .feature = kind == ATA_MAX_ACCESSIBLE ? ATA_AMAX_SET : 0,
 			.count = permanent ? 1 : 0, .lba = max_lba, .lba48 = kind != ATA_MAX_28, .device = ATA_DEVICE_LBA },
 		.protocol = ATA_PROTO_NONDATA,
@@ -699,11 +686,10 @@ int ata_set_max(struct device *dev, enum ata_max_command kind, uint64_t max_lba,
 	return ata_exec(dev, &cmd, res);
 }
 
-int ata_smart_log(struct device *dev, const char *name, bool write, uint8_t log, uint8_t data[512],
+int ata_smart_log(struct device *dev, bool write, uint8_t log, uint8_t data[512],
 		  struct ata_result *res)
 {
 	struct ata_cmd cmd = {
-		.name = name,
 		.tf = { .command = ATA_OP_SMART, .feature = write ? ATA_SMART_WRITE_LOG : ATA_SMART_READ_LOG, .count = 1,
 			.lba = ATA_SMART_LBA_SIGNATURE | log, .device = ATA_DEVICE_OBSOLETE },
 		.protocol = write ? ATA_PROTO_PIO_OUT : ATA_PROTO_PIO_IN,
@@ -719,7 +705,6 @@ int ata_smart_log(struct device *dev, const char *name, bool write, uint8_t log,
 int ata_wd_vendor_commands(struct device *dev, bool enable, struct ata_result *res)
 {
 	struct ata_cmd cmd = {
-		.name = enable ? "WD vendor-specific commands (enable)" : "WD vendor-specific commands (disable)",
 		.tf = { .command = ATA_OP_VENDOR_WD, .feature = enable ? 'E' : 'D', .lba = 'W' << 16 | 'D' << 8,
 			.device = ATA_DEVICE_OBSOLETE },
 		.protocol = ATA_PROTO_NONDATA,

@@ -27,7 +27,6 @@ struct ata_regs {
 };
 
 struct ata_cmd {
-	const char *name;	/* for messages, e.g. "IDENTIFY DEVICE" */
 	struct ata_regs tf;
 	enum ata_protocol protocol;
 	void *data;
@@ -60,7 +59,7 @@ int ata_exec(struct device *dev, const struct ata_cmd *cmd, struct ata_result *r
  * A command without data; *res has the completion registers when
  * want_regs (CK_COND).  The DEVICE register's LBA bit is set with an LBA.
  */
-int ata_nondata(struct device *dev, const char *name, uint8_t command, uint16_t feature, uint16_t count, uint64_t lba,
+int ata_nondata(struct device *dev, uint8_t command, uint16_t feature, uint16_t count, uint64_t lba,
 		bool want_regs, struct ata_result *res, unsigned int timeout_s);
 
 /* The same without an LBA, and on failure " WHAT failed: why" on stderr. */
@@ -70,10 +69,10 @@ int ata_command(struct device *dev, const char *what, uint8_t command, uint16_t 
 int ata_set_features(struct device *dev, const char *what, uint8_t subcommand, uint16_t count);
 
 /* SET FEATURES EPC: the subcommand and its bits in lba (ata.h's ATA_EPC_*), the power condition in COUNT. */
-int ata_set_epc(struct device *dev, const char *what, uint32_t lba, uint8_t condition, struct ata_result *res);
+int ata_set_epc(struct device *dev, uint32_t lba, uint8_t condition, struct ata_result *res);
 
-/* FLUSH CACHE, or FLUSH CACHE EXT; a failure is reported as report_as, or not at all when it is NULL. */
-int ata_flush_cache(struct device *dev, bool ext, const char *report_as);
+/* FLUSH CACHE, or FLUSH CACHE EXT; nothing said. */
+int ata_flush_cache(struct device *dev, bool ext, struct ata_result *res);
 
 /* CHECK POWER MODE (E5h, then ATA-1's 98h), the registers in *res; not reported. */
 int ata_check_power_mode(struct device *dev, struct ata_result *res);
@@ -100,14 +99,19 @@ int ata_download_microcode(struct device *dev, unsigned int mode, size_t offset,
 			   struct ata_result *res);
 
 /* SANITIZE (B4h): the subcommand in FEATURE, its key or pattern in LBA, overwrite passes in COUNT. */
-int ata_sanitize(struct device *dev, const char *name, uint16_t feature, uint64_t lba, uint16_t count,
+int ata_sanitize(struct device *dev, uint16_t feature, uint64_t lba, uint16_t count,
 		 bool want_regs, struct ata_result *res);
 
-/* DATA SET MANAGEMENT with TRIM: blocks 512-byte blocks of 8-byte ranges. */
-int ata_dsm_trim(struct device *dev, void *ranges, unsigned int blocks, struct ata_result *res);
+/*
+ * DATA SET MANAGEMENT with TRIM of n ranges, each at most ATA_DSM_MAX_COUNT
+ * sectors: 8-byte entries, ATA_DSM_RANGES_PER_BLOCK to a 512-byte block.
+ */
+#define ATA_DSM_RANGES_PER_BLOCK 64
+#define ATA_DSM_MAX_COUNT 0xffffu
+int ata_dsm_trim(struct device *dev, const struct sector_range *pieces, unsigned int n, struct ata_result *res);
 
 /* A Security command with its data block (SET PASSWORD, UNLOCK, ERASE UNIT, DISABLE PASSWORD). */
-int ata_security_data(struct device *dev, const char *name, uint8_t command, const struct ata_security_block *block,
+int ata_security_data(struct device *dev, uint8_t command, const struct ata_security_block *block,
 		      unsigned int timeout_s, struct ata_result *res);
 
 /* Which max-address commands a drive takes: ACCESSIBLE MAX ADDRESS (ACS-3), the 48-bit or the 28-bit ones. */
@@ -121,7 +125,7 @@ int ata_set_max(struct device *dev, enum ata_max_command kind, uint64_t max_lba,
 		struct ata_result *res);
 
 /* SMART READ LOG or WRITE LOG of one 512-byte page of log. */
-int ata_smart_log(struct device *dev, const char *name, bool write, uint8_t log, uint8_t data[512],
+int ata_smart_log(struct device *dev, bool write, uint8_t log, uint8_t data[512],
 		  struct ata_result *res);
 
 /* WD's vendor-specific commands, switched on or off. */

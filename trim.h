@@ -6,7 +6,4 @@
 
 step_fn trim_from_args, trim_from_stdin;
 
-/* The ATA drive's TRIM: DATA SET MANAGEMENT, as many ranges per command as it takes. */
-int ata_trim(struct device *dev, const struct sector_range *ranges, unsigned int n);
-
 #endif

@@ -222,7 +222,7 @@ else
 fi
 
 # --- the pure functions, case tables in C (tests/unit/unit.c) ---
-unit_srcs=(tests/unit/unit.c sgio.c sg.c sense.c ranges.c scsi_pages.c sysfs.c report.c json.c erasecheck.c epc.c checks.c partition.c reach.c)
+unit_srcs=(tests/unit/unit.c nvme.c sgio.c sg.c sense.c ranges.c scsi_pages.c sysfs.c report.c json.c erasecheck.c epc.c checks.c partition.c reach.c)
 # shellcheck disable=SC2086
 if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra -I. ${CFLAGS:-} ${LDFLAGS:-} \
 	-o "$out/unit" "${unit_srcs[@]}" 2> "$out/unit.build"; then

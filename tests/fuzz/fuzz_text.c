@@ -1,8 +1,8 @@
 /*
  * Text hdparm reads from outside: TRIM ranges on standard input (read
- * as --trim-sector-ranges-stdin reads them), cut into NVMe Dataset
- * Management entries, and a sysfs number as the partition guard reads
- * one.  The entries must add up to the ranges, each within its limits.
+ * as --trim-sector-ranges-stdin reads them), cut into commands as the
+ * TRIM operation cuts them, and a sysfs number as the partition guard
+ * reads one.  The pieces must add up to the ranges, each within its limits.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,28 +11,27 @@
 
 #include "../../ranges.h"
 #include "../../sysfs.h"
-#include "../../unaligned.h"
 
-static void check_dsm(const struct sector_range *r, unsigned int n)
+/* Cut into commands within the limits (NVMe's, and a SCSI disk's with a sector limit a command). */
+static void check_batches(const struct sector_range *r, unsigned int n, unsigned int max_pieces, uint64_t max_piece,
+			  uint64_t max_total)
 {
-	static uint8_t buf[NVME_DSM_BYTES];
+	static struct sector_range pieces[4096];
 	struct range_cursor c = { 0 };
 	uint64_t want = 0, got = 0, sectors;
-	unsigned int entries;
+	unsigned int k;
 
 	for (unsigned int i = 0; i < n; i++)
 		want += r[i].count;
-	while ((entries = nvme_dsm_ranges(r, n, &c, buf, &sectors))) {
+	while ((k = next_range_batch(r, n, &c, max_pieces, max_piece, max_total, pieces, &sectors))) {
 		uint64_t sum = 0;
 
-		if (entries > NVME_DSM_MAX_RANGES)
+		if (k > max_pieces || sectors > max_total)
 			__builtin_trap();
-		for (unsigned int e = 0; e < entries; e++) {
-			uint32_t count = get_le32(buf + 16 * e + 4);
-
-			if (count == 0)
+		for (unsigned int e = 0; e < k; e++) {
+			if (pieces[e].count == 0 || pieces[e].count > max_piece)
 				__builtin_trap();
-			sum += count;
+			sum += pieces[e].count;
 		}
 		if (sum != sectors)
 			__builtin_trap();
@@ -51,8 +50,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *f = fmemopen((void *)data, size, "r");
 
 	if (f) {
-		if (read_ranges(f, "stdin", &r, &n) == 0)
-			check_dsm(r, n);
+		if (read_ranges(f, "stdin", &r, &n) == 0) {
+			check_batches(r, n, 256, UINT32_MAX, UINT64_MAX);
+			check_batches(r, n, 4095, UINT32_MAX, 1u << 20);
+		}
 		fclose(f);
 	}
 	free(r);

@@ -23,13 +23,13 @@ build() { # NAME SOURCES... [-DFLAGS]
 	"$CLANG" "${flags[@]}" -o "$bin/$name" "$@" 2> "$bin/$name.build.log" ||
 		{ echo "FAIL fuzz build $name"; sed 's/^/  /' "$bin/$name.build.log" | head -n 20; return 1; }
 }
-build fuzz_identify "$here/fuzz_identify.c" "$top/identify.c" "$top/json.c" "$top/sgio.c" "$top/sg.c" "$top/sense.c" "$top/report.c" || exit 1
+build fuzz_identify "$here/fuzz_identify.c" "$top/identify_decode.c" "$top/identify_text.c" "$top/identify_brief.c" "$top/identify_json.c" "$top/identify_hex.c" "$top/json.c" "$top/sgio.c" "$top/sg.c" "$top/sense.c" "$top/report.c" || exit 1
 build fuzz_sense "$here/fuzz_sense.c" "$top/sgio.c" "$top/sg.c" "$top/sense.c" "$top/report.c" "$top/json.c" || exit 1
 build fuzz_nvme "$here/fuzz_nvme.c" "$top/nvme_identify.c" "$top/json.c" "$top/report.c" || exit 1
-build fuzz_json "$here/fuzz_json.c" "$top/json.c" "$top/identify.c" "$top/sgio.c" "$top/sg.c" "$top/sense.c" "$top/report.c" || exit 1
+build fuzz_json "$here/fuzz_json.c" "$top/json.c" "$top/identify_decode.c" "$top/identify_text.c" "$top/identify_brief.c" "$top/identify_json.c" "$top/identify_hex.c" "$top/sgio.c" "$top/sg.c" "$top/sense.c" "$top/report.c" || exit 1
 build fuzz_scsi "$here/fuzz_scsi.c" "$top/scsi_pages.c" "$top/sense.c" "$top/report.c" "$top/json.c" || exit 1
 build fuzz_text "$here/fuzz_text.c" "$top/ranges.c" "$top/sysfs.c" "$top/report.c" "$top/json.c" || exit 1
-common=("$top/options.c" "$top/identify.c" "$top/json.c" "$top/sgio.c" "$top/sg.c" "$top/sense.c" "$top/modes.c" "$top/report.c")
+common=("$top/options.c" "$top/option_values.c" "$top/identify_decode.c" "$top/identify_text.c" "$top/identify_brief.c" "$top/identify_json.c" "$top/identify_hex.c" "$top/json.c" "$top/sgio.c" "$top/sg.c" "$top/sense.c" "$top/modes.c" "$top/report.c")
 build fuzz_cmdline "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/hdparm.c" "${common[@]}" || exit 1
 build fuzz_trim -DTRIM_ONLY "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/hdparm.c" "${common[@]}" || exit 1
 

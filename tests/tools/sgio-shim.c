@@ -33,7 +33,8 @@
  *                       any), estimates: overwrite none (FFFFFFFFh), block erase 120 s,
  *                       crypto erase 5 s
  *   SHIM_NVME_TEMP=K    the SMART / Health log (02h) says composite temperature K kelvin
- *   SHIM_NVME_FAIL=XX   admin opcode XX (hex) ends with NVMe status 0002h, invalid field
+ *   SHIM_NVME_FAIL=XX   admin opcode XX (hex) ends with NVMe status 0002h, invalid field;
+ *                       io:XX the same for I/O opcode XX
  *   SHIM_NVME_DELAY=XX  admin opcode XX (hex) takes SHIM_DELAY_MS ms
  *   SHIM_NVME_PS=N      Get Features Power Management says power state N
  *   SHIM_NVME_APST=T:S,T:S   Get Features APST says enabled, with these entries from PS0 on
@@ -895,6 +896,9 @@ static int fake_nvme(unsigned long request, struct nvme_passthru_cmd *cmd)
 	if (request == NVME_IOCTL_ADMIN_CMD)
 		return fake_nvme_admin(cmd, pages, comma + 1);
 	log_nvme("nvme-io", cmd);
+	if (getenv("SHIM_NVME_FAIL") && strncmp(getenv("SHIM_NVME_FAIL"), "io:", 3) == 0 &&
+	    strtoul(getenv("SHIM_NVME_FAIL") + 3, NULL, 16) == cmd->opcode)
+		return 0x0002;
 	return 0;
 }
 

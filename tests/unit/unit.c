@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../epc.h"
+#include "../../nvme.h"
 #include "../../erasecheck.h"
 #include "../../ranges.h"
 #include "../../scsi_pages.h"
@@ -170,12 +171,26 @@ static void test_ranges(void)
 		0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x05, 0x04, 0x03, 0x02, 0x01, 0, 0, 0,
 		0, 0, 0, 0, 0x03, 0, 0, 0, 0x04, 0x04, 0x03, 0x02, 0x02, 0, 0, 0,
 	};
+	struct sector_range pieces[NVME_DSM_MAX_RANGES];
 	struct range_cursor c2 = { 0 };
 	uint64_t sectors;
-	unsigned int entries = nvme_dsm_ranges(big, 1, &c2, buf, &sectors);
+	unsigned int entries = next_range_batch(big, 1, &c2, NVME_DSM_MAX_RANGES, UINT32_MAX, UINT64_MAX, pieces, &sectors);
 
+	nvme_dsm_pack(pieces, entries, buf);
 	result("NVMe DSM: a range of 2^32+2 blocks takes two entries", entries == 2 && sectors == 0x100000002ULL &&
 	       same_bytes(buf, want_dsm, sizeof(want_dsm), "dsm"));
+
+	/* A batch stops at the command's sector limit (SCSI's MAXIMUM UNMAP LBA COUNT), the rest left for the next. */
+	static const struct sector_range two[] = { { 0, 6 }, { 100, 6 } };
+	struct range_cursor c3 = { 0 };
+	unsigned int k1 = next_range_batch(two, 2, &c3, 8, UINT32_MAX, 8, pieces, &sectors);
+	bool first = k1 == 2 && sectors == 8 && pieces[0].lba == 0 && pieces[0].count == 6 && pieces[1].lba == 100 &&
+		     pieces[1].count == 2;
+	unsigned int k2 = next_range_batch(two, 2, &c3, 8, UINT32_MAX, 8, pieces, &sectors);
+
+	result("batch: 0:6 100:6 at most 8 sectors a command: 0:6 100:2, then 102:4",
+	       first && k2 == 1 && pieces[0].lba == 102 && pieces[0].count == 4 &&
+	       next_range_batch(two, 2, &c3, 8, UINT32_MAX, 8, pieces, &sectors) == 0);
 }
 
 /* SCSI answers (SPC-4 6.6, 7.5.6, 7.8; SBC-3 5.16): fields where the standard puts them, nothing past what came. */
