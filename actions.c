@@ -23,6 +23,7 @@
 #include "flush.h"
 #include "iodepth.h"
 #include "json.h"
+#include "power_mode.h"
 #include "epc.h"
 #include "sanitize.h"
 #include "sectors.h"
@@ -143,7 +144,7 @@ static const struct step steps[] = {
 	STEP(OPT_READAHEAD, WHEN_QUERY, true, get_kernel_setting, ANY),
 	STEP(OPT_GEOMETRY, WHEN_GIVEN, true, get_geometry, ANY),
 	STEP(OPT_WDIDLE3, WHEN_QUERY, false, get_wdidle3, ATA),
-	DISK_STEP(OPT_POWERMODE, WHEN_NOISY, false, DISK_POWER_MODE),
+	STEP(OPT_POWERMODE, WHEN_NOISY, false, power_mode_step, ANY),
 	DISK_STEP(OPT_IDENTITY, WHEN_GIVEN, false, DISK_IDENTITY),
 	DISK_STEP(OPT_IDENTIFY, WHEN_GIVEN, false, DISK_IDENTIFY),
 	DISK_STEP(OPT_ISTDOUT, WHEN_GIVEN, false, DISK_IDENTIFY),

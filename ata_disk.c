@@ -164,20 +164,49 @@ static int ata_disk_temperature(struct device *dev, struct disk_temperature *t)
 		t->celsius = sct[SCT_STATUS_TEMPERATURE] < 0x80 ? sct[SCT_STATUS_TEMPERATURE] : sct[SCT_STATUS_TEMPERATURE] - 256;
 		return 0;
 	}
-	t->what = "HDIO_DRIVE_CMD(hitachisensecondition)";
+
 	err = ata_nondata(dev, ATA_OP_VENDOR_HITACHI_SENSE, HITACHI_SENSE_CONDITION, 0, 0, true, &res, 0);
 	if (!err && !res.have_regs) {
 		snprintf(res.cause, sizeof(res.cause), "the drive's answer did not come back");
 		err = EIO;
 	}
 	if (err) {
-		snprintf(t->cause, sizeof(t->cause), "%s", res.cause[0] ? res.cause : strerror(err));
+		t->cause.what = "HDIO_DRIVE_CMD(hitachisensecondition)";
+		snprintf(t->cause.why, sizeof(t->cause.why), "%s", res.cause);
 		return err;
 	}
 	t->source = TEMP_HITACHI;
 	t->raw = (uint8_t)res.out.count;
 	t->celsius = t->raw / 2 - 20;
 	t->in_range = !(res.error & HITACHI_OUT_OF_RANGE);
+	return 0;
+}
+
+/* -C: CHECK POWER MODE's COUNT, in 9.65's words. */
+static int ata_disk_power_mode(struct device *dev, struct disk_power_mode *m)
+{
+	struct ata_result res;
+	int err = ata_check_power_mode(dev, &res);
+
+	if (err) {
+		m->cause.what = "CHECK POWER MODE";
+		snprintf(m->cause.why, sizeof(m->cause.why), "%s", res.cause);
+		return err;
+	}
+	if (!res.have_regs) {
+		/* 9.65 decoded the zeros as "standby". */
+		snprintf(m->cause.why, sizeof(m->cause.why),
+			 "CHECK POWER MODE: the state is unknown: the bridge returned no registers (it ignores CK_COND)");
+		return EIO;
+	}
+	switch (res.out.count & 0xff) {
+	case 0x00: m->state = "standby"; break;
+	case 0x40: m->state = "NVcache_spindown"; break;
+	case 0x41: m->state = "NVcache_spinup"; break;
+	case 0x80: m->state = "idle"; break;
+	case 0xff: m->state = "active/idle"; break;
+	default: m->state = "unknown"; break;
+	}
 	return 0;
 }
 
@@ -253,7 +282,6 @@ const struct disk_ops ata_disk = {
 		[DISK_IDENTITY] = ata_disk_identity,
 		[DISK_GET_CACHE] = get_drive_feature,
 		[DISK_SET_CACHE] = ata_set_cache,
-		[DISK_POWER_MODE] = check_power_mode,
 		[DISK_POWER_COMMAND] = power_command,
 		[DISK_STANDBY_TIMER] = set_standby_timer,
 		[DISK_SANITIZE] = sanitize_step,
@@ -263,6 +291,7 @@ const struct disk_ops ata_disk = {
 	.trim_limits = ata_trim_limits,
 	.trim_send = ata_trim_send,
 	.flush = ata_disk_flush,
+	.power_mode = ata_disk_power_mode,
 	.flush_quietly = ata_disk_flush_quietly,
 	.power_state = ata_disk_power_state,
 	.standby_now = ata_disk_standby_now,

@@ -33,25 +33,12 @@ enum disk_op {
 	DISK_IDENTITY,		/* -i */
 	DISK_GET_CACHE,		/* -W, -A queries */
 	DISK_SET_CACHE,		/* -W N, -A N */
-	DISK_POWER_MODE,	/* -C */
 	DISK_POWER_COMMAND,	/* -y, -Y */
 	DISK_STANDBY_TIMER,	/* -S */
 	DISK_SANITIZE,		/* --sanitize-status, -block-erase, -crypto-scramble, -overwrite, -exit-failure-mode */
 	DISK_SANITIZE_WAIT,	/* --sanitize-wait */
 	DISK_FORMAT_ERASE,	/* --format-erase */
 	DISK_OP_COUNT
-};
-
-/* What a disk says of its temperature (-H): facts, worded by the operation (temperature.c). */
-struct disk_temperature {
-	enum temperature_source { TEMP_HITACHI, TEMP_SCT_STATUS, TEMP_NVME_HEALTH, TEMP_SCSI_LOG } source;
-	int celsius;
-	uint8_t raw;		/* TEMP_HITACHI: the count register, which 9.65 decodes */
-	bool in_range;		/* TEMP_HITACHI: the error register's bit 4 is clear */
-	int warning, critical;	/* TEMP_NVME_HEALTH: WCTEMP and CCTEMP in Celsius; INT_MIN: not reported */
-	int reference;		/* TEMP_SCSI_LOG: the reference temperature; INT_MIN: none */
-	const char *what;	/* on failure: the command, as its failure line names it */
-	char cause[160];	/* on failure: why ("" where the transport said it already) */
 };
 
 /*
@@ -64,6 +51,17 @@ struct disk_cause {
 	char why[200];
 };
 
+/* What a disk says of its temperature (-H): facts, worded by the operation (temperature.c). */
+struct disk_temperature {
+	enum temperature_source { TEMP_HITACHI, TEMP_SCT_STATUS, TEMP_NVME_HEALTH, TEMP_SCSI_LOG } source;
+	int celsius;
+	uint8_t raw;		/* TEMP_HITACHI: the count register, which 9.65 decodes */
+	bool in_range;		/* TEMP_HITACHI: the error register's bit 4 is clear */
+	int warning, critical;	/* TEMP_NVME_HEALTH: WCTEMP and CCTEMP in Celsius; INT_MIN: not reported */
+	int reference;		/* TEMP_SCSI_LOG: the reference temperature; INT_MIN: none */
+	struct disk_cause cause;	/* on failure: what failed, and why */
+};
+
 /* What a disk's TRIM (DSM, Dataset Management, UNMAP) holds one command's ranges to. */
 struct trim_limits {
 	uint64_t capacity;		/* sectors: every range ends within */
@@ -72,6 +70,19 @@ struct trim_limits {
 	uint64_t max_range_sectors;	/* sectors in one entry */
 	uint64_t max_command_sectors;	/* sectors in one command (UINT64_MAX: no limit but the entries) */
 	char none[160];			/* EOPNOTSUPP: why the disk has no TRIM */
+};
+
+/* -C: where a disk's power stands, as facts; worded by power_mode.c. */
+struct disk_power_mode {
+	const char *state;	/* -C's word ("standby", "idle", "active/idle", "non-operational", ...); NULL: unknown */
+	int power_state;	/* NVMe: the power state; -1: none */
+	bool have_descriptor;	/* NVMe: the state's descriptor, below */
+	bool operational;
+	char max_power[24];	/* its maximum power, as nvme_power_text() writes it */
+	double max_power_watts;
+	enum apst_state { APST_NONE, APST_NOT_SUPPORTED, APST_UNKNOWN, APST_DISABLED, APST_ENABLED } apst;
+	char latency_limit[32];	/* the kernel's APST latency limit ("": not said) */
+	struct disk_cause cause;	/* on failure; or a lesser read that failed, said before the state */
 };
 
 /* Where a disk's power stands, as the commands that do not wake it say. */
@@ -100,6 +111,8 @@ struct disk_ops {
 	void (*describe_erase)(struct device *dev);
 	/* A power option this disk has no command for: refused in one line that says how its power is managed (may be NULL). */
 	int (*refuse_power)(struct device *dev, const char *option);
+	/* -C: the power mode and what goes with it; 0 or an errno, nothing said. */
+	int (*power_mode)(struct device *dev, struct disk_power_mode *m);
 	/* The power state by a command that does not wake the disk; 0 or an errno, nothing said. */
 	int (*power_state)(struct device *dev, enum disk_power *state);
 	/* Into standby (the deepest non-operational state on NVMe) now; 0 or an errno, nothing said. */

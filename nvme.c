@@ -1,9 +1,10 @@
 /*
  * NVMe through the kernel's pass-through ioctls (NVME_IOCTL_ADMIN_CMD,
  * NVME_IOCTL_IO_CMD): one typed call per command this program sends, its
- * opcode and fields named in nvme_spec.h.  A failed command prints one
- * line, " WHAT failed: why", with the NVMe status in words.  The disk's
- * commands built on these are in nvme_disk.c.
+ * opcode and fields named in nvme_spec.h.  Nothing is printed: a failed
+ * command fills a struct disk_cause (the command, and the NVMe status in
+ * words) for the caller to word.  The disk's commands built on these are
+ * in nvme_disk.c and nvme_erase.c.
  */
 #include <endian.h>
 #include <errno.h>
@@ -18,7 +19,6 @@
 #include "array.h"
 #include "nvme.h"
 #include "nvme_spec.h"
-#include "report.h"
 #include "unaligned.h"
 
 /* The NVMe status of a failed command, in words. */
@@ -49,30 +49,26 @@ static const char *nvme_status_text(int status)
 	return buf;
 }
 
-/* Run one command; on failure, why in c->why (the NVMe status in words), nothing said, and an errno. */
-static int nvme_send(struct device *dev, unsigned long req, struct nvme_passthru_cmd *cmd, struct disk_cause *c)
+/*
+ * Run one command; on failure an errno, with *c saying it: what failed
+ * (what, or the caller's c->what where what is NULL) and why (the NVMe
+ * status in words).  A command that succeeds leaves *c as it was.
+ */
+static int nvme_send(struct device *dev, unsigned long req, struct nvme_passthru_cmd *cmd, const char *what,
+		     struct disk_cause *c)
 {
 	int rc = ioctl(dev->fd, req, cmd);
 	int err = rc < 0 ? errno : EIO;
 
 	if (rc == 0)
 		return 0;
+	if (what)
+		c->what = what;
 	snprintf(c->why, sizeof(c->why), "%s", rc < 0 ? strerror(err) : nvme_status_text(rc));
 	return err;
 }
 
-/* Run one command; on failure print " WHAT failed: why" and return an errno. */
-static int nvme_exec(struct device *dev, unsigned long req, struct nvme_passthru_cmd *cmd, const char *what)
-{
-	struct disk_cause c = { .what = what };
-	int err = nvme_send(dev, req, cmd, &c);
-
-	if (err)
-		complain(" %s failed: %s\n", what, c.why);
-	return err;
-}
-
-static int identify(struct device *dev, uint8_t cns, uint32_t nsid, void *buf, bool quiet)
+static int identify(struct device *dev, uint8_t cns, uint32_t nsid, void *buf, struct disk_cause *c)
 {
 	struct nvme_passthru_cmd cmd = {
 		.opcode = NVME_ADMIN_IDENTIFY,
@@ -83,27 +79,20 @@ static int identify(struct device *dev, uint8_t cns, uint32_t nsid, void *buf, b
 	};
 
 	memset(buf, 0, NVME_IDENTIFY_BYTES);
-	if (quiet)
-		return ioctl(dev->fd, NVME_IOCTL_ADMIN_CMD, &cmd) ? EIO : 0;
-	return nvme_exec(dev, NVME_IOCTL_ADMIN_CMD, &cmd,
-			 cns == NVME_CNS_CONTROLLER ? "NVMe Identify Controller" : "NVMe Identify Namespace");
+	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd,
+			 cns == NVME_CNS_CONTROLLER ? "NVMe Identify Controller" : "NVMe Identify Namespace", c);
 }
 
-int nvme_admin_identify(struct device *dev, uint8_t cns, uint32_t nsid, void *buf)
+int nvme_admin_identify(struct device *dev, uint8_t cns, uint32_t nsid, void *buf, struct disk_cause *c)
 {
-	return identify(dev, cns, nsid, buf, false);
+	return identify(dev, cns, nsid, buf, c);
 }
 
-int nvme_admin_identify_quietly(struct device *dev, uint8_t cns, uint32_t nsid, void *buf)
-{
-	return identify(dev, cns, nsid, buf, true);
-}
-
-struct nvme_id_ctrl *nvme_identify_controller(struct device *dev, int *err)
+struct nvme_id_ctrl *nvme_identify_controller(struct device *dev, int *err, struct disk_cause *c)
 {
 	struct nvme_id_ctrl *ctrl = malloc(sizeof(*ctrl));
 
-	*err = ctrl ? identify(dev, NVME_CNS_CONTROLLER, 0, ctrl, false) : ENOMEM;
+	*err = ctrl ? identify(dev, NVME_CNS_CONTROLLER, 0, ctrl, c) : ENOMEM;
 	if (*err) {
 		free(ctrl);
 		return NULL;
@@ -111,15 +100,12 @@ struct nvme_id_ctrl *nvme_identify_controller(struct device *dev, int *err)
 	return ctrl;
 }
 
-long nvme_admin_get_features(struct device *dev, uint8_t fid, bool quiet)
+long nvme_admin_get_features(struct device *dev, uint8_t fid, struct disk_cause *c)
 {
 	/* The features read here belong to the controller: namespace 0. */
 	struct nvme_passthru_cmd cmd = { .opcode = NVME_ADMIN_GET_FEATURES, .nsid = 0, .cdw10 = fid };
 
-	if (quiet ? ioctl(dev->fd, NVME_IOCTL_ADMIN_CMD, &cmd) != 0
-		  : nvme_exec(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Get Features") != 0)
-		return -1;
-	return (long)cmd.result;
+	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Get Features", c) ? -1 : (long)cmd.result;
 }
 
 int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uint32_t bytes, uint32_t *result)
@@ -139,15 +125,15 @@ int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uin
 	return 0;
 }
 
-int nvme_admin_set_features(struct device *dev, uint8_t fid, uint32_t value, const char *what)
+int nvme_admin_set_features(struct device *dev, uint8_t fid, uint32_t value, const char *what, struct disk_cause *c)
 {
 	/* The features set here belong to the controller: namespace 0. */
 	struct nvme_passthru_cmd cmd = { .opcode = NVME_ADMIN_SET_FEATURES, .nsid = 0, .cdw10 = fid, .cdw11 = value };
 
-	return nvme_exec(dev, NVME_IOCTL_ADMIN_CMD, &cmd, what);
+	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, what, c);
 }
 
-int nvme_admin_get_log(struct device *dev, uint8_t lid, void *buf, uint32_t bytes, const char *what)
+int nvme_admin_get_log(struct device *dev, uint8_t lid, void *buf, uint32_t bytes, struct disk_cause *c)
 {
 	/* The logs read here belong to the controller, not to one namespace. */
 	struct nvme_passthru_cmd cmd = {
@@ -159,10 +145,10 @@ int nvme_admin_get_log(struct device *dev, uint8_t lid, void *buf, uint32_t byte
 	};
 
 	memset(buf, 0, bytes);
-	return nvme_exec(dev, NVME_IOCTL_ADMIN_CMD, &cmd, what);
+	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, NULL, c);
 }
 
-int nvme_admin_sanitize(struct device *dev, uint32_t cdw10, uint32_t pattern)
+int nvme_admin_sanitize(struct device *dev, uint32_t cdw10, uint32_t pattern, struct disk_cause *c)
 {
 	/* Sanitize acts on the whole subsystem: no namespace; it returns at once and runs on. */
 	struct nvme_passthru_cmd cmd = {
@@ -172,10 +158,10 @@ int nvme_admin_sanitize(struct device *dev, uint32_t cdw10, uint32_t pattern)
 		.cdw11 = pattern,
 	};
 
-	return nvme_exec(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Sanitize");
+	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Sanitize", c);
 }
 
-int nvme_admin_format(struct device *dev, uint32_t nsid, uint32_t cdw10)
+int nvme_admin_format(struct device *dev, uint32_t nsid, uint32_t cdw10, struct disk_cause *c)
 {
 	/* A format with secure erase returns when the erase is done: allow it hours. */
 	struct nvme_passthru_cmd cmd = {
@@ -185,18 +171,17 @@ int nvme_admin_format(struct device *dev, uint32_t nsid, uint32_t cdw10)
 		.timeout_ms = 4u * 3600u * 1000u,
 	};
 
-	return nvme_exec(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Format NVM");
+	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Format NVM", c);
 }
 
 int nvme_io_flush(struct device *dev, struct disk_cause *c)
 {
 	struct nvme_passthru_cmd cmd = { .opcode = NVME_IO_FLUSH, .nsid = dev->nvme_nsid, .timeout_ms = 60000 };
 
-	c->what = "NVMe Flush";
-	return nvme_send(dev, NVME_IOCTL_IO_CMD, &cmd, c);
+	return nvme_send(dev, NVME_IOCTL_IO_CMD, &cmd, "NVMe Flush", c);
 }
 
-int nvme_io_read(struct device *dev, uint64_t lba, void *buf, uint32_t bytes, const char *what)
+int nvme_io_read(struct device *dev, uint64_t lba, void *buf, uint32_t bytes, struct disk_cause *c)
 {
 	struct nvme_passthru_cmd cmd = {
 		.opcode = NVME_IO_READ,
@@ -209,7 +194,7 @@ int nvme_io_read(struct device *dev, uint64_t lba, void *buf, uint32_t bytes, co
 		.timeout_ms = 60000,
 	};
 
-	return nvme_exec(dev, NVME_IOCTL_IO_CMD, &cmd, what);
+	return nvme_send(dev, NVME_IOCTL_IO_CMD, &cmd, NULL, c);
 }
 
 void nvme_dsm_pack(const struct sector_range *pieces, unsigned int n, uint8_t buf[NVME_DSM_BYTES])
@@ -235,28 +220,17 @@ int nvme_io_deallocate(struct device *dev, const struct sector_range *pieces, un
 	};
 	int err;
 
-	c->what = "NVMe Dataset Management (deallocate)";
 	if (!buf)
 		return ENOMEM;
 	nvme_dsm_pack(pieces, n, buf);
-	err = nvme_send(dev, NVME_IOCTL_IO_CMD, &cmd, c);
+	err = nvme_send(dev, NVME_IOCTL_IO_CMD, &cmd, "NVMe Dataset Management (deallocate)", c);
 	free(buf);
 	return err;
 }
 
 int nvme_identify_namespace(struct device *dev, void *buf, struct disk_cause *c)
 {
-	struct nvme_passthru_cmd cmd = {
-		.opcode = NVME_ADMIN_IDENTIFY,
-		.nsid = dev->nvme_nsid,
-		.addr = (uint64_t)(uintptr_t)buf,
-		.data_len = NVME_IDENTIFY_BYTES,
-		.cdw10 = NVME_CNS_NAMESPACE,
-	};
-
-	c->what = "NVMe Identify Namespace";
-	memset(buf, 0, NVME_IDENTIFY_BYTES);
-	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, c);
+	return identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, buf, c);
 }
 
 bool nvme_controller_name(const char *path, char *name, size_t size)
@@ -293,7 +267,7 @@ void nvme_detect(struct device *dev)
 	 * command through it is refused rather than sent to namespace 1.
 	 */
 	buf = malloc(NVME_IDENTIFY_BYTES);
-	if (buf && identify(dev, NVME_CNS_CONTROLLER, 0, buf, true) == 0) {
+	if (buf && identify(dev, NVME_CNS_CONTROLLER, 0, buf, &(struct disk_cause){ 0 }) == 0) {
 		dev->nvme_nsid = NVME_NSID_ALL;
 	}
 	free(buf);

@@ -1,8 +1,8 @@
 /*
  * The NVMe transport: one call per command this program sends, through
- * the kernel's admin and I/O pass-through ioctls.  A failure prints
- * " WHAT failed: why" (the NVMe status in words) and returns an errno;
- * the calls that take a struct disk_cause fill it instead and say nothing.
+ * the kernel's admin and I/O pass-through ioctls.  Nothing is said: a
+ * failure returns an errno and fills the struct disk_cause passed in (the
+ * command and the NVMe status in words), which the caller words.
  */
 #ifndef HDPARM_NVME_H
 #define HDPARM_NVME_H
@@ -24,38 +24,35 @@ void nvme_detect(struct device *dev);
 bool nvme_controller_name(const char *path, char *name, size_t size);
 
 /* Identify (cns: nvme_spec.h's enum nvme_cns) into buf, NVME_IDENTIFY_BYTES long. */
-int nvme_admin_identify(struct device *dev, uint8_t cns, uint32_t nsid, void *buf);
+int nvme_admin_identify(struct device *dev, uint8_t cns, uint32_t nsid, void *buf, struct disk_cause *c);
 
-/* The same, a failure unsaid (EIO). */
-int nvme_admin_identify_quietly(struct device *dev, uint8_t cns, uint32_t nsid, void *buf);
-
-/* Identify Controller in a page of its own (the caller frees it); NULL with *err on failure (said). */
+/* Identify Controller in a page of its own (the caller frees it); NULL with *err on failure. */
 struct nvme_id_ctrl;
-struct nvme_id_ctrl *nvme_identify_controller(struct device *dev, int *err);
+struct nvme_id_ctrl *nvme_identify_controller(struct device *dev, int *err, struct disk_cause *c);
 
-/* Get Features of the controller: the result dword, or -1 (a failure is reported unless quiet). */
-long nvme_admin_get_features(struct device *dev, uint8_t fid, bool quiet);
+/* Get Features of the controller: the result dword, or -1. */
+long nvme_admin_get_features(struct device *dev, uint8_t fid, struct disk_cause *c);
 
 /* Get Features of the controller with its data structure (APST): buf, *result; EIO, unsaid, on failure. */
 int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uint32_t bytes, uint32_t *result);
 
 /* Set Features of the controller: fid to value; what names it in a failure. */
-int nvme_admin_set_features(struct device *dev, uint8_t fid, uint32_t value, const char *what);
+int nvme_admin_set_features(struct device *dev, uint8_t fid, uint32_t value, const char *what, struct disk_cause *c);
 
-/* Get Log Page of the controller: bytes (a multiple of 4) of log lid into buf. */
-int nvme_admin_get_log(struct device *dev, uint8_t lid, void *buf, uint32_t bytes, const char *what);
+/* Get Log Page of the controller: bytes (a multiple of 4) of log lid into buf; c->what is the caller's. */
+int nvme_admin_get_log(struct device *dev, uint8_t lid, void *buf, uint32_t bytes, struct disk_cause *c);
 
 /* Sanitize with CDW10 (nvme_spec.h's action and switches) and the overwrite pattern. */
-int nvme_admin_sanitize(struct device *dev, uint32_t cdw10, uint32_t pattern);
+int nvme_admin_sanitize(struct device *dev, uint32_t cdw10, uint32_t pattern, struct disk_cause *c);
 
 /* Format NVM of namespace nsid (NVME_NSID_ALL: every one) with CDW10 (nvme_spec.h's fields). */
-int nvme_admin_format(struct device *dev, uint32_t nsid, uint32_t cdw10);
+int nvme_admin_format(struct device *dev, uint32_t nsid, uint32_t cdw10, struct disk_cause *c);
 
-/* Flush of the namespace; a failure in *c, unsaid. */
+/* Flush of the namespace. */
 int nvme_io_flush(struct device *dev, struct disk_cause *c);
 
-/* Read of one block at lba into buf (bytes: the LBA size); what names it in a failure. */
-int nvme_io_read(struct device *dev, uint64_t lba, void *buf, uint32_t bytes, const char *what);
+/* Read of one block at lba into buf (bytes: the LBA size); c->what, the caller's, names it in a failure. */
+int nvme_io_read(struct device *dev, uint64_t lba, void *buf, uint32_t bytes, struct disk_cause *c);
 
 /*
  * Dataset Management's range list (NVMe Base 3.0, figure "Dataset
@@ -66,10 +63,10 @@ int nvme_io_read(struct device *dev, uint64_t lba, void *buf, uint32_t bytes, co
 #define NVME_DSM_BYTES (16 * NVME_DSM_MAX_RANGES)
 void nvme_dsm_pack(const struct sector_range *pieces, unsigned int n, uint8_t buf[NVME_DSM_BYTES]);
 
-/* Dataset Management, deallocate, of n pieces (each at most 2^32-1 blocks); a failure in *c, unsaid. */
+/* Dataset Management, deallocate, of n pieces (each at most 2^32-1 blocks). */
 int nvme_io_deallocate(struct device *dev, const struct sector_range *pieces, unsigned int n, struct disk_cause *c);
 
-/* Identify Namespace of dev's namespace into buf (NVME_IDENTIFY_BYTES); a failure in *c, unsaid. */
+/* Identify Namespace of dev's namespace into buf (NVME_IDENTIFY_BYTES). */
 int nvme_identify_namespace(struct device *dev, void *buf, struct disk_cause *c);
 
 #endif

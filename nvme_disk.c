@@ -36,9 +36,24 @@ static int identify_controller(struct device *dev, struct nvme_id_ctrl **ctrl, s
 {
 	*ctrl = malloc(sizeof(**ctrl));
 	*ns = malloc(sizeof(**ns));
+	struct disk_cause cause = { 0 };
+	int err;
+
 	if (!*ctrl || !*ns)
 		return ENOMEM;
-	return nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, *ctrl);
+	err = nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, *ctrl, &cause);
+	return err ? say_cause(&cause, err) : 0;
+}
+
+/* Identify Namespace of the node's namespace; a failure said. */
+static bool read_namespace(struct device *dev, struct nvme_id_ns *ns)
+{
+	struct disk_cause cause = { 0 };
+	int err = nvme_identify_namespace(dev, ns, &cause);
+
+	if (err)
+		say_cause(&cause, err);
+	return !err;
 }
 
 static int nvme_disk_identify(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -66,9 +81,10 @@ static int nvme_disk_identify(struct device *dev, const struct settings *s, enum
 		if (!err)
 			complain("Wrote NVMe Identify Controller data to \"%s\"\n", s->v[OPT_IRAW].str);
 	} else if (!err) {
-		bool have_ns = dev->nvme_nsid != NVME_NSID_ALL && nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns) == 0;
-		long vwc = (ctrl->vwc & 1) ? nvme_admin_get_features(dev, NVME_FEAT_VOLATILE_WC, true) : -1;
-		long ps = nvme_admin_get_features(dev, NVME_FEAT_POWER_MGMT, true);
+		struct disk_cause quiet = { 0 };
+		bool have_ns = dev->nvme_nsid != NVME_NSID_ALL && read_namespace(dev, ns);
+		long vwc = (ctrl->vwc & 1) ? nvme_admin_get_features(dev, NVME_FEAT_VOLATILE_WC, &quiet) : -1;
+		long ps = nvme_admin_get_features(dev, NVME_FEAT_POWER_MGMT, &quiet);
 		uint8_t table[NVME_APST_BYTES];
 		uint32_t apst = 0;
 		bool have_apst = (ctrl->apsta & 1) && nvme_admin_get_features_data(dev, NVME_FEAT_APST, table, sizeof(table), &apst) == 0;
@@ -108,7 +124,7 @@ static int nvme_disk_identity(struct device *dev, const struct settings *s, enum
 		id_string(fw, sizeof(fw), ctrl->fr, sizeof(ctrl->fr));
 		id_string(serial, sizeof(serial), ctrl->sn, sizeof(ctrl->sn));
 		out("\n Model=%s, FwRev=%s, SerialNo=%s\n", model, fw, serial);
-		if (dev->nvme_nsid != NVME_NSID_ALL && nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns) == 0)
+		if (dev->nvme_nsid != NVME_NSID_ALL && read_namespace(dev, ns))
 			out(" Namespace=%u, Sectors=%llu, SectSize=%llu\n", dev->nvme_nsid,
 			    (unsigned long long)le64toh(ns->nsze), (unsigned long long)nvme_lba_bytes(nvme_ns_format(ns)));
 		out("\n");
@@ -162,56 +178,40 @@ static bool kernel_latency_limit(const struct device *dev, unsigned long long *u
 	return true;
 }
 
-/* -C: the state's number, power and kind from the descriptors, then APST and the kernel's limit. */
-static void print_power_details(struct device *dev, const struct nvme_id_ctrl *ctrl, unsigned int ps)
+/* -C: the state's descriptor (power, kind), APST and the kernel's limit. */
+static void power_details(struct device *dev, const struct nvme_id_ctrl *ctrl, struct disk_power_mode *m)
 {
+	const struct nvme_power_state *psd = &ctrl->psd[m->power_state];
 	uint8_t table[NVME_APST_BYTES];
 	uint32_t apst = 0;
-	char watts[24], limit[32];
 	bool have_apst = (ctrl->apsta & 1) && nvme_admin_get_features_data(dev, NVME_FEAT_APST, table, sizeof(table), &apst) == 0;
-	bool have_limit = apst_latency_limit(dev, limit, sizeof(limit));
 
-	out(" power state:     PS%u, max %s (%s)\n", ps, nvme_power_text(&ctrl->psd[ps], watts, sizeof(watts)),
-	    (ctrl->psd[ps].flags & NVME_PS_NOPS) ? "non-operational" : "operational");
-	out(" APST:            %s", !(ctrl->apsta & 1) ? "not supported" : !have_apst ? "unknown" : (apst & 1) ? "enabled" : "disabled");
-	if (have_limit)
-		out(" (the kernel's latency limit: %s%s)", limit, strspn(limit, "0123456789") == strlen(limit) ? " us" : "");
-	out_char('\n');
-	json_fixed("max_power_watts", nvme_power_watts(&ctrl->psd[ps]), 4);
-	if (have_apst)
-		json_bool("apst_enabled", apst & 1);
-	else
-		json_null("apst_enabled");
-	json_string("apst_latency_limit_us", have_limit ? limit : NULL);
+	m->have_descriptor = true;
+	m->operational = !(psd->flags & NVME_PS_NOPS);
+	nvme_power_text(psd, m->max_power, sizeof(m->max_power));
+	m->max_power_watts = nvme_power_watts(psd);
+	m->apst = !(ctrl->apsta & 1) ? APST_NOT_SUPPORTED : !have_apst ? APST_UNKNOWN : (apst & 1) ? APST_ENABLED : APST_DISABLED;
+	if (!apst_latency_limit(dev, m->latency_limit, sizeof(m->latency_limit)))
+		m->latency_limit[0] = '\0';
 }
 
-static int nvme_disk_power_mode(struct device *dev, const struct settings *s, enum opt_id opt)
+/* -C: Get Features Power Management does not change the state; the descriptors say what it is. */
+static int nvme_disk_power_mode(struct device *dev, struct disk_power_mode *m)
 {
-	long ps = nvme_admin_get_features(dev, NVME_FEAT_POWER_MGMT, false);
+	long ps = nvme_admin_get_features(dev, NVME_FEAT_POWER_MGMT, &m->cause);
 	struct nvme_id_ctrl *ctrl;
+	int err;
 
-	(void)s;
-	(void)opt;
-	if (ps < 0) {
-		out(" drive state is:  unknown\n");
+	if (ps < 0)
 		return EIO;
-	}
-	ps &= NVME_PM_STATE_MASK;
-	json_uint("power_state", (uint64_t)ps);
-	ctrl = nvme_identify_controller(dev, &(int){ 0 });
-	if (!ctrl || (unsigned int)ps > ctrl->npss) {
-		/* Without the descriptors, the state is all there is to say. */
-		json_string("power_mode", "active/idle");
-		out(" drive state is:  active/idle\n");
-	} else {
-		bool nops = ctrl->psd[ps].flags & NVME_PS_NOPS;
-
-		json_string("power_mode", nops ? "non-operational" : "active/idle");
-		if (nops)
-			out(" drive state is:  non-operational (power state %ld)\n", ps);
-		else
-			out(" drive state is:  active/idle\n");
-		print_power_details(dev, ctrl, (unsigned int)ps);
+	m->power_state = (int)(ps & NVME_PM_STATE_MASK);
+	m->state = "active/idle";
+	/* Without the descriptors, the state is all there is to say (the failed Identify is said). */
+	ctrl = nvme_identify_controller(dev, &err, &m->cause);
+	if (ctrl && (unsigned int)m->power_state <= ctrl->npss) {
+		if (ctrl->psd[m->power_state].flags & NVME_PS_NOPS)
+			m->state = "non-operational";
+		power_details(dev, ctrl, m);
 	}
 	free(ctrl);
 	return 0;
@@ -267,9 +267,10 @@ static int nvme_refuse_power(struct device *dev, const char *option);
 /* Get Features does not change the power state; a non-operational state counts as standby. */
 static int nvme_disk_power_state(struct device *dev, enum disk_power *state)
 {
-	long ps = nvme_admin_get_features(dev, NVME_FEAT_POWER_MGMT, true);
+	struct disk_cause unsaid = { 0 };
+	long ps = nvme_admin_get_features(dev, NVME_FEAT_POWER_MGMT, &unsaid);
 	int err = EIO;
-	struct nvme_id_ctrl *ctrl = ps < 0 ? NULL : nvme_identify_controller(dev, &err);
+	struct nvme_id_ctrl *ctrl = ps < 0 ? NULL : nvme_identify_controller(dev, &err, &unsaid);
 
 	*state = DISK_POWER_UNKNOWN;
 	if (ctrl && (ps & NVME_PM_STATE_MASK) <= ctrl->npss)
@@ -282,25 +283,27 @@ static int nvme_disk_standby_now(struct device *dev)
 {
 	int err;
 	char why[256];
-	struct nvme_id_ctrl *ctrl = nvme_identify_controller(dev, &err);
+	struct disk_cause unsaid = { 0 };
+	struct nvme_id_ctrl *ctrl = nvme_identify_controller(dev, &err, &unsaid);
 	int ps = ctrl ? deepest_nops(dev, ctrl, why, sizeof(why)) : -1;
 
 	free(ctrl);
 	if (err || ps < 0)
 		return err ? err : EOPNOTSUPP;
-	return nvme_admin_set_features(dev, NVME_FEAT_POWER_MGMT, (uint32_t)ps, "NVMe Set Features (power state)");
+	return nvme_admin_set_features(dev, NVME_FEAT_POWER_MGMT, (uint32_t)ps, "NVMe Set Features (power state)", &unsaid);
 }
 
 /* -y: the deepest non-operational power state, which the controller leaves by itself on the next I/O. */
 static int nvme_disk_power_command(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct nvme_id_ctrl *ctrl;
+	struct disk_cause cause = { 0 };
 	char watts[24], why[256];
 	int err, ps;
 
 	if (opt != OPT_STANDBY_NOW)
 		return nvme_refuse_power(dev, s->v[opt].name);
-	ctrl = nvme_identify_controller(dev, &err);
+	ctrl = nvme_identify_controller(dev, &err, &cause);
 	if (!err && (ps = deepest_nops(dev, ctrl, why, sizeof(why))) < 0) {
 		if (why[0])
 			complain(" %s: %s\n", s->v[opt].name, why);
@@ -313,11 +316,11 @@ static int nvme_disk_power_command(struct device *dev, const struct settings *s,
 		if (s->v[opt].noisy)
 			out(" issuing standby command: NVMe power state %d (non-operational, max %s)\n", ps,
 			    nvme_power_text(&ctrl->psd[ps], watts, sizeof(watts)));
-		err = nvme_admin_set_features(dev, NVME_FEAT_POWER_MGMT, (uint32_t)ps, "NVMe Set Features (power state)");
+		err = nvme_admin_set_features(dev, NVME_FEAT_POWER_MGMT, (uint32_t)ps, "NVMe Set Features (power state)", &cause);
 		json_uint("power_state_set", (uint64_t)ps);
 	}
 	free(ctrl);
-	return err;
+	return err ? say_cause(&cause, err) : 0;
 }
 
 static int nvme_refuse_power(struct device *dev, const char *option)
@@ -336,13 +339,14 @@ static int nvme_refuse_power(struct device *dev, const char *option)
 static int nvme_disk_get_cache(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct nvme_id_ctrl *ctrl;
+	struct disk_cause cause = { 0 };
 	long wce;
 	int err;
 
 	(void)s;
 	if (opt != OPT_WCACHE)	/* NVMe has no read look-ahead to switch */
 		return refuse_on_this_disk(dev, s->v[opt].name);
-	ctrl = nvme_identify_controller(dev, &err);
+	ctrl = nvme_identify_controller(dev, &err, &cause);
 	if (!err && !(ctrl->vwc & 1)) {
 		json_object_begin("write_cache");
 		json_bool("supported", false);
@@ -350,7 +354,7 @@ static int nvme_disk_get_cache(struct device *dev, const struct settings *s, enu
 		json_object_end();
 		out(" write-caching = not supported\n");
 	} else if (!err) {
-		wce = nvme_admin_get_features(dev, NVME_FEAT_VOLATILE_WC, false);
+		wce = nvme_admin_get_features(dev, NVME_FEAT_VOLATILE_WC, &cause);
 		if (wce < 0) {
 			err = EIO;
 		} else {
@@ -363,12 +367,14 @@ static int nvme_disk_get_cache(struct device *dev, const struct settings *s, enu
 		}
 	}
 	free(ctrl);
-	return err;
+	return err ? say_cause(&cause, err) : 0;
 }
 
 static int nvme_disk_set_cache(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	unsigned int on = (unsigned int)s->v[opt].num;
+	struct disk_cause cause = { 0 };
+	int err;
 
 	if (opt != OPT_WCACHE)
 		return refuse_on_this_disk(dev, s->v[opt].name);
@@ -376,14 +382,10 @@ static int nvme_disk_set_cache(struct device *dev, const struct settings *s, enu
 		out(" setting drive write-caching to %u", on);
 		print_on_off(on);
 	}
-	if (!on) {
-		struct disk_cause cause = { 0 };
-		int err = nvme_io_flush(dev, &cause);
-
-		if (err)
-			return say_cause(&cause, err);
-	}
-	return nvme_admin_set_features(dev, NVME_FEAT_VOLATILE_WC, on, "NVMe Set Features (volatile write cache)");
+	err = on ? 0 : nvme_io_flush(dev, &cause);
+	if (!err)
+		err = nvme_admin_set_features(dev, NVME_FEAT_VOLATILE_WC, on, "NVMe Set Features (volatile write cache)", &cause);
+	return err ? say_cause(&cause, err) : 0;
 }
 
 static int nvme_disk_flush(struct device *dev, struct disk_cause *c)
@@ -438,9 +440,11 @@ static int nvme_disk_read_sector(struct device *dev, uint64_t lba)
 		return ENOMEM;
 	out("reading sector %llu: ", (unsigned long long)lba);
 	fflush(stdout);
-	err = nvme_io_read(dev, lba, buf, bytes, "--read-sector");
-	out(err ? "FAILED\n" : "succeeded\n");
-	if (!err)
+	cause.what = "--read-sector";
+	err = say_outcome(nvme_io_read(dev, lba, buf, bytes, &cause));
+	if (err)
+		say_cause(&cause, err);
+	else
 		dump_sector(buf, bytes);
 	free(buf);
 	return err;
@@ -471,12 +475,12 @@ static int nvme_disk_temperature(struct device *dev, struct disk_temperature *t)
 	struct nvme_id_ctrl *ctrl;
 	int err;
 
-	t->what = "NVMe Get Log Page (SMART / Health)";
-	if ((err = nvme_admin_get_log(dev, NVME_LOG_SMART_HEALTH, log, sizeof(log), t->what)))
+	t->cause.what = "NVMe Get Log Page (SMART / Health)";
+	if ((err = nvme_admin_get_log(dev, NVME_LOG_SMART_HEALTH, log, sizeof(log), &t->cause)))
 		return err;
 	t->source = TEMP_NVME_HEALTH;
 	t->celsius = (int)get_le16(log + NVME_SMART_COMPOSITE_TEMPERATURE) - NVME_KELVIN_0C;
-	ctrl = nvme_identify_controller(dev, &err);
+	ctrl = nvme_identify_controller(dev, &err, &(struct disk_cause){ 0 });
 	if (ctrl && le16toh(ctrl->wctemp))
 		t->warning = (int)le16toh(ctrl->wctemp) - NVME_KELVIN_0C;
 	if (ctrl && le16toh(ctrl->cctemp))
@@ -500,7 +504,6 @@ const struct disk_ops nvme_disk = {
 		[DISK_IDENTITY] = nvme_disk_identity,
 		[DISK_GET_CACHE] = nvme_disk_get_cache,
 		[DISK_SET_CACHE] = nvme_disk_set_cache,
-		[DISK_POWER_MODE] = nvme_disk_power_mode,
 		[DISK_POWER_COMMAND] = nvme_disk_power_command,
 		[DISK_SANITIZE] = nvme_sanitize,
 		[DISK_SANITIZE_WAIT] = nvme_sanitize_wait,
@@ -510,6 +513,7 @@ const struct disk_ops nvme_disk = {
 	.trim_limits = nvme_disk_trim_limits,
 	.trim_send = nvme_disk_trim_send,
 	.flush = nvme_disk_flush,
+	.power_mode = nvme_disk_power_mode,
 	.flush_quietly = nvme_disk_flush_quietly,
 	.describe_erase = nvme_describe_erase,
 	.refuse_power = nvme_refuse_power,

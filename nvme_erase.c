@@ -32,10 +32,12 @@ struct erase_caps {
 	uint8_t fna;
 };
 
-static int read_caps(struct device *dev, struct erase_caps *c)
+/* Identify Controller's erase capabilities; a failure said unless quiet (the reach of an erase, before its own checks speak). */
+static int read_caps(struct device *dev, struct erase_caps *c, bool quiet)
 {
+	struct disk_cause cause = { 0 };
 	int err;
-	struct nvme_id_ctrl *ctrl = nvme_identify_controller(dev, &err);
+	struct nvme_id_ctrl *ctrl = nvme_identify_controller(dev, &err, &cause);
 
 	*c = (struct erase_caps){ 0 };
 	if (ctrl) {
@@ -44,22 +46,8 @@ static int read_caps(struct device *dev, struct erase_caps *c)
 		c->fna = ctrl->fna;
 	}
 	free(ctrl);
-	return err;
-}
-
-/* The same, nothing said: for the reach of an erase, before the erase's own checks speak. */
-static int read_caps_quietly(struct device *dev, struct erase_caps *c)
-{
-	struct nvme_id_ctrl *ctrl = malloc(sizeof(*ctrl));
-	int err = ctrl ? nvme_admin_identify_quietly(dev, NVME_CNS_CONTROLLER, 0, ctrl) : ENOMEM;
-
-	*c = (struct erase_caps){ 0 };
-	if (!err) {
-		c->sanicap = le32toh(ctrl->sanicap);
-		c->oacs = le16toh(ctrl->oacs);
-		c->fna = ctrl->fna;
-	}
-	free(ctrl);
+	if (err && !quiet)
+		say_cause(&cause, err);
 	return err;
 }
 
@@ -129,7 +117,7 @@ void nvme_describe_erase(struct device *dev)
 	char what[200], use[200] = "";
 	unsigned int total = 0, n = 0;
 
-	if (read_caps(dev, &c))
+	if (read_caps(dev, &c, false))
 		return;
 	supported_erases(&c, what, sizeof(what));
 	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
@@ -154,7 +142,7 @@ enum reach_scope nvme_erase_scope(struct device *dev, enum opt_id opt)
 		return REACH_NVME_SUBSYSTEM;
 	case OPT_FORMAT_ERASE:
 		/* FNA bits 0 and 1: a format, or its secure erase, applies to every namespace of the subsystem. */
-		return read_caps_quietly(dev, &c) == 0 && (c.fna & (NVME_FNA_ERASE_ALL | NVME_FNA_FORMAT_ALL))
+		return read_caps(dev, &c, true) == 0 && (c.fna & (NVME_FNA_ERASE_ALL | NVME_FNA_FORMAT_ALL))
 			       ? REACH_NVME_SUBSYSTEM : REACH_NAMED;
 	default:
 		return REACH_NAMED;
@@ -184,7 +172,8 @@ struct sanitize_log {
 static int read_sanitize_log(struct device *dev, struct sanitize_log *l)
 {
 	struct nvme_sanitize_log raw;
-	int err = nvme_admin_get_log(dev, NVME_LOG_SANITIZE_STATUS, &raw, sizeof(raw), "NVMe Get Log Page (sanitize status)");
+	struct disk_cause cause = { .what = "NVMe Get Log Page (sanitize status)" };
+	int err = nvme_admin_get_log(dev, NVME_LOG_SANITIZE_STATUS, &raw, sizeof(raw), &cause);
 	uint16_t sstat = le16toh(raw.sstat);
 
 	l->progress = le16toh(raw.sprog);
@@ -195,7 +184,7 @@ static int read_sanitize_log(struct device *dev, struct sanitize_log *l)
 	l->estimate[0] = le32toh(raw.eto);
 	l->estimate[1] = le32toh(raw.etbe);
 	l->estimate[2] = le32toh(raw.etce);
-	return err;
+	return err ? say_cause(&cause, err) : 0;
 }
 
 static const char *state_name(unsigned int status)
@@ -293,6 +282,7 @@ int nvme_sanitize(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	const struct sanitize_action *a = sanitize_action_of(opt);
 	const char *option = s->v[opt].name;
+	struct disk_cause cause = { 0 };
 	struct erase_caps c;
 	uint32_t cdw10, pattern = 0;
 	int err;
@@ -301,7 +291,7 @@ int nvme_sanitize(struct device *dev, const struct settings *s, enum opt_id opt)
 		return sanitize_status(dev);
 	if (!a)
 		return refuse_on_this_disk(dev, option);
-	if ((err = read_caps(dev, &c)))
+	if ((err = read_caps(dev, &c, false)))
 		return err;
 	/* A refused erase ends the device's run: nothing after it goes out. */
 	if ((err = sanitize_allowed(&c, a, s, option))) {
@@ -321,10 +311,12 @@ int nvme_sanitize(struct device *dev, const struct settings *s, enum opt_id opt)
 		erase_sample_before(dev, a->sanact == NVME_SANACT_OVERWRITE ? ERASE_TO_PATTERN : erase_kind_of(a->sanact), pattern);
 	out("Issuing NVMe Sanitize (%s)\n", a->name);
 	fflush(stdout);
-	err = nvme_admin_sanitize(dev, cdw10, pattern);
+	err = nvme_admin_sanitize(dev, cdw10, pattern, &cause);
 	/* A sanitize that did not start ends the device's run: a wait after it would report an older one. */
-	if (err)
+	if (err) {
+		say_cause(&cause, err);
 		dev->refused = true;
+	}
 	erase_json_sanitize(opt, err);
 	if (!err && a->cap) {
 		out("Operation started in background\n");
@@ -429,16 +421,17 @@ int nvme_format_erase(struct device *dev, const struct settings *s, enum opt_id 
 	unsigned int ses = s->v[opt].num == 0 ? NVME_SES_USER_DATA : NVME_SES_CRYPTO;
 	const char *erase = ses == NVME_SES_CRYPTO ? "cryptographic erase" : "user-data erase";
 	struct nvme_id_ns *ns = malloc(sizeof(*ns));
+	struct disk_cause cause = { 0 };
 	struct long_command lc;
 	struct erase_caps c;
 	char names[600];
 	double seconds;
-	int err = ns ? read_caps(dev, &c) : ENOMEM;
+	int err = ns ? read_caps(dev, &c, false) : ENOMEM;
 
 	if (!err && (err = format_allowed(dev, &c, ses, option)))
 		dev->refused = true;	/* a refused erase ends the device's run */
-	else if (!err)
-		err = nvme_admin_identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, ns);
+	else if (!err && (err = nvme_identify_namespace(dev, ns, &cause)))
+		say_cause(&cause, err);
 	if (!err && (c.fna & (NVME_FNA_ERASE_ALL | NVME_FNA_FORMAT_ALL)) && dev->reach_valid && dev->reach.n) {
 		reach_list(&dev->reach, names, sizeof(names));
 		out("This controller's format erases every namespace: %s\n", names);
@@ -454,8 +447,10 @@ int nvme_format_erase(struct device *dev, const struct settings *s, enum opt_id 
 			   " hdparm was interrupted: the format goes on in the controller, and the namespace is not"
 			   " usable until it ends\n",
 			   !dev->run.json);
-	err = nvme_admin_format(dev, dev->nvme_nsid, format_cdw10(ns, ses));
+	err = nvme_admin_format(dev, dev->nvme_nsid, format_cdw10(ns, ses), &cause);
 	seconds = long_command_end(&lc);
+	if (err)
+		say_cause(&cause, err);
 	free(ns);
 	json_object_begin("format_erase");
 	json_string("erase", ses == NVME_SES_CRYPTO ? "crypto" : "user");

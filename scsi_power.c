@@ -16,20 +16,19 @@
 #include "sysfs.h"
 #include "unaligned.h"
 
-int scsi_power_mode(struct device *dev, const struct settings *s, enum opt_id opt)
+/* -C: REQUEST SENSE's power condition, which asking does not change (SPC-4 4.5.2). */
+int scsi_power_mode(struct device *dev, struct disk_power_mode *m)
 {
 	struct sense now;
 	struct scsi_result res;
 	int err = scsi_request_sense(dev, &now, &res);
 
-	(void)s;
-	(void)opt;
 	if (err) {
-		out(" drive state is:  unknown\n");
-		return scsi_report("REQUEST SENSE", &res, err);
+		m->cause.what = "REQUEST SENSE";
+		snprintf(m->cause.why, sizeof(m->cause.why), "%s", res.cause);
+		return err;
 	}
-	json_string("power_mode", scsi_power_state(&now));
-	out(" drive state is:  %s\n", scsi_power_state(&now));
+	m->state = scsi_power_state(&now);
 	return 0;
 }
 
@@ -52,13 +51,13 @@ int scsi_disk_temperature(struct device *dev, struct disk_temperature *t)
 	struct scsi_temperature st;
 	int err = scsi_log_sense(dev, LOG_PAGE_TEMPERATURE, buf, sizeof(buf), &res);
 
-	t->what = "LOG SENSE (temperature)";
 	if (!err && (!scsi_decode_temperature_page(buf, res.got, &st) || !st.has_current)) {
 		snprintf(res.cause, sizeof(res.cause), "the disk returned no temperature");
 		err = EIO;
 	}
 	if (err) {
-		snprintf(t->cause, sizeof(t->cause), "%s", res.cause[0] ? res.cause : strerror(err));
+		t->cause.what = "LOG SENSE (temperature)";
+		snprintf(t->cause.why, sizeof(t->cause.why), "%s", res.cause);
 		return err;
 	}
 	t->source = TEMP_SCSI_LOG;

@@ -330,36 +330,6 @@ int set_multcount(struct device *dev, const struct settings *s, enum opt_id opt)
 	return ata_command(dev, "HDIO_DRIVE_CMD(set_multi_count)", ATA_OP_SET_MULTIPLE, 0, (uint16_t)count);
 }
 
-int check_power_mode(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	struct ata_result res;
-	const char *state = "unknown";
-	int err;
-
-	(void)s;
-	(void)opt;
-	err = ata_check_power_mode(dev, &res);
-	if (err) {
-		ata_report("CHECK POWER MODE", &res, err);
-	} else if (!res.have_regs) {
-		/* 9.65 decoded the zeros as "standby". */
-		complain(" CHECK POWER MODE: the state is unknown: the bridge returned no registers (it ignores CK_COND)\n");
-		err = EIO;
-	} else {
-		switch (res.out.count & 0xff) {
-		case 0x00: state = "standby"; break;
-		case 0x40: state = "NVcache_spindown"; break;
-		case 0x41: state = "NVcache_spinup"; break;
-		case 0x80: state = "idle"; break;
-		case 0xff: state = "active/idle"; break;
-		default: break;
-		}
-		json_string("power_mode", state);
-	}
-	out(" drive state is:  %s\n", state);
-	return err;
-}
-
 /* Commands that only tell the drive to do something. */
 static const struct power_cmd {
 	uint8_t command, fallback;	/* fallback: the ATA-1 opcode, tried if the first fails */

@@ -10,6 +10,7 @@
  */
 #include <limits.h>
 
+#include "checks.h"
 #include "json.h"
 #include "report.h"
 #include "temperature.h"
@@ -85,11 +86,8 @@ int temperature_step(struct device *dev, const struct settings *s, enum opt_id o
 		return 0;
 	}
 	err = dev->disk->temperature(dev, &t);
-	if (err) {
-		if (t.cause[0])
-			complain(" %s failed: %s\n", t.what, t.cause);
-		return err;
-	}
+	if (err)
+		return say_cause(&t.cause, err);
 	if (t.source == TEMP_HITACHI)
 		print_hitachi(&t);
 	else
