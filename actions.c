@@ -14,6 +14,7 @@
 #include "array.h"
 #include "actions.h"
 #include "benchmark.h"
+#include "cache.h"
 #include "commands.h"
 #include "dco.h"
 #include "disk.h"
@@ -83,13 +84,13 @@ static const struct step steps[] = {
 	STEP(OPT_DEFECTS, WHEN_SET, false, set_drive_feature, ATA),
 	STEP(OPT_PREFETCH, WHEN_SET, false, set_drive_feature, ATA),
 	STEP(OPT_XFERMODE, WHEN_SET, false, set_drive_feature, ATA),
-	DISK_STEP(OPT_LOOKAHEAD, WHEN_SET, false, DISK_SET_CACHE),
+	STEP(OPT_LOOKAHEAD, WHEN_SET, false, cache_set_step, ANY),
 	STEP(OPT_POWERUP_STANDBY, WHEN_SET, false, set_powerup_standby, ATA),
 	POWER_STEP(OPT_APM, WHEN_SET, set_drive_feature),
 	STEP(OPT_CDROMSPEED, WHEN_SET, false, set_cdrom_speed, ANY),
 	STEP(OPT_ACOUSTIC, WHEN_SET, false, set_drive_feature, ATA),
 	STEP(OPT_WRV, WHEN_SET, false, set_drive_feature, ATA),
-	DISK_STEP(OPT_WCACHE, WHEN_SET, false, DISK_SET_CACHE),
+	STEP(OPT_WCACHE, WHEN_SET, false, cache_set_step, ANY),
 	DISK_POWER_STEP(OPT_STANDBY, WHEN_SET, DISK_STANDBY_TIMER),
 	STEP(OPT_EPC_ENABLE, WHEN_GIVEN, false, epc_step, ATA),
 	STEP(OPT_EPC_DISABLE, WHEN_GIVEN, false, epc_step, ATA),
@@ -149,8 +150,8 @@ static const struct step steps[] = {
 	DISK_STEP(OPT_IDENTIFY, WHEN_GIVEN, false, DISK_IDENTIFY),
 	DISK_STEP(OPT_ISTDOUT, WHEN_GIVEN, false, DISK_IDENTIFY),
 	DISK_STEP(OPT_IRAW, WHEN_GIVEN, false, DISK_IDENTIFY),
-	DISK_STEP(OPT_LOOKAHEAD, WHEN_QUERY, false, DISK_GET_CACHE),
-	DISK_STEP(OPT_WCACHE, WHEN_QUERY, false, DISK_GET_CACHE),
+	STEP(OPT_LOOKAHEAD, WHEN_QUERY, false, cache_get_step, ANY),
+	STEP(OPT_WCACHE, WHEN_QUERY, false, cache_get_step, ANY),
 	STEP(OPT_APM, WHEN_QUERY, false, get_drive_feature, ATA),
 	STEP(OPT_ACOUSTIC, WHEN_QUERY, false, get_drive_feature, ATA),
 	STEP(OPT_WRV, WHEN_QUERY, false, get_drive_feature, ATA),

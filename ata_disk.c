@@ -259,6 +259,16 @@ static void ata_disk_flush_quietly(struct device *dev)
 	(void)ata_flush_cache(dev, false, &res);
 }
 
+/* The cause of an ATA command that failed, as 9.65 names the command. */
+static int ata_cause(struct disk_cause *c, const char *what, const struct ata_result *res, int err)
+{
+	if (err) {
+		c->what = what;
+		snprintf(c->why, sizeof(c->why), "%s", res->cause);
+	}
+	return err;
+}
+
 /* -F: FLUSH CACHE EXT when the drive has it and 48-bit addressing is on, else FLUSH CACHE. */
 static int ata_disk_flush(struct device *dev, struct disk_cause *c)
 {
@@ -267,11 +277,52 @@ static int ata_disk_flush(struct device *dev, struct disk_cause *c)
 	const uint16_t *id = ata_identify(dev, &err, &res);
 
 	err = ata_flush_cache(dev, id && ata_id_has_flush_ext(id), &res);
-	if (err) {
-		c->what = "HDIO_DRIVE_CMD(flushcache)";
-		snprintf(c->why, sizeof(c->why), "%s", res.cause);
+	return ata_cause(c, "HDIO_DRIVE_CMD(flushcache)", &res, err);
+}
+
+/* -W and -A queried: IDENTIFY words 82 and 85. */
+static int ata_cache_get(struct device *dev, enum disk_cache which, enum disk_cache_state *st, struct disk_cause *c)
+{
+	uint16_t bit = which == DISK_LOOKAHEAD ? ATA_ID_LOOKAHEAD : ATA_ID_WRITE_CACHE;
+	struct ata_result res;
+	int err;
+	const uint16_t *id = ata_identify(dev, &err, &res);
+
+	if (!id)
+		return ata_cause(c, "IDENTIFY DEVICE", &res, err);
+	*st = !ata_id_has_feature(id, bit) ? CACHE_UNSUPPORTED : ata_id_feature_enabled(id, bit) ? CACHE_ON : CACHE_OFF;
+	return 0;
+}
+
+/*
+ * -W N: through the kernel (HDIO_SET_WCACHE, so that libata's view and its
+ * flushes follow), else SET FEATURES; turning the cache off, what it holds
+ * is flushed before and after.  The first failure is the cause.
+ */
+static int ata_write_cache_set(struct device *dev, bool on, struct disk_cause *c)
+{
+	struct disk_cause later = { 0 };
+	struct ata_result res;
+	int err = on ? 0 : ata_disk_flush(dev, c), e;
+
+	if (ioctl(dev->fd, HDIO_SET_WCACHE, (unsigned long)on)) {
+		e = ata_set_feature(dev, on ? ATA_SF_WCACHE_ON : ATA_SF_WCACHE_OFF, 0, &res);
+		if (e && !err)
+			err = ata_cause(c, "HDIO_DRIVE_CMD(setcache)", &res, e);
 	}
+	if (!on && (e = ata_disk_flush(dev, err ? &later : c)) && !err)
+		err = e;
 	return err;
+}
+
+static int ata_cache_set(struct device *dev, enum disk_cache which, bool on, struct disk_cause *c)
+{
+	struct ata_result res;
+
+	if (which == DISK_WRITE_CACHE)
+		return ata_write_cache_set(dev, on, c);
+	return ata_cause(c, "HDIO_DRIVE_CMD(setreadahead)", &res,
+			 ata_set_feature(dev, on ? ATA_SF_LOOKAHEAD_ON : ATA_SF_LOOKAHEAD_OFF, 0, &res));
 }
 
 const struct disk_ops ata_disk = {
@@ -280,8 +331,6 @@ const struct disk_ops ata_disk = {
 	.op = {
 		[DISK_IDENTIFY] = ata_disk_identify,
 		[DISK_IDENTITY] = ata_disk_identity,
-		[DISK_GET_CACHE] = get_drive_feature,
-		[DISK_SET_CACHE] = ata_set_cache,
 		[DISK_POWER_COMMAND] = power_command,
 		[DISK_STANDBY_TIMER] = set_standby_timer,
 		[DISK_SANITIZE] = sanitize_step,
@@ -290,6 +339,9 @@ const struct disk_ops ata_disk = {
 	.read_sector = ata_read_sector,
 	.trim_limits = ata_trim_limits,
 	.trim_send = ata_trim_send,
+	.cache_get = ata_cache_get,
+	.cache_set = ata_cache_set,
+	.lookahead = true,
 	.flush = ata_disk_flush,
 	.power_mode = ata_disk_power_mode,
 	.flush_quietly = ata_disk_flush_quietly,

@@ -31,8 +31,6 @@ enum disk_op {
 	DISK_NONE,		/* not a disk command: the step runs its own function */
 	DISK_IDENTIFY,		/* -I, --Istdout, --Iraw */
 	DISK_IDENTITY,		/* -i */
-	DISK_GET_CACHE,		/* -W, -A queries */
-	DISK_SET_CACHE,		/* -W N, -A N */
 	DISK_POWER_COMMAND,	/* -y, -Y */
 	DISK_STANDBY_TIMER,	/* -S */
 	DISK_SANITIZE,		/* --sanitize-status, -block-erase, -crypto-scramble, -overwrite, -exit-failure-mode */
@@ -48,8 +46,15 @@ enum disk_op {
  */
 struct disk_cause {
 	const char *what;	/* the command, as the failure line names it */
-	char why[200];
+	char why[512];
+	bool about_value;	/* why is about the value asked: worded after the option and it (" -W0: why") */
 };
+
+/* -W and -A: which of a disk's caches. */
+enum disk_cache { DISK_WRITE_CACHE, DISK_LOOKAHEAD };
+
+/* What a disk says of one of its caches. */
+enum disk_cache_state { CACHE_UNKNOWN, CACHE_UNSUPPORTED, CACHE_OFF, CACHE_ON };
 
 /* What a disk says of its temperature (-H): facts, worded by the operation (temperature.c). */
 struct disk_temperature {
@@ -103,6 +108,10 @@ struct disk_ops {
 	/* TRIM: the limits (EOPNOTSUPP with l->none: the disk has none), and one command's ranges sent; nothing said. */
 	int (*trim_limits)(struct device *dev, struct trim_limits *l, struct disk_cause *c);
 	int (*trim_send)(struct device *dev, const struct sector_range *pieces, unsigned int n, struct disk_cause *c);
+	/* -W and -A, queried (a state, which may come with a cause and an errno) and set; nothing said. */
+	int (*cache_get)(struct device *dev, enum disk_cache which, enum disk_cache_state *st, struct disk_cause *c);
+	int (*cache_set)(struct device *dev, enum disk_cache which, bool on, struct disk_cause *c);
+	bool lookahead;		/* the disk has a read look-ahead for -A */
 	/* -F: the drive's write cache out to the medium; nothing said. */
 	int (*flush)(struct device *dev, struct disk_cause *c);
 	/* Write the drive's cache out before a timing; nothing said, whatever happens (may be NULL). */

@@ -336,56 +336,34 @@ static int nvme_refuse_power(struct device *dev, const char *option)
 	return EOPNOTSUPP;
 }
 
-static int nvme_disk_get_cache(struct device *dev, const struct settings *s, enum opt_id opt)
+/* -W queried: Identify Controller's VWC says whether there is a volatile write cache, Get Features whether it is on. */
+static int nvme_cache_get(struct device *dev, enum disk_cache which, enum disk_cache_state *st, struct disk_cause *c)
 {
-	struct nvme_id_ctrl *ctrl;
-	struct disk_cause cause = { 0 };
-	long wce;
 	int err;
+	struct nvme_id_ctrl *ctrl = nvme_identify_controller(dev, &err, c);
+	long wce;
 
-	(void)s;
-	if (opt != OPT_WCACHE)	/* NVMe has no read look-ahead to switch */
-		return refuse_on_this_disk(dev, s->v[opt].name);
-	ctrl = nvme_identify_controller(dev, &err, &cause);
+	(void)which;	/* NVMe has no read look-ahead (disk_ops.lookahead) */
 	if (!err && !(ctrl->vwc & 1)) {
-		json_object_begin("write_cache");
-		json_bool("supported", false);
-		json_bool("enabled", false);
-		json_object_end();
-		out(" write-caching = not supported\n");
+		*st = CACHE_UNSUPPORTED;
 	} else if (!err) {
-		wce = nvme_admin_get_features(dev, NVME_FEAT_VOLATILE_WC, &cause);
-		if (wce < 0) {
+		wce = nvme_admin_get_features(dev, NVME_FEAT_VOLATILE_WC, c);
+		if (wce < 0)
 			err = EIO;
-		} else {
-			json_object_begin("write_cache");
-			json_bool("supported", true);
-			json_bool("enabled", wce & 1);
-			json_object_end();
-			out(" write-caching = %2ld", wce & 1);
-			print_on_off((unsigned long)(wce & 1));
-		}
+		else
+			*st = (wce & 1) ? CACHE_ON : CACHE_OFF;
 	}
 	free(ctrl);
-	return err ? say_cause(&cause, err) : 0;
+	return err;
 }
 
-static int nvme_disk_set_cache(struct device *dev, const struct settings *s, enum opt_id opt)
+/* -W N: Set Features Volatile Write Cache; turning it off, what it holds is flushed first. */
+static int nvme_cache_set(struct device *dev, enum disk_cache which, bool on, struct disk_cause *c)
 {
-	unsigned int on = (unsigned int)s->v[opt].num;
-	struct disk_cause cause = { 0 };
-	int err;
+	int err = on ? 0 : nvme_io_flush(dev, c);
 
-	if (opt != OPT_WCACHE)
-		return refuse_on_this_disk(dev, s->v[opt].name);
-	if (s->v[opt].noisy) {
-		out(" setting drive write-caching to %u", on);
-		print_on_off(on);
-	}
-	err = on ? 0 : nvme_io_flush(dev, &cause);
-	if (!err)
-		err = nvme_admin_set_features(dev, NVME_FEAT_VOLATILE_WC, on, "NVMe Set Features (volatile write cache)", &cause);
-	return err ? say_cause(&cause, err) : 0;
+	(void)which;
+	return err ? err : nvme_admin_set_features(dev, NVME_FEAT_VOLATILE_WC, on, "NVMe Set Features (volatile write cache)", c);
 }
 
 static int nvme_disk_flush(struct device *dev, struct disk_cause *c)
@@ -502,8 +480,6 @@ const struct disk_ops nvme_disk = {
 	.op = {
 		[DISK_IDENTIFY] = nvme_disk_identify,
 		[DISK_IDENTITY] = nvme_disk_identity,
-		[DISK_GET_CACHE] = nvme_disk_get_cache,
-		[DISK_SET_CACHE] = nvme_disk_set_cache,
 		[DISK_POWER_COMMAND] = nvme_disk_power_command,
 		[DISK_SANITIZE] = nvme_sanitize,
 		[DISK_SANITIZE_WAIT] = nvme_sanitize_wait,
@@ -512,6 +488,8 @@ const struct disk_ops nvme_disk = {
 	.read_sector = nvme_disk_read_sector,
 	.trim_limits = nvme_disk_trim_limits,
 	.trim_send = nvme_disk_trim_send,
+	.cache_get = nvme_cache_get,
+	.cache_set = nvme_cache_set,
 	.flush = nvme_disk_flush,
 	.power_mode = nvme_disk_power_mode,
 	.flush_quietly = nvme_disk_flush_quietly,

@@ -415,30 +415,31 @@ static int scsi_identity(struct device *dev, const struct settings *s, enum opt_
 
 /* ---- caches ---- */
 
-static int scsi_get_cache(struct device *dev, const struct settings *s, enum opt_id opt)
+static const enum opt_id cache_opt[] = { [DISK_WRITE_CACHE] = OPT_WCACHE, [DISK_LOOKAHEAD] = OPT_LOOKAHEAD };
+
+/* The cause of a SCSI command that failed. */
+static int scsi_cause(struct disk_cause *c, const char *what, const struct scsi_result *res, int err)
+{
+	if (err) {
+		c->what = what;
+		snprintf(c->why, sizeof(c->why), "%s", res->cause);
+	}
+	return err;
+}
+
+/* -W and -A queried: WCE and DRA of the caching mode page; a disk without the page has neither. */
+static int scsi_cache_get(struct device *dev, enum disk_cache which, enum disk_cache_state *st, struct disk_cause *c)
 {
 	uint8_t mode[MODE_SENSE_BUF], *page;
 	size_t len;
 	struct scsi_result res;
-	int err;
-	bool on;
+	int err = caching_page(dev, MODE_CURRENT, mode, &page, &len, &res);
 
-	(void)s;
-	err = caching_page(dev, MODE_CURRENT, mode, &page, &len, &res);
 	if (err) {
-		if (opt == OPT_WCACHE)
-			out(" write-caching = not supported\n");
-		else
-			out(" look-ahead    = not supported\n");
-		return scsi_report("MODE SENSE (caching page)", &res, err);
+		*st = CACHE_UNSUPPORTED;
+		return scsi_cause(c, "MODE SENSE (caching page)", &res, err);
 	}
-	on = caching_bit_on(page, opt);
-	json_object_begin(opt == OPT_WCACHE ? "write_cache" : "read_lookahead");
-	json_bool("supported", true);
-	json_bool("enabled", on);
-	json_object_end();
-	out("%s%2d", opt == OPT_WCACHE ? " write-caching = " : " look-ahead    = ", on);
-	print_on_off(on);
+	*st = caching_bit_on(page, cache_opt[which]) ? CACHE_ON : CACHE_OFF;
 	return 0;
 }
 
@@ -446,9 +447,9 @@ static int scsi_get_cache(struct device *dev, const struct settings *s, enum opt
  * The write cache as the kernel has it for the disk: "write back" or
  * "write through" in queue/write_cache, which decides whether the block
  * layer sends flushes and FUA.  0 when the kernel agrees with the disk
- * (or keeps no view: no such attribute), else EIO with a message.
+ * (or keeps no view: no such attribute), else EIO with *c saying so.
  */
-static int kernel_agrees(const char *dir, const char *option, bool on)
+static int kernel_agrees(const char *dir, bool on, struct disk_cause *c)
 {
 	char now[32], attr[96] = "queue/write_cache";
 	struct dirent *e;
@@ -469,9 +470,9 @@ static int kernel_agrees(const char *dir, const char *option, bool on)
 	}
 	if (strcmp(now, on ? "write back" : "write through") == 0)
 		return 0;
-	complain(" %s%d: the disk's write cache is now %s, but the kernel still has it as \"%s\" (%s/%s)%s\n",
-		 option, on, on ? "on" : "off", now, dir, attr,
-		 on ? "" : ": fsync is not durable until that is \"write through\"");
+	c->about_value = true;
+	snprintf(c->why, sizeof(c->why), "the disk's write cache is now %s, but the kernel still has it as \"%s\" (%s/%s)%s",
+		 on ? "on" : "off", now, dir, attr, on ? "" : ": fsync is not durable until that is \"write through\"");
 	return EIO;
 }
 
@@ -483,8 +484,8 @@ static int kernel_agrees(const char *dir, const char *option, bool on)
  * here and the SCSI device is rescanned.  Either way the kernel's view
  * is checked afterwards.
  */
-static int write_cache_through_kernel(struct device *dev, const char *option, bool on, const uint8_t *mode, uint8_t *page,
-			   size_t len)
+static int write_cache_through_kernel(struct device *dev, bool on, const uint8_t *mode, uint8_t *page, size_t len,
+				      struct disk_cause *c)
 {
 	/* sd's names, indexed by RCD + 2 * WCE. */
 	static const char *const cache_types[4] = { "write through", "none", "write back", "write back, no read (daft)" };
@@ -498,38 +499,35 @@ static int write_cache_through_kernel(struct device *dev, const char *option, bo
 	if (sysfs && sysfs_link_name(dir, "device", hctl, sizeof(hctl)) == 0) {
 		snprintf(attr, sizeof(attr), "device/scsi_disk/%s/cache_type", hctl);
 		if (sysfs_write_line(dir, attr, type) == 0)
-			return kernel_agrees(dir, option, on);
+			return kernel_agrees(dir, on, c);
 	}
 	set_caching_bit(page, OPT_WCACHE, on);
 	err = scsi_mode_select(dev, mode, page, len, &res);
 	if (err)
-		return scsi_report("MODE SELECT (caching page)", &res, err);
+		return scsi_cause(c, "MODE SELECT (caching page)", &res, err);
 	if (!sysfs)
 		return 0;
 	if ((err = sysfs_write_line(dir, "device/rescan", "1"))) {
-		complain(" %s%d: the kernel was not told of the change (%s/device/rescan: %s)\n", option, on,
-			 dir, strerror(err));
+		c->about_value = true;
+		snprintf(c->why, sizeof(c->why), "the kernel was not told of the change (%s/device/rescan: %s)", dir,
+			 strerror(err));
 		return err;
 	}
-	return kernel_agrees(dir, option, on);
+	return kernel_agrees(dir, on, c);
 }
 
-static int scsi_set_cache(struct device *dev, const struct settings *s, enum opt_id opt)
+/* -W N and -A N: the caching mode page, where the disk lets the bit change. */
+static int scsi_cache_set(struct device *dev, enum disk_cache which, bool on, struct disk_cause *c)
 {
+	enum opt_id opt = cache_opt[which];
 	const struct caching_bit *b = &caching_bits[opt];
-	bool on = s->v[opt].num != 0;
 	uint8_t mode[MODE_SENSE_BUF], changeable[MODE_SENSE_BUF], *page, *mask;
 	size_t len, mask_len;
 	struct scsi_result res;
-	int err;
+	int err = caching_page(dev, MODE_CURRENT, mode, &page, &len, &res);
 
-	if (s->v[opt].noisy) {
-		out(opt == OPT_WCACHE ? " setting drive write-caching to %d" : " setting drive read-lookahead to %d", on);
-		print_on_off(on);
-	}
-	err = caching_page(dev, MODE_CURRENT, mode, &page, &len, &res);
 	if (err)
-		return scsi_report("MODE SENSE (caching page)", &res, err);
+		return scsi_cause(c, "MODE SENSE (caching page)", &res, err);
 	/*
 	 * A disk that does not let the bit change would refuse the page with
 	 * no more than "invalid field in parameter list": say which bit.  A
@@ -538,20 +536,21 @@ static int scsi_set_cache(struct device *dev, const struct settings *s, enum opt
 	if (caching_page(dev, MODE_CHANGEABLE, changeable, &mask, &mask_len, &res) == 0 && !(mask[b->byte] & b->mask)) {
 		if (caching_bit_on(page, opt) == on)
 			return 0;
-		complain(" %s%d: not supported by this disk (its caching mode page does not let %s change)\n",
-			 s->v[opt].name, on, b->name);
+		c->about_value = true;
+		snprintf(c->why, sizeof(c->why), "not supported by this disk (its caching mode page does not let %s change)",
+			 b->name);
 		return EOPNOTSUPP;
 	}
-	if (opt == OPT_WCACHE) {
+	if (which == DISK_WRITE_CACHE) {
 		/* Turning the write cache off: what it holds goes to the media first. */
 		if (!on && (err = scsi_synchronize_cache(dev, &res)))
-			return scsi_report("SYNCHRONIZE CACHE", &res, err);
-		return write_cache_through_kernel(dev, s->v[opt].name, on, mode, page, len);
+			return scsi_cause(c, "SYNCHRONIZE CACHE", &res, err);
+		return write_cache_through_kernel(dev, on, mode, page, len, c);
 	}
 	/* Read-ahead (DRA) is the disk's alone: the kernel keeps no view of it. */
 	set_caching_bit(page, opt, on);
 	err = scsi_mode_select(dev, mode, page, len, &res);
-	return err ? scsi_report("MODE SELECT (caching page)", &res, err) : 0;
+	return scsi_cause(c, "MODE SELECT (caching page)", &res, err);
 }
 
 static int scsi_flush(struct device *dev, struct disk_cause *c)
@@ -659,8 +658,6 @@ const struct disk_ops scsi_disk = {
 	.op = {
 		[DISK_IDENTIFY] = scsi_identify,
 		[DISK_IDENTITY] = scsi_identity,
-		[DISK_GET_CACHE] = scsi_get_cache,
-		[DISK_SET_CACHE] = scsi_set_cache,
 		[DISK_POWER_COMMAND] = scsi_power_command,
 		[DISK_STANDBY_TIMER] = scsi_standby_timer,
 		[DISK_SANITIZE] = scsi_sanitize_step,
@@ -669,6 +666,9 @@ const struct disk_ops scsi_disk = {
 	.read_sector = scsi_read_sector,
 	.trim_limits = scsi_trim_limits,
 	.trim_send = scsi_trim_send,
+	.cache_get = scsi_cache_get,
+	.cache_set = scsi_cache_set,
+	.lookahead = true,
 	.flush = scsi_flush,
 	.power_mode = scsi_power_mode,
 	.flush_quietly = scsi_flush_quietly,

@@ -99,9 +99,6 @@ static const struct drive_feature drive_features[OPT_COUNT] = {
 	[OPT_XFERMODE] = { .command_on = ATA_OP_SET_FEATURES, .command_off = ATA_OP_SET_FEATURES,
 			   .feature_on = ATA_SF_XFER_MODE, .feature_off = ATA_SF_XFER_MODE, .count_is_value = true,
 			   .set_text = " setting xfermode to %d", .what = "HDIO_DRIVE_CMD(setxfermode)" },
-	[OPT_LOOKAHEAD] = { .command_on = ATA_OP_SET_FEATURES, .command_off = ATA_OP_SET_FEATURES,
-			    .feature_on = ATA_SF_LOOKAHEAD_ON, .feature_off = ATA_SF_LOOKAHEAD_OFF,
-			    .set_text = " setting drive read-lookahead to %d", .set_on_off = true, .what = "HDIO_DRIVE_CMD(setreadahead)" },
 	[OPT_APM] = { .command_on = ATA_OP_SET_FEATURES, .command_off = ATA_OP_SET_FEATURES,
 		      .feature_on = ATA_SF_APM_ON, .feature_off = ATA_SF_APM_ON, .count_is_value = true,
 		      .set_text = " setting Advanced Power Management level to", .what = "HDIO_DRIVE_CMD(setapm)" },
@@ -160,25 +157,6 @@ int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 	if (!id)
 		return err;
 	switch (opt) {
-	case OPT_LOOKAHEAD:
-	case OPT_WCACHE: {
-		uint16_t bit = opt == OPT_LOOKAHEAD ? ATA_ID_LOOKAHEAD : ATA_ID_WRITE_CACHE;
-		const char *label = opt == OPT_LOOKAHEAD ? " look-ahead    = " : " write-caching = ";
-		bool enabled = ata_id_feature_enabled(id, bit);
-
-		json_object_begin(opt == OPT_LOOKAHEAD ? "read_lookahead" : "write_cache");
-		json_bool("supported", ata_id_has_feature(id, bit));
-		json_bool("enabled", enabled);
-		json_object_end();
-
-		if (ata_id_has_feature(id, bit)) {
-			out("%s%2d", label, enabled);
-			print_on_off(enabled);
-		} else {
-			out("%snot supported\n", label);
-		}
-		break;
-	}
 	case OPT_APM: {
 		unsigned int level = id[ATA_ID_APM_LEVEL] & 0xff;
 
@@ -228,52 +206,6 @@ int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 		break;
 	}
 	return 0;
-}
-
-static int flush_cache_cmd(struct device *dev)
-{
-	const uint16_t *id;
-	int err;
-	struct ata_result res;
-
-	/* FLUSH CACHE EXT when the drive has it and 48-bit addressing is on. */
-	id = ata_identify(dev, &err, &res);
-	err = ata_flush_cache(dev, id && ata_id_has_flush_ext(id), &res);
-	if (err)
-		ata_report("HDIO_DRIVE_CMD(flushcache)", &res, err);
-	return err;
-}
-
-int set_write_cache(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	unsigned int on = (unsigned int)s->v[opt].num;
-	int err = 0;
-
-	if (s->v[opt].noisy) {
-		out(" setting drive write-caching to %u", on);
-		print_on_off(on);
-	}
-	/* Flush before and after turning the cache off, so nothing is left in it. */
-	if (!on)
-		err = flush_cache_cmd(dev);
-	if (ioctl(dev->fd, HDIO_SET_WCACHE, (unsigned long)on)) {
-		int e = ata_set_features(dev, "HDIO_DRIVE_CMD(setcache)", on ? ATA_SF_WCACHE_ON : ATA_SF_WCACHE_OFF, 0);
-
-		if (e)
-			err = e;
-	}
-	if (!on) {
-		int e = flush_cache_cmd(dev);
-
-		if (e)
-			err = e;
-	}
-	return err;
-}
-
-int ata_set_cache(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	return opt == OPT_WCACHE ? set_write_cache(dev, s, opt) : set_drive_feature(dev, s, opt);
 }
 
 int set_standby_timer(struct device *dev, const struct settings *s, enum opt_id opt)

@@ -10,10 +10,7 @@ step_fn get_multcount;
 /* Drive settings and commands, by ATA command. */
 step_fn set_drive_feature, get_drive_feature, power_command;
 step_fn set_standby_timer, set_powerup_standby;
-step_fn set_multcount, set_write_cache, get_max_sectors, set_max_sectors;
+step_fn set_multcount, get_max_sectors, set_max_sectors;
 step_fn set_wdidle3, get_wdidle3;
-
-/* -W N and -A N on an ATA drive: SET FEATURES, with flushes around turning the cache off. */
-step_fn ata_set_cache;
 
 #endif

@@ -483,6 +483,11 @@ int ata_set_features(struct device *dev, const char *what, uint8_t subcommand, u
 	return ata_command(dev, what, ATA_OP_SET_FEATURES, subcommand, count);
 }
 
+int ata_set_feature(struct device *dev, uint8_t subcommand, uint16_t count, struct ata_result *res)
+{
+	return ata_nondata(dev, ATA_OP_SET_FEATURES, subcommand, count, 0, false, res, 0);
+}
+
 int ata_set_epc(struct device *dev, uint32_t lba, uint8_t condition, struct ata_result *res)
 {
 	return ata_nondata(dev, ATA_OP_SET_FEATURES, ATA_SF_EPC, condition, lba, false, res, 0);

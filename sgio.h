@@ -68,6 +68,9 @@ int ata_command(struct device *dev, const char *what, uint8_t command, uint16_t 
 /* SET FEATURES: subcommand (ata.h's enum ata_set_features) in FEATURE, its value in COUNT; reported as what. */
 int ata_set_features(struct device *dev, const char *what, uint8_t subcommand, uint16_t count);
 
+/* The same, nothing said: the outcome in *res. */
+int ata_set_feature(struct device *dev, uint8_t subcommand, uint16_t count, struct ata_result *res);
+
 /* SET FEATURES EPC: the subcommand and its bits in lba (ata.h's ATA_EPC_*), the power condition in COUNT. */
 int ata_set_epc(struct device *dev, uint32_t lba, uint8_t condition, struct ata_result *res);
 
