@@ -25,6 +25,8 @@
 #include "iodepth.h"
 #include "json.h"
 #include "power_mode.h"
+#include "power_now.h"
+#include "standby_timer.h"
 #include "epc.h"
 #include "sanitize.h"
 #include "sectors.h"
@@ -62,7 +64,6 @@ struct step {
 #define ATA_ERASE_STEP(o, fn) { .opt = (o), .when = WHEN_GIVEN, .run = (fn), .ata_only = true, .hint = HINT_ERASE }
 /* A power setting: where refused, the disk says how its power is managed instead. */
 #define POWER_STEP(o, w, fn) { .opt = (o), .when = (w), .run = (fn), .ata_only = true, .hint = HINT_POWER }
-#define DISK_POWER_STEP(o, w, op) { .opt = (o), .when = (w), .via = (op), .hint = HINT_POWER }
 
 static const struct step steps[] = {
 	/* Settings. */
@@ -91,7 +92,7 @@ static const struct step steps[] = {
 	STEP(OPT_ACOUSTIC, WHEN_SET, false, set_drive_feature, ATA),
 	STEP(OPT_WRV, WHEN_SET, false, set_drive_feature, ATA),
 	STEP(OPT_WCACHE, WHEN_SET, false, cache_set_step, ANY),
-	DISK_POWER_STEP(OPT_STANDBY, WHEN_SET, DISK_STANDBY_TIMER),
+	STEP(OPT_STANDBY, WHEN_SET, false, standby_timer_step, ANY),
 	STEP(OPT_EPC_ENABLE, WHEN_GIVEN, false, epc_step, ATA),
 	STEP(OPT_EPC_DISABLE, WHEN_GIVEN, false, epc_step, ATA),
 	STEP(OPT_EPC_RESTORE, WHEN_GIVEN, false, epc_step, ATA),
@@ -167,9 +168,9 @@ static const struct step steps[] = {
 	STEP(OPT_FLUSH_BUFFERS, WHEN_GIVEN, false, flush_buffers, ANY),
 	STEP(OPT_REREAD_PARTITIONS, WHEN_GIVEN, false, reread_partitions, ANY),
 	STEP(OPT_IDLE_IMMEDIATE, WHEN_GIVEN, false, power_command, ATA),
-	DISK_STEP(OPT_STANDBY_NOW, WHEN_GIVEN, false, DISK_POWER_COMMAND),
+	STEP(OPT_STANDBY_NOW, WHEN_GIVEN, false, power_now_step, ANY),
 	STEP(OPT_IDLE_UNLOAD, WHEN_GIVEN, false, power_command, ATA),
-	DISK_STEP(OPT_SLEEP_NOW, WHEN_GIVEN, false, DISK_POWER_COMMAND),
+	STEP(OPT_SLEEP_NOW, WHEN_GIVEN, false, power_now_step, ANY),
 	STEP(OPT_RESET, WHEN_GIVEN, false, device_reset, ANY),
 };
 

@@ -23,6 +23,16 @@
 #include "sgio.h"
 
 
+/* The cause of an ATA command that failed, as 9.65 names the command. */
+static int ata_cause(struct disk_cause *c, const char *what, const struct ata_result *res, int err)
+{
+	if (err) {
+		c->what = what;
+		snprintf(c->why, sizeof(c->why), "%s", res->cause);
+	}
+	return err;
+}
+
 static int ata_disk_identity(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	uint16_t id[IDENTIFY_WORDS];
@@ -134,11 +144,38 @@ static int ata_disk_power_state(struct device *dev, enum disk_power *state)
 	return err;
 }
 
-static int ata_disk_standby_now(struct device *dev)
+/* A power command, and where the drive refuses it, its ATA-1 opcode. */
+static int ata_power_command(struct device *dev, uint8_t command, uint8_t old, const char *what, struct disk_cause *c)
+{
+	struct ata_result res;
+	int err = ata_nondata(dev, command, 0, 0, 0, false, &res, 60);
+
+	if (err)
+		err = ata_nondata(dev, old, 0, 0, 0, false, &res, 60);
+	return ata_cause(c, what, &res, err);
+}
+
+/* -y and the idle watcher: STANDBY IMMEDIATE. */
+static int ata_disk_standby_now(struct device *dev, const struct disk_standby *t, struct disk_cause *c)
+{
+	(void)t;	/* an ATA drive has one standby */
+	return ata_power_command(dev, ATA_OP_STANDBY_IMMEDIATE, ATA_OP_STANDBY_IMMEDIATE_OLD, "HDIO_DRIVE_CMD(standby)", c);
+}
+
+/* -Y: SLEEP; only a reset wakes the drive, which the kernel sends with the next I/O. */
+static int ata_disk_sleep_now(struct device *dev, struct disk_cause *c, char *advice, size_t size)
+{
+	(void)advice;
+	(void)size;
+	return ata_power_command(dev, ATA_OP_SLEEP, ATA_OP_SLEEP_OLD, "HDIO_DRIVE_CMD(sleep)", c);
+}
+
+/* -S: IDLE with the timer, in its own encoding, in COUNT. */
+static int ata_disk_standby_timer(struct device *dev, unsigned int value, struct disk_cause *c)
 {
 	struct ata_result res;
 
-	return ata_nondata(dev, ATA_OP_STANDBY_IMMEDIATE, 0, 0, 0, false, &res, 60);
+	return ata_cause(c, "HDIO_DRIVE_CMD(setidle)", &res, ata_nondata(dev, ATA_OP_IDLE, 0, (uint16_t)value, 0, false, &res, 0));
 }
 
 /* SCT Status (log E0h, ACS-3 8.3.2): byte 200 the current temperature, signed; 80h: none. */
@@ -259,16 +296,6 @@ static void ata_disk_flush_quietly(struct device *dev)
 	(void)ata_flush_cache(dev, false, &res);
 }
 
-/* The cause of an ATA command that failed, as 9.65 names the command. */
-static int ata_cause(struct disk_cause *c, const char *what, const struct ata_result *res, int err)
-{
-	if (err) {
-		c->what = what;
-		snprintf(c->why, sizeof(c->why), "%s", res->cause);
-	}
-	return err;
-}
-
 /* -F: FLUSH CACHE EXT when the drive has it and 48-bit addressing is on, else FLUSH CACHE. */
 static int ata_disk_flush(struct device *dev, struct disk_cause *c)
 {
@@ -331,8 +358,6 @@ const struct disk_ops ata_disk = {
 	.op = {
 		[DISK_IDENTIFY] = ata_disk_identify,
 		[DISK_IDENTITY] = ata_disk_identity,
-		[DISK_POWER_COMMAND] = power_command,
-		[DISK_STANDBY_TIMER] = set_standby_timer,
 		[DISK_SANITIZE] = sanitize_step,
 		[DISK_SANITIZE_WAIT] = sanitize_wait,
 	},
@@ -347,5 +372,7 @@ const struct disk_ops ata_disk = {
 	.flush_quietly = ata_disk_flush_quietly,
 	.power_state = ata_disk_power_state,
 	.standby_now = ata_disk_standby_now,
+	.sleep_now = ata_disk_sleep_now,
+	.standby_timer = ata_disk_standby_timer,
 	.temperature = ata_disk_temperature,
 };

@@ -6,6 +6,7 @@
  * kernel's view in step, and returns what it found or why it failed.
  */
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "cache.h"
 #include "checks.h"
@@ -69,9 +70,11 @@ int cache_set_step(struct device *dev, const struct settings *s, enum opt_id opt
 		print_on_off(on);
 	}
 	err = dev->disk->cache_set(dev, which, on, &cause);
-	if (err && cause.about_value)
-		complain(" %s%d: %s\n", s->v[opt].name, on, cause.why);
-	else if (err)
-		say_cause(&cause, err);
+	if (err) {
+		char as_typed[40];
+
+		snprintf(as_typed, sizeof(as_typed), "%s%d", s->v[opt].name, on);
+		say_cause_for(&cause, err, as_typed);
+	}
 	return err;
 }

@@ -72,7 +72,14 @@ int say_outcome(int err)
 
 int say_cause(const struct disk_cause *c, int err)
 {
-	if (c->what)
+	return say_cause_for(c, err, NULL);
+}
+
+int say_cause_for(const struct disk_cause *c, int err, const char *as_typed)
+{
+	if (c->about_option && as_typed)
+		complain(" %s: %s\n", as_typed, c->why);
+	else if (c->what)
 		complain(" %s failed: %s\n", c->what, c->why[0] ? c->why : strerror(err));
 	else if (c->why[0])
 		complain(" %s\n", c->why);

@@ -24,6 +24,9 @@ int say_outcome(int err);
 /* Word a disk's cause (device.h) on stderr, once: " WHAT failed: WHY" or " WHY"; returns err. */
 int say_cause(const struct disk_cause *c, int err);
 
+/* The same, where a cause about the option is worded after it as typed (" -W0: WHY"). */
+int say_cause_for(const struct disk_cause *c, int err, const char *as_typed);
+
 /* Write back and forget the device's cached blocks, so no stale copy survives a command. */
 void drop_cached_sectors(struct device *dev);
 

@@ -19,4 +19,7 @@ int refuse_on_this_disk(const struct device *dev, const char *option);
 /* " --format-erase: not supported on SCSI devices": a command this kind of disk lacks; EOPNOTSUPP. */
 int refuse_missing_command(const struct device *dev, const char *option);
 
+/* A power option the disk has no command for: its own words for how its power is managed, else the line above. */
+int refuse_power_option(struct device *dev, const char *option);
+
 #endif

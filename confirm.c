@@ -49,3 +49,10 @@ int refuse_missing_command(const struct device *dev, const char *option)
 	complain(" %s: not supported on %s devices\n", option, dev->disk ? dev->disk->kind : "these");
 	return EOPNOTSUPP;
 }
+
+int refuse_power_option(struct device *dev, const char *option)
+{
+	if (dev->disk && dev->disk->refuse_power)
+		return dev->disk->refuse_power(dev, option);
+	return refuse_missing_command(dev, option);
+}

@@ -31,8 +31,6 @@ enum disk_op {
 	DISK_NONE,		/* not a disk command: the step runs its own function */
 	DISK_IDENTIFY,		/* -I, --Istdout, --Iraw */
 	DISK_IDENTITY,		/* -i */
-	DISK_POWER_COMMAND,	/* -y, -Y */
-	DISK_STANDBY_TIMER,	/* -S */
 	DISK_SANITIZE,		/* --sanitize-status, -block-erase, -crypto-scramble, -overwrite, -exit-failure-mode */
 	DISK_SANITIZE_WAIT,	/* --sanitize-wait */
 	DISK_FORMAT_ERASE,	/* --format-erase */
@@ -47,7 +45,7 @@ enum disk_op {
 struct disk_cause {
 	const char *what;	/* the command, as the failure line names it */
 	char why[512];
-	bool about_value;	/* why is about the value asked: worded after the option and it (" -W0: why") */
+	bool about_option;	/* why is about what the option asked: worded after it, as typed (" -W0: why") */
 };
 
 /* -W and -A: which of a disk's caches. */
@@ -90,6 +88,13 @@ struct disk_power_mode {
 	struct disk_cause cause;	/* on failure; or a lesser read that failed, said before the state */
 };
 
+/* -y: the standby a disk is put in, chosen before anything is sent. */
+struct disk_standby {
+	int nvme_state;		/* NVMe: the non-operational power state chosen; -1: the disk's one standby */
+	char max_power[24];	/* its maximum power, as nvme_power_text() writes it */
+	char note[256];		/* why not a deeper one, said first ("": nothing to say) */
+};
+
 /* Where a disk's power stands, as the commands that do not wake it say. */
 enum disk_power { DISK_POWER_UNKNOWN, DISK_POWER_ACTIVE, DISK_POWER_STANDBY };
 
@@ -124,8 +129,17 @@ struct disk_ops {
 	int (*power_mode)(struct device *dev, struct disk_power_mode *m);
 	/* The power state by a command that does not wake the disk; 0 or an errno, nothing said. */
 	int (*power_state)(struct device *dev, enum disk_power *state);
-	/* Into standby (the deepest non-operational state on NVMe) now; 0 or an errno, nothing said. */
-	int (*standby_now)(struct device *dev);
+	/*
+	 * -y: the standby chosen (NULL: the disk has one; EOPNOTSUPP with *c: none
+	 * to be had), then entered: t from standby_target, or NULL for the disk's
+	 * own choice (the idle watcher); nothing said.
+	 */
+	int (*standby_target)(struct device *dev, struct disk_standby *t, struct disk_cause *c);
+	int (*standby_now)(struct device *dev, const struct disk_standby *t, struct disk_cause *c);
+	/* -Y: asleep (a SCSI disk: stopped) now, and in advice what to know after it ("": nothing); nothing said. */
+	int (*sleep_now)(struct device *dev, struct disk_cause *c, char *advice, size_t size);
+	/* -S: the standby timer, in ATA's encoding of it (standby.h); nothing said. */
+	int (*standby_timer)(struct device *dev, unsigned int value, struct disk_cause *c);
 	/* The temperature (-H), by whatever the disk keeps it in; 0 or an errno, nothing said. */
 	int (*temperature)(struct device *dev, struct disk_temperature *t);
 	bool temperature_wakes_nothing;	/* reading it never wakes the disk (an NVMe admin command): no power check first */

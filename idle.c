@@ -118,7 +118,7 @@ static void spin_down(struct watched *w, unsigned int seconds)
 	(void)w->dev.disk->power_state(&w->dev, &state);
 	if (state == DISK_POWER_STANDBY) {
 		say(w, "in standby already: nothing sent");
-	} else if ((err = w->dev.disk->standby_now(&w->dev))) {
+	} else if ((err = w->dev.disk->standby_now(&w->dev, NULL, &(struct disk_cause){ 0 }))) {
 		snprintf(text, sizeof(text), "standby failed: %s (tried again after %u s without I/O)", strerror(err), seconds);
 		say(w, text);
 		w->last_io = now_s();

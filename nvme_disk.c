@@ -262,8 +262,6 @@ static int deepest_nops(const struct device *dev, const struct nvme_id_ctrl *ctr
 	return allowed;
 }
 
-static int nvme_refuse_power(struct device *dev, const char *option);
-
 /* Get Features does not change the power state; a non-operational state counts as standby. */
 static int nvme_disk_power_state(struct device *dev, enum disk_power *state)
 {
@@ -279,48 +277,39 @@ static int nvme_disk_power_state(struct device *dev, enum disk_power *state)
 	return err;
 }
 
-static int nvme_disk_standby_now(struct device *dev)
+/*
+ * -y: the deepest non-operational power state within the kernel's latency
+ * limit, which the controller leaves by itself on the next I/O.
+ */
+static int nvme_standby_target(struct device *dev, struct disk_standby *t, struct disk_cause *c)
 {
 	int err;
-	char why[256];
-	struct disk_cause unsaid = { 0 };
-	struct nvme_id_ctrl *ctrl = nvme_identify_controller(dev, &err, &unsaid);
-	int ps = ctrl ? deepest_nops(dev, ctrl, why, sizeof(why)) : -1;
+	struct nvme_id_ctrl *ctrl = nvme_identify_controller(dev, &err, c);
 
-	free(ctrl);
-	if (err || ps < 0)
-		return err ? err : EOPNOTSUPP;
-	return nvme_admin_set_features(dev, NVME_FEAT_POWER_MGMT, (uint32_t)ps, "NVMe Set Features (power state)", &unsaid);
-}
-
-/* -y: the deepest non-operational power state, which the controller leaves by itself on the next I/O. */
-static int nvme_disk_power_command(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	struct nvme_id_ctrl *ctrl;
-	struct disk_cause cause = { 0 };
-	char watts[24], why[256];
-	int err, ps;
-
-	if (opt != OPT_STANDBY_NOW)
-		return nvme_refuse_power(dev, s->v[opt].name);
-	ctrl = nvme_identify_controller(dev, &err, &cause);
-	if (!err && (ps = deepest_nops(dev, ctrl, why, sizeof(why))) < 0) {
-		if (why[0])
-			complain(" %s: %s\n", s->v[opt].name, why);
-		else
-			complain(" %s: this NVMe controller has no non-operational power state\n", s->v[opt].name);
-		err = EOPNOTSUPP;
-	} else if (!err) {
-		if (why[0])
-			note(" %s: %s\n", s->v[opt].name, why);
-		if (s->v[opt].noisy)
-			out(" issuing standby command: NVMe power state %d (non-operational, max %s)\n", ps,
-			    nvme_power_text(&ctrl->psd[ps], watts, sizeof(watts)));
-		err = nvme_admin_set_features(dev, NVME_FEAT_POWER_MGMT, (uint32_t)ps, "NVMe Set Features (power state)", &cause);
-		json_uint("power_state_set", (uint64_t)ps);
+	if (!err) {
+		t->nvme_state = deepest_nops(dev, ctrl, t->note, sizeof(t->note));
+		if (t->nvme_state < 0) {
+			/* The kernel's limit, where it is why there is none: said as the reason. */
+			snprintf(c->why, sizeof(c->why), "%s",
+				 t->note[0] ? t->note : "this NVMe controller has no non-operational power state");
+			err = EOPNOTSUPP;
+		} else {
+			nvme_power_text(&ctrl->psd[t->nvme_state], t->max_power, sizeof(t->max_power));
+		}
 	}
 	free(ctrl);
-	return err ? say_cause(&cause, err) : 0;
+	return err;
+}
+
+static int nvme_disk_standby_now(struct device *dev, const struct disk_standby *t, struct disk_cause *c)
+{
+	struct disk_standby chosen = { .nvme_state = -1 };
+	int err = t ? 0 : nvme_standby_target(dev, &chosen, c);
+
+	if (err)
+		return err;
+	return nvme_admin_set_features(dev, NVME_FEAT_POWER_MGMT, (uint32_t)(t ? t : &chosen)->nvme_state,
+				       "NVMe Set Features (power state)", c);
 }
 
 static int nvme_refuse_power(struct device *dev, const char *option)
@@ -480,7 +469,6 @@ const struct disk_ops nvme_disk = {
 	.op = {
 		[DISK_IDENTIFY] = nvme_disk_identify,
 		[DISK_IDENTITY] = nvme_disk_identity,
-		[DISK_POWER_COMMAND] = nvme_disk_power_command,
 		[DISK_SANITIZE] = nvme_sanitize,
 		[DISK_SANITIZE_WAIT] = nvme_sanitize_wait,
 		[DISK_FORMAT_ERASE] = nvme_format_erase,
@@ -496,6 +484,7 @@ const struct disk_ops nvme_disk = {
 	.describe_erase = nvme_describe_erase,
 	.refuse_power = nvme_refuse_power,
 	.power_state = nvme_disk_power_state,
+	.standby_target = nvme_standby_target,
 	.standby_now = nvme_disk_standby_now,
 	.erase_scope = nvme_erase_scope,
 	.temperature = nvme_disk_temperature,

@@ -470,7 +470,7 @@ static int kernel_agrees(const char *dir, bool on, struct disk_cause *c)
 	}
 	if (strcmp(now, on ? "write back" : "write through") == 0)
 		return 0;
-	c->about_value = true;
+	c->about_option = true;
 	snprintf(c->why, sizeof(c->why), "the disk's write cache is now %s, but the kernel still has it as \"%s\" (%s/%s)%s",
 		 on ? "on" : "off", now, dir, attr, on ? "" : ": fsync is not durable until that is \"write through\"");
 	return EIO;
@@ -508,7 +508,7 @@ static int write_cache_through_kernel(struct device *dev, bool on, const uint8_t
 	if (!sysfs)
 		return 0;
 	if ((err = sysfs_write_line(dir, "device/rescan", "1"))) {
-		c->about_value = true;
+		c->about_option = true;
 		snprintf(c->why, sizeof(c->why), "the kernel was not told of the change (%s/device/rescan: %s)", dir,
 			 strerror(err));
 		return err;
@@ -536,7 +536,7 @@ static int scsi_cache_set(struct device *dev, enum disk_cache which, bool on, st
 	if (caching_page(dev, MODE_CHANGEABLE, changeable, &mask, &mask_len, &res) == 0 && !(mask[b->byte] & b->mask)) {
 		if (caching_bit_on(page, opt) == on)
 			return 0;
-		c->about_value = true;
+		c->about_option = true;
 		snprintf(c->why, sizeof(c->why), "not supported by this disk (its caching mode page does not let %s change)",
 			 b->name);
 		return EOPNOTSUPP;
@@ -658,8 +658,6 @@ const struct disk_ops scsi_disk = {
 	.op = {
 		[DISK_IDENTIFY] = scsi_identify,
 		[DISK_IDENTITY] = scsi_identity,
-		[DISK_POWER_COMMAND] = scsi_power_command,
-		[DISK_STANDBY_TIMER] = scsi_standby_timer,
 		[DISK_SANITIZE] = scsi_sanitize_step,
 		[DISK_SANITIZE_WAIT] = scsi_sanitize_wait,
 	},
@@ -674,6 +672,8 @@ const struct disk_ops scsi_disk = {
 	.flush_quietly = scsi_flush_quietly,
 	.power_state = scsi_disk_power_state,
 	.standby_now = scsi_disk_standby_now,
+	.sleep_now = scsi_disk_sleep_now,
+	.standby_timer = scsi_disk_standby_timer,
 	.temperature = scsi_disk_temperature,
 	.describe_erase = scsi_describe_erase,
 };

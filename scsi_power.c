@@ -67,11 +67,23 @@ int scsi_disk_temperature(struct device *dev, struct disk_temperature *t)
 	return 0;
 }
 
-int scsi_disk_standby_now(struct device *dev)
+/* The cause of a SCSI command that failed. */
+static int scsi_power_cause(struct disk_cause *c, const char *what, const struct scsi_result *res, int err)
+{
+	if (err) {
+		c->what = what;
+		snprintf(c->why, sizeof(c->why), "%s", res->cause);
+	}
+	return err;
+}
+
+/* -y and the idle watcher: START STOP UNIT into the standby power condition. */
+int scsi_disk_standby_now(struct device *dev, const struct disk_standby *t, struct disk_cause *c)
 {
 	struct scsi_result res;
 
-	return scsi_start_stop(dev, POWER_CONDITION_STANDBY, false, &res);
+	(void)t;	/* the standby power condition is the one there is */
+	return scsi_power_cause(c, "START STOP UNIT", &res, scsi_start_stop(dev, POWER_CONDITION_STANDBY, false, &res));
 }
 
 /*
@@ -79,7 +91,7 @@ int scsi_disk_standby_now(struct device *dev)
  * (sd sets it only for ATA disks behind libata), the kernel fails every
  * I/O to it until something sends START.  Said after -Y, with both ways out.
  */
-static void say_how_to_restart(struct device *dev, const char *option)
+static void how_to_restart(struct device *dev, char *advice, size_t size)
 {
 	char dir[200], sub[300], name[64] = "", value[8];
 	struct dirent *e;
@@ -97,57 +109,48 @@ static void say_how_to_restart(struct device *dev, const char *option)
 	snprintf(sub, sizeof(sub), "%s/%s", dir, name);
 	if (!name[0] || sysfs_read_line(sub, "allow_restart", value, sizeof(value)) || strcmp(value, "0") != 0)
 		return;
-	note(" %s: %s is stopped, and the kernel fails its I/O until it is started (allow_restart is 0): start it with"
-	     " sg_start --start %s, or let the kernel start it on the next I/O with"
-	     " echo 1 > /sys/class/scsi_disk/%s/allow_restart\n", option, dev->path, dev->path, name);
+	snprintf(advice, size,
+		 "%s is stopped, and the kernel fails its I/O until it is started (allow_restart is 0): start it with"
+		 " sg_start --start %s, or let the kernel start it on the next I/O with"
+		 " echo 1 > /sys/class/scsi_disk/%s/allow_restart", dev->path, dev->path, name);
 }
 
-int scsi_power_command(struct device *dev, const struct settings *s, enum opt_id opt)
+/* -Y: stop the disk, as sdparm --command=stop does. */
+int scsi_disk_sleep_now(struct device *dev, struct disk_cause *c, char *advice, size_t size)
 {
 	struct scsi_result res;
-	bool standby = opt == OPT_STANDBY_NOW;
-	int err;
+	int err = scsi_start_stop(dev, POWER_CONDITION_START_VALID, false, &res);
 
-	if (opt != OPT_STANDBY_NOW && opt != OPT_SLEEP_NOW)
-		return refuse_on_this_disk(dev, s->v[opt].name);
-	if (s->v[opt].noisy)
-		out(standby ? " issuing standby command\n" : " issuing sleep command\n");
-	/* -y: the standby power condition; -Y: stop the disk, as sdparm --command=stop does. */
-	err = scsi_start_stop(dev, standby ? POWER_CONDITION_STANDBY : POWER_CONDITION_START_VALID, false, &res);
-	if (err)
-		return scsi_report("START STOP UNIT", &res, err);
-	if (!standby)
-		say_how_to_restart(dev, s->v[opt].name);
-	return 0;
+	if (!err)
+		how_to_restart(dev, advice, size);
+	return scsi_power_cause(c, "START STOP UNIT", &res, err);
 }
 
-int scsi_standby_timer(struct device *dev, const struct settings *s, enum opt_id opt)
+/* -S: the power condition mode page's STANDBY_Z timer, in 100 ms, from -S's encoding. */
+int scsi_disk_standby_timer(struct device *dev, unsigned int value, struct disk_cause *c)
 {
-	unsigned int v = (unsigned int)s->v[opt].num;
-	long seconds = standby_interval_seconds(v);
+	long seconds = standby_interval_seconds(value);
 	uint8_t mode[MODE_SENSE_BUF], *page;
 	size_t len;
 	struct scsi_result res;
 	int err;
 
-	if (s->v[opt].noisy) {
-		out(" setting standby to %u", v);
-		print_standby_interval(v);
-	}
 	if (seconds < 0) {
-		complain(" -S %u: the value has no time in seconds that a SCSI disk could be given\n", v);
+		c->about_option = true;
+		snprintf(c->why, sizeof(c->why), "the value has no time in seconds that a SCSI disk could be given");
 		return EINVAL;
 	}
 	err = scsi_mode_sense(dev, MODE_PAGE_POWER_CONDITION, MODE_CURRENT, mode, sizeof(mode), &page, &len, &res);
 	if (err == EOPNOTSUPP || scsi_refused(err, &res) || (!err && len < 12)) {
-		complain(" -S: not supported by this disk (it has no power condition mode page)\n");
+		c->about_option = true;
+		snprintf(c->why, sizeof(c->why), "not supported by this disk (it has no power condition mode page)");
 		return EOPNOTSUPP;
 	}
 	if (err)
-		return scsi_report("MODE SENSE (power condition page)", &res, err);
+		return scsi_power_cause(c, "MODE SENSE (power condition page)", &res, err);
 	page[3] = (uint8_t)(seconds ? page[3] | POWER_CONDITION_STANDBY_Z : page[3] & ~POWER_CONDITION_STANDBY_Z);
 	/* The STANDBY_Z condition timer counts 100 ms. */
 	put_be32(page + 8, (uint32_t)(seconds * 10));
 	err = scsi_mode_select(dev, mode, page, len, &res);
-	return err ? scsi_report("MODE SELECT (power condition page)", &res, err) : 0;
+	return scsi_power_cause(c, "MODE SELECT (power condition page)", &res, err);
 }

@@ -4,12 +4,12 @@
 
 #include "commands.h"
 
-step_fn scsi_power_command, scsi_standby_timer;
-
 /* -C: the power condition REQUEST SENSE reports; nothing said. */
 int scsi_power_mode(struct device *dev, struct disk_power_mode *m);
 int scsi_disk_power_state(struct device *dev, enum disk_power *state);
 int scsi_disk_temperature(struct device *dev, struct disk_temperature *t);
-int scsi_disk_standby_now(struct device *dev);
+int scsi_disk_standby_now(struct device *dev, const struct disk_standby *t, struct disk_cause *c);
+int scsi_disk_sleep_now(struct device *dev, struct disk_cause *c, char *advice, size_t size);
+int scsi_disk_standby_timer(struct device *dev, unsigned int value, struct disk_cause *c);
 
 #endif

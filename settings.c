@@ -208,21 +208,6 @@ int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 	return 0;
 }
 
-int set_standby_timer(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	unsigned int v = (unsigned int)s->v[opt].num;
-
-	if (s->v[opt].noisy) {
-		out(" setting standby to %u", v);
-		print_standby_interval(v);
-	}
-	int err = ata_command(dev, "HDIO_DRIVE_CMD(setidle)", ATA_OP_IDLE, 0, (uint16_t)v);
-
-	if (!err)
-		epc_note_standby(dev, s->v[opt].name);
-	return err;
-}
-
 int set_powerup_standby(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	unsigned int on = (unsigned int)s->v[opt].num;
@@ -272,10 +257,8 @@ static const struct power_cmd {
 } power_cmds[OPT_COUNT] = {
 	[OPT_SEAGATE] = { .command = ATA_OP_VENDOR_SEAGATE_PWRSAVE, .message = " disabling Seagate auto powersaving mode\n", .what = "HDIO_DRIVE_CMD(seagatepwrsave)" },
 	[OPT_IDLE_IMMEDIATE] = { .command = ATA_OP_IDLE_IMMEDIATE, .message = " issuing idle_immediate command\n", .what = "HDIO_DRIVE_CMD(idle_immediate)" },
-	[OPT_STANDBY_NOW] = { .command = ATA_OP_STANDBY_IMMEDIATE, .fallback = ATA_OP_STANDBY_IMMEDIATE_OLD, .message = " issuing standby command\n", .what = "HDIO_DRIVE_CMD(standby)" },
 	/* IDLE IMMEDIATE with the UNLOAD FEATURE: the LBA spells "UNL". */
 	[OPT_IDLE_UNLOAD] = { .command = ATA_OP_IDLE_IMMEDIATE, .feature = ATA_IDLE_UNLOAD_FEATURE, .lba = ATA_IDLE_UNLOAD_SIGNATURE, .message = " issuing idle_immediate_unload command\n", .what = "TASKFILE(idle_immediate_unload)" },
-	[OPT_SLEEP_NOW] = { .command = ATA_OP_SLEEP, .fallback = ATA_OP_SLEEP_OLD, .message = " issuing sleep command\n", .what = "HDIO_DRIVE_CMD(sleep)" },
 };
 
 int power_command(struct device *dev, const struct settings *s, enum opt_id opt)

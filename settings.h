@@ -9,7 +9,7 @@ step_fn get_multcount;
 
 /* Drive settings and commands, by ATA command. */
 step_fn set_drive_feature, get_drive_feature, power_command;
-step_fn set_standby_timer, set_powerup_standby;
+step_fn set_powerup_standby;
 step_fn set_multcount, get_max_sectors, set_max_sectors;
 step_fn set_wdidle3, get_wdidle3;
 
