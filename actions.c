@@ -29,6 +29,7 @@
 #include "standby_timer.h"
 #include "epc.h"
 #include "sanitize.h"
+#include "sanitize_wait.h"
 #include "sectors.h"
 #include "security.h"
 #include "blockdev.h"
@@ -111,7 +112,7 @@ static const struct step steps[] = {
 	DISK_STEP(OPT_SANITIZE_OVERWRITE, WHEN_GIVEN, false, DISK_SANITIZE),
 	DISK_STEP(OPT_SANITIZE_EXIT_FAILURE, WHEN_GIVEN, false, DISK_SANITIZE),
 	DISK_STEP(OPT_FORMAT_ERASE, WHEN_GIVEN, false, DISK_FORMAT_ERASE),
-	DISK_STEP(OPT_SANITIZE_WAIT, WHEN_GIVEN, false, DISK_SANITIZE_WAIT),
+	STEP(OPT_SANITIZE_WAIT, WHEN_GIVEN, false, sanitize_wait_step, ANY),
 	STEP(OPT_DCO_IDENTIFY, WHEN_GIVEN, false, dco_step, ATA),
 	STEP(OPT_DCO_RESTORE, WHEN_GIVEN, false, dco_step, ATA),
 	STEP(OPT_DCO_FREEZE, WHEN_GIVEN, false, dco_step, ATA),

@@ -383,6 +383,18 @@ static inline bool ata_id_has_sanitize(const uint16_t *id)
 	return id[ATA_ID_SANITIZE] & 0x1000;
 }
 
+/* SANITIZE STATUS EXT's answer (ACS-3 7.36): COUNT 15:8 the state bits, LBA 15:0 the progress in 1/65536. */
+#define ATA_SANITIZE_COMPLETED_WITHOUT_ERROR 0x80
+#define ATA_SANITIZE_IN_PROGRESS 0x40
+#define ATA_SANITIZE_FROZEN 0x20
+#define ATA_SANITIZE_ANTIFREEZE 0x10
+/* A SANITIZE STATUS EXT that ended with ABRT: LBA 7:0 says why the last sanitize failed. */
+#define ATA_SANITIZE_REASON_FAILED 0
+#define ATA_SANITIZE_REASON_UNSANITIZED 1
+#define ATA_SANITIZE_REASON_UNSUPPORTED 2
+#define ATA_SANITIZE_REASON_FROZEN 3
+#define ATA_SANITIZE_REASON_ANTIFREEZE 4
+
 static inline bool ata_id_has_security(const uint16_t *id)
 {
 	return (id[ATA_ID_COMMAND_SET_1] & 0x0002) && (id[ATA_ID_SECURITY] & 0x0001);

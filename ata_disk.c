@@ -14,6 +14,7 @@
 
 #include <linux/hdreg.h>
 
+#include "array.h"
 #include "ata_disk.h"
 #include "identify.h"
 #include "report.h"
@@ -247,6 +248,62 @@ static int ata_disk_power_mode(struct device *dev, struct disk_power_mode *m)
 	return 0;
 }
 
+/* Why the last sanitize failed, by the reason a SANITIZE STATUS EXT that ended with ABRT gives. */
+static const char *const sanitize_failures[] = {
+	[ATA_SANITIZE_REASON_FAILED] = "the sanitize operation failed",
+	[ATA_SANITIZE_REASON_UNSANITIZED] = "the sanitize operation completed with physical sectors that were not sanitized",
+	[ATA_SANITIZE_REASON_UNSUPPORTED] = "the sanitize command gave an unsupported mode",
+	[ATA_SANITIZE_REASON_FROZEN] = "sanitize is frozen until the drive is power-cycled",
+	[ATA_SANITIZE_REASON_ANTIFREEZE] = "the freeze lock was refused: the antifreeze lock is set",
+};
+
+/* --sanitize-wait: SANITIZE STATUS EXT's state bits and progress. */
+static int ata_sanitize_poll(struct device *dev, struct sanitize_poll *p)
+{
+	struct ata_result res;
+	unsigned int flags, reason;
+	int err;
+	const uint16_t *id = ata_identify(dev, &err, &res);
+
+	if (!id)
+		return ata_cause(&p->cause, "HDIO_DRIVE_CMD(identify)", &res, err);
+	if (!ata_id_has_sanitize(id)) {
+		snprintf(p->cause.why, sizeof(p->cause.why), "SANITIZE feature set is not supported");
+		return EOPNOTSUPP;
+	}
+	p->left = ERASE_TO_SOME_PATTERN;
+	err = ata_sanitize(dev, 0, 0, 0, true, &res);
+	reason = (unsigned int)(res.out.lba & 0xff);
+	if (err && res.have_regs && (res.error & 0x04) && reason < ARRAY_SIZE(sanitize_failures)) {
+		p->phase = SANITIZE_FAILED;
+		p->status = "failed";
+		snprintf(p->detail, sizeof(p->detail), "%s", sanitize_failures[reason]);
+		return 0;
+	}
+	if (err)
+		return ata_cause(&p->cause, "SANITIZE STATUS EXT", &res, err);
+	if (!ata_sanitize_status_returned(&res)) {
+		p->cause.about_option = true;
+		snprintf(p->cause.why, sizeof(p->cause.why), "the status bits were not returned (no registers, or fixed-format sense)");
+		return EIO;
+	}
+	flags = res.out.count >> 8;
+	p->has_progress = true;
+	p->progress = (unsigned int)(res.out.lba & 0xffff);
+	if (flags & ATA_SANITIZE_IN_PROGRESS) {
+		p->phase = SANITIZE_RUNNING;
+		p->status = "in progress";
+	} else if (flags & ATA_SANITIZE_COMPLETED_WITHOUT_ERROR) {
+		p->phase = SANITIZE_COMPLETED;
+		p->status = "completed";
+	} else {
+		p->phase = SANITIZE_NONE;
+		p->status = "idle";
+		snprintf(p->detail, sizeof(p->detail), "no sanitize operation is running, and the last one did not complete without error");
+	}
+	return 0;
+}
+
 /* TRIM's limits from IDENTIFY: word 169 says TRIM, word 105 how many 512-byte blocks of ranges a command takes. */
 static int ata_trim_limits(struct device *dev, struct trim_limits *l, struct disk_cause *c)
 {
@@ -359,7 +416,6 @@ const struct disk_ops ata_disk = {
 		[DISK_IDENTIFY] = ata_disk_identify,
 		[DISK_IDENTITY] = ata_disk_identity,
 		[DISK_SANITIZE] = sanitize_step,
-		[DISK_SANITIZE_WAIT] = sanitize_wait,
 	},
 	.read_sector = ata_read_sector,
 	.trim_limits = ata_trim_limits,
@@ -369,6 +425,7 @@ const struct disk_ops ata_disk = {
 	.lookahead = true,
 	.flush = ata_disk_flush,
 	.power_mode = ata_disk_power_mode,
+	.sanitize_poll = ata_sanitize_poll,
 	.flush_quietly = ata_disk_flush_quietly,
 	.power_state = ata_disk_power_state,
 	.standby_now = ata_disk_standby_now,

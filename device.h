@@ -32,7 +32,6 @@ enum disk_op {
 	DISK_IDENTIFY,		/* -I, --Istdout, --Iraw */
 	DISK_IDENTITY,		/* -i */
 	DISK_SANITIZE,		/* --sanitize-status, -block-erase, -crypto-scramble, -overwrite, -exit-failure-mode */
-	DISK_SANITIZE_WAIT,	/* --sanitize-wait */
 	DISK_FORMAT_ERASE,	/* --format-erase */
 	DISK_OP_COUNT
 };
@@ -73,6 +72,33 @@ struct trim_limits {
 	uint64_t max_range_sectors;	/* sectors in one entry */
 	uint64_t max_command_sectors;	/* sectors in one command (UINT64_MAX: no limit but the entries) */
 	char none[160];			/* EOPNOTSUPP: why the disk has no TRIM */
+};
+
+/* How the erase was done: what the sample is held against. */
+enum erase_kind {
+	ERASE_TO_ZEROS,		/* block erase, format with user-data erase */
+	ERASE_TO_PATTERN,	/* overwrite with the pattern given */
+	ERASE_TO_SOME_PATTERN,	/* not known here (a sanitize this run did not start): zeros or one repeated pattern */
+	ERASE_CRYPTO,		/* cryptographic erase: anything but the old data */
+};
+
+/* --sanitize-wait: where a sanitize stands, read once a second; facts, worded by sanitize_wait.c. */
+struct sanitize_poll {
+	enum sanitize_phase {
+		SANITIZE_RUNNING, SANITIZE_COMPLETED, SANITIZE_COMPLETED_NO_DEALLOC, SANITIZE_FAILED, SANITIZE_NONE
+	} phase;
+	const char *status;	/* the disk's word for it, for the JSON ("completed", "in progress", ...) */
+	bool has_progress;
+	unsigned int progress;	/* of 65536 */
+	uint32_t estimate_s;	/* the disk's estimate for the action running; 0: none */
+	enum erase_kind left;	/* what the last erase leaves, where this run did not start it */
+	bool no_record;		/* SANITIZE_NONE says nothing of one that ended (SCSI): ended, if it ran */
+	char detail[256];	/* SANITIZE_FAILED, SANITIZE_NONE: the disk's words for why */
+	bool has_log;		/* NVMe's Sanitize Status log, below, for the JSON */
+	unsigned int passes;
+	bool global_erased;
+	uint32_t estimates[3];	/* overwrite, block erase, crypto erase; UINT32_MAX: none */
+	struct disk_cause cause;
 };
 
 /* -C: where a disk's power stands, as facts; worded by power_mode.c. */
@@ -125,6 +151,8 @@ struct disk_ops {
 	void (*describe_erase)(struct device *dev);
 	/* A power option this disk has no command for: refused in one line that says how its power is managed (may be NULL). */
 	int (*refuse_power)(struct device *dev, const char *option);
+	/* --sanitize-wait: where the sanitize stands now; nothing said. */
+	int (*sanitize_poll)(struct device *dev, struct sanitize_poll *p);
 	/* -C: the power mode and what goes with it; 0 or an errno, nothing said. */
 	int (*power_mode)(struct device *dev, struct disk_power_mode *m);
 	/* The power state by a command that does not wake the disk; 0 or an errno, nothing said. */

@@ -29,14 +29,6 @@ uint64_t erase_sample_lba(unsigned int i, unsigned int n, uint64_t blocks);
 /* A block's fingerprint (64-bit FNV-1a), to tell whether it changed. */
 uint64_t erase_block_hash(const uint8_t *block, size_t bytes);
 
-/* How the erase was done: what the sample is held against. */
-enum erase_kind {
-	ERASE_TO_ZEROS,		/* block erase, format with user-data erase */
-	ERASE_TO_PATTERN,	/* overwrite with the pattern given */
-	ERASE_TO_SOME_PATTERN,	/* not known here (a sanitize this run did not start): zeros or one repeated pattern */
-	ERASE_CRYPTO,		/* cryptographic erase: anything but the old data */
-};
-
 /* One disk's sample before the erase. */
 struct erase_before {
 	dev_t devnum;

@@ -169,11 +169,13 @@ struct sanitize_log {
 	uint32_t estimate[3];	/* seconds: overwrite, block erase, crypto erase */
 };
 
-static int read_sanitize_log(struct device *dev, struct sanitize_log *l)
+static int read_sanitize_log(struct device *dev, struct sanitize_log *l, struct disk_cause *c)
 {
 	struct nvme_sanitize_log raw;
-	struct disk_cause cause = { .what = "NVMe Get Log Page (sanitize status)" };
-	int err = nvme_admin_get_log(dev, NVME_LOG_SANITIZE_STATUS, &raw, sizeof(raw), &cause);
+	int err;
+
+	c->what = "NVMe Get Log Page (sanitize status)";
+	err = nvme_admin_get_log(dev, NVME_LOG_SANITIZE_STATUS, &raw, sizeof(raw), c);
 	uint16_t sstat = le16toh(raw.sstat);
 
 	l->progress = le16toh(raw.sprog);
@@ -184,7 +186,7 @@ static int read_sanitize_log(struct device *dev, struct sanitize_log *l)
 	l->estimate[0] = le32toh(raw.eto);
 	l->estimate[1] = le32toh(raw.etbe);
 	l->estimate[2] = le32toh(raw.etce);
-	return err ? say_cause(&cause, err) : 0;
+	return err;
 }
 
 static const char *state_name(unsigned int status)
@@ -228,10 +230,11 @@ static int sanitize_status(struct device *dev)
 {
 	static const char *const names[] = { "overwrite", "block erase", "crypto erase" };
 	struct sanitize_log l;
-	int err = read_sanitize_log(dev, &l);
+	struct disk_cause cause = { 0 };
+	int err = read_sanitize_log(dev, &l, &cause);
 
 	if (err)
-		return err;
+		return say_cause(&cause, err);
 	out("Sanitize status:\n");
 	out("    State:    %s\n", state_name(l.status));
 	if (l.status == NVME_SSTAT_IN_PROGRESS)
@@ -325,55 +328,47 @@ int nvme_sanitize(struct device *dev, const struct settings *s, enum opt_id opt)
 	return err;
 }
 
-/* After a sanitize that ended well: what every namespace it reached reads now, held against the action. */
-static int check_after_sanitize(struct device *dev, uint32_t cdw10)
+/* --sanitize-wait: the Sanitize Status log's state, progress and estimates. */
+int nvme_sanitize_poll(struct device *dev, struct sanitize_poll *p)
 {
-	drop_cached_sectors(dev);
-	if (!dev->reach_valid) {
-		reach_find(dev->fd, dev->nvme_nsid, REACH_NVME_SUBSYSTEM, &dev->reach);
-		dev->reach_valid = true;
-	}
-	/* The log does not keep an overwrite's pattern: unless this run started it, the first block sampled gives it. */
-	return erase_check(dev, erase_kind_of(cdw10 & 7), 0);
-}
-
-int nvme_sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	struct status_line line;
 	struct sanitize_log l;
-	int err;
+	int err = read_sanitize_log(dev, &l, &p->cause);
 
-	(void)s;
-	(void)opt;
-	poll_wait_begin();
-	status_begin(&line, !dev->run.json);
-	while (!(err = read_sanitize_log(dev, &l)) && l.status == NVME_SSTAT_IN_PROGRESS && !poll_wait_interrupted()) {
-		draw_sanitize_status(&line, l.progress, estimate_for(&l, l.last_cdw10));
-		sleep(1);
-	}
-	status_end(&line);
-	poll_wait_end();
 	if (err)
 		return err;
-	if (l.status == NVME_SSTAT_IN_PROGRESS)
-		return poll_wait_report_interrupt("--sanitize-wait");
-	if (json_active())
-		json_sanitize_log(&l);
+	p->status = state_name(l.status);
+	p->has_progress = true;
+	p->progress = l.progress;
+	p->estimate_s = estimate_for(&l, l.last_cdw10);
+	/* The log does not keep an overwrite's pattern: unless this run started it, the first block sampled gives it. */
+	p->left = erase_kind_of(l.last_cdw10 & 7);
+	p->has_log = true;
+	p->passes = l.passes;
+	p->global_erased = l.global_erased;
+	for (size_t i = 0; i < ARRAY_SIZE(l.estimate); i++)
+		p->estimates[i] = l.estimate[i] == NVME_SANITIZE_NO_ESTIMATE ? UINT32_MAX : l.estimate[i];
 	switch (l.status) {
+	case NVME_SSTAT_IN_PROGRESS:
+		p->phase = SANITIZE_RUNNING;
+		break;
 	case NVME_SSTAT_COMPLETED:
+		p->phase = SANITIZE_COMPLETED;
+		break;
 	case NVME_SSTAT_COMPLETED_NO_DEALLOC:
-		out(l.status == NVME_SSTAT_COMPLETED ? "Sanitize operation completed without error\n"
-						     : "Sanitize operation completed without error, and without deallocation\n");
-		return check_after_sanitize(dev, l.last_cdw10);
+		p->phase = SANITIZE_COMPLETED_NO_DEALLOC;
+		break;
 	case NVME_SSTAT_FAILED:
-		complain(" --sanitize-wait: the last sanitize operation failed (--sanitize-exit-failure-mode leaves that state"
-			 " where it was started with --sanitize-ause; else start another sanitize)\n");
-		return EIO;
+		p->phase = SANITIZE_FAILED;
+		snprintf(p->detail, sizeof(p->detail), "the last sanitize operation failed (--sanitize-exit-failure-mode leaves"
+			 " that state where it was started with --sanitize-ause; else start another sanitize)");
+		break;
 	default:
-		complain(" --sanitize-wait: no sanitize operation is running, and none has completed (status: %s)\n",
+		p->phase = SANITIZE_NONE;
+		snprintf(p->detail, sizeof(p->detail), "no sanitize operation is running, and none has completed (status: %s)",
 			 state_name(l.status));
-		return EIO;
+		break;
 	}
+	return 0;
 }
 
 /* ---- Format NVM with a secure erase ---- */

@@ -6,8 +6,8 @@
 
 /* --sanitize-status, --sanitize-block-erase, -crypto-scramble, -overwrite, -exit-failure-mode. */
 step_fn nvme_sanitize;
-/* --sanitize-wait: the Sanitize Status log until the operation ends. */
-step_fn nvme_sanitize_wait;
+/* --sanitize-wait: where the sanitize stands, from the Sanitize Status log; nothing said. */
+int nvme_sanitize_poll(struct device *dev, struct sanitize_poll *p);
 /* --format-erase user|crypto. */
 step_fn nvme_format_erase;
 

@@ -1,15 +1,12 @@
-/* The ATA SANITIZE feature set: status, the three erase methods, the locks, and waiting for the end. */
+/* The ATA SANITIZE feature set: status, the three erase methods and the locks (waiting: sanitize_wait.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "array.h"
 #include "checks.h"
 #include "erasecheck.h"
 #include "json.h"
-#include "progress.h"
 #include "sanitize.h"
 #include "sgio.h"
 #include "report.h"
@@ -32,21 +29,6 @@ static const struct sanitize_op {
 /* COUNT bits of the erase commands and of SANITIZE STATUS EXT (ACS-3 7.36). */
 #define SANITIZE_FAILURE_MODE 0x0010	/* the failure state may be left by a STATUS with CLEAR */
 #define SANITIZE_CLEAR_FAILED 0x0001	/* SANITIZE STATUS EXT: leave the failure state */
-
-/* SANITIZE STATUS EXT's answer (ACS-3): COUNT 15:8 the state bits, LBA 15:0 the progress in 1/65536. */
-#define SANITIZE_COMPLETED_WITHOUT_ERROR 0x80
-#define SANITIZE_IN_PROGRESS 0x40
-#define SANITIZE_FROZEN 0x20
-#define SANITIZE_ANTIFREEZE 0x10
-
-/* Why the last sanitize failed: LBA 7:0 of a SANITIZE STATUS EXT that ended with ABRT. */
-static const char *const sanitize_failures[] = {
-	[0] = "the sanitize operation failed",
-	[1] = "the sanitize operation completed with physical sectors that were not sanitized",
-	[2] = "the sanitize command gave an unsupported mode",
-	[3] = "sanitize is frozen until the drive is power-cycled",
-	[4] = "the freeze lock was refused: the antifreeze lock is set",
-};
 
 static bool erases(enum opt_id opt)
 {
@@ -72,73 +54,6 @@ static int sanitize_supported(struct device *dev)
 		return EOPNOTSUPP;
 	}
 	return 0;
-}
-
-/* SANITIZE STATUS EXT's bits are in COUNT 15:8, which fixed-format sense does not carry. */
-static bool sanitize_status_returned(const struct ata_result *res)
-{
-	return res->have_regs && !(!res->out.lba48 && res->sense[0] == 0x70);
-}
-
-static int poll_until_done(struct device *dev)
-{
-	struct status_line line;
-
-	status_begin(&line, !dev->run.json);
-	for (;;) {
-		struct ata_result res;
-		unsigned int flags;
-		int err;
-
-		err = ata_sanitize(dev, 0, 0, 0, true, &res);
-		if (err) {
-			unsigned int reason = (unsigned int)(res.out.lba & 0xff);
-
-			status_end(&line);
-			if (res.have_regs && (res.error & 0x04) && reason < ARRAY_SIZE(sanitize_failures)) {
-				complain(" --sanitize-wait: %s\n", sanitize_failures[reason]);
-				return EIO;
-			}
-			ata_report("SANITIZE STATUS EXT", &res, err);
-			return err;
-		}
-		if (!sanitize_status_returned(&res)) {
-			status_end(&line);
-			complain(" --sanitize-wait: the status bits were not returned (no registers, or fixed-format sense)\n");
-			return EIO;
-		}
-		flags = res.out.count >> 8;
-		if (!(flags & SANITIZE_IN_PROGRESS)) {
-			status_end(&line);
-			if (flags & SANITIZE_COMPLETED_WITHOUT_ERROR) {
-				out("Sanitize operation completed without error\n");
-				drop_cached_sectors(dev);
-				return erase_check(dev, ERASE_TO_SOME_PATTERN, 0);
-			}
-			complain(" --sanitize-wait: no sanitize operation is running, and the last one did not complete without error\n");
-			return EIO;
-		}
-		if (poll_wait_interrupted()) {
-			status_end(&line);
-			return poll_wait_report_interrupt("--sanitize-wait");
-		}
-		draw_sanitize_status(&line, (unsigned int)(res.out.lba & 0xffff), 0);
-		sleep(1);
-	}
-}
-
-int sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	int err;
-
-	(void)s;
-	(void)opt;
-	if ((err = sanitize_supported(dev)))
-		return err;
-	poll_wait_begin();
-	err = poll_until_done(dev);
-	poll_wait_end();
-	return err;
 }
 
 int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -182,23 +97,23 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	if (opt == OPT_SANITIZE_STATUS) {
 		unsigned int flags = res.out.count >> 8;
 
-		if (!sanitize_status_returned(&res)) {
+		if (!ata_sanitize_status_returned(&res)) {
 			complain(" SANITIZE_STATUS: the status bits were not returned (fixed-format sense)\n");
 			return EIO;
 		}
 		out("Sanitize status:\n");
-		if (flags & SANITIZE_FROZEN)
+		if (flags & ATA_SANITIZE_FROZEN)
 			out("    State:    SD1 Sanitize Frozen\n");
-		else if (flags & SANITIZE_IN_PROGRESS) {
+		else if (flags & ATA_SANITIZE_IN_PROGRESS) {
 			unsigned int progress = (unsigned int)(res.out.lba & 0xffff);
 
 			out("    State:    SD2 Sanitize operation In Process\n");
 			out("    Progress: 0x%x (%u%%)\n", progress, progress == 0xffff ? 100 : 100 * (progress + 1) / 0xffff);
 		} else
 			out("    State:    SD0 Sanitize Idle\n");
-		if (flags & SANITIZE_COMPLETED_WITHOUT_ERROR)
+		if (flags & ATA_SANITIZE_COMPLETED_WITHOUT_ERROR)
 			out("    Last Sanitize Operation Completed Without Error\n");
-		if (flags & SANITIZE_ANTIFREEZE)
+		if (flags & ATA_SANITIZE_ANTIFREEZE)
 			out("    Antifreeze bit set\n");
 	} else if (erases(opt)) {
 		out("Operation started in background\n");

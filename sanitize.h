@@ -4,6 +4,6 @@
 
 #include "commands.h"
 
-step_fn sanitize_step, sanitize_wait;
+step_fn sanitize_step;
 
 #endif

@@ -100,21 +100,21 @@ static const struct scsi_sanitize_op *op_of(enum opt_id opt)
 }
 
 /* Where a sanitize stands, from the sense data REQUEST SENSE returns. */
-enum sanitize_state { SANITIZE_IDLE, SANITIZE_RUNNING, SANITIZE_FAILED };
+enum sanitize_state { SANITIZE_STATE_IDLE, SANITIZE_STATE_RUNNING, SANITIZE_STATE_FAILED };
 
 static enum sanitize_state state_of(const struct sense *now)
 {
 	if (now->asc == ASC_NOT_READY && now->ascq == ASCQ_SANITIZE_IN_PROGRESS)
-		return SANITIZE_RUNNING;
+		return SANITIZE_STATE_RUNNING;
 	if (now->asc == ASC_MEDIUM_FORMAT_CORRUPTED && now->ascq == ASCQ_SANITIZE_FAILED)
-		return SANITIZE_FAILED;
-	return SANITIZE_IDLE;
+		return SANITIZE_STATE_FAILED;
+	return SANITIZE_STATE_IDLE;
 }
 
 static const char *const state_names[] = {
-	[SANITIZE_IDLE] = "no sanitize operation in progress",
-	[SANITIZE_RUNNING] = "in progress",
-	[SANITIZE_FAILED] = "failed",
+	[SANITIZE_STATE_IDLE] = "no sanitize operation in progress",
+	[SANITIZE_STATE_RUNNING] = "in progress",
+	[SANITIZE_STATE_FAILED] = "failed",
 };
 
 static int sanitize_status(struct device *dev)
@@ -129,14 +129,14 @@ static int sanitize_status(struct device *dev)
 	st = state_of(&now);
 	out("Sanitize status:\n");
 	out("    State:    %s\n", state_names[st]);
-	if (st == SANITIZE_RUNNING && now.has_progress)
+	if (st == SANITIZE_STATE_RUNNING && now.has_progress)
 		out("    Progress: 0x%x (%u%%)\n", now.progress, now.progress * 100u / 65536u);
-	if (st == SANITIZE_FAILED)
+	if (st == SANITIZE_STATE_FAILED)
 		out("    The last sanitize failed: --sanitize-exit-failure-mode leaves that state where it was started"
 		    " with --sanitize-ause\n");
 	json_object_begin("sanitize_status");
 	json_string("status", state_names[st]);
-	if (st == SANITIZE_RUNNING && now.has_progress)
+	if (st == SANITIZE_STATE_RUNNING && now.has_progress)
 		json_uint("progress", now.progress);
 	json_object_end();
 	return 0;
@@ -213,41 +213,37 @@ int scsi_sanitize_step(struct device *dev, const struct settings *s, enum opt_id
 	return 0;
 }
 
-int scsi_sanitize_wait(struct device *dev, const struct settings *s, enum opt_id opt)
+/* --sanitize-wait: REQUEST SENSE's sanitize state and progress; idle says nothing of one that ended. */
+int scsi_sanitize_poll(struct device *dev, struct sanitize_poll *p)
 {
-	struct status_line line;
 	struct scsi_result res;
 	struct sense now;
-	bool seen_running = false;
-	int err;
+	int err = scsi_request_sense(dev, &now, &res);
 
-	(void)s;
-	(void)opt;
-	poll_wait_begin();
-	status_begin(&line, !dev->run.json);
-	while (!(err = scsi_request_sense(dev, &now, &res)) && state_of(&now) == SANITIZE_RUNNING &&
-	       !poll_wait_interrupted()) {
-		seen_running = true;
-		if (now.has_progress)
-			draw_sanitize_status(&line, now.progress, 0);
-		sleep(1);
+	if (err) {
+		p->cause.what = "REQUEST SENSE";
+		snprintf(p->cause.why, sizeof(p->cause.why), "%s", res.cause);
+		return err;
 	}
-	status_end(&line);
-	poll_wait_end();
-	if (err)
-		return scsi_report("REQUEST SENSE", &res, err);
-	if (state_of(&now) == SANITIZE_RUNNING)
-		return poll_wait_report_interrupt("--sanitize-wait");
-	if (state_of(&now) == SANITIZE_FAILED) {
-		complain(" --sanitize-wait: the sanitize operation failed (--sanitize-exit-failure-mode leaves that state"
-			 " where it was started with --sanitize-ause; else start another sanitize)\n");
-		return EIO;
+	p->left = ERASE_TO_SOME_PATTERN;
+	p->has_progress = now.has_progress;
+	p->progress = now.progress;
+	switch (state_of(&now)) {
+	case SANITIZE_STATE_RUNNING:
+		p->phase = SANITIZE_RUNNING;
+		p->status = "in progress";
+		break;
+	case SANITIZE_STATE_FAILED:
+		p->phase = SANITIZE_FAILED;
+		p->status = "failed";
+		snprintf(p->detail, sizeof(p->detail), "the sanitize operation failed (--sanitize-exit-failure-mode leaves that"
+			 " state where it was started with --sanitize-ause; else start another sanitize)");
+		break;
+	default:
+		p->phase = SANITIZE_NONE;
+		p->status = state_names[SANITIZE_STATE_IDLE];
+		p->no_record = true;
+		break;
 	}
-	if (!seen_running && !dev->sanitize_started) {
-		out("No sanitize operation in progress (a SCSI disk keeps no record of one that has ended)\n");
-		return 0;
-	}
-	out("Sanitize operation completed without error\n");
-	drop_cached_sectors(dev);
-	return erase_check(dev, ERASE_TO_SOME_PATTERN, 0);
+	return 0;
 }

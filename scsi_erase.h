@@ -6,8 +6,8 @@
 
 /* --sanitize-status, --sanitize-block-erase, -crypto-scramble, -overwrite, -exit-failure-mode. */
 step_fn scsi_sanitize_step;
-/* --sanitize-wait: REQUEST SENSE until no sanitize is in progress. */
-step_fn scsi_sanitize_wait;
+/* --sanitize-wait: where the sanitize stands, from REQUEST SENSE; nothing said. */
+int scsi_sanitize_poll(struct device *dev, struct sanitize_poll *p);
 
 /* Which options erase this SCSI disk, and what it says it supports. */
 void scsi_describe_erase(struct device *dev);

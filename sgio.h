@@ -105,6 +105,12 @@ int ata_download_microcode(struct device *dev, unsigned int mode, size_t offset,
 int ata_sanitize(struct device *dev, uint16_t feature, uint64_t lba, uint16_t count,
 		 bool want_regs, struct ata_result *res);
 
+/* SANITIZE STATUS EXT's bits are in COUNT 15:8, which fixed-format sense does not carry. */
+static inline bool ata_sanitize_status_returned(const struct ata_result *res)
+{
+	return res->have_regs && !(!res->out.lba48 && res->sense[0] == 0x70);
+}
+
 /*
  * DATA SET MANAGEMENT with TRIM of n ranges, each at most ATA_DSM_MAX_COUNT
  * sectors: 8-byte entries, ATA_DSM_RANGES_PER_BLOCK to a 512-byte block.

@@ -50,6 +50,15 @@ else
 	echo "FAIL scsi: --verbose -I: the probe's refusal is no news (exit $rc)"
 	head -n 3 "$out/scsi-cmd.err" | sed 's/^/  /'
 fi
+# --sanitize-wait's end in JSON, as on NVMe: the state last read (idle after a sanitize that ran: its end).
+run SHIM_SCSI_SANITIZING=0,8000,done -- --json --sanitize-wait
+if [ "$rc" = 0 ] && python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["devices"][0]
+sys.exit(0 if d["sanitize_status"]["status"] == "completed" else 1)' "$out/scsi-cmd.out"; then
+	echo "ok scsi: --json --sanitize-wait: sanitize_status says completed"
+else
+	echo "FAIL scsi: --json --sanitize-wait: sanitize_status says completed (exit $rc)"
+	head -c 400 "$out/scsi-cmd.out" | sed 's/^/  /'
+fi
 run SHIM_SCSI_LACK=80,83,b1 -- -I
 if [ "$rc" = 0 ] && grep -q 'Model Number:' "$out/scsi-cmd.out" &&
 	! grep -q 'Serial Number:\|Rotation Rate\|WWN' "$out/scsi-cmd.out"; then

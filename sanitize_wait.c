@@ -1,0 +1,103 @@
+/*
+ * --sanitize-wait on every disk: one loop asks the disk once a second
+ * where its sanitize stands (SANITIZE STATUS EXT on ATA, the Sanitize
+ * Status log on NVMe, REQUEST SENSE on SCSI), draws the progress, stops
+ * on an interrupt, and words the end: completed (then the sample over
+ * every disk it reached), failed, or none at all.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "checks.h"
+#include "erasecheck.h"
+#include "json.h"
+#include "progress.h"
+#include "reach.h"
+#include "report.h"
+#include "sanitize_wait.h"
+
+static void json_status(const struct sanitize_poll *p)
+{
+	static const char *const keys[] = { "overwrite", "block_erase", "crypto_erase" };
+
+	json_object_begin("sanitize_status");
+	json_string("status", p->status);
+	if (p->has_progress)
+		json_uint("progress", p->progress);
+	if (p->has_log) {
+		json_uint("overwrite_passes_done", p->passes);
+		json_bool("global_data_erased", p->global_erased);
+		json_object_begin("estimated_seconds");
+		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+			if (p->estimates[i] == UINT32_MAX)
+				json_null(keys[i]);
+			else
+				json_uint(keys[i], p->estimates[i]);
+		json_object_end();
+	}
+	json_object_end();
+}
+
+/* Ended: what the erase left, on every disk it reached (for NVMe, the whole subsystem). */
+static int check_after(struct device *dev, const struct sanitize_poll *p)
+{
+	out(p->phase == SANITIZE_COMPLETED_NO_DEALLOC ? "Sanitize operation completed without error, and without deallocation\n"
+						       : "Sanitize operation completed without error\n");
+	drop_cached_sectors(dev);
+	if (!dev->reach_valid && dev->disk->erase_scope) {
+		reach_find(dev->fd, dev->nvme_nsid, dev->disk->erase_scope(dev, OPT_SANITIZE_BLOCK_ERASE), &dev->reach);
+		dev->reach_valid = true;
+	}
+	return erase_check(dev, p->left, 0);
+}
+
+static int outcome(struct device *dev, struct sanitize_poll *p, bool seen_running)
+{
+	/* A disk that keeps no record: idle after a sanitize that ran, or that this run started, is its end. */
+	if (p->phase == SANITIZE_NONE && p->no_record) {
+		if (!seen_running && !dev->sanitize_started) {
+			out("No sanitize operation in progress (a SCSI disk keeps no record of one that has ended)\n");
+			return 0;
+		}
+		p->phase = SANITIZE_COMPLETED;
+		p->status = "completed";
+	}
+	json_status(p);
+	if (p->phase == SANITIZE_COMPLETED || p->phase == SANITIZE_COMPLETED_NO_DEALLOC)
+		return check_after(dev, p);
+	complain(" --sanitize-wait: %s\n", p->detail);
+	return EIO;
+}
+
+int sanitize_wait_step(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct sanitize_poll p;
+	struct status_line line;
+	bool seen_running = false;
+	int err;
+
+	if (!dev->disk->sanitize_poll)
+		return refuse_missing_command(dev, s->v[opt].name);
+	poll_wait_begin();
+	status_begin(&line, !dev->run.json);
+	for (;;) {
+		p = (struct sanitize_poll){ .status = "" };
+		if ((err = dev->disk->sanitize_poll(dev, &p)) || p.phase != SANITIZE_RUNNING)
+			break;
+		seen_running = true;
+		if (poll_wait_interrupted())
+			break;
+		if (p.has_progress)
+			draw_sanitize_status(&line, p.progress, p.estimate_s);
+		sleep(1);
+	}
+	status_end(&line);
+	poll_wait_end();
+	if (err)
+		return say_cause_for(&p.cause, err, s->v[opt].name);
+	if (p.phase == SANITIZE_RUNNING)
+		return poll_wait_report_interrupt(s->v[opt].name);
+	return outcome(dev, &p, seen_running);
+}
