@@ -26,6 +26,7 @@
 #include "json.h"
 #include "power_mode.h"
 #include "power_now.h"
+#include "read_sector.h"
 #include "standby_timer.h"
 #include "epc.h"
 #include "sanitize.h"
@@ -131,7 +132,7 @@ static const struct step steps[] = {
 	STEP(OPT_FWDOWNLOAD_MODE7, WHEN_GIVEN, false, firmware_download, ATA),
 	STEP(OPT_FWDOWNLOAD_MODEE, WHEN_GIVEN, false, firmware_download, ATA),
 	STEP(OPT_FWDOWNLOAD_MODEE_MAX, WHEN_GIVEN, false, firmware_download, ATA),
-	STEP(OPT_READ_SECTOR, WHEN_GIVEN, false, read_sector, ANY),
+	STEP(OPT_READ_SECTOR, WHEN_GIVEN, false, read_sector_step, ANY),
 	STEP(OPT_DRQ_HSM_ERROR, WHEN_GIVEN, false, drq_hsm_error, ATA),
 	STEP(OPT_HITACHI_TEMP, WHEN_NOISY, false, temperature_step, ANY),
 

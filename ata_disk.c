@@ -19,7 +19,6 @@
 #include "identify.h"
 #include "report.h"
 #include "sanitize.h"
-#include "sectors.h"
 #include "settings.h"
 #include "sgio.h"
 
@@ -304,6 +303,34 @@ static int ata_sanitize_poll(struct device *dev, struct sanitize_poll *p)
 	return 0;
 }
 
+/* --read-sector: IDENTIFY's capacity and logical sector size. */
+static int ata_geometry(struct device *dev, struct disk_geometry *g, struct disk_cause *c)
+{
+	struct ata_result res;
+	bool first = !dev->id_failed;
+	int err;
+	const uint16_t *id = ata_identify(dev, &err, &res);
+
+	if (!id)
+		/* A failed IDENTIFY is said where it first fails, and not again. */
+		return first ? ata_cause(c, "HDIO_DRIVE_CMD(identify)", &res, err) : err;
+	g->sectors = identify_capacity(id);
+	g->sector_bytes = identify_sector_bytes(id);
+	g->space = "drive";
+	return 0;
+}
+
+/* READ SECTORS (EXT), PIO; why it failed, with the LBA the drive names. */
+static int ata_sector_read(struct device *dev, uint64_t lba, void *buf, unsigned int bytes, struct disk_cause *c)
+{
+	struct ata_result res;
+	int err = ata_sector(dev, lba, false, buf, bytes, &res);
+
+	if (err)
+		ata_sector_failure(&res, err, c->why, sizeof(c->why));
+	return err;
+}
+
 /* TRIM's limits from IDENTIFY: word 169 says TRIM, word 105 how many 512-byte blocks of ranges a command takes. */
 static int ata_trim_limits(struct device *dev, struct trim_limits *l, struct disk_cause *c)
 {
@@ -417,7 +444,8 @@ const struct disk_ops ata_disk = {
 		[DISK_IDENTITY] = ata_disk_identity,
 		[DISK_SANITIZE] = sanitize_step,
 	},
-	.read_sector = ata_read_sector,
+	.geometry = ata_geometry,
+	.sector_read = ata_sector_read,
 	.trim_limits = ata_trim_limits,
 	.trim_send = ata_trim_send,
 	.cache_get = ata_cache_get,

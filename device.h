@@ -64,6 +64,13 @@ struct disk_temperature {
 	struct disk_cause cause;	/* on failure: what failed, and why */
 };
 
+/* Where sector commands may reach: the sectors, their size, and what holds them. */
+struct disk_geometry {
+	uint64_t sectors;
+	unsigned int sector_bytes;
+	const char *space;	/* "drive" or "namespace": what an LBA beyond it is beyond */
+};
+
 /* What a disk's TRIM (DSM, Dataset Management, UNMAP) holds one command's ranges to. */
 struct trim_limits {
 	uint64_t capacity;		/* sectors: every range ends within */
@@ -135,7 +142,9 @@ struct disk_ops {
 	bool ata;		/* ATA commands (SET FEATURES, security, ...) reach the drive */
 	bool scsi;		/* a SCSI disk without ATA pass-through */
 	step_fn *op[DISK_OP_COUNT];
-	int (*read_sector)(struct device *dev, uint64_t lba);
+	/* --read-sector: the geometry, and one sector read into buf (bytes long); nothing said. */
+	int (*geometry)(struct device *dev, struct disk_geometry *g, struct disk_cause *c);
+	int (*sector_read)(struct device *dev, uint64_t lba, void *buf, unsigned int bytes, struct disk_cause *c);
 	/* TRIM: the limits (EOPNOTSUPP with l->none: the disk has none), and one command's ranges sent; nothing said. */
 	int (*trim_limits)(struct device *dev, struct trim_limits *l, struct disk_cause *c);
 	int (*trim_send)(struct device *dev, const struct sector_range *pieces, unsigned int n, struct disk_cause *c);

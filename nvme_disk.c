@@ -390,31 +390,17 @@ static int namespace_geometry(struct device *dev, uint64_t *nlba, unsigned int *
 	return err;
 }
 
-static int nvme_disk_read_sector(struct device *dev, uint64_t lba)
+/* --read-sector: Identify Namespace's size and LBA size. */
+static int nvme_geometry(struct device *dev, struct disk_geometry *g, struct disk_cause *c)
 {
-	uint64_t nlba;
-	unsigned int bytes;
-	uint8_t *buf;
-	struct disk_cause cause = { 0 };
-	int err = namespace_geometry(dev, &nlba, &bytes, &cause);
+	g->space = "namespace";
+	return namespace_geometry(dev, &g->sectors, &g->sector_bytes, c);
+}
 
-	if (err)
-		return say_cause(&cause, err);
-	if ((err = check_range("--read-sector", "namespace", nlba, lba, 1)))
-		return err;
-	buf = calloc(1, bytes);
-	if (!buf)
-		return ENOMEM;
-	out("reading sector %llu: ", (unsigned long long)lba);
-	fflush(stdout);
-	cause.what = "--read-sector";
-	err = say_outcome(nvme_io_read(dev, lba, buf, bytes, &cause));
-	if (err)
-		say_cause(&cause, err);
-	else
-		dump_sector(buf, bytes);
-	free(buf);
-	return err;
+/* Read of one block. */
+static int nvme_sector_read(struct device *dev, uint64_t lba, void *buf, unsigned int bytes, struct disk_cause *c)
+{
+	return nvme_io_read(dev, lba, buf, bytes, c);
 }
 
 /* TRIM by Dataset Management, deallocate: at most 256 ranges of at most 2^32-1 blocks a command. */
@@ -472,7 +458,8 @@ const struct disk_ops nvme_disk = {
 		[DISK_SANITIZE] = nvme_sanitize,
 		[DISK_FORMAT_ERASE] = nvme_format_erase,
 	},
-	.read_sector = nvme_disk_read_sector,
+	.geometry = nvme_geometry,
+	.sector_read = nvme_sector_read,
 	.trim_limits = nvme_disk_trim_limits,
 	.trim_send = nvme_disk_trim_send,
 	.cache_get = nvme_cache_get,

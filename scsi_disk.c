@@ -567,34 +567,29 @@ static int scsi_flush(struct device *dev, struct disk_cause *c)
 
 /* ---- sectors ---- */
 
-static int capacity_or_report(struct device *dev, struct scsi_capacity *cap)
-{
-	struct scsi_result res;
-	int err = capacity_of(dev, cap, &res);
-
-	return err ? scsi_report("READ CAPACITY", &res, err) : 0;
-}
-
-static int scsi_read_sector(struct device *dev, uint64_t lba)
+/* --read-sector: READ CAPACITY. */
+static int scsi_geometry(struct device *dev, struct disk_geometry *g, struct disk_cause *c)
 {
 	struct scsi_capacity cap;
 	struct scsi_result res;
-	uint8_t *buf;
-	int err;
+	int err = capacity_of(dev, &cap, &res);
 
-	if ((err = capacity_or_report(dev, &cap)) || (err = check_lba("--read-sector", cap.blocks, lba, 1)))
-		return err;
-	buf = calloc(1, cap.block_bytes);
-	if (!buf)
-		return ENOMEM;
-	out("reading sector %llu: ", (unsigned long long)lba);
-	fflush(stdout);
-	err = say_outcome(scsi_read16(dev, lba, 1, buf, cap.block_bytes, &res));
 	if (err)
-		complain("--read-sector %llu: %s\n", (unsigned long long)lba, res.cause[0] ? res.cause : strerror(err));
-	else
-		dump_sector(buf, cap.block_bytes);
-	free(buf);
+		return scsi_cause(c, "READ CAPACITY", &res, err);
+	g->sectors = cap.blocks;
+	g->sector_bytes = cap.block_bytes;
+	g->space = "drive";
+	return 0;
+}
+
+/* READ (16) of one block; a short read is a failure. */
+static int scsi_sector_read(struct device *dev, uint64_t lba, void *buf, unsigned int bytes, struct disk_cause *c)
+{
+	struct scsi_result res;
+	int err = scsi_read16(dev, lba, 1, buf, bytes, &res);
+
+	if (err)
+		snprintf(c->why, sizeof(c->why), "%s", res.cause);
 	return err;
 }
 
@@ -660,7 +655,8 @@ const struct disk_ops scsi_disk = {
 		[DISK_IDENTITY] = scsi_identity,
 		[DISK_SANITIZE] = scsi_sanitize_step,
 	},
-	.read_sector = scsi_read_sector,
+	.geometry = scsi_geometry,
+	.sector_read = scsi_sector_read,
 	.trim_limits = scsi_trim_limits,
 	.trim_send = scsi_trim_send,
 	.cache_get = scsi_cache_get,

@@ -1,7 +1,8 @@
 /*
- * Sector access by absolute LBA: --read-sector, --write-sector,
+ * An ATA drive's sector access by absolute LBA: --write-sector,
  * --make-bad-sector, and the two commands that change how the drive
- * answers (--set-sector-size, --drq-hsm-error).  Confirmation flags were
+ * answers (--set-sector-size, --drq-hsm-error).  --read-sector, which
+ * every disk has, is read_sector.c.  Confirmation flags were
  * checked before any of these runs (actions.c); each refuses a partition
  * and an LBA beyond the drive's end, then sends one well-formed command.
  */
@@ -17,27 +18,20 @@
 #include "sgio.h"
 #include "report.h"
 
-#define LBA28_LIMIT ((1ULL << 28) - 1)
 
-/* One sector, PIO, 28-bit command below LBA 2^28 - 1 and 48-bit above (as 9.65). */
-static int sector_io(struct device *dev, uint64_t lba, void *buf, size_t len, bool write, struct ata_result *res)
-{
-	return ata_sector_io(dev, lba, lba >= LBA28_LIMIT, write, buf, len, res);
-}
-
-/* "--read-sector 204800: medium error (...), LBA 204800" */
+/* "--write-sector 204800: medium error (...), LBA 204800" */
 static void report_sector_failure(const char *opt, uint64_t lba, const struct ata_result *res, int err)
 {
-	complain("%s %llu: %s", opt, (unsigned long long)lba, res->cause[0] ? res->cause : strerror(err));
-	if (res->have_regs && !res->lba_incomplete && (res->status & 0x01) && (res->error & 0x40 || res->error & 0x10))
-		complain(", LBA %llu", (unsigned long long)res->out.lba);
-	complain("%c", '\n');
+	char why[sizeof(res->cause) + 32];
+
+	ata_sector_failure(res, err, why, sizeof(why));
+	complain("%s %llu: %s\n", opt, (unsigned long long)lba, why);
 }
 
-/* --read-sector and --write-sector: one sector, by absolute LBA, within the drive. */
-static int one_sector(struct device *dev, uint64_t lba, bool write)
+/* --write-sector: zeros into one sector, by absolute LBA, within the drive. */
+static int write_zeros(struct device *dev, uint64_t lba)
 {
-	const char *opt = write ? "--write-sector" : "--read-sector";
+	const char *opt = "--write-sector";
 	struct ata_result res;
 	const uint16_t *id;
 	unsigned int bytes;
@@ -52,35 +46,16 @@ static int one_sector(struct device *dev, uint64_t lba, bool write)
 	buf = calloc(1, bytes);	/* a write sends zeros */
 	if (!buf)
 		return ENOMEM;
-	out(write ? "re-writing sector %llu: " : "reading sector %llu: ", (unsigned long long)lba);
+	out("re-writing sector %llu: ", (unsigned long long)lba);
 	fflush(stdout);
 	/* The page cache must not hand back the old contents afterwards. */
-	if (write)
-		drop_cached_sectors(dev);
-	err = say_outcome(sector_io(dev, lba, buf, bytes, write, &res));
+	drop_cached_sectors(dev);
+	err = say_outcome(ata_sector(dev, lba, true, buf, bytes, &res));
 	if (err)
 		report_sector_failure(opt, lba, &res, err);
-	else if (!write)
-		dump_sector(buf, bytes);
-	if (write)
-		drop_cached_sectors(dev);
+	drop_cached_sectors(dev);
 	free(buf);
 	return err;
-}
-
-int ata_read_sector(struct device *dev, uint64_t lba)
-{
-	return one_sector(dev, lba, false);
-}
-
-int read_sector(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	uint64_t lba = s->v[opt].num;
-	int err = need_whole_disk(dev, lba);
-
-	if (err)
-		return err;
-	return dev->disk->read_sector ? dev->disk->read_sector(dev, lba) : refuse_on_this_disk(dev, s->v[opt].name);
 }
 
 int write_sector(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -88,7 +63,7 @@ int write_sector(struct device *dev, const struct settings *s, enum opt_id opt)
 	uint64_t lba = s->v[opt].num;
 	int err = need_whole_disk(dev, lba);
 
-	return err ? err : one_sector(dev, lba, true);
+	return err ? err : write_zeros(dev, lba);
 }
 
 int make_bad_sector(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -106,7 +81,7 @@ int make_bad_sector(struct device *dev, const struct settings *s, enum opt_id op
 	if ((err = check_lba("--make-bad-sector", identify_capacity(id), v->num, 1)))
 		return err;
 	has_write_unc = ata_id_has_write_uncorrectable(id);
-	if (!has_write_unc && !v->flag && v->num < LBA28_LIMIT) {
+	if (!has_write_unc && !v->flag && v->num < ATA_LBA28_LIMIT) {
 		complain(" --make-bad-sector: the drive has no WRITE UNCORRECTABLE EXT, and WRITE LONG is not "
 				"supported through SG_IO; use f%llu to try WRITE UNCORRECTABLE EXT anyway\n",
 			(unsigned long long)v->num);

@@ -1,4 +1,4 @@
-/* Sector access by absolute LBA, and the commands that change the drive's sectors. */
+/* An ATA drive's sector access by absolute LBA, and the commands that change its sectors. */
 #ifndef HDPARM_SECTORS_H
 #define HDPARM_SECTORS_H
 
@@ -6,9 +6,6 @@
 
 #include "commands.h"
 
-step_fn read_sector, write_sector, make_bad_sector, set_sector_size, drq_hsm_error;
-
-/* The ATA drive's --read-sector (READ SECTORS (EXT), PIO): the sector dumped in hex. */
-int ata_read_sector(struct device *dev, uint64_t lba);
+step_fn write_sector, make_bad_sector, set_sector_size, drq_hsm_error;
 
 #endif

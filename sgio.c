@@ -617,6 +617,18 @@ int ata_sanitize(struct device *dev, uint16_t feature, uint64_t lba, uint16_t co
 	return ata_exec(dev, &cmd, res);
 }
 
+int ata_sector(struct device *dev, uint64_t lba, bool write, void *buf, size_t len, struct ata_result *res)
+{
+	return ata_sector_io(dev, lba, lba >= ATA_LBA28_LIMIT, write, buf, len, res);
+}
+
+void ata_sector_failure(const struct ata_result *res, int err, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", res->cause[0] ? res->cause : strerror(err));
+	if (res->have_regs && !res->lba_incomplete && (res->status & 0x01) && (res->error & 0x40 || res->error & 0x10))
+		snprintf(buf + strlen(buf), size - strlen(buf), ", LBA %llu", (unsigned long long)res->out.lba);
+}
+
 int ata_dsm_trim(struct device *dev, const struct sector_range *pieces, unsigned int n, struct ata_result *res)
 {
 	unsigned int blocks = (n + ATA_DSM_RANGES_PER_BLOCK - 1) / ATA_DSM_RANGES_PER_BLOCK;

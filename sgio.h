@@ -84,6 +84,13 @@ int ata_check_power_mode(struct device *dev, struct ata_result *res);
 int ata_sector_io(struct device *dev, uint64_t lba, bool lba48, bool write, void *buf, size_t len,
 		  struct ata_result *res);
 
+/* The same, 28-bit below LBA 2^28 - 1 and 48-bit above, as 9.65 chooses. */
+#define ATA_LBA28_LIMIT ((1ULL << 28) - 1)
+int ata_sector(struct device *dev, uint64_t lba, bool write, void *buf, size_t len, struct ata_result *res);
+
+/* Why a sector command failed, and where the drive says the error is: "medium error (...), LBA 204800". */
+void ata_sector_failure(const struct ata_result *res, int err, char *buf, size_t size);
+
 /* WRITE UNCORRECTABLE EXT of the sector at lba: a flagged or a pseudo-uncorrectable error. */
 int ata_write_uncorrectable(struct device *dev, uint64_t lba, bool flagged, struct ata_result *res);
 
