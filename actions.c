@@ -304,11 +304,11 @@ static int run_step(struct device *dev, const struct settings *s, const struct s
 		if (refused[st->opt])
 			return EOPNOTSUPP;
 		refused[st->opt] = true;
-		if (st->hint == HINT_POWER && dev->disk->refuse_power)
-			return dev->disk->refuse_power(dev, s->v[st->opt].name);
+		if (st->hint == HINT_POWER && dev->disk->power_managed)
+			return refuse_power_option(dev, s->v[st->opt].name);
 		err = st->ata_only ? refuse_on_this_disk(dev, s->v[st->opt].name) : refuse_missing_command(dev, s->v[st->opt].name);
-		if (st->hint == HINT_ERASE && dev->disk->describe_erase)
-			dev->disk->describe_erase(dev);
+		if (st->hint == HINT_ERASE)
+			say_erase_choices(dev);
 		return err;
 	}
 	return fn(dev, s, st->opt);

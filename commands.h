@@ -19,7 +19,10 @@ int refuse_on_this_disk(const struct device *dev, const char *option);
 /* " --format-erase: not supported on SCSI devices": a command this kind of disk lacks; EOPNOTSUPP. */
 int refuse_missing_command(const struct device *dev, const char *option);
 
-/* A power option the disk has no command for: its own words for how its power is managed, else the line above. */
+/* A power option the disk has no command for: refused with its words for how its power is managed; EOPNOTSUPP. */
 int refuse_power_option(struct device *dev, const char *option);
+
+/* After an erase option the disk has no command for: which options erase it, and what it supports. */
+void say_erase_choices(struct device *dev);
 
 #endif

@@ -52,7 +52,21 @@ int refuse_missing_command(const struct device *dev, const char *option)
 
 int refuse_power_option(struct device *dev, const char *option)
 {
-	if (dev->disk && dev->disk->refuse_power)
-		return dev->disk->refuse_power(dev, option);
-	return refuse_missing_command(dev, option);
+	char how[400];
+
+	if (!dev->disk || !dev->disk->power_managed)
+		return refuse_missing_command(dev, option);
+	dev->disk->power_managed(dev, how, sizeof(how));
+	complain(" %s: not supported on %s devices: %s\n", option, dev->disk->kind, how);
+	return EOPNOTSUPP;
+}
+
+void say_erase_choices(struct device *dev)
+{
+	char text[400] = "";
+
+	if (dev->disk && dev->disk->erase_choices)
+		dev->disk->erase_choices(dev, text, sizeof(text));
+	if (text[0])
+		complain(" %s\n", text);
 }

@@ -156,10 +156,10 @@ struct disk_ops {
 	int (*flush)(struct device *dev, struct disk_cause *c);
 	/* Write the drive's cache out before a timing; nothing said, whatever happens (may be NULL). */
 	void (*flush_quietly)(struct device *dev);
-	/* After an erase option this disk has no command for: which options do erase it, and what it supports (may be NULL). */
-	void (*describe_erase)(struct device *dev);
-	/* A power option this disk has no command for: refused in one line that says how its power is managed (may be NULL). */
-	int (*refuse_power)(struct device *dev, const char *option);
+	/* After an erase option this disk has no command for: which options do erase it, and what it supports ("": nothing to say). */
+	void (*erase_choices)(struct device *dev, char *text, size_t size);
+	/* A power option this disk has no command for: how its power is managed instead. */
+	void (*power_managed)(struct device *dev, char *text, size_t size);
 	/* --sanitize-wait: where the sanitize stands now; nothing said. */
 	int (*sanitize_poll)(struct device *dev, struct sanitize_poll *p);
 	/* -C: the power mode and what goes with it; 0 or an errno, nothing said. */

@@ -312,17 +312,17 @@ static int nvme_disk_standby_now(struct device *dev, const struct disk_standby *
 				       "NVMe Set Features (power state)", c);
 }
 
-static int nvme_refuse_power(struct device *dev, const char *option)
+/* A power option NVMe has no command for: how its idle power works instead. */
+static void nvme_power_managed(struct device *dev, char *text, size_t size)
 {
 	char limit[32];
 	bool have = apst_latency_limit(dev, limit, sizeof(limit));
 
-	complain(" %s: not supported on NVMe devices: their idle power is APST, deeper power states the controller enters"
+	snprintf(text, size, "their idle power is APST, deeper power states the controller enters"
 		 " by itself after idle times the kernel programs from its latency limit (%s%s%s, nvme_core.default_ps_max_latency_us"
-		 " at boot); -y enters the deepest non-operational one now\n",
-		 option, have ? "now " : "", have ? limit : "", have ? " us in pm_qos_latency_tolerance_us" :
+		 " at boot); -y enters the deepest non-operational one now",
+		 have ? "now " : "", have ? limit : "", have ? " us in pm_qos_latency_tolerance_us" :
 		 "/sys/class/nvme/nvmeX/power/pm_qos_latency_tolerance_us");
-	return EOPNOTSUPP;
 }
 
 /* -W queried: Identify Controller's VWC says whether there is a volatile write cache, Get Features whether it is on. */
@@ -468,8 +468,8 @@ const struct disk_ops nvme_disk = {
 	.power_mode = nvme_disk_power_mode,
 	.sanitize_poll = nvme_sanitize_poll,
 	.flush_quietly = nvme_disk_flush_quietly,
-	.describe_erase = nvme_describe_erase,
-	.refuse_power = nvme_refuse_power,
+	.erase_choices = nvme_erase_choices,
+	.power_managed = nvme_power_managed,
 	.power_state = nvme_disk_power_state,
 	.standby_target = nvme_standby_target,
 	.standby_now = nvme_disk_standby_now,

@@ -103,7 +103,7 @@ static void supported_erases(const struct erase_caps *c, char *buf, size_t size)
 		snprintf(buf, size, "no erase command");
 }
 
-void nvme_describe_erase(struct device *dev)
+void nvme_erase_choices(struct device *dev, char *text, size_t size)
 {
 	static const struct {
 		uint32_t cap;
@@ -117,7 +117,7 @@ void nvme_describe_erase(struct device *dev)
 	char what[200], use[200] = "";
 	unsigned int total = 0, n = 0;
 
-	if (read_caps(dev, &c, false))
+	if (read_caps(dev, &c, true))
 		return;
 	supported_erases(&c, what, sizeof(what));
 	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
@@ -128,7 +128,7 @@ void nvme_describe_erase(struct device *dev)
 			list_add(use, sizeof(use), &n, total, " or ", options[i].option);
 	if (c.oacs & NVME_OACS_FORMAT)
 		list_add(use, sizeof(use), &n, total, " or ", (c.fna & NVME_FNA_CRYPTO_ERASE) ? "--format-erase user|crypto" : "--format-erase user");
-	complain(" this NVMe disk supports %s%s%s\n", what, total ? ": use " : "", use);
+	snprintf(text, size, "this NVMe disk supports %s%s%s", what, total ? ": use " : "", use);
 }
 
 enum reach_scope nvme_erase_scope(struct device *dev, enum opt_id opt)

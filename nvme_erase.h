@@ -15,6 +15,6 @@ step_fn nvme_format_erase;
 enum reach_scope nvme_erase_scope(struct device *dev, enum opt_id opt);
 
 /* Which options erase this NVMe disk, and what its controller supports. */
-void nvme_describe_erase(struct device *dev);
+void nvme_erase_choices(struct device *dev, char *text, size_t size);
 
 #endif

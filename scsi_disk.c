@@ -671,5 +671,5 @@ const struct disk_ops scsi_disk = {
 	.sleep_now = scsi_disk_sleep_now,
 	.standby_timer = scsi_disk_standby_timer,
 	.temperature = scsi_disk_temperature,
-	.describe_erase = scsi_describe_erase,
+	.erase_choices = scsi_erase_choices,
 };

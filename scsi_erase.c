@@ -74,21 +74,21 @@ static void supported_text(unsigned int mask, char *what, size_t wsize, char *us
 	}
 }
 
-void scsi_describe_erase(struct device *dev)
+void scsi_erase_choices(struct device *dev, char *text, size_t size)
 {
 	unsigned int mask;
 	char what[120], use[160];
 
 	if (!reported_actions(dev, &mask)) {
-		complain(" this SCSI disk does not report whether it has SANITIZE: try --sanitize-block-erase,"
-			 " --sanitize-crypto-scramble or --sanitize-overwrite (refused at once where it has not)\n");
+		snprintf(text, size, "this SCSI disk does not report whether it has SANITIZE: try --sanitize-block-erase,"
+			 " --sanitize-crypto-scramble or --sanitize-overwrite (refused at once where it has not)");
 		return;
 	}
 	supported_text(mask, what, sizeof(what), use, sizeof(use));
 	if (mask)
-		complain(" this SCSI disk supports %s: use %s\n", what, use);
+		snprintf(text, size, "this SCSI disk supports %s: use %s", what, use);
 	else
-		complain(" this SCSI disk reports no SANITIZE command: hdparm has no erase command for it\n");
+		snprintf(text, size, "this SCSI disk reports no SANITIZE command: hdparm has no erase command for it");
 }
 
 static const struct scsi_sanitize_op *op_of(enum opt_id opt)

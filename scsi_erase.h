@@ -10,6 +10,6 @@ step_fn scsi_sanitize_step;
 int scsi_sanitize_poll(struct device *dev, struct sanitize_poll *p);
 
 /* Which options erase this SCSI disk, and what it says it supports. */
-void scsi_describe_erase(struct device *dev);
+void scsi_erase_choices(struct device *dev, char *text, size_t size);
 
 #endif
