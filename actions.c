@@ -30,6 +30,7 @@
 #include "standby_timer.h"
 #include "epc.h"
 #include "sanitize.h"
+#include "sanitize_start.h"
 #include "sanitize_wait.h"
 #include "sectors.h"
 #include "security.h"
@@ -105,13 +106,13 @@ static const struct step steps[] = {
 	STEP(OPT_SECURITY_DISABLE, WHEN_GIVEN, false, security_step, ATA),
 	ATA_ERASE_STEP(OPT_SECURITY_ERASE, security_step),
 	ATA_ERASE_STEP(OPT_SECURITY_ERASE_ENHANCED, security_step),
-	DISK_STEP(OPT_SANITIZE_STATUS, WHEN_GIVEN, false, DISK_SANITIZE),
+	DISK_STEP(OPT_SANITIZE_STATUS, WHEN_GIVEN, false, DISK_SANITIZE_STATUS),
 	STEP(OPT_SANITIZE_FREEZE, WHEN_GIVEN, false, sanitize_step, ATA),
 	STEP(OPT_SANITIZE_ANTIFREEZE, WHEN_GIVEN, false, sanitize_step, ATA),
-	DISK_STEP(OPT_SANITIZE_BLOCK_ERASE, WHEN_GIVEN, false, DISK_SANITIZE),
-	DISK_STEP(OPT_SANITIZE_CRYPTO, WHEN_GIVEN, false, DISK_SANITIZE),
-	DISK_STEP(OPT_SANITIZE_OVERWRITE, WHEN_GIVEN, false, DISK_SANITIZE),
-	DISK_STEP(OPT_SANITIZE_EXIT_FAILURE, WHEN_GIVEN, false, DISK_SANITIZE),
+	STEP(OPT_SANITIZE_BLOCK_ERASE, WHEN_GIVEN, false, sanitize_start_step, ANY),
+	STEP(OPT_SANITIZE_CRYPTO, WHEN_GIVEN, false, sanitize_start_step, ANY),
+	STEP(OPT_SANITIZE_OVERWRITE, WHEN_GIVEN, false, sanitize_start_step, ANY),
+	STEP(OPT_SANITIZE_EXIT_FAILURE, WHEN_GIVEN, false, sanitize_start_step, ANY),
 	DISK_STEP(OPT_FORMAT_ERASE, WHEN_GIVEN, false, DISK_FORMAT_ERASE),
 	STEP(OPT_SANITIZE_WAIT, WHEN_GIVEN, false, sanitize_wait_step, ANY),
 	STEP(OPT_DCO_IDENTIFY, WHEN_GIVEN, false, dco_step, ATA),

@@ -383,6 +383,22 @@ static inline bool ata_id_has_sanitize(const uint16_t *id)
 	return id[ATA_ID_SANITIZE] & 0x1000;
 }
 
+/* SANITIZE (B4h, ACS-3 7.36): the subcommand in FEATURE, and the signature each wants in LBA. */
+#define ATA_SANITIZE_STATUS_EXT 0x0000
+#define ATA_SANITIZE_CRYPTO_SCRAMBLE 0x0011
+#define ATA_SANITIZE_BLOCK_ERASE 0x0012
+#define ATA_SANITIZE_OVERWRITE 0x0014
+#define ATA_SANITIZE_FREEZE_LOCK 0x0020
+#define ATA_SANITIZE_ANTIFREEZE_LOCK 0x0040
+#define ATA_SANITIZE_CRYPTO_KEY 0x43727970ULL		/* "Cryp" */
+#define ATA_SANITIZE_BLOCK_KEY 0x426b4572ULL		/* "BkEr" */
+#define ATA_SANITIZE_OVERWRITE_KEY (0x4f57ULL << 32)	/* "OW", above the pattern */
+#define ATA_SANITIZE_FREEZE_KEY 0x46724c6bULL		/* "FrLk" */
+#define ATA_SANITIZE_ANTIFREEZE_KEY 0x416e7469ULL	/* "Anti" */
+/* COUNT: an erase's failure may be left by a STATUS with CLEAR; SANITIZE STATUS EXT: leave it. */
+#define ATA_SANITIZE_FAILURE_MODE 0x0010
+#define ATA_SANITIZE_CLEAR_FAILED 0x0001
+
 /* SANITIZE STATUS EXT's answer (ACS-3 7.36): COUNT 15:8 the state bits, LBA 15:0 the progress in 1/65536. */
 #define ATA_SANITIZE_COMPLETED_WITHOUT_ERROR 0x80
 #define ATA_SANITIZE_IN_PROGRESS 0x40

@@ -247,6 +247,65 @@ static int ata_disk_power_mode(struct device *dev, struct disk_power_mode *m)
 	return 0;
 }
 
+/* The sanitize actions: SANITIZE's subcommand, its signature, and 9.65's name for it. */
+static const struct {
+	uint16_t feature;
+	uint64_t key;
+	const char *name;
+	enum erase_kind leaves;	/* ACS lets a block erase leave any one value */
+} sanitize_actions[] = {
+	[SANITIZE_BLOCK_ERASE] = { ATA_SANITIZE_BLOCK_ERASE, ATA_SANITIZE_BLOCK_KEY, "SANITIZE_BLOCK_ERASE", ERASE_TO_SOME_PATTERN },
+	[SANITIZE_CRYPTO_ERASE] = { ATA_SANITIZE_CRYPTO_SCRAMBLE, ATA_SANITIZE_CRYPTO_KEY, "SANITIZE_CRYPTO_SCRAMBLE", ERASE_CRYPTO },
+	[SANITIZE_OVERWRITE] = { ATA_SANITIZE_OVERWRITE, ATA_SANITIZE_OVERWRITE_KEY, "SANITIZE_OVERWRITE", ERASE_TO_PATTERN },
+	/* SANITIZE STATUS EXT with CLEAR SANITIZE OPERATION FAILED: the failure state left. */
+	[SANITIZE_EXIT_FAILURE] = { ATA_SANITIZE_STATUS_EXT, 0, "SANITIZE_STATUS (clear failure)", ERASE_TO_SOME_PATTERN },
+};
+
+/* The drive has the SANITIZE feature set, and no NVMe switch was asked of it. */
+static int ata_sanitize_check(struct device *dev, struct sanitize_request *r, struct disk_cause *c)
+{
+	struct ata_result res;
+	bool first = !dev->id_failed;
+	int err;
+	const uint16_t *id;
+
+	if (r->no_deallocate) {
+		c->about_option = true;
+		snprintf(c->why, sizeof(c->why), "ATA SANITIZE has no choice of deallocation: --sanitize-no-deallocate is for NVMe");
+		return EOPNOTSUPP;
+	}
+	if (!(id = ata_identify(dev, &err, &res)))
+		return first ? ata_cause(c, "HDIO_DRIVE_CMD(identify)", &res, err) : err;
+	if (!ata_id_has_sanitize(id)) {
+		c->whole_line = true;
+		snprintf(c->why, sizeof(c->why), "SANITIZE feature set is not supported");
+		return EOPNOTSUPP;
+	}
+	snprintf(r->command, sizeof(r->command), "%s command", sanitize_actions[r->action].name);
+	r->leaves = sanitize_actions[r->action].leaves;
+	return 0;
+}
+
+/* SANITIZE: the signature, an overwrite's pattern and passes, AUSE, or exit failure mode's CLEAR. */
+static int ata_sanitize_start(struct device *dev, const struct sanitize_request *r, struct disk_cause *c)
+{
+	uint64_t lba = sanitize_actions[r->action].key;
+	uint16_t count = 0;
+	bool exit_failure = r->action == SANITIZE_EXIT_FAILURE;
+	struct ata_result res;
+
+	if (r->action == SANITIZE_OVERWRITE) {
+		lba |= r->pattern;
+		count = (uint16_t)r->passes;
+	}
+	if (r->ause && !exit_failure)
+		count |= ATA_SANITIZE_FAILURE_MODE;
+	if (exit_failure)
+		count |= ATA_SANITIZE_CLEAR_FAILED;
+	return ata_cause(c, "SANITIZE", &res,
+			 ata_sanitize(dev, sanitize_actions[r->action].feature, lba, count, exit_failure, &res));
+}
+
 /* Why the last sanitize failed, by the reason a SANITIZE STATUS EXT that ended with ABRT gives. */
 static const char *const sanitize_failures[] = {
 	[ATA_SANITIZE_REASON_FAILED] = "the sanitize operation failed",
@@ -442,7 +501,7 @@ const struct disk_ops ata_disk = {
 	.op = {
 		[DISK_IDENTIFY] = ata_disk_identify,
 		[DISK_IDENTITY] = ata_disk_identity,
-		[DISK_SANITIZE] = sanitize_step,
+		[DISK_SANITIZE_STATUS] = sanitize_step,
 	},
 	.geometry = ata_geometry,
 	.sector_read = ata_sector_read,
@@ -453,6 +512,8 @@ const struct disk_ops ata_disk = {
 	.lookahead = true,
 	.flush = ata_disk_flush,
 	.power_mode = ata_disk_power_mode,
+	.sanitize_check = ata_sanitize_check,
+	.sanitize_start = ata_sanitize_start,
 	.sanitize_poll = ata_sanitize_poll,
 	.flush_quietly = ata_disk_flush_quietly,
 	.power_state = ata_disk_power_state,

@@ -79,6 +79,8 @@ int say_cause_for(const struct disk_cause *c, int err, const char *as_typed)
 {
 	if (c->about_option && as_typed)
 		complain(" %s: %s\n", as_typed, c->why);
+	else if (c->whole_line)
+		complain("%s\n", c->why);
 	else if (c->what)
 		complain(" %s failed: %s\n", c->what, c->why[0] ? c->why : strerror(err));
 	else if (c->why[0])

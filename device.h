@@ -31,7 +31,7 @@ enum disk_op {
 	DISK_NONE,		/* not a disk command: the step runs its own function */
 	DISK_IDENTIFY,		/* -I, --Istdout, --Iraw */
 	DISK_IDENTITY,		/* -i */
-	DISK_SANITIZE,		/* --sanitize-status, -block-erase, -crypto-scramble, -overwrite, -exit-failure-mode */
+	DISK_SANITIZE_STATUS,	/* --sanitize-status */
 	DISK_FORMAT_ERASE,	/* --format-erase */
 	DISK_OP_COUNT
 };
@@ -45,6 +45,7 @@ struct disk_cause {
 	const char *what;	/* the command, as the failure line names it */
 	char why[512];
 	bool about_option;	/* why is about what the option asked: worded after it, as typed (" -W0: why") */
+	bool whole_line;	/* why is the whole line, as 9.65 words it (no leading space) */
 };
 
 /* -W and -A: which of a disk's caches. */
@@ -87,6 +88,19 @@ enum erase_kind {
 	ERASE_TO_PATTERN,	/* overwrite with the pattern given */
 	ERASE_TO_SOME_PATTERN,	/* not known here (a sanitize this run did not start): zeros or one repeated pattern */
 	ERASE_CRYPTO,		/* cryptographic erase: anything but the old data */
+};
+
+/* A sanitize the command line asks for: the action and its switches. */
+struct sanitize_request {
+	enum sanitize_action {
+		SANITIZE_BLOCK_ERASE, SANITIZE_CRYPTO_ERASE, SANITIZE_OVERWRITE, SANITIZE_EXIT_FAILURE
+	} action;
+	bool ause;		/* --sanitize-ause: a failure may be left by exit failure mode */
+	bool no_deallocate;	/* --sanitize-no-deallocate (NVMe) */
+	unsigned int passes;	/* an overwrite's passes as given, 0-15 (0: 16) */
+	uint32_t pattern;	/* an overwrite's pattern */
+	char command[64];	/* filled by the disk's check: the command, as "Issuing ..." names it */
+	enum erase_kind leaves;	/* filled by the disk's check: what the erase leaves */
 };
 
 /* --sanitize-wait: where a sanitize stands, read once a second; facts, worded by sanitize_wait.c. */
@@ -160,6 +174,13 @@ struct disk_ops {
 	void (*erase_choices)(struct device *dev, char *text, size_t size);
 	/* A power option this disk has no command for: how its power is managed instead. */
 	void (*power_managed)(struct device *dev, char *text, size_t size);
+	/*
+	 * --sanitize-block-erase, -crypto-scramble, -overwrite, -exit-failure-mode:
+	 * refused before anything is sent where the disk cannot (EOPNOTSUPP, *c
+	 * saying why), then started; nothing said.
+	 */
+	int (*sanitize_check)(struct device *dev, struct sanitize_request *r, struct disk_cause *c);
+	int (*sanitize_start)(struct device *dev, const struct sanitize_request *r, struct disk_cause *c);
 	/* --sanitize-wait: where the sanitize stands now; nothing said. */
 	int (*sanitize_poll)(struct device *dev, struct sanitize_poll *p);
 	/* -C: the power mode and what goes with it; 0 or an errno, nothing said. */

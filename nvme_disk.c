@@ -455,7 +455,7 @@ const struct disk_ops nvme_disk = {
 	.op = {
 		[DISK_IDENTIFY] = nvme_disk_identify,
 		[DISK_IDENTITY] = nvme_disk_identity,
-		[DISK_SANITIZE] = nvme_sanitize,
+		[DISK_SANITIZE_STATUS] = nvme_sanitize_status_step,
 		[DISK_FORMAT_ERASE] = nvme_format_erase,
 	},
 	.geometry = nvme_geometry,
@@ -466,6 +466,8 @@ const struct disk_ops nvme_disk = {
 	.cache_set = nvme_cache_set,
 	.flush = nvme_disk_flush,
 	.power_mode = nvme_disk_power_mode,
+	.sanitize_check = nvme_sanitize_check,
+	.sanitize_start = nvme_sanitize_start,
 	.sanitize_poll = nvme_sanitize_poll,
 	.flush_quietly = nvme_disk_flush_quietly,
 	.erase_choices = nvme_erase_choices,

@@ -32,12 +32,11 @@ struct erase_caps {
 	uint8_t fna;
 };
 
-/* Identify Controller's erase capabilities; a failure said unless quiet (the reach of an erase, before its own checks speak). */
-static int read_caps(struct device *dev, struct erase_caps *c, bool quiet)
+/* Identify Controller's erase capabilities; a failure in *cause, nothing said. */
+static int read_caps(struct device *dev, struct erase_caps *c, struct disk_cause *cause)
 {
-	struct disk_cause cause = { 0 };
 	int err;
-	struct nvme_id_ctrl *ctrl = nvme_identify_controller(dev, &err, &cause);
+	struct nvme_id_ctrl *ctrl = nvme_identify_controller(dev, &err, cause);
 
 	*c = (struct erase_caps){ 0 };
 	if (ctrl) {
@@ -46,8 +45,6 @@ static int read_caps(struct device *dev, struct erase_caps *c, bool quiet)
 		c->fna = ctrl->fna;
 	}
 	free(ctrl);
-	if (err && !quiet)
-		say_cause(&cause, err);
 	return err;
 }
 
@@ -59,16 +56,15 @@ static enum erase_kind erase_kind_of(unsigned int sanact)
 						 : ERASE_TO_ZEROS;
 }
 
-static const struct sanitize_action {
-	enum opt_id opt;
+static const struct nvme_sanitize_act {
 	uint32_t sanact;
 	uint32_t cap;		/* its SANICAP bit (0: any controller with Sanitize) */
 	const char *name;
 } sanitize_actions[] = {
-	{ OPT_SANITIZE_BLOCK_ERASE, NVME_SANACT_BLOCK_ERASE, NVME_SANICAP_BLOCK_ERASE, "block erase" },
-	{ OPT_SANITIZE_CRYPTO, NVME_SANACT_CRYPTO_ERASE, NVME_SANICAP_CRYPTO_ERASE, "crypto erase" },
-	{ OPT_SANITIZE_OVERWRITE, NVME_SANACT_OVERWRITE, NVME_SANICAP_OVERWRITE, "overwrite" },
-	{ OPT_SANITIZE_EXIT_FAILURE, NVME_SANACT_EXIT_FAILURE, 0, "exit failure mode" },
+	[SANITIZE_BLOCK_ERASE] = { NVME_SANACT_BLOCK_ERASE, NVME_SANICAP_BLOCK_ERASE, "block erase" },
+	[SANITIZE_CRYPTO_ERASE] = { NVME_SANACT_CRYPTO_ERASE, NVME_SANICAP_CRYPTO_ERASE, "crypto erase" },
+	[SANITIZE_OVERWRITE] = { NVME_SANACT_OVERWRITE, NVME_SANICAP_OVERWRITE, "overwrite" },
+	[SANITIZE_EXIT_FAILURE] = { NVME_SANACT_EXIT_FAILURE, 0, "exit failure mode" },
 };
 
 #define SANICAP_ACTIONS (NVME_SANICAP_BLOCK_ERASE | NVME_SANICAP_CRYPTO_ERASE | NVME_SANICAP_OVERWRITE)
@@ -117,7 +113,7 @@ void nvme_erase_choices(struct device *dev, char *text, size_t size)
 	char what[200], use[200] = "";
 	unsigned int total = 0, n = 0;
 
-	if (read_caps(dev, &c, true))
+	if (read_caps(dev, &c, &(struct disk_cause){ 0 }))
 		return;
 	supported_erases(&c, what, sizeof(what));
 	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
@@ -142,7 +138,7 @@ enum reach_scope nvme_erase_scope(struct device *dev, enum opt_id opt)
 		return REACH_NVME_SUBSYSTEM;
 	case OPT_FORMAT_ERASE:
 		/* FNA bits 0 and 1: a format, or its secure erase, applies to every namespace of the subsystem. */
-		return read_caps(dev, &c, true) == 0 && (c.fna & (NVME_FNA_ERASE_ALL | NVME_FNA_FORMAT_ALL))
+		return read_caps(dev, &c, &(struct disk_cause){ 0 }) == 0 && (c.fna & (NVME_FNA_ERASE_ALL | NVME_FNA_FORMAT_ALL))
 			       ? REACH_NVME_SUBSYSTEM : REACH_NAMED;
 	default:
 		return REACH_NAMED;
@@ -250,82 +246,58 @@ static int sanitize_status(struct device *dev)
 	return 0;
 }
 
-static const struct sanitize_action *sanitize_action_of(enum opt_id opt)
+/* The action and the switches asked for are the controller's, as SANICAP says. */
+int nvme_sanitize_check(struct device *dev, struct sanitize_request *r, struct disk_cause *cause)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(sanitize_actions); i++)
-		if (sanitize_actions[i].opt == opt)
-			return &sanitize_actions[i];
-	return NULL;
-}
-
-/* 0 when the controller has the action and the switches asked for; else EOPNOTSUPP, said. */
-static int sanitize_allowed(const struct erase_caps *c, const struct sanitize_action *a, const struct settings *s,
-			    const char *option)
-{
+	const struct nvme_sanitize_act *a = &sanitize_actions[r->action];
+	struct erase_caps c;
 	char what[200];
+	int err = read_caps(dev, &c, cause);
 
-	supported_erases(c, what, sizeof(what));
-	if (!(c->sanicap & SANICAP_ACTIONS)) {
-		complain(" %s: this NVMe controller has no Sanitize command (it supports %s)\n", option, what);
+	if (err)
+		return err;
+	supported_erases(&c, what, sizeof(what));
+	cause->about_option = true;
+	if (!(c.sanicap & SANICAP_ACTIONS)) {
+		snprintf(cause->why, sizeof(cause->why), "this NVMe controller has no Sanitize command (it supports %s)", what);
 		return EOPNOTSUPP;
 	}
-	if (a->cap && !(c->sanicap & a->cap)) {
-		complain(" %s: this NVMe controller does not support sanitize %s (it supports %s)\n", option, a->name, what);
+	if (a->cap && !(c.sanicap & a->cap)) {
+		snprintf(cause->why, sizeof(cause->why), "this NVMe controller does not support sanitize %s (it supports %s)",
+			 a->name, what);
 		return EOPNOTSUPP;
 	}
-	if (s->v[OPT_SANITIZE_NO_DEALLOC].given && (c->sanicap & NVME_SANICAP_NO_DEALLOC_INHIBITED)) {
-		complain(" %s: this NVMe controller always deallocates after a sanitize (No-Deallocate Inhibited):"
-			 " --sanitize-no-deallocate refused\n", option);
+	if (r->no_deallocate && (c.sanicap & NVME_SANICAP_NO_DEALLOC_INHIBITED)) {
+		snprintf(cause->why, sizeof(cause->why), "this NVMe controller always deallocates after a sanitize"
+			 " (No-Deallocate Inhibited): --sanitize-no-deallocate refused");
 		return EOPNOTSUPP;
 	}
+	cause->about_option = false;
+	snprintf(r->command, sizeof(r->command), "NVMe Sanitize (%s)", a->name);
+	r->leaves = a->sanact == NVME_SANACT_OVERWRITE ? ERASE_TO_PATTERN : erase_kind_of(a->sanact);
 	return 0;
 }
 
-int nvme_sanitize(struct device *dev, const struct settings *s, enum opt_id opt)
+/* Sanitize: SANACT, AUSE, No-Deallocate, an overwrite's passes in CDW10 and its pattern in CDW11. */
+int nvme_sanitize_start(struct device *dev, const struct sanitize_request *r, struct disk_cause *c)
 {
-	const struct sanitize_action *a = sanitize_action_of(opt);
-	const char *option = s->v[opt].name;
-	struct disk_cause cause = { 0 };
-	struct erase_caps c;
-	uint32_t cdw10, pattern = 0;
-	int err;
+	uint32_t cdw10 = sanitize_actions[r->action].sanact;
 
-	if (opt == OPT_SANITIZE_STATUS)
-		return sanitize_status(dev);
-	if (!a)
-		return refuse_on_this_disk(dev, option);
-	if ((err = read_caps(dev, &c, false)))
-		return err;
-	/* A refused erase ends the device's run: nothing after it goes out. */
-	if ((err = sanitize_allowed(&c, a, s, option))) {
-		dev->refused = true;
-		return err;
-	}
-	cdw10 = a->sanact;
-	if (s->v[OPT_SANITIZE_AUSE].given)
+	if (r->ause)
 		cdw10 |= NVME_SANITIZE_AUSE;
-	if (s->v[OPT_SANITIZE_NO_DEALLOC].given)
+	if (r->no_deallocate)
 		cdw10 |= NVME_SANITIZE_NO_DEALLOC;
-	if (opt == OPT_SANITIZE_OVERWRITE) {
-		cdw10 |= (uint32_t)(s->v[OPT_SANITIZE_PASSES].num & 0x0f) << NVME_SANITIZE_OWPASS_SHIFT;
-		pattern = (uint32_t)s->v[OPT_SANITIZE_OVERWRITE].num;
-	}
-	if (a->cap)
-		erase_sample_before(dev, a->sanact == NVME_SANACT_OVERWRITE ? ERASE_TO_PATTERN : erase_kind_of(a->sanact), pattern);
-	out("Issuing NVMe Sanitize (%s)\n", a->name);
-	fflush(stdout);
-	err = nvme_admin_sanitize(dev, cdw10, pattern, &cause);
-	/* A sanitize that did not start ends the device's run: a wait after it would report an older one. */
-	if (err) {
-		say_cause(&cause, err);
-		dev->refused = true;
-	}
-	erase_json_sanitize(opt, err);
-	if (!err && a->cap) {
-		out("Operation started in background\n");
-		out("You may use `--sanitize-status` to check progress\n");
-	}
-	return err;
+	if (r->action == SANITIZE_OVERWRITE)
+		cdw10 |= (uint32_t)r->passes << NVME_SANITIZE_OWPASS_SHIFT;
+	return nvme_admin_sanitize(dev, cdw10, r->action == SANITIZE_OVERWRITE ? r->pattern : 0, c);
+}
+
+/* --sanitize-status: the Sanitize Status log. */
+int nvme_sanitize_status_step(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	(void)s;
+	(void)opt;
+	return sanitize_status(dev);
 }
 
 /* --sanitize-wait: the Sanitize Status log's state, progress and estimates. */
@@ -421,9 +393,11 @@ int nvme_format_erase(struct device *dev, const struct settings *s, enum opt_id 
 	struct erase_caps c;
 	char names[600];
 	double seconds;
-	int err = ns ? read_caps(dev, &c, false) : ENOMEM;
+	int err = ns ? read_caps(dev, &c, &cause) : ENOMEM;
 
-	if (!err && (err = format_allowed(dev, &c, ses, option)))
+	if (err && err != ENOMEM)
+		say_cause(&cause, err);
+	else if (!err && (err = format_allowed(dev, &c, ses, option)))
 		dev->refused = true;	/* a refused erase ends the device's run */
 	else if (!err && (err = nvme_identify_namespace(dev, ns, &cause)))
 		say_cause(&cause, err);

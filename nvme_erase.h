@@ -4,8 +4,11 @@
 
 #include "commands.h"
 
-/* --sanitize-status, --sanitize-block-erase, -crypto-scramble, -overwrite, -exit-failure-mode. */
-step_fn nvme_sanitize;
+/* --sanitize-status: the Sanitize Status log. */
+step_fn nvme_sanitize_status_step;
+/* --sanitize-block-erase, -crypto-scramble, -overwrite, -exit-failure-mode: refused where the controller cannot, and sent. */
+int nvme_sanitize_check(struct device *dev, struct sanitize_request *r, struct disk_cause *c);
+int nvme_sanitize_start(struct device *dev, const struct sanitize_request *r, struct disk_cause *c);
 /* --sanitize-wait: where the sanitize stands, from the Sanitize Status log; nothing said. */
 int nvme_sanitize_poll(struct device *dev, struct sanitize_poll *p);
 /* --format-erase user|crypto. */

@@ -1,12 +1,14 @@
-/* The ATA SANITIZE feature set: status, the three erase methods and the locks (waiting: sanitize_wait.c). */
+/*
+ * The ATA SANITIZE feature set's own options: --sanitize-status (9.65's
+ * lines) and the freeze and antifreeze locks.  The erases are
+ * sanitize_start.c's, the wait sanitize_wait.c's.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "checks.h"
-#include "erasecheck.h"
-#include "json.h"
 #include "sanitize.h"
 #include "sgio.h"
 #include "report.h"
@@ -16,30 +18,11 @@ static const struct sanitize_op {
 	uint64_t key;		/* the signature the standard wants in the LBA field */
 	const char *name;
 } sanitize_ops[OPT_COUNT] = {
-	[OPT_SANITIZE_STATUS] = { .feature = 0x0000, .name = "SANITIZE_STATUS" },
-	[OPT_SANITIZE_CRYPTO] = { .feature = 0x0011, .key = 0x43727970, .name = "SANITIZE_CRYPTO_SCRAMBLE" },
-	[OPT_SANITIZE_BLOCK_ERASE] = { .feature = 0x0012, .key = 0x426b4572, .name = "SANITIZE_BLOCK_ERASE" },
-	[OPT_SANITIZE_OVERWRITE] = { .feature = 0x0014, .key = 0x4f57ULL << 32, .name = "SANITIZE_OVERWRITE" },
-	[OPT_SANITIZE_FREEZE] = { .feature = 0x0020, .key = 0x46724c6b, .name = "SANITIZE_FREEZE_LOCK" },
-	[OPT_SANITIZE_ANTIFREEZE] = { .feature = 0x0040, .key = 0x416e7469, .name = "SANITIZE_ANTIFREEZE_LOCK" },
-	/* SANITIZE STATUS EXT with CLEAR SANITIZE OPERATION FAILED: the failure state left. */
-	[OPT_SANITIZE_EXIT_FAILURE] = { .feature = 0x0000, .name = "SANITIZE_STATUS (clear failure)" },
+	[OPT_SANITIZE_STATUS] = { .feature = ATA_SANITIZE_STATUS_EXT, .name = "SANITIZE_STATUS" },
+	[OPT_SANITIZE_FREEZE] = { .feature = ATA_SANITIZE_FREEZE_LOCK, .key = ATA_SANITIZE_FREEZE_KEY, .name = "SANITIZE_FREEZE_LOCK" },
+	[OPT_SANITIZE_ANTIFREEZE] = { .feature = ATA_SANITIZE_ANTIFREEZE_LOCK, .key = ATA_SANITIZE_ANTIFREEZE_KEY,
+				      .name = "SANITIZE_ANTIFREEZE_LOCK" },
 };
-
-/* COUNT bits of the erase commands and of SANITIZE STATUS EXT (ACS-3 7.36). */
-#define SANITIZE_FAILURE_MODE 0x0010	/* the failure state may be left by a STATUS with CLEAR */
-#define SANITIZE_CLEAR_FAILED 0x0001	/* SANITIZE STATUS EXT: leave the failure state */
-
-static bool erases(enum opt_id opt)
-{
-	return opt == OPT_SANITIZE_BLOCK_ERASE || opt == OPT_SANITIZE_CRYPTO || opt == OPT_SANITIZE_OVERWRITE;
-}
-
-/* What the erase leaves: ACS lets a block erase leave any one value; an overwrite leaves its pattern. */
-static enum erase_kind erase_kind_of(enum opt_id opt)
-{
-	return opt == OPT_SANITIZE_CRYPTO ? ERASE_CRYPTO : opt == OPT_SANITIZE_OVERWRITE ? ERASE_TO_PATTERN : ERASE_TO_SOME_PATTERN;
-}
 
 /* 0 when the drive has the SANITIZE feature set; else the errno, with the reason said. */
 static int sanitize_supported(struct device *dev)
@@ -68,28 +51,9 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	}
 	if ((err = sanitize_supported(dev)))
 		return err;
-	uint64_t lba = op->key;
-	uint16_t count = 0;
-
-	if (opt == OPT_SANITIZE_OVERWRITE) {
-		lba |= s->v[opt].num & 0xffffffffULL;	/* the pattern */
-		count = (uint16_t)(s->v[OPT_SANITIZE_PASSES].num & 0x0f);
-	}
-	if (s->v[OPT_SANITIZE_AUSE].given && (opt == OPT_SANITIZE_BLOCK_ERASE || opt == OPT_SANITIZE_CRYPTO || opt == OPT_SANITIZE_OVERWRITE))
-		count |= SANITIZE_FAILURE_MODE;
-	if (opt == OPT_SANITIZE_EXIT_FAILURE)
-		count |= SANITIZE_CLEAR_FAILED;
-	if (erases(opt))
-		erase_sample_before(dev, erase_kind_of(opt), (uint32_t)lba);
 	out("Issuing %s command\n", op->name);
 	fflush(stdout);
-	err = ata_sanitize(dev, op->feature, lba, count, opt == OPT_SANITIZE_STATUS || opt == OPT_SANITIZE_EXIT_FAILURE, &res);
-	if (erases(opt)) {
-		/* A sanitize that did not start ends the device's run: a wait after it would report an older one. */
-		if (err)
-			dev->refused = true;
-		erase_json_sanitize(opt, err);
-	}
+	err = ata_sanitize(dev, op->feature, op->key, 0, opt == OPT_SANITIZE_STATUS, &res);
 	if (err) {
 		ata_report("SANITIZE", &res, err);
 		return err;
@@ -115,9 +79,6 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 			out("    Last Sanitize Operation Completed Without Error\n");
 		if (flags & ATA_SANITIZE_ANTIFREEZE)
 			out("    Antifreeze bit set\n");
-	} else if (erases(opt)) {
-		out("Operation started in background\n");
-		out("You may use `--sanitize-status` to check progress\n");
 	}
 	return 0;
 }

@@ -653,7 +653,7 @@ const struct disk_ops scsi_disk = {
 	.op = {
 		[DISK_IDENTIFY] = scsi_identify,
 		[DISK_IDENTITY] = scsi_identity,
-		[DISK_SANITIZE] = scsi_sanitize_step,
+		[DISK_SANITIZE_STATUS] = scsi_sanitize_status_step,
 	},
 	.geometry = scsi_geometry,
 	.sector_read = scsi_sector_read,
@@ -664,6 +664,8 @@ const struct disk_ops scsi_disk = {
 	.lookahead = true,
 	.flush = scsi_flush,
 	.power_mode = scsi_power_mode,
+	.sanitize_check = scsi_sanitize_check,
+	.sanitize_start = scsi_sanitize_start,
 	.sanitize_poll = scsi_sanitize_poll,
 	.flush_quietly = scsi_flush_quietly,
 	.power_state = scsi_disk_power_state,

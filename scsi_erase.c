@@ -22,15 +22,14 @@
 #include "unaligned.h"
 
 static const struct scsi_sanitize_op {
-	enum opt_id opt;
 	uint8_t sa;
 	const char *name;
 	const char *option;
 } sanitize_ops[] = {
-	{ OPT_SANITIZE_BLOCK_ERASE, SANITIZE_SA_BLOCK_ERASE, "block erase", "--sanitize-block-erase" },
-	{ OPT_SANITIZE_CRYPTO, SANITIZE_SA_CRYPTO_ERASE, "cryptographic erase", "--sanitize-crypto-scramble" },
-	{ OPT_SANITIZE_OVERWRITE, SANITIZE_SA_OVERWRITE, "overwrite", "--sanitize-overwrite" },
-	{ OPT_SANITIZE_EXIT_FAILURE, SANITIZE_SA_EXIT_FAILURE, "exit failure mode", "--sanitize-exit-failure-mode" },
+	[SANITIZE_BLOCK_ERASE] = { SANITIZE_SA_BLOCK_ERASE, "block erase", "--sanitize-block-erase" },
+	[SANITIZE_CRYPTO_ERASE] = { SANITIZE_SA_CRYPTO_ERASE, "cryptographic erase", "--sanitize-crypto-scramble" },
+	[SANITIZE_OVERWRITE] = { SANITIZE_SA_OVERWRITE, "overwrite", "--sanitize-overwrite" },
+	[SANITIZE_EXIT_FAILURE] = { SANITIZE_SA_EXIT_FAILURE, "exit failure mode", "--sanitize-exit-failure-mode" },
 };
 
 #define ERASE_OPS 3	/* the first three rows erase */
@@ -91,14 +90,6 @@ void scsi_erase_choices(struct device *dev, char *text, size_t size)
 		snprintf(text, size, "this SCSI disk reports no SANITIZE command: hdparm has no erase command for it");
 }
 
-static const struct scsi_sanitize_op *op_of(enum opt_id opt)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(sanitize_ops); i++)
-		if (sanitize_ops[i].opt == opt)
-			return &sanitize_ops[i];
-	return NULL;
-}
-
 /* Where a sanitize stands, from the sense data REQUEST SENSE returns. */
 enum sanitize_state { SANITIZE_STATE_IDLE, SANITIZE_STATE_RUNNING, SANITIZE_STATE_FAILED };
 
@@ -142,75 +133,67 @@ static int sanitize_status(struct device *dev)
 	return 0;
 }
 
-/* 0 when the disk may be sent op; else EOPNOTSUPP, said. */
-static int sanitize_allowed(struct device *dev, const struct scsi_sanitize_op *op, const struct settings *s,
-			    const char *option)
+/* The disk may be sent the action: it reports it, or cannot say; no NVMe switch was asked of it. */
+int scsi_sanitize_check(struct device *dev, struct sanitize_request *r, struct disk_cause *c)
 {
-	unsigned int mask, i = (unsigned int)(op - sanitize_ops);
+	const struct scsi_sanitize_op *op = &sanitize_ops[r->action];
+	unsigned int mask, i = (unsigned int)r->action;
 	char what[120], use[160];
 
-	if (s->v[OPT_SANITIZE_NO_DEALLOC].given) {
-		complain(" %s: SCSI SANITIZE has no choice of deallocation: --sanitize-no-deallocate is for NVMe\n", option);
+	c->about_option = true;
+	if (r->no_deallocate) {
+		snprintf(c->why, sizeof(c->why), "SCSI SANITIZE has no choice of deallocation: --sanitize-no-deallocate is for NVMe");
 		return EOPNOTSUPP;
 	}
-	if (i >= ERASE_OPS || !reported_actions(dev, &mask) || (mask & (1u << i)))
-		return 0;
-	supported_text(mask, what, sizeof(what), use, sizeof(use));
-	complain(" %s: this SCSI disk does not support SANITIZE %s (it supports %s)\n", option, op->name, what);
-	return EOPNOTSUPP;
+	if (i < ERASE_OPS && reported_actions(dev, &mask) && !(mask & (1u << i))) {
+		supported_text(mask, what, sizeof(what), use, sizeof(use));
+		snprintf(c->why, sizeof(c->why), "this SCSI disk does not support SANITIZE %s (it supports %s)", op->name, what);
+		return EOPNOTSUPP;
+	}
+	c->about_option = false;
+	snprintf(r->command, sizeof(r->command), "SCSI SANITIZE (%s)", op->name);
+	r->leaves = r->action == SANITIZE_CRYPTO_ERASE ? ERASE_CRYPTO
+		    : r->action == SANITIZE_OVERWRITE ? ERASE_TO_PATTERN : ERASE_TO_SOME_PATTERN;
+	return 0;
 }
 
-int scsi_sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
+/* SANITIZE with IMMED: an overwrite's parameter list (passes, the pattern); a disk that refuses it lacks it. */
+int scsi_sanitize_start(struct device *dev, const struct sanitize_request *r, struct disk_cause *c)
 {
-	const struct scsi_sanitize_op *op = op_of(opt);
-	const char *option = s->v[opt].name;
+	const struct scsi_sanitize_op *op = &sanitize_ops[r->action];
 	uint8_t param[SANITIZE_OVERWRITE_HEADER + 4] = { 0 };
 	struct scsi_result res;
 	size_t len = 0;
 	int err;
 
-	if (opt == OPT_SANITIZE_STATUS)
-		return sanitize_status(dev);
-	if (!op)
-		return refuse_on_this_disk(dev, option);
-	/* A refused erase ends the device's run: nothing after it goes out. */
-	if ((err = sanitize_allowed(dev, op, s, option))) {
-		dev->refused = true;
-		return err;
-	}
-	if (opt == OPT_SANITIZE_OVERWRITE) {
-		unsigned int passes = (unsigned int)s->v[OPT_SANITIZE_PASSES].num;
-
+	if (r->action == SANITIZE_OVERWRITE) {
 		/* hdparm's 0 is 16 passes, as on ATA; the pattern goes out as it was written, most significant byte first. */
-		param[0] = (uint8_t)(passes ? passes : 16);
+		param[0] = (uint8_t)(r->passes ? r->passes : 16);
 		put_be16(param + 2, 4);
-		put_be32(param + SANITIZE_OVERWRITE_HEADER, (uint32_t)s->v[opt].num);
+		put_be32(param + SANITIZE_OVERWRITE_HEADER, r->pattern);
 		len = sizeof(param);
 	}
-	if (opt != OPT_SANITIZE_EXIT_FAILURE)
-		erase_sample_before(dev, opt == OPT_SANITIZE_CRYPTO ? ERASE_CRYPTO : opt == OPT_SANITIZE_OVERWRITE ? ERASE_TO_PATTERN : ERASE_TO_SOME_PATTERN,
-				    (uint32_t)s->v[opt].num);
-	out("Issuing SCSI SANITIZE (%s)\n", op->name);
-	fflush(stdout);
-	err = scsi_sanitize(dev, (uint8_t)(op->sa | SANITIZE_IMMED | (s->v[OPT_SANITIZE_AUSE].given ? SANITIZE_AUSE : 0)),
-			    len ? param : NULL, len, &res);
-	erase_json_sanitize(opt, err);
-	/* A sanitize that did not start ends the device's run: a wait after it would report an older one. */
-	if (err)
-		dev->refused = true;
+	err = scsi_sanitize(dev, (uint8_t)(op->sa | SANITIZE_IMMED | (r->ause ? SANITIZE_AUSE : 0)), len ? param : NULL, len,
+			    &res);
 	if (err && scsi_refused(err, &res)) {
-		complain(" %s: this SCSI disk refused SANITIZE %s (%s): it does not support it\n", option, op->name, res.cause);
-		dev->refused = true;
+		c->about_option = true;
+		snprintf(c->why, sizeof(c->why), "this SCSI disk refused SANITIZE %s (%s): it does not support it", op->name,
+			 res.cause);
 		return EOPNOTSUPP;
 	}
-	if (err)
-		return scsi_report("SANITIZE", &res, err);
-	if (opt != OPT_SANITIZE_EXIT_FAILURE) {
-		dev->sanitize_started = true;
-		out("Operation started in background\n");
-		out("You may use `--sanitize-status` to check progress\n");
+	if (err) {
+		c->what = "SANITIZE";
+		snprintf(c->why, sizeof(c->why), "%s", res.cause);
 	}
-	return 0;
+	return err;
+}
+
+/* --sanitize-status: REQUEST SENSE's sanitize state. */
+int scsi_sanitize_status_step(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	(void)s;
+	(void)opt;
+	return sanitize_status(dev);
 }
 
 /* --sanitize-wait: REQUEST SENSE's sanitize state and progress; idle says nothing of one that ended. */

@@ -4,8 +4,11 @@
 
 #include "commands.h"
 
-/* --sanitize-status, --sanitize-block-erase, -crypto-scramble, -overwrite, -exit-failure-mode. */
-step_fn scsi_sanitize_step;
+/* --sanitize-status: REQUEST SENSE's sanitize state. */
+step_fn scsi_sanitize_status_step;
+/* --sanitize-block-erase, -crypto-scramble, -overwrite, -exit-failure-mode: refused where the disk cannot, and sent. */
+int scsi_sanitize_check(struct device *dev, struct sanitize_request *r, struct disk_cause *c);
+int scsi_sanitize_start(struct device *dev, const struct sanitize_request *r, struct disk_cause *c);
 /* --sanitize-wait: where the sanitize stands, from REQUEST SENSE; nothing said. */
 int scsi_sanitize_poll(struct device *dev, struct sanitize_poll *p);
 

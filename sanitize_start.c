@@ -1,0 +1,65 @@
+/*
+ * Starting a sanitize on every disk: the request from the command line,
+ * the disk's refusal before anything is sent (which ends the device's
+ * run), the sample of blocks before an erase, 9.65's "Issuing ..." line,
+ * the JSON "sanitize" object, and the lines that say it runs on in the
+ * background.  Each kind only checks and sends its command (SANITIZE on
+ * ATA and SCSI, Sanitize on NVMe).
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "checks.h"
+#include "erasecheck.h"
+#include "report.h"
+#include "sanitize_start.h"
+
+/* The request as the command line gives it. */
+static void request_of(const struct settings *s, enum opt_id opt, struct sanitize_request *r)
+{
+	*r = (struct sanitize_request){
+		.action = opt == OPT_SANITIZE_BLOCK_ERASE ? SANITIZE_BLOCK_ERASE
+			  : opt == OPT_SANITIZE_CRYPTO	  ? SANITIZE_CRYPTO_ERASE
+			  : opt == OPT_SANITIZE_OVERWRITE ? SANITIZE_OVERWRITE
+							  : SANITIZE_EXIT_FAILURE,
+		.ause = s->v[OPT_SANITIZE_AUSE].given,
+		.no_deallocate = s->v[OPT_SANITIZE_NO_DEALLOC].given,
+		.passes = (unsigned int)(s->v[OPT_SANITIZE_PASSES].num & 0x0f),
+		.pattern = opt == OPT_SANITIZE_OVERWRITE ? (uint32_t)s->v[opt].num : 0,
+	};
+}
+
+int sanitize_start_step(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const char *option = s->v[opt].name;
+	struct sanitize_request r;
+	struct disk_cause cause = { 0 };
+	bool erases = opt != OPT_SANITIZE_EXIT_FAILURE;
+	int err;
+
+	request_of(s, opt, &r);
+	if (!dev->disk->sanitize_check)
+		return refuse_missing_command(dev, option);
+	/* A refused erase ends the device's run: nothing after it goes out. */
+	if ((err = dev->disk->sanitize_check(dev, &r, &cause))) {
+		dev->refused = true;
+		return say_cause_for(&cause, err, option);
+	}
+	if (erases)
+		erase_sample_before(dev, r.leaves, r.pattern);
+	out("Issuing %s\n", r.command);
+	fflush(stdout);
+	err = dev->disk->sanitize_start(dev, &r, &cause);
+	erase_json_sanitize(opt, err);
+	if (err) {
+		/* A sanitize that did not start ends the device's run: a wait after it would report an older one. */
+		dev->refused = true;
+		return say_cause_for(&cause, err, option);
+	}
+	dev->sanitize_started = erases;
+	if (erases) {
+		out("Operation started in background\n");
+		out("You may use `--sanitize-status` to check progress\n");
+	}
+	return 0;
+}
