@@ -395,11 +395,11 @@ int nvme_format_erase(struct device *dev, const struct settings *s, enum opt_id 
 	double seconds;
 	int err = ns ? read_caps(dev, &c, &cause) : ENOMEM;
 
-	if (err && err != ENOMEM)
-		say_cause(&cause, err);
-	else if (!err && (err = format_allowed(dev, &c, ses, option)))
+	if (!err && (err = format_allowed(dev, &c, ses, option)))
 		dev->refused = true;	/* a refused erase ends the device's run */
-	else if (!err && (err = nvme_identify_namespace(dev, ns, &cause)))
+	else if (!err)
+		err = nvme_identify_namespace(dev, ns, &cause);
+	if (err && cause.what)
 		say_cause(&cause, err);
 	if (!err && (c.fna & (NVME_FNA_ERASE_ALL | NVME_FNA_FORMAT_ALL)) && dev->reach_valid && dev->reach.n) {
 		reach_list(&dev->reach, names, sizeof(names));
