@@ -22,6 +22,7 @@
 #include "inuse.h"
 #include "firmware.h"
 #include "flush.h"
+#include "format_erase.h"
 #include "iodepth.h"
 #include "json.h"
 #include "power_mode.h"
@@ -113,7 +114,7 @@ static const struct step steps[] = {
 	STEP(OPT_SANITIZE_CRYPTO, WHEN_GIVEN, false, sanitize_start_step, ANY),
 	STEP(OPT_SANITIZE_OVERWRITE, WHEN_GIVEN, false, sanitize_start_step, ANY),
 	STEP(OPT_SANITIZE_EXIT_FAILURE, WHEN_GIVEN, false, sanitize_start_step, ANY),
-	DISK_STEP(OPT_FORMAT_ERASE, WHEN_GIVEN, false, DISK_FORMAT_ERASE),
+	STEP(OPT_FORMAT_ERASE, WHEN_GIVEN, false, format_erase_step, ANY),
 	STEP(OPT_SANITIZE_WAIT, WHEN_GIVEN, false, sanitize_wait_step, ANY),
 	STEP(OPT_DCO_IDENTIFY, WHEN_GIVEN, false, dco_step, ATA),
 	STEP(OPT_DCO_RESTORE, WHEN_GIVEN, false, dco_step, ATA),

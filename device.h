@@ -32,7 +32,6 @@ enum disk_op {
 	DISK_IDENTIFY,		/* -I, --Istdout, --Iraw */
 	DISK_IDENTITY,		/* -i */
 	DISK_SANITIZE_STATUS,	/* --sanitize-status */
-	DISK_FORMAT_ERASE,	/* --format-erase */
 	DISK_OP_COUNT
 };
 
@@ -101,6 +100,13 @@ struct sanitize_request {
 	uint32_t pattern;	/* an overwrite's pattern */
 	char command[64];	/* filled by the disk's check: the command, as "Issuing ..." names it */
 	enum erase_kind leaves;	/* filled by the disk's check: what the erase leaves */
+};
+
+/* --format-erase: a format with a secure erase, as the disk plans it. */
+struct format_request {
+	bool crypto;		/* a cryptographic erase, else a user-data erase */
+	bool all_namespaces;	/* filled by the check: the format erases every namespace of the subsystem */
+	uint32_t cdw10;		/* filled by the check: the command, keeping the namespace's format */
 };
 
 /* --sanitize-wait: where a sanitize stands, read once a second; facts, worded by sanitize_wait.c. */
@@ -181,6 +187,9 @@ struct disk_ops {
 	 */
 	int (*sanitize_check)(struct device *dev, struct sanitize_request *r, struct disk_cause *c);
 	int (*sanitize_start)(struct device *dev, const struct sanitize_request *r, struct disk_cause *c);
+	/* --format-erase: refused before anything is sent where the disk cannot, then the format; nothing said. */
+	int (*format_check)(struct device *dev, struct format_request *r, struct disk_cause *c);
+	int (*format_start)(struct device *dev, const struct format_request *r, struct disk_cause *c);
 	/* --sanitize-wait: where the sanitize stands now; nothing said. */
 	int (*sanitize_poll)(struct device *dev, struct sanitize_poll *p);
 	/* -C: the power mode and what goes with it; 0 or an errno, nothing said. */

@@ -11,8 +11,9 @@ int nvme_sanitize_check(struct device *dev, struct sanitize_request *r, struct d
 int nvme_sanitize_start(struct device *dev, const struct sanitize_request *r, struct disk_cause *c);
 /* --sanitize-wait: where the sanitize stands, from the Sanitize Status log; nothing said. */
 int nvme_sanitize_poll(struct device *dev, struct sanitize_poll *p);
-/* --format-erase user|crypto. */
-step_fn nvme_format_erase;
+/* --format-erase user|crypto: refused where the controller cannot, and sent. */
+int nvme_format_check(struct device *dev, struct format_request *r, struct disk_cause *c);
+int nvme_format_start(struct device *dev, const struct format_request *r, struct disk_cause *c);
 
 /* How far an erase option reaches: a sanitize, the subsystem; a format, the subsystem where FNA says so. */
 enum reach_scope nvme_erase_scope(struct device *dev, enum opt_id opt);

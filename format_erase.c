@@ -1,0 +1,63 @@
+/*
+ * --format-erase: a format with a secure erase (a format without one
+ * keeps the data readable by the drive, so it is never offered as an
+ * erase).  This file says which namespaces it erases, announces it, keeps
+ * the status line while the disk works, writes the JSON and samples the
+ * disks it reached afterwards; the kind (NVMe: Format NVM) only checks
+ * and sends.
+ */
+#include <stdio.h>
+
+#include "checks.h"
+#include "erasecheck.h"
+#include "format_erase.h"
+#include "json.h"
+#include "progress.h"
+#include "reach.h"
+#include "report.h"
+
+int format_erase_step(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const char *option = s->v[opt].name;
+	struct format_request r = { .crypto = s->v[opt].num != 0 };
+	enum erase_kind leaves = r.crypto ? ERASE_CRYPTO : ERASE_TO_ZEROS;
+	struct disk_cause cause = { 0 };
+	struct long_command lc;
+	char names[600];
+	double seconds;
+	int err;
+
+	if (!dev->disk->format_check)
+		return refuse_missing_command(dev, option);
+	if ((err = dev->disk->format_check(dev, &r, &cause))) {
+		/* A refused erase ends the device's run. */
+		if (cause.about_option)
+			dev->refused = true;
+		return say_cause_for(&cause, err, option);
+	}
+	if (r.all_namespaces && dev->reach_valid && dev->reach.n) {
+		reach_list(&dev->reach, names, sizeof(names));
+		out("This controller's format erases every namespace: %s\n", names);
+	}
+	erase_sample_before(dev, leaves, 0);
+	out("Issuing NVMe Format NVM with %s of namespace %u\n", r.crypto ? "cryptographic erase" : "user-data erase",
+	    (unsigned int)dev->nvme_nsid);
+	fflush(stdout);
+	long_command_begin(&lc, "formatting", 0,
+			   " hdparm was interrupted: the format goes on in the controller, and the namespace is not"
+			   " usable until it ends\n",
+			   !dev->run.json);
+	err = dev->disk->format_start(dev, &r, &cause);
+	seconds = long_command_end(&lc);
+	if (err)
+		say_cause(&cause, err);
+	json_object_begin("format_erase");
+	json_string("erase", r.crypto ? "crypto" : "user");
+	json_bool("completed", !err);
+	json_fixed("seconds", seconds, 1);
+	json_object_end();
+	if (err)
+		return err;
+	drop_cached_sectors(dev);
+	return erase_check(dev, leaves, 0);
+}

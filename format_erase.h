@@ -1,0 +1,9 @@
+/* --format-erase user|crypto: a format with a secure erase, where the disk has one (NVMe). */
+#ifndef HDPARM_FORMAT_ERASE_H
+#define HDPARM_FORMAT_ERASE_H
+
+#include "commands.h"
+
+step_fn format_erase_step;
+
+#endif
