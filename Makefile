@@ -14,7 +14,7 @@ DESTDIR ?=
 SBINDIR = $(PREFIX)/sbin
 MANDIR = $(PREFIX)/share/man/man8
 
-SRCS = hdparm.c options.c option_values.c actions.c confirm.c disk.c idle.c ata_disk.c settings.c blockdev.c sectors.c checks.c inuse.c trim.c security.c sanitize.c epc.c dco.c firmware.c files.c nvme.c nvme_disk.c nvme_erase.c nvme_identify.c erasecheck.c sysfs.c standby.c json.c identify_decode.c identify_text.c identify_brief.c identify_json.c identify_hex.c sgio.c modes.c benchmark.c iodepth.c readq.c ranges.c partition.c progress.c report.c sense.c scsi.c scsi_pages.c scsi_disk.c scsi_power.c scsi_erase.c reach.c sg.c temperature.c flush.c power_mode.c cache.c power_now.c standby_timer.c sanitize_wait.c read_sector.c sanitize_start.c format_erase.c
+SRCS = hdparm.c options.c option_values.c actions.c confirm.c disk.c idle.c ata_disk.c settings.c blockdev.c sectors.c checks.c inuse.c trim.c security.c sanitize.c epc.c dco.c firmware.c files.c nvme.c nvme_disk.c nvme_erase.c nvme_identify.c erasecheck.c sysfs.c standby.c json.c identify_decode.c identify_text.c identify_brief.c identify_json.c identify_hex.c sgio.c modes.c benchmark.c iodepth.c readq.c ranges.c partition.c progress.c report.c sense.c scsi.c scsi_pages.c scsi_disk.c scsi_power.c scsi_erase.c reach.c sg.c temperature.c flush.c power_mode.c cache.c power_now.c standby_timer.c sanitize_wait.c read_sector.c sanitize_start.c format_erase.c describe.c sanitize_status.c
 OBJS = $(SRCS:.c=.o)
 HDRS = $(wildcard *.h)
 

@@ -17,6 +17,7 @@
 #include "cache.h"
 #include "commands.h"
 #include "dco.h"
+#include "describe.h"
 #include "disk.h"
 #include "files.h"
 #include "inuse.h"
@@ -32,6 +33,7 @@
 #include "epc.h"
 #include "sanitize.h"
 #include "sanitize_start.h"
+#include "sanitize_status.h"
 #include "sanitize_wait.h"
 #include "sectors.h"
 #include "security.h"
@@ -52,9 +54,8 @@ struct step {
 	enum opt_id opt;
 	enum when when;
 	bool in_defaults;	/* part of the default query set (-v, or no option) */
-	step_fn *run;		/* NULL: the disk's own command, below */
+	step_fn *run;
 	bool ata_only;		/* an ATA command, refused on other disks */
-	enum disk_op via;	/* a command every disk has, done by its transport */
 	enum { HINT_NONE, HINT_ERASE, HINT_POWER } hint;	/* refused on a disk: what it has instead */
 };
 
@@ -62,8 +63,6 @@ struct step {
 #define ATA true
 #define ANY false
 #define STEP(o, w, dflt, fn, ata) { .opt = (o), .when = (w), .in_defaults = (dflt), .run = (fn), .ata_only = (ata) }
-/* A command of every kind of disk: the transport chosen for the device does it. */
-#define DISK_STEP(o, w, dflt, op) { .opt = (o), .when = (w), .in_defaults = (dflt), .via = (op) }
 /* An ATA erase: where refused, the disk says what erases it instead. */
 #define ATA_ERASE_STEP(o, fn) { .opt = (o), .when = WHEN_GIVEN, .run = (fn), .ata_only = true, .hint = HINT_ERASE }
 /* A power setting: where refused, the disk says how its power is managed instead. */
@@ -107,7 +106,7 @@ static const struct step steps[] = {
 	STEP(OPT_SECURITY_DISABLE, WHEN_GIVEN, false, security_step, ATA),
 	ATA_ERASE_STEP(OPT_SECURITY_ERASE, security_step),
 	ATA_ERASE_STEP(OPT_SECURITY_ERASE_ENHANCED, security_step),
-	DISK_STEP(OPT_SANITIZE_STATUS, WHEN_GIVEN, false, DISK_SANITIZE_STATUS),
+	STEP(OPT_SANITIZE_STATUS, WHEN_GIVEN, false, sanitize_status_step, ANY),
 	STEP(OPT_SANITIZE_FREEZE, WHEN_GIVEN, false, sanitize_step, ATA),
 	STEP(OPT_SANITIZE_ANTIFREEZE, WHEN_GIVEN, false, sanitize_step, ATA),
 	STEP(OPT_SANITIZE_BLOCK_ERASE, WHEN_GIVEN, false, sanitize_start_step, ANY),
@@ -151,10 +150,10 @@ static const struct step steps[] = {
 	STEP(OPT_GEOMETRY, WHEN_GIVEN, true, get_geometry, ANY),
 	STEP(OPT_WDIDLE3, WHEN_QUERY, false, get_wdidle3, ATA),
 	STEP(OPT_POWERMODE, WHEN_NOISY, false, power_mode_step, ANY),
-	DISK_STEP(OPT_IDENTITY, WHEN_GIVEN, false, DISK_IDENTITY),
-	DISK_STEP(OPT_IDENTIFY, WHEN_GIVEN, false, DISK_IDENTIFY),
-	DISK_STEP(OPT_ISTDOUT, WHEN_GIVEN, false, DISK_IDENTIFY),
-	DISK_STEP(OPT_IRAW, WHEN_GIVEN, false, DISK_IDENTIFY),
+	STEP(OPT_IDENTITY, WHEN_GIVEN, false, describe_step, ANY),
+	STEP(OPT_IDENTIFY, WHEN_GIVEN, false, describe_step, ANY),
+	STEP(OPT_ISTDOUT, WHEN_GIVEN, false, describe_step, ANY),
+	STEP(OPT_IRAW, WHEN_GIVEN, false, describe_step, ANY),
 	STEP(OPT_LOOKAHEAD, WHEN_QUERY, false, cache_get_step, ANY),
 	STEP(OPT_WCACHE, WHEN_QUERY, false, cache_get_step, ANY),
 	STEP(OPT_APM, WHEN_QUERY, false, get_drive_feature, ATA),
@@ -298,22 +297,21 @@ static void json_device_end(const struct device *dev)
 
 static int run_step(struct device *dev, const struct settings *s, const struct step *st, bool refused[OPT_COUNT])
 {
-	step_fn *fn = st->via ? dev->disk->op[st->via] : st->run;
 	int err;
 
-	if ((st->ata_only && !dev->disk->ata) || !fn) {
+	if (st->ata_only && !dev->disk->ata) {
 		/* An option with a set and a query step is refused once. */
 		if (refused[st->opt])
 			return EOPNOTSUPP;
 		refused[st->opt] = true;
 		if (st->hint == HINT_POWER && dev->disk->power_managed)
 			return refuse_power_option(dev, s->v[st->opt].name);
-		err = st->ata_only ? refuse_on_this_disk(dev, s->v[st->opt].name) : refuse_missing_command(dev, s->v[st->opt].name);
+		err = refuse_on_this_disk(dev, s->v[st->opt].name);
 		if (st->hint == HINT_ERASE)
 			say_erase_choices(dev);
 		return err;
 	}
-	return fn(dev, s, st->opt);
+	return st->run(dev, s, st->opt);
 }
 
 int process_device(const char *path, const struct settings *s, const struct run_flags *run, bool *refused)

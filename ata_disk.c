@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -18,8 +19,6 @@
 #include "ata_disk.h"
 #include "identify.h"
 #include "report.h"
-#include "sanitize.h"
-#include "settings.h"
 #include "sgio.h"
 
 
@@ -33,103 +32,121 @@ static int ata_cause(struct disk_cause *c, const char *what, const struct ata_re
 	return err;
 }
 
-static int ata_disk_identity(struct device *dev, const struct settings *s, enum opt_id opt)
-{
+/* What -I and -i show of an ATA drive. */
+struct disk_pages {
 	uint16_t id[IDENTIFY_WORDS];
-	long multcount = -1;
+	uint8_t raw[2 * IDENTIFY_WORDS];	/* the page as the drive sent it */
+	bool no_identity;	/* -i: the driver has none (ENOMSG) */
+	uint8_t sector_config[512], sata_settings[512];
+	struct identify_logs logs;
+};
 
-	(void)s;
-	(void)opt;
+/* -i: the page the driver keeps (HDIO_GET_IDENTITY), with the multiple count it runs with. */
+static int read_identity(struct device *dev, struct disk_pages *p, struct disk_cause *c)
+{
+	long multcount = -1;
+	int err;
+
 	if (ioctl(dev->fd, HDIO_GET_MULTCOUNT, &multcount)) {
-		const uint16_t *full;
-		int err;
 		struct ata_result res;
+		const uint16_t *full = ata_identify(dev, &err, &res);
 
 		multcount = -1;
-		full = ata_identify(dev, &err, &res);
 		if (full)
 			multcount = (full[ATA_ID_MULTIPLE] & 0xff00) == 0x100 ? full[ATA_ID_MULTIPLE] & 0xff : 0;
 	}
-	if (ioctl(dev->fd, HDIO_GET_IDENTITY, id)) {
-		int err = errno;
-
+	if (ioctl(dev->fd, HDIO_GET_IDENTITY, p->id)) {
+		err = errno;
 		if (err == ENOMSG) {
-			out(" no identification info available\n");
+			p->no_identity = true;
 			return 0;
 		}
-		complain(" HDIO_GET_IDENTITY failed: %s\n", strerror(err));
+		c->what = "HDIO_GET_IDENTITY";
 		return err;
 	}
 	if (multcount != -1)
-		id[ATA_ID_MULTIPLE] = (uint16_t)(multcount | 0x100);
+		p->id[ATA_ID_MULTIPLE] = (uint16_t)(multcount | 0x100);
 	else
-		id[ATA_ID_MULTIPLE] &= (uint16_t)~0x100;
-	if (!s->v[OPT_IDENTIFY].given)
-		identify_json_short(id);
-	identify_print_short(id);
+		p->id[ATA_ID_MULTIPLE] &= (uint16_t)~0x100;
 	return 0;
 }
 
-/* -I: the page, and the logs it prints from, read first (the decoder does no I/O). */
-static int print_identify_with_logs(struct device *dev, const uint16_t *id)
-{
-	uint8_t sector_config[512], sata_settings[512];
-	struct identify_logs logs = { NULL, NULL };
-	bool want_sector_config, want_sata_settings;
-
-	identify_logs_wanted(id, &want_sector_config, &want_sata_settings);
-	if (want_sector_config && ata_read_log_page(dev, ATA_LOG_SECTOR_CONFIGURATION, 0, sector_config) == 0)
-		logs.sector_config = sector_config;
-	if (want_sata_settings && ata_read_log_page(dev, ATA_LOG_IDENTIFY_DEVICE_DATA, ATA_IDDATA_PAGE_SATA, sata_settings) == 0)
-		logs.sata_settings = sata_settings;
-	return identify_print(id, &logs);
-}
-
-static int ata_disk_identify(struct device *dev, const struct settings *s, enum opt_id opt)
+/* -I: IDENTIFY (DEVICE or PACKET DEVICE), and for its text the logs it prints from (the decoder does no I/O). */
+static int read_identify(struct device *dev, bool logs, struct disk_pages *p, struct disk_cause *c)
 {
 	struct ata_result res;
+	bool want_sector_config, want_sata_settings;
 	int err;
-	const uint16_t *id;
+	const uint16_t *id = ata_identify(dev, &err, &res);
 
-	id = ata_identify(dev, &err, &res);
-	if (!id) {
-		ata_report("HDIO_DRIVE_CMD(identify)", &res, err);
+	if (!id)
+		return ata_cause(c, "HDIO_DRIVE_CMD(identify)", &res, err);
+	memcpy(p->id, id, sizeof(p->id));
+	for (int i = 0; i < IDENTIFY_WORDS; i++) {
+		p->raw[2 * i] = (uint8_t)id[i];
+		p->raw[2 * i + 1] = (uint8_t)(id[i] >> 8);
+	}
+	if (!logs)
+		return 0;
+	identify_logs_wanted(id, &want_sector_config, &want_sata_settings);
+	if (want_sector_config && ata_read_log_page(dev, ATA_LOG_SECTOR_CONFIGURATION, 0, p->sector_config) == 0)
+		p->logs.sector_config = p->sector_config;
+	if (want_sata_settings && ata_read_log_page(dev, ATA_LOG_IDENTIFY_DEVICE_DATA, ATA_IDDATA_PAGE_SATA, p->sata_settings) == 0)
+		p->logs.sata_settings = p->sata_settings;
+	return 0;
+}
+
+static int ata_pages_read(struct device *dev, enum pages_form form, struct disk_pages **pp, struct disk_cause *c)
+{
+	struct disk_pages *p = calloc(1, sizeof(*p));
+	int err;
+
+	if (!p)
+		return ENOMEM;
+	if (form == PAGES_BRIEF || form == PAGES_BRIEF_JSON)
+		err = read_identity(dev, p, c);
+	else
+		err = read_identify(dev, form == PAGES_TEXT, p, c);
+	if (err) {
+		free(p);
 		return err;
 	}
-	if (opt == OPT_ISTDOUT) {
-		identify_dump_hex(id);
-		return 0;
-	}
-	if (opt == OPT_IRAW) {
-		const char *path = s->v[OPT_IRAW].str;
-		uint8_t raw[512];
-		int fd;
-		ssize_t n;
+	*pp = p;
+	return 0;
+}
 
-		for (int i = 0; i < IDENTIFY_WORDS; i++) {
-			raw[2 * i] = (uint8_t)id[i];
-			raw[2 * i + 1] = (uint8_t)(id[i] >> 8);
+static int ata_pages_show(const struct disk_pages *p, enum pages_form form)
+{
+	switch (form) {
+	case PAGES_BRIEF_JSON:
+	case PAGES_BRIEF:
+		if (p->no_identity) {
+			out(" no identification info available\n");
+			return 0;
 		}
-		fd = open(path, O_WRONLY | O_TRUNC | O_CREAT, 0644);
-		if (fd == -1)
-			return complain_failed(path);
-		n = write(fd, raw, sizeof(raw));
-		if (n != (ssize_t)sizeof(raw)) {
-			err = n < 0 ? errno : EIO;
-			complain("Error writing IDENTIFY DEVICE data to \"%s\": %s\n", path, strerror(err));
-			close(fd);
-			return err;
-		}
-		if (close(fd))
-			return complain_failed(path);
-		complain("Wrote IDENTIFY DEVICE data to \"%s\"\n", path);
+		if (form == PAGES_BRIEF_JSON)
+			identify_json_short(p->id);
+		identify_print_short(p->id);
 		return 0;
-	}
-	if (dev->run.json) {
-		identify_json(id);
+	case PAGES_JSON:
+		identify_json(p->id);
 		return 0;
+	default:
+		return identify_print(p->id, &p->logs);
 	}
-	return print_identify_with_logs(dev, id);
+}
+
+static bool ata_pages_raw(const struct disk_pages *p, const void **bytes, size_t *len, const char **name)
+{
+	*bytes = p->raw;
+	*len = sizeof(p->raw);
+	*name = "IDENTIFY DEVICE";
+	return true;
+}
+
+static void ata_pages_free(struct disk_pages *p)
+{
+	free(p);
 }
 
 /* CHECK POWER MODE's COUNT (ACS-3): 00h Standby_z, 01h Standby_y; anything else is a spinning drive. */
@@ -259,6 +276,7 @@ static const struct {
 	[SANITIZE_OVERWRITE] = { ATA_SANITIZE_OVERWRITE, ATA_SANITIZE_OVERWRITE_KEY, "SANITIZE_OVERWRITE", ERASE_TO_PATTERN },
 	/* SANITIZE STATUS EXT with CLEAR SANITIZE OPERATION FAILED: the failure state left. */
 	[SANITIZE_EXIT_FAILURE] = { ATA_SANITIZE_STATUS_EXT, 0, "SANITIZE_STATUS (clear failure)", ERASE_TO_SOME_PATTERN },
+	[SANITIZE_STATUS] = { ATA_SANITIZE_STATUS_EXT, 0, "SANITIZE_STATUS", ERASE_TO_SOME_PATTERN },
 };
 
 /* The drive has the SANITIZE feature set, and no NVMe switch was asked of it. */
@@ -304,6 +322,41 @@ static int ata_sanitize_start(struct device *dev, const struct sanitize_request 
 		count |= ATA_SANITIZE_CLEAR_FAILED;
 	return ata_cause(c, "SANITIZE", &res,
 			 ata_sanitize(dev, sanitize_actions[r->action].feature, lba, count, exit_failure, &res));
+}
+
+/* --sanitize-status: SANITIZE STATUS EXT's bits, in 9.65's SD states. */
+static int ata_sanitize_status(struct device *dev, struct sanitize_poll *p)
+{
+	struct ata_result res;
+	unsigned int flags;
+	int err = ata_sanitize(dev, ATA_SANITIZE_STATUS_EXT, 0, 0, true, &res);
+
+	if (err)
+		return ata_cause(&p->cause, "SANITIZE", &res, err);
+	if (!ata_sanitize_status_returned(&res)) {
+		snprintf(p->cause.why, sizeof(p->cause.why), "SANITIZE_STATUS: the status bits were not returned (fixed-format sense)");
+		return EIO;
+	}
+	flags = res.out.count >> 8;
+	p->progress = (unsigned int)(res.out.lba & 0xffff);
+	p->has_progress = true;
+	p->percent = p->progress == 0xffff ? 100 : 100 * (p->progress + 1) / 0xffff;
+	if (flags & ATA_SANITIZE_FROZEN) {
+		p->phase = SANITIZE_NONE;
+		p->status = "frozen";
+		p->state_text = "SD1 Sanitize Frozen";
+	} else if (flags & ATA_SANITIZE_IN_PROGRESS) {
+		p->phase = SANITIZE_RUNNING;
+		p->status = "in progress";
+		p->state_text = "SD2 Sanitize operation In Process";
+	} else {
+		p->phase = SANITIZE_NONE;
+		p->status = "idle";
+		p->state_text = "SD0 Sanitize Idle";
+	}
+	p->last_ok = flags & ATA_SANITIZE_COMPLETED_WITHOUT_ERROR;
+	p->antifreeze = flags & ATA_SANITIZE_ANTIFREEZE;
+	return 0;
 }
 
 /* Why the last sanitize failed, by the reason a SANITIZE STATUS EXT that ended with ABRT gives. */
@@ -498,15 +551,14 @@ static int ata_cache_set(struct device *dev, enum disk_cache which, bool on, str
 const struct disk_ops ata_disk = {
 	.kind = "ATA",
 	.ata = true,
-	.op = {
-		[DISK_IDENTIFY] = ata_disk_identify,
-		[DISK_IDENTITY] = ata_disk_identity,
-		[DISK_SANITIZE_STATUS] = sanitize_step,
-	},
 	.geometry = ata_geometry,
 	.sector_read = ata_sector_read,
 	.trim_limits = ata_trim_limits,
 	.trim_send = ata_trim_send,
+	.pages_read = ata_pages_read,
+	.pages_show = ata_pages_show,
+	.pages_raw = ata_pages_raw,
+	.pages_free = ata_pages_free,
 	.cache_get = ata_cache_get,
 	.cache_set = ata_cache_set,
 	.lookahead = true,
@@ -514,6 +566,7 @@ const struct disk_ops ata_disk = {
 	.power_mode = ata_disk_power_mode,
 	.sanitize_check = ata_sanitize_check,
 	.sanitize_start = ata_sanitize_start,
+	.sanitize_status = ata_sanitize_status,
 	.sanitize_poll = ata_sanitize_poll,
 	.flush_quietly = ata_disk_flush_quietly,
 	.power_state = ata_disk_power_state,

@@ -26,15 +26,6 @@ struct erase_record;
 /* A step: one option's work in one phase. Returns 0 or an errno value. */
 typedef int step_fn(struct device *dev, const struct settings *s, enum opt_id opt);
 
-/* The commands that mean something on every kind of disk. */
-enum disk_op {
-	DISK_NONE,		/* not a disk command: the step runs its own function */
-	DISK_IDENTIFY,		/* -I, --Istdout, --Iraw */
-	DISK_IDENTITY,		/* -i */
-	DISK_SANITIZE_STATUS,	/* --sanitize-status */
-	DISK_OP_COUNT
-};
-
 /*
  * Why a disk's command failed, for the operation to word once:
  * " WHAT failed: WHY" (WHY empty: the errno's text), or " WHY" alone where
@@ -92,13 +83,14 @@ enum erase_kind {
 /* A sanitize the command line asks for: the action and its switches. */
 struct sanitize_request {
 	enum sanitize_action {
-		SANITIZE_BLOCK_ERASE, SANITIZE_CRYPTO_ERASE, SANITIZE_OVERWRITE, SANITIZE_EXIT_FAILURE
+		SANITIZE_BLOCK_ERASE, SANITIZE_CRYPTO_ERASE, SANITIZE_OVERWRITE, SANITIZE_EXIT_FAILURE,
+		SANITIZE_STATUS		/* only asked: --sanitize-status */
 	} action;
 	bool ause;		/* --sanitize-ause: a failure may be left by exit failure mode */
 	bool no_deallocate;	/* --sanitize-no-deallocate (NVMe) */
 	unsigned int passes;	/* an overwrite's passes as given, 0-15 (0: 16) */
 	uint32_t pattern;	/* an overwrite's pattern */
-	char command[64];	/* filled by the disk's check: the command, as "Issuing ..." names it */
+	char command[64];	/* filled by the disk's check: the command, as "Issuing ..." names it ("": not said) */
 	enum erase_kind leaves;	/* filled by the disk's check: what the erase leaves */
 };
 
@@ -125,7 +117,27 @@ struct sanitize_poll {
 	unsigned int passes;
 	bool global_erased;
 	uint32_t estimates[3];	/* overwrite, block erase, crypto erase; UINT32_MAX: none */
+	/* --sanitize-status's lines besides: */
+	const char *state_text;	/* the "State:" line */
+	unsigned int percent;	/* the progress, as the disk's standard rounds it */
+	bool last_ok;		/* ATA: the last sanitize completed without error */
+	bool antifreeze;	/* ATA: the antifreeze lock is set */
+	bool failed_advice;	/* how the failure state is left, said with it */
 	struct disk_cause cause;
+};
+
+/*
+ * -I and -i: a disk's own pages (IDENTIFY and its logs, Identify
+ * Controller and Namespace, INQUIRY and VPD), each kind's own struct,
+ * read by it and shown by its decoder.
+ */
+struct disk_pages;
+enum pages_form {
+	PAGES_TEXT,	/* -I */
+	PAGES_JSON,	/* -I with --json */
+	PAGES_BRIEF,	/* -i */
+	PAGES_BRIEF_JSON,	/* -i with --json, and no -I for the "identify" object */
+	PAGES_RAW,	/* --Istdout, --Iraw: the page as the drive sent it */
 };
 
 /* -C: where a disk's power stands, as facts; worded by power_mode.c. */
@@ -161,13 +173,22 @@ struct disk_ops {
 	const char *kind;	/* "ATA", "NVMe", "SCSI": for messages */
 	bool ata;		/* ATA commands (SET FEATURES, security, ...) reach the drive */
 	bool scsi;		/* a SCSI disk without ATA pass-through */
-	step_fn *op[DISK_OP_COUNT];
 	/* --read-sector: the geometry, and one sector read into buf (bytes long); nothing said. */
 	int (*geometry)(struct device *dev, struct disk_geometry *g, struct disk_cause *c);
 	int (*sector_read)(struct device *dev, uint64_t lba, void *buf, unsigned int bytes, struct disk_cause *c);
 	/* TRIM: the limits (EOPNOTSUPP with l->none: the disk has none), and one command's ranges sent; nothing said. */
 	int (*trim_limits)(struct device *dev, struct trim_limits *l, struct disk_cause *c);
 	int (*trim_send)(struct device *dev, const struct sector_range *pieces, unsigned int n, struct disk_cause *c);
+	/*
+	 * -I, -i, --Istdout, --Iraw: the pages read for a form (nothing said,
+	 * but a lesser read that failed may leave *c set), shown by
+	 * the kind's decoder (0, or EINVAL for a page it cannot decode), the page
+	 * as the drive sent it (false: none, as on SCSI), and freed.
+	 */
+	int (*pages_read)(struct device *dev, enum pages_form form, struct disk_pages **p, struct disk_cause *c);
+	int (*pages_show)(const struct disk_pages *p, enum pages_form form);
+	bool (*pages_raw)(const struct disk_pages *p, const void **bytes, size_t *len, const char **name);
+	void (*pages_free)(struct disk_pages *p);
 	/* -W and -A, queried (a state, which may come with a cause and an errno) and set; nothing said. */
 	int (*cache_get)(struct device *dev, enum disk_cache which, enum disk_cache_state *st, struct disk_cause *c);
 	int (*cache_set)(struct device *dev, enum disk_cache which, bool on, struct disk_cause *c);
@@ -190,6 +211,8 @@ struct disk_ops {
 	/* --format-erase: refused before anything is sent where the disk cannot, then the format; nothing said. */
 	int (*format_check)(struct device *dev, struct format_request *r, struct disk_cause *c);
 	int (*format_start)(struct device *dev, const struct format_request *r, struct disk_cause *c);
+	/* --sanitize-status (after sanitize_check of SANITIZE_STATUS): the state, with the lines it has; nothing said. */
+	int (*sanitize_status)(struct device *dev, struct sanitize_poll *p);
 	/* --sanitize-wait: where the sanitize stands now; nothing said. */
 	int (*sanitize_poll)(struct device *dev, struct sanitize_poll *p);
 	/* -C: the power mode and what goes with it; 0 or an errno, nothing said. */

@@ -15,6 +15,7 @@
 
 #include <linux/fs.h>
 
+#include "array.h"
 #include "erasecheck.h"
 #include "reach.h"
 #include "sysfs.h"
@@ -63,6 +64,28 @@ void erase_json_sanitize(enum opt_id opt, int err)
 	json_object_begin("sanitize");
 	json_string("action", actions[opt]);
 	json_string("outcome", err ? "failed" : opt == OPT_SANITIZE_EXIT_FAILURE ? "done" : "started");
+	json_object_end();
+}
+
+void erase_json_sanitize_status(const struct sanitize_poll *p)
+{
+	static const char *const keys[] = { "overwrite", "block_erase", "crypto_erase" };
+
+	json_object_begin("sanitize_status");
+	json_string("status", p->status);
+	if (p->has_progress)
+		json_uint("progress", p->progress);
+	if (p->has_log) {
+		json_uint("overwrite_passes_done", p->passes);
+		json_bool("global_data_erased", p->global_erased);
+		json_object_begin("estimated_seconds");
+		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+			if (p->estimates[i] == UINT32_MAX)
+				json_null(keys[i]);
+			else
+				json_uint(keys[i], p->estimates[i]);
+		json_object_end();
+	}
 	json_object_end();
 }
 

@@ -53,6 +53,9 @@ struct erase_record {
  */
 void erase_json_sanitize(enum opt_id opt, int err);
 
+/* The "sanitize_status" object: the state a disk gave, its progress, and NVMe's log. */
+void erase_json_sanitize_status(const struct sanitize_poll *p);
+
 /*
  * Just before an erase is sent: the sample of every disk it reaches
  * (dev->reach, else the disk named), kept in dev->erase with what the

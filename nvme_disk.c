@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks.h"
-#include "commands.h"
 #include "json.h"
 #include "nvme.h"
 #include "nvme_disk.h"
@@ -28,80 +26,51 @@
 
 /* ---- -I ---- */
 
-/*
- * Room for the controller's and the namespace's Identify pages, with the
- * controller's read; the caller frees both, also on failure.
- */
-static int identify_controller(struct device *dev, struct nvme_id_ctrl **ctrl, struct nvme_id_ns **ns)
-{
-	*ctrl = malloc(sizeof(**ctrl));
-	*ns = malloc(sizeof(**ns));
-	struct disk_cause cause = { 0 };
-	int err;
+/* What -I and -i show of an NVMe namespace, or of a controller. */
+struct disk_pages {
+	struct nvme_id_ctrl ctrl;
+	struct nvme_id_ns ns;
+	bool have_ns;
+	uint32_t nsid;
+	struct nvme_state state;
+	uint8_t apst_table[NVME_APST_BYTES];
+};
 
-	if (!*ctrl || !*ns)
-		return ENOMEM;
-	err = nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, *ctrl, &cause);
-	return err ? say_cause(&cause, err) : 0;
+/* The features -I shows: the write cache, the power state and APST; any that fails is left out. */
+static void read_state(struct device *dev, struct disk_pages *p)
+{
+	struct disk_cause unsaid = { 0 };
+	long vwc = (p->ctrl.vwc & 1) ? nvme_admin_get_features(dev, NVME_FEAT_VOLATILE_WC, &unsaid) : -1;
+	long ps = nvme_admin_get_features(dev, NVME_FEAT_POWER_MGMT, &unsaid);
+	uint32_t apst = 0;
+	bool have_apst = (p->ctrl.apsta & 1) &&
+			 nvme_admin_get_features_data(dev, NVME_FEAT_APST, p->apst_table, sizeof(p->apst_table), &apst) == 0;
+
+	p->state = (struct nvme_state){
+		.write_cache = vwc < 0 ? -1 : (int)(vwc & 1),
+		.apst = have_apst ? (int)(apst & 1) : -1,
+		.power_state = ps < 0 ? -1 : (int)(ps & NVME_PM_STATE_MASK),
+		.apst_table = have_apst ? p->apst_table : NULL,
+	};
 }
 
-/* Identify Namespace of the node's namespace; a failure said. */
-static bool read_namespace(struct device *dev, struct nvme_id_ns *ns)
+/* Identify Controller; for -I and -i the namespace's too (a failure there is a lesser cause) and for -I the features. */
+static int nvme_pages_read(struct device *dev, enum pages_form form, struct disk_pages **pp, struct disk_cause *c)
 {
-	struct disk_cause cause = { 0 };
-	int err = nvme_identify_namespace(dev, ns, &cause);
+	struct disk_pages *p = calloc(1, sizeof(*p));
+	int err = p ? nvme_admin_identify(dev, NVME_CNS_CONTROLLER, 0, &p->ctrl, c) : ENOMEM;
 
-	if (err)
-		say_cause(&cause, err);
-	return !err;
-}
-
-static int nvme_disk_identify(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	struct nvme_id_ctrl *ctrl;
-	struct nvme_id_ns *ns;
-	int err = identify_controller(dev, &ctrl, &ns);
-
-	if (!err && opt == OPT_ISTDOUT) {
-		for (int i = 0; i < NVME_IDENTIFY_BYTES; i += 16) {
-			for (int j = 0; j < 16; j += 2)
-				out("%04x%c", get_le16((const uint8_t *)ctrl + i + j), j == 14 ? '\n' : ' ');
-		}
-	} else if (!err && opt == OPT_IRAW) {
-		FILE *f = fopen(s->v[OPT_IRAW].str, "wb");
-
-		if (!f || fwrite(ctrl, 1, NVME_IDENTIFY_BYTES, f) != NVME_IDENTIFY_BYTES) {
-			err = errno ? errno : EIO;
-			complain_errno(s->v[OPT_IRAW].str);
-		}
-		if (f && fclose(f) && !err) {
-			err = errno;
-			complain_errno(s->v[OPT_IRAW].str);
-		}
-		if (!err)
-			complain("Wrote NVMe Identify Controller data to \"%s\"\n", s->v[OPT_IRAW].str);
-	} else if (!err) {
-		struct disk_cause quiet = { 0 };
-		bool have_ns = dev->nvme_nsid != NVME_NSID_ALL && read_namespace(dev, ns);
-		long vwc = (ctrl->vwc & 1) ? nvme_admin_get_features(dev, NVME_FEAT_VOLATILE_WC, &quiet) : -1;
-		long ps = nvme_admin_get_features(dev, NVME_FEAT_POWER_MGMT, &quiet);
-		uint8_t table[NVME_APST_BYTES];
-		uint32_t apst = 0;
-		bool have_apst = (ctrl->apsta & 1) && nvme_admin_get_features_data(dev, NVME_FEAT_APST, table, sizeof(table), &apst) == 0;
-		struct nvme_state state = {
-			.write_cache = vwc < 0 ? -1 : (int)(vwc & 1),
-			.apst = have_apst ? (int)(apst & 1) : -1,
-			.power_state = ps < 0 ? -1 : (int)(ps & NVME_PM_STATE_MASK),
-			.apst_table = have_apst ? table : NULL,
-		};
-
-		nvme_print_identify(ctrl, have_ns ? ns : NULL, dev->nvme_nsid, &state);
-		if (json_active())
-			nvme_json_identify(ctrl, have_ns ? ns : NULL, dev->nvme_nsid, &state);
+	if (err) {
+		free(p);
+		return err;
 	}
-	free(ctrl);
-	free(ns);
-	return err;
+	p->nsid = dev->nvme_nsid;
+	if (form != PAGES_RAW && dev->nvme_nsid != NVME_NSID_ALL)
+		p->have_ns = nvme_identify_namespace(dev, &p->ns, c) == 0;
+	if (form == PAGES_TEXT || form == PAGES_JSON)
+		read_state(dev, p);
+	*pp = p;
+	return 0;
 }
 
 /* An Identify string: blanks and NULs at the end removed, control characters escaped. */
@@ -110,28 +79,39 @@ static void id_string(char *dst, size_t size, const char *src, size_t len)
 	device_text((const uint8_t *)src, len, dst, size);
 }
 
-static int nvme_disk_identity(struct device *dev, const struct settings *s, enum opt_id opt)
+static int nvme_pages_show(const struct disk_pages *p, enum pages_form form)
 {
-	struct nvme_id_ctrl *ctrl;
-	struct nvme_id_ns *ns;
+	const struct nvme_id_ctrl *ctrl = &p->ctrl;
 	char model[4 * sizeof(ctrl->mn) + 1], fw[4 * sizeof(ctrl->fr) + 1], serial[4 * sizeof(ctrl->sn) + 1];
-	int err = identify_controller(dev, &ctrl, &ns);
 
-	(void)s;
-	(void)opt;
-	if (!err) {
-		id_string(model, sizeof(model), ctrl->mn, sizeof(ctrl->mn));
-		id_string(fw, sizeof(fw), ctrl->fr, sizeof(ctrl->fr));
-		id_string(serial, sizeof(serial), ctrl->sn, sizeof(ctrl->sn));
-		out("\n Model=%s, FwRev=%s, SerialNo=%s\n", model, fw, serial);
-		if (dev->nvme_nsid != NVME_NSID_ALL && read_namespace(dev, ns))
-			out(" Namespace=%u, Sectors=%llu, SectSize=%llu\n", dev->nvme_nsid,
-			    (unsigned long long)le64toh(ns->nsze), (unsigned long long)nvme_lba_bytes(nvme_ns_format(ns)));
-		out("\n");
+	if (form == PAGES_TEXT || form == PAGES_JSON) {
+		nvme_print_identify(ctrl, p->have_ns ? &p->ns : NULL, p->nsid, &p->state);
+		if (form == PAGES_JSON)
+			nvme_json_identify(ctrl, p->have_ns ? &p->ns : NULL, p->nsid, &p->state);
+		return 0;
 	}
-	free(ctrl);
-	free(ns);
-	return err;
+	id_string(model, sizeof(model), ctrl->mn, sizeof(ctrl->mn));
+	id_string(fw, sizeof(fw), ctrl->fr, sizeof(ctrl->fr));
+	id_string(serial, sizeof(serial), ctrl->sn, sizeof(ctrl->sn));
+	out("\n Model=%s, FwRev=%s, SerialNo=%s\n", model, fw, serial);
+	if (p->have_ns)
+		out(" Namespace=%u, Sectors=%llu, SectSize=%llu\n", p->nsid, (unsigned long long)le64toh(p->ns.nsze),
+		    (unsigned long long)nvme_lba_bytes(nvme_ns_format(&p->ns)));
+	out("\n");
+	return 0;
+}
+
+static bool nvme_pages_raw(const struct disk_pages *p, const void **bytes, size_t *len, const char **name)
+{
+	*bytes = &p->ctrl;
+	*len = NVME_IDENTIFY_BYTES;
+	*name = "NVMe Identify Controller";
+	return true;
+}
+
+static void nvme_pages_free(struct disk_pages *p)
+{
+	free(p);
 }
 
 /* ---- power, cache, flush ---- */
@@ -452,21 +432,21 @@ static void nvme_disk_flush_quietly(struct device *dev)
 
 const struct disk_ops nvme_disk = {
 	.kind = "NVMe",
-	.op = {
-		[DISK_IDENTIFY] = nvme_disk_identify,
-		[DISK_IDENTITY] = nvme_disk_identity,
-		[DISK_SANITIZE_STATUS] = nvme_sanitize_status_step,
-	},
 	.geometry = nvme_geometry,
 	.sector_read = nvme_sector_read,
 	.trim_limits = nvme_disk_trim_limits,
 	.trim_send = nvme_disk_trim_send,
+	.pages_read = nvme_pages_read,
+	.pages_show = nvme_pages_show,
+	.pages_raw = nvme_pages_raw,
+	.pages_free = nvme_pages_free,
 	.cache_get = nvme_cache_get,
 	.cache_set = nvme_cache_set,
 	.flush = nvme_disk_flush,
 	.power_mode = nvme_disk_power_mode,
 	.sanitize_check = nvme_sanitize_check,
 	.sanitize_start = nvme_sanitize_start,
+	.sanitize_status = nvme_sanitize_status,
 	.sanitize_poll = nvme_sanitize_poll,
 	.format_check = nvme_format_check,
 	.format_start = nvme_format_start,

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "array.h"
-#include "checks.h"
 #include "reach.h"
 #include "json.h"
 #include "nvme.h"
@@ -198,58 +197,17 @@ static uint32_t estimate_for(const struct sanitize_log *l, uint32_t cdw10)
 	return e == NVME_SANITIZE_NO_ESTIMATE ? 0 : e;
 }
 
-static void json_sanitize_log(const struct sanitize_log *l)
-{
-	static const char *const keys[] = { "overwrite", "block_erase", "crypto_erase" };
-
-	json_object_begin("sanitize_status");
-	json_string("status", state_name(l->status));
-	json_uint("progress", l->progress);
-	json_uint("overwrite_passes_done", l->passes);
-	json_bool("global_data_erased", l->global_erased);
-	json_object_begin("estimated_seconds");
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (l->estimate[i] == NVME_SANITIZE_NO_ESTIMATE)
-			json_null(keys[i]);
-		else
-			json_uint(keys[i], l->estimate[i]);
-	json_object_end();
-	json_object_end();
-}
-
-static int sanitize_status(struct device *dev)
-{
-	static const char *const names[] = { "overwrite", "block erase", "crypto erase" };
-	struct sanitize_log l;
-	struct disk_cause cause = { 0 };
-	int err = read_sanitize_log(dev, &l, &cause);
-
-	if (err)
-		return say_cause(&cause, err);
-	out("Sanitize status:\n");
-	out("    State:    %s\n", state_name(l.status));
-	if (l.status == NVME_SSTAT_IN_PROGRESS)
-		out("    Progress: 0x%x (%u%%)\n", l.progress, l.progress * 100 / 65536);
-	if (l.passes)
-		out("    Overwrite passes done: %u\n", l.passes);
-	out("    Global data erased: %s\n", l.global_erased ? "yes (no user data written since)" : "no");
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (l.estimate[i] != NVME_SANITIZE_NO_ESTIMATE)
-			out("    Estimated time for %s: %u s\n", names[i], (unsigned int)l.estimate[i]);
-	if (json_active())
-		json_sanitize_log(&l);
-	return 0;
-}
-
 /* The action and the switches asked for are the controller's, as SANICAP says. */
 int nvme_sanitize_check(struct device *dev, struct sanitize_request *r, struct disk_cause *cause)
 {
 	const struct nvme_sanitize_act *a = &sanitize_actions[r->action];
 	struct erase_caps c;
 	char what[200];
-	int err = read_caps(dev, &c, cause);
+	int err;
 
-	if (err)
+	if (r->action == SANITIZE_STATUS)
+		return 0;	/* the log is there to be read */
+	if ((err = read_caps(dev, &c, cause)))
 		return err;
 	supported_erases(&c, what, sizeof(what));
 	cause->about_option = true;
@@ -287,12 +245,14 @@ int nvme_sanitize_start(struct device *dev, const struct sanitize_request *r, st
 	return nvme_admin_sanitize(dev, cdw10, r->action == SANITIZE_OVERWRITE ? r->pattern : 0, c);
 }
 
-/* --sanitize-status: the Sanitize Status log. */
-int nvme_sanitize_status_step(struct device *dev, const struct settings *s, enum opt_id opt)
+/* --sanitize-status: the log's state, progress, passes and estimates. */
+int nvme_sanitize_status(struct device *dev, struct sanitize_poll *p)
 {
-	(void)s;
-	(void)opt;
-	return sanitize_status(dev);
+	int err = nvme_sanitize_poll(dev, p);
+
+	p->state_text = p->status;
+	p->percent = p->progress * 100 / 65536;
+	return err;
 }
 
 /* --sanitize-wait: the Sanitize Status log's state, progress and estimates. */

@@ -2,10 +2,10 @@
 #ifndef HDPARM_NVME_ERASE_H
 #define HDPARM_NVME_ERASE_H
 
-#include "commands.h"
+#include "device.h"
 
-/* --sanitize-status: the Sanitize Status log. */
-step_fn nvme_sanitize_status_step;
+/* --sanitize-status: the Sanitize Status log's state and lines; nothing said. */
+int nvme_sanitize_status(struct device *dev, struct sanitize_poll *p);
 /* --sanitize-block-erase, -crypto-scramble, -overwrite, -exit-failure-mode: refused where the controller cannot, and sent. */
 int nvme_sanitize_check(struct device *dev, struct sanitize_request *r, struct disk_cause *c);
 int nvme_sanitize_start(struct device *dev, const struct sanitize_request *r, struct disk_cause *c);

@@ -1,7 +1,7 @@
 /*
- * The ATA SANITIZE feature set's own options: --sanitize-status (9.65's
- * lines) and the freeze and antifreeze locks.  The erases are
- * sanitize_start.c's, the wait sanitize_wait.c's.
+ * The ATA SANITIZE feature set's own options: the freeze and antifreeze
+ * locks.  The erases are sanitize_start.c's, the status
+ * sanitize_status.c's, the wait sanitize_wait.c's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,7 +18,6 @@ static const struct sanitize_op {
 	uint64_t key;		/* the signature the standard wants in the LBA field */
 	const char *name;
 } sanitize_ops[OPT_COUNT] = {
-	[OPT_SANITIZE_STATUS] = { .feature = ATA_SANITIZE_STATUS_EXT, .name = "SANITIZE_STATUS" },
 	[OPT_SANITIZE_FREEZE] = { .feature = ATA_SANITIZE_FREEZE_LOCK, .key = ATA_SANITIZE_FREEZE_KEY, .name = "SANITIZE_FREEZE_LOCK" },
 	[OPT_SANITIZE_ANTIFREEZE] = { .feature = ATA_SANITIZE_ANTIFREEZE_LOCK, .key = ATA_SANITIZE_ANTIFREEZE_KEY,
 				      .name = "SANITIZE_ANTIFREEZE_LOCK" },
@@ -53,32 +52,10 @@ int sanitize_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		return err;
 	out("Issuing %s command\n", op->name);
 	fflush(stdout);
-	err = ata_sanitize(dev, op->feature, op->key, 0, opt == OPT_SANITIZE_STATUS, &res);
+	err = ata_sanitize(dev, op->feature, op->key, 0, false, &res);
 	if (err) {
 		ata_report("SANITIZE", &res, err);
 		return err;
-	}
-	if (opt == OPT_SANITIZE_STATUS) {
-		unsigned int flags = res.out.count >> 8;
-
-		if (!ata_sanitize_status_returned(&res)) {
-			complain(" SANITIZE_STATUS: the status bits were not returned (fixed-format sense)\n");
-			return EIO;
-		}
-		out("Sanitize status:\n");
-		if (flags & ATA_SANITIZE_FROZEN)
-			out("    State:    SD1 Sanitize Frozen\n");
-		else if (flags & ATA_SANITIZE_IN_PROGRESS) {
-			unsigned int progress = (unsigned int)(res.out.lba & 0xffff);
-
-			out("    State:    SD2 Sanitize operation In Process\n");
-			out("    Progress: 0x%x (%u%%)\n", progress, progress == 0xffff ? 100 : 100 * (progress + 1) / 0xffff);
-		} else
-			out("    State:    SD0 Sanitize Idle\n");
-		if (flags & ATA_SANITIZE_COMPLETED_WITHOUT_ERROR)
-			out("    Last Sanitize Operation Completed Without Error\n");
-		if (flags & ATA_SANITIZE_ANTIFREEZE)
-			out("    Antifreeze bit set\n");
 	}
 	return 0;
 }

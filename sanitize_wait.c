@@ -9,7 +9,6 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "array.h"
 #include "checks.h"
 #include "erasecheck.h"
 #include "json.h"
@@ -17,28 +16,6 @@
 #include "reach.h"
 #include "report.h"
 #include "sanitize_wait.h"
-
-static void json_status(const struct sanitize_poll *p)
-{
-	static const char *const keys[] = { "overwrite", "block_erase", "crypto_erase" };
-
-	json_object_begin("sanitize_status");
-	json_string("status", p->status);
-	if (p->has_progress)
-		json_uint("progress", p->progress);
-	if (p->has_log) {
-		json_uint("overwrite_passes_done", p->passes);
-		json_bool("global_data_erased", p->global_erased);
-		json_object_begin("estimated_seconds");
-		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-			if (p->estimates[i] == UINT32_MAX)
-				json_null(keys[i]);
-			else
-				json_uint(keys[i], p->estimates[i]);
-		json_object_end();
-	}
-	json_object_end();
-}
 
 /* Ended: what the erase left, on every disk it reached (for NVMe, the whole subsystem). */
 static int check_after(struct device *dev, const struct sanitize_poll *p)
@@ -64,7 +41,7 @@ static int outcome(struct device *dev, struct sanitize_poll *p, bool seen_runnin
 		p->phase = SANITIZE_COMPLETED;
 		p->status = "completed";
 	}
-	json_status(p);
+	erase_json_sanitize_status(p);
 	if (p->phase == SANITIZE_COMPLETED || p->phase == SANITIZE_COMPLETED_NO_DEALLOC)
 		return check_after(dev, p);
 	complain(" --sanitize-wait: %s\n", p->detail);

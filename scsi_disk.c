@@ -18,7 +18,6 @@
 #include <scsi/sg.h>
 
 #include "array.h"
-#include "checks.h"
 #include "json.h"
 #include "report.h"
 #include "scsi.h"
@@ -364,53 +363,66 @@ static void json_facts(const struct scsi_facts *f)
 	json_object_end();
 }
 
-static int scsi_identify(struct device *dev, const struct settings *s, enum opt_id opt)
-{
+/* What -I and -i show of a SCSI disk: the facts gathered from INQUIRY, VPD, READ CAPACITY and the caching page. */
+struct disk_pages {
 	struct scsi_facts f;
+};
 
-	if (opt != OPT_IDENTIFY) {
-		complain(" %s: %s is a SCSI disk without ATA pass-through: it has no IDENTIFY page (-I shows what it reports)\n",
-			 s->v[opt].name, dev->path);
-		return EOPNOTSUPP;
+static int scsi_pages_read(struct device *dev, enum pages_form form, struct disk_pages **pp, struct disk_cause *c)
+{
+	struct disk_pages *p;
+
+	/* A SCSI disk has no page as it was sent to show (describe.c refuses --Istdout and --Iraw). */
+	if (form == PAGES_RAW) {
+		*pp = NULL;
+		return 0;
 	}
-	gather_facts(dev, &f);
-	if (!f.model[0] && !f.has_capacity) {
-		complain(" INQUIRY failed: %s gave no identity\n", dev->path);
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return ENOMEM;
+	gather_facts(dev, &p->f);
+	if (!p->f.model[0] && (form == PAGES_BRIEF || form == PAGES_BRIEF_JSON || !p->f.has_capacity)) {
+		snprintf(c->why, sizeof(c->why), "INQUIRY failed: %s gave no identity", dev->path);
+		free(p);
 		return EIO;
 	}
-	if (dev->run.json)
-		json_facts(&f);
-	else
-		print_facts(&f);
+	*pp = p;
 	return 0;
 }
 
-static int scsi_identity(struct device *dev, const struct settings *s, enum opt_id opt)
+static int scsi_pages_show(const struct disk_pages *p, enum pages_form form)
 {
-	struct scsi_facts f;
+	const struct scsi_facts *f = &p->f;
 
-	(void)opt;
-	gather_facts(dev, &f);
-	if (!f.model[0]) {
-		complain(" INQUIRY failed: %s gave no identity\n", dev->path);
-		return EIO;
+	if (form == PAGES_JSON) {
+		json_facts(f);
+		return 0;
 	}
-	if (!s->v[OPT_IDENTIFY].given) {
+	if (form == PAGES_TEXT) {
+		print_facts(f);
+		return 0;
+	}
+	if (form == PAGES_BRIEF_JSON) {
 		/* The keys of -i on an ATA drive. */
 		json_object_begin("identify");
 		json_string("device_type", "scsi");
-		json_string("model_name", f.model);
-		json_string("firmware_version", f.inq.revision);
-		json_string("serial_number", f.serial);
-		if (f.has_capacity)
-			json_uint("user_capacity_blocks", f.cap.blocks);
+		json_string("model_name", f->model);
+		json_string("firmware_version", f->inq.revision);
+		json_string("serial_number", f->serial);
+		if (f->has_capacity)
+			json_uint("user_capacity_blocks", f->cap.blocks);
 		json_object_end();
 	}
-	out("\n Model=%s, FwRev=%s, SerialNo=%s\n", f.model, f.inq.revision, f.serial);
-	if (f.has_capacity)
-		out(" Sectors=%llu, SectSize=%u\n", (unsigned long long)f.cap.blocks, f.cap.block_bytes);
+	out("\n Model=%s, FwRev=%s, SerialNo=%s\n", f->model, f->inq.revision, f->serial);
+	if (f->has_capacity)
+		out(" Sectors=%llu, SectSize=%u\n", (unsigned long long)f->cap.blocks, f->cap.block_bytes);
 	out("\n");
 	return 0;
+}
+
+static void scsi_pages_free(struct disk_pages *p)
+{
+	free(p);
 }
 
 /* ---- caches ---- */
@@ -650,15 +662,13 @@ static void scsi_flush_quietly(struct device *dev)
 const struct disk_ops scsi_disk = {
 	.kind = "SCSI",
 	.scsi = true,
-	.op = {
-		[DISK_IDENTIFY] = scsi_identify,
-		[DISK_IDENTITY] = scsi_identity,
-		[DISK_SANITIZE_STATUS] = scsi_sanitize_status_step,
-	},
 	.geometry = scsi_geometry,
 	.sector_read = scsi_sector_read,
 	.trim_limits = scsi_trim_limits,
 	.trim_send = scsi_trim_send,
+	.pages_read = scsi_pages_read,
+	.pages_show = scsi_pages_show,
+	.pages_free = scsi_pages_free,
 	.cache_get = scsi_cache_get,
 	.cache_set = scsi_cache_set,
 	.lookahead = true,
@@ -666,6 +676,7 @@ const struct disk_ops scsi_disk = {
 	.power_mode = scsi_power_mode,
 	.sanitize_check = scsi_sanitize_check,
 	.sanitize_start = scsi_sanitize_start,
+	.sanitize_status = scsi_sanitize_status,
 	.sanitize_poll = scsi_sanitize_poll,
 	.flush_quietly = scsi_flush_quietly,
 	.power_state = scsi_disk_power_state,

@@ -12,10 +12,7 @@
 #include <unistd.h>
 
 #include "array.h"
-#include "checks.h"
-#include "erasecheck.h"
 #include "json.h"
-#include "progress.h"
 #include "report.h"
 #include "scsi.h"
 #include "scsi_erase.h"
@@ -108,28 +105,26 @@ static const char *const state_names[] = {
 	[SANITIZE_STATE_FAILED] = "failed",
 };
 
-static int sanitize_status(struct device *dev)
+/* --sanitize-status: REQUEST SENSE's sanitize state, and how a failed one is left. */
+int scsi_sanitize_status(struct device *dev, struct sanitize_poll *p)
 {
 	struct scsi_result res;
 	struct sense now;
 	enum sanitize_state st;
 	int err = scsi_request_sense(dev, &now, &res);
 
-	if (err)
-		return scsi_report("REQUEST SENSE", &res, err);
+	if (err) {
+		p->cause.what = "REQUEST SENSE";
+		snprintf(p->cause.why, sizeof(p->cause.why), "%s", res.cause);
+		return err;
+	}
 	st = state_of(&now);
-	out("Sanitize status:\n");
-	out("    State:    %s\n", state_names[st]);
-	if (st == SANITIZE_STATE_RUNNING && now.has_progress)
-		out("    Progress: 0x%x (%u%%)\n", now.progress, now.progress * 100u / 65536u);
-	if (st == SANITIZE_STATE_FAILED)
-		out("    The last sanitize failed: --sanitize-exit-failure-mode leaves that state where it was started"
-		    " with --sanitize-ause\n");
-	json_object_begin("sanitize_status");
-	json_string("status", state_names[st]);
-	if (st == SANITIZE_STATE_RUNNING && now.has_progress)
-		json_uint("progress", now.progress);
-	json_object_end();
+	p->phase = st == SANITIZE_STATE_RUNNING ? SANITIZE_RUNNING : st == SANITIZE_STATE_FAILED ? SANITIZE_FAILED : SANITIZE_NONE;
+	p->status = p->state_text = state_names[st];
+	p->has_progress = st == SANITIZE_STATE_RUNNING && now.has_progress;
+	p->progress = now.progress;
+	p->percent = now.progress * 100u / 65536u;
+	p->failed_advice = st == SANITIZE_STATE_FAILED;
 	return 0;
 }
 
@@ -140,6 +135,8 @@ int scsi_sanitize_check(struct device *dev, struct sanitize_request *r, struct d
 	unsigned int mask, i = (unsigned int)r->action;
 	char what[120], use[160];
 
+	if (r->action == SANITIZE_STATUS)
+		return 0;	/* REQUEST SENSE is there to be sent */
 	c->about_option = true;
 	if (r->no_deallocate) {
 		snprintf(c->why, sizeof(c->why), "SCSI SANITIZE has no choice of deallocation: --sanitize-no-deallocate is for NVMe");
@@ -186,14 +183,6 @@ int scsi_sanitize_start(struct device *dev, const struct sanitize_request *r, st
 		snprintf(c->why, sizeof(c->why), "%s", res.cause);
 	}
 	return err;
-}
-
-/* --sanitize-status: REQUEST SENSE's sanitize state. */
-int scsi_sanitize_status_step(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	(void)s;
-	(void)opt;
-	return sanitize_status(dev);
 }
 
 /* --sanitize-wait: REQUEST SENSE's sanitize state and progress; idle says nothing of one that ended. */

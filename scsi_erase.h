@@ -2,10 +2,10 @@
 #ifndef HDPARM_SCSI_ERASE_H
 #define HDPARM_SCSI_ERASE_H
 
-#include "commands.h"
+#include "device.h"
 
-/* --sanitize-status: REQUEST SENSE's sanitize state. */
-step_fn scsi_sanitize_status_step;
+/* --sanitize-status: REQUEST SENSE's sanitize state; nothing said. */
+int scsi_sanitize_status(struct device *dev, struct sanitize_poll *p);
 /* --sanitize-block-erase, -crypto-scramble, -overwrite, -exit-failure-mode: refused where the disk cannot, and sent. */
 int scsi_sanitize_check(struct device *dev, struct sanitize_request *r, struct disk_cause *c);
 int scsi_sanitize_start(struct device *dev, const struct sanitize_request *r, struct disk_cause *c);

@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <string.h>
-#include "commands.h"
 #include "json.h"
 #include "report.h"
 #include "scsi.h"

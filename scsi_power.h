@@ -2,7 +2,7 @@
 #ifndef HDPARM_SCSI_POWER_H
 #define HDPARM_SCSI_POWER_H
 
-#include "commands.h"
+#include "device.h"
 
 /* -C: the power condition REQUEST SENSE reports; nothing said. */
 int scsi_power_mode(struct device *dev, struct disk_power_mode *m);
