@@ -203,7 +203,10 @@ bool carries_dangerous_option(const struct settings *s)
 /* How far the erase opt reaches from the node named: the disk's kind says (an NVMe sanitize, the subsystem). */
 static enum reach_scope erase_scope(struct device *dev, enum opt_id opt)
 {
-	return dev->disk->erase_scope ? dev->disk->erase_scope(dev, opt) : REACH_NAMED;
+	if (!dev->disk->erase_scope || (opt != OPT_SANITIZE_BLOCK_ERASE && opt != OPT_SANITIZE_CRYPTO &&
+					opt != OPT_SANITIZE_OVERWRITE && opt != OPT_FORMAT_ERASE))
+		return REACH_NAMED;
+	return dev->disk->erase_scope(dev, opt == OPT_FORMAT_ERASE ? ERASE_BY_FORMAT : ERASE_BY_SANITIZE);
 }
 
 /*

@@ -188,10 +188,11 @@ static int ata_disk_sleep_now(struct device *dev, struct disk_cause *c, char *ad
 }
 
 /* -S: IDLE with the timer, in its own encoding, in COUNT. */
-static int ata_disk_standby_timer(struct device *dev, unsigned int value, struct disk_cause *c)
+static int ata_disk_standby_timer(struct device *dev, unsigned int value, long seconds, struct disk_cause *c)
 {
 	struct ata_result res;
 
+	(void)seconds;	/* the drive takes the encoding */
 	return ata_cause(c, "HDIO_DRIVE_CMD(setidle)", &res, ata_nondata(dev, ATA_OP_IDLE, 0, (uint16_t)value, 0, false, &res, 0));
 }
 

@@ -70,6 +70,26 @@ int say_outcome(int err)
 	return err;
 }
 
+void ata_report(const char *what, const struct ata_result *res, int err)
+{
+	complain(" %s failed: %s\n", what, res->cause[0] ? res->cause : strerror(err));
+}
+
+int ata_command(struct device *dev, const char *what, uint8_t command, uint16_t feature, uint16_t count)
+{
+	struct ata_result res;
+	int err = ata_nondata(dev, command, feature, count, 0, false, &res, 0);
+
+	if (err)
+		ata_report(what, &res, err);
+	return err;
+}
+
+int ata_set_features(struct device *dev, const char *what, uint8_t subcommand, uint16_t count)
+{
+	return ata_command(dev, what, ATA_OP_SET_FEATURES, subcommand, count);
+}
+
 int say_cause(const struct disk_cause *c, int err)
 {
 	return say_cause_for(c, err, NULL);

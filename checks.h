@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "device.h"
+#include "sgio.h"
 
 /* The drive's IDENTIFY page; its failure is reported the first time only. */
 const uint16_t *identify_or_report(struct device *dev, int *err);
@@ -26,6 +27,14 @@ int say_cause(const struct disk_cause *c, int err);
 
 /* The same, where a cause about the option is worded after it as typed (" -W0: WHY"). */
 int say_cause_for(const struct disk_cause *c, int err, const char *as_typed);
+
+/*
+ * An ATA-only option's command, worded as 9.65 words a failure: " WHAT
+ * failed: why" (the transport, sgio.c, says nothing).
+ */
+void ata_report(const char *what, const struct ata_result *res, int err);
+int ata_command(struct device *dev, const char *what, uint8_t command, uint16_t feature, uint16_t count);
+int ata_set_features(struct device *dev, const char *what, uint8_t subcommand, uint16_t count);
 
 /* Write back and forget the device's cached blocks, so no stale copy survives a command. */
 void drop_cached_sectors(struct device *dev);

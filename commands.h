@@ -9,6 +9,9 @@
 #include "device.h"
 #include "values.h"
 
+/* A step: one option's work in one phase. Returns 0 or an errno value. */
+typedef int step_fn(struct device *dev, const struct settings *s, enum opt_id opt);
+
 /* Refuse (EPERM, message on stderr) unless the confirmation flag was given. */
 int confirm_dangerous(struct device *dev, const struct settings *s, const char *opt, const char *explanation);
 int confirm_destructive(struct device *dev, const struct settings *s, const char *opt, const char *explanation);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "identify.h"
 #include "checks.h"
 #include "dco.h"
 #include "json.h"

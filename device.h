@@ -9,9 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "identify.h"
 #include "reach.h"
-#include "values.h"
+#include "sector_range.h"
 
 /* Switches that apply to every device of one run. */
 struct run_flags {
@@ -22,9 +21,6 @@ struct run_flags {
 
 struct device;
 struct erase_record;
-
-/* A step: one option's work in one phase. Returns 0 or an errno value. */
-typedef int step_fn(struct device *dev, const struct settings *s, enum opt_id opt);
 
 /*
  * Why a disk's command failed, for the operation to word once:
@@ -71,6 +67,9 @@ struct trim_limits {
 	uint64_t max_command_sectors;	/* sectors in one command (UINT64_MAX: no limit but the entries) */
 	char none[160];			/* EOPNOTSUPP: why the disk has no TRIM */
 };
+
+/* How an erase option erases: the command it sends. */
+enum erase_method { ERASE_BY_SANITIZE, ERASE_BY_FORMAT };
 
 /* How the erase was done: what the sample is held against. */
 enum erase_kind {
@@ -228,13 +227,13 @@ struct disk_ops {
 	int (*standby_now)(struct device *dev, const struct disk_standby *t, struct disk_cause *c);
 	/* -Y: asleep (a SCSI disk: stopped) now, and in advice what to know after it ("": nothing); nothing said. */
 	int (*sleep_now)(struct device *dev, struct disk_cause *c, char *advice, size_t size);
-	/* -S: the standby timer, in ATA's encoding of it (standby.h); nothing said. */
-	int (*standby_timer)(struct device *dev, unsigned int value, struct disk_cause *c);
+	/* -S: the standby timer, in ATA's encoding of it (standby.h) and in seconds (-1: none); nothing said. */
+	int (*standby_timer)(struct device *dev, unsigned int value, long seconds, struct disk_cause *c);
 	/* The temperature (-H), by whatever the disk keeps it in; 0 or an errno, nothing said. */
 	int (*temperature)(struct device *dev, struct disk_temperature *t);
 	bool temperature_wakes_nothing;	/* reading it never wakes the disk (an NVMe admin command): no power check first */
 	/* How far erase option opt reaches beyond the disk named (NULL: no further); nothing said. */
-	enum reach_scope (*erase_scope)(struct device *dev, enum opt_id opt);
+	enum reach_scope (*erase_scope)(struct device *dev, enum erase_method how);
 };
 
 struct device {
@@ -247,7 +246,7 @@ struct device {
 	int id_error;		/* ... with this errno */
 	char id_cause[160];	/* ... and this explanation */
 	uint8_t identify_op;	/* 0xec (ATA) or 0xa1 (ATAPI) */
-	uint16_t id[IDENTIFY_WORDS];
+	uint16_t id[256];	/* IDENTIFY_WORDS (identify.h) */
 	uint32_t nvme_nsid;	/* NVMe: the namespace (0: not NVMe, NVME_NSID_ALL: a controller node, none) */
 	bool scsi_cautious;	/* SCSI behind a USB bridge: only the commands the sd driver sends there */
 	char uas_usb_id[12];	/* behind the uas driver: the enclosure's idVendor:idProduct, for the usb-storage hint */

@@ -50,20 +50,20 @@ uint64_t erase_sample_lba(unsigned int i, unsigned int n, uint64_t blocks)
 	return last / (n - 1) * i + last % (n - 1) * i / (n - 1);
 }
 
-void erase_json_sanitize(enum opt_id opt, int err)
+void erase_json_sanitize(enum sanitize_action action, int err)
 {
-	static const char *const actions[OPT_COUNT] = {
-		[OPT_SANITIZE_BLOCK_ERASE] = "block_erase",
-		[OPT_SANITIZE_CRYPTO] = "crypto_erase",
-		[OPT_SANITIZE_OVERWRITE] = "overwrite",
-		[OPT_SANITIZE_EXIT_FAILURE] = "exit_failure_mode",
+	static const char *const actions[] = {
+		[SANITIZE_BLOCK_ERASE] = "block_erase",
+		[SANITIZE_CRYPTO_ERASE] = "crypto_erase",
+		[SANITIZE_OVERWRITE] = "overwrite",
+		[SANITIZE_EXIT_FAILURE] = "exit_failure_mode",
 	};
 
-	if (!actions[opt])
+	if ((size_t)action >= ARRAY_SIZE(actions))
 		return;
 	json_object_begin("sanitize");
-	json_string("action", actions[opt]);
-	json_string("outcome", err ? "failed" : opt == OPT_SANITIZE_EXIT_FAILURE ? "done" : "started");
+	json_string("action", actions[action]);
+	json_string("outcome", err ? "failed" : action == SANITIZE_EXIT_FAILURE ? "done" : "started");
 	json_object_end();
 }
 

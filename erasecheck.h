@@ -51,7 +51,7 @@ struct erase_record {
  * "overwrite", "exit_failure_mode"), and its outcome ("started", "done",
  * "failed").  Nothing for an option that is no sanitize action.
  */
-void erase_json_sanitize(enum opt_id opt, int err);
+void erase_json_sanitize(enum sanitize_action action, int err);
 
 /* The "sanitize_status" object: the state a disk gave, its progress, and NVMe's log. */
 void erase_json_sanitize_status(const struct sanitize_poll *p);

@@ -121,22 +121,15 @@ void nvme_erase_choices(struct device *dev, char *text, size_t size)
 	snprintf(text, size, "this NVMe disk supports %s%s%s", what, total ? ": use " : "", use);
 }
 
-enum reach_scope nvme_erase_scope(struct device *dev, enum opt_id opt)
+enum reach_scope nvme_erase_scope(struct device *dev, enum erase_method how)
 {
 	struct erase_caps c;
 
-	switch (opt) {
-	case OPT_SANITIZE_BLOCK_ERASE:
-	case OPT_SANITIZE_CRYPTO:
-	case OPT_SANITIZE_OVERWRITE:
+	if (how == ERASE_BY_SANITIZE)
 		return REACH_NVME_SUBSYSTEM;
-	case OPT_FORMAT_ERASE:
-		/* FNA bits 0 and 1: a format, or its secure erase, applies to every namespace of the subsystem. */
-		return read_caps(dev, &c, &(struct disk_cause){ 0 }) == 0 && (c.fna & (NVME_FNA_ERASE_ALL | NVME_FNA_FORMAT_ALL))
-			       ? REACH_NVME_SUBSYSTEM : REACH_NAMED;
-	default:
-		return REACH_NAMED;
-	}
+	/* FNA bits 0 and 1: a format, or its secure erase, applies to every namespace of the subsystem. */
+	return read_caps(dev, &c, &(struct disk_cause){ 0 }) == 0 && (c.fna & (NVME_FNA_ERASE_ALL | NVME_FNA_FORMAT_ALL))
+		       ? REACH_NVME_SUBSYSTEM : REACH_NAMED;
 }
 
 /* ---- Sanitize ---- */

@@ -16,7 +16,7 @@ int nvme_format_check(struct device *dev, struct format_request *r, struct disk_
 int nvme_format_start(struct device *dev, const struct format_request *r, struct disk_cause *c);
 
 /* How far an erase option reaches: a sanitize, the subsystem; a format, the subsystem where FNA says so. */
-enum reach_scope nvme_erase_scope(struct device *dev, enum opt_id opt);
+enum reach_scope nvme_erase_scope(struct device *dev, enum erase_method how);
 
 /* Which options erase this NVMe disk, and what its controller supports. */
 void nvme_erase_choices(struct device *dev, char *text, size_t size);

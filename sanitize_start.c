@@ -50,7 +50,7 @@ int sanitize_start_step(struct device *dev, const struct settings *s, enum opt_i
 	out("Issuing %s\n", r.command);
 	fflush(stdout);
 	err = dev->disk->sanitize_start(dev, &r, &cause);
-	erase_json_sanitize(opt, err);
+	erase_json_sanitize(r.action, err);
 	if (err) {
 		/* A sanitize that did not start ends the device's run: a wait after it would report an older one. */
 		dev->refused = true;

@@ -24,7 +24,7 @@ static int check_after(struct device *dev, const struct sanitize_poll *p)
 						       : "Sanitize operation completed without error\n");
 	drop_cached_sectors(dev);
 	if (!dev->reach_valid && dev->disk->erase_scope) {
-		reach_find(dev->fd, dev->nvme_nsid, dev->disk->erase_scope(dev, OPT_SANITIZE_BLOCK_ERASE), &dev->reach);
+		reach_find(dev->fd, dev->nvme_nsid, dev->disk->erase_scope(dev, ERASE_BY_SANITIZE), &dev->reach);
 		dev->reach_valid = true;
 	}
 	return erase_check(dev, p->left, 0);

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report.h"
 #include "scsi.h"
 #include "sg.h"
 #include "unaligned.h"
@@ -50,12 +49,6 @@ int scsi_exec(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum
 		break;
 	}
 	return 0;
-}
-
-int scsi_report(const char *what, const struct scsi_result *res, int err)
-{
-	complain(" %s failed: %s\n", what, res->cause[0] ? res->cause : strerror(err));
-	return err;
 }
 
 bool scsi_refused(int err, const struct scsi_result *res)

@@ -126,20 +126,20 @@ static const struct caching_bit {
 	bool set_is_on;
 	const char *name;
 } caching_bits[] = {
-	[OPT_WCACHE] = { 2, CACHING_WCE, true, "WCE" },
-	[OPT_LOOKAHEAD] = { 12, CACHING_DRA, false, "DRA" },
+	[DISK_WRITE_CACHE] = { 2, CACHING_WCE, true, "WCE" },
+	[DISK_LOOKAHEAD] = { 12, CACHING_DRA, false, "DRA" },
 };
 
-static bool caching_bit_on(const uint8_t *page, enum opt_id opt)
+static bool caching_bit_on(const uint8_t *page, enum disk_cache which)
 {
-	const struct caching_bit *b = &caching_bits[opt];
+	const struct caching_bit *b = &caching_bits[which];
 
 	return ((page[b->byte] & b->mask) != 0) == b->set_is_on;
 }
 
-static void set_caching_bit(uint8_t *page, enum opt_id opt, bool on)
+static void set_caching_bit(uint8_t *page, enum disk_cache which, bool on)
 {
-	const struct caching_bit *b = &caching_bits[opt];
+	const struct caching_bit *b = &caching_bits[which];
 
 	page[b->byte] = (uint8_t)(on == b->set_is_on ? page[b->byte] | b->mask : page[b->byte] & ~b->mask);
 }
@@ -427,8 +427,6 @@ static void scsi_pages_free(struct disk_pages *p)
 
 /* ---- caches ---- */
 
-static const enum opt_id cache_opt[] = { [DISK_WRITE_CACHE] = OPT_WCACHE, [DISK_LOOKAHEAD] = OPT_LOOKAHEAD };
-
 /* The cause of a SCSI command that failed. */
 static int scsi_cause(struct disk_cause *c, const char *what, const struct scsi_result *res, int err)
 {
@@ -451,7 +449,7 @@ static int scsi_cache_get(struct device *dev, enum disk_cache which, enum disk_c
 		*st = CACHE_UNSUPPORTED;
 		return scsi_cause(c, "MODE SENSE (caching page)", &res, err);
 	}
-	*st = caching_bit_on(page, cache_opt[which]) ? CACHE_ON : CACHE_OFF;
+	*st = caching_bit_on(page, which) ? CACHE_ON : CACHE_OFF;
 	return 0;
 }
 
@@ -513,7 +511,7 @@ static int write_cache_through_kernel(struct device *dev, bool on, const uint8_t
 		if (sysfs_write_line(dir, attr, type) == 0)
 			return kernel_agrees(dir, on, c);
 	}
-	set_caching_bit(page, OPT_WCACHE, on);
+	set_caching_bit(page, DISK_WRITE_CACHE, on);
 	err = scsi_mode_select(dev, mode, page, len, &res);
 	if (err)
 		return scsi_cause(c, "MODE SELECT (caching page)", &res, err);
@@ -531,8 +529,7 @@ static int write_cache_through_kernel(struct device *dev, bool on, const uint8_t
 /* -W N and -A N: the caching mode page, where the disk lets the bit change. */
 static int scsi_cache_set(struct device *dev, enum disk_cache which, bool on, struct disk_cause *c)
 {
-	enum opt_id opt = cache_opt[which];
-	const struct caching_bit *b = &caching_bits[opt];
+	const struct caching_bit *b = &caching_bits[which];
 	uint8_t mode[MODE_SENSE_BUF], changeable[MODE_SENSE_BUF], *page, *mask;
 	size_t len, mask_len;
 	struct scsi_result res;
@@ -546,7 +543,7 @@ static int scsi_cache_set(struct device *dev, enum disk_cache which, bool on, st
 	 * disk that does not answer for its changeable values gets the page.
 	 */
 	if (caching_page(dev, MODE_CHANGEABLE, changeable, &mask, &mask_len, &res) == 0 && !(mask[b->byte] & b->mask)) {
-		if (caching_bit_on(page, opt) == on)
+		if (caching_bit_on(page, which) == on)
 			return 0;
 		c->about_option = true;
 		snprintf(c->why, sizeof(c->why), "not supported by this disk (its caching mode page does not let %s change)",
@@ -560,7 +557,7 @@ static int scsi_cache_set(struct device *dev, enum disk_cache which, bool on, st
 		return write_cache_through_kernel(dev, on, mode, page, len, c);
 	}
 	/* Read-ahead (DRA) is the disk's alone: the kernel keeps no view of it. */
-	set_caching_bit(page, opt, on);
+	set_caching_bit(page, which, on);
 	err = scsi_mode_select(dev, mode, page, len, &res);
 	return scsi_cause(c, "MODE SELECT (caching page)", &res, err);
 }

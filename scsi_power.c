@@ -11,7 +11,6 @@
 #include "report.h"
 #include "scsi.h"
 #include "scsi_power.h"
-#include "standby.h"
 #include "sysfs.h"
 #include "unaligned.h"
 
@@ -126,14 +125,14 @@ int scsi_disk_sleep_now(struct device *dev, struct disk_cause *c, char *advice, 
 }
 
 /* -S: the power condition mode page's STANDBY_Z timer, in 100 ms, from -S's encoding. */
-int scsi_disk_standby_timer(struct device *dev, unsigned int value, struct disk_cause *c)
+int scsi_disk_standby_timer(struct device *dev, unsigned int value, long seconds, struct disk_cause *c)
 {
-	long seconds = standby_interval_seconds(value);
 	uint8_t mode[MODE_SENSE_BUF], *page;
 	size_t len;
 	struct scsi_result res;
 	int err;
 
+	(void)value;	/* the disk takes seconds */
 	if (seconds < 0) {
 		c->about_option = true;
 		snprintf(c->why, sizeof(c->why), "the value has no time in seconds that a SCSI disk could be given");

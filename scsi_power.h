@@ -10,6 +10,6 @@ int scsi_disk_power_state(struct device *dev, enum disk_power *state);
 int scsi_disk_temperature(struct device *dev, struct disk_temperature *t);
 int scsi_disk_standby_now(struct device *dev, const struct disk_standby *t, struct disk_cause *c);
 int scsi_disk_sleep_now(struct device *dev, struct disk_cause *c, char *advice, size_t size);
-int scsi_disk_standby_timer(struct device *dev, unsigned int value, struct disk_cause *c);
+int scsi_disk_standby_timer(struct device *dev, unsigned int value, long seconds, struct disk_cause *c);
 
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "identify.h"
 #include "largefile.h"
 #include "checks.h"
 #include "sectors.h"

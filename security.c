@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "identify.h"
 #include "checks.h"
 #include "json.h"
 #include "progress.h"

@@ -20,6 +20,8 @@
 #include <linux/fs.h>
 #include <linux/hdreg.h>
 
+#include "checks.h"
+#include "identify.h"
 #include "epc.h"
 #include "json.h"
 #include "modes.h"

@@ -14,6 +14,7 @@
 
 #include <linux/hdreg.h>
 
+#include "identify.h"
 #include "array.h"
 #include "sense.h"
 #include "sg.h"
@@ -326,11 +327,6 @@ int ata_exec(struct device *dev, const struct ata_cmd *cmd, struct ata_result *r
 	return err;
 }
 
-void ata_report(const char *what, const struct ata_result *res, int err)
-{
-	complain(" %s failed: %s\n", what, res->cause[0] ? res->cause : strerror(err));
-}
-
 static void page_to_host(uint16_t *w, const uint8_t *raw)
 {
 	for (int i = 0; i < IDENTIFY_WORDS; i++)
@@ -466,21 +462,6 @@ int ata_nondata(struct device *dev, uint8_t command, uint16_t feature, uint16_t 
 	};
 
 	return ata_exec(dev, &cmd, res);
-}
-
-int ata_command(struct device *dev, const char *what, uint8_t command, uint16_t feature, uint16_t count)
-{
-	struct ata_result res;
-	int err = ata_nondata(dev, command, feature, count, 0, false, &res, 0);
-
-	if (err)
-		ata_report(what, &res, err);
-	return err;
-}
-
-int ata_set_features(struct device *dev, const char *what, uint8_t subcommand, uint16_t count)
-{
-	return ata_command(dev, what, ATA_OP_SET_FEATURES, subcommand, count);
 }
 
 int ata_set_feature(struct device *dev, uint8_t subcommand, uint16_t count, struct ata_result *res)

@@ -62,13 +62,7 @@ int ata_exec(struct device *dev, const struct ata_cmd *cmd, struct ata_result *r
 int ata_nondata(struct device *dev, uint8_t command, uint16_t feature, uint16_t count, uint64_t lba,
 		bool want_regs, struct ata_result *res, unsigned int timeout_s);
 
-/* The same without an LBA, and on failure " WHAT failed: why" on stderr. */
-int ata_command(struct device *dev, const char *what, uint8_t command, uint16_t feature, uint16_t count);
-
-/* SET FEATURES: subcommand (ata.h's enum ata_set_features) in FEATURE, its value in COUNT; reported as what. */
-int ata_set_features(struct device *dev, const char *what, uint8_t subcommand, uint16_t count);
-
-/* The same, nothing said: the outcome in *res. */
+/* SET FEATURES: subcommand (ata.h's enum ata_set_features) in FEATURE, its value in COUNT; the outcome in *res. */
 int ata_set_feature(struct device *dev, uint8_t subcommand, uint16_t count, struct ata_result *res);
 
 /* SET FEATURES EPC: the subcommand and its bits in lba (ata.h's ATA_EPC_*), the power condition in COUNT. */
@@ -147,8 +141,6 @@ int ata_smart_log(struct device *dev, bool write, uint8_t log, uint8_t data[512]
 /* WD's vendor-specific commands, switched on or off. */
 int ata_wd_vendor_commands(struct device *dev, bool enable, struct ata_result *res);
 
-/* Print " <what> failed: <cause>" on stderr for a failed command. */
-void ata_report(const char *what, const struct ata_result *res, int err);
 
 /*
  * The drive's IDENTIFY page (IDENTIFY DEVICE, then IDENTIFY PACKET DEVICE),

@@ -25,7 +25,7 @@ int standby_timer_step(struct device *dev, const struct settings *s, enum opt_id
 		out(" setting standby to %u", v);
 		print_standby_interval(v);
 	}
-	err = dev->disk->standby_timer(dev, v, &cause);
+	err = dev->disk->standby_timer(dev, v, standby_interval_seconds(v), &cause);
 	if (err) {
 		snprintf(as_typed, sizeof(as_typed), "%s %u", s->v[opt].name, v);
 		return say_cause_for(&cause, err, as_typed);

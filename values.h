@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "sector_range.h"
 
 /* Every option hdparm knows; the table in options.c describes each one. */
 enum opt_id {
@@ -36,11 +37,6 @@ enum opt_id {
 	OPT_SANITIZE_NO_DEALLOC, OPT_SANITIZE_AUSE, OPT_SANITIZE_EXIT_FAILURE, OPT_FORMAT_ERASE,
 	OPT_EPC, OPT_EPC_ENABLE, OPT_EPC_DISABLE, OPT_EPC_TIMER, OPT_EPC_GOTO, OPT_EPC_RESTORE, OPT_IDLE_SPINDOWN,
 	OPT_COUNT
-};
-
-struct sector_range {
-	uint64_t lba;
-	uint64_t count;
 };
 
 /* What the command line said about one option. */
