@@ -7,16 +7,28 @@ CFLAGS ?= -O2 -g
 LDFLAGS ?=
 HDPARM_CFLAGS = -std=gnu11 -Wall -Wextra
 # 64-bit file offsets on 32-bit systems too: disks and files past 2 GiB.
-HDPARM_CPPFLAGS = -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64
+HDPARM_CPPFLAGS = -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(addprefix -I,$(DIRS))
 HDPARM_LDLIBS = -pthread
 PREFIX ?= /usr/local
 DESTDIR ?=
 SBINDIR = $(PREFIX)/sbin
 MANDIR = $(PREFIX)/share/man/man8
 
-SRCS = hdparm.c options.c option_values.c actions.c confirm.c disk.c idle.c ata_disk.c settings.c blockdev.c sectors.c checks.c inuse.c trim.c security.c sanitize.c epc.c dco.c firmware.c files.c nvme.c nvme_disk.c nvme_erase.c nvme_identify.c erasecheck.c sysfs.c standby.c json.c identify_decode.c identify_text.c identify_brief.c identify_json.c identify_hex.c sgio.c modes.c benchmark.c iodepth.c readq.c ranges.c partition.c progress.c report.c sense.c scsi.c scsi_pages.c scsi_disk.c scsi_power.c scsi_erase.c reach.c sg.c temperature.c flush.c power_mode.c cache.c power_now.c standby_timer.c sanitize_wait.c read_sector.c sanitize_start.c format_erase.c describe.c sanitize_status.c
+# Folders by layer, top to bottom: a file includes its own folder's and
+# those below it, never above (README).
+DIRS = cli options run ops disk ata nvme scsi transport block output lib
+SRCS = cli/hdparm.c cli/option_values.c \
+	options/options.c \
+	run/actions.c run/disk.c run/idle.c \
+	ops/confirm.c ops/settings.c ops/blockdev.c ops/sectors.c ops/checks.c ops/inuse.c ops/trim.c ops/security.c ops/sanitize.c ops/epc.c ops/dco.c ops/firmware.c ops/files.c ops/erasecheck.c ops/standby.c ops/benchmark.c ops/iodepth.c ops/ranges.c ops/temperature.c ops/flush.c ops/power_mode.c ops/cache.c ops/power_now.c ops/standby_timer.c ops/sanitize_wait.c ops/read_sector.c ops/sanitize_start.c ops/format_erase.c ops/describe.c ops/sanitize_status.c \
+	ata/ata_disk.c ata/identify_decode.c ata/identify_text.c ata/identify_brief.c ata/identify_json.c ata/identify_hex.c ata/sgio.c ata/modes.c \
+	nvme/nvme.c nvme/nvme_disk.c nvme/nvme_erase.c nvme/nvme_identify.c \
+	scsi/scsi.c scsi/scsi_pages.c scsi/scsi_disk.c scsi/scsi_power.c scsi/scsi_erase.c \
+	transport/sense.c transport/sg.c \
+	block/sysfs.c block/readq.c block/partition.c block/reach.c \
+	output/json.c output/progress.c output/report.c
 OBJS = $(SRCS:.c=.o)
-HDRS = $(wildcard *.h)
+HDRS = $(wildcard $(addsuffix /*.h,$(DIRS)))
 
 all: hdparm
 
@@ -30,12 +42,14 @@ hdparm: $(OBJS)
 check: hdparm
 	STRICT="$(STRICT)" SKIP_VM="$(SKIP_VM)" SKIP_CROSS="$(SKIP_CROSS)" bash tests/run-tests.sh
 
-# Static analysis: both must be clean, and then nothing is printed; SG_IO goes out from sg.c alone
+# Static analysis: both must be clean, and then nothing is printed; SG_IO goes out from sg.c alone,
+# and no file includes a folder above its own (tests/layers.sh)
 # (clang-tidy's count of the warnings it suppressed in system headers is left out).
 lint:
-	@n=$$(cat $(SRCS) | grep -c 'ioctl([^;]*SG_IO[,)]'); [ "$$n" = 1 ] || { echo "lint: $$n ioctl(SG_IO) call sites; one is wanted, in sg.c" >&2; exit 1; }
-	@cppcheck --enable=warning,performance,portability --error-exitcode=1 --quiet -D_GNU_SOURCE $(SRCS) tests/tools/*.c
-	@clang-tidy --quiet $(SRCS) -- -std=gnu11 -D_GNU_SOURCE 2> .lint.err; rc=$$?; \
+	@n=$$(cat $(SRCS) | grep -c 'ioctl([^;]*SG_IO[,)]'); [ "$$n" = 1 ] || { echo "lint: $$n ioctl(SG_IO) call sites; one is wanted, in transport/sg.c" >&2; exit 1; }
+	@bash tests/layers.sh
+	@cppcheck --enable=warning,performance,portability --error-exitcode=1 --quiet -D_GNU_SOURCE $(addprefix -I,$(DIRS)) $(SRCS) tests/tools/*.c
+	@clang-tidy --quiet $(SRCS) -- -std=gnu11 -D_GNU_SOURCE $(addprefix -I,$(DIRS)) 2> .lint.err; rc=$$?; \
 		grep -v 'warnings\{0,1\} generated\.$$' .lint.err >&2; rm -f .lint.err; exit $$rc
 
 # Fuzz targets (clang, libFuzzer): FUZZ_SECONDS each.

@@ -10,6 +10,8 @@ set -u
 H=$(realpath "$1")
 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
+# The source folders, as the Makefile lists them.
+dirs=$(sed -n 's/^DIRS = //p' "$top/Makefile")
 
 # arch gcc-triplet qemu
 targets=("armhf arm-linux-gnueabihf qemu-arm" "s390x s390x-linux-gnu qemu-s390x")
@@ -30,7 +32,11 @@ build_and_compare() {
 	build="$out/cross-$arch"
 	rm -rf "$build"
 	mkdir -p "$build"
-	cp "$top"/*.c "$top"/*.h "$top"/Makefile "$build"/
+	# The sources and the Makefile, folder by folder (no object built here).
+	cp "$top/Makefile" "$build"/
+	for d in $dirs; do
+		mkdir -p "$build/$d" && cp "$top/$d"/*.[ch] "$build/$d"/
+	done
 	# The Makefile's own flags only: not a sanitizer build's, which make check's MAKEFLAGS would carry.
 	if ! env -u MAKEFLAGS -u MAKELEVEL -u CFLAGS -u LDFLAGS -u CPPFLAGS make -s -C "$build" CC="$triplet-gcc" \
 		> "$build/make.log" 2>&1 || [ -s "$build/make.log" ]; then
@@ -66,7 +72,9 @@ build_and_compare() {
 	done
 	if [ "$arch" = armhf ]; then
 		# Without the Makefile's _FILE_OFFSET_BITS=64, a 32-bit off_t must stop the build.
-		if "$triplet-gcc" -std=gnu11 -D_GNU_SOURCE -c -o /dev/null "$top/files.c" 2> "$build/narrow.log"; then
+		local incs=()
+		for d in $dirs; do incs+=(-I"$build/$d"); done
+		if "$triplet-gcc" -std=gnu11 -D_GNU_SOURCE "${incs[@]}" -c -o /dev/null "$build/ops/files.c" 2> "$build/narrow.log"; then
 			echo "FAIL cross $arch: a build with a 32-bit off_t compiles"
 		elif grep -q 'off_t must be 64 bits' "$build/narrow.log"; then
 			echo "ok cross $arch: a build with a 32-bit off_t is refused by the compiler"

@@ -14,7 +14,11 @@ mkdir -p "$work/include"
 for d in linux asm-generic mtd; do ln -s "/usr/include/$d" "$work/include/$d"; done
 ln -s "/usr/include/$(gcc -print-multiarch)/asm" "$work/include/asm"
 mkdir "$work/src"
-cp "$top"/*.c "$top"/*.h "$top/Makefile" "$work/src/"
+cp "$top/Makefile" "$work/src/"
+# The sources, folder by folder as the Makefile lists them (no object built here).
+for d in $(sed -n 's/^DIRS = //p' "$top/Makefile"); do
+	mkdir -p "$work/src/$d" && cp "$top/$d"/*.[ch] "$work/src/$d/"
+done
 # Not the flags of a make check that runs this (a sanitizer build's cannot link statically).
 if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$work/src" CC=musl-gcc CFLAGS="-O2 -g" CPPFLAGS="-I$work/include" \
 	LDFLAGS=-static > "$work/build.log" 2>&1 &&

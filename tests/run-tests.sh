@@ -205,7 +205,10 @@ fi
 if "$HDPARM" -V | grep -q ' v9.65'; then pass "-V"; else fail "-V"; fi
 
 # --- NVMe Identify decoding (captured from QEMU, and crafted) ---
-if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -I. -o "$out/nvme-decode" tests/tools/nvme-decode.c nvme_identify.c json.c report.c; then
+# The source folders, as the Makefile lists them.
+incs=()
+for d in $(sed -n 's/^DIRS = //p' Makefile); do incs+=(-I"$d"); done
+if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE "${incs[@]}" -o "$out/nvme-decode" tests/tools/nvme-decode.c nvme/nvme_identify.c output/json.c output/report.c; then
 	while read -r name args; do
 		case "$name" in '#'* | '') continue ;; esac
 		# shellcheck disable=SC2086
@@ -222,9 +225,9 @@ else
 fi
 
 # --- the pure functions, case tables in C (tests/unit/unit.c) ---
-unit_srcs=(tests/unit/unit.c nvme.c sgio.c sg.c sense.c ranges.c scsi_pages.c sysfs.c report.c json.c erasecheck.c epc.c checks.c partition.c reach.c)
+unit_srcs=(tests/unit/unit.c nvme/nvme.c ata/sgio.c transport/sg.c transport/sense.c ops/ranges.c scsi/scsi_pages.c block/sysfs.c output/report.c output/json.c ops/erasecheck.c ops/epc.c ops/checks.c block/partition.c block/reach.c)
 # shellcheck disable=SC2086
-if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra -I. ${CFLAGS:-} ${LDFLAGS:-} \
+if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra "${incs[@]}" ${CFLAGS:-} ${LDFLAGS:-} \
 	-o "$out/unit" "${unit_srcs[@]}" 2> "$out/unit.build"; then
 	suite unit "$out/unit"
 else

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../actions.h"
-#include "../../cmdline.h"
-#include "../../idle.h"
+#include "actions.h"
+#include "cmdline.h"
+#include "idle.h"
 
 /* The parser links against the runner; nothing here runs a device or a file. */
 int process_device(const char *path, const struct settings *s, const struct run_flags *run, bool *refused)

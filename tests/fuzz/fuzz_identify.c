@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../identify.h"
+#include "identify.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

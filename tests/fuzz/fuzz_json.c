@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../identify.h"
-#include "../../json.h"
+#include "identify.h"
+#include "json.h"
 
 /* A strict recursive-descent reader: true when [*p, end) starts with one JSON value. */
 struct reader {

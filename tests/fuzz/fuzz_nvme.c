@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../nvme_identify.h"
+#include "nvme_identify.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../scsi_pages.h"
-#include "../../sense.h"
+#include "scsi_pages.h"
+#include "sense.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../ranges.h"
-#include "../../sysfs.h"
+#include "ranges.h"
+#include "sysfs.h"
 
 /* Cut into commands within the limits (NVMe's, and a SCSI disk's with a sector limit a command). */
 static void check_batches(const struct sector_range *r, unsigned int n, unsigned int max_pieces, uint64_t max_piece,

@@ -14,7 +14,10 @@ if ! command -v "$CLANG" >/dev/null; then
 	exit 77
 fi
 mkdir -p "$bin"
-flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=gnu11 -D_GNU_SOURCE -I"$top")
+# The source folders, as the Makefile lists them.
+incs=()
+for d in $(sed -n 's/^DIRS = //p' "$top/Makefile"); do incs+=(-I"$top/$d"); done
+flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=gnu11 -D_GNU_SOURCE "${incs[@]}")
 export ASAN_OPTIONS=exitcode=223:detect_leaks=1 UBSAN_OPTIONS=exitcode=223:print_stacktrace=1
 
 build() { # NAME SOURCES... [-DFLAGS]
@@ -23,15 +26,15 @@ build() { # NAME SOURCES... [-DFLAGS]
 	"$CLANG" "${flags[@]}" -o "$bin/$name" "$@" 2> "$bin/$name.build.log" ||
 		{ echo "FAIL fuzz build $name"; sed 's/^/  /' "$bin/$name.build.log" | head -n 20; return 1; }
 }
-build fuzz_identify "$here/fuzz_identify.c" "$top/identify_decode.c" "$top/identify_text.c" "$top/identify_brief.c" "$top/identify_json.c" "$top/identify_hex.c" "$top/json.c" "$top/sgio.c" "$top/sg.c" "$top/sense.c" "$top/report.c" || exit 1
-build fuzz_sense "$here/fuzz_sense.c" "$top/sgio.c" "$top/sg.c" "$top/sense.c" "$top/report.c" "$top/json.c" || exit 1
-build fuzz_nvme "$here/fuzz_nvme.c" "$top/nvme_identify.c" "$top/json.c" "$top/report.c" || exit 1
-build fuzz_json "$here/fuzz_json.c" "$top/json.c" "$top/identify_decode.c" "$top/identify_text.c" "$top/identify_brief.c" "$top/identify_json.c" "$top/identify_hex.c" "$top/sgio.c" "$top/sg.c" "$top/sense.c" "$top/report.c" || exit 1
-build fuzz_scsi "$here/fuzz_scsi.c" "$top/scsi_pages.c" "$top/sense.c" "$top/report.c" "$top/json.c" || exit 1
-build fuzz_text "$here/fuzz_text.c" "$top/ranges.c" "$top/sysfs.c" "$top/report.c" "$top/json.c" || exit 1
-common=("$top/options.c" "$top/option_values.c" "$top/identify_decode.c" "$top/identify_text.c" "$top/identify_brief.c" "$top/identify_json.c" "$top/identify_hex.c" "$top/json.c" "$top/sgio.c" "$top/sg.c" "$top/sense.c" "$top/modes.c" "$top/report.c")
-build fuzz_cmdline "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/hdparm.c" "${common[@]}" || exit 1
-build fuzz_trim -DTRIM_ONLY "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/hdparm.c" "${common[@]}" || exit 1
+build fuzz_identify "$here/fuzz_identify.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/output/json.c" "$top/ata/sgio.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" || exit 1
+build fuzz_sense "$here/fuzz_sense.c" "$top/ata/sgio.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" "$top/output/json.c" || exit 1
+build fuzz_nvme "$here/fuzz_nvme.c" "$top/nvme/nvme_identify.c" "$top/output/json.c" "$top/output/report.c" || exit 1
+build fuzz_json "$here/fuzz_json.c" "$top/output/json.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/ata/sgio.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" || exit 1
+build fuzz_scsi "$here/fuzz_scsi.c" "$top/scsi/scsi_pages.c" "$top/transport/sense.c" "$top/output/report.c" "$top/output/json.c" || exit 1
+build fuzz_text "$here/fuzz_text.c" "$top/ops/ranges.c" "$top/block/sysfs.c" "$top/output/report.c" "$top/output/json.c" || exit 1
+common=("$top/options/options.c" "$top/cli/option_values.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/output/json.c" "$top/ata/sgio.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/ata/modes.c" "$top/output/report.c")
+build fuzz_cmdline "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/cli/hdparm.c" "${common[@]}" || exit 1
+build fuzz_trim -DTRIM_ONLY "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/cli/hdparm.c" "${common[@]}" || exit 1
 
 status=0
 for t in identify sense nvme json cmdline trim scsi text; do

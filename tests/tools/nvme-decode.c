@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../nvme_identify.h"
+#include "nvme_identify.h"
 
 static int load(const char *path, uint8_t *buf)
 {

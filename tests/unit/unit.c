@@ -10,14 +10,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../epc.h"
-#include "../../nvme.h"
-#include "../../erasecheck.h"
-#include "../../ranges.h"
-#include "../../scsi_pages.h"
-#include "../../sense.h"
-#include "../../sgio.h"
-#include "../../sysfs.h"
+#include "epc.h"
+#include "nvme.h"
+#include "erasecheck.h"
+#include "ranges.h"
+#include "scsi_pages.h"
+#include "sense.h"
+#include "sgio.h"
+#include "sysfs.h"
 
 static int failures;
 

@@ -1,0 +1,31 @@
+#!/bin/bash
+# The folders are layers: a file includes headers of its own folder or of
+# a folder below it, never above, and the kinds of disk (ata, nvme, scsi)
+# never include each other.  Prints each include that breaks this; exit 1
+# if there is one.  (make lint runs it.)
+cd "$(dirname "$0")/.." || exit 1
+# Rank, top to bottom; the three kinds share theirs.
+declare -A rank=([cli]=11 [run]=10 [ops]=9 [options]=8 [ata]=7 [nvme]=7 [scsi]=7
+	[transport]=6 [disk]=5 [block]=4 [output]=3 [lib]=2)
+declare -A home
+for d in "${!rank[@]}"; do
+	for f in "$d"/*.[ch]; do
+		[ -e "$f" ] && home[$(basename "$f")]=$d
+	done
+done
+bad=0
+for d in "${!rank[@]}"; do
+	for f in "$d"/*.[ch]; do
+		[ -e "$f" ] || continue
+		while read -r h; do
+			to=${home[$h]:-}
+			[ -n "$to" ] || { echo "layers: $f includes \"$h\", which no folder holds"; bad=1; continue; }
+			[ "$to" = "$d" ] && continue
+			if [ "${rank[$to]}" -ge "${rank[$d]}" ]; then
+				echo "layers: $f ($d) includes $to/$h: not below it"
+				bad=1
+			fi
+		done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
+	done
+done
+exit $bad
