@@ -3,7 +3,7 @@
  * bridges, the legacy IDE driver): -I and -i from IDENTIFY, and the
  * table of its disk operations.  The SET FEATURES-style settings and
  * power commands it points to are in settings.c, sectors in sectors.c;
- * every command goes through the ATA transport (sgio.c).
+ * every command goes through the ATA commands (ata_commands.c, sat.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +19,7 @@
 #include "ata_disk.h"
 #include "identify.h"
 #include "report.h"
-#include "sgio.h"
+#include "ata_commands.h"
 
 
 /* The cause of an ATA command that failed, as 9.65 names the command. */

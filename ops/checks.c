@@ -12,7 +12,7 @@
 
 #include "checks.h"
 #include "partition.h"
-#include "sgio.h"
+#include "ata_commands.h"
 #include "sysfs.h"
 #include "report.h"
 

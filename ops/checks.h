@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "device.h"
-#include "sgio.h"
+#include "ata_commands.h"
 
 /* The drive's IDENTIFY page; its failure is reported the first time only. */
 const uint16_t *identify_or_report(struct device *dev, int *err);
@@ -30,7 +30,7 @@ int say_cause_for(const struct disk_cause *c, int err, const char *as_typed);
 
 /*
  * An ATA-only option's command, worded as 9.65 words a failure: " WHAT
- * failed: why" (the transport, sgio.c, says nothing).
+ * failed: why" (the ATA commands, ata_commands.c, say nothing).
  */
 void ata_report(const char *what, const struct ata_result *res, int err);
 int ata_command(struct device *dev, const char *what, uint8_t command, uint16_t feature, uint16_t count);

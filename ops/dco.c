@@ -8,7 +8,7 @@
 #include "checks.h"
 #include "dco.h"
 #include "json.h"
-#include "sgio.h"
+#include "ata_commands.h"
 #include "report.h"
 
 static uint8_t dco_checksum(const uint16_t *dco)

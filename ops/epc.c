@@ -17,7 +17,7 @@
 #include "epc.h"
 #include "json.h"
 #include "report.h"
-#include "sgio.h"
+#include "ata_commands.h"
 #include "unaligned.h"
 
 static const struct epc_condition {

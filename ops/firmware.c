@@ -12,7 +12,7 @@
 #include "firmware.h"
 #include "partition.h"
 #include "progress.h"
-#include "sgio.h"
+#include "ata_commands.h"
 #include "sysfs.h"
 #include "report.h"
 

@@ -10,7 +10,7 @@
 
 #include "checks.h"
 #include "sanitize.h"
-#include "sgio.h"
+#include "ata_commands.h"
 #include "report.h"
 
 static const struct sanitize_op {

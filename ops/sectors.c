@@ -16,7 +16,7 @@
 #include "largefile.h"
 #include "checks.h"
 #include "sectors.h"
-#include "sgio.h"
+#include "ata_commands.h"
 #include "report.h"
 
 

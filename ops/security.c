@@ -10,7 +10,7 @@
 #include "json.h"
 #include "progress.h"
 #include "security.h"
-#include "sgio.h"
+#include "ata_commands.h"
 #include "report.h"
 
 static const struct security_op {

@@ -2,7 +2,7 @@
  * Getting and setting what an ATA drive can be told by command: SET
  * FEATURES-style settings from one table, power (-C, -y, -Y, -S, -s),
  * the write cache and its flush, the max address (HPA) and WD's idle3
- * timer.  Every command is one of the transport's typed calls (sgio.c).
+ * timer.  Every command is one of the transport's typed calls (ata_commands.c).
  * The output lines are hdparm 9.65's; where a command fails, a line on
  * stderr says so and the step fails, instead of printing a made-up result.
  */
@@ -27,7 +27,7 @@
 #include "modes.h"
 #include "settings.h"
 #include "standby.h"
-#include "sgio.h"
+#include "ata_commands.h"
 #include "sysfs.h"
 #include "report.h"
 

@@ -10,7 +10,7 @@
 #include "nvme.h"
 #include "nvme_disk.h"
 #include "scsi_disk.h"
-#include "sgio.h"
+#include "ata_commands.h"
 
 void disk_choose(struct device *dev)
 {

@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sgio.h"
+#include "ata_commands.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

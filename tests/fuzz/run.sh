@@ -26,13 +26,13 @@ build() { # NAME SOURCES... [-DFLAGS]
 	"$CLANG" "${flags[@]}" -o "$bin/$name" "$@" 2> "$bin/$name.build.log" ||
 		{ echo "FAIL fuzz build $name"; sed 's/^/  /' "$bin/$name.build.log" | head -n 20; return 1; }
 }
-build fuzz_identify "$here/fuzz_identify.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/output/json.c" "$top/ata/sgio.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" || exit 1
-build fuzz_sense "$here/fuzz_sense.c" "$top/ata/sgio.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" "$top/output/json.c" || exit 1
+build fuzz_identify "$here/fuzz_identify.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/output/json.c" "$top/ata/sat.c" "$top/ata/ata_commands.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" || exit 1
+build fuzz_sense "$here/fuzz_sense.c" "$top/ata/sat.c" "$top/ata/ata_commands.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" "$top/output/json.c" || exit 1
 build fuzz_nvme "$here/fuzz_nvme.c" "$top/nvme/nvme_identify.c" "$top/output/json.c" "$top/output/report.c" || exit 1
-build fuzz_json "$here/fuzz_json.c" "$top/output/json.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/ata/sgio.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" || exit 1
+build fuzz_json "$here/fuzz_json.c" "$top/output/json.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/ata/sat.c" "$top/ata/ata_commands.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" || exit 1
 build fuzz_scsi "$here/fuzz_scsi.c" "$top/scsi/scsi_pages.c" "$top/transport/sense.c" "$top/output/report.c" "$top/output/json.c" || exit 1
 build fuzz_text "$here/fuzz_text.c" "$top/ops/ranges.c" "$top/block/sysfs.c" "$top/output/report.c" "$top/output/json.c" || exit 1
-common=("$top/options/options.c" "$top/cli/option_values.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/output/json.c" "$top/ata/sgio.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/ata/modes.c" "$top/output/report.c")
+common=("$top/options/options.c" "$top/cli/option_values.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/output/json.c" "$top/ata/sat.c" "$top/ata/ata_commands.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/ata/modes.c" "$top/output/report.c")
 build fuzz_cmdline "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/cli/hdparm.c" "${common[@]}" || exit 1
 build fuzz_trim -DTRIM_ONLY "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/cli/hdparm.c" "${common[@]}" || exit 1
 

@@ -16,7 +16,7 @@
 #include "ranges.h"
 #include "scsi_pages.h"
 #include "sense.h"
-#include "sgio.h"
+#include "ata_commands.h"
 #include "sysfs.h"
 
 static int failures;

@@ -1,6 +1,6 @@
-/* ATA commands through SG_IO (SAT ATA PASS-THROUGH) with HDIO_* fall-backs. */
-#ifndef HDPARM_SGIO_H
-#define HDPARM_SGIO_H
+/* ATA commands: one typed call per command (ata_commands.c), sent as SAT ATA PASS-THROUGH on the one SG_IO sender, or through HDIO_* where a driver has no SG_IO (sat.c). */
+#ifndef HDPARM_ATA_COMMANDS_H
+#define HDPARM_ATA_COMMANDS_H
 
 #include <stdbool.h>
 #include <stddef.h>
