@@ -15,7 +15,6 @@
 #include "identify.h"
 #include "sense.h"
 #include "ata_commands.h"
-#include "report.h"
 #include "unaligned.h"
 
 static void page_to_host(uint16_t *w, const uint8_t *raw)
@@ -78,7 +77,7 @@ static int read_log(struct device *dev, uint8_t log, uint8_t page, void *buf)
 	return ata_exec(dev, &cmd, &res);
 }
 
-int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf[512])
+int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf[512], struct disk_cause *c)
 {
 	int err;
 
@@ -92,7 +91,8 @@ int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf
 		err = read_log(dev, 0, 0, raw);
 		if (err) {
 			dev->log_dir_failed = true;
-			complain("READ_LOG_EXT(0,0) failed: %s\n", strerror(err));
+			c->whole_line = true;
+			snprintf(c->why, sizeof(c->why), "READ_LOG_EXT(0,0) failed: %s", strerror(err));
 			return ENOENT;
 		}
 		page_to_host(dev->log_dir, raw);
@@ -102,7 +102,8 @@ int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf
 		return ENOENT;
 	err = read_log(dev, log, page, buf);
 	if (err) {
-		complain("READ_LOG_EXT(0x%02x, %u) failed: %s\n", log, page, strerror(err));
+		c->whole_line = true;
+		snprintf(c->why, sizeof(c->why), "READ_LOG_EXT(0x%02x, %u) failed: %s", log, page, strerror(err));
 		return ENOENT;
 	}
 	return 0;

@@ -155,8 +155,12 @@ const uint16_t *ata_identify(struct device *dev, int *err, struct ata_result *re
  */
 bool ata_pass_through_refused(struct device *dev);
 
-/* One 512-byte page of a General Purpose log; 0 on success. */
-int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf[512]);
+/*
+ * One 512-byte page of a General Purpose log, where the log directory
+ * lists it: 0, or ENOENT (not listed, or a read that failed: *c says which,
+ * as 9.65 words it; nothing said).
+ */
+int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf[512], struct disk_cause *c);
 
 /* Decode SCSI sense data into res (registers when present). Exposed for tests. */
 void sense_decode(const uint8_t *sense, unsigned int len, struct ata_result *res);

@@ -89,9 +89,11 @@ static int read_identify(struct device *dev, bool logs, struct disk_pages *p, st
 	if (!logs)
 		return 0;
 	identify_logs_wanted(id, &want_sector_config, &want_sata_settings);
-	if (want_sector_config && ata_read_log_page(dev, ATA_LOG_SECTOR_CONFIGURATION, 0, p->sector_config) == 0)
+	/* A log that cannot be read is left out of the text, and said (a lesser cause). */
+	if (want_sector_config && ata_read_log_page(dev, ATA_LOG_SECTOR_CONFIGURATION, 0, p->sector_config, c) == 0)
 		p->logs.sector_config = p->sector_config;
-	if (want_sata_settings && ata_read_log_page(dev, ATA_LOG_IDENTIFY_DEVICE_DATA, ATA_IDDATA_PAGE_SATA, p->sata_settings) == 0)
+	if (want_sata_settings && ata_read_log_page(dev, ATA_LOG_IDENTIFY_DEVICE_DATA, ATA_IDDATA_PAGE_SATA, p->sata_settings,
+						    c) == 0)
 		p->logs.sata_settings = p->sata_settings;
 	return 0;
 }

@@ -87,9 +87,11 @@ static const uint16_t *epc_drive(struct device *dev, const char *option, int *er
 static int read_conditions(struct device *dev, const char *option, struct epc_state st[EPC_CONDITIONS])
 {
 	uint8_t page[2][512];
+	struct disk_cause cause = { 0 };
 
 	for (unsigned int p = 0; p < 2; p++)
-		if (ata_read_log_page(dev, ATA_LOG_POWER_CONDITIONS, (uint8_t)p, page[p])) {
+		if (ata_read_log_page(dev, ATA_LOG_POWER_CONDITIONS, (uint8_t)p, page[p], &cause)) {
+			say_cause(&cause, 0);
 			complain(" %s: the drive's Power Conditions log (08h) could not be read\n", option);
 			return EIO;
 		}

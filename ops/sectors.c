@@ -106,6 +106,7 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 	uint64_t wanted = s->v[opt].num;
 	uint8_t log[512];
 	struct ata_result res;
+	struct disk_cause cause = { 0 };
 	int err, index = -1;
 	unsigned int check = 0;
 
@@ -114,7 +115,8 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 	if (!identify_or_report(dev, &err))
 		return err;
 	/* The Sector Configuration log lists the sizes on offer, each with its check word. */
-	if (ata_read_log_page(dev, ATA_LOG_SECTOR_CONFIGURATION, 0, log)) {
+	if (ata_read_log_page(dev, ATA_LOG_SECTOR_CONFIGURATION, 0, log, &cause)) {
+		say_cause(&cause, 0);
 		complain("READ_LOG_EXT(SECTOR_CONFIGURATION) failed\n");
 		return EIO;
 	}
