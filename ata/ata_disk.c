@@ -32,6 +32,18 @@ static int ata_cause(struct disk_cause *c, const char *what, const struct ata_re
 	return err;
 }
 
+/* IDENTIFY, read once a device; a failure is the cause where it first fails, and not again (*err either way). */
+static const uint16_t *identify_for(struct device *dev, int *err, struct disk_cause *c)
+{
+	struct ata_result res;
+	bool first = !dev->id_failed;
+	const uint16_t *id = ata_identify(dev, err, &res);
+
+	if (!id && first)
+		ata_cause(c, "HDIO_DRIVE_CMD(identify)", &res, *err);
+	return id;
+}
+
 /* What -I and -i show of an ATA drive. */
 struct disk_pages {
 	uint16_t id[IDENTIFY_WORDS];
@@ -227,11 +239,8 @@ static int ata_disk_temperature(struct device *dev, struct disk_temperature *t)
 		snprintf(res.cause, sizeof(res.cause), "the drive's answer did not come back");
 		err = EIO;
 	}
-	if (err) {
-		t->cause.what = "HDIO_DRIVE_CMD(hitachisensecondition)";
-		snprintf(t->cause.why, sizeof(t->cause.why), "%s", res.cause);
-		return err;
-	}
+	if (err)
+		return ata_cause(&t->cause, "HDIO_DRIVE_CMD(hitachisensecondition)", &res, err);
 	t->source = TEMP_HITACHI;
 	t->raw = (uint8_t)res.out.count;
 	t->celsius = t->raw / 2 - 20;
@@ -245,11 +254,8 @@ static int ata_disk_power_mode(struct device *dev, struct disk_power_mode *m)
 	struct ata_result res;
 	int err = ata_check_power_mode(dev, &res);
 
-	if (err) {
-		m->cause.what = "CHECK POWER MODE";
-		snprintf(m->cause.why, sizeof(m->cause.why), "%s", res.cause);
-		return err;
-	}
+	if (err)
+		return ata_cause(&m->cause, "CHECK POWER MODE", &res, err);
 	if (!res.have_regs) {
 		/* 9.65 decoded the zeros as "standby". */
 		snprintf(m->cause.why, sizeof(m->cause.why),
@@ -285,8 +291,6 @@ static const struct {
 /* The drive has the SANITIZE feature set, and no NVMe switch was asked of it. */
 static int ata_sanitize_check(struct device *dev, struct sanitize_request *r, struct disk_cause *c)
 {
-	struct ata_result res;
-	bool first = !dev->id_failed;
 	int err;
 	const uint16_t *id;
 
@@ -295,8 +299,8 @@ static int ata_sanitize_check(struct device *dev, struct sanitize_request *r, st
 		snprintf(c->why, sizeof(c->why), "ATA SANITIZE has no choice of deallocation: --sanitize-no-deallocate is for NVMe");
 		return EOPNOTSUPP;
 	}
-	if (!(id = ata_identify(dev, &err, &res)))
-		return first ? ata_cause(c, "HDIO_DRIVE_CMD(identify)", &res, err) : err;
+	if (!(id = identify_for(dev, &err, c)))
+		return err;
 	if (!ata_id_has_sanitize(id)) {
 		c->whole_line = true;
 		snprintf(c->why, sizeof(c->why), "SANITIZE feature set is not supported");
@@ -421,14 +425,11 @@ static int ata_sanitize_poll(struct device *dev, struct sanitize_poll *p)
 /* --read-sector: IDENTIFY's capacity and logical sector size. */
 static int ata_geometry(struct device *dev, struct disk_geometry *g, struct disk_cause *c)
 {
-	struct ata_result res;
-	bool first = !dev->id_failed;
 	int err;
-	const uint16_t *id = ata_identify(dev, &err, &res);
+	const uint16_t *id = identify_for(dev, &err, c);
 
 	if (!id)
-		/* A failed IDENTIFY is said where it first fails, and not again. */
-		return first ? ata_cause(c, "HDIO_DRIVE_CMD(identify)", &res, err) : err;
+		return err;
 	g->sectors = identify_capacity(id);
 	g->sector_bytes = identify_sector_bytes(id);
 	g->space = "drive";
@@ -449,20 +450,12 @@ static int ata_sector_read(struct device *dev, uint64_t lba, void *buf, unsigned
 /* TRIM's limits from IDENTIFY: word 169 says TRIM, word 105 how many 512-byte blocks of ranges a command takes. */
 static int ata_trim_limits(struct device *dev, struct trim_limits *l, struct disk_cause *c)
 {
-	struct ata_result res;
-	bool first = !dev->id_failed;
 	unsigned int blocks;
 	int err;
-	const uint16_t *id = ata_identify(dev, &err, &res);
+	const uint16_t *id = identify_for(dev, &err, c);
 
-	if (!id) {
-		/* A failed IDENTIFY is said where it first fails, and not again. */
-		if (first) {
-			c->what = "HDIO_DRIVE_CMD(identify)";
-			snprintf(c->why, sizeof(c->why), "%s", res.cause);
-		}
+	if (!id)
 		return err;
-	}
 	if (!ata_id_has_trim(id)) {
 		snprintf(l->none, sizeof(l->none), "the drive does not support TRIM (DATA SET MANAGEMENT)");
 		return EOPNOTSUPP;
@@ -480,11 +473,7 @@ static int ata_trim_send(struct device *dev, const struct sector_range *pieces, 
 	struct ata_result res;
 	int err = ata_dsm_trim(dev, pieces, n, &res);
 
-	if (err) {
-		c->what = "DATA SET MANAGEMENT (TRIM)";
-		snprintf(c->why, sizeof(c->why), "%s", res.cause);
-	}
-	return err;
+	return ata_cause(c, "DATA SET MANAGEMENT (TRIM)", &res, err);
 }
 
 /* Before a timing: what the drive's cache holds would compete with the reads. Nothing said on failure. */

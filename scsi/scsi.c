@@ -51,6 +51,15 @@ int scsi_exec(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum
 	return 0;
 }
 
+int scsi_cause(struct disk_cause *c, const char *what, const struct scsi_result *res, int err)
+{
+	if (err) {
+		c->what = what;
+		snprintf(c->why, sizeof(c->why), "%s", res->cause);
+	}
+	return err;
+}
+
 bool scsi_refused(int err, const struct scsi_result *res)
 {
 	return err == EIO && res->sense.valid && res->sense.key == SENSE_ILLEGAL_REQUEST &&

@@ -76,6 +76,9 @@ struct scsi_result {
 int scsi_exec(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum scsi_dir dir, void *buf,
 	      size_t len, unsigned int timeout_s, struct scsi_result *res);
 
+/* A command that failed, as the disk's cause: " WHAT failed: why" when it is worded; returns err. */
+int scsi_cause(struct disk_cause *c, const char *what, const struct scsi_result *res, int err);
+
 /* The device refused the command as such: an unknown opcode or a field it does not have. */
 bool scsi_refused(int err, const struct scsi_result *res);
 

@@ -427,16 +427,6 @@ static void scsi_pages_free(struct disk_pages *p)
 
 /* ---- caches ---- */
 
-/* The cause of a SCSI command that failed. */
-static int scsi_cause(struct disk_cause *c, const char *what, const struct scsi_result *res, int err)
-{
-	if (err) {
-		c->what = what;
-		snprintf(c->why, sizeof(c->why), "%s", res->cause);
-	}
-	return err;
-}
-
 /* -W and -A queried: WCE and DRA of the caching mode page; a disk without the page has neither. */
 static int scsi_cache_get(struct device *dev, enum disk_cache which, enum disk_cache_state *st, struct disk_cause *c)
 {
@@ -567,11 +557,7 @@ static int scsi_flush(struct device *dev, struct disk_cause *c)
 	struct scsi_result res;
 	int err = scsi_synchronize_cache(dev, &res);
 
-	if (err) {
-		c->what = "SYNCHRONIZE CACHE";
-		snprintf(c->why, sizeof(c->why), "%s", res.cause);
-	}
-	return err;
+	return scsi_cause(c, "SYNCHRONIZE CACHE", &res, err);
 }
 
 /* ---- sectors ---- */
@@ -613,11 +599,8 @@ static int scsi_trim_limits(struct device *dev, struct trim_limits *l, struct di
 	const char *why;
 	int err = capacity_of(dev, &cap, &res);
 
-	if (err) {
-		c->what = "READ CAPACITY";
-		snprintf(c->why, sizeof(c->why), "%s", res.cause);
-		return err;
-	}
+	if (err)
+		return scsi_cause(c, "READ CAPACITY", &res, err);
 	if (!cap.lbpme) {
 		snprintf(l->none, sizeof(l->none), "the disk does not support UNMAP (no logical block provisioning)");
 		return EOPNOTSUPP;
@@ -641,11 +624,7 @@ static int scsi_trim_send(struct device *dev, const struct sector_range *pieces,
 	struct scsi_result res;
 	int err = scsi_unmap(dev, pieces, n, &res);
 
-	if (err) {
-		c->what = "UNMAP";
-		snprintf(c->why, sizeof(c->why), "%s", res.cause);
-	}
-	return err;
+	return scsi_cause(c, "UNMAP", &res, err);
 }
 
 /* Before a timing: the write cache out to the media.  Nothing said on failure. */

@@ -113,11 +113,8 @@ int scsi_sanitize_status(struct device *dev, struct sanitize_poll *p)
 	enum sanitize_state st;
 	int err = scsi_request_sense(dev, &now, &res);
 
-	if (err) {
-		p->cause.what = "REQUEST SENSE";
-		snprintf(p->cause.why, sizeof(p->cause.why), "%s", res.cause);
-		return err;
-	}
+	if (err)
+		return scsi_cause(&p->cause, "REQUEST SENSE", &res, err);
 	st = state_of(&now);
 	p->phase = st == SANITIZE_STATE_RUNNING ? SANITIZE_RUNNING : st == SANITIZE_STATE_FAILED ? SANITIZE_FAILED : SANITIZE_NONE;
 	p->status = p->state_text = state_names[st];
@@ -178,11 +175,7 @@ int scsi_sanitize_start(struct device *dev, const struct sanitize_request *r, st
 			 res.cause);
 		return EOPNOTSUPP;
 	}
-	if (err) {
-		c->what = "SANITIZE";
-		snprintf(c->why, sizeof(c->why), "%s", res.cause);
-	}
-	return err;
+	return scsi_cause(c, "SANITIZE", &res, err);
 }
 
 /* --sanitize-wait: REQUEST SENSE's sanitize state and progress; idle says nothing of one that ended. */
@@ -192,11 +185,8 @@ int scsi_sanitize_poll(struct device *dev, struct sanitize_poll *p)
 	struct sense now;
 	int err = scsi_request_sense(dev, &now, &res);
 
-	if (err) {
-		p->cause.what = "REQUEST SENSE";
-		snprintf(p->cause.why, sizeof(p->cause.why), "%s", res.cause);
-		return err;
-	}
+	if (err)
+		return scsi_cause(&p->cause, "REQUEST SENSE", &res, err);
 	p->left = ERASE_TO_SOME_PATTERN;
 	p->has_progress = now.has_progress;
 	p->progress = now.progress;

@@ -21,11 +21,8 @@ int scsi_power_mode(struct device *dev, struct disk_power_mode *m)
 	struct scsi_result res;
 	int err = scsi_request_sense(dev, &now, &res);
 
-	if (err) {
-		m->cause.what = "REQUEST SENSE";
-		snprintf(m->cause.why, sizeof(m->cause.why), "%s", res.cause);
-		return err;
-	}
+	if (err)
+		return scsi_cause(&m->cause, "REQUEST SENSE", &res, err);
 	m->state = scsi_power_state(&now);
 	return 0;
 }
@@ -53,26 +50,13 @@ int scsi_disk_temperature(struct device *dev, struct disk_temperature *t)
 		snprintf(res.cause, sizeof(res.cause), "the disk returned no temperature");
 		err = EIO;
 	}
-	if (err) {
-		t->cause.what = "LOG SENSE (temperature)";
-		snprintf(t->cause.why, sizeof(t->cause.why), "%s", res.cause);
-		return err;
-	}
+	if (err)
+		return scsi_cause(&t->cause, "LOG SENSE (temperature)", &res, err);
 	t->source = TEMP_SCSI_LOG;
 	t->celsius = st.current;
 	if (st.has_reference)
 		t->reference = st.reference;
 	return 0;
-}
-
-/* The cause of a SCSI command that failed. */
-static int scsi_power_cause(struct disk_cause *c, const char *what, const struct scsi_result *res, int err)
-{
-	if (err) {
-		c->what = what;
-		snprintf(c->why, sizeof(c->why), "%s", res->cause);
-	}
-	return err;
 }
 
 /* -y and the idle watcher: START STOP UNIT into the standby power condition. */
@@ -81,7 +65,7 @@ int scsi_disk_standby_now(struct device *dev, const struct disk_standby *t, stru
 	struct scsi_result res;
 
 	(void)t;	/* the standby power condition is the one there is */
-	return scsi_power_cause(c, "START STOP UNIT", &res, scsi_start_stop(dev, POWER_CONDITION_STANDBY, false, &res));
+	return scsi_cause(c, "START STOP UNIT", &res, scsi_start_stop(dev, POWER_CONDITION_STANDBY, false, &res));
 }
 
 /*
@@ -121,7 +105,7 @@ int scsi_disk_sleep_now(struct device *dev, struct disk_cause *c, char *advice, 
 
 	if (!err)
 		how_to_restart(dev, advice, size);
-	return scsi_power_cause(c, "START STOP UNIT", &res, err);
+	return scsi_cause(c, "START STOP UNIT", &res, err);
 }
 
 /* -S: the power condition mode page's STANDBY_Z timer, in 100 ms, from -S's encoding. */
@@ -145,10 +129,10 @@ int scsi_disk_standby_timer(struct device *dev, unsigned int value, long seconds
 		return EOPNOTSUPP;
 	}
 	if (err)
-		return scsi_power_cause(c, "MODE SENSE (power condition page)", &res, err);
+		return scsi_cause(c, "MODE SENSE (power condition page)", &res, err);
 	page[3] = (uint8_t)(seconds ? page[3] | POWER_CONDITION_STANDBY_Z : page[3] & ~POWER_CONDITION_STANDBY_Z);
 	/* The STANDBY_Z condition timer counts 100 ms. */
 	put_be32(page + 8, (uint32_t)(seconds * 10));
 	err = scsi_mode_select(dev, mode, page, len, &res);
-	return scsi_power_cause(c, "MODE SELECT (power condition page)", &res, err);
+	return scsi_cause(c, "MODE SELECT (power condition page)", &res, err);
 }
