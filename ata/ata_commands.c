@@ -29,12 +29,12 @@ const uint16_t *ata_identify(struct device *dev, int *err, struct ata_result *re
 	uint8_t raw[512];
 
 	*err = 0;
-	if (dev->id_valid)
-		return dev->id;
-	if (dev->id_failed) {
-		*err = dev->id_error;
+	if (dev->ata.id_valid)
+		return dev->ata.id;
+	if (dev->ata.id_failed) {
+		*err = dev->ata.id_error;
 		memset(res, 0, sizeof(*res));
-		snprintf(res->cause, sizeof(res->cause), "%s", dev->id_cause);
+		snprintf(res->cause, sizeof(res->cause), "%s", dev->ata.id_cause);
 		return NULL;
 	}
 	for (int i = 0; i < 2; i++) {
@@ -48,18 +48,18 @@ const uint16_t *ata_identify(struct device *dev, int *err, struct ata_result *re
 		memset(raw, 0, sizeof(raw));
 		*err = ata_exec(dev, &cmd, res);
 		if (!*err) {
-			page_to_host(dev->id, raw);
-			dev->id_valid = true;
-			dev->identify_op = ops[i];
-			return dev->id;
+			page_to_host(dev->ata.id, raw);
+			dev->ata.id_valid = true;
+			dev->ata.identify_op = ops[i];
+			return dev->ata.id;
 		}
 		/* Only an ATAPI device (which aborts IDENTIFY DEVICE) gets the second try. */
 		if (*err != EIO)
 			break;
 	}
-	dev->id_failed = true;
-	dev->id_error = *err;
-	snprintf(dev->id_cause, sizeof(dev->id_cause), "%s", res->cause);
+	dev->ata.id_failed = true;
+	dev->ata.id_error = *err;
+	snprintf(dev->ata.id_cause, sizeof(dev->ata.id_cause), "%s", res->cause);
 	return NULL;
 }
 
@@ -77,28 +77,34 @@ static int read_log(struct device *dev, uint8_t log, uint8_t page, void *buf)
 	return ata_exec(dev, &cmd, &res);
 }
 
+void ata_identify_forget(struct device *dev)
+{
+	dev->ata.id_valid = false;
+	dev->ata.id_failed = false;
+}
+
 int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf[512], struct disk_cause *c)
 {
 	int err;
 
-	if (!dev->id_valid || dev->id[ATA_ID_COMMAND_SET_EXT] == 0)
+	if (!dev->ata.id_valid || dev->ata.id[ATA_ID_COMMAND_SET_EXT] == 0)
 		return ENOENT;
-	if (!dev->log_dir_valid) {
+	if (!dev->ata.log_dir_valid) {
 		uint8_t raw[512];
 
-		if (dev->log_dir_failed)
+		if (dev->ata.log_dir_failed)
 			return ENOENT;
 		err = read_log(dev, 0, 0, raw);
 		if (err) {
-			dev->log_dir_failed = true;
+			dev->ata.log_dir_failed = true;
 			c->whole_line = true;
 			snprintf(c->why, sizeof(c->why), "READ_LOG_EXT(0,0) failed: %s", strerror(err));
 			return ENOENT;
 		}
-		page_to_host(dev->log_dir, raw);
-		dev->log_dir_valid = true;
+		page_to_host(dev->ata.log_dir, raw);
+		dev->ata.log_dir_valid = true;
 	}
-	if (dev->log_dir[log] <= page)
+	if (dev->ata.log_dir[log] <= page)
 		return ENOENT;
 	err = read_log(dev, log, page, buf);
 	if (err) {
@@ -127,18 +133,18 @@ bool ata_pass_through_refused(struct device *dev)
 	err = ata_exec(dev, &cmd, &res);
 	dev->run.verbose = verbose;
 	if (!err) {
-		page_to_host(dev->id, raw);
-		dev->id_valid = true;
-		dev->identify_op = ATA_OP_IDENTIFY;
+		page_to_host(dev->ata.id, raw);
+		dev->ata.id_valid = true;
+		dev->ata.identify_op = ATA_OP_IDENTIFY;
 		return false;
 	}
 	if (err != EIO || res.have_regs || !res.sense_valid || res.sense_key != SENSE_ILLEGAL_REQUEST ||
 	    (res.asc != ASC_INVALID_OPCODE && res.asc != ASC_INVALID_FIELD_IN_CDB))
 		return false;
 	/* No IDENTIFY is sent again: what asks for the page gets this answer. */
-	dev->id_failed = true;
-	dev->id_error = EOPNOTSUPP;
-	snprintf(dev->id_cause, sizeof(dev->id_cause), "a SCSI disk without ATA pass-through has no IDENTIFY page");
+	dev->ata.id_failed = true;
+	dev->ata.id_error = EOPNOTSUPP;
+	snprintf(dev->ata.id_cause, sizeof(dev->ata.id_cause), "a SCSI disk without ATA pass-through has no IDENTIFY page");
 	return true;
 }
 
@@ -225,7 +231,7 @@ int ata_set_sector_configuration(struct device *dev, uint16_t check, uint16_t in
 int ata_identify_without_data(struct device *dev, struct ata_result *res)
 {
 	struct ata_cmd cmd = {
-		.tf = { .command = dev->identify_op },
+		.tf = { .command = dev->ata.identify_op },
 		.protocol = ATA_PROTO_NONDATA,
 		.timeout_s = 60,
 	};

@@ -36,7 +36,7 @@ static int ata_cause(struct disk_cause *c, const char *what, const struct ata_re
 static const uint16_t *identify_for(struct device *dev, int *err, struct disk_cause *c)
 {
 	struct ata_result res;
-	bool first = !dev->id_failed;
+	bool first = !dev->ata.id_failed;
 	const uint16_t *id = ata_identify(dev, err, &res);
 
 	if (!id && first)

@@ -241,12 +241,18 @@ struct device {
 	int fd;
 	struct run_flags run;
 	const struct disk_ops *disk;	/* the transport's commands */
-	bool id_valid;		/* id[] holds the drive's IDENTIFY page */
-	bool id_failed;		/* IDENTIFY was tried and failed: do not retry */
-	int id_error;		/* ... with this errno */
-	char id_cause[160];	/* ... and this explanation */
-	uint8_t identify_op;	/* 0xec (ATA) or 0xa1 (ATAPI) */
-	uint16_t id[256];	/* IDENTIFY_WORDS (identify.h) */
+	/* What an ATA drive's commands keep of it, read once (ata/ata_commands.c). */
+	struct ata_cache {
+		bool id_valid;		/* id[] holds the drive's IDENTIFY page */
+		bool id_failed;		/* IDENTIFY was tried and failed: do not retry */
+		int id_error;		/* ... with this errno */
+		char id_cause[160];	/* ... and this explanation */
+		uint8_t identify_op;	/* 0xec (ATA) or 0xa1 (ATAPI) */
+		uint16_t id[256];	/* IDENTIFY_WORDS (identify.h) */
+		bool log_dir_valid;	/* log_dir holds the General Purpose Log directory */
+		bool log_dir_failed;
+		uint16_t log_dir[256];
+	} ata;
 	uint32_t nvme_nsid;	/* NVMe: the namespace (0: not NVMe, NVME_NSID_ALL: a controller node, none) */
 	bool scsi_cautious;	/* SCSI behind a USB bridge: only the commands the sd driver sends there */
 	char uas_usb_id[12];	/* behind the uas driver: the enclosure's idVendor:idProduct, for the usb-storage hint */
@@ -266,9 +272,6 @@ struct device {
 	bool reach_valid;	/* reach holds the disks the erase asked for reaches */
 	struct reach reach;
 	struct erase_record *erase;	/* the erase this run started, and the sample before it (erasecheck.h) */
-	bool log_dir_valid;	/* log_dir holds the General Purpose Log directory */
-	bool log_dir_failed;
-	uint16_t log_dir[256];
 };
 
 #endif

@@ -19,7 +19,7 @@
 const uint16_t *identify_or_report(struct device *dev, int *err)
 {
 	struct ata_result res;
-	bool first = !dev->id_failed;
+	bool first = !dev->ata.id_failed;
 	const uint16_t *id = ata_identify(dev, err, &res);
 
 	if (!id && first)

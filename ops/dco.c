@@ -153,6 +153,6 @@ int dco_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	err = ata_dco_set(dev, raw, &res);
 	if (err)
 		ata_report("DEVICE CONFIGURATION SET", &res, err);
-	dev->id_valid = false;
+	ata_identify_forget(dev);
 	return err;
 }

@@ -165,7 +165,7 @@ static int send_epc(struct device *dev, const char *what, uint32_t lba, uint8_t 
 	if (err)
 		ata_report(what, &res, err);
 	/* The drive's settings changed: later queries read IDENTIFY afresh. */
-	dev->id_valid = false;
+	ata_identify_forget(dev);
 	return err;
 }
 

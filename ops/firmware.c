@@ -141,6 +141,6 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 	if (!err)
 		out(" Done.\n");
 	free(fw);
-	dev->id_valid = false;
+	ata_identify_forget(dev);
 	return err;
 }

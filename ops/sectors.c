@@ -138,7 +138,7 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 	err = say_outcome(ata_set_sector_configuration(dev, (uint16_t)check, (uint16_t)index, &res));
 	if (err)
 		ata_report("SET SECTOR CONFIGURATION EXT", &res, err);
-	dev->id_valid = false;
+	ata_identify_forget(dev);
 	return err;
 }
 

@@ -384,7 +384,7 @@ int set_max_sectors(struct device *dev, const struct settings *s, enum opt_id op
 	err = ata_set_max(dev, kind, max_lba, v->flag, &res);
 	if (err)
 		ata_report(names[kind], &res, err);
-	dev->id_valid = false;
+	ata_identify_forget(dev);
 	return err;
 }
 

@@ -13,6 +13,7 @@
 
 #include "array.h"
 #include "actions.h"
+#include "ata_commands.h"
 #include "benchmark.h"
 #include "cache.h"
 #include "commands.h"
@@ -358,10 +359,8 @@ int process_device(const char *path, const struct settings *s, const struct run_
 		/* Settings may have changed the drive: queries read IDENTIFY afresh. */
 		if (!querying && st->when == WHEN_QUERY) {
 			querying = true;
-			if (dev.disk->ata) {
-				dev.id_valid = false;
-				dev.id_failed = false;
-			}
+			if (dev.disk->ata)
+				ata_identify_forget(&dev);
 		}
 		fflush(stdout);
 		report_operation(option_name(st->opt));
