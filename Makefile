@@ -40,7 +40,8 @@ hdparm: $(OBJS)
 
 # STRICT=1: any part that cannot run here is a failure (tests/setup installs all).
 check: hdparm
-	STRICT="$(STRICT)" SKIP_VM="$(SKIP_VM)" SKIP_CROSS="$(SKIP_CROSS)" bash tests/run-tests.sh
+	STRICT="$(STRICT)" SKIP_VM="$(SKIP_VM)" SKIP_CROSS="$(SKIP_CROSS)" SKIP_REBUILDS="$(SKIP_REBUILDS)" \
+		bash tests/run-tests.sh
 
 # Static analysis: both must be clean, and then nothing is printed; SG_IO goes out from sg.c alone,
 # and no file includes a folder above its own (tests/layers.sh)

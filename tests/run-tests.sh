@@ -10,6 +10,9 @@
 #   MUTATIONS=N     seeded mutations per page in the differential test (default: 300 in all)
 #   SKIP_VM=1       leave out the QEMU suite (counted as a skip)
 #   SKIP_CROSS=1    leave out the armhf and s390x builds under qemu-user (counted as a skip)
+#   SKIP_REBUILDS=1 leave out the suites that build binaries of their own with their own
+#                   flags (musl, the fuzz replay): the same whatever build is under test
+#                   (counted as skips)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -245,7 +248,11 @@ suite smartctl bash tests/smartctl-json.sh "$HDPARM" "$out"
 suite files bash tests/file-tests.sh "$HDPARM" "$out"
 
 # --- a static musl build decodes as the glibc one ---
-suite musl bash tests/musl-check.sh
+if [ -n "${SKIP_REBUILDS:-}" ]; then
+	skip "musl: SKIP_REBUILDS is set"
+else
+	suite musl bash tests/musl-check.sh
+fi
 
 # --- 32-bit (armhf) and big-endian (s390x) cross builds under qemu-user ---
 if [ -n "${SKIP_CROSS:-}" ]; then
@@ -255,7 +262,11 @@ else
 fi
 
 # --- fuzz corpora and regression inputs, replayed once ---
-suite fuzz-replay bash tests/fuzz/run.sh --replay
+if [ -n "${SKIP_REBUILDS:-}" ]; then
+	skip "fuzz-replay: SKIP_REBUILDS is set"
+else
+	suite fuzz-replay bash tests/fuzz/run.sh --replay
+fi
 
 # --- block devices of this machine: loop devices (root only) ---
 if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
