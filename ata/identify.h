@@ -67,9 +67,6 @@ void identify_json_short(const uint16_t id[IDENTIFY_WORDS]);
 /* Print the short "-i" paragraph (HDIO_GET_IDENTITY layout). */
 void identify_print_short(const uint16_t id[IDENTIFY_WORDS]);
 
-/* --Istdout: 32 lines of 8 hex words. */
-void identify_dump_hex(const uint16_t id[IDENTIFY_WORDS]);
-
 /*
  * Read a page written as ASCII hex (the --Istdout format, leading
  * non-hex lines skipped).  Returns the number of words read (256 when

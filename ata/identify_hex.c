@@ -1,16 +1,8 @@
-/* --Istdout and --Istdin: the IDENTIFY page as 32 lines of 8 hex words, written and read. */
+/* --Istdin: an IDENTIFY page read as hex words (--Istdout writes them: ops/describe.c). */
 #include <ctype.h>
 #include <stdio.h>
 
 #include "identify.h"
-#include "report.h"
-
-void identify_dump_hex(const uint16_t id[IDENTIFY_WORDS])
-{
-	for (int i = 0; i < IDENTIFY_WORDS; i += 8)
-		out("%04x %04x %04x %04x %04x %04x %04x %04x\n", id[i], id[i + 1], id[i + 2],
-			id[i + 3], id[i + 4], id[i + 5], id[i + 6], id[i + 7]);
-}
 
 static int hex_value(int c)
 {

@@ -233,17 +233,6 @@ int nvme_identify_namespace(struct device *dev, void *buf, struct disk_cause *c)
 	return identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, buf, c);
 }
 
-bool nvme_controller_name(const char *path, char *name, size_t size)
-{
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	size_t n = strncmp(base, "nvme", 4) == 0 ? 4 + strspn(base + 4, "0123456789") : 0;
-
-	if (n <= 4 || n >= size)
-		return false;
-	snprintf(name, size, "%.*s", (int)n, base);
-	return true;
-}
-
 void nvme_detect(struct device *dev)
 {
 	struct stat st;

@@ -20,9 +20,6 @@
  */
 void nvme_detect(struct device *dev);
 
-/* "nvme0" for /dev/nvme0 or /dev/nvme0n1, as the kernel names the controller; false for another name. */
-bool nvme_controller_name(const char *path, char *name, size_t size);
-
 /* Identify (cns: nvme_spec.h's enum nvme_cns) into buf, NVME_IDENTIFY_BYTES long. */
 int nvme_admin_identify(struct device *dev, uint8_t cns, uint32_t nsid, void *buf, struct disk_cause *c);
 
