@@ -2,7 +2,7 @@
 # hdparm built for a 32-bit board (armhf, as Raspberry Pi OS) and a
 # big-endian one (s390x) with the Makefile as a distribution's cross build
 # calls it (CC=...), run under qemu-user: IDENTIFY decoding, every check
-# of the test double (tests/commands.sh, scsi-, nvme- and epc-commands.sh) and, as
+# of the test double (tests/commands.sh, ops.sh, scsi-, nvme- and epc-commands.sh) and, as
 # root, --fibmap and -t --offset past 4 GiB must give what the native
 # build gives.  A 32-bit build without 64-bit offsets must not compile.
 # Usage: cross-check.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" / "skip NAME" lines.
@@ -61,7 +61,7 @@ build_and_compare() {
 	[ "$bad" = 0 ] && echo "ok cross $arch: --Istdin decodes $n pages as the native build" ||
 		echo "FAIL cross $arch: --Istdin: $bad of $n pages decode differently"
 
-	for suite in commands.sh scsi-commands.sh nvme-commands.sh epc-commands.sh; do
+	for suite in commands.sh ops.sh scsi-commands.sh nvme-commands.sh epc-commands.sh; do
 		double_suite "$suite" "$run" "$triplet-gcc" "$build/${suite%.sh}" qemu > "$build/$arch-$suite.txt"
 		if [ -s "$out/cross-native-$suite.txt" ] && cmp -s "$out/cross-native-$suite.txt" "$build/$arch-$suite.txt"; then
 			echo "ok cross $arch: tests/$suite under the double: the same $(wc -l < "$out/cross-native-$suite.txt") results as native"
@@ -139,7 +139,7 @@ past_4gib() {
 
 # The native build's results under the double, once; then the targets side by side (the
 # machine has two cores), their lines in order.
-for suite in commands.sh scsi-commands.sh nvme-commands.sh epc-commands.sh; do
+for suite in commands.sh ops.sh scsi-commands.sh nvme-commands.sh epc-commands.sh; do
 	double_suite "$suite" "$H" cc "$out/cross-native-${suite%.sh}" "" > "$out/cross-native-$suite.txt"
 done
 for t in "${targets[@]}"; do

@@ -239,6 +239,7 @@ fi
 
 # --- command bytes and sense decoding, against a test double of the drive ---
 suite commands bash tests/commands.sh "$HDPARM" "$out"
+suite ops bash tests/ops.sh "$HDPARM" "$out"
 suite scsi bash tests/scsi-commands.sh "$HDPARM" "$out"
 suite nvme bash tests/nvme-commands.sh "$HDPARM" "$out"
 suite epc bash tests/epc-commands.sh "$HDPARM" "$out"
