@@ -16,6 +16,16 @@
 #include "sysfs.h"
 #include "report.h"
 
+const uint16_t *identify_or_report_each(struct device *dev, int *err)
+{
+	struct ata_result res;
+	const uint16_t *id = ata_identify(dev, err, &res);
+
+	if (!id)
+		ata_report("IDENTIFY DEVICE", &res, *err);
+	return id;
+}
+
 const uint16_t *identify_or_report(struct device *dev, int *err)
 {
 	struct ata_result res;

@@ -10,6 +10,9 @@
 /* The drive's IDENTIFY page; its failure is reported the first time only. */
 const uint16_t *identify_or_report(struct device *dev, int *err);
 
+/* The same, its failure reported for each query that needed the page (-N, -W/-A queries, as 9.65). */
+const uint16_t *identify_or_report_each(struct device *dev, int *err);
+
 /* 0 on a whole disk; EINVAL, naming the absolute LBA for lba, on a partition. */
 int need_whole_disk(struct device *dev, uint64_t lba);
 

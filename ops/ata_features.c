@@ -1,50 +1,26 @@
 /*
- * Getting and setting what an ATA drive can be told by command: SET
- * FEATURES-style settings from one table, power (-C, -y, -Y, -S, -s),
- * the write cache and its flush, the max address (HPA) and WD's idle3
- * timer.  Every command is one of the transport's typed calls (ata_commands.c).
- * The output lines are hdparm 9.65's; where a command fails, a line on
- * stderr says so and the step fails, instead of printing a made-up result.
+ * ATA drive settings and commands that 9.65 sends as they are: SET
+ * FEATURES-style settings from one table (-A -B -D -K -M -P -R -X, doorlock,
+ * prefetch, ...), -m (multiple count), -s (power-up in standby) and the
+ * ATA-only power and vendor commands (--idle-immediate, -L, -Z, ...).  Every
+ * command is one of the ATA commands' typed calls (ata_commands.c).  The
+ * output lines are hdparm 9.65's; where a command fails, a line on stderr
+ * says so and the step fails, instead of printing a made-up result.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <unistd.h>
 
-#include <linux/cdrom.h>
-#include <linux/fs.h>
 #include <linux/hdreg.h>
 
+#include "ata_commands.h"
+#include "ata_features.h"
 #include "checks.h"
-#include "identify.h"
 #include "epc.h"
 #include "json.h"
 #include "modes.h"
-#include "settings.h"
-#include "standby.h"
-#include "ata_commands.h"
-#include "sysfs.h"
 #include "report.h"
-
-#define LBA28_LIMIT ((1ULL << 28) - 1)
-
-/* ---- the drive's IDENTIFY page, for the queries that read it ---- */
-
-/* The page, or NULL with *err set and the failure reported (for each option that needed it). */
-static const uint16_t *need_identify(struct device *dev, int *err)
-{
-	struct ata_result res;
-	const uint16_t *id = ata_identify(dev, err, &res);
-
-	if (!id)
-		ata_report("IDENTIFY DEVICE", &res, *err);
-	return id;
-}
 
 int get_multcount(struct device *dev, const struct settings *s, enum opt_id opt)
 {
@@ -155,7 +131,7 @@ int get_drive_feature(struct device *dev, const struct settings *s, enum opt_id 
 	const uint16_t *id;
 
 	(void)s;
-	id = need_identify(dev, &err);
+	id = identify_or_report_each(dev, &err);
 	if (!id)
 		return err;
 	switch (opt) {
@@ -276,233 +252,5 @@ int power_command(struct device *dev, const struct settings *s, enum opt_id opt)
 		err = ata_nondata(dev, p->fallback, p->feature, 0, p->lba, false, &res, 0);
 	if (err)
 		ata_report(p->what, &res, err);
-	return err;
-}
-
-/* ---- max address (HPA) ---- */
-
-/* The native max address + 1, or 0 with *err set. */
-static uint64_t native_max_sectors(struct device *dev, const uint16_t *id, int *err)
-{
-	static const char *const names[] = {
-		[ATA_MAX_ACCESSIBLE] = "GET_NATIVE_MAX_ADDRESS_EXT",
-		[ATA_MAX_EXT] = "READ_NATIVE_MAX_ADDRESS_EXT",
-		[ATA_MAX_28] = "READ_NATIVE_MAX_ADDRESS",
-	};
-	struct ata_result res;
-	enum ata_max_command kind = ata_id_has_amax(id) ? ATA_MAX_ACCESSIBLE
-				    : ata_id_lba48_enabled(id) ? ATA_MAX_EXT : ATA_MAX_28;
-
-	*err = ata_read_native_max(dev, kind, &res);
-	if (!*err && !res.have_regs) {
-		snprintf(res.cause, sizeof(res.cause), "the drive's answer did not come back");
-		*err = EIO;
-	}
-	if (!*err && res.lba_incomplete) {
-		snprintf(res.cause, sizeof(res.cause), "LBA bits 47:24 were not returned (fixed-format sense)");
-		*err = EIO;
-	}
-	if (*err) {
-		ata_report(names[kind], &res, *err);
-		return 0;
-	}
-	if (dev->run.verbose)
-		out("%s response: lba=%llx\n", names[kind], (unsigned long long)res.out.lba);
-	if (kind != ATA_MAX_28)
-		return res.out.lba + 1;
-	return (((uint64_t)res.out.device & 0x0f) << 24 | (res.out.lba & 0xffffff)) + 1;
-}
-
-int get_max_sectors(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	uint64_t visible, native;
-	int err;
-	const uint16_t *id = need_identify(dev, &err);
-
-	(void)s;
-	(void)opt;
-	if (!id)
-		return err;
-	visible = identify_capacity(id);
-	native = native_max_sectors(dev, id, &err);
-	if (!native)
-		return err;
-	json_object_begin("max_sectors");
-	json_uint("visible", visible);
-	json_uint("native", native);
-	json_bool("hpa_enabled", visible < native);
-	json_object_end();
-	out(" max sectors   = %llu/%llu", (unsigned long long)visible, (unsigned long long)native);
-	if (visible < native) {
-		if (ata_id_has_amax(id))
-			out(", ACCESSIBLE MAX ADDRESS enabled\nPower cycle your device after every ACCESSIBLE MAX ADDRESS\n");
-		else
-			out(", HPA is enabled\n");
-	} else if (visible == native) {
-		out(ata_id_has_amax(id) ? ", ACCESSIBLE MAX ADDRESS disabled\n" : ", HPA is disabled\n");
-	} else {
-		out(", HPA setting seems invalid");
-		if ((native & 0xffffff000000ull) == 0)
-			out(" (buggy kernel device driver?)");
-		out_char('\n');
-	}
-	return 0;
-}
-
-int set_max_sectors(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	const struct opt_value *v = &s->v[opt];
-	const uint16_t *id;
-	static const char *const names[] = {
-		[ATA_MAX_ACCESSIBLE] = "SET_ACCESSIBLE_MAX_ADDRESS_EXT",
-		[ATA_MAX_EXT] = "SET_MAX_ADDRESS_EXT",
-		[ATA_MAX_28] = "SET_MAX_ADDRESS",
-	};
-	uint64_t max_lba = v->num - 1;
-	struct ata_result res;
-	enum ata_max_command kind;
-	int err;
-
-	if (!s->quiet && v->noisy)
-		out(" setting max visible sectors to %llu (%s)\n", (unsigned long long)v->num,
-		       v->flag ? "permanent" : "temporary");
-	id = need_identify(dev, &err);
-	if (!id)
-		return err;
-	if (v->num < identify_capacity(id)) {
-		err = confirm_dangerous(dev, s, "-Nnnnnn",
-					"You have requested reducing the apparent size of the drive.\n"
-					"This is a BAD idea, and can easily destroy all of the drive's contents.");
-		if (err)
-			return err;
-	}
-	kind = ata_id_has_amax(id) ? ATA_MAX_ACCESSIBLE
-	       : max_lba >= LBA28_LIMIT || ata_id_lba48_enabled(id) ? ATA_MAX_EXT : ATA_MAX_28;
-	/* The standard wants READ NATIVE MAX ADDRESS immediately before SET MAX. */
-	if (kind != ATA_MAX_ACCESSIBLE && !native_max_sectors(dev, id, &err))
-		return err;
-	err = ata_set_max(dev, kind, max_lba, v->flag, &res);
-	if (err)
-		ata_report(names[kind], &res, err);
-	ata_identify_forget(dev);
-	return err;
-}
-
-/*
- * WD "Green" drives' idle3 timer, through WD's vendor-specific commands:
- * enable them (80h with "WD" in the LBA), send a key naming the register
- * and the direction (SMART WRITE LOG to log BEh), move the value (SMART
- * READ/WRITE LOG of log BFh), disable them again.
- */
-enum { WDIDLE3_READ = 1, WDIDLE3_WRITE = 2 };
-#define WDIDLE3_THRESHOLD 128u
-
-/* Report a failed WD step. */
-static void wd_step(const char *what, const struct ata_result *res, int err)
-{
-	if (err)
-		ata_report(what, res, err);
-}
-
-static int wdidle3_transfer(struct device *dev, int direction, uint8_t *value)
-{
-	uint8_t data[512];
-	struct ata_result res;
-	int err, err2;
-
-	err = ata_wd_vendor_commands(dev, true, &res);
-	wd_step("WD vendor-specific commands (enable)", &res, err);
-	if (err)
-		return err;
-	memset(data, 0, sizeof(data));
-	data[0] = 0x2a;
-	data[2] = (uint8_t)direction;
-	data[4] = 0x02;
-	data[6] = 0x0d;
-	data[8] = 0x16;
-	data[10] = 0x01;
-	/* The key names the register and the direction: SMART WRITE LOG to log BEh. */
-	err = ata_smart_log(dev, true, 0xbe, data, &res);
-	wd_step("WD idle3 key", &res, err);
-	if (!err) {
-		/* The value moves through log BFh. */
-		const char *what = direction == WDIDLE3_WRITE ? "WD idle3 write" : "WD idle3 read";
-
-		memset(data, 0, sizeof(data));
-		data[0] = *value;
-		err = ata_smart_log(dev, direction == WDIDLE3_WRITE, 0xbf, data, &res);
-		wd_step(what, &res, err);
-		if (!err)
-			*value = data[0];
-	}
-	err2 = ata_wd_vendor_commands(dev, false, &res);
-	wd_step("WD vendor-specific commands (disable)", &res, err2);
-	return err ? err : err2;
-}
-
-/* Seconds to the drive's encoding: tenths up to 12.7 s, then 30-second steps. */
-static uint8_t wdidle3_encode(unsigned int secs)
-{
-	if (secs == 0)
-		return 0;
-	if (secs < 8)
-		return 80;
-	if (secs <= WDIDLE3_THRESHOLD / 10)
-		return (uint8_t)(secs * 10);
-	secs += 29;
-	if (secs > 300)
-		secs = 300;
-	return (uint8_t)(secs / 30 + WDIDLE3_THRESHOLD);
-}
-
-static void wdidle3_print(uint8_t raw, bool verbose)
-{
-	unsigned int t = raw;
-
-	if (verbose)
-		out("[raw=0x%02x] ", t);
-	if (t == 0)
-		out("disabled");
-	else if (t < 0x50 || t == WDIDLE3_THRESHOLD)
-		out("%u ??", t);
-	else if (t < WDIDLE3_THRESHOLD)
-		out("%u.%u secs", t / 10, t % 10);
-	else {
-		if (t > WDIDLE3_THRESHOLD + 10)
-			out("%u ??", t);
-		else
-			out("%u secs", (t - WDIDLE3_THRESHOLD) * 30);
-		/* Older firmware counts tenths of a second over the whole range. */
-		out(" (or %u.%u secs for older drives)", t / 10, t % 10);
-	}
-}
-
-int set_wdidle3(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	const struct opt_value *v = &s->v[opt];
-	uint8_t t = wdidle3_encode((unsigned int)v->num);
-
-	if (v->noisy) {
-		out(" setting wdidle3 to ");
-		wdidle3_print(t, dev->run.verbose);
-		out_char('\n');
-	}
-	return wdidle3_transfer(dev, WDIDLE3_WRITE, &t);
-}
-
-int get_wdidle3(struct device *dev, const struct settings *s, enum opt_id opt)
-{
-	uint8_t t = 0;
-	int err;
-
-	(void)s;
-	(void)opt;
-	err = wdidle3_transfer(dev, WDIDLE3_READ, &t);
-	if (!err) {
-		out(" wdidle3      = ");
-		wdidle3_print(t, dev->run.verbose);
-		out_char('\n');
-		json_uint("wdidle3_raw", t);
-	}
 	return err;
 }
