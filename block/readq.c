@@ -476,22 +476,23 @@ static void describe(struct readq *q)
 		snprintf(q->summary, sizeof(q->summary), "%s", name);
 }
 
-int readq_open(struct readq *q, const char *path, unsigned int depth, size_t block, const char *what)
+static int readq_setup(struct readq *q, const char *path, unsigned int depth, size_t block, const char *what)
 {
 	struct stat st;
 	int sector = 512, err = 0;
 
 	memset(q, 0, sizeof(*q));
 	q->fd = -1;
-	if (stat(path, &st) || !S_ISBLK(st.st_mode)) {
-		complain(" %s: not supported on %s: it needs a block device\n", what, path);
-		return ENOTBLK;
-	}
-	q->fd = open(path, O_RDONLY | O_DIRECT);
-	if (q->fd < 0) {
+	/* The node opened is the one judged (fstat): a path can change between the two. */
+	q->fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (q->fd < 0 && (stat(path, &st) || S_ISBLK(st.st_mode))) {
 		err = errno;
 		complain(" %s: %s does not take O_DIRECT reads: %s\n", what, path, strerror(err));
 		return err;
+	}
+	if (q->fd < 0 || fstat(q->fd, &st) || !S_ISBLK(st.st_mode)) {
+		complain(" %s: not supported on %s: it needs a block device\n", what, path);
+		return ENOTBLK;
 	}
 	if ((unsigned long long)depth * block > MAX_BUFFER_BYTES) {
 		complain(" %s: iodepth x block size is over 1 GiB of buffers\n", what);
@@ -534,4 +535,13 @@ int readq_open(struct readq *q, const char *path, unsigned int depth, size_t blo
 	/* Nothing the page cache holds may be counted. */
 	ioctl(q->fd, BLKFLSBUF, NULL);
 	return 0;
+}
+
+int readq_open(struct readq *q, const char *path, unsigned int depth, size_t block, const char *what)
+{
+	int err = readq_setup(q, path, depth, block, what);
+
+	if (err)
+		readq_close(q);
+	return err;
 }

@@ -39,7 +39,8 @@ struct readq_done {
 /*
  * Open path again with O_DIRECT and set up depth slots of block bytes,
  * on the first engine that works here; what is printed says what (for
- * the option named by what).  An errno on failure, with its message.
+ * the option named by what).  An errno on failure, with its message, and
+ * nothing left open.
  */
 int readq_open(struct readq *q, const char *path, unsigned int depth, size_t block, const char *what);
 void readq_close(struct readq *q);

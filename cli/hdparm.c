@@ -136,6 +136,18 @@ static int note_immediate(const struct option_desc *o, struct parse_state *ps, c
 	return 0;
 }
 
+/*
+ * After an option that must stand alone, what may still come: the wait for
+ * a sanitize, and how any erase is verified.
+ */
+static bool may_follow(const struct option_desc *alone, enum opt_id id)
+{
+	bool sanitize = alone && alone->name && strncmp(alone->name, "sanitize-", 9) == 0;
+	bool erase = sanitize || (alone && alone->id == OPT_FORMAT_ERASE);
+
+	return (id == OPT_SANITIZE_WAIT && sanitize) || (id == OPT_ERASE_VERIFY && erase);
+}
+
 static int parse_option(struct parse_state *ps, const struct option_desc *o, struct cursor *c, const char *spelled)
 {
 	struct opt_value *v = &ps->s.v[o->id];
@@ -145,9 +157,7 @@ static int parse_option(struct parse_state *ps, const struct option_desc *o, str
 		complain("%s: obsolete option, no longer supported (see '%s -h')\n", spelled, progname);
 		return EINVAL;
 	}
-	/* --sanitize-wait may follow the sanitize command it waits for. */
-	if (ps->no_more_options && !(o->id == OPT_SANITIZE_WAIT && ps->alone && ps->alone->name &&
-				     strncmp(ps->alone->name, "sanitize-", 9) == 0)) {
+	if (ps->no_more_options && !may_follow(ps->alone, o->id)) {
 		complain("%s: no option may follow the one before it\n", spelled);
 		return EINVAL;
 	}
@@ -286,6 +296,11 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 	if ((ps->s.v[OPT_IODEPTH].given || ps->s.v[OPT_BLOCK_SIZE].given) && !ps->s.v[OPT_TIMINGS].given &&
 	    !ps->s.v[OPT_SEEKS].given) {
 		complain("--iodepth and --block-size go with -t or --seeks\n");
+		return EINVAL;
+	}
+	/* The blocks are read back where an erase is waited for: after a format, or a sanitize's wait. */
+	if (ps->s.v[OPT_ERASE_VERIFY].given && !ps->s.v[OPT_FORMAT_ERASE].given && !ps->s.v[OPT_SANITIZE_WAIT].given) {
+		complain("--erase-verify goes with --format-erase or --sanitize-wait\n");
 		return EINVAL;
 	}
 	if (ps->sole && (ps->actions > 1 || ps->njobs > 1)) {

@@ -16,6 +16,7 @@
 #include <linux/fs.h>
 
 #include "array.h"
+#include "erase_verify.h"
 #include "erasecheck.h"
 #include "reach.h"
 #include "sysfs.h"
@@ -324,6 +325,7 @@ static const char *judge(const struct sample *sm, enum erase_kind kind, uint32_t
 	return "mixed";
 }
 
+/* The disk's object in "erase_check", left open for what else is said of it. */
 static void json_sample(const char *device, const struct sample *sm, unsigned int blocks, const char *verdict)
 {
 	json_object_begin(NULL);
@@ -337,10 +339,19 @@ static void json_sample(const char *device, const struct sample *sm, unsigned in
 		json_uint("unchanged", sm->unchanged);
 	}
 	json_string("verdict", verdict);
-	json_object_end();
 }
 
-int erase_check(struct device *dev, enum erase_kind kind, uint32_t pattern)
+/* --erase-verify full: disk d read back whole, into the JSON object of its sample; 0 or an errno. */
+static int verify_whole(const struct device *dev, const struct reached_disk *d, enum erase_kind kind, uint32_t pattern,
+			const char *who)
+{
+	struct verify_full v;
+	int err = erase_verify_full(node_of(dev, d), kind, pattern, before_of(dev, d->devnum), !dev->run.json, &v);
+
+	return err ? err : erase_verify_say(&v, kind, who);
+}
+
+int erase_check(struct device *dev, enum erase_kind kind, uint32_t pattern, bool full)
 {
 	const struct reach *r = disks_of(dev);
 	int status = 0;
@@ -357,6 +368,7 @@ int erase_check(struct device *dev, enum erase_kind kind, uint32_t pattern)
 		out("after the erase: %s is not a block device, so no blocks were read back (read the disk's"
 		    " block device to see what it holds now)\n", dev->path);
 		json_sample(dev->path, NULL, 0, "not_read");
+		json_object_end();
 	}
 	for (unsigned int i = 0; i < r->n; i++) {
 		const struct reached_disk *d = &r->disk[i];
@@ -376,6 +388,10 @@ int erase_check(struct device *dev, enum erase_kind kind, uint32_t pattern)
 			json_sample(name, NULL, 0, "not_read");
 		if (err && !status)
 			status = err;
+		/* Read whole where the sample could be read (the same node would fail again). */
+		if (full && (!err || err == EIO) && (err = verify_whole(dev, d, kind, p, who)) && !status)
+			status = err;
+		json_object_end();
 	}
 	json_array_end();
 	return status;

@@ -67,9 +67,10 @@ void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t patt
 /*
  * After an erase ended: each disk's sample, a line each (and the
  * "erase_check" array with --json).  kind and pattern are used where this
- * run did not start the erase.  Returns 0, EIO where blocks read as before
+ * run did not start the erase; full (--erase-verify full): every block is
+ * read back too (erase_verify.h).  Returns 0, EIO where blocks read as before
  * the erase (said), or the errno of a sample that could not be read.
  */
-int erase_check(struct device *dev, enum erase_kind kind, uint32_t pattern);
+int erase_check(struct device *dev, enum erase_kind kind, uint32_t pattern, bool full);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "checks.h"
+#include "erase_verify.h"
 #include "erasecheck.h"
 #include "format_erase.h"
 #include "json.h"
@@ -59,5 +60,5 @@ int format_erase_step(struct device *dev, const struct settings *s, enum opt_id 
 	if (err)
 		return err;
 	drop_cached_sectors(dev);
-	return erase_check(dev, leaves, 0);
+	return erase_check(dev, leaves, 0, verify_full(s));
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "erase_verify.h"
 #include "erasecheck.h"
 #include "json.h"
 #include "progress.h"
@@ -18,7 +19,7 @@
 #include "sanitize_wait.h"
 
 /* Ended: what the erase left, on every disk it reached (for NVMe, the whole subsystem). */
-static int check_after(struct device *dev, const struct sanitize_poll *p)
+static int check_after(struct device *dev, const struct settings *s, const struct sanitize_poll *p)
 {
 	out(p->phase == SANITIZE_COMPLETED_NO_DEALLOC ? "Sanitize operation completed without error, and without deallocation\n"
 						       : "Sanitize operation completed without error\n");
@@ -27,10 +28,10 @@ static int check_after(struct device *dev, const struct sanitize_poll *p)
 		reach_find(dev->fd, dev->nvme_nsid, dev->disk->erase_scope(dev, ERASE_BY_SANITIZE), &dev->reach);
 		dev->reach_valid = true;
 	}
-	return erase_check(dev, p->left, 0);
+	return erase_check(dev, p->left, 0, verify_full(s));
 }
 
-static int outcome(struct device *dev, struct sanitize_poll *p, bool seen_running)
+static int outcome(struct device *dev, const struct settings *s, struct sanitize_poll *p, bool seen_running)
 {
 	/* A disk that keeps no record: idle after a sanitize that ran, or that this run started, is its end. */
 	if (p->phase == SANITIZE_NONE && p->no_record) {
@@ -43,7 +44,7 @@ static int outcome(struct device *dev, struct sanitize_poll *p, bool seen_runnin
 	}
 	erase_json_sanitize_status(p);
 	if (p->phase == SANITIZE_COMPLETED || p->phase == SANITIZE_COMPLETED_NO_DEALLOC)
-		return check_after(dev, p);
+		return check_after(dev, s, p);
 	complain(" --sanitize-wait: %s\n", p->detail);
 	return EIO;
 }
@@ -76,5 +77,5 @@ int sanitize_wait_step(struct device *dev, const struct settings *s, enum opt_id
 		return say_cause_for(&p.cause, err, s->v[opt].name);
 	if (p.phase == SANITIZE_RUNNING)
 		return poll_wait_report_interrupt(s->v[opt].name);
-	return outcome(dev, &p, seen_running);
+	return outcome(dev, s, &p, seen_running);
 }

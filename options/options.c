@@ -136,6 +136,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_SANITIZE_AUSE, .name = "sanitize-ause", .cls = CLASS_MODIFIER, .usage = "--sanitize-ause               With a sanitize: allow a failed one to be left by --sanitize-exit-failure-mode" },
 	{ .id = OPT_SANITIZE_EXIT_FAILURE, .name = "sanitize-exit-failure-mode", .cls = CLASS_ALONE, .usage = "--sanitize-exit-failure-mode  Leave the failure state of a sanitize started with --sanitize-ause" },
 	{ .id = OPT_FORMAT_ERASE, .name = "format-erase", .arg = ARG_WORD, .words = (const char *const[]){ "user", "crypto", NULL }, .what = "secure erase", .cls = CLASS_ALONE, .usage = "--format-erase user|crypto    NVMe: format with a user-data or cryptographic erase (DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--format-erase", .why = FORMAT_ERASE_WARNING, .whole_disk = true } },
+	{ .id = OPT_ERASE_VERIFY, .name = "erase-verify", .arg = ARG_WORD, .words = (const char *const[]){ "sample", "full", NULL }, .what = "verification", .cls = CLASS_MODIFIER, .usage = "--erase-verify sample|full    After an erase: read back a sample of blocks (the default), or every block" },
 	{ .id = OPT_EPC, .name = "epc", .usage = "--epc                         Show the Extended Power Conditions: timers and states" },
 	{ .id = OPT_EPC_ENABLE, .name = "epc-enable", .usage = "--epc-enable                  Enable the EPC feature set" },
 	{ .id = OPT_EPC_DISABLE, .name = "epc-disable", .usage = "--epc-disable                 Disable the EPC feature set (APM works again)" },

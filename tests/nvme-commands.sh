@@ -24,6 +24,12 @@ head -c 1048576 /dev/urandom > "$out/nvme-random2.img"
 head -c 1048576 /dev/zero | tr '\000' '\245' > "$out/nvme-a5.img"
 printf 'Z\245\303<' > "$out/nvme-pattern.img"	# 5A A5 C3 3C, doubled to 1 MiB
 for _ in $(seq 18); do cat "$out/nvme-pattern.img" "$out/nvme-pattern.img" > "$out/nvme-pattern.tmp"; mv "$out/nvme-pattern.tmp" "$out/nvme-pattern.img"; done
+# --erase-verify full: zeros but for block 1000 (no LBA of the sample), and the random image after a
+# cryptographic erase but for block 32 (the sample's second LBA, 2047 * 1 / 63), left as it was.
+cp "$out/nvme-zeros.img" "$out/nvme-mid.img"
+printf 'left behind' | dd of="$out/nvme-mid.img" bs=512 seek=1000 conv=notrunc status=none
+cp "$out/nvme-random2.img" "$out/nvme-crypto-one.img"
+dd if="$out/nvme-random.img" of="$out/nvme-crypto-one.img" bs=512 skip=32 seek=32 count=1 conv=notrunc status=none
 # Fake sysfs: namespace 259:0 of controller nvme0, whose APST latency limit is 20000 us, 10000 us or "any".
 for limit in 20000 10000 any; do
 	sys="$out/sysfs-latency-$limit/sys"
