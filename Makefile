@@ -63,6 +63,7 @@ bench: hdparm
 	bash tests/bench/run-fio-bench.sh
 	BENCH_BACKING=memory bash tests/bench/run-fio-bench.sh
 	BENCH_BPS=1048576000 BENCH_IOPS=5000 bash tests/bench/run-fio-bench.sh
+	bash tests/bench/run-verify-bench.sh
 
 install: hdparm
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)

@@ -540,6 +540,34 @@ static int ata_cache_set(struct device *dev, enum disk_cache which, bool on, str
 			 ata_set_feature(dev, on ? ATA_SF_LOOKAHEAD_ON : ATA_SF_LOOKAHEAD_OFF, 0, &res));
 }
 
+/* An erase record's device: IDENTIFY's strings, WWN, capacity and rotation. */
+static int ata_disk_identity(struct device *dev, struct disk_identity *d)
+{
+	struct ata_result res;
+	int err;
+	const uint16_t *id = ata_identify(dev, &err, &res);
+	char text[64];
+
+	if (!id)
+		return ata_cause(&d->cause, "IDENTIFY DEVICE", &res, err);
+	identify_string(&id[ATA_ID_MODEL], 20, text);
+	snprintf(d->model, sizeof(d->model), "%s", text + strspn(text, " "));
+	identify_string(&id[ATA_ID_SERIAL_NUMBER], 10, text);
+	snprintf(d->serial, sizeof(d->serial), "%s", text + strspn(text, " "));
+	identify_string(&id[ATA_ID_FIRMWARE], 4, text);
+	snprintf(d->firmware, sizeof(d->firmware), "%s", text + strspn(text, " "));
+	if (id[ATA_ID_WWN] || id[ATA_ID_WWN + 1] || id[ATA_ID_WWN + 2] || id[ATA_ID_WWN + 3])
+		snprintf(d->wwn, sizeof(d->wwn), "naa.%04x%04x%04x%04x", id[ATA_ID_WWN], id[ATA_ID_WWN + 1],
+			 id[ATA_ID_WWN + 2], id[ATA_ID_WWN + 3]);
+	d->capacity_bytes = identify_capacity(id) * identify_sector_bytes(id);
+	/* Word 217: 1 a solid-state drive, 0401h-FFFEh the rpm of a rotating one, else not said. */
+	if (id[ATA_ID_ROTATION_RATE] == 1)
+		d->media = "ssd";
+	else if (id[ATA_ID_ROTATION_RATE] >= 0x401 && id[ATA_ID_ROTATION_RATE] != 0xffff)
+		d->media = "hdd";
+	return 0;
+}
+
 const struct disk_ops ata_disk = {
 	.kind = "ATA",
 	.ata = true,
@@ -566,4 +594,5 @@ const struct disk_ops ata_disk = {
 	.sleep_now = ata_disk_sleep_now,
 	.standby_timer = ata_disk_standby_timer,
 	.temperature = ata_disk_temperature,
+	.identity = ata_disk_identity,
 };

@@ -20,7 +20,7 @@ struct run_flags {
 };
 
 struct device;
-struct erase_record;
+struct erase_run;
 
 /*
  * Why a disk's command failed, for the operation to word once:
@@ -159,6 +159,17 @@ struct disk_standby {
 	char note[256];		/* why not a deeper one, said first ("": nothing to say) */
 };
 
+/* Who a disk is, for an erase record: its own words, trimmed ("": it has none). */
+struct disk_identity {
+	char model[64];		/* SCSI: vendor and product */
+	char serial[96];
+	char firmware[16];
+	char wwn[48];		/* "naa.5000c500a1b2c3d4", "eui.0025385b71b0e7c2", "nguid.<32 hex>"; "": none */
+	uint64_t capacity_bytes;	/* the disk's (a namespace's) own, whatever the kernel sees */
+	const char *media;	/* "hdd", "ssd", "nvme"; NULL: the disk does not say */
+	struct disk_cause cause;
+};
+
 /* Where a disk's power stands, as the commands that do not wake it say. */
 enum disk_power { DISK_POWER_UNKNOWN, DISK_POWER_ACTIVE, DISK_POWER_STANDBY };
 
@@ -232,6 +243,8 @@ struct disk_ops {
 	/* The temperature (-H), by whatever the disk keeps it in; 0 or an errno, nothing said. */
 	int (*temperature)(struct device *dev, struct disk_temperature *t);
 	bool temperature_wakes_nothing;	/* reading it never wakes the disk (an NVMe admin command): no power check first */
+	/* Who the disk is (an erase record's device); 0 or an errno with id->cause, nothing said. */
+	int (*identity)(struct device *dev, struct disk_identity *id);
 	/* How far erase option opt reaches beyond the disk named (NULL: no further); nothing said. */
 	enum reach_scope (*erase_scope)(struct device *dev, enum erase_method how);
 };
@@ -271,7 +284,7 @@ struct device {
 	bool sanitize_started;	/* this run started a sanitize (a SCSI disk keeps no record of one) */
 	bool reach_valid;	/* reach holds the disks the erase asked for reaches */
 	struct reach reach;
-	struct erase_record *erase;	/* the erase this run started, and the sample before it (erasecheck.h) */
+	struct erase_run *erase;	/* the erase this run started and what it read (erasecheck.h) */
 };
 
 #endif

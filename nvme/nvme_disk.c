@@ -430,6 +430,59 @@ static void nvme_disk_flush_quietly(struct device *dev)
 	(void)nvme_io_flush(dev, &ignored);
 }
 
+/* Copy n bytes of an Identify string, its trailing spaces left off. */
+static void id_text(char *dst, size_t size, const char *src, size_t n)
+{
+	while (n && (src[n - 1] == ' ' || !src[n - 1]))
+		n--;
+	snprintf(dst, size, "%.*s", (int)n, src);
+}
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	while (n && !p[n - 1])
+		n--;
+	return !n;
+}
+
+static void hex_id(char *dst, size_t size, const char *prefix, const uint8_t *p, size_t n)
+{
+	size_t k = (size_t)snprintf(dst, size, "%s", prefix);
+
+	for (size_t i = 0; i < n && k + 3 <= size; i++)
+		k += (size_t)snprintf(dst + k, size - k, "%02x", p[i]);
+}
+
+/* An erase record's device: Identify Controller's strings, the namespace's NGUID or EUI64 and size. */
+static int nvme_disk_identity(struct device *dev, struct disk_identity *d)
+{
+	int err;
+	struct nvme_id_ctrl *ctrl = nvme_identify_controller(dev, &err, &d->cause);
+	struct nvme_id_ns *ns = NULL;
+
+	if (!ctrl)
+		return err;
+	id_text(d->model, sizeof(d->model), ctrl->mn, sizeof(ctrl->mn));
+	id_text(d->serial, sizeof(d->serial), ctrl->sn, sizeof(ctrl->sn));
+	id_text(d->firmware, sizeof(d->firmware), ctrl->fr, sizeof(ctrl->fr));
+	d->media = "nvme";
+	free(ctrl);
+	/* A controller node names no namespace: its identity is the controller's. */
+	if (dev->nvme_nsid == NVME_NSID_ALL)
+		return 0;
+	if (posix_memalign((void **)&ns, 4096, NVME_IDENTIFY_BYTES))
+		return ENOMEM;
+	err = nvme_identify_namespace(dev, ns, &d->cause);
+	if (!err && !all_zero(ns->nguid, sizeof(ns->nguid)))
+		hex_id(d->wwn, sizeof(d->wwn), "nguid.", ns->nguid, sizeof(ns->nguid));
+	else if (!err && !all_zero(ns->eui64, sizeof(ns->eui64)))
+		hex_id(d->wwn, sizeof(d->wwn), "eui.", ns->eui64, sizeof(ns->eui64));
+	if (!err && nvme_ns_format(ns)->lbads >= 9 && nvme_ns_format(ns)->lbads < 32)
+		d->capacity_bytes = le64toh(ns->nsze) << nvme_ns_format(ns)->lbads;
+	free(ns);
+	return err;
+}
+
 const struct disk_ops nvme_disk = {
 	.kind = "NVMe",
 	.geometry = nvme_geometry,
@@ -457,6 +510,7 @@ const struct disk_ops nvme_disk = {
 	.standby_target = nvme_standby_target,
 	.standby_now = nvme_disk_standby_now,
 	.erase_scope = nvme_erase_scope,
+	.identity = nvme_disk_identity,
 	.temperature = nvme_disk_temperature,
 	.temperature_wakes_nothing = true,
 };

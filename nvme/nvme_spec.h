@@ -217,7 +217,8 @@ struct nvme_id_ns {
 	uint8_t mc;		/* metadata capabilities */
 	uint8_t dpc;		/* end-to-end data protection capabilities */
 	uint8_t dps;		/* protection: bits 2:0 the type, bit 3 first in the metadata */
-	uint8_t rsvd30[90];
+	uint8_t rsvd30[74];
+	uint8_t nguid[16];	/* namespace globally unique identifier */
 	uint8_t eui64[8];	/* IEEE extended unique identifier, big-endian */
 	struct nvme_lba_format lbaf[16];
 	uint8_t rsvd192[3904];
@@ -231,6 +232,7 @@ _Static_assert(offsetof(struct nvme_id_ctrl, sanicap) == 328, "SANICAP at byte 3
 _Static_assert(offsetof(struct nvme_id_ctrl, nn) == 516, "NN at byte 516");
 _Static_assert(offsetof(struct nvme_id_ctrl, vwc) == 525, "VWC at byte 525");
 _Static_assert(offsetof(struct nvme_id_ctrl, psd) == 2048, "power states at byte 2048");
+_Static_assert(offsetof(struct nvme_id_ns, nguid) == 104, "NGUID at byte 104");
 _Static_assert(offsetof(struct nvme_id_ns, eui64) == 120, "EUI64 at byte 120");
 _Static_assert(offsetof(struct nvme_id_ns, dps) == 29, "DPS at byte 29");
 _Static_assert(offsetof(struct nvme_id_ctrl, fna) == 524, "FNA at byte 524");

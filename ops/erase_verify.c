@@ -24,6 +24,9 @@
 #define VERIFY_CHUNK (1u << 20)
 #define VERIFY_DEPTH 8u
 
+/* The kinds of block (enum erase_block), as the JSON names them. */
+static const char *const block_names[] = { "zeros", "pattern", "other" };
+
 static double now(void)
 {
 	struct timespec ts;
@@ -229,6 +232,15 @@ static void say_lbas(const uint64_t *lba, unsigned int n, uint64_t of)
 	out("\n");
 }
 
+/* Blocks the erase does not leave (zeros after a cryptographic erase are: deallocated), or unchanged. */
+bool erase_verify_failed(const struct verify_full *v, enum erase_kind kind)
+{
+	for (int b = ERASED_ZEROS; b <= ERASED_OTHER; b++)
+		if (v->count[b] && !erase_block_expected(kind, (enum erase_block)b) && !(kind == ERASE_CRYPTO && b == ERASED_ZEROS))
+			return true;
+	return v->unchanged != 0;
+}
+
 static void json_lbas(const char *key, const uint64_t *lba, unsigned int n)
 {
 	json_array_begin(key);
@@ -239,7 +251,6 @@ static void json_lbas(const char *key, const uint64_t *lba, unsigned int n)
 
 int erase_verify_say(const struct verify_full *v, enum erase_kind kind, const char *who)
 {
-	static const char *const names[] = { "zeros", "pattern", "other" };
 	static const char *const as[] = { "as zeros", "as the pattern", "as other data" };
 	static const char *const leaves[] = {
 		[ERASE_TO_ZEROS] = "zeros or one fill pattern", [ERASE_TO_PATTERN] = "the pattern written",
@@ -276,11 +287,20 @@ int erase_verify_say(const struct verify_full *v, enum erase_kind kind, const ch
 		    " them)", who, (unsigned long long)v->unchanged);
 		say_lbas(v->listed_unchanged, v->n_listed_unchanged, v->unchanged);
 	}
+	if (!wrong && !v->unchanged)
+		return 0;
+	wrong += v->unchanged;
+	complain(" after the erase:%s %llu blocks are not what the erase leaves\n", who, (unsigned long long)wrong);
+	return EIO;
+}
+
+void erase_verify_json(const struct verify_full *v, enum erase_kind kind)
+{
 	json_object_begin("full");
 	json_uint("blocks", v->read);
 	json_uint("block_bytes", v->block_bytes);
 	for (int b = ERASED_ZEROS; b <= ERASED_OTHER; b++)
-		json_uint(names[b], v->count[b]);
+		json_uint(block_names[b], v->count[b]);
 	if (v->have_pattern)
 		json_uint("pattern_value", v->pattern);
 	json_uint("unchanged", v->unchanged);
@@ -288,14 +308,9 @@ int erase_verify_say(const struct verify_full *v, enum erase_kind kind, const ch
 	json_object_begin("first_lbas_not_expected");
 	for (int b = ERASED_ZEROS; b <= ERASED_OTHER; b++)
 		if (!erase_block_expected(kind, (enum erase_block)b))
-			json_lbas(names[b], v->listed[b], v->n_listed[b]);
+			json_lbas(block_names[b], v->listed[b], v->n_listed[b]);
 	json_lbas("unchanged", v->listed_unchanged, v->n_listed_unchanged);
 	json_object_end();
-	json_string("verdict", wrong || v->unchanged ? "not_as_expected" : "as_expected");
+	json_string("verdict", erase_verify_failed(v, kind) ? "not_as_expected" : "as_expected");
 	json_object_end();
-	if (!wrong && !v->unchanged)
-		return 0;
-	wrong += v->unchanged;
-	complain(" after the erase:%s %llu blocks are not what the erase leaves\n", who, (unsigned long long)wrong);
-	return EIO;
 }

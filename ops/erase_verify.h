@@ -51,11 +51,15 @@ int erase_verify_full(const char *path, enum erase_kind kind, uint32_t pattern, 
 		      bool show, struct verify_full *v);
 
 /*
- * The verdict, a line for the counts and one for each kind of block the
+ * The verdict: a line for the counts and one for each kind of block the
  * erase should not have left (who: " /dev/sdb:" where several disks are
- * named, else ""), and the "full" JSON object; 0, or EIO where blocks are
- * not what it leaves (zeros after a cryptographic erase are: deallocated).
+ * named, else ""); 0, or EIO where blocks are not what it leaves (zeros
+ * after a cryptographic erase are: deallocated).
  */
 int erase_verify_say(const struct verify_full *v, enum erase_kind kind, const char *who);
+bool erase_verify_failed(const struct verify_full *v, enum erase_kind kind);
+
+/* The "full" JSON object of a disk's erase_check. */
+void erase_verify_json(const struct verify_full *v, enum erase_kind kind);
 
 #endif

@@ -187,15 +187,18 @@ static int sample_read(struct sample_disk *sd, unsigned int i, uint64_t *lba, ss
 void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t pattern)
 {
 	const struct reach *r = disks_of(dev);
-	struct erase_record *rec = dev->erase ? dev->erase : calloc(1, sizeof(*rec));
+	struct erase_run *rec;
 
 	flush_caches(dev, r);
+	erase_run_free(dev);
+	rec = calloc(1, sizeof(*rec));
 	if (!rec)
 		return;
-	memset(rec, 0, sizeof(*rec));
 	dev->erase = rec;
 	rec->kind = kind;
 	rec->pattern = pattern;
+	rec->sent = true;
+	rec->began = time(NULL);
 	for (unsigned int i = 0; i < r->n; i++) {
 		struct erase_before *b = &rec->disk[rec->n++];
 		struct sample_disk sd = { .fd = -1 };
@@ -215,15 +218,6 @@ void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t patt
 	}
 }
 
-/* What one disk's sample read as. */
-struct sample {
-	unsigned int counts[3];
-	unsigned int unchanged;	/* of the blocks neither zeros nor the pattern, those that read as before */
-	uint64_t first_other, first_unchanged;
-	bool any_other;
-	bool compared;		/* a sample before the erase was there to compare with */
-};
-
 static const struct erase_before *before_of(const struct device *dev, dev_t devnum)
 {
 	for (unsigned int i = 0; dev->erase && i < dev->erase->n; i++)
@@ -233,7 +227,7 @@ static const struct erase_before *before_of(const struct device *dev, dev_t devn
 }
 
 /* Read disk d's sample into *sm; 0 or an errno, said. */
-static int read_sample(const struct device *dev, const struct reached_disk *d, struct sample *sm, uint32_t *pattern,
+static int read_sample(const struct device *dev, const struct reached_disk *d, struct erase_sample *sm, uint32_t *pattern,
 		       bool have_pattern, bool learn_pattern)
 {
 	const struct erase_before *before = before_of(dev, d->devnum);
@@ -275,7 +269,7 @@ static int read_sample(const struct device *dev, const struct reached_disk *d, s
 }
 
 /* The verdict of one disk's sample, and its line; EIO for blocks the erase did not change. */
-static const char *judge(const struct sample *sm, enum erase_kind kind, uint32_t pattern, const char *who, int *err)
+static const char *judge(const struct erase_sample *sm, enum erase_kind kind, uint32_t pattern, const char *who, int *err)
 {
 	const unsigned int n = ERASE_SAMPLE_BLOCKS;
 
@@ -325,74 +319,107 @@ static const char *judge(const struct sample *sm, enum erase_kind kind, uint32_t
 	return "mixed";
 }
 
-/* The disk's object in "erase_check", left open for what else is said of it. */
-static void json_sample(const char *device, const struct sample *sm, unsigned int blocks, const char *verdict)
+void erase_json_checked(const struct erase_checked *c, enum erase_kind kind)
 {
 	json_object_begin(NULL);
-	json_string("device", device);
-	json_uint("blocks", blocks);
-	if (blocks) {
-		json_uint("zeros", sm->counts[ERASED_ZEROS]);
-		json_uint("pattern", sm->counts[ERASED_PATTERN]);
-		json_uint("other", sm->counts[ERASED_OTHER]);
-		json_bool("compared_with_before", sm->compared);
-		json_uint("unchanged", sm->unchanged);
+	json_string("device", c->device);
+	json_uint("blocks", c->blocks);
+	if (c->blocks) {
+		json_uint("zeros", c->sm.counts[ERASED_ZEROS]);
+		json_uint("pattern", c->sm.counts[ERASED_PATTERN]);
+		json_uint("other", c->sm.counts[ERASED_OTHER]);
+		json_bool("compared_with_before", c->sm.compared);
+		json_uint("unchanged", c->sm.unchanged);
 	}
-	json_string("verdict", verdict);
+	json_string("verdict", c->verdict);
+	if (c->full)
+		erase_verify_json(c->full, kind);
+	json_object_end();
 }
 
-/* --erase-verify full: disk d read back whole, into the JSON object of its sample; 0 or an errno. */
-static int verify_whole(const struct device *dev, const struct reached_disk *d, enum erase_kind kind, uint32_t pattern,
-			const char *who)
+void erase_run_free(struct device *dev)
 {
-	struct verify_full v;
-	int err = erase_verify_full(node_of(dev, d), kind, pattern, before_of(dev, d->devnum), !dev->run.json, &v);
+	for (unsigned int i = 0; dev->erase && i < dev->erase->n_checked; i++)
+		free(dev->erase->checked_disk[i].full);
+	free(dev->erase);
+	dev->erase = NULL;
+}
 
-	return err ? err : erase_verify_say(&v, kind, who);
+/* --erase-verify full: disk d read back whole into c->full; 0 or an errno. */
+static int verify_whole(const struct device *dev, const struct reached_disk *d, enum erase_kind kind, uint32_t pattern,
+			const char *who, struct erase_checked *c)
+{
+	struct verify_full *v = calloc(1, sizeof(*v));
+	int err = v ? erase_verify_full(node_of(dev, d), kind, pattern, before_of(dev, d->devnum), !dev->run.json, v)
+		    : ENOMEM;
+
+	if (err) {
+		free(v);
+		return err;
+	}
+	c->full = v;
+	return erase_verify_say(v, kind, who);
+}
+
+/* The run's erase, where the check comes without one this run started (--sanitize-wait alone). */
+static struct erase_run *erase_run_of(struct device *dev, enum erase_kind kind, uint32_t pattern)
+{
+	if (!dev->erase && (dev->erase = calloc(1, sizeof(*dev->erase)))) {
+		dev->erase->kind = kind;
+		dev->erase->pattern = pattern;
+	}
+	return dev->erase;
 }
 
 int erase_check(struct device *dev, enum erase_kind kind, uint32_t pattern, bool full)
 {
 	const struct reach *r = disks_of(dev);
+	struct erase_run *run = erase_run_of(dev, kind, pattern);
+	struct erase_checked none = { 0 };
 	int status = 0;
 
 	flush_caches(dev, r);
+	if (!run)
+		return ENOMEM;
 	/* What this run started is known better than what the caller can tell afterwards. */
-	if (dev->erase) {
-		kind = dev->erase->kind;
-		pattern = dev->erase->pattern;
-	}
-	json_array_begin("erase_check");
+	kind = run->kind;
+	pattern = run->pattern;
+	run->checked = true;
+	run->ended = time(NULL);
+	run->n_checked = 0;
 	if (!r->n) {
 		/* Not a failure: an sg node of no disk, a controller of no namespace, has no blocks to read. */
 		out("after the erase: %s is not a block device, so no blocks were read back (read the disk's"
 		    " block device to see what it holds now)\n", dev->path);
-		json_sample(dev->path, NULL, 0, "not_read");
-		json_object_end();
+		snprintf(none.device, sizeof(none.device), "%s", dev->path);
+		none.verdict = "not_read";
+		run->checked_disk[run->n_checked++] = none;
 	}
 	for (unsigned int i = 0; i < r->n; i++) {
 		const struct reached_disk *d = &r->disk[i];
-		const char *name = node_of(dev, d)[0] ? node_of(dev, d) : d->name;
-		struct sample sm = { { 0 }, 0, 0, 0, false, false };
+		struct erase_checked *c = &run->checked_disk[run->n_checked++];
 		bool some = kind == ERASE_TO_SOME_PATTERN;
 		uint32_t p = pattern;
 		char who[80] = "";
-		int err = read_sample(dev, d, &sm, &p, kind == ERASE_TO_PATTERN || some, some);
+		int err;
 
+		*c = none;
+		snprintf(c->device, sizeof(c->device), "%s", node_of(dev, d)[0] ? node_of(dev, d) : d->name);
+		err = read_sample(dev, d, &c->sm, &p, kind == ERASE_TO_PATTERN || some, some);
 		/* One disk is "the disk"; several are named, each with its verdict. */
 		if (r->n > 1)
-			snprintf(who, sizeof(who), " %s:", name);
-		if (!err)
-			json_sample(name, &sm, ERASE_SAMPLE_BLOCKS, judge(&sm, kind, p, who, &err));
-		else
-			json_sample(name, NULL, 0, "not_read");
+			snprintf(who, sizeof(who), " %s:", c->device);
+		c->blocks = err ? 0 : ERASE_SAMPLE_BLOCKS;
+		c->verdict = err ? "not_read" : judge(&c->sm, kind, p, who, &err);
 		if (err && !status)
 			status = err;
 		/* Read whole where the sample could be read (the same node would fail again). */
-		if (full && (!err || err == EIO) && (err = verify_whole(dev, d, kind, p, who)) && !status)
+		if (full && (!err || err == EIO) && (err = verify_whole(dev, d, kind, p, who, c)) && !status)
 			status = err;
-		json_object_end();
 	}
+	json_array_begin("erase_check");
+	for (unsigned int i = 0; i < run->n_checked; i++)
+		erase_json_checked(&run->checked_disk[i], kind);
 	json_array_end();
 	return status;
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "device.h"
 
@@ -37,13 +38,47 @@ struct erase_before {
 	uint64_t hash[ERASE_SAMPLE_BLOCKS];
 };
 
-/* What this run started, and each reached disk's blocks before it (dev->erase). */
-struct erase_record {
+/* What one disk's sample read as after the erase. */
+struct erase_sample {
+	unsigned int counts[3];	/* by enum erase_block */
+	unsigned int unchanged;	/* of the blocks neither zeros nor the pattern, those that read as before */
+	uint64_t first_other, first_unchanged;
+	bool any_other;
+	bool compared;		/* a sample before the erase was there to compare with */
+};
+
+struct verify_full;
+
+/* One disk the erase reached, as read back after it: for the JSON and the erase record. */
+struct erase_checked {
+	char device[64];
+	const char *verdict;	/* the sample's ("zeros", "pattern", ..., "not_read") */
+	unsigned int blocks;	/* blocks sampled: 0 where none could be read */
+	struct erase_sample sm;
+	struct verify_full *full;	/* --erase-verify full, where the disk was read whole */
+};
+
+/*
+ * This run's erase (dev->erase): what it is, when it went out, each
+ * reached disk's blocks before it, and what they read afterwards.
+ */
+struct erase_run {
 	enum erase_kind kind;
 	uint32_t pattern;
+	bool sent;		/* the sample before was taken: the erase went out right after */
+	time_t began, ended;	/* the erase sent; read back */
 	unsigned int n;
 	struct erase_before disk[REACH_MAX];
+	bool checked;		/* read back after it ended */
+	unsigned int n_checked;
+	struct erase_checked checked_disk[REACH_MAX];
 };
+
+/* A disk's object of the "erase_check" array (of the run's document, or of an erase record). */
+void erase_json_checked(const struct erase_checked *c, enum erase_kind kind);
+
+/* dev->erase and what it holds, freed. */
+void erase_run_free(struct device *dev);
 
 /*
  * The "sanitize" JSON object of a sanitize sent (any kind of disk): its

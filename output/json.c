@@ -13,15 +13,22 @@
 
 #define MAX_DEPTH 16
 
-static struct {
-	bool active, finished;
-	FILE *out;		/* the real stdout */
+/* Where values go and how deep: the run's document, or a side document (an erase record). */
+struct writer {
+	bool active;
+	FILE *doc;
 	char *buf;		/* the document so far */
 	size_t len;
-	FILE *doc;
 	int depth;
 	bool first[MAX_DEPTH];
 	char closer[MAX_DEPTH];
+};
+
+static struct writer run_doc, side_doc, *w = &run_doc;
+
+static struct {
+	bool finished;
+	FILE *out;		/* the real stdout */
 	char *top_errors;
 	size_t top_errors_len;
 	FILE *errors;		/* top-level errors, as JSON string elements */
@@ -31,9 +38,9 @@ static struct {
 
 static void indent(void)
 {
-	fputc('\n', js.doc);
-	for (int i = 0; i < js.depth; i++)
-		fputs("  ", js.doc);
+	fputc('\n', w->doc);
+	for (int i = 0; i < w->depth; i++)
+		fputs("  ", w->doc);
 }
 
 static void put_escaped(FILE *f, const unsigned char *s, size_t len)
@@ -94,92 +101,93 @@ static void put_escaped(FILE *f, const unsigned char *s, size_t len)
 /* The separator and key before a value. */
 static void begin_value(const char *key)
 {
-	if (js.depth > 0) {
-		if (!js.first[js.depth - 1])
-			fputc(',', js.doc);
-		js.first[js.depth - 1] = false;
+	if (w->depth > 0) {
+		if (!w->first[w->depth - 1])
+			fputc(',', w->doc);
+		w->first[w->depth - 1] = false;
 	}
 	indent();
 	if (key) {
-		put_escaped(js.doc, (const unsigned char *)key, strlen(key));
-		fputs(": ", js.doc);
+		put_escaped(w->doc, (const unsigned char *)key, strlen(key));
+		fputs(": ", w->doc);
 	}
 }
 
 static void open_container(const char *key, char open, char close)
 {
-	if (!js.active || js.depth >= MAX_DEPTH)
+	if (!w->active || w->depth >= MAX_DEPTH)
 		return;
 	begin_value(key);
-	fputc(open, js.doc);
-	js.first[js.depth] = true;
-	js.closer[js.depth] = close;
-	js.depth++;
+	fputc(open, w->doc);
+	w->first[w->depth] = true;
+	w->closer[w->depth] = close;
+	w->depth++;
 }
 
 static void close_container(void)
 {
-	if (!js.active || js.depth <= 0)
+	if (!w->active || w->depth <= 0)
 		return;
-	js.depth--;
-	if (!js.first[js.depth])
+	w->depth--;
+	if (!w->first[w->depth])
 		indent();
-	fputc(js.closer[js.depth], js.doc);
+	fputc(w->closer[w->depth], w->doc);
 }
 
 static void finish(void)
 {
-	if (!js.active || js.finished)
+	if (!run_doc.active || js.finished)
 		return;
 	js.finished = true;
+	w = &run_doc;
 	/* Close what an early exit left open, down to the "devices" array. */
-	while (js.depth > 1)
+	while (run_doc.depth > 1)
 		close_container();
 	fclose(js.errors);
-	fputs(",\n  \"errors\": [", js.doc);
+	fputs(",\n  \"errors\": [", run_doc.doc);
 	if (js.top_errors_len)
-		fprintf(js.doc, "%s\n  ]", js.top_errors);
+		fprintf(run_doc.doc, "%s\n  ]", js.top_errors);
 	else
-		fputs("]", js.doc);
-	js.depth = 0;
-	fputs("\n}\n", js.doc);
-	fclose(js.doc);
-	fwrite(js.buf, 1, js.len, js.out);
+		fputs("]", run_doc.doc);
+	run_doc.depth = 0;
+	fputs("\n}\n", run_doc.doc);
+	fclose(run_doc.doc);
+	fwrite(run_doc.buf, 1, run_doc.len, js.out);
 	fflush(js.out);
-	free(js.buf);
+	free(run_doc.buf);
 	free(js.top_errors);
 }
 
 void json_start(FILE *out, const char *version)
 {
 	js.out = out;
-	js.doc = open_memstream(&js.buf, &js.len);
+	run_doc.doc = open_memstream(&run_doc.buf, &run_doc.len);
 	js.errors = open_memstream(&js.top_errors, &js.top_errors_len);
-	if (!js.doc || !js.errors)
+	if (!run_doc.doc || !js.errors)
 		return;
-	js.active = true;
+	run_doc.active = true;
 	js.errors_first = true;
 	atexit(finish);
-	fputc('{', js.doc);
-	js.first[0] = true;
-	js.closer[0] = '}';
-	js.depth = 1;
+	fputc('{', run_doc.doc);
+	run_doc.first[0] = true;
+	run_doc.closer[0] = '}';
+	run_doc.depth = 1;
 	json_string("tool", "hdparm");
 	json_string("version", version);
 	json_uint("json_format_version", JSON_FORMAT_VERSION);
 	/* The "devices" array stays open until the end. */
 	begin_value("devices");
-	fputc('[', js.doc);
-	js.first[1] = true;
-	js.closer[1] = ']';
-	js.depth = 2;
-	fflush(js.doc);
-	js.devices_at = js.len;
+	fputc('[', run_doc.doc);
+	run_doc.first[1] = true;
+	run_doc.closer[1] = ']';
+	run_doc.depth = 2;
+	fflush(run_doc.doc);
+	js.devices_at = run_doc.len;
 }
 
 bool json_active(void)
 {
-	return js.active && !js.finished;
+	return run_doc.active && !js.finished;
 }
 
 void json_object_begin(const char *key)
@@ -204,10 +212,10 @@ void json_array_end(void)
 
 void json_stringn(const char *key, const char *value, size_t len)
 {
-	if (!js.active)
+	if (!w->active)
 		return;
 	begin_value(key);
-	put_escaped(js.doc, (const unsigned char *)value, len);
+	put_escaped(w->doc, (const unsigned char *)value, len);
 }
 
 void json_string(const char *key, const char *value)
@@ -221,75 +229,107 @@ void json_string(const char *key, const char *value)
 
 void json_uint(const char *key, uint64_t value)
 {
-	if (!js.active)
+	if (!w->active)
 		return;
 	begin_value(key);
-	fprintf(js.doc, "%llu", (unsigned long long)value);
+	fprintf(w->doc, "%llu", (unsigned long long)value);
 }
 
 void json_int(const char *key, long long value)
 {
-	if (!js.active)
+	if (!w->active)
 		return;
 	begin_value(key);
-	fprintf(js.doc, "%lld", value);
+	fprintf(w->doc, "%lld", value);
 }
 
 void json_bool(const char *key, bool value)
 {
-	if (!js.active)
+	if (!w->active)
 		return;
 	begin_value(key);
-	fputs(value ? "true" : "false", js.doc);
+	fputs(value ? "true" : "false", w->doc);
 }
 
 void json_null(const char *key)
 {
-	if (!js.active)
+	if (!w->active)
 		return;
 	begin_value(key);
-	fputs("null", js.doc);
+	fputs("null", w->doc);
 }
 
 void json_fixed(const char *key, double value, int decimals)
 {
-	if (!js.active)
+	if (!w->active)
 		return;
 	begin_value(key);
 	/* JSON has no infinity or NaN. */
 	if (isfinite(value))
-		fprintf(js.doc, "%.*f", decimals, value);
+		fprintf(w->doc, "%.*f", decimals, value);
 	else
-		fputs("null", js.doc);
+		fputs("null", w->doc);
 }
 
 void json_discard_devices(void)
 {
-	if (!js.active || js.finished)
+	if (!run_doc.active || js.finished)
 		return;
-	fflush(js.doc);
+	fflush(run_doc.doc);
 	/* Back to just after "devices": [ ; an open_memstream rewritten from there. */
-	fseek(js.doc, (long)js.devices_at, SEEK_SET);
-	js.depth = 2;
-	js.first[1] = true;
+	fseek(run_doc.doc, (long)js.devices_at, SEEK_SET);
+	run_doc.depth = 2;
+	run_doc.first[1] = true;
 }
 
 const char *json_devices_text(size_t *len)
 {
-	if (!js.active || js.finished || !js.doc) {
+	if (!run_doc.active || js.finished || !run_doc.doc) {
 		*len = 0;
 		return "";
 	}
-	fflush(js.doc);
-	*len = js.len - js.devices_at;
-	return js.buf + js.devices_at;
+	fflush(run_doc.doc);
+	*len = run_doc.len - js.devices_at;
+	return run_doc.buf + js.devices_at;
 }
 
 void json_top_error(const char *message)
 {
-	if (!js.active)
+	if (!run_doc.active)
 		return;
 	fputs(js.errors_first ? "\n    " : ",\n    ", js.errors);
 	js.errors_first = false;
 	put_escaped(js.errors, (const unsigned char *)message, strlen(message));
+}
+
+void json_side_begin(void)
+{
+	side_doc = (struct writer){ 0 };
+	side_doc.doc = open_memstream(&side_doc.buf, &side_doc.len);
+	if (!side_doc.doc)
+		return;
+	side_doc.active = true;
+	w = &side_doc;
+	fputc('{', side_doc.doc);
+	side_doc.first[0] = true;
+	side_doc.closer[0] = '}';
+	side_doc.depth = 1;
+}
+
+char *json_side_end(size_t *len)
+{
+	char *text = NULL;
+
+	*len = 0;
+	if (w != &side_doc)
+		return NULL;
+	while (side_doc.depth > 0)
+		close_container();
+	fputc('\n', side_doc.doc);
+	fclose(side_doc.doc);
+	text = side_doc.buf;
+	*len = side_doc.len;
+	side_doc = (struct writer){ 0 };
+	w = &run_doc;
+	return text;
 }

@@ -31,6 +31,15 @@ void json_bool(const char *key, bool value);
 void json_null(const char *key);
 void json_fixed(const char *key, double value, int decimals);
 
+/*
+ * A document of its own (an erase record) while the run's goes on: the
+ * calls above write to it, an object already open, until json_side_end()
+ * closes it and returns its text (malloc'ed, the caller frees; NULL where
+ * none was begun or memory ran out).
+ */
+void json_side_begin(void);
+char *json_side_end(size_t *len);
+
 /* An error outside any device (bad command line): listed at the top level. */
 void json_top_error(const char *message);
 

@@ -635,6 +635,26 @@ static void scsi_flush_quietly(struct device *dev)
 	(void)scsi_synchronize_cache(dev, &res);
 }
 
+/* An erase record's device: INQUIRY, the serial number, the NAA designator, READ CAPACITY, rotation. */
+static int scsi_disk_identity(struct device *dev, struct disk_identity *d)
+{
+	struct scsi_facts f;
+	size_t k;
+
+	gather_facts(dev, &f);
+	snprintf(d->model, sizeof(d->model), "%s", f.model);
+	snprintf(d->serial, sizeof(d->serial), "%s", f.serial);
+	snprintf(d->firmware, sizeof(d->firmware), "%s", f.inq.revision);
+	if (f.id.has_naa) {
+		k = (size_t)snprintf(d->wwn, sizeof(d->wwn), "naa.");
+		hex_string(f.id.naa, f.id.naa_len, d->wwn + k, sizeof(d->wwn) - k);
+	}
+	if (f.has_capacity)
+		d->capacity_bytes = f.cap.blocks * f.cap.block_bytes;
+	d->media = f.rotation == 1 ? "ssd" : f.rotation > 1 ? "hdd" : NULL;
+	return 0;
+}
+
 const struct disk_ops scsi_disk = {
 	.kind = "SCSI",
 	.scsi = true,
@@ -661,4 +681,5 @@ const struct disk_ops scsi_disk = {
 	.standby_timer = scsi_disk_standby_timer,
 	.temperature = scsi_disk_temperature,
 	.erase_choices = scsi_erase_choices,
+	.identity = scsi_disk_identity,
 };
