@@ -15,7 +15,7 @@
 
 #include "ata.h"
 #include "actions.h"
-#include "hdparm.h"
+#include "version.h"
 #include "identify.h"
 #include "idle.h"
 #include "json.h"
@@ -138,14 +138,17 @@ static int note_immediate(const struct option_desc *o, struct parse_state *ps, c
 
 /*
  * After an option that must stand alone, what may still come: the wait for
- * a sanitize, and how any erase is verified.
+ * a sanitize, and how any erase is verified and recorded.
  */
 static bool may_follow(const struct option_desc *alone, enum opt_id id)
 {
 	bool sanitize = alone && alone->name && strncmp(alone->name, "sanitize-", 9) == 0;
 	bool erase = sanitize || (alone && alone->id == OPT_FORMAT_ERASE);
 
-	return (id == OPT_SANITIZE_WAIT && sanitize) || (id == OPT_ERASE_VERIFY && erase);
+	bool erase_modifier = id == OPT_ERASE_VERIFY || id == OPT_ERASE_RECORD || id == OPT_ERASE_OPERATOR;
+
+	erase = erase || (alone && (alone->id == OPT_SECURITY_ERASE || alone->id == OPT_SECURITY_ERASE_ENHANCED));
+	return (id == OPT_SANITIZE_WAIT && sanitize) || (erase_modifier && erase);
 }
 
 static int parse_option(struct parse_state *ps, const struct option_desc *o, struct cursor *c, const char *spelled)
@@ -298,9 +301,23 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 		complain("--iodepth and --block-size go with -t or --seeks\n");
 		return EINVAL;
 	}
-	/* The blocks are read back where an erase is waited for: after a format, or a sanitize's wait. */
-	if (ps->s.v[OPT_ERASE_VERIFY].given && !ps->s.v[OPT_FORMAT_ERASE].given && !ps->s.v[OPT_SANITIZE_WAIT].given) {
-		complain("--erase-verify goes with --format-erase or --sanitize-wait\n");
+	/* The blocks are read back where an erase is waited for: a format, a security erase, a sanitize's wait. */
+	if (ps->s.v[OPT_ERASE_VERIFY].given && !ps->s.v[OPT_FORMAT_ERASE].given && !ps->s.v[OPT_SANITIZE_WAIT].given &&
+	    !ps->s.v[OPT_SECURITY_ERASE].given && !ps->s.v[OPT_SECURITY_ERASE_ENHANCED].given) {
+		complain("--erase-verify goes with --format-erase, --security-erase or --sanitize-wait\n");
+		return EINVAL;
+	}
+	if (ps->s.v[OPT_ERASE_RECORD].given && !settings_erase(&ps->s)) {
+		complain("--erase-record goes with an erase (--sanitize-*, --format-erase, --security-erase) or"
+			 " --sanitize-wait\n");
+		return EINVAL;
+	}
+	if (ps->s.v[OPT_ERASE_OPERATOR].given && !ps->s.v[OPT_ERASE_RECORD].given) {
+		complain("--erase-operator goes with --erase-record\n");
+		return EINVAL;
+	}
+	if (ps->s.v[OPT_ERASE_RECORD].given && strcmp(ps->s.v[OPT_ERASE_RECORD].str, "-") == 0 && ps->run.json) {
+		complain("--erase-record -: standard output already carries the --json document\n");
 		return EINVAL;
 	}
 	if (ps->sole && (ps->actions > 1 || ps->njobs > 1)) {

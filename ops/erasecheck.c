@@ -184,7 +184,7 @@ static int sample_read(struct sample_disk *sd, unsigned int i, uint64_t *lba, ss
 	return *got == (ssize_t)sd->lbs ? 0 : *got < 0 ? errno : EIO;
 }
 
-void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t pattern)
+void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t pattern, const char *command)
 {
 	const struct reach *r = disks_of(dev);
 	struct erase_run *rec;
@@ -198,6 +198,7 @@ void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t patt
 	rec->kind = kind;
 	rec->pattern = pattern;
 	rec->sent = true;
+	snprintf(rec->command, sizeof(rec->command), "%s", command);
 	rec->began = time(NULL);
 	for (unsigned int i = 0; i < r->n; i++) {
 		struct erase_before *b = &rec->disk[rec->n++];
@@ -369,6 +370,14 @@ static struct erase_run *erase_run_of(struct device *dev, enum erase_kind kind, 
 		dev->erase->pattern = pattern;
 	}
 	return dev->erase;
+}
+
+void erase_run_status(struct device *dev, const char *status)
+{
+	struct erase_run *run = erase_run_of(dev, ERASE_TO_SOME_PATTERN, 0);
+
+	if (run)
+		snprintf(run->drive_status, sizeof(run->drive_status), "%s", status);
 }
 
 int erase_check(struct device *dev, enum erase_kind kind, uint32_t pattern, bool full)

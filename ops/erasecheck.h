@@ -66,9 +66,11 @@ struct erase_run {
 	enum erase_kind kind;
 	uint32_t pattern;
 	bool sent;		/* the sample before was taken: the erase went out right after */
+	char command[96];	/* the command, as "Issuing ..." names it */
 	time_t began, ended;	/* the erase sent; read back */
 	unsigned int n;
 	struct erase_before disk[REACH_MAX];
+	char drive_status[160];	/* the drive's word for how it ended ("completed", a failure's reason) */
 	bool checked;		/* read back after it ended */
 	unsigned int n_checked;
 	struct erase_checked checked_disk[REACH_MAX];
@@ -76,6 +78,9 @@ struct erase_run {
 
 /* A disk's object of the "erase_check" array (of the run's document, or of an erase record). */
 void erase_json_checked(const struct erase_checked *c, enum erase_kind kind);
+
+/* The drive's word for how the erase ended, for the record. */
+void erase_run_status(struct device *dev, const char *status);
 
 /* dev->erase and what it holds, freed. */
 void erase_run_free(struct device *dev);
@@ -94,10 +99,11 @@ void erase_json_sanitize_status(const struct sanitize_poll *p);
 /*
  * Just before an erase is sent: the sample of every disk it reaches
  * (dev->reach, else the disk named), kept in dev->erase with what the
- * erase is (kind, and the overwrite's pattern).  Nothing is said: a disk
+ * erase is (kind, the overwrite's pattern, the command as "Issuing" names
+ * it) and when it went out.  Nothing is said: a disk
  * that cannot be read is compared with nothing afterwards.
  */
-void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t pattern);
+void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t pattern, const char *command);
 
 /*
  * After an erase ended: each disk's sample, a line each (and the

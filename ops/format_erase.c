@@ -7,6 +7,7 @@
  * and sends.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "checks.h"
 #include "erase_verify.h"
@@ -21,6 +22,7 @@ int format_erase_step(struct device *dev, const struct settings *s, enum opt_id 
 {
 	const char *option = s->v[opt].name;
 	struct format_request r = { .crypto = s->v[opt].num != 0 };
+	char command[96];
 	enum erase_kind leaves = r.crypto ? ERASE_CRYPTO : ERASE_TO_ZEROS;
 	struct disk_cause cause = { 0 };
 	struct long_command lc;
@@ -40,9 +42,10 @@ int format_erase_step(struct device *dev, const struct settings *s, enum opt_id 
 		reach_list(&dev->reach, names, sizeof(names));
 		out("This controller's format erases every namespace: %s\n", names);
 	}
-	erase_sample_before(dev, leaves, 0);
-	out("Issuing NVMe Format NVM with %s of namespace %u\n", r.crypto ? "cryptographic erase" : "user-data erase",
-	    (unsigned int)dev->nvme_nsid);
+	snprintf(command, sizeof(command), "NVMe Format NVM with %s of namespace %u",
+		 r.crypto ? "cryptographic erase" : "user-data erase", (unsigned int)dev->nvme_nsid);
+	erase_sample_before(dev, leaves, 0, command);
+	out("Issuing %s\n", command);
 	fflush(stdout);
 	long_command_begin(&lc, "formatting", 0,
 			   " hdparm was interrupted: the format goes on in the controller, and the namespace is not"
@@ -50,6 +53,7 @@ int format_erase_step(struct device *dev, const struct settings *s, enum opt_id 
 			   !dev->run.json);
 	err = dev->disk->format_start(dev, &r, &cause);
 	seconds = long_command_end(&lc);
+	erase_run_status(dev, !err ? "format completed" : cause.why[0] ? cause.why : strerror(err));
 	if (err)
 		say_cause(&cause, err);
 	json_object_begin("format_erase");

@@ -46,7 +46,7 @@ int sanitize_start_step(struct device *dev, const struct settings *s, enum opt_i
 		return say_cause_for(&cause, err, option);
 	}
 	if (erases)
-		erase_sample_before(dev, r.leaves, r.pattern);
+		erase_sample_before(dev, r.leaves, r.pattern, r.command);
 	out("Issuing %s\n", r.command);
 	fflush(stdout);
 	err = dev->disk->sanitize_start(dev, &r, &cause);

@@ -43,6 +43,9 @@ static int outcome(struct device *dev, const struct settings *s, struct sanitize
 		p->status = "completed";
 	}
 	erase_json_sanitize_status(p);
+	erase_run_status(dev, p->detail[0] && p->phase != SANITIZE_COMPLETED && p->phase != SANITIZE_COMPLETED_NO_DEALLOC
+				      ? p->detail
+				      : p->status);
 	if (p->phase == SANITIZE_COMPLETED || p->phase == SANITIZE_COMPLETED_NO_DEALLOC)
 		return check_after(dev, s, p);
 	complain(" --sanitize-wait: %s\n", p->detail);

@@ -7,6 +7,8 @@
 
 #include "identify.h"
 #include "checks.h"
+#include "erase_verify.h"
+#include "erasecheck.h"
 #include "json.h"
 #include "progress.h"
 #include "security.h"
@@ -128,7 +130,10 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		return EOPNOTSUPP;
 	}
 	if (ata_id_security_frozen(id)) {
-		complain(" %s: security is frozen until the drive is power-cycled\n", op->name);
+		complain(" %s: the drive's security is frozen (SECURITY FREEZE LOCK, as firmware or the kernel send at boot):"
+			 " it refuses security commands until it is reset; a suspend and resume resets most drives"
+			 " (rtcwake -m mem -s 10), or unplug the drive and plug it in again; hdparm does not suspend the"
+			 " machine itself\n", op->name);
 		return EPERM;
 	}
 	if (opt != OPT_SECURITY_SET_PASS && !ata_id_security_enabled(id)) {
@@ -161,12 +166,19 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	switch (opt) {
 	case OPT_SECURITY_ERASE:
 	case OPT_SECURITY_ERASE_ENHANCED: {
-		err = ata_command(dev, "ERASE_PREPARE", ATA_OP_SECURITY_ERASE_PREPARE, 0, 0);
-		if (err)
-			return err;
+		/* 9.65's output stays as it was unless a read-back or a record is asked for. */
+		bool proven = s->v[OPT_ERASE_VERIFY].given || s->v[OPT_ERASE_RECORD].given;
 		static char interrupted[512];
 		struct long_command lc;
 		double seconds;
+
+		/* Before ERASE PREPARE: the drive aborts an ERASE UNIT that does not follow it at once. */
+		if (proven)
+			erase_sample_before(dev, ERASE_TO_SOME_PATTERN, 0,
+					    enhanced ? "SECURITY ERASE UNIT (enhanced)" : "SECURITY ERASE UNIT");
+		err = ata_command(dev, "ERASE_PREPARE", ATA_OP_SECURITY_ERASE_PREPARE, 0, 0);
+		if (err)
+			return err;
 
 		snprintf(interrupted, sizeof(interrupted),
 			 "Interrupted: hdparm stops here, but the drive goes on erasing, and stays locked until the erase "
@@ -182,7 +194,12 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		json_fixed("seconds", seconds, 1);
 		json_uint("estimate_minutes", erase_estimate_s(id, enhanced) / 60);
 		json_object_end();
-		return err;
+		if (proven)
+			erase_run_status(dev, err ? "SECURITY ERASE UNIT failed" : "SECURITY ERASE UNIT completed");
+		if (err || !proven)
+			return err;
+		drop_cached_sectors(dev);
+		return erase_check(dev, ERASE_TO_SOME_PATTERN, 0, verify_full(s));
 	}
 	case OPT_SECURITY_DISABLE:
 		/* DISABLE PASSWORD needs the drive unlocked first. */

@@ -137,6 +137,8 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_SANITIZE_EXIT_FAILURE, .name = "sanitize-exit-failure-mode", .cls = CLASS_ALONE, .usage = "--sanitize-exit-failure-mode  Leave the failure state of a sanitize started with --sanitize-ause" },
 	{ .id = OPT_FORMAT_ERASE, .name = "format-erase", .arg = ARG_WORD, .words = (const char *const[]){ "user", "crypto", NULL }, .what = "secure erase", .cls = CLASS_ALONE, .usage = "--format-erase user|crypto    NVMe: format with a user-data or cryptographic erase (DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--format-erase", .why = FORMAT_ERASE_WARNING, .whole_disk = true } },
 	{ .id = OPT_ERASE_VERIFY, .name = "erase-verify", .arg = ARG_WORD, .words = (const char *const[]){ "sample", "full", NULL }, .what = "verification", .cls = CLASS_MODIFIER, .usage = "--erase-verify sample|full    After an erase: read back a sample of blocks (the default), or every block" },
+	{ .id = OPT_ERASE_RECORD, .name = "erase-record", .arg = ARG_FILE, .what = "record file", .cls = CLASS_MODIFIER, .usage = "--erase-record FILE|DIR/|-     With an erase: write its record, one JSON document (schema: hdparm.8)" },
+	{ .id = OPT_ERASE_OPERATOR, .name = "erase-operator", .arg = ARG_FILE, .what = "operator", .cls = CLASS_MODIFIER, .usage = "--erase-operator NAME          With --erase-record: who ran the erase" },
 	{ .id = OPT_EPC, .name = "epc", .usage = "--epc                         Show the Extended Power Conditions: timers and states" },
 	{ .id = OPT_EPC_ENABLE, .name = "epc-enable", .usage = "--epc-enable                  Enable the EPC feature set" },
 	{ .id = OPT_EPC_DISABLE, .name = "epc-disable", .usage = "--epc-disable                 Disable the EPC feature set (APM works again)" },
@@ -148,6 +150,19 @@ const struct option_desc option_table[] = {
 };
 
 const size_t option_count = ARRAY_SIZE(option_table);
+
+bool settings_erase(const struct settings *s)
+{
+	static const enum opt_id erasing[] = {
+		OPT_SANITIZE_BLOCK_ERASE, OPT_SANITIZE_CRYPTO, OPT_SANITIZE_OVERWRITE, OPT_FORMAT_ERASE,
+		OPT_SECURITY_ERASE, OPT_SECURITY_ERASE_ENHANCED, OPT_SANITIZE_WAIT,
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(erasing); i++)
+		if (s->v[erasing[i]].given)
+			return true;
+	return false;
+}
 
 const struct option_desc *option_desc(enum opt_id opt)
 {

@@ -86,4 +86,7 @@ const struct option_desc *option_desc(enum opt_id opt);
 /* How the option is spelled on the command line: "-S", "--read-sector". */
 const char *option_name(enum opt_id opt);
 
+/* An option that erases a disk, or waits for its erase, was given: the run an erase record tells of. */
+bool settings_erase(const struct settings *s);
+
 #endif

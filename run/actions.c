@@ -32,6 +32,8 @@
 #include "read_sector.h"
 #include "standby_timer.h"
 #include "epc.h"
+#include "erase_record.h"
+#include "erasecheck.h"
 #include "sanitize.h"
 #include "sanitize_start.h"
 #include "sanitize_status.h"
@@ -374,9 +376,16 @@ int process_device(const char *path, const struct settings *s, const struct run_
 			break;
 	}
 	fflush(stdout);
+	/* Written whatever happened, refusals too: the record says what was and was not done. */
+	if (s->v[OPT_ERASE_RECORD].given) {
+		int err = erase_record_write(&dev, s, status);
+
+		if (err && !status)
+			status = err;
+	}
 	if (dev.fd >= 0)
 		close(dev.fd);
-	free(dev.erase);
+	erase_run_free(&dev);
 	json_device_end(&dev);
 	report_operation(NULL);
 	*refused = dev.refused;

@@ -42,7 +42,8 @@
  *   SHIM_DISK_IMAGE=FILE   an O_DIRECT open of /dev/null opens FILE (read-only), a block device
  *                       for fstat (SHIM_BLOCK_DEV) with BLKGETSIZE64 its size and BLKSSZGET 512;
  *                       SHIM_DISK_IMAGE_AFTER=FILE: what it opens once an erase was accepted (NVMe
- *                       Format NVM or Sanitize, ATA SANITIZE erase, SCSI SANITIZE): the erase's work
+ *                       Format NVM or Sanitize, ATA SANITIZE erase or SECURITY ERASE UNIT, SCSI
+ *                       SANITIZE): the erase's work
  *   SHIM_NVME_NSID=N    NVME_IOCTL_ID says namespace N (default 1)
  *   SHIM_SANITIZE=C:L,C:L,abort:R   successive SANITIZE STATUS EXT answers: COUNT C and
  *                       LBA L (hex), or ABRT with LBA 7:0 = R; the last one repeats
@@ -615,7 +616,7 @@ static int fake_sg_io(struct sg_io_hdr *io)
 			fclose(f);
 		}
 	}
-	if (command == 0xb4 && (cdb[4] == 0x11 || cdb[4] == 0x12 || cdb[4] == 0x14) &&
+	if (((command == 0xb4 && (cdb[4] == 0x11 || cdb[4] == 0x12 || cdb[4] == 0x14)) || command == 0xf4) &&
 	    (!getenv("SHIM_REPLY") || strcmp(getenv("SHIM_REPLY"), "ok") == 0))
 		erased = 1;
 	if (command == 0xb4 && cdb[3] == 0 && cdb[4] == 0 && getenv("SHIM_SANITIZE")) {

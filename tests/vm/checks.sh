@@ -478,7 +478,11 @@ jdump json-nvme $H --json -I -C -W -a /dev/nvme0n1
 jdump json-virtio $H --json -I -C -W -a /dev/vda
 jdump json-timings $H --json -tT /dev/sda
 jdump json-two $H --json -C /dev/sda /dev/vda
-jdump json-nvme-format-erase $H --json --yes-i-know-what-i-am-doing --format-erase user /dev/nvme1n1
+# Data again, then the format read back whole, with its record (the host counts the image's blocks).
+dd if=/dev/urandom of=/dev/nvme1n1 bs=512 seek=100 count=50 conv=fsync 2> /dev/null
+jdump json-nvme-format-erase $H --json --yes-i-know-what-i-am-doing --format-erase user --erase-verify full \
+	--erase-record /tmp/record.json --erase-operator vm /dev/nvme1n1
+jdump record-nvme-format-erase cat /tmp/record.json
 
 # --- requests in flight: -t --iodepth and --seeks on each kind of disk ---
 for d in sda sdb nvme0n1 vda; do

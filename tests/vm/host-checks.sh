@@ -2,6 +2,7 @@
 # After the VM: check the bytes the guest's commands left on the images.
 # Usage: host-checks.sh WORKDIR.  Prints "ok NAME" / "FAIL NAME" lines.
 work=$1
+here=$(cd "$(dirname "$0")" && pwd)
 marker=$(yes hdparm-vm-marker-0123456789abcdef | head -c 512 | od -An -tx1 | tr -d ' \n')
 
 sector() { # IMAGE LBA COUNT: hex of the bytes
@@ -53,7 +54,27 @@ sys.exit(0 if ($2) else 1)" 2> "$work/jcheck.err"; then
 	jcheck json-hdd "devs[0]['identify']['model_name'] == 'HDPARM-TEST-HDD' and devs[0]['identify']['serial_number'] == 'HDD0001' and devs[0]['power_mode'] == 'active/idle' and devs[0]['write_cache']['supported'] and devs[0]['readahead'] == 256 and devs[0]['errors'] == [] and devs[0]['identify']['rotation_rate'] == 7200 and devs[0]['identify']['wwn']['naa'] == 5"
 	jcheck json-ssd "devs[0]['identify']['rotation_rate'] == 0 and devs[0]['errors'] == [] and devs[0]['identify']['user_capacity']['blocks'] == 131072"
 	jcheck json-nvme "devs[0]['identify']['device_type'] == 'nvme' and devs[0]['identify']['serial_number'] == 'NVME0001' and devs[0]['identify']['user_capacity']['blocks'] == 65536 and devs[0]['power_mode'] == 'active/idle' and devs[0]['power_state'] == 0 and devs[0]['max_power_watts'] == 25.0 and devs[0]['apst_enabled'] is None and devs[0]['errors'] == []"
-	jcheck json-nvme-format-erase "devs[0]['format_erase']['erase'] == 'user' and devs[0]['format_erase']['completed'] and devs[0]['erase_check'] == [{'device': '/dev/nvme1n1', 'blocks': 64, 'zeros': 64, 'pattern': 0, 'other': 0, 'compared_with_before': True, 'unchanged': 0, 'verdict': 'zeros'}] and devs[0]['errors'] == []"
+	# --erase-verify full's counts against the image's own blocks, read here; the record against its schema.
+	image_counts="$(python3 -c "
+import sys
+b = open('$work/nvme-erase.img', 'rb').read()
+blocks = [b[i:i + 512] for i in range(0, len(b), 512)]
+print(len(blocks), sum(1 for x in blocks if not any(x)))")"
+	jcheck json-nvme-format-erase "devs[0]['format_erase']['erase'] == 'user' and devs[0]['format_erase']['completed'] and {k: v for k, v in devs[0]['erase_check'][0].items() if k != 'full'} == {'device': '/dev/nvme1n1', 'blocks': 64, 'zeros': 64, 'pattern': 0, 'other': 0, 'compared_with_before': True, 'unchanged': 0, 'verdict': 'zeros'} and devs[0]['errors'] == [] and [devs[0]['erase_check'][0]['full'][k] for k in ('blocks', 'zeros')] == [int(x) for x in '$image_counts'.split()] and devs[0]['erase_check'][0]['full']['verdict'] == 'as_expected'"
+	py=python3
+	python3 -c 'import jsonschema' 2> /dev/null || py=/usr/bin/python3
+	if [ -f "$work/record-nvme-format-erase.json" ] && "$py" -c "
+import json, jsonschema
+r = json.load(open('$work/record-nvme-format-erase.json'))
+jsonschema.validate(r, json.load(open('$here/../../erase-record.schema.json')))
+assert r['device']['serial_number'] == 'NVME-ERASE' and r['device']['capacity_bytes'] == $(stat -c %s "$work/nvme-erase.img")
+assert r['outcome'] == 'erased_and_verified' and r['operator'] == 'vm' and r['erase']['technique'] == 'format_user_data_erase'
+assert r['verification']['disks'][0]['full']['zeros'] == int('$image_counts'.split()[1])" 2> "$work/jcheck.err"; then
+		echo "ok vm erase record: --format-erase user on QEMU's NVMe, valid, its counts the image's"
+	else
+		echo "FAIL vm erase record: --format-erase user on QEMU's NVMe, valid, its counts the image's"
+		sed 's/^/  /' "$work/jcheck.err" | tail -n 3
+	fi
 	jcheck json-virtio "'identify' not in devs[0] and 'power_mode' not in devs[0] and len(devs[0]['errors']) >= 3 and devs[0]['readahead'] == 256"
 	jcheck json-timings "devs[0]['timings']['cached_reads']['mib'] > 0 and devs[0]['timings']['disk_reads']['mib'] > 0 and devs[0]['timings']['disk_reads']['o_direct'] is False"
 	jcheck json-two "[d['name'] for d in devs] == ['/dev/sda', '/dev/vda'] and devs[0]['errors'] == [] and devs[1]['errors'] != []"

@@ -1,0 +1,161 @@
+#!/bin/bash
+# --erase-record: the record of an erase on the double's NVMe controller
+# (tests/tools/sgio-shim.c), for success, failure and refusal, each held
+# against erase-record.schema.json by python3-jsonschema, and its device
+# fields against the Identify page's own bytes (NVMe Base: SN bytes 4-23,
+# MN 24-63, FR 64-71).  A kill during the erase leaves no record; an
+# interrupted wait leaves a whole one.
+# Usage: erase-record-tests.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" lines.
+set -u
+H=$1
+out=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+double_name=record
+# shellcheck source=tests/tools/double.sh
+. "$top/tests/tools/double.sh"
+ctrl=$top/tests/nvme/qemu-ctrl.hex
+schema=$top/erase-record.schema.json
+# A python3 with jsonschema: the one first on PATH, else the system's (python3-jsonschema).
+py=
+for p in python3 /usr/bin/python3; do
+	if "$p" -c 'import jsonschema' 2> /dev/null; then py=$p; break; fi
+done
+if [ -z "$py" ]; then
+	echo "FAIL erase record: no python3 with jsonschema (tests/setup installs python3-jsonschema)"
+	echo "end of suite"
+	exit 0
+fi
+asan="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+
+# Disk images: random data before; after, the pattern, zeros, and zeros but for block 1000.
+head -c 1048576 /dev/urandom > "$out/rec-before.img"
+printf 'Z\245\303<' > "$out/rec-pattern.img"
+for _ in $(seq 18); do cat "$out/rec-pattern.img" "$out/rec-pattern.img" > "$out/rec.tmp"; mv "$out/rec.tmp" "$out/rec-pattern.img"; done
+head -c 1048576 /dev/zero > "$out/rec-mid.img"
+printf 'left behind' | dd of="$out/rec-mid.img" bs=512 seek=1000 conv=notrunc status=none
+
+# run ENV... -- ARGS...: hdparm on the double's namespace 259:0; rc, $out/rec.out, $out/rec.err
+run() {
+	local envs=()
+	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+	shift
+	env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 \
+		SHIM_DISK_IMAGE="$out/rec-before.img" "${envs[@]}" "${preload[@]}" "$asan" \
+		"$H" "$@" /dev/null > "$out/rec.out" 2> "$out/rec.err"
+	rc=$?
+}
+
+# check NAME FILE PYTHON-EXPRESSION: FILE validates against the schema and the expression (over r,
+# the record, and page, the Identify Controller bytes) holds.
+check() {
+	local name=$1 file=$2 expr=$3 why
+	why=$("$py" - "$file" "$schema" "$ctrl" "$expr" "$rc" 2>&1 <<'EOF'
+import json, sys
+import jsonschema
+path, schema, ctrl, expr = sys.argv[1:5]
+rc = int(sys.argv[5])
+expr = ' '.join(expr.split())
+r = json.load(open(path))
+jsonschema.validate(r, json.load(open(schema)))
+page = bytes(int(x, 16) for x in open(ctrl).read().split())
+text = lambda a, b: page[a:b].decode('ascii').rstrip(' ')
+def atastr(words, first, n):
+    w = [int(x, 16) for x in words.split()][first:first + n]
+    return ''.join(chr(x >> 8) + chr(x & 0xff) for x in w).strip(' ')
+if not eval(expr):
+    print('does not hold: ' + expr)
+    print(json.dumps(r)[:600])
+EOF
+	)
+	if [ -z "$why" ]; then
+		echo "ok erase record: $name"
+	else
+		echo "FAIL erase record: $name (exit $rc)"
+		echo "$why" | head -n 8 | sed 's/^/  /'
+		sed 's/^/  stderr: /' "$out/rec.err" | head -n 4
+	fi
+}
+
+yes=--yes-i-know-what-i-am-doing
+rm -rf "$out/records" "$out/rec-ok.json" "$out/rec-bad.json" "$out/rec-refused.json"
+run SHIM_NVME_SANITIZE=0:1 SHIM_DISK_IMAGE_AFTER="$out/rec-pattern.img" -- $yes --sanitize-overwrite hex:5aa5c33c \
+	--sanitize-wait --erase-verify full --erase-record "$out/rec-ok.json" --erase-operator "A. Tester"
+check "a verified overwrite: erased_and_verified, exit 0, the drive's own names" "$out/rec-ok.json" \
+	"rc == 0 and r['outcome'] == 'erased_and_verified' and r['exit_status'] == 0 and r['operator'] == 'A. Tester'
+	 and r['device']['serial_number'] == text(4, 24) and r['device']['model'] == text(24, 64)
+	 and r['device']['firmware_version'] == text(64, 72) and r['device']['transport'] == 'NVMe'
+	 and r['erase']['technique'] == 'overwrite' and r['erase']['method'] == 'purge' and r['erase']['sent']
+	 and r['erase']['pattern'] == 0x5aa5c33c and r['erase']['command'] == 'NVMe Sanitize (overwrite)'
+	 and r['drive_status_after'] == 'completed' and r['verification']['method'] == 'full'
+	 and r['verification']['disks'][0]['full']['pattern'] == 2048 and r['erase']['began'] <= r['erase']['ended']"
+run SHIM_NVME_SANITIZE=0:1 SHIM_DISK_IMAGE_AFTER="$out/rec-mid.img" -- $yes --sanitize-block-erase \
+	--sanitize-wait --erase-verify full --erase-record "$out/rec-bad.json"
+check "a block erase that left block 1000: verification_failed, exit 5, the block listed" "$out/rec-bad.json" \
+	"rc == 5 and r['outcome'] == 'verification_failed' and r['exit_status'] == 5 and r['operator'] is None
+	 and r['verification']['disks'][0]['full']['first_lbas_not_expected']['other'] == [1000]"
+run SHIM_NVME_SANICAP=0 -- $yes --sanitize-block-erase --erase-record "$out/rec-refused.json"
+check "a sanitize the controller has not: refused, nothing sent, no time" "$out/rec-refused.json" \
+	"rc != 0 and r['outcome'] == 'refused' and not r['erase']['sent'] and r['erase']['began'] is None
+	 and r['verification']['disks'] == []"
+mkdir -p "$out/records"
+run SHIM_NVME_SANITIZE=0:1 SHIM_DISK_IMAGE_AFTER="$out/rec-pattern.img" -- $yes --sanitize-crypto-scramble \
+	--sanitize-wait --erase-record "$out/records/"
+set -- "$out"/records/erase-NVME0001-*.json
+if [ "$#" = 1 ] && [ -f "$1" ]; then
+	check "a folder: one record named by the serial number" "$1" "r['erase']['technique'] == 'crypto_erase'"
+else
+	echo "FAIL erase record: a folder: one record named by the serial number ($(ls "$out/records"))"
+fi
+run SHIM_NVME_SANITIZE=0:1 SHIM_DISK_IMAGE_AFTER="$out/rec-pattern.img" -- $yes --sanitize-overwrite hex:5aa5c33c \
+	--sanitize-wait --erase-record -
+sed -n '/^{$/,/^}$/p' "$out/rec.out" > "$out/rec-stdout.json"
+check "-: the record on standard output, after the text" "$out/rec-stdout.json" \
+	"rc == 0 and r['outcome'] == 'erased_and_verified'"
+
+# ATA: SECURITY ERASE UNIT with a read-back and a record (a crafted page: security enabled, a
+# password set); the device's names from the page's own words (ACS-3: serial 10-19, model 27-46, each
+# word's high byte first).
+crafted=$top/tests/identify/pages/crafted-security-big.hex
+head -c 1048576 /dev/zero > "$out/rec-zeros.img"
+rm -f "$out/rec-ata.json"
+env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE="$out/rec-before.img" \
+	SHIM_DISK_IMAGE_AFTER="$out/rec-zeros.img" "${preload[@]}" "$asan" "$H" --security-erase pw --erase-verify full \
+	--erase-record "$out/rec-ata.json" /dev/null > "$out/rec.out" 2> "$out/rec.err"
+rc=$?
+words=$(tr -s ' \n' '  ' < "$crafted")
+check "ATA --security-erase: sampled before, read back after, the drive's own names" "$out/rec-ata.json" \
+	"rc == 0 and r['outcome'] == 'erased_and_verified' and r['device']['transport'] == 'ATA'
+	 and r['erase']['technique'] == 'security_erase' and r['erase']['method'] == 'clear'
+	 and r['erase']['command'] == 'SECURITY ERASE UNIT' and r['verification']['disks'][0]['full']['zeros'] == 2048
+	 and r['device']['model'] == atastr('$words', 27, 20) and r['device']['serial_number'] == atastr('$words', 10, 10)"
+if grep -q 'after the erase: all 64 blocks sampled over the disk read as zeros' "$out/rec.out"; then
+	echo "ok erase record: ATA --security-erase with --erase-verify: the sample's line"
+else
+	echo "FAIL erase record: ATA --security-erase with --erase-verify: the sample's line"
+fi
+
+# A sanitize that never ends (SSTAT 2: in progress), waited for: SIGKILL leaves no record and no
+# temporary file; SIGTERM ends the wait, and the record is whole.
+for sig in KILL TERM; do
+	rm -f "$out/rec-$sig.json"*
+	env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:2 \
+		SHIM_BLOCK_DEV=259:0 SHIM_DISK_IMAGE="$out/rec-before.img" "${preload[@]}" "$asan" \
+		"$H" $yes --sanitize-block-erase --sanitize-wait --erase-record "$out/rec-$sig.json" /dev/null \
+		> /dev/null 2>&1 &
+	pid=$!
+	sleep 2
+	kill -s "$sig" "$pid"
+	{ wait "$pid"; } 2> /dev/null
+	rc=$?
+	if [ "$sig" = KILL ]; then
+		if [ -z "$(ls "$out/rec-$sig.json"* 2> /dev/null)" ]; then
+			echo "ok erase record: killed during the erase: no record, no temporary file"
+		else
+			echo "FAIL erase record: killed during the erase: no record, no temporary file ($(ls "$out/rec-$sig.json"*))"
+		fi
+	else
+		check "SIGTERM during the wait: a whole record, wait_interrupted" "$out/rec-$sig.json" \
+			"rc == 4 and r['outcome'] == 'wait_interrupted' and r['erase']['sent']"
+	fi
+done
+echo "end of suite"
