@@ -411,6 +411,17 @@ static inline bool ata_id_has_sanitize(const uint16_t *id)
 #define ATA_SANITIZE_REASON_FROZEN 3
 #define ATA_SANITIZE_REASON_ANTIFREEZE 4
 
+/* DEVICE CONFIGURATION OVERLAY (word 83 bit 11, where the word is valid). */
+static inline bool ata_id_has_dco(const uint16_t *id)
+{
+	return (id[ATA_ID_COMMAND_SET_2] & 0xc800) == 0x4800;
+}
+
+static inline bool ata_id_security_locked(const uint16_t *id)
+{
+	return id[ATA_ID_SECURITY] & 0x0004;
+}
+
 static inline bool ata_id_has_security(const uint16_t *id)
 {
 	return (id[ATA_ID_COMMAND_SET_1] & 0x0002) && (id[ATA_ID_SECURITY] & 0x0001);

@@ -19,6 +19,7 @@
 #include "ata_disk.h"
 #include "identify.h"
 #include "report.h"
+#include "unaligned.h"
 #include "ata_commands.h"
 
 
@@ -540,6 +541,39 @@ static int ata_cache_set(struct device *dev, enum disk_cache which, bool on, str
 			 ata_set_feature(dev, on ? ATA_SF_LOOKAHEAD_ON : ATA_SF_LOOKAHEAD_OFF, 0, &res));
 }
 
+/*
+ * Before an erase: the accessible and native max addresses (GET NATIVE MAX
+ * ADDRESS EXT with AMAC, else READ NATIVE MAX ADDRESS (EXT)), the DCO's max
+ * (DEVICE CONFIGURATION IDENTIFY, words 3-5), and IDENTIFY's locks.
+ */
+static int ata_disk_hidden_areas(struct device *dev, struct disk_hidden *h)
+{
+	struct ata_result res;
+	uint8_t dco[512];
+	int err;
+	const uint16_t *id = ata_identify(dev, &err, &res);
+	enum ata_max_command kind;
+
+	if (!id)
+		return ata_cause(&h->cause, "IDENTIFY DEVICE", &res, err);
+	h->accessible = identify_capacity(id);
+	h->amac = ata_id_has_amax(id);
+	h->security_supported = ata_id_has_security(id);
+	h->security_enabled = ata_id_security_enabled(id);
+	h->security_locked = ata_id_security_locked(id);
+	h->security_frozen = ata_id_security_frozen(id);
+	h->sanitize_supported = ata_id_has_sanitize(id);
+	kind = h->amac ? ATA_MAX_ACCESSIBLE : ata_id_lba48_enabled(id) ? ATA_MAX_EXT : ATA_MAX_28;
+	err = ata_read_native_max(dev, kind, &res);
+	if (!err && res.have_regs && !res.lba_incomplete)
+		h->native = (kind != ATA_MAX_28 ? res.out.lba : ((uint64_t)res.out.device & 0x0f) << 24 | (res.out.lba & 0xffffff)) + 1;
+	else
+		ata_cause(&h->cause, "READ NATIVE MAX ADDRESS", &res, err ? err : EIO);
+	if (ata_id_has_dco(id) && ata_dco_identify(dev, dco, &res) == 0)
+		h->dco = (get_le16(dco + 10) * 0x100000000ULL | (uint64_t)get_le16(dco + 8) << 16 | get_le16(dco + 6)) + 1;
+	return 0;
+}
+
 /* An erase record's device: IDENTIFY's strings, WWN, capacity and rotation. */
 static int ata_disk_identity(struct device *dev, struct disk_identity *d)
 {
@@ -595,4 +629,5 @@ const struct disk_ops ata_disk = {
 	.standby_timer = ata_disk_standby_timer,
 	.temperature = ata_disk_temperature,
 	.identity = ata_disk_identity,
+	.hidden_areas = ata_disk_hidden_areas,
 };

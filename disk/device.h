@@ -170,6 +170,21 @@ struct disk_identity {
 	struct disk_cause cause;
 };
 
+/*
+ * What an ATA drive keeps beyond the host's reach, and its locks, read just
+ * before an erase: a host protected area (the native max address above the
+ * accessible one), a DCO that lowers the native max, and the security state.
+ */
+struct disk_hidden {
+	uint64_t accessible;	/* sectors the host reaches (IDENTIFY) */
+	uint64_t native;	/* sectors below the native max address; 0: not read */
+	uint64_t dco;		/* sectors the DCO overlay says the drive has; 0: no DCO, or not read */
+	bool amac;		/* ACCESSIBLE MAX ADDRESS CONFIGURATION (ACS-3) */
+	bool security_supported, security_enabled, security_locked, security_frozen;
+	bool sanitize_supported;
+	struct disk_cause cause;	/* a read that failed (what it would have said stays 0) */
+};
+
 /* Where a disk's power stands, as the commands that do not wake it say. */
 enum disk_power { DISK_POWER_UNKNOWN, DISK_POWER_ACTIVE, DISK_POWER_STANDBY };
 
@@ -243,6 +258,8 @@ struct disk_ops {
 	/* The temperature (-H), by whatever the disk keeps it in; 0 or an errno, nothing said. */
 	int (*temperature)(struct device *dev, struct disk_temperature *t);
 	bool temperature_wakes_nothing;	/* reading it never wakes the disk (an NVMe admin command): no power check first */
+	/* Before an erase: what the disk hides from the host (NULL: nothing it can hide); nothing said. */
+	int (*hidden_areas)(struct device *dev, struct disk_hidden *h);
 	/* Who the disk is (an erase record's device); 0 or an errno with id->cause, nothing said. */
 	int (*identity)(struct device *dev, struct disk_identity *id);
 	/* How far erase option opt reaches beyond the disk named (NULL: no further); nothing said. */

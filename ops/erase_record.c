@@ -105,6 +105,40 @@ static void record_erase(const struct settings *s, const struct technique *t, co
 	json_object_end();
 }
 
+static void json_sectors(const char *key, uint64_t n)
+{
+	if (n)
+		json_uint(key, n);
+	else
+		json_null(key);
+}
+
+/* What the disk hid from the host before the erase (null: a disk that cannot hide any, or not read). */
+static void record_hidden(const struct erase_run *run)
+{
+	const struct disk_hidden *h = run && run->have_hidden ? &run->hidden : NULL;
+
+	if (!h) {
+		json_null("hidden_areas");
+		return;
+	}
+	json_object_begin("hidden_areas");
+	json_uint("accessible_sectors", h->accessible);
+	json_sectors("native_max_sectors", h->native);
+	json_sectors("hpa_sectors", h->native > h->accessible ? h->native - h->accessible : 0);
+	json_sectors("dco_max_sectors", h->dco);
+	json_sectors("dco_hidden_sectors", h->native && h->dco > h->native ? h->dco - h->native : 0);
+	json_bool("amac", h->amac);
+	json_object_begin("security");
+	json_bool("supported", h->security_supported);
+	json_bool("enabled", h->security_enabled);
+	json_bool("locked", h->security_locked);
+	json_bool("frozen", h->security_frozen);
+	json_object_end();
+	json_bool("sanitize_supported", h->sanitize_supported);
+	json_object_end();
+}
+
 /* Read back: the method, and each disk's object as the run's JSON has it. */
 static void record_verification(const struct settings *s, const struct erase_run *run)
 {
@@ -235,8 +269,7 @@ int erase_record_write(struct device *dev, const struct settings *s, int status)
 	record_device(dev, &id);
 	record_erase(s, t, run);
 	json_text_or_null("drive_status_after", run ? run->drive_status : NULL);
-	/* HPA, DCO, AMAC, security and sanitize state before the erase: not examined yet (null). */
-	json_null("hidden_areas");
+	record_hidden(run);
 	record_verification(s, run);
 	json_string("outcome", outcome(t, run, status));
 	json_uint("exit_status", (unsigned int)status);

@@ -314,3 +314,14 @@ void erase_verify_json(const struct verify_full *v, enum erase_kind kind)
 	json_string("verdict", erase_verify_failed(v, kind) ? "not_as_expected" : "as_expected");
 	json_object_end();
 }
+
+void erase_verify_say_hidden(const struct disk_hidden *h, const char *who)
+{
+	if (h->native > h->accessible)
+		out("after the erase:%s LBA %llu to %llu, hidden by a host protected area, were not read back: what was read"
+		    " is what the host reaches, not the whole medium\n", who, (unsigned long long)h->accessible,
+		    (unsigned long long)h->native - 1);
+	if (h->native && h->dco > h->native)
+		out("after the erase:%s LBA %llu to %llu, hidden by a device configuration overlay, were not read back\n",
+		    who, (unsigned long long)h->native, (unsigned long long)h->dco - 1);
+}

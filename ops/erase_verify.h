@@ -19,6 +19,12 @@ static inline bool verify_full(const struct settings *s)
 	return s->v[OPT_ERASE_VERIFY].given && s->v[OPT_ERASE_VERIFY].num == 1;
 }
 
+/* A read-back or a record was asked for: the erase is read around more closely (hidden areas too). */
+static inline bool erase_proof_asked(const struct settings *s)
+{
+	return s->v[OPT_ERASE_VERIFY].given || s->v[OPT_ERASE_RECORD].given;
+}
+
 #define VERIFY_LISTED 8		/* first LBAs listed of each kind that was not expected */
 
 struct verify_full {
@@ -58,6 +64,9 @@ int erase_verify_full(const char *path, enum erase_kind kind, uint32_t pattern, 
  */
 int erase_verify_say(const struct verify_full *v, enum erase_kind kind, const char *who);
 bool erase_verify_failed(const struct verify_full *v, enum erase_kind kind);
+
+/* The sectors a hidden area kept from the read-back, a line each (nothing where none). */
+void erase_verify_say_hidden(const struct disk_hidden *h, const char *who);
 
 /* The "full" JSON object of a disk's erase_check. */
 void erase_verify_json(const struct verify_full *v, enum erase_kind kind);

@@ -359,7 +359,11 @@ static int verify_whole(const struct device *dev, const struct reached_disk *d, 
 		return err;
 	}
 	c->full = v;
-	return erase_verify_say(v, kind, who);
+	err = erase_verify_say(v, kind, who);
+	/* Every block the host reaches is not the whole medium where the drive hides some. */
+	if (dev->erase && dev->erase->have_hidden)
+		erase_verify_say_hidden(&dev->erase->hidden, who);
+	return err;
 }
 
 /* The run's erase, where the check comes without one this run started (--sanitize-wait alone). */
@@ -370,6 +374,12 @@ static struct erase_run *erase_run_of(struct device *dev, enum erase_kind kind, 
 		dev->erase->pattern = pattern;
 	}
 	return dev->erase;
+}
+
+void erase_run_hidden(struct device *dev)
+{
+	if (dev->erase && dev->disk->hidden_areas)
+		dev->erase->have_hidden = dev->disk->hidden_areas(dev, &dev->erase->hidden) == 0;
 }
 
 void erase_run_status(struct device *dev, const char *status)

@@ -70,6 +70,8 @@ struct erase_run {
 	time_t began, ended;	/* the erase sent; read back */
 	unsigned int n;
 	struct erase_before disk[REACH_MAX];
+	bool have_hidden;	/* hidden: what the disk hid from the host before the erase */
+	struct disk_hidden hidden;
 	char drive_status[160];	/* the drive's word for how it ended ("completed", a failure's reason) */
 	bool checked;		/* read back after it ended */
 	unsigned int n_checked;
@@ -78,6 +80,9 @@ struct erase_run {
 
 /* A disk's object of the "erase_check" array (of the run's document, or of an erase record). */
 void erase_json_checked(const struct erase_checked *c, enum erase_kind kind);
+
+/* Just after erase_sample_before(): what the disk hides from the host (HPA, DCO, locks), for the record. */
+void erase_run_hidden(struct device *dev);
 
 /* The drive's word for how the erase ended, for the record. */
 void erase_run_status(struct device *dev, const char *status);

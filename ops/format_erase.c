@@ -45,6 +45,8 @@ int format_erase_step(struct device *dev, const struct settings *s, enum opt_id 
 	snprintf(command, sizeof(command), "NVMe Format NVM with %s of namespace %u",
 		 r.crypto ? "cryptographic erase" : "user-data erase", (unsigned int)dev->nvme_nsid);
 	erase_sample_before(dev, leaves, 0, command);
+	if (erase_proof_asked(s))
+		erase_run_hidden(dev);
 	out("Issuing %s\n", command);
 	fflush(stdout);
 	long_command_begin(&lc, "formatting", 0,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "checks.h"
+#include "erase_verify.h"
 #include "erasecheck.h"
 #include "report.h"
 #include "sanitize_start.h"
@@ -47,6 +48,8 @@ int sanitize_start_step(struct device *dev, const struct settings *s, enum opt_i
 	}
 	if (erases)
 		erase_sample_before(dev, r.leaves, r.pattern, r.command);
+	if (erases && erase_proof_asked(s))
+		erase_run_hidden(dev);
 	out("Issuing %s\n", r.command);
 	fflush(stdout);
 	err = dev->disk->sanitize_start(dev, &r, &cause);

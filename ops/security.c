@@ -113,6 +113,50 @@ static unsigned int erase_timeout(const uint16_t *id, bool enhanced)
 	return (unsigned int)(secs > 0xffffffu ? 0xffffffu : secs);
 }
 
+/* SECURITY ERASE PREPARE, then ERASE UNIT with the drive's time, and where asked the read-back around it. */
+static int security_erase(struct device *dev, const struct settings *s, enum opt_id opt, const uint16_t *id,
+			  const struct ata_security_block *block)
+{
+	const struct security_op *op = &security_ops[opt];
+	bool enhanced = opt == OPT_SECURITY_ERASE_ENHANCED;
+	/* 9.65's output stays as it was unless a read-back or a record is asked for. */
+	bool proven = erase_proof_asked(s);
+	static char interrupted[512];
+	struct long_command lc;
+	double seconds;
+	int err;
+
+	/* Before ERASE PREPARE: the drive aborts an ERASE UNIT that does not follow it at once. */
+	if (proven) {
+		erase_sample_before(dev, ERASE_TO_SOME_PATTERN, 0,
+				    enhanced ? "SECURITY ERASE UNIT (enhanced)" : "SECURITY ERASE UNIT");
+		erase_run_hidden(dev);
+	}
+	err = ata_command(dev, "ERASE_PREPARE", ATA_OP_SECURITY_ERASE_PREPARE, 0, 0);
+	if (err)
+		return err;
+	snprintf(interrupted, sizeof(interrupted),
+		 "Interrupted: hdparm stops here, but the drive goes on erasing, and stays locked until the erase "
+		 "finishes or the drive is power-cycled.\nThe Security section of \"hdparm -I %s\" shows where it "
+		 "stands.\n",
+		 dev->path);
+	long_command_begin(&lc, "erasing", erase_estimate_s(id, enhanced), interrupted, !dev->run.json);
+	err = security_command(dev, op->command, block, erase_timeout(id, enhanced), op->name);
+	seconds = long_command_end(&lc);
+	json_object_begin("security_erase");
+	json_bool("enhanced", enhanced);
+	json_bool("completed", !err);
+	json_fixed("seconds", seconds, 1);
+	json_uint("estimate_minutes", erase_estimate_s(id, enhanced) / 60);
+	json_object_end();
+	if (proven)
+		erase_run_status(dev, err ? "SECURITY ERASE UNIT failed" : "SECURITY ERASE UNIT completed");
+	if (err || !proven)
+		return err;
+	drop_cached_sectors(dev);
+	return erase_check(dev, ERASE_TO_SOME_PATTERN, 0, verify_full(s));
+}
+
 int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	const struct security_op *op = &security_ops[opt];
@@ -165,42 +209,8 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	fflush(stdout);
 	switch (opt) {
 	case OPT_SECURITY_ERASE:
-	case OPT_SECURITY_ERASE_ENHANCED: {
-		/* 9.65's output stays as it was unless a read-back or a record is asked for. */
-		bool proven = s->v[OPT_ERASE_VERIFY].given || s->v[OPT_ERASE_RECORD].given;
-		static char interrupted[512];
-		struct long_command lc;
-		double seconds;
-
-		/* Before ERASE PREPARE: the drive aborts an ERASE UNIT that does not follow it at once. */
-		if (proven)
-			erase_sample_before(dev, ERASE_TO_SOME_PATTERN, 0,
-					    enhanced ? "SECURITY ERASE UNIT (enhanced)" : "SECURITY ERASE UNIT");
-		err = ata_command(dev, "ERASE_PREPARE", ATA_OP_SECURITY_ERASE_PREPARE, 0, 0);
-		if (err)
-			return err;
-
-		snprintf(interrupted, sizeof(interrupted),
-			 "Interrupted: hdparm stops here, but the drive goes on erasing, and stays locked until the erase "
-			 "finishes or the drive is power-cycled.\nThe Security section of \"hdparm -I %s\" shows where it "
-			 "stands.\n",
-			 dev->path);
-		long_command_begin(&lc, "erasing", erase_estimate_s(id, enhanced), interrupted, !dev->run.json);
-		err = security_command(dev, op->command, &block, erase_timeout(id, enhanced), op->name);
-		seconds = long_command_end(&lc);
-		json_object_begin("security_erase");
-		json_bool("enhanced", enhanced);
-		json_bool("completed", !err);
-		json_fixed("seconds", seconds, 1);
-		json_uint("estimate_minutes", erase_estimate_s(id, enhanced) / 60);
-		json_object_end();
-		if (proven)
-			erase_run_status(dev, err ? "SECURITY ERASE UNIT failed" : "SECURITY ERASE UNIT completed");
-		if (err || !proven)
-			return err;
-		drop_cached_sectors(dev);
-		return erase_check(dev, ERASE_TO_SOME_PATTERN, 0, verify_full(s));
-	}
+	case OPT_SECURITY_ERASE_ENHANCED:
+		return security_erase(dev, s, opt, id, &block);
 	case OPT_SECURITY_DISABLE:
 		/* DISABLE PASSWORD needs the drive unlocked first. */
 		err = security_command(dev, ATA_OP_SECURITY_UNLOCK, &block, 15, "SECURITY_UNLOCK");

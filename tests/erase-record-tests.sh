@@ -114,11 +114,12 @@ check "-: the record on standard output, after the text" "$out/rec-stdout.json" 
 
 # ATA: SECURITY ERASE UNIT with a read-back and a record (a crafted page: security enabled, a
 # password set); the device's names from the page's own words (ACS-3: serial 10-19, model 27-46, each
-# word's high byte first).
+# word's high byte first).  READ NATIVE MAX ADDRESS EXT answers LBA 40000FFFh: 4096 sectors above the
+# 1073741824 that IDENTIFY's words 100-103 give (hdparm 9.65's -I of the page says so too) are hidden.
 crafted=$top/tests/identify/pages/crafted-security-big.hex
 head -c 1048576 /dev/zero > "$out/rec-zeros.img"
 rm -f "$out/rec-ata.json"
-env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE="$out/rec-before.img" \
+env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_LBA=0x40000fff \
 	SHIM_DISK_IMAGE_AFTER="$out/rec-zeros.img" "${preload[@]}" "$asan" "$H" --security-erase pw --erase-verify full \
 	--erase-record "$out/rec-ata.json" /dev/null > "$out/rec.out" 2> "$out/rec.err"
 rc=$?
@@ -127,7 +128,14 @@ check "ATA --security-erase: sampled before, read back after, the drive's own na
 	"rc == 0 and r['outcome'] == 'erased_and_verified' and r['device']['transport'] == 'ATA'
 	 and r['erase']['technique'] == 'security_erase' and r['erase']['method'] == 'clear'
 	 and r['erase']['command'] == 'SECURITY ERASE UNIT' and r['verification']['disks'][0]['full']['zeros'] == 2048
-	 and r['device']['model'] == atastr('$words', 27, 20) and r['device']['serial_number'] == atastr('$words', 10, 10)"
+	 and r['device']['model'] == atastr('$words', 27, 20) and r['device']['serial_number'] == atastr('$words', 10, 10)
+	 and r['hidden_areas']['accessible_sectors'] == 1073741824 and r['hidden_areas']['hpa_sectors'] == 4096
+	 and r['hidden_areas']['security'] == {'supported': True, 'enabled': True, 'locked': False, 'frozen': False}"
+if grep -q 'LBA 1073741824 to 1073745919, hidden by a host protected area, were not read back' "$out/rec.out"; then
+	echo "ok erase record: ATA --erase-verify full says what a host protected area kept from it"
+else
+	echo "FAIL erase record: ATA --erase-verify full says what a host protected area kept from it"
+fi
 if grep -q 'after the erase: all 64 blocks sampled over the disk read as zeros' "$out/rec.out"; then
 	echo "ok erase record: ATA --security-erase with --erase-verify: the sample's line"
 else
