@@ -16,13 +16,9 @@ set -u
 H=$1
 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-double="$out/script-double.so"
-if ! ${CC:-cc} -shared -fPIC -O2 -o "$double" "$top/tests/tools/script-double.c" -ldl; then
-	echo "FAIL build tests/tools/script-double.c"
-	echo "end of suite"
-	exit 0
-fi
-if [ "${PRELOAD:-}" = qemu ]; then preload=(QEMU_SET_ENV="LD_PRELOAD=$double"); else preload=(LD_PRELOAD="$double"); fi
+double_source=script-double double_name=ops
+# shellcheck source=tests/tools/double.sh
+. "$top/tests/tools/double.sh"
 
 # The double itself: a command that is not the script's next, and a listed one never sent, are
 # reported (else every case below would pass whatever hdparm sent).
