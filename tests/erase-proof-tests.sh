@@ -1,11 +1,11 @@
 #!/bin/bash
-# --erase-record: the record of an erase on the double's NVMe controller
-# (tests/tools/sgio-shim.c), for success, failure and refusal, each held
-# against erase-record.schema.json by python3-jsonschema, and its device
-# fields against the Identify page's own bytes (NVMe Base: SN bytes 4-23,
-# MN 24-63, FR 64-71).  A kill during the erase leaves no record; an
-# interrupted wait leaves a whole one.
-# Usage: erase-record-tests.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" lines.
+# Proof of an erase, on the double's NVMe controller and ATA drive (tests/tools/sgio-shim.c):
+# --erase-record for success, failure and refusal, each held against erase-record.schema.json
+# by python3-jsonschema, and its device fields against the Identify page's own bytes (NVMe
+# Base: SN bytes 4-23, MN 24-63, FR 64-71).  A kill during the erase leaves no record; an
+# interrupted wait leaves a whole one.  --erase-verify full's status line on a terminal.
+# (Its counts and listed LBAs: tests/nvme-commands.txt.)
+# Usage: erase-proof-tests.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" lines.
 set -u
 H=$1
 out=$2
@@ -141,6 +141,23 @@ if grep -q 'after the erase: all 64 blocks sampled over the disk read as zeros' 
 else
 	echo "FAIL erase record: ATA --security-erase with --erase-verify: the sample's line"
 fi
+
+# --erase-verify full on a terminal: a status line with the share read, the rate and the time
+# left, redrawn while it reads (a 4 GiB sparse image after the erase: long enough to draw).
+truncate -s 0 "$out/rec-big.img"
+truncate -s 4G "$out/rec-big.img"
+script -qec "env SHIM_NVME=$ctrl,$top/tests/nvme/qemu-ns.hex SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:1 \
+	SHIM_BLOCK_DEV=259:0 SHIM_DISK_IMAGE=$out/rec-before.img SHIM_DISK_IMAGE_AFTER=$out/rec-big.img ${preload[*]} $asan \
+	$H $yes --sanitize-block-erase --sanitize-wait --erase-verify full /dev/null" /dev/null > "$out/rec.tty" < /dev/null
+rc=$?
+if [ "$rc" = 0 ] && grep -Eq 'verify: [0-9]+% of 4\.3 GB read, [0-9]+ MB/s, [0-9]+:[0-9]{2} left' "$out/rec.tty" &&
+	grep -q ': 8388608 as zeros, 0 as a pattern, 0 as other data' "$out/rec.tty"; then
+	echo "ok erase verify: full on a terminal: the share read, the rate and the time left"
+else
+	echo "FAIL erase verify: full on a terminal: the share read, the rate and the time left (exit $rc)"
+	tr '\r' '\n' < "$out/rec.tty" | tail -n 5 | sed 's/^/  /'
+fi
+rm -f "$out/rec-big.img"
 
 # A sanitize that never ends (SSTAT 2: in progress), waited for: SIGKILL leaves no record and no
 # temporary file; SIGTERM ends the wait, and the record is whole.
