@@ -168,8 +168,19 @@ static bool verification_failed(const struct erase_run *run)
 	return false;
 }
 
+/* A read-back that SIGINT or SIGTERM stopped. */
+static bool verification_interrupted(const struct erase_run *run)
+{
+	for (unsigned int i = 0; i < run->n_checked; i++)
+		if (run->checked_disk[i].full && run->checked_disk[i].full->interrupted)
+			return true;
+	return false;
+}
+
 static const char *outcome(const struct technique *t, const struct erase_run *run, int status)
 {
+	if (run && run->checked && verification_interrupted(run))
+		return "verification_interrupted";
 	if (run && run->checked)
 		return verification_failed(run) ? "verification_failed" : status ? "failed" : "erased_and_verified";
 	/* A security erase runs to its end in one command, and is not read back. */

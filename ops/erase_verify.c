@@ -168,6 +168,11 @@ static int read_chunks(struct readq *q, uint64_t chunks, enum erase_kind kind, c
 				inflight++;
 			}
 		}
+		/* Ctrl-C or SIGTERM: what is queued comes back, nothing more is asked, the record still gets written. */
+		if (!err && poll_wait_interrupted()) {
+			err = EINTR;
+			v->interrupted = true;
+		}
 		if (st->shown && now() - drawn > 0.25) {
 			drawn = now();
 			draw(st, v, t0);
@@ -200,8 +205,9 @@ int erase_verify_full(const char *path, enum erase_kind kind, uint32_t pattern, 
 	chunks = q.size / q.block;
 	tail = q.size - chunks * q.block;
 	status_begin(&st, show);
+	poll_wait_begin();
 	err = read_chunks(&q, chunks, kind, before, v, &st, t0);
-	if (!err && tail) {
+	if (!err && tail && !poll_wait_interrupted()) {
 		/* The last, shorter read, with the first slot's buffer (a multiple of the block size). */
 		got = pread(q.fd, q.buffers, (size_t)tail, (off_t)(chunks * q.block));
 		if (got == (ssize_t)tail)
@@ -211,9 +217,13 @@ int erase_verify_full(const char *path, enum erase_kind kind, uint32_t pattern, 
 			v->failed_at = chunks * q.block / v->block_bytes;
 		}
 	}
+	poll_wait_end();
 	status_end(&st);
 	v->seconds = now() - t0;
-	if (err)
+	if (v->interrupted)
+		complain(" --erase-verify: interrupted after %llu of the %llu blocks of %s: the read-back is incomplete\n",
+			 (unsigned long long)v->read, (unsigned long long)v->blocks, path);
+	else if (err)
 		complain(" --erase-verify: reading %s failed at LBA %llu: %s\n", path, (unsigned long long)v->failed_at,
 			 strerror(err));
 	readq_close(&q);
@@ -235,6 +245,8 @@ static void say_lbas(const uint64_t *lba, unsigned int n, uint64_t of)
 /* Blocks the erase does not leave (zeros after a cryptographic erase are: deallocated), or unchanged. */
 bool erase_verify_failed(const struct verify_full *v, enum erase_kind kind)
 {
+	if (v->interrupted)
+		return true;
 	for (int b = ERASED_ZEROS; b <= ERASED_OTHER; b++)
 		if (v->count[b] && !erase_block_expected(kind, (enum erase_block)b) && !(kind == ERASE_CRYPTO && b == ERASED_ZEROS))
 			return true;
@@ -311,7 +323,8 @@ void erase_verify_json(const struct verify_full *v, enum erase_kind kind)
 			json_lbas(block_names[b], v->listed[b], v->n_listed[b]);
 	json_lbas("unchanged", v->listed_unchanged, v->n_listed_unchanged);
 	json_object_end();
-	json_string("verdict", erase_verify_failed(v, kind) ? "not_as_expected" : "as_expected");
+	json_bool("interrupted", v->interrupted);
+	json_string("verdict", v->interrupted ? "interrupted" : erase_verify_failed(v, kind) ? "not_as_expected" : "as_expected");
 	json_object_end();
 }
 

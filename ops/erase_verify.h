@@ -41,6 +41,7 @@ struct verify_full {
 	uint64_t listed_unchanged[VERIFY_LISTED];
 	unsigned int n_listed_unchanged;
 	double seconds;
+	bool interrupted;		/* SIGINT or SIGTERM ended it: the counts are of the blocks read so far */
 	uint64_t failed_at;		/* where a read failed (the error is the return value) */
 };
 
@@ -51,7 +52,8 @@ bool erase_block_expected(enum erase_kind k, enum erase_block b);
  * Read every block of the disk at path after an erase of kind (an
  * overwrite's pattern; before: the disk's sample before it, or NULL), with
  * a status line on a terminal when show is true.  0, or an errno with the
- * failure said.  Nothing else is said: the caller words *v.
+ * failure said (EINTR: SIGINT or SIGTERM stopped it, v->interrupted, and
+ * *v holds what was read).  Nothing else is said: the caller words *v.
  */
 int erase_verify_full(const char *path, enum erase_kind kind, uint32_t pattern, const struct erase_before *before,
 		      bool show, struct verify_full *v);

@@ -354,11 +354,14 @@ static int verify_whole(const struct device *dev, const struct reached_disk *d, 
 	int err = v ? erase_verify_full(node_of(dev, d), kind, pattern, before_of(dev, d->devnum), !dev->run.json, v)
 		    : ENOMEM;
 
-	if (err) {
+	/* An interrupted read-back is kept: the record says how far it got. */
+	if (err && !(v && v->interrupted)) {
 		free(v);
 		return err;
 	}
 	c->full = v;
+	if (err)
+		return err;
 	err = erase_verify_say(v, kind, who);
 	/* Every block the host reaches is not the whole medium where the drive hides some. */
 	if (dev->erase && dev->erase->have_hidden)
@@ -435,6 +438,11 @@ int erase_check(struct device *dev, enum erase_kind kind, uint32_t pattern, bool
 		/* Read whole where the sample could be read (the same node would fail again). */
 		if (full && (!err || err == EIO) && (err = verify_whole(dev, d, kind, p, who, c)) && !status)
 			status = err;
+		/* Interrupted: the disks after this one are not read either. */
+		if (err == EINTR) {
+			status = err;
+			break;
+		}
 	}
 	json_array_begin("erase_check");
 	for (unsigned int i = 0; i < run->n_checked; i++)

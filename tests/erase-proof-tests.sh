@@ -157,6 +157,24 @@ else
 	echo "FAIL erase verify: full on a terminal: the share read, the rate and the time left (exit $rc)"
 	tr '\r' '\n' < "$out/rec.tty" | tail -n 5 | sed 's/^/  /'
 fi
+# SIGINT during it: the read-back stops, and the record is written whole, saying how far it got
+# (a 64 GiB sparse image: a read-back of minutes).
+rm -f "$out/rec-int.json"
+truncate -s 64G "$out/rec-big.img"
+env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:1 SHIM_BLOCK_DEV=259:0 \
+	SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_DISK_IMAGE_AFTER="$out/rec-big.img" "${preload[@]}" "$asan" \
+	"$H" $yes --sanitize-block-erase --sanitize-wait --erase-verify full --erase-record "$out/rec-int.json" \
+	/dev/null > "$out/rec.out" 2> "$out/rec.err" &
+pid=$!
+sleep 1.5
+kill -s INT "$pid"
+wait "$pid"
+rc=$?
+check "SIGINT during --erase-verify full: a whole record, verification_interrupted, what was read" \
+	"$out/rec-int.json" "rc == 4 and r['outcome'] == 'verification_interrupted'
+	 and r['verification']['disks'][0]['full']['interrupted']
+	 and r['verification']['disks'][0]['full']['verdict'] == 'interrupted'
+	 and 0 < r['verification']['disks'][0]['full']['blocks'] < 134217728"
 rm -f "$out/rec-big.img"
 
 # A sanitize that never ends (SSTAT 2: in progress), waited for: SIGKILL leaves no record and no
