@@ -476,7 +476,8 @@ static void describe(struct readq *q)
 		snprintf(q->summary, sizeof(q->summary), "%s", name);
 }
 
-static int readq_setup(struct readq *q, const char *path, unsigned int depth, size_t block, const char *what)
+static int readq_setup(struct readq *q, const char *path, unsigned int depth, size_t block, const char *what,
+		       bool one_at_a_time_will_do)
 {
 	struct stat st;
 	int sector = 512, err = 0;
@@ -527,6 +528,12 @@ static int readq_setup(struct readq *q, const char *path, unsigned int depth, si
 		engines[i].close(q);
 		q->state = NULL;
 	}
+	/* No engine queues several reads (qemu-user, a seccomp filter): one at a time, where that serves. */
+	if (!q->engine && one_at_a_time_will_do) {
+		q->depth = 1;
+		if ((err = pread_open(q)) == 0)
+			q->engine = &engines[0];
+	}
 	if (!q->engine) {
 		complain(" %s: no way to queue reads here (io_setup: %s)\n", what, strerror(err));
 		return err;
@@ -539,7 +546,16 @@ static int readq_setup(struct readq *q, const char *path, unsigned int depth, si
 
 int readq_open(struct readq *q, const char *path, unsigned int depth, size_t block, const char *what)
 {
-	int err = readq_setup(q, path, depth, block, what);
+	int err = readq_setup(q, path, depth, block, what, false);
+
+	if (err)
+		readq_close(q);
+	return err;
+}
+
+int readq_open_or_one(struct readq *q, const char *path, unsigned int depth, size_t block, const char *what)
+{
+	int err = readq_setup(q, path, depth, block, what, true);
 
 	if (err)
 		readq_close(q);

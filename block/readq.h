@@ -43,6 +43,8 @@ struct readq_done {
  * nothing left open.
  */
 int readq_open(struct readq *q, const char *path, unsigned int depth, size_t block, const char *what);
+/* The same, but where no engine queues several reads, pread() with one in flight (q->depth 1). */
+int readq_open_or_one(struct readq *q, const char *path, unsigned int depth, size_t block, const char *what);
 void readq_close(struct readq *q);
 
 /* "io_uring", "libaio" or "pread". */

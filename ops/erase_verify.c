@@ -197,7 +197,7 @@ int erase_verify_full(const char *path, enum erase_kind kind, uint32_t pattern, 
 	memset(v, 0, sizeof(*v));
 	v->pattern = pattern;
 	v->have_pattern = kind == ERASE_TO_PATTERN;
-	err = readq_open(&q, path, VERIFY_DEPTH, VERIFY_CHUNK, "--erase-verify");
+	err = readq_open_or_one(&q, path, VERIFY_DEPTH, VERIFY_CHUNK, "--erase-verify");
 	if (err)
 		return err;
 	v->block_bytes = q.sector;
