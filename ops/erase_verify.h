@@ -10,7 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "erasecheck.h"
+#include "device.h"
+#include "erase_blocks.h"
 #include "values.h"
 
 /* --erase-verify full was given (its words: sample, full). */

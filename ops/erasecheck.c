@@ -25,32 +25,6 @@
 #include "report.h"
 #include "unaligned.h"
 
-enum erase_block erase_classify(const uint8_t *block, size_t bytes, uint32_t pattern, bool have_pattern)
-{
-	bool zeros = true, be = have_pattern, le = have_pattern;
-
-	for (size_t i = 0; i < bytes; i++) {
-		unsigned int shift = 8 * (unsigned int)(i % 4);
-
-		zeros = zeros && !block[i];
-		be = be && block[i] == (uint8_t)(pattern >> (24 - shift));
-		le = le && block[i] == (uint8_t)(pattern >> shift);
-	}
-	if (zeros)
-		return ERASED_ZEROS;
-	return be || le ? ERASED_PATTERN : ERASED_OTHER;
-}
-
-uint64_t erase_sample_lba(unsigned int i, unsigned int n, uint64_t blocks)
-{
-	if (n < 2 || blocks < 2)
-		return 0;
-	/* (blocks - 1) * i / (n - 1), without overflowing 64 bits on a huge disk. */
-	uint64_t last = blocks - 1;
-
-	return last / (n - 1) * i + last % (n - 1) * i / (n - 1);
-}
-
 void erase_json_sanitize(enum sanitize_action action, int err)
 {
 	static const char *const actions[] = {
@@ -90,14 +64,6 @@ void erase_json_sanitize_status(const struct sanitize_poll *p)
 	json_object_end();
 }
 
-uint64_t erase_block_hash(const uint8_t *block, size_t bytes)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < bytes; i++)
-		h = (h ^ block[i]) * 0x100000001b3ULL;
-	return h;
-}
 
 /* The disks to sample: those the erase reached (the preflight found them), else the disk named. */
 static const struct reach *disks_of(struct device *dev)
