@@ -38,7 +38,7 @@ skip() { skips+=("$1"); echo "skip $1"; }
 # ok/FAIL/skip lines and, as its last line, "end of suite"; without that
 # line it stopped early, which is a failure whatever it counted.
 suite() {
-	local name=$1 log="$out/$1.log" rc n_ok n_bad
+	local name=$1 log="$out/$1.log" rc n_ok n_bad began=$SECONDS
 	shift
 	"$@" > "$log" 2>&1
 	rc=$?
@@ -53,7 +53,7 @@ suite() {
 	elif [ $((n_ok + n_bad)) = 0 ] && ! grep -q '^skip ' "$log"; then
 		fail "$name: the suite ran no check" "$log"
 	else
-		echo "$name: $((n_ok + n_bad)) checks"
+		echo "$name: $((n_ok + n_bad)) checks in $((SECONDS - began)) s"
 	fi
 }
 
