@@ -348,6 +348,19 @@ int ata_security_data(struct device *dev, uint8_t command, const struct ata_secu
 	return ata_exec(dev, &cmd, res);
 }
 
+enum ata_max_command ata_native_max_command(const uint16_t *id)
+{
+	return ata_id_has_amax(id) ? ATA_MAX_ACCESSIBLE : ata_id_lba48_enabled(id) ? ATA_MAX_EXT : ATA_MAX_28;
+}
+
+uint64_t ata_native_max_sectors(const struct ata_result *res, enum ata_max_command kind)
+{
+	/* READ NATIVE MAX ADDRESS puts LBA bits 27:24 in DEVICE 3:0. */
+	if (kind == ATA_MAX_28)
+		return (((uint64_t)res->out.device & 0x0f) << 24 | (res->out.lba & 0xffffff)) + 1;
+	return res->out.lba + 1;
+}
+
 int ata_read_native_max(struct device *dev, enum ata_max_command kind, struct ata_result *res)
 {
 	static const uint8_t ops[] = {

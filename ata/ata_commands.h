@@ -130,6 +130,12 @@ enum ata_max_command { ATA_MAX_ACCESSIBLE, ATA_MAX_EXT, ATA_MAX_28 };
 /* GET NATIVE MAX ADDRESS EXT, READ NATIVE MAX ADDRESS (EXT): the answer in res->out.lba. */
 int ata_read_native_max(struct device *dev, enum ata_max_command kind, struct ata_result *res);
 
+/* The command that reads a drive's native max (its IDENTIFY page): AMAC's, else 48-bit where enabled, else 28-bit. */
+enum ata_max_command ata_native_max_command(const uint16_t *id);
+
+/* The sectors below the native max address, from the registers of the kind of command that read it. */
+uint64_t ata_native_max_sectors(const struct ata_result *res, enum ata_max_command kind);
+
 /* SET ACCESSIBLE MAX ADDRESS EXT, SET MAX ADDRESS (EXT) to max_lba, volatile or not. */
 int ata_set_max(struct device *dev, enum ata_max_command kind, uint64_t max_lba, bool permanent,
 		struct ata_result *res);

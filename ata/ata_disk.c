@@ -563,10 +563,10 @@ static int ata_disk_hidden_areas(struct device *dev, struct disk_hidden *h)
 	h->security_locked = ata_id_security_locked(id);
 	h->security_frozen = ata_id_security_frozen(id);
 	h->sanitize_supported = ata_id_has_sanitize(id);
-	kind = h->amac ? ATA_MAX_ACCESSIBLE : ata_id_lba48_enabled(id) ? ATA_MAX_EXT : ATA_MAX_28;
+	kind = ata_native_max_command(id);
 	err = ata_read_native_max(dev, kind, &res);
 	if (!err && res.have_regs && !res.lba_incomplete)
-		h->native = (kind != ATA_MAX_28 ? res.out.lba : ((uint64_t)res.out.device & 0x0f) << 24 | (res.out.lba & 0xffffff)) + 1;
+		h->native = ata_native_max_sectors(&res, kind);
 	else
 		ata_cause(&h->cause, "READ NATIVE MAX ADDRESS", &res, err ? err : EIO);
 	if (ata_id_has_dco(id) && ata_dco_identify(dev, dco, &res) == 0)

@@ -18,6 +18,7 @@
 
 #include <linux/fs.h>
 
+#include "clock.h"
 #include "benchmark.h"
 #include "iodepth.h"
 #include "largefile.h"
@@ -25,14 +26,6 @@
 
 #define TIMING_MB 2
 #define TIMING_BYTES (TIMING_MB * 1024 * 1024)
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /*
  * The 2 MiB buffer, allocated, faulted in and locked once per run: with
@@ -155,7 +148,7 @@ int time_cached_reads(struct device *dev, const struct settings *s, enum opt_id 
 	if ((err = flush_device_cache(dev)))
 		goto out;
 	sleep(1);
-	start = now();
+	start = monotonic_seconds();
 	do {
 		iterations++;
 		if (lseek(dev->fd, 0, SEEK_SET)) {
@@ -165,11 +158,11 @@ int time_cached_reads(struct device *dev, const struct settings *s, enum opt_id 
 		}
 		if ((err = read_block(dev, buf, 0)))
 			goto out;
-		elapsed = now() - start;
+		elapsed = monotonic_seconds() - start;
 	} while (elapsed < 2.0);
 
 	/* Take out what the seeks and clock reads cost. */
-	start = now();
+	start = monotonic_seconds();
 	for (unsigned int i = 0; i < iterations; i++) {
 		if (lseek(dev->fd, 0, SEEK_SET)) {
 			err = errno;
@@ -177,7 +170,7 @@ int time_cached_reads(struct device *dev, const struct settings *s, enum opt_id 
 			goto out;
 		}
 	}
-	seek_cost = now() - start;
+	seek_cost = monotonic_seconds() - start;
 	elapsed -= seek_cost;
 	out(" Timing %scached reads:   ", s->v[OPT_DIRECT].given ? "O_DIRECT " : "");
 	print_rate(iterations * TIMING_MB, elapsed);
@@ -235,13 +228,13 @@ int time_device_reads(struct device *dev, const struct settings *s, enum opt_id 
 		goto out;
 	}
 	pos = offset;
-	start = now();
+	start = monotonic_seconds();
 	do {
 		iterations++;
 		if ((err = read_block(dev, buf, pos)))
 			goto out;
 		pos += TIMING_BYTES;
-		elapsed = now() - start;
+		elapsed = monotonic_seconds() - start;
 	} while (elapsed < 3.0 && iterations < max_iterations);
 
 	out(" Timing %s disk reads", s->v[OPT_DIRECT].given ? "O_DIRECT" : "buffered");

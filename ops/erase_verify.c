@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "erase_verify.h"
 #include "json.h"
 #include "largefile.h"
@@ -26,14 +27,6 @@
 
 /* The kinds of block (enum erase_block), as the JSON names them. */
 static const char *const block_names[] = { "zeros", "pattern", "other" };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 bool erase_block_expected(enum erase_kind k, enum erase_block b)
 {
@@ -121,7 +114,7 @@ static void judge_chunk(const uint8_t *buf, size_t bytes, uint64_t lba, enum era
 
 static void draw(struct status_line *st, const struct verify_full *v, double t0)
 {
-	double t = now() - t0, done = (double)v->read / (double)(v->blocks ? v->blocks : 1);
+	double t = monotonic_seconds() - t0, done = (double)v->read / (double)(v->blocks ? v->blocks : 1);
 	double rate = t > 0 ? (double)v->read * v->block_bytes / t : 0;
 	unsigned long left = rate > 0 ? (unsigned long)((double)(v->blocks - v->read) * v->block_bytes / rate) : 0;
 	char text[128];
@@ -173,8 +166,8 @@ static int read_chunks(struct readq *q, uint64_t chunks, enum erase_kind kind, c
 			err = EINTR;
 			v->interrupted = true;
 		}
-		if (st->shown && now() - drawn > 0.25) {
-			drawn = now();
+		if (st->shown && monotonic_seconds() - drawn > 0.25) {
+			drawn = monotonic_seconds();
 			draw(st, v, t0);
 		}
 	}
@@ -190,7 +183,7 @@ int erase_verify_full(const char *path, enum erase_kind kind, uint32_t pattern, 
 	struct status_line st;
 	struct readq q;
 	uint64_t chunks, tail;
-	double t0 = now();
+	double t0 = monotonic_seconds();
 	ssize_t got;
 	int err;
 
@@ -219,7 +212,7 @@ int erase_verify_full(const char *path, enum erase_kind kind, uint32_t pattern, 
 	}
 	poll_wait_end();
 	status_end(&st);
-	v->seconds = now() - t0;
+	v->seconds = monotonic_seconds() - t0;
 	if (v->interrupted)
 		complain(" --erase-verify: interrupted after %llu of the %llu blocks of %s: the read-back is incomplete\n",
 			 (unsigned long long)v->read, (unsigned long long)v->blocks, path);

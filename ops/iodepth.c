@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "largefile.h"
 #include "iodepth.h"
 #include "json.h"
@@ -24,14 +25,6 @@
 #include "report.h"
 
 #define RUN_SECONDS 3.0
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* What a run of queued reads did. */
 struct queue_result {
@@ -81,7 +74,7 @@ static int run_queue(struct readq *r, next_offset_fn *next, void *ctx, struct qu
 		CPU_SET(cpu, &here);
 		pinned = sched_setaffinity(0, sizeof(here), &here) == 0;
 	}
-	t0 = now();
+	t0 = monotonic_seconds();
 	for (unsigned int slot = 0; slot < r->depth && next(r, ctx, &offset); slot++) {
 		readq_queue(r, slot, offset);
 		r->started[slot] = t0;
@@ -97,7 +90,7 @@ static int run_queue(struct readq *r, next_offset_fn *next, void *ctx, struct qu
 			complain(" queued reads failed (%s): %s\n", readq_engine_name(r), strerror(err));
 			break;
 		}
-		t = now();
+		t = monotonic_seconds();
 		q->elapsed = t - t0;
 		for (int i = 0; i < n; i++) {
 			unsigned int slot = done[i].slot;
@@ -229,7 +222,7 @@ int time_random_seeks(struct device *dev, const struct settings *s, enum opt_id 
 {
 	unsigned int depth = s->v[OPT_IODEPTH].given ? (unsigned int)s->v[OPT_IODEPTH].num : 1;
 	size_t block = (size_t)(s->v[OPT_BLOCK_SIZE].given ? s->v[OPT_BLOCK_SIZE].num : 4) * 1024;
-	struct scatter sc = { .state = (uint64_t)(now() * 1e9) | 1,
+	struct scatter sc = { .state = (uint64_t)(monotonic_seconds() * 1e9) | 1,
 			      .start = s->v[OPT_OFFSET].given ? s->v[OPT_OFFSET].num << 30 : 0 };
 	struct queue_result q = { 0 };
 	struct readq r;

@@ -24,8 +24,7 @@ static uint64_t native_max_sectors(struct device *dev, const uint16_t *id, int *
 		[ATA_MAX_28] = "READ_NATIVE_MAX_ADDRESS",
 	};
 	struct ata_result res;
-	enum ata_max_command kind = ata_id_has_amax(id) ? ATA_MAX_ACCESSIBLE
-				    : ata_id_lba48_enabled(id) ? ATA_MAX_EXT : ATA_MAX_28;
+	enum ata_max_command kind = ata_native_max_command(id);
 
 	*err = ata_read_native_max(dev, kind, &res);
 	if (!*err && !res.have_regs) {
@@ -42,9 +41,7 @@ static uint64_t native_max_sectors(struct device *dev, const uint16_t *id, int *
 	}
 	if (dev->run.verbose)
 		out("%s response: lba=%llx\n", names[kind], (unsigned long long)res.out.lba);
-	if (kind != ATA_MAX_28)
-		return res.out.lba + 1;
-	return (((uint64_t)res.out.device & 0x0f) << 24 | (res.out.lba & 0xffffff)) + 1;
+	return ata_native_max_sectors(&res, kind);
 }
 
 int get_max_sectors(struct device *dev, const struct settings *s, enum opt_id opt)
