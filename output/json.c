@@ -293,6 +293,16 @@ const char *json_devices_text(size_t *len)
 	return run_doc.buf + js.devices_at;
 }
 
+void json_add_devices(const char *text, size_t len)
+{
+	if (!run_doc.active || js.finished || w != &run_doc || run_doc.depth != 2 || !len)
+		return;
+	if (!run_doc.first[1])
+		fputc(',', run_doc.doc);
+	run_doc.first[1] = false;
+	fwrite(text, 1, len, run_doc.doc);
+}
+
 void json_top_error(const char *message)
 {
 	if (!run_doc.active)

@@ -40,6 +40,13 @@ void json_fixed(const char *key, double value, int decimals);
 void json_side_begin(void);
 char *json_side_end(size_t *len);
 
+/*
+ * Devices another process wrote (what json_devices_text gave it there),
+ * appended to this document's "devices"; many disks at once run each in a
+ * process of its own.
+ */
+void json_add_devices(const char *text, size_t len);
+
 /* An error outside any device (bad command line): listed at the top level. */
 void json_top_error(const char *message);
 

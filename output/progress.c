@@ -20,6 +20,33 @@
 
 #define DONE_SIGNAL SIGUSR2
 
+/* Where status lines go instead of a terminal (progress_relay), or -1. */
+static int relay_fd = -1;
+
+void progress_relay(int fd)
+{
+	relay_fd = fd;
+}
+
+/* Status lines are drawn: on a terminal, or for whoever relays them. */
+static bool status_shown(bool show)
+{
+	return show && (relay_fd >= 0 || isatty(STDERR_FILENO));
+}
+
+/* A status line to the relay: "S text\n", the text without the terminal's controls; "" clears it. */
+static void relay(const char *text)
+{
+	char line[200];
+	int n = snprintf(line, sizeof(line), "S %s", text);
+
+	if (n > (int)sizeof(line) - 2)
+		n = (int)sizeof(line) - 2;
+	line[n++] = '\n';
+	if (write(relay_fd, line, (size_t)n) < 0)
+		return;
+}
+
 /* Straight to stderr with write(2): nothing buffered, nothing to lose at _exit. A failed write changes nothing. */
 static void say(const char *text, int n)
 {
@@ -49,6 +76,11 @@ static void draw(const struct long_command *lc)
 			     lc->label, t / 60, t % 60, (lc->estimate_s + 59) / 60);
 	else
 		n = snprintf(line, sizeof(line), "\r%s: %u min %02u s\033[K", lc->label, t / 60, t % 60);
+	if (relay_fd >= 0 && n > 4) {
+		line[n - 3] = '\0';
+		relay(line + 1);
+		return;
+	}
 	say(line, n);
 }
 
@@ -77,7 +109,7 @@ void long_command_begin(struct long_command *lc, const char *label, unsigned int
 			const char *on_interrupt, bool show)
 {
 	*lc = (struct long_command){ .label = label, .estimate_s = estimate_s, .on_interrupt = on_interrupt,
-				     .show = show && isatty(STDERR_FILENO) };
+				     .show = status_shown(show) };
 	clock_gettime(CLOCK_MONOTONIC, &lc->start);
 	sigemptyset(&lc->waited);
 	sigaddset(&lc->waited, DONE_SIGNAL);
@@ -112,23 +144,33 @@ double long_command_end(struct long_command *lc)
 	if (lc->show && lc->has_helper) {
 		t = elapsed_s(lc);
 		n = snprintf(line, sizeof(line), "\r%s took %u min %02u s\033[K\n", lc->label, t / 60, t % 60);
-		say(line, n);
+		if (relay_fd >= 0 && n > 5) {
+			line[n - 4] = '\0';
+			relay(line + 1);
+		} else
+			say(line, n);
 	}
 	return (double)(now.tv_sec - lc->start.tv_sec) + (double)(now.tv_nsec - lc->start.tv_nsec) / 1e9;
 }
 
 void status_begin(struct status_line *st, bool show)
 {
-	st->shown = show && isatty(STDERR_FILENO);
-	st->shares_screen = st->shown && isatty(STDOUT_FILENO);
+	st->shown = status_shown(show);
+	st->shares_screen = st->shown && relay_fd < 0 && isatty(STDOUT_FILENO);
 	st->drawn = false;
 }
 
 static void put_line(struct status_line *st, const char *text, const char *end)
 {
 	char line[200];
-	int n = snprintf(line, sizeof(line), "\r%s\033[K%s", text, end);
+	int n;
 
+	if (relay_fd >= 0) {
+		relay(text);
+		st->drawn = true;
+		return;
+	}
+	n = snprintf(line, sizeof(line), "\r%s\033[K%s", text, end);
 	if (n > (int)sizeof(line) - 1)
 		n = (int)sizeof(line) - 1;
 	fflush(stdout);
@@ -152,7 +194,9 @@ void status_clear(struct status_line *st)
 
 void status_end(struct status_line *st)
 {
-	if (st->shown && st->drawn)
+	if (st->shown && st->drawn && relay_fd >= 0)
+		relay("");
+	else if (st->shown && st->drawn)
 		say("\r\033[K", 4);
 	st->drawn = false;
 }

@@ -46,6 +46,13 @@ struct status_line {
 };
 
 void status_begin(struct status_line *st, bool show);
+
+/*
+ * Many disks at once: each disk's process sends its status lines to fd,
+ * one "S text" line each ("S " alone: none now), for the one process that
+ * draws them all; the long command's line goes there too.
+ */
+void progress_relay(int fd);
 void status_draw(struct status_line *st, const char *text);
 /* Before the caller writes to stdout: the line is wiped if the two share the screen. */
 void status_clear(struct status_line *st);

@@ -87,7 +87,9 @@
  *   SHIM_BLKSIZE=N      BLKGETSIZE64 answers N (the kernel's size of the disk)
  *   SHIM_SYSFS=DIR, SHIM_BLOCK_DEV=MAJ:MIN   /dev/null is that block device (fstat), and the
  *                       paths /sys/... that hdparm opens, lists or reads links of are DIR/sys/...
- *                       (without SHIM_BLOCK_DEV, /dev/null stays the character device 1:3)
+ *                       (without SHIM_BLOCK_DEV, /dev/null stays the character device 1:3);
+ *                       /dev/zero and /dev/full are two more such disks, the next minors, each
+ *                       with the same answers and disk image (many disks at once)
  * Other ioctls on the device fail with ENOTTY, as on a plain SCSI disk.
  */
 #define _GNU_SOURCE
@@ -1023,6 +1025,24 @@ static const char *disk_image(void)
 	return erased && getenv("SHIM_DISK_IMAGE_AFTER") ? getenv("SHIM_DISK_IMAGE_AFTER") : getenv("SHIM_DISK_IMAGE");
 }
 
+/*
+ * The nodes that are disks: /dev/null, and where one command names several
+ * (many disks at once), /dev/zero and /dev/full, SHIM_BLOCK_DEV's next two
+ * minors; -1 for any other path.
+ */
+static int disk_index(const char *path)
+{
+	static const char *const nodes[] = { "/dev/null", "/dev/zero", "/dev/full" };
+
+	for (int i = 0; i < 3; i++)
+		if (strcmp(path, nodes[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* Which of them the disk image was opened for (each disk's process opens its own). */
+static int image_index;
+
 /* fd is open on the disk image (what an O_DIRECT open of /dev/null gave). */
 static int is_disk_image(int fd)
 {
@@ -1040,7 +1060,12 @@ static int fake_block_device(int fd, unsigned int *maj, unsigned int *min)
 
 	if (!num || sscanf(num, "%u:%u", maj, min) != 2 || !fd_target(fd, target, sizeof(target)))
 		return 0;
-	return strcmp(target, "/dev/null") == 0 || is_disk_image(fd);
+	if (disk_index(target) >= 0) {
+		*min += (unsigned int)disk_index(target);
+		return 1;
+	}
+	*min += (unsigned int)image_index;
+	return is_disk_image(fd);
 }
 
 /* An O_DIRECT open of /dev/null reads SHIM_DISK_IMAGE instead: the blocks an erase left. */
@@ -1057,8 +1082,10 @@ static int fake_block_device(int fd, unsigned int *maj, unsigned int *min)
 		if (flags & O_CREAT)                                                            \
 			mode = va_arg(ap, mode_t);                                              \
 		va_end(ap);                                                                     \
-		if (image && (flags & O_DIRECT) && strcmp(path, "/dev/null") == 0)              \
+		if (image && (flags & O_DIRECT) && disk_index(path) >= 0) {                     \
+			image_index = disk_index(path);                                         \
 			return real(image, O_RDONLY | O_CLOEXEC);                               \
+		}                                                                               \
 		return real(path, flags, mode);                                                 \
 	}
 REDIRECTED_OPEN(open)
