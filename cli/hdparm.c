@@ -23,6 +23,7 @@
 #include "option_values.h"
 #include "cmdline.h"
 #include "report.h"
+#include "together.h"
 
 
 static const char *progname = HDPARM_NAME;
@@ -87,11 +88,6 @@ static const struct option_desc *find_name(const char *name)
 }
 
 /* A parsed command line: the settings in force at each device. */
-struct job {
-	const char *device;
-	struct settings s;
-};
-
 struct parse_state {
 	struct settings s;
 	int actions;		/* action options seen so far */
@@ -136,6 +132,14 @@ static int note_immediate(const struct option_desc *o, struct parse_state *ps, c
 	return 0;
 }
 
+/* An --erase-record that takes a record per disk: a folder, or standard output. */
+static bool erase_record_to_many(const char *given)
+{
+	size_t n = strlen(given);
+
+	return strcmp(given, "-") == 0 || (n && given[n - 1] == '/');
+}
+
 /*
  * After an option that must stand alone, what may still come: the wait for
  * a sanitize, and how any erase is verified and recorded.
@@ -145,7 +149,8 @@ static bool may_follow(const struct option_desc *alone, enum opt_id id)
 	bool sanitize = alone && alone->name && strncmp(alone->name, "sanitize-", 9) == 0;
 	bool erase = sanitize || (alone && alone->id == OPT_FORMAT_ERASE);
 
-	bool erase_modifier = id == OPT_ERASE_VERIFY || id == OPT_ERASE_RECORD || id == OPT_ERASE_OPERATOR;
+	bool erase_modifier = id == OPT_ERASE_VERIFY || id == OPT_ERASE_RECORD || id == OPT_ERASE_OPERATOR ||
+			      id == OPT_CONTINUE_ON_REFUSAL;
 
 	erase = erase || (alone && (alone->id == OPT_SECURITY_ERASE || alone->id == OPT_SECURITY_ERASE_ENHANCED));
 	return (id == OPT_SANITIZE_WAIT && sanitize) || (erase_modifier && erase);
@@ -316,6 +321,15 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 		complain("--erase-operator goes with --erase-record\n");
 		return EINVAL;
 	}
+	if (ps->s.v[OPT_CONTINUE_ON_REFUSAL].given && !settings_erase(&ps->s)) {
+		complain("--continue-on-refusal goes with an erase of many disks\n");
+		return EINVAL;
+	}
+	if (ps->s.v[OPT_ERASE_RECORD].given && ps->njobs > 1 && !erase_record_to_many(ps->s.v[OPT_ERASE_RECORD].str)) {
+		complain("--erase-record %s: one file for %d disks; give a folder (ending in /) or -\n",
+			 ps->s.v[OPT_ERASE_RECORD].str, ps->njobs);
+		return EINVAL;
+	}
 	if (ps->s.v[OPT_ERASE_RECORD].given && strcmp(ps->s.v[OPT_ERASE_RECORD].str, "-") == 0 && ps->run.json) {
 		complain("--erase-record -: standard output already carries the --json document\n");
 		return EINVAL;
@@ -446,9 +460,15 @@ int main(int argc, char **argv)
 		free(ps.jobs);
 		return status;
 	}
+	if (jobs_erase_together(ps.jobs, ps.njobs)) {
+		status = run_jobs_together(ps.jobs, ps.njobs, &ps.run);
+		free(ps.s.ranges);
+		free(ps.jobs);
+		return status;
+	}
 	for (int i = 0; i < ps.njobs; i++) {
 		bool refused = false;
-		int err = process_device(ps.jobs[i].device, &ps.jobs[i].s, &ps.run, &refused);
+		int err = process_device(ps.jobs[i].device, &ps.jobs[i].s, &ps.run, NULL, &refused);
 
 		if (err)
 			status = err;

@@ -298,6 +298,7 @@ struct device {
 		const char *engine;	/* --iodepth: "io_uring", "libaio" or "pread" */
 	} cached_reads, disk_reads;	/* -T and -t, for --json */
 	bool refused;		/* a dangerous option lacked its confirmation flag */
+	bool record_unwritable;	/* --erase-record's folder cannot be written: no erase, and no record */
 	bool sanitize_started;	/* this run started a sanitize (a SCSI disk keeps no record of one) */
 	bool reach_valid;	/* reach holds the disks the erase asked for reaches */
 	struct reach reach;

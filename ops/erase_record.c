@@ -187,22 +187,28 @@ static const char *outcome(const struct technique *t, const struct erase_run *ru
 	if (t->opt == OPT_SECURITY_ERASE || t->opt == OPT_SECURITY_ERASE_ENHANCED)
 		return status ? "failed" : "erased_not_verified";
 	if (!run || !run->sent)
-		return status ? "refused" : "not_started";
+		return status && status != ECANCELED ? "refused" : "not_started";
 	if (status == EINTR)
 		return "wait_interrupted";
 	return status ? "failed" : "started_not_waited_for";
+}
+
+static bool in_folder(const char *given)
+{
+	size_t n = strlen(given);
+
+	return n && given[n - 1] == '/';
 }
 
 /* The file's path: the option's, or in its folder, named by the serial number and the time. */
 static void record_path(const char *given, const struct disk_identity *id, const struct device *dev, char *path,
 			size_t size)
 {
-	size_t n = strlen(given);
 	char stamp[32] = "", name[96];
 	time_t now = time(NULL);
 	struct tm tm;
 
-	if (!n || given[n - 1] != '/') {
+	if (!in_folder(given)) {
 		snprintf(path, size, "%s", given);
 		return;
 	}
@@ -217,8 +223,35 @@ static void record_path(const char *given, const struct disk_identity *id, const
 	snprintf(path, size, "%serase-%s-%s.json", given, name, stamp);
 }
 
-/* text, whole, at path: a temporary file beside it, synced, renamed over it, the folder synced. */
-static int write_durably(const char *path, const char *text, size_t len)
+/*
+ * tmp, a whole file, under path's name, or where another record took that
+ * name (many disks of one serial number in one second), under "NAME-2.json"
+ * and on: link() never replaces a file, where rename() would.
+ */
+static int link_unique(const char *tmp, char *path, size_t size)
+{
+	size_t n = strlen(path);
+	char base[4096];
+
+	if (n < 5 || n >= sizeof(base) || strcmp(path + n - 5, ".json") != 0)
+		return rename(tmp, path) ? errno : 0;
+	snprintf(base, sizeof(base), "%.*s", (int)(n - 5), path);
+	for (unsigned int k = 2; link(tmp, path); k++) {
+		if (errno != EEXIST || k > 999)
+			return errno;
+		if (snprintf(path, size, "%s-%u.json", base, k) >= (int)size)
+			return ENAMETOOLONG;
+	}
+	unlink(tmp);
+	return 0;
+}
+
+/*
+ * text, whole, at path: a temporary file beside it, synced, renamed over
+ * it (in a folder: linked under a name no other record has, path updated),
+ * the folder synced.
+ */
+static int write_durably(char *path, size_t size, bool in_folder, const char *text, size_t len)
 {
 	char tmp[4096], folder[4096];
 	ssize_t done = 0;
@@ -241,7 +274,9 @@ static int write_durably(const char *path, const char *text, size_t len)
 		err = errno;
 	if (close(fd) && !err)
 		err = errno;
-	if (!err && rename(tmp, path))
+	if (!err && in_folder)
+		err = link_unique(tmp, path, size);
+	else if (!err && rename(tmp, path))
 		err = errno;
 	if (err) {
 		unlink(tmp);
@@ -254,6 +289,32 @@ static int write_durably(const char *path, const char *text, size_t len)
 		close(dir);
 	}
 	return 0;
+}
+
+int erase_record_check(struct device *dev, const struct settings *s)
+{
+	const char *given = s->v[OPT_ERASE_RECORD].str;
+	char folder[4096];
+	const char *dir = folder;
+
+	if (strcmp(given, "-") == 0)
+		return 0;
+	snprintf(folder, sizeof(folder), "%s", given);
+	if (!in_folder(given))
+		dir = dirname(folder);
+	if (access(dir, W_OK | X_OK) == 0)
+		return 0;
+	dev->refused = dev->record_unwritable = true;
+	complain(" --erase-record %s: %s cannot be written to (%s): the erase was not started, since its record could"
+		 " not be kept\n", given, dir, strerror(errno));
+	return errno == ENOENT || errno == ENOTDIR ? errno : EACCES;
+}
+
+const char *erase_outcome(const struct device *dev, const struct settings *s, int status)
+{
+	const struct technique *t = technique_of(s);
+
+	return t ? outcome(t, dev->erase, status) : NULL;
 }
 
 int erase_record_write(struct device *dev, const struct settings *s, int status)
@@ -293,7 +354,7 @@ int erase_record_write(struct device *dev, const struct settings *s, int status)
 	if (strcmp(path, "-") == 0)
 		err = fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : EIO;
 	else
-		err = write_durably(path, text, len);
+		err = write_durably(path, sizeof(path), in_folder(s->v[OPT_ERASE_RECORD].str), text, len);
 	free(text);
 	if (err)
 		complain(" --erase-record: %s could not be written: %s\n", path, strerror(err));

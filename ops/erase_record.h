@@ -20,4 +20,17 @@
  */
 int erase_record_write(struct device *dev, const struct settings *s, int status);
 
+/*
+ * Before the erase: the record's folder can be written to (the folder
+ * given, or the file's); else the refusal, said, and dev refused: an
+ * erase whose record cannot be kept is not started.
+ */
+int erase_record_check(struct device *dev, const struct settings *s);
+
+/*
+ * What became of dev's erase, as the record says it ("erased_and_verified",
+ * "refused", ...: hdparm.8); NULL where s asks for none.
+ */
+const char *erase_outcome(const struct device *dev, const struct settings *s, int status);
+
 #endif

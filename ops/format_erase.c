@@ -18,26 +18,43 @@
 #include "reach.h"
 #include "report.h"
 
+/* The disk's refusal of the format, said; r filled. A refused erase ends the device's run. */
+static int check_request(struct device *dev, const struct settings *s, enum opt_id opt, struct format_request *r)
+{
+	struct disk_cause cause = { 0 };
+	int err;
+
+	*r = (struct format_request){ .crypto = s->v[opt].num != 0 };
+	if (!dev->disk->format_check)
+		return refuse_missing_command(dev, s->v[opt].name);
+	if ((err = dev->disk->format_check(dev, r, &cause))) {
+		if (cause.about_option)
+			dev->refused = true;
+		return say_cause_for(&cause, err, s->v[opt].name);
+	}
+	return 0;
+}
+
+int format_erase_check(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct format_request r;
+
+	return check_request(dev, s, opt, &r);
+}
+
 int format_erase_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	const char *option = s->v[opt].name;
-	struct format_request r = { .crypto = s->v[opt].num != 0 };
+	struct format_request r;
 	char command[96];
-	enum erase_kind leaves = r.crypto ? ERASE_CRYPTO : ERASE_TO_ZEROS;
+	enum erase_kind leaves = s->v[opt].num != 0 ? ERASE_CRYPTO : ERASE_TO_ZEROS;
 	struct disk_cause cause = { 0 };
 	struct long_command lc;
 	char names[600];
 	double seconds;
 	int err;
 
-	if (!dev->disk->format_check)
-		return refuse_missing_command(dev, option);
-	if ((err = dev->disk->format_check(dev, &r, &cause))) {
-		/* A refused erase ends the device's run. */
-		if (cause.about_option)
-			dev->refused = true;
-		return say_cause_for(&cause, err, option);
-	}
+	if ((err = check_request(dev, s, opt, &r)))
+		return err;
 	if (r.all_namespaces && dev->reach_valid && dev->reach.n) {
 		reach_list(&dev->reach, names, sizeof(names));
 		out("This controller's format erases every namespace: %s\n", names);

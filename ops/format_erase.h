@@ -6,4 +6,7 @@
 
 step_fn format_erase_step;
 
+/* The disk's refusal of the format, said, and nothing sent (many disks at once check them all first). */
+step_fn format_erase_check;
+
 #endif

@@ -30,6 +30,29 @@ static void request_of(const struct settings *s, enum opt_id opt, struct sanitiz
 	};
 }
 
+/* The disk's own refusal of the request, said; r filled. A refused erase ends the device's run. */
+static int check_request(struct device *dev, const struct settings *s, enum opt_id opt, struct sanitize_request *r)
+{
+	struct disk_cause cause = { 0 };
+	int err;
+
+	request_of(s, opt, r);
+	if (!dev->disk->sanitize_check)
+		return refuse_missing_command(dev, s->v[opt].name);
+	if ((err = dev->disk->sanitize_check(dev, r, &cause))) {
+		dev->refused = true;
+		return say_cause_for(&cause, err, s->v[opt].name);
+	}
+	return 0;
+}
+
+int sanitize_start_check(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct sanitize_request r;
+
+	return check_request(dev, s, opt, &r);
+}
+
 int sanitize_start_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	const char *option = s->v[opt].name;
@@ -38,14 +61,8 @@ int sanitize_start_step(struct device *dev, const struct settings *s, enum opt_i
 	bool erases = opt != OPT_SANITIZE_EXIT_FAILURE;
 	int err;
 
-	request_of(s, opt, &r);
-	if (!dev->disk->sanitize_check)
-		return refuse_missing_command(dev, option);
-	/* A refused erase ends the device's run: nothing after it goes out. */
-	if ((err = dev->disk->sanitize_check(dev, &r, &cause))) {
-		dev->refused = true;
-		return say_cause_for(&cause, err, option);
-	}
+	if ((err = check_request(dev, s, opt, &r)))
+		return err;
 	if (erases)
 		erase_sample_before(dev, r.leaves, r.pattern, r.command);
 	if (erases && erase_proof_asked(s))

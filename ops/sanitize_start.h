@@ -6,4 +6,7 @@
 
 step_fn sanitize_start_step;
 
+/* The disk's refusal of the sanitize, said, and nothing sent (many disks at once check them all first). */
+step_fn sanitize_start_check;
+
 #endif

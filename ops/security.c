@@ -157,6 +157,42 @@ static int security_erase(struct device *dev, const struct settings *s, enum opt
 	return erase_check(dev, ERASE_TO_SOME_PATTERN, 0, verify_full(s));
 }
 
+/* The drive can take opt now: id is its IDENTIFY page, block holds the password; else the refusal, said. */
+static int check_drive(struct device *dev, const struct settings *s, enum opt_id opt, const uint16_t **id,
+		       struct ata_security_block *block)
+{
+	const struct security_op *op = &security_ops[opt];
+	int err;
+
+	if (!(*id = identify_or_report(dev, &err)))
+		return err;
+	if (!ata_id_has_security(*id)) {
+		complain(" %s: the drive does not support the Security feature set\n", op->name);
+		return EOPNOTSUPP;
+	}
+	if (ata_id_security_frozen(*id)) {
+		complain(" %s: the drive's security is frozen (SECURITY FREEZE LOCK, as firmware or the kernel send at boot):"
+			 " it refuses security commands until it is reset; a suspend and resume resets most drives"
+			 " (rtcwake -m mem -s 10), or unplug the drive and plug it in again; hdparm does not suspend the"
+			 " machine itself\n", op->name);
+		return EPERM;
+	}
+	if (opt != OPT_SECURITY_SET_PASS && !ata_id_security_enabled(*id)) {
+		complain(" %s: no password is set on the drive\n", op->name);
+		return EINVAL;
+	}
+	memset(block, 0, sizeof(*block));
+	return password_bytes(s->v[opt].str, block->password);
+}
+
+int security_erase_check(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct ata_security_block block;
+	const uint16_t *id;
+
+	return check_drive(dev, s, opt, &id, &block);
+}
+
 int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	const struct security_op *op = &security_ops[opt];
@@ -167,25 +203,7 @@ int security_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	const uint16_t *id;
 	int err;
 
-	if (!(id = identify_or_report(dev, &err)))
-		return err;
-	if (!ata_id_has_security(id)) {
-		complain(" %s: the drive does not support the Security feature set\n", op->name);
-		return EOPNOTSUPP;
-	}
-	if (ata_id_security_frozen(id)) {
-		complain(" %s: the drive's security is frozen (SECURITY FREEZE LOCK, as firmware or the kernel send at boot):"
-			 " it refuses security commands until it is reset; a suspend and resume resets most drives"
-			 " (rtcwake -m mem -s 10), or unplug the drive and plug it in again; hdparm does not suspend the"
-			 " machine itself\n", op->name);
-		return EPERM;
-	}
-	if (opt != OPT_SECURITY_SET_PASS && !ata_id_security_enabled(id)) {
-		complain(" %s: no password is set on the drive\n", op->name);
-		return EINVAL;
-	}
-	memset(&block, 0, sizeof(block));
-	if ((err = password_bytes(s->v[opt].str, block.password)))
+	if ((err = check_drive(dev, s, opt, &id, &block)))
 		return err;
 	block.control = (uint8_t)((master ? ATA_SECURITY_MASTER : 0) | (enhanced ? ATA_SECURITY_ENHANCED : 0));
 	if (opt == OPT_SECURITY_SET_PASS) {

@@ -6,4 +6,7 @@
 
 step_fn security_step, security_freeze;
 
+/* A security erase the drive would refuse, said, and nothing sent (many disks at once check them all first). */
+step_fn security_erase_check;
+
 #endif

@@ -139,6 +139,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_ERASE_VERIFY, .name = "erase-verify", .arg = ARG_WORD, .words = (const char *const[]){ "sample", "full", NULL }, .what = "verification", .cls = CLASS_MODIFIER, .usage = "--erase-verify sample|full    After an erase: read back a sample of blocks (the default), or every block" },
 	{ .id = OPT_ERASE_RECORD, .name = "erase-record", .arg = ARG_FILE, .what = "record file", .cls = CLASS_MODIFIER, .usage = "--erase-record FILE|DIR/|-     With an erase: write its record, one JSON document (schema: hdparm.8)" },
 	{ .id = OPT_ERASE_OPERATOR, .name = "erase-operator", .arg = ARG_FILE, .what = "operator", .cls = CLASS_MODIFIER, .usage = "--erase-operator NAME          With --erase-record: who ran the erase" },
+	{ .id = OPT_CONTINUE_ON_REFUSAL, .name = "continue-on-refusal", .cls = CLASS_MODIFIER, .usage = "--continue-on-refusal         Erasing many disks: erase the others where one is refused" },
 	{ .id = OPT_EPC, .name = "epc", .usage = "--epc                         Show the Extended Power Conditions: timers and states" },
 	{ .id = OPT_EPC_ENABLE, .name = "epc-enable", .usage = "--epc-enable                  Enable the EPC feature set" },
 	{ .id = OPT_EPC_DISABLE, .name = "epc-disable", .usage = "--epc-disable                 Disable the EPC feature set (APM works again)" },

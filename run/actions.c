@@ -62,6 +62,7 @@ struct step {
 	step_fn *run;
 	bool ata_only;		/* an ATA command, refused on other disks */
 	enum { HINT_NONE, HINT_ERASE, HINT_POWER } hint;	/* refused on a disk: what it has instead */
+	step_fn *check;		/* an erase: the disk's refusal, nothing sent (many disks check all first) */
 };
 
 /* Last column: ATA commands (refused on NVMe and SCSI disks), or steps that work on any device. */
@@ -69,7 +70,10 @@ struct step {
 #define ANY false
 #define STEP(o, w, dflt, fn, ata) { .opt = (o), .when = (w), .in_defaults = (dflt), .run = (fn), .ata_only = (ata) }
 /* An ATA erase: where refused, the disk says what erases it instead. */
-#define ATA_ERASE_STEP(o, fn) { .opt = (o), .when = WHEN_GIVEN, .run = (fn), .ata_only = true, .hint = HINT_ERASE }
+#define ATA_ERASE_STEP(o, fn, chk) \
+	{ .opt = (o), .when = WHEN_GIVEN, .run = (fn), .ata_only = true, .hint = HINT_ERASE, .check = (chk) }
+/* An erase on any disk, with the check that comes before it. */
+#define ERASE_STEP(o, fn, chk) { .opt = (o), .when = WHEN_GIVEN, .run = (fn), .check = (chk) }
 /* A power setting: where refused, the disk says how its power is managed instead. */
 #define POWER_STEP(o, w, fn) { .opt = (o), .when = (w), .run = (fn), .ata_only = true, .hint = HINT_POWER }
 
@@ -109,16 +113,16 @@ static const struct step steps[] = {
 	STEP(OPT_SECURITY_UNLOCK, WHEN_GIVEN, false, security_step, ATA),
 	STEP(OPT_SECURITY_SET_PASS, WHEN_GIVEN, false, security_step, ATA),
 	STEP(OPT_SECURITY_DISABLE, WHEN_GIVEN, false, security_step, ATA),
-	ATA_ERASE_STEP(OPT_SECURITY_ERASE, security_step),
-	ATA_ERASE_STEP(OPT_SECURITY_ERASE_ENHANCED, security_step),
+	ATA_ERASE_STEP(OPT_SECURITY_ERASE, security_step, security_erase_check),
+	ATA_ERASE_STEP(OPT_SECURITY_ERASE_ENHANCED, security_step, security_erase_check),
 	STEP(OPT_SANITIZE_STATUS, WHEN_GIVEN, false, sanitize_status_step, ANY),
 	STEP(OPT_SANITIZE_FREEZE, WHEN_GIVEN, false, sanitize_step, ATA),
 	STEP(OPT_SANITIZE_ANTIFREEZE, WHEN_GIVEN, false, sanitize_step, ATA),
-	STEP(OPT_SANITIZE_BLOCK_ERASE, WHEN_GIVEN, false, sanitize_start_step, ANY),
-	STEP(OPT_SANITIZE_CRYPTO, WHEN_GIVEN, false, sanitize_start_step, ANY),
-	STEP(OPT_SANITIZE_OVERWRITE, WHEN_GIVEN, false, sanitize_start_step, ANY),
+	ERASE_STEP(OPT_SANITIZE_BLOCK_ERASE, sanitize_start_step, sanitize_start_check),
+	ERASE_STEP(OPT_SANITIZE_CRYPTO, sanitize_start_step, sanitize_start_check),
+	ERASE_STEP(OPT_SANITIZE_OVERWRITE, sanitize_start_step, sanitize_start_check),
 	STEP(OPT_SANITIZE_EXIT_FAILURE, WHEN_GIVEN, false, sanitize_start_step, ANY),
-	STEP(OPT_FORMAT_ERASE, WHEN_GIVEN, false, format_erase_step, ANY),
+	ERASE_STEP(OPT_FORMAT_ERASE, format_erase_step, format_erase_check),
 	STEP(OPT_SANITIZE_WAIT, WHEN_GIVEN, false, sanitize_wait_step, ANY),
 	STEP(OPT_DCO_IDENTIFY, WHEN_GIVEN, false, dco_step, ATA),
 	STEP(OPT_DCO_RESTORE, WHEN_GIVEN, false, dco_step, ATA),
@@ -239,7 +243,7 @@ static int preflight(struct device *dev, const struct settings *s)
 		if (err)
 			return err;
 	}
-	return 0;
+	return s->v[OPT_ERASE_RECORD].given ? erase_record_check(dev, s) : 0;
 }
 
 static bool step_applies(const struct step *st, const struct settings *s)
@@ -303,26 +307,67 @@ static void json_device_end(const struct device *dev)
 	json_object_end();
 }
 
-static int run_step(struct device *dev, const struct settings *s, const struct step *st, bool refused[OPT_COUNT])
+/* An ATA command on another kind of disk: refused, with what the disk has instead. */
+static int refuse_step(struct device *dev, const struct settings *s, const struct step *st)
 {
 	int err;
 
+	if (st->hint == HINT_POWER && dev->disk->power_managed)
+		return refuse_power_option(dev, s->v[st->opt].name);
+	err = refuse_on_this_disk(dev, s->v[st->opt].name);
+	if (st->hint == HINT_ERASE)
+		say_erase_choices(dev);
+	return err;
+}
+
+static int run_step(struct device *dev, const struct settings *s, const struct step *st, bool refused[OPT_COUNT])
+{
 	if (st->ata_only && !dev->disk->ata) {
 		/* An option with a set and a query step is refused once. */
 		if (refused[st->opt])
 			return EOPNOTSUPP;
 		refused[st->opt] = true;
-		if (st->hint == HINT_POWER && dev->disk->power_managed)
-			return refuse_power_option(dev, s->v[st->opt].name);
-		err = refuse_on_this_disk(dev, s->v[st->opt].name);
-		if (st->hint == HINT_ERASE)
-			say_erase_choices(dev);
-		return err;
+		return refuse_step(dev, s, st);
 	}
 	return st->run(dev, s, st->opt);
 }
 
-int process_device(const char *path, const struct settings *s, const struct run_flags *run, bool *refused)
+/* Every erase the settings ask for, checked on the disk as its step would, nothing sent: 0, or the refusal's errno. */
+static int check_erases(struct device *dev, const struct settings *s)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
+		const struct step *st = &steps[i];
+		int err;
+
+		if (!st->check || !step_applies(st, s))
+			continue;
+		report_operation(option_name(st->opt));
+		err = st->ata_only && !dev->disk->ata ? refuse_step(dev, s, st) : st->check(dev, s, st->opt);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Many disks at once: the device waits at the gate with what its checks
+ * found (0: ready) until every disk is checked; it goes on only when the
+ * gate says 0, and otherwise runs no step.
+ */
+static int pass_gate(struct device *dev, const struct settings *s, const struct erase_gate *gate, int status)
+{
+	if (!status && dev->fd >= 0)
+		status = check_erases(dev, s);
+	report_operation("erase of many disks");
+	fflush(stdout);
+	status = gate->wait(dev, status, gate->arg);
+	if (status)
+		dev->refused = true;
+	return status;
+}
+
+int process_device(const char *path, const struct settings *s, const struct run_flags *run,
+		   const struct erase_gate *gate, bool *refused)
 {
 	struct device dev;
 	int flags = O_RDONLY | O_NONBLOCK;
@@ -352,6 +397,8 @@ int process_device(const char *path, const struct settings *s, const struct run_
 		disk_choose(&dev);
 		status = preflight(&dev, s);
 	}
+	if (gate)
+		status = pass_gate(&dev, s, gate, status);
 
 	/* A device that did not open, or an unconfirmed dangerous option, runs no step. */
 	for (size_t i = 0; dev.fd >= 0 && !dev.refused && i < ARRAY_SIZE(steps); i++) {
@@ -377,12 +424,14 @@ int process_device(const char *path, const struct settings *s, const struct run_
 	}
 	fflush(stdout);
 	/* Written whatever happened, refusals too: the record says what was and was not done. */
-	if (s->v[OPT_ERASE_RECORD].given) {
+	if (s->v[OPT_ERASE_RECORD].given && !dev.record_unwritable) {
 		int err = erase_record_write(&dev, s, status);
 
 		if (err && !status)
 			status = err;
 	}
+	if (settings_erase(s) && erase_outcome(&dev, s, status))
+		json_string("erase_outcome", erase_outcome(&dev, s, status));
 	if (dev.fd >= 0)
 		close(dev.fd);
 	erase_run_free(&dev);

@@ -14,17 +14,8 @@ double_name=record
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
 ctrl=$top/tests/nvme/qemu-ctrl.hex
-schema=$top/erase-record.schema.json
-# A python3 with jsonschema: the one first on PATH, else the system's (python3-jsonschema).
-py=
-for p in python3 /usr/bin/python3; do
-	if "$p" -c 'import jsonschema' 2> /dev/null; then py=$p; break; fi
-done
-if [ -z "$py" ]; then
-	echo "FAIL erase record: no python3 with jsonschema (tests/setup installs python3-jsonschema)"
-	echo "end of suite"
-	exit 0
-fi
+# shellcheck source=tests/tools/schema-python.sh
+. "$top/tests/tools/schema-python.sh" "erase record"
 asan="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
 # Disk images: random data before; after, the pattern, zeros, and zeros but for block 1000.
@@ -97,6 +88,18 @@ run SHIM_NVME_SANICAP=0 -- $yes --sanitize-block-erase --erase-record "$out/rec-
 check "a sanitize the controller has not: refused, nothing sent, no time" "$out/rec-refused.json" \
 	"rc != 0 and r['outcome'] == 'refused' and not r['erase']['sent'] and r['erase']['began'] is None
 	 and r['verification']['disks'] == []"
+# A record that could not be kept: the erase is not started (NVMe Sanitize, admin opcode 84h, never sent).
+rm -rf "$out/no-such-folder" "$out/rec.log"
+run SHIM_NVME_SANITIZE=0:1 SHIM_LOG="$out/rec.log" -- $yes --sanitize-block-erase --sanitize-wait \
+	--erase-record "$out/no-such-folder/"
+touch "$out/rec.log"
+if [ "$rc" = 2 ] && ! grep -q 'nvme-admin: 84' "$out/rec.log" && [ ! -e "$out/no-such-folder" ] &&
+	grep -q "no-such-folder/ cannot be written to (No such file or directory): the erase was not started" "$out/rec.err"; then
+	echo "ok erase record: a folder that is not there: the erase is refused, nothing sent, exit 2"
+else
+	echo "FAIL erase record: a folder that is not there: the erase is refused, nothing sent, exit 2 (exit $rc)"
+	sed 's/^/  /' "$out/rec.err" "$out/rec.log" | head -n 4
+fi
 mkdir -p "$out/records"
 run SHIM_NVME_SANITIZE=0:1 SHIM_DISK_IMAGE_AFTER="$out/rec-pattern.img" -- $yes --sanitize-crypto-scramble \
 	--sanitize-wait --erase-record "$out/records/"

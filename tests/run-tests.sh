@@ -245,6 +245,7 @@ suite nvme bash tests/nvme-commands.sh "$HDPARM" "$out"
 suite epc bash tests/epc-commands.sh "$HDPARM" "$out"
 suite smartctl bash tests/smartctl-json.sh "$HDPARM" "$out"
 suite erase-proof bash tests/erase-proof-tests.sh "$HDPARM" "$out"
+suite erase-together bash tests/erase-together-tests.sh "$HDPARM" "$out"
 
 # --- file helpers (--fallocate) ---
 suite files bash tests/file-tests.sh "$HDPARM" "$out"

@@ -592,3 +592,21 @@ check_fails reach-sg-security-erase "mounted on /mnt/sas): refused, nothing sent
 umount /mnt/sas
 # -Y stops a SCSI disk, and sd fails its I/O until a START (allow_restart 0 on a SCSI disk): said, with both ways out.
 check_true scsi-Y-says-how-to-restart sh -c "$H -Y /dev/sdd 2> /tmp/Y.err && grep -q 'is stopped, and the kernel fails its I/O until it is started (allow_restart is 0): start it with sg_start --start /dev/sdd, or' /tmp/Y.err"
+
+# --- many disks at once: three namespaces (of two controllers: NVME-ERASE's, and both of
+# NVME-MULTI's, whose format reaches one namespace: FNA 0) formatted in one command, each read
+# back whole and recorded; data written first at LBA 100-149 ---
+# Namespace 1's markers, kept by every erase that was refused above (the host no longer sees them).
+check_true multi-1-marker-4000-kept-by-the-refusals marker_at /dev/hx-m1 4000
+check_true multi-1-marker-8191-kept-by-the-refusals marker_at /dev/hx-m1 8191
+for d in /dev/nvme1n1 /dev/hx-m1 /dev/hx-m2; do
+	dd if=/dev/urandom of=$d bs=512 seek=100 count=50 conv=fsync 2> /dev/null
+done
+rm -rf /tmp/recs && mkdir -p /tmp/recs
+jdump json-together timeout 300 $H --json $Y --format-erase user --erase-verify full --erase-record /tmp/recs/ \
+	/dev/nvme1n1 /dev/hx-m1 /dev/hx-m2
+i=0
+for f in /tmp/recs/*.json; do
+	i=$((i + 1))
+	jdump "record-together-$i" cat "$f"
+done

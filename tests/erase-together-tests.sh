@@ -1,0 +1,176 @@
+#!/bin/bash
+# Many disks at once, on the double (tests/tools/sgio-shim.c: /dev/null, /dev/zero and /dev/full
+# are three disks, each process with its own copy of the drive): every disk checked before
+# anything is sent to any, then all erased at the same time, one record each, the output as
+# one run after another would print it.  What went to each disk is the double's log
+# (SHIM_LOG_DEVICE): NVMe Sanitize is admin opcode 84h (NVMe Base 2.0, figure 372), ATA
+# SECURITY ERASE UNIT command F4h (ACS-3 7.38).
+# Usage: erase-together-tests.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" lines.
+set -u
+H=$1
+out=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+double_name=together
+# shellcheck source=tests/tools/double.sh
+. "$top/tests/tools/double.sh"
+ctrl=$top/tests/nvme/qemu-ctrl.hex
+# shellcheck source=tests/tools/schema-python.sh
+. "$top/tests/tools/schema-python.sh" "erase together"
+asan="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+yes=--yes-i-know-what-i-am-doing
+disks=(/dev/null /dev/zero /dev/full)
+head -c 1048576 /dev/urandom > "$out/tog-before.img"
+head -c 1048576 /dev/zero > "$out/tog-zeros.img"
+
+# A sanitize that runs three polls of the wait (a second each), then completes.
+slow=1000:2,8000:2,c000:2,0:1
+
+# nvme ENV... -- ARGS...: hdparm on the double's NVMe disks; rc, seconds taken, $out/tog.{out,err,log}
+nvme() {
+	local envs=() t0 t1
+	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+	shift
+	rm -f "$out/tog.log"
+	t0=$(date +%s.%N)
+	env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 \
+		SHIM_DISK_IMAGE="$out/tog-before.img" SHIM_DISK_IMAGE_AFTER="$out/tog-zeros.img" \
+		SHIM_LOG="$out/tog.log" SHIM_LOG_DEVICE=1 "${envs[@]}" "${preload[@]}" "$asan" \
+		"$H" "$@" > "$out/tog.out" 2> "$out/tog.err"
+	rc=$?
+	t1=$(date +%s.%N)
+	took=$(echo "$t1 - $t0" | bc)
+	touch "$out/tog.log"
+}
+
+result() {
+	if [ "$1" = 0 ]; then echo "ok erase together: $2"; else
+		echo "FAIL erase together: $2 (exit $rc)"
+		sed 's/^/  stderr: /' "$out/tog.err" | head -n 6
+	fi
+}
+
+# Sanitizes sent: the devices, in the order the double saw them.
+sent() { awk '$2 == "nvme-admin:" && $3 == "84" { print $1 }' "$out/tog.log" | tr '\n' ' '; }
+
+# One disk alone, each in turn: the output a run one after another prints, and S.
+: > "$out/tog-one.out"
+single=0
+for d in "${disks[@]}"; do
+	nvme SHIM_NVME_SANITIZE=$slow -- $yes --sanitize-block-erase --sanitize-wait "$d"
+	cat "$out/tog.out" >> "$out/tog-one.out"
+	single=$took
+done
+rm -rf "$out/tog-records"
+mkdir -p "$out/tog-records"
+nvme SHIM_NVME_SANITIZE=$slow -- $yes --sanitize-block-erase --sanitize-wait --erase-record "$out/tog-records/" \
+	"${disks[@]}"
+together=$took
+cmp -s "$out/tog.out" "$out/tog-one.out"
+result $? "three NVMe sanitizes: the output of three runs one after another, in the order given"
+! grep -q 'sanitize: [0-9]*% done\|checking\|running' "$out/tog.err"
+result $? "without a terminal: no status line in the log"
+# Each disk's sanitize went out before any disk's wait had seen its sanitize end: the fourth status
+# poll (the 0:1 that says completed) of each comes after all three Sanitize commands.
+awk '$2 == "nvme-admin:" && $3 == "84" { last_start = NR }
+	$2 == "nvme-admin:" && $3 == "02" && ++polls[$1] == 4 && !first_end { first_end = NR }
+	END { exit !(last_start && first_end && last_start < first_end) }' "$out/tog.log"
+result $? "three NVMe sanitizes: all three sent before any ended ($(sent))"
+# Three erases of S seconds each end in about S, not 3 S (S, one disk alone, measured just before).
+if [ "$rc" = 0 ] && [ "$(echo "$together < 2 * $single" | bc)" = 1 ]; then
+	echo "ok erase together: three NVMe sanitizes of ${single%???????} s each took ${together%???????} s together"
+else
+	echo "FAIL erase together: three NVMe sanitizes of ${single%???????} s each took ${together%???????} s together (exit $rc)"
+fi
+n=0 bad=
+for f in "$out"/tog-records/erase-NVME0001-*.json; do
+	[ -f "$f" ] || continue
+	n=$((n + 1))
+	"$py" - "$f" "$schema" 2> /dev/null << 'EOF' || bad="$bad $(basename "$f")"
+import json, sys, jsonschema
+r = json.load(open(sys.argv[1]))
+jsonschema.validate(r, json.load(open(sys.argv[2])))
+assert r['outcome'] == 'erased_and_verified' and r['erase']['sent']
+EOF
+done
+[ "$n" = 3 ] && [ -z "$bad" ]
+result $? "three NVMe sanitizes: three records in the folder, each whole and verified ($n found;${bad:- none bad})"
+
+# One disk refused (it does not open): nothing is sent to any, each says why, the exit is not 0.
+nvme SHIM_NVME_SANITIZE=$slow -- $yes --sanitize-block-erase --sanitize-wait /dev/null "$out/no-such-disk" /dev/zero
+[ "$rc" != 0 ] && [ -z "$(sent)" ] && [ "$(grep -c "not started: $out/no-such-disk was refused, so nothing was sent to any disk" "$out/tog.err")" = 2 ]
+result $? "one disk refused: nothing sent to any disk, the others say why"
+nvme SHIM_NVME_SANITIZE=$slow -- $yes --sanitize-block-erase --sanitize-wait --continue-on-refusal \
+	/dev/null "$out/no-such-disk" /dev/zero
+[ "$rc" = 2 ] && [ "$(sent | tr ' ' '\n' | grep . | sort | tr '\n' ' ')" = "/dev/null /dev/zero " ]
+result $? "--continue-on-refusal: the other two erased ($(sent)), exit 2 (the refusal's ENOENT)"
+# One disk named twice: its erase would go out twice; refused, nothing sent.
+nvme SHIM_NVME_SANITIZE=$slow -- $yes --sanitize-block-erase --sanitize-wait /dev/null /dev/zero /dev/null
+[ "$rc" != 0 ] && [ -z "$(sent)" ] && grep -q "/dev/null reaches a disk that /dev/null reaches too" "$out/tog.err"
+result $? "a disk named twice: refused, nothing sent to any disk"
+# A disk whose sanitize the controller has not (SANICAP 0): refused by the disk's own check, before
+# any other disk is sent anything.  SHIM_NVME_SANICAP is every disk's: all three refuse.
+nvme SHIM_NVME_SANICAP=0 -- $yes --sanitize-block-erase --sanitize-wait "${disks[@]}"
+[ "$rc" != 0 ] && [ -z "$(sent)" ] && [ "$(grep -c 'sanitize' "$out/tog.err")" -ge 3 ]
+result $? "the controller has no sanitize: refused on each disk, nothing sent"
+
+# --json: each disk's object, with its outcome; the exit is not 0 where one failed.
+nvme SHIM_NVME_SANITIZE=0:1 -- --json $yes --sanitize-block-erase --sanitize-wait --continue-on-refusal \
+	/dev/null "$out/no-such-disk" /dev/zero
+"$py" - "$out/tog.out" "$out/no-such-disk" << 'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = [(x['name'], x['erase_outcome']) for x in d['devices']]
+want = [('/dev/null', 'erased_and_verified'), (sys.argv[2], 'refused'), ('/dev/zero', 'erased_and_verified')]
+sys.exit(0 if got == want else print(got) or 1)
+EOF
+[ $? = 0 ] && [ "$rc" = 2 ]
+result $? "--json: each disk's outcome in its own object, in the order given"
+
+# SIGINT to hdparm alone (not to its process group, as a terminal's would): it goes on to each
+# disk's process, whose wait ends as a run of one's does; three whole records, wait_interrupted.
+rm -rf "$out/tog-records"
+mkdir -p "$out/tog-records"
+env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 SHIM_NVME_SANITIZE=1000:2 \
+	SHIM_DISK_IMAGE="$out/tog-before.img" "${preload[@]}" "$asan" "$H" $yes --sanitize-block-erase --sanitize-wait \
+	--erase-record "$out/tog-records/" "${disks[@]}" > "$out/tog.out" 2> "$out/tog.err" &
+pid=$!
+sleep 2
+kill -s INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 4 ] && [ "$(grep -c 'interrupted: the sanitize goes on in the drive' "$out/tog.err")" = 3 ] &&
+	[ "$(cat "$out"/tog-records/*.json | grep -c '"outcome": "wait_interrupted"')" = 3 ]
+result $? "SIGINT to hdparm: each disk's wait ends, three whole records say so, exit 4"
+
+# ATA SECURITY ERASE UNIT, which holds its caller until it ends (the double's takes 2 s): three
+# at once take about one's time (S: one disk alone, just before).
+crafted=$top/tests/identify/pages/crafted-security-big.hex
+ata() {
+	rm -f "$out/tog.log"
+	t0=$(date +%s.%N)
+	env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_DELAY_MS=2000 SHIM_DELAY_CMD=f4 SHIM_LOG="$out/tog.log" \
+		SHIM_LOG_DEVICE=1 "${preload[@]}" "$asan" "$H" --security-erase pw "$@" > "$out/tog.out" 2> "$out/tog.err"
+	rc=$?
+	took=$(echo "$(date +%s.%N) - $t0" | bc)
+}
+ata /dev/null
+single=$took
+ata "${disks[@]}"
+# ATA PASS-THROUGH (16), 85h: the command in byte 14 (SAT-4 table 140).
+erases=$(awk '$2 == "cdb:" && $3 == "85" && $17 == "f4" { print $1 }' "$out/tog.log" | sort | tr '\n' ' ')
+[ "$erases" = "/dev/full /dev/null /dev/zero " ] && [ "$rc" = 0 ] && [ "$(echo "$took < 2 * $single" | bc)" = 1 ] && [ "$(grep -c 'Issuing SECURITY_ERASE' "$out/tog.out")" = 3 ]
+result $? "three ATA security erases of ${single%???????} s each took ${took%???????} s together"
+
+# On a terminal: one status line per disk, redrawn in place (the cursor goes up three lines), and
+# wiped at the end; the output after it.
+script -qec "env SHIM_NVME=$ctrl,$top/tests/nvme/qemu-ns.hex SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 \
+	SHIM_DISK_IMAGE=$out/tog-before.img SHIM_DISK_IMAGE_AFTER=$out/tog-zeros.img SHIM_NVME_SANITIZE=$slow ${preload[*]} $asan $H $yes --sanitize-block-erase --sanitize-wait ${disks[*]}" \
+	/dev/null > "$out/tog.tty" < /dev/null
+rc=$?
+ok=0
+for d in "${disks[@]}"; do grep -q "$d: sanitize: 50% done" "$out/tog.tty" || ok=1; done
+grep -q $'\033\[3A' "$out/tog.tty" || ok=1
+grep -q "Sanitize operation completed without error" "$out/tog.tty" || ok=1
+[ "$rc" = 0 ]
+result $((ok | $?)) "on a terminal: one status line per disk, redrawn in place"
+echo "end of suite"
