@@ -14,14 +14,32 @@
 #include "actions.h"
 #include "cmdline.h"
 #include "idle.h"
+#include "together.h"
 
 /* The parser links against the runner; nothing here runs a device or a file. */
-int process_device(const char *path, const struct settings *s, const struct run_flags *run, bool *refused)
+int process_device(const char *path, const struct settings *s, const struct run_flags *run,
+		   const struct erase_gate *gate, bool *refused)
 {
 	(void)path;
 	(void)s;
 	(void)run;
+	(void)gate;
 	*refused = false;
+	return 0;
+}
+
+bool jobs_erase_together(const struct job *jobs, int njobs)
+{
+	(void)jobs;
+	(void)njobs;
+	return false;
+}
+
+int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags *run)
+{
+	(void)jobs;
+	(void)njobs;
+	(void)run;
 	return 0;
 }
 
