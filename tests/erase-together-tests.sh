@@ -46,6 +46,7 @@ result() {
 	if [ "$1" = 0 ]; then echo "ok erase together: $2"; else
 		echo "FAIL erase together: $2 (exit $rc)"
 		sed 's/^/  stderr: /' "$out/tog.err" | head -n 6
+		return 1
 	fi
 }
 
@@ -65,8 +66,10 @@ mkdir -p "$out/tog-records"
 nvme SHIM_NVME_SANITIZE=$slow -- $yes --sanitize-block-erase --sanitize-wait --erase-record "$out/tog-records/" \
 	"${disks[@]}"
 together=$took
+cp "$out/tog.out" "$out/tog-together.out"
 cmp -s "$out/tog.out" "$out/tog-one.out"
-result $? "three NVMe sanitizes: the output of three runs one after another, in the order given"
+result $? "three NVMe sanitizes: the output of three runs one after another, in the order given" ||
+	diff "$out/tog-one.out" "$out/tog-together.out" | head -n 8 | sed 's/^/  /'
 ! grep -q 'sanitize: [0-9]*% done\|checking\|running' "$out/tog.err"
 result $? "without a terminal: no status line in the log"
 # Each disk's sanitize went out before any disk's wait had seen its sanitize end: the fourth status
