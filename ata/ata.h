@@ -301,6 +301,28 @@ static inline bool ata_id_has_sct(const uint16_t *id)
 	return ata_id_word_reported(id[ATA_ID_SCT_COMMAND_TRANSPORT]) && (id[ATA_ID_SCT_COMMAND_TRANSPORT] & 0x0001);
 }
 
+/* Word 206 bit 3 (with bit 0): SCT Error Recovery Control, the read and write recovery time limits. */
+static inline bool ata_id_has_sct_erc(const uint16_t *id)
+{
+	return ata_id_has_sct(id) && (id[ATA_ID_SCT_COMMAND_TRANSPORT] & 0x0008);
+}
+
+/*
+ * The SCT Command Transport (ACS-3 8.3): a command is a 512-byte block
+ * written to log E0h with SMART WRITE LOG, its words the action code, the
+ * function code, then the action's own; Error Recovery Control (8.3.3)
+ * sets or returns one timer, in 100 ms units, which a return gives back
+ * in COUNT (bits 7:0) and LBA (bits 15:8).
+ */
+#define ATA_SCT_LOG 0xe0
+enum ata_sct_erc {
+	ATA_SCT_ACTION_ERC = 0x0003,
+	ATA_SCT_ERC_SET = 0x0001,
+	ATA_SCT_ERC_RETURN = 0x0002,
+	ATA_SCT_ERC_READ_TIMER = 0x0001,
+	ATA_SCT_ERC_WRITE_TIMER = 0x0002,
+};
+
 /* Word 82's look-ahead (bit 6) and write cache (bit 5), and word 85's same bits: enabled. */
 #define ATA_ID_LOOKAHEAD 0x0040
 #define ATA_ID_WRITE_CACHE 0x0020

@@ -411,6 +411,35 @@ int ata_smart_log(struct device *dev, bool write, uint8_t log, uint8_t data[512]
 	return ata_exec(dev, &cmd, res);
 }
 
+int ata_sct_erc(struct device *dev, bool set, uint16_t selection, uint16_t *value, struct ata_result *res)
+{
+	uint8_t block[512] = { 0 };
+	struct ata_cmd cmd = {
+		.tf = { .command = ATA_OP_SMART, .feature = ATA_SMART_WRITE_LOG, .count = 1,
+			.lba = ATA_SMART_LBA_SIGNATURE | ATA_SCT_LOG, .device = ATA_DEVICE_OBSOLETE },
+		.protocol = ATA_PROTO_PIO_OUT,
+		.data = block,
+		.len = sizeof(block),
+		.data_out = true,
+		.timeout_s = 12,
+		.want_regs = !set,
+	};
+	int err;
+
+	put_le16(block, ATA_SCT_ACTION_ERC);
+	put_le16(block + 2, set ? ATA_SCT_ERC_SET : ATA_SCT_ERC_RETURN);
+	put_le16(block + 4, selection);
+	put_le16(block + 6, set ? *value : 0);
+	err = ata_exec(dev, &cmd, res);
+	if (!err && !set && !res->have_regs) {
+		snprintf(res->cause, sizeof(res->cause), "the drive's answer did not come back");
+		err = EIO;
+	}
+	if (!err && !set)
+		*value = (uint16_t)((res->out.count & 0xff) | (res->out.lba & 0xff) << 8);
+	return err;
+}
+
 int ata_wd_vendor_commands(struct device *dev, bool enable, struct ata_result *res)
 {
 	struct ata_cmd cmd = {

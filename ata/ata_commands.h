@@ -145,6 +145,12 @@ int ata_smart_log(struct device *dev, bool write, uint8_t log, uint8_t data[512]
 		  struct ata_result *res);
 
 /* WD's vendor-specific commands, switched on or off. */
+/*
+ * SCT Error Recovery Control: set (value in) or return (value out) the
+ * timer selection names (ATA_SCT_ERC_READ_TIMER or _WRITE_TIMER), in 100 ms.
+ */
+int ata_sct_erc(struct device *dev, bool set, uint16_t selection, uint16_t *value, struct ata_result *res);
+
 int ata_wd_vendor_commands(struct device *dev, bool enable, struct ata_result *res);
 
 

@@ -249,6 +249,56 @@ static int ata_disk_temperature(struct device *dev, struct disk_temperature *t)
 	return 0;
 }
 
+/* --erc: SCT Error Recovery Control, where word 206 says the drive has it. */
+static int erc_supported(struct device *dev, struct disk_erc *e)
+{
+	int err;
+	const uint16_t *id = identify_for(dev, &err, &e->cause);
+
+	e->source = "SCT Error Recovery Control";
+	if (!id)
+		return err;
+	if (!ata_id_has_sct_erc(id)) {
+		e->cause.about_option = true;
+		snprintf(e->cause.why, sizeof(e->cause.why), "the drive has no SCT Error Recovery Control (IDENTIFY word 206 bit 3)");
+		return EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int ata_disk_erc_get(struct device *dev, struct disk_erc *e)
+{
+	struct ata_result res;
+	uint16_t read_ds = 0, write_ds = 0;
+	int err = erc_supported(dev, e);
+
+	if (!err)
+		err = ata_sct_erc(dev, false, ATA_SCT_ERC_READ_TIMER, &read_ds, &res);
+	if (!err)
+		err = ata_sct_erc(dev, false, ATA_SCT_ERC_WRITE_TIMER, &write_ds, &res);
+	if (err && !e->cause.why[0])
+		return ata_cause(&e->cause, "SCT Error Recovery Control (return)", &res, err);
+	e->read_ds = read_ds;
+	e->write_ds = write_ds;
+	return err;
+}
+
+/* The drive forgets both at a power cycle and a reset: --erc is one a configuration applies again. */
+static int ata_disk_erc_set(struct device *dev, struct disk_erc *e)
+{
+	struct ata_result res;
+	uint16_t read_ds = (uint16_t)e->read_ds, write_ds = (uint16_t)e->write_ds;
+	int err = erc_supported(dev, e);
+
+	if (!err)
+		err = ata_sct_erc(dev, true, ATA_SCT_ERC_READ_TIMER, &read_ds, &res);
+	if (!err)
+		err = ata_sct_erc(dev, true, ATA_SCT_ERC_WRITE_TIMER, &write_ds, &res);
+	if (err && !e->cause.why[0])
+		return ata_cause(&e->cause, "SCT Error Recovery Control (set)", &res, err);
+	return err;
+}
+
 /* -C: CHECK POWER MODE's COUNT, in 9.65's words. */
 static int ata_disk_power_mode(struct device *dev, struct disk_power_mode *m)
 {
@@ -630,4 +680,6 @@ const struct disk_ops ata_disk = {
 	.temperature = ata_disk_temperature,
 	.identity = ata_disk_identity,
 	.hidden_areas = ata_disk_hidden_areas,
+	.erc_get = ata_disk_erc_get,
+	.erc_set = ata_disk_erc_set,
 };

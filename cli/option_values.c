@@ -329,6 +329,22 @@ int parse_value(const struct option_desc *o, struct cursor *c, struct settings *
 		if (v->has_value)
 			v->num = n;
 		break;
+	case ARG_OPTIONAL_PAIR:
+		take_next_word_if(c, isdigit);
+		v->has_value = read_digits(c, &n);
+		v->num2 = n;
+		if (v->has_value && *c->p == ',') {
+			c->p++;
+			if (!read_digits(c, &v->num2))
+				return bad_value(o);
+		}
+		if (v->has_value && (n > o->max || v->num2 > o->max))
+			return bad_value(o);
+		if ((err = end_of_value(o, c)))
+			return err;
+		if (v->has_value)
+			v->num = n;
+		break;
 	case ARG_XFERMODE:
 		if ((err = parse_xfermode(o, c, v)))
 			return err;

@@ -51,6 +51,18 @@ struct disk_temperature {
 	struct disk_cause cause;	/* on failure: what failed, and why */
 };
 
+/*
+ * --erc: how long the drive may try to recover a sector before it reports
+ * an error, in tenths of a second (0: no limit).  ATA keeps one for reads
+ * and one for writes; NVMe and SCSI one for both (one_limit).
+ */
+struct disk_erc {
+	unsigned int read_ds, write_ds;
+	bool one_limit;
+	const char *source;	/* where the disk keeps it, in the standard's words */
+	struct disk_cause cause;	/* on failure: what failed, and why */
+};
+
 /* Where sector commands may reach: the sectors, their size, and what holds them. */
 struct disk_geometry {
 	uint64_t sectors;
@@ -258,6 +270,10 @@ struct disk_ops {
 	/* The temperature (-H), by whatever the disk keeps it in; 0 or an errno, nothing said. */
 	int (*temperature)(struct device *dev, struct disk_temperature *t);
 	bool temperature_wakes_nothing;	/* reading it never wakes the disk (an NVMe admin command): no power check first */
+	/* --erc: the error recovery time limits (NULL: the disk has none); 0 or an errno, nothing said. */
+	int (*erc_get)(struct device *dev, struct disk_erc *e);
+	/* --erc READ,WRITE: set them (e's read_ds and write_ds); 0 or an errno with e->cause, nothing said. */
+	int (*erc_set)(struct device *dev, struct disk_erc *e);
 	/* Before an erase: what the disk hides from the host (NULL: nothing it can hide); nothing said. */
 	int (*hidden_areas)(struct device *dev, struct disk_hidden *h);
 	/* Who the disk is (an erase record's device); 0 or an errno with id->cause, nothing said. */

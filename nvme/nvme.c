@@ -100,12 +100,41 @@ struct nvme_id_ctrl *nvme_identify_controller(struct device *dev, int *err, stru
 	return ctrl;
 }
 
+/*
+ * Get Features (value unused: *result) or Set Features of feature fid, of
+ * namespace nsid (0: the controller's); 0 or nvme_send's errno.
+ */
+static int features(struct device *dev, uint8_t opcode, uint32_t nsid, uint8_t fid, uint32_t value, const char *what,
+		    struct disk_cause *c, uint32_t *result)
+{
+	struct nvme_passthru_cmd cmd = { .opcode = opcode, .nsid = nsid, .cdw10 = fid, .cdw11 = value };
+	int err = nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, what, c);
+
+	*result = cmd.result;
+	return err;
+}
+
 long nvme_admin_get_features(struct device *dev, uint8_t fid, struct disk_cause *c)
 {
-	/* The features read here belong to the controller: namespace 0. */
-	struct nvme_passthru_cmd cmd = { .opcode = NVME_ADMIN_GET_FEATURES, .nsid = 0, .cdw10 = fid };
+	uint32_t result;
 
-	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Get Features", c) ? -1 : (long)cmd.result;
+	return features(dev, NVME_ADMIN_GET_FEATURES, 0, fid, 0, "NVMe Get Features", c, &result) ? -1 : (long)result;
+}
+
+long nvme_admin_get_ns_features(struct device *dev, uint8_t fid, struct disk_cause *c)
+{
+	uint32_t result;
+
+	return features(dev, NVME_ADMIN_GET_FEATURES, dev->nvme_nsid, fid, 0, "NVMe Get Features", c, &result)
+		       ? -1
+		       : (long)result;
+}
+
+int nvme_admin_set_ns_features(struct device *dev, uint8_t fid, uint32_t value, const char *what, struct disk_cause *c)
+{
+	uint32_t result;
+
+	return features(dev, NVME_ADMIN_SET_FEATURES, dev->nvme_nsid, fid, value, what, c, &result);
 }
 
 int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uint32_t bytes, uint32_t *result)
@@ -127,10 +156,9 @@ int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uin
 
 int nvme_admin_set_features(struct device *dev, uint8_t fid, uint32_t value, const char *what, struct disk_cause *c)
 {
-	/* The features set here belong to the controller: namespace 0. */
-	struct nvme_passthru_cmd cmd = { .opcode = NVME_ADMIN_SET_FEATURES, .nsid = 0, .cdw10 = fid, .cdw11 = value };
+	uint32_t result;
 
-	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, what, c);
+	return features(dev, NVME_ADMIN_SET_FEATURES, 0, fid, value, what, c, &result);
 }
 
 int nvme_admin_get_log(struct device *dev, uint8_t lid, void *buf, uint32_t bytes, struct disk_cause *c)

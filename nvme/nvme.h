@@ -36,6 +36,10 @@ int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uin
 /* Set Features of the controller: fid to value; what names it in a failure. */
 int nvme_admin_set_features(struct device *dev, uint8_t fid, uint32_t value, const char *what, struct disk_cause *c);
 
+/* Get and Set Features of the device's namespace (a namespace-specific feature: Error Recovery). */
+long nvme_admin_get_ns_features(struct device *dev, uint8_t fid, struct disk_cause *c);
+int nvme_admin_set_ns_features(struct device *dev, uint8_t fid, uint32_t value, const char *what, struct disk_cause *c);
+
 /* Get Log Page of the controller: bytes (a multiple of 4) of log lid into buf; c->what is the caller's. */
 int nvme_admin_get_log(struct device *dev, uint8_t lid, void *buf, uint32_t bytes, struct disk_cause *c);
 

@@ -326,6 +326,39 @@ static int nvme_cache_get(struct device *dev, enum disk_cache which, enum disk_c
 	return err;
 }
 
+/* --erc: the namespace's Error Recovery feature; TLER, one limit for reads and writes, in 100 ms. */
+static int nvme_erc_get(struct device *dev, struct disk_erc *e)
+{
+	long v = nvme_admin_get_ns_features(dev, NVME_FEAT_ERROR_RECOVERY, &e->cause);
+
+	e->source = "Error Recovery feature (05h)";
+	e->one_limit = true;
+	if (v < 0)
+		return EIO;
+	e->read_ds = e->write_ds = (unsigned int)(v & NVME_ERR_REC_TLER_MASK);
+	return 0;
+}
+
+/* TLER set, DULBE left as the namespace has it. */
+static int nvme_erc_set(struct device *dev, struct disk_erc *e)
+{
+	long v = nvme_admin_get_ns_features(dev, NVME_FEAT_ERROR_RECOVERY, &e->cause);
+
+	e->source = "Error Recovery feature (05h)";
+	e->one_limit = true;
+	if (v < 0)
+		return EIO;
+	if (e->read_ds != e->write_ds) {
+		e->cause.about_option = true;
+		snprintf(e->cause.why, sizeof(e->cause.why),
+			 "an NVMe namespace has one time limit for reads and writes (TLER): give one value");
+		return EINVAL;
+	}
+	return nvme_admin_set_ns_features(dev, NVME_FEAT_ERROR_RECOVERY,
+					  ((uint32_t)v & ~NVME_ERR_REC_TLER_MASK) | (e->read_ds & NVME_ERR_REC_TLER_MASK),
+					  "NVMe Set Features (Error Recovery)", &e->cause);
+}
+
 /* -W N: Set Features Volatile Write Cache; turning it off, what it holds is flushed first. */
 static int nvme_cache_set(struct device *dev, enum disk_cache which, bool on, struct disk_cause *c)
 {
@@ -485,6 +518,8 @@ static int nvme_disk_identity(struct device *dev, struct disk_identity *d)
 
 const struct disk_ops nvme_disk = {
 	.kind = "NVMe",
+	.erc_get = nvme_erc_get,
+	.erc_set = nvme_erc_set,
 	.geometry = nvme_geometry,
 	.sector_read = nvme_sector_read,
 	.trim_limits = nvme_disk_trim_limits,

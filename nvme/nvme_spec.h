@@ -124,9 +124,17 @@ enum nvme_cns {
 /* Feature identifiers of Get/Set Features (CDW10 bits 7:0). */
 enum nvme_feature_id {
 	NVME_FEAT_POWER_MGMT = 0x02,	/* result bits 4:0: the power state */
+	NVME_FEAT_ERROR_RECOVERY = 0x05,	/* of a namespace: TLER and DULBE (below) */
 	NVME_FEAT_VOLATILE_WC = 0x06,	/* result bit 0: enabled */
 	NVME_FEAT_APST = 0x0c,		/* result bit 0: autonomous power state transitions on */
 };
+
+/*
+ * Error Recovery (feature 05h, NVMe Base 2.0 5.27.1.5): bits 15:0 the
+ * Time Limited Error Recovery in 100 ms units (0: none), bit 16 DULBE
+ * (deallocated or unwritten logical block error), kept as it is.
+ */
+#define NVME_ERR_REC_TLER_MASK 0xffffu
 
 /* Power Management (feature 02h): CDW11 and the result, bits 4:0 the power state. */
 #define NVME_PM_STATE_MASK 0x1fu

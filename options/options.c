@@ -140,6 +140,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_ERASE_RECORD, .name = "erase-record", .arg = ARG_FILE, .what = "record file", .cls = CLASS_MODIFIER, .usage = "--erase-record FILE|DIR/|-     With an erase: write its record, one JSON document (schema: hdparm.8)" },
 	{ .id = OPT_ERASE_OPERATOR, .name = "erase-operator", .arg = ARG_FILE, .what = "operator", .cls = CLASS_MODIFIER, .usage = "--erase-operator NAME          With --erase-record: who ran the erase" },
 	{ .id = OPT_CONTINUE_ON_REFUSAL, .name = "continue-on-refusal", .cls = CLASS_MODIFIER, .usage = "--continue-on-refusal         Erasing many disks: erase the others where one is refused" },
+	{ .id = OPT_ERC, .name = "erc", .arg = ARG_OPTIONAL_PAIR, .max = 65535, .what = "bad value: READ[,WRITE] in tenths of a second, each 0 to 65535", .usage = "--erc [READ[,WRITE]]          Get/set the drive's error recovery time limits, in tenths of a second (0: none)" },
 	{ .id = OPT_EPC, .name = "epc", .usage = "--epc                         Show the Extended Power Conditions: timers and states" },
 	{ .id = OPT_EPC_ENABLE, .name = "epc-enable", .usage = "--epc-enable                  Enable the EPC feature set" },
 	{ .id = OPT_EPC_DISABLE, .name = "epc-disable", .usage = "--epc-disable                 Disable the EPC feature set (APM works again)" },

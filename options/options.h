@@ -11,6 +11,7 @@
 enum arg_kind {
 	ARG_NONE,		/* -C, -I, --idle-immediate */
 	ARG_OPTIONAL_NUM,	/* -a [N]: query, or set when digits follow */
+	ARG_OPTIONAL_PAIR,	/* --erc [N[,M]]: query, or set both (M: the second; N alone: both the same) */
 	ARG_NUM,		/* -S N: a value is required */
 	ARG_XFERMODE,		/* -X udma5 | 69 */
 	ARG_MAX_SECTORS,	/* -N [p]N */

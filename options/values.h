@@ -36,7 +36,7 @@ enum opt_id {
 	OPT_PLEASE_DESTROY, OPT_JSON, OPT_IODEPTH, OPT_BLOCK_SIZE, OPT_SEEKS, OPT_SANITIZE_WAIT,
 	OPT_SANITIZE_NO_DEALLOC, OPT_SANITIZE_AUSE, OPT_SANITIZE_EXIT_FAILURE, OPT_FORMAT_ERASE,
 	OPT_EPC, OPT_EPC_ENABLE, OPT_EPC_DISABLE, OPT_EPC_TIMER, OPT_EPC_GOTO, OPT_EPC_RESTORE, OPT_IDLE_SPINDOWN,
-	OPT_ERASE_VERIFY, OPT_ERASE_RECORD, OPT_ERASE_OPERATOR, OPT_CONTINUE_ON_REFUSAL,
+	OPT_ERASE_VERIFY, OPT_ERASE_RECORD, OPT_ERASE_OPERATOR, OPT_CONTINUE_ON_REFUSAL, OPT_ERC,
 	OPT_COUNT
 };
 
@@ -47,6 +47,7 @@ struct opt_value {
 	bool has_value;		/* a value came with it (the "set" form) */
 	bool flag;		/* -N's 'p', --make-bad-sector's 'f', ",save" */
 	uint64_t num;		/* the number; ARG_WORD: the word's place in the row's list */
+	uint64_t num2;		/* ARG_OPTIONAL_PAIR: the second number (num again where one was given) */
 	const char *str;	/* file name, password, mode letter, word */
 	char name[32];		/* as the option is spelled in messages: "-S", "--read-sector" */
 };

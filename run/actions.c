@@ -32,6 +32,7 @@
 #include "read_sector.h"
 #include "standby_timer.h"
 #include "epc.h"
+#include "erc.h"
 #include "erase_record.h"
 #include "erasecheck.h"
 #include "sanitize.h"
@@ -104,6 +105,7 @@ static const struct step steps[] = {
 	STEP(OPT_ACOUSTIC, WHEN_SET, false, set_drive_feature, ATA),
 	STEP(OPT_WRV, WHEN_SET, false, set_drive_feature, ATA),
 	STEP(OPT_WCACHE, WHEN_SET, false, cache_set_step, ANY),
+	STEP(OPT_ERC, WHEN_SET, false, erc_set_step, ANY),
 	STEP(OPT_STANDBY, WHEN_SET, false, standby_timer_step, ANY),
 	STEP(OPT_EPC_ENABLE, WHEN_GIVEN, false, epc_step, ATA),
 	STEP(OPT_EPC_DISABLE, WHEN_GIVEN, false, epc_step, ATA),
@@ -165,6 +167,7 @@ static const struct step steps[] = {
 	STEP(OPT_IRAW, WHEN_GIVEN, false, describe_step, ANY),
 	STEP(OPT_LOOKAHEAD, WHEN_QUERY, false, cache_get_step, ANY),
 	STEP(OPT_WCACHE, WHEN_QUERY, false, cache_get_step, ANY),
+	STEP(OPT_ERC, WHEN_QUERY, false, erc_get_step, ANY),
 	STEP(OPT_APM, WHEN_QUERY, false, get_drive_feature, ATA),
 	STEP(OPT_ACOUSTIC, WHEN_QUERY, false, get_drive_feature, ATA),
 	STEP(OPT_WRV, WHEN_QUERY, false, get_drive_feature, ATA),

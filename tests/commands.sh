@@ -419,6 +419,30 @@ if [ -z "${DOUBLE_COMPARE:-}" ]; then
 	else
 		echo "FAIL -H: smartctl reads the same SCT Status temperature (smartctl: '$theirs')"
 	fi
+	# --erc 70,70 sends what smartctl -l scterc,70,70 sends: SMART WRITE LOG of log E0h, its CDB
+	# (but the DEVICE byte, obsolete in ACS-3, which each tool fills its own way) and its data, for
+	# the two timers set (function code 0001h).  The SCT Status smartctl reads after each says the
+	# command completed (tests/ops/data/sct-status-erc-set.hex).
+	mkdir -p "$out/sct-erc"
+	grep -v '^#' "$top/tests/ops/data/sct-status-erc-set.hex" > "$out/sct-erc/e0.hex"
+	rm -f "$out/erc-smartctl.log" "$out/erc-ours.log"
+	env SHIM_IDENTIFY="$intel" SHIM_LOGS="$out/sct-erc" SHIM_LOG="$out/erc-smartctl.log" LD_PRELOAD="$shim" \
+		smartctl -l scterc,70,70 -d sat /dev/null > /dev/null 2>&1
+	env SHIM_IDENTIFY="$intel" SHIM_LOG="$out/erc-ours.log" LD_PRELOAD="$shim" "$H" -q --erc 70,70 /dev/null > /dev/null 2>&1
+	rc=$?
+	scterc_sets() {
+		touch "$1"
+		awk '/^cdb: 85 .. .. 00 d6 00 01 00 e0 00 4f 00 c2 / { $15 = "dev"; cdb = $0; next }
+			cdb != "" && /^data: 03 00 01 00 / { print cdb; print } { cdb = "" }' "$1"
+	}
+	theirs=$(scterc_sets "$out/erc-smartctl.log")
+	if [ "$rc" = 0 ] && [ "$(echo "$theirs" | grep -c '^data: 03 00 01 00 0[12] 00 46 00 ')" = 2 ] &&
+		[ "$(scterc_sets "$out/erc-ours.log")" = "$theirs" ]; then
+		echo "ok --erc 70,70: the same SCT Error Recovery Control commands as smartctl -l scterc,70,70"
+	else
+		echo "FAIL --erc 70,70: the same SCT Error Recovery Control commands as smartctl -l scterc,70,70 (exit $rc)"
+		diff <(echo "$theirs") <(scterc_sets "$out/erc-ours.log") | head -6 | sed 's/^/  /'
+	fi
 	# No SCT (QEMU's page): 9.65's Hitachi command and 9.65's lines, byte for byte.
 	run SHIM_COUNT=0x64 -- -H
 	env SHIM_IDENTIFY="$page" SHIM_COUNT=0x64 LD_PRELOAD="$shim" "${ORACLE:-/usr/sbin/hdparm}" -H /dev/null > "$out/cmd.965" 2> /dev/null

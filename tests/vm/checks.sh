@@ -296,6 +296,13 @@ check_true nvme-C-agrees-with-nvme-cli sh -c "
 	want=\$(sed -n 's/.*Current value: *\\(0x\\)\\{0,1\\}\\([0-9a-fA-F][0-9a-fA-F]*\\).*/\\2/p' /tmp/nvme-cli.out) &&
 	got=\$($H -C $N | sed -n 's/^ power state: *PS\\([0-9]*\\),.*/\\1/p') &&
 	[ -n \"\$want\" ] && [ -n \"\$got\" ] && [ \$((0x\$want & 31)) = \"\$got\" ] || { echo \"nvme-cli: \$want, hdparm: \$got\"; cat /tmp/nvme-cli.out; false; }"
+# --erc 70 sets the namespace's Error Recovery feature (05h): nvme-cli reads TLER 70 back, and so do we.
+check_true nvme-erc-agrees-with-nvme-cli sh -c "
+	$H -q --erc 70 $N && nvme get-feature $N -f 5 -n 1 > /tmp/nvme-erc.out 2>&1 &&
+	want=\$(sed -n 's/.*Current value: *\\(0x\\)\\{0,1\\}\\([0-9a-fA-F][0-9a-fA-F]*\\).*/\\2/p' /tmp/nvme-erc.out) &&
+	[ -n \"\$want\" ] && [ \$((0x\$want & 65535)) = 70 ] &&
+	$H --erc $N | grep -qx ' error recovery limit:  7.0 s, reads and writes (Error Recovery feature (05h))' ||
+	{ cat /tmp/nvme-erc.out; $H --erc $N; false; }"
 check nvme-W 0 $H -W $N
 check nvme-W0 0 $H -W0 $N
 check nvme-W-off 0 $H -W $N
