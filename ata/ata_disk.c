@@ -266,37 +266,34 @@ static int erc_supported(struct device *dev, struct disk_erc *e)
 	return 0;
 }
 
-static int ata_disk_erc_get(struct device *dev, struct disk_erc *e)
-{
-	struct ata_result res;
-	uint16_t read_ds = 0, write_ds = 0;
-	int err = erc_supported(dev, e);
-
-	if (!err)
-		err = ata_sct_erc(dev, false, ATA_SCT_ERC_READ_TIMER, &read_ds, &res);
-	if (!err)
-		err = ata_sct_erc(dev, false, ATA_SCT_ERC_WRITE_TIMER, &write_ds, &res);
-	if (err && !e->cause.why[0])
-		return ata_cause(&e->cause, "SCT Error Recovery Control (return)", &res, err);
-	e->read_ds = read_ds;
-	e->write_ds = write_ds;
-	return err;
-}
-
-/* The drive forgets both at a power cycle and a reset: --erc is one a configuration applies again. */
-static int ata_disk_erc_set(struct device *dev, struct disk_erc *e)
+/* Both timers, set from e or returned into it. */
+static int erc_timers(struct device *dev, struct disk_erc *e, bool set)
 {
 	struct ata_result res;
 	uint16_t read_ds = (uint16_t)e->read_ds, write_ds = (uint16_t)e->write_ds;
 	int err = erc_supported(dev, e);
 
 	if (!err)
-		err = ata_sct_erc(dev, true, ATA_SCT_ERC_READ_TIMER, &read_ds, &res);
+		err = ata_sct_erc(dev, set, ATA_SCT_ERC_READ_TIMER, &read_ds, &res);
 	if (!err)
-		err = ata_sct_erc(dev, true, ATA_SCT_ERC_WRITE_TIMER, &write_ds, &res);
+		err = ata_sct_erc(dev, set, ATA_SCT_ERC_WRITE_TIMER, &write_ds, &res);
 	if (err && !e->cause.why[0])
-		return ata_cause(&e->cause, "SCT Error Recovery Control (set)", &res, err);
+		return ata_cause(&e->cause, set ? "SCT Error Recovery Control (set)" : "SCT Error Recovery Control (return)",
+				 &res, err);
+	e->read_ds = read_ds;
+	e->write_ds = write_ds;
 	return err;
+}
+
+static int ata_disk_erc_get(struct device *dev, struct disk_erc *e)
+{
+	return erc_timers(dev, e, false);
+}
+
+/* The drive forgets both at a power cycle and a reset: --erc is one a configuration applies again. */
+static int ata_disk_erc_set(struct device *dev, struct disk_erc *e)
+{
+	return erc_timers(dev, e, true);
 }
 
 /* -C: CHECK POWER MODE's COUNT, in 9.65's words. */

@@ -326,13 +326,18 @@ static int nvme_cache_get(struct device *dev, enum disk_cache which, enum disk_c
 	return err;
 }
 
-/* --erc: the namespace's Error Recovery feature; TLER, one limit for reads and writes, in 100 ms. */
-static int nvme_erc_get(struct device *dev, struct disk_erc *e)
+/* --erc: the namespace's Error Recovery feature (its result dword, -1 on failure): TLER, one limit, in 100 ms. */
+static long error_recovery(struct device *dev, struct disk_erc *e)
 {
-	long v = nvme_admin_get_ns_features(dev, NVME_FEAT_ERROR_RECOVERY, &e->cause);
-
 	e->source = "Error Recovery feature (05h)";
 	e->one_limit = true;
+	return nvme_admin_get_ns_features(dev, NVME_FEAT_ERROR_RECOVERY, &e->cause);
+}
+
+static int nvme_erc_get(struct device *dev, struct disk_erc *e)
+{
+	long v = error_recovery(dev, e);
+
 	if (v < 0)
 		return EIO;
 	e->read_ds = e->write_ds = (unsigned int)(v & NVME_ERR_REC_TLER_MASK);
@@ -342,10 +347,8 @@ static int nvme_erc_get(struct device *dev, struct disk_erc *e)
 /* TLER set, DULBE left as the namespace has it. */
 static int nvme_erc_set(struct device *dev, struct disk_erc *e)
 {
-	long v = nvme_admin_get_ns_features(dev, NVME_FEAT_ERROR_RECOVERY, &e->cause);
+	long v = error_recovery(dev, e);
 
-	e->source = "Error Recovery feature (05h)";
-	e->one_limit = true;
 	if (v < 0)
 		return EIO;
 	if (e->read_ds != e->write_ds) {
