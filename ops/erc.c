@@ -6,7 +6,9 @@
  * kernel's command timer (30 s) resets the link.  ATA keeps a read and a
  * write limit (SCT Error Recovery Control), forgotten at every power
  * cycle; an NVMe namespace one for both (the Error Recovery feature's
- * TLER).  This file words them; the kinds only read and send.
+ * TLER), and a SCSI disk too (the Read-Write Error Recovery mode page's
+ * RECOVERY TIME LIMIT).  This file words them; the kinds only read and
+ * send.
  */
 #include <stdio.h>
 

@@ -1,4 +1,4 @@
-/* --erc: the drive's error recovery time limits, read and set, on ATA and NVMe disks. */
+/* --erc: the drive's error recovery time limits, read and set, on ATA, NVMe and SCSI disks. */
 #ifndef HDPARM_ERC_H
 #define HDPARM_ERC_H
 

@@ -552,6 +552,65 @@ static int scsi_cache_set(struct device *dev, enum disk_cache which, bool on, st
 	return scsi_cause(c, "MODE SELECT (caching page)", &res, err);
 }
 
+/* --erc: the Read-Write Error Recovery page's RECOVERY TIME LIMIT, one for reads and writes, in ms. */
+static int rw_recovery_page(struct device *dev, enum scsi_page_control pc, uint8_t mode[MODE_SENSE_BUF], uint8_t **page,
+			    size_t *len, struct disk_erc *e)
+{
+	struct scsi_result res;
+	int err = scsi_mode_sense(dev, MODE_PAGE_RW_ERROR_RECOVERY, pc, mode, MODE_SENSE_BUF, page, len, &res);
+
+	e->source = "Read-Write Error Recovery mode page (01h)";
+	e->one_limit = true;
+	if (!err && *len < RW_RECOVERY_TIME_LIMIT + 2) {
+		e->cause.about_option = true;
+		snprintf(e->cause.why, sizeof(e->cause.why), "the disk's Read-Write Error Recovery page has no time limit");
+		return EOPNOTSUPP;
+	}
+	return scsi_cause(&e->cause, "MODE SENSE (Read-Write Error Recovery page)", &res, err);
+}
+
+static int scsi_erc_get(struct device *dev, struct disk_erc *e)
+{
+	uint8_t mode[MODE_SENSE_BUF], *page;
+	size_t len;
+	int err = rw_recovery_page(dev, MODE_CURRENT, mode, &page, &len, e);
+
+	if (!err)
+		e->read_ds = e->write_ds = (get_be16(page + RW_RECOVERY_TIME_LIMIT) + 50u) / 100u;
+	return err;
+}
+
+/* Where the disk lets the limit change (its changeable values say), and in 16 bits of ms. */
+static int scsi_erc_set(struct device *dev, struct disk_erc *e)
+{
+	uint8_t mode[MODE_SENSE_BUF], changeable[MODE_SENSE_BUF], *page, *mask;
+	size_t len, mask_len;
+	struct scsi_result res;
+	int err = rw_recovery_page(dev, MODE_CURRENT, mode, &page, &len, e);
+
+	if (err)
+		return err;
+	if (e->read_ds != e->write_ds)
+		snprintf(e->cause.why, sizeof(e->cause.why),
+			 "a SCSI disk has one time limit for reads and writes (RECOVERY TIME LIMIT): give one value");
+	else if (e->read_ds > 655)
+		snprintf(e->cause.why, sizeof(e->cause.why), "a SCSI disk's limit is 655 (65.5 s) at most: 16 bits of ms");
+	if (e->cause.why[0]) {
+		e->cause.about_option = true;
+		return EINVAL;
+	}
+	if ((err = rw_recovery_page(dev, MODE_CHANGEABLE, changeable, &mask, &mask_len, e)))
+		return err;
+	if (get_be16(mask + RW_RECOVERY_TIME_LIMIT) == 0) {
+		e->cause.about_option = true;
+		snprintf(e->cause.why, sizeof(e->cause.why), "the disk does not let its RECOVERY TIME LIMIT change");
+		return EOPNOTSUPP;
+	}
+	put_be16(page + RW_RECOVERY_TIME_LIMIT, (uint16_t)(e->read_ds * 100));
+	err = scsi_mode_select(dev, mode, page, len, &res);
+	return scsi_cause(&e->cause, "MODE SELECT (Read-Write Error Recovery page)", &res, err);
+}
+
 static int scsi_flush(struct device *dev, struct disk_cause *c)
 {
 	struct scsi_result res;
@@ -658,6 +717,8 @@ static int scsi_disk_identity(struct device *dev, struct disk_identity *d)
 const struct disk_ops scsi_disk = {
 	.kind = "SCSI",
 	.scsi = true,
+	.erc_get = scsi_erc_get,
+	.erc_set = scsi_erc_set,
 	.geometry = scsi_geometry,
 	.sector_read = scsi_sector_read,
 	.trim_limits = scsi_trim_limits,

@@ -27,11 +27,14 @@ enum scsi_vpd {
 
 /* Mode pages. */
 enum scsi_mode_page {
+	MODE_PAGE_RW_ERROR_RECOVERY = 0x01,
 	MODE_PAGE_CACHING = 0x08,
 	MODE_PAGE_POWER_CONDITION = 0x1a,
 	MODE_PAGE_ALL = 0x3f,
 };
 #define MODE_HEADER_10_LEN 8	/* the mode parameter header of MODE SENSE (10) / MODE SELECT (10) */
+/* Read-Write Error Recovery page (SBC-3 6.4.7): bytes 10-11 the RECOVERY TIME LIMIT, in ms (0: none). */
+#define RW_RECOVERY_TIME_LIMIT 10
 /* Caching page bits (SBC-3 6.4.5): byte 2 WCE and RCD, byte 12 DRA. */
 #define CACHING_WCE 0x04
 #define CACHING_RCD 0x01

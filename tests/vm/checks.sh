@@ -432,6 +432,22 @@ for d in sdd:sas sde:usb; do
 	else
 		echo "FAIL $tag-sg: the disk has no sg node (${sg:-none})"
 	fi
+	# --erc: the Read-Write Error Recovery page's RECOVERY TIME LIMIT as sdparm reads it (RTL, in
+	# ms), and 7.0 s set where sdparm says the disk lets it change, else refused.
+	rtl() { sdparm --get=RTL "$D" 2> /dev/null | awk '$1 == "RTL" { print $2 }'; }
+	r=$(rtl)
+	if [ -n "$r" ]; then
+		if [ "$r" = 0 ]; then want=off; else want="$((r / 1000)).$((r % 1000 / 100)) s"; fi
+		check_true "$tag-erc-as-sdparm" sh -c "$H --erc $D | grep -qxF ' error recovery limit:  $want, reads and writes (Read-Write Error Recovery mode page (01h))'"
+		if sdparm --get=RTL "$D" 2> /dev/null | grep -q 'cha: n'; then
+			check_fails "$tag-erc-not-changeable" "does not let its RECOVERY TIME LIMIT change" $H --erc 70 "$D"
+		else
+			$H -q --erc 70 "$D" > /dev/null 2>&1
+			check_true "$tag-erc-set-sdparm" [ "$(rtl)" = 7000 ]
+		fi
+	else
+		check_fails "$tag-erc-no-page" "--erc" $H --erc "$D"
+	fi
 	# Read-ahead off (DRA): as sdparm reads the page's changeable values, either it may change
 	# and does, or -A0 says it may not.
 	dra() { sdparm --get=DRA "$D" 2> /dev/null | awk '$1 == "DRA" { print $2 }'; }
