@@ -320,25 +320,18 @@ int parse_value(const struct option_desc *o, struct cursor *c, struct settings *
 		break;
 	case ARG_OPTIONAL_NUM:
 	case ARG_NUM:
-		take_next_word_if(c, isdigit);
-		v->has_value = read_digits(c, &n);
-		if ((o->arg == ARG_NUM && !v->has_value) || (v->has_value && (n < o->min || n > o->max)))
-			return bad_value(o);
-		if ((err = end_of_value(o, c)))
-			return err;
-		if (v->has_value)
-			v->num = n;
-		break;
 	case ARG_OPTIONAL_PAIR:
 		take_next_word_if(c, isdigit);
 		v->has_value = read_digits(c, &n);
 		v->num2 = n;
-		if (v->has_value && *c->p == ',') {
+		/* --erc 70,50: a second number after a comma (one alone stands for both). */
+		if (o->arg == ARG_OPTIONAL_PAIR && v->has_value && *c->p == ',') {
 			c->p++;
 			if (!read_digits(c, &v->num2))
 				return bad_value(o);
 		}
-		if (v->has_value && (n > o->max || v->num2 > o->max))
+		if ((o->arg == ARG_NUM && !v->has_value) ||
+		    (v->has_value && (n < o->min || n > o->max || v->num2 < o->min || v->num2 > o->max)))
 			return bad_value(o);
 		if ((err = end_of_value(o, c)))
 			return err;
