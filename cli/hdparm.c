@@ -15,6 +15,9 @@
 
 #include "ata.h"
 #include "actions.h"
+#include "config.h"
+#include "config_file.h"
+#include "config_jobs.h"
 #include "version.h"
 #include "identify.h"
 #include "idle.h"
@@ -261,11 +264,10 @@ static int add_job(struct parse_state *ps, const char *device)
 	return 0;
 }
 
-/* Each value carries its option's name, so that the steps name it without the table. */
-static void name_values(struct settings *s)
+/* --apply-config, --check-config, --idle-spindown-config: devices are optional, the file's blocks name them. */
+static bool config_given(const struct settings *s)
 {
-	for (size_t i = 0; i < option_count; i++)
-		snprintf(s->v[option_table[i].id].name, sizeof(s->v[0].name), "%s", option_name(option_table[i].id));
+	return s->v[OPT_APPLY_CONFIG].given || s->v[OPT_CHECK_CONFIG].given || s->v[OPT_IDLE_CONFIG].given;
 }
 
 static int parse_command_line(struct parse_state *ps, int argc, char **argv)
@@ -274,7 +276,7 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 	bool options_done = false;
 	int err;
 
-	name_values(&ps->s);
+	settings_name_values(&ps->s);
 	ps->noisy = true;
 	while (c.left > 0) {
 		const char *word = *c.next++;
@@ -292,7 +294,7 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 		c.p = word + 1;
 		if ((err = parse_word(ps, &c)) || ps->stopped)
 			return err;
-		if (c.left == 0 && !ps->istdin) {
+		if (c.left == 0 && !ps->istdin && !config_given(&ps->s)) {
 			complain("%s: no device given after %s\n", progname, word);
 			return EINVAL;
 		}
@@ -413,14 +415,57 @@ int check_command_line(int argc, char **argv)
 static int run_idle_spindown(const struct parse_state *ps)
 {
 	const char **paths = calloc((size_t)ps->njobs, sizeof(*paths));
+	unsigned int *seconds = calloc((size_t)ps->njobs, sizeof(*seconds));
+	int status = ENOMEM;
+
+	if (paths && seconds) {
+		for (int i = 0; i < ps->njobs; i++) {
+			paths[i] = ps->jobs[i].device;
+			seconds[i] = (unsigned int)ps->jobs[0].s.v[OPT_IDLE_SPINDOWN].num;
+		}
+		status = idle_spindown(seconds, paths, ps->njobs, &ps->run);
+	}
+	free(paths);
+	free(seconds);
+	return status;
+}
+
+/*
+ * The configuration's settings for the devices named (or every disk its
+ * blocks name): checked, applied, or watched for idleness.  A file that
+ * does not parse sends nothing: 2 for a check (its 0 and 1 are answers), EINVAL otherwise.
+ */
+static int run_config(const struct parse_state *ps)
+{
+	enum opt_id opt = ps->s.v[OPT_CHECK_CONFIG].given ? OPT_CHECK_CONFIG
+			  : ps->s.v[OPT_APPLY_CONFIG].given ? OPT_APPLY_CONFIG : OPT_IDLE_CONFIG;
+	const char *file = ps->s.v[opt].str;
+	char **devices = calloc((size_t)ps->njobs + 1, sizeof(*devices));
+	struct config_file cf;
+	struct config_list l;
+	char err[600] = "";
 	int status;
 
-	if (!paths)
+	if (!devices)
 		return ENOMEM;
 	for (int i = 0; i < ps->njobs; i++)
-		paths[i] = ps->jobs[i].device;
-	status = idle_spindown((unsigned int)ps->jobs[0].s.v[OPT_IDLE_SPINDOWN].num, paths, ps->njobs, &ps->run);
-	free(paths);
+		devices[i] = (char *)ps->jobs[i].device;
+	status = config_load(file, &cf, err, sizeof(err));
+	if (!status)
+		status = config_jobs(&cf, devices, ps->njobs, &l, err, sizeof(err));
+	if (status) {
+		complain("%s\n", err);
+		config_free(&cf);
+		free(devices);
+		return opt == OPT_CHECK_CONFIG ? 2 : status;
+	}
+	if (opt == OPT_IDLE_CONFIG)
+		status = idle_spindown_config(l.jobs, l.n, &ps->run);
+	else
+		status = config_run(l.jobs, l.n, opt == OPT_CHECK_CONFIG, file, &ps->run);
+	config_jobs_free(&l);
+	config_free(&cf);
+	free(devices);
 	return status;
 }
 
@@ -453,6 +498,12 @@ int main(int argc, char **argv)
 	if (ps.istdin) {
 		free(ps.jobs);
 		return identify_from_stdin(ps.run.json);
+	}
+	if (config_given(&ps.s)) {
+		status = run_config(&ps);
+		free(ps.s.ranges);
+		free(ps.jobs);
+		return status;
 	}
 	if (ps.njobs && ps.jobs[0].s.v[OPT_IDLE_SPINDOWN].given) {
 		status = run_idle_spindown(&ps);

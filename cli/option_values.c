@@ -402,6 +402,16 @@ int parse_value(const struct option_desc *o, struct cursor *c, struct settings *
 		if ((err = parse_word_value(o, c, v)))
 			return err;
 		break;
+	case ARG_CONFIG:
+		/* Devices are named by path under /dev: any other word first is the file. */
+		if (c->left > 0 && **c->next != '-' && strncmp(*c->next, "/dev/", 5) != 0) {
+			v->str = *c->next++;
+			c->left--;
+		} else {
+			v->str = HDPARM_CONFIG;
+		}
+		v->has_value = true;
+		break;
 	case ARG_PATTERN:
 		if ((err = parse_pattern(o, c, v)))
 			return err;

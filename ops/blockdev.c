@@ -161,20 +161,32 @@ int set_kernel_setting(struct device *dev, const struct settings *s, enum opt_id
 	return rc ? complain_failed(k->set_name) : 0;
 }
 
+int kernel_setting_read(struct device *dev, enum opt_id opt, long *value)
+{
+	const struct kernel_setting *k = &kernel_settings[opt];
+	int ivalue = 0, rc;
+
+	if (!k->get_req)
+		return EOPNOTSUPP;
+	*value = 0;
+	if (k->by_pointer) {
+		rc = ioctl(dev->fd, k->get_req, &ivalue);
+		*value = ivalue;
+	} else {
+		rc = ioctl(dev->fd, k->get_req, value);
+	}
+	return rc ? errno : 0;
+}
+
 int get_kernel_setting(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	const struct kernel_setting *k = &kernel_settings[opt];
 	bool explicit = s->v[opt].given && s->v[opt].noisy;
 	long value = 0;
-	int ivalue = 0, rc;
+	int rc = kernel_setting_read(dev, opt, &value);
 
-	if (k->by_pointer) {
-		rc = ioctl(dev->fd, k->get_req, &ivalue);
-		value = ivalue;
-	} else {
-		rc = ioctl(dev->fd, k->get_req, &value);
-	}
 	if (rc) {
+		errno = rc;
 		if (!explicit && k->silent_in_defaults)
 			return 0;
 		return complain_failed(k->get_name);

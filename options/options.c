@@ -140,6 +140,9 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_ERASE_RECORD, .name = "erase-record", .arg = ARG_FILE, .what = "record file", .cls = CLASS_MODIFIER, .usage = "--erase-record FILE|DIR/|-     With an erase: write its record, one JSON document (schema: hdparm.8)" },
 	{ .id = OPT_ERASE_OPERATOR, .name = "erase-operator", .arg = ARG_FILE, .what = "operator", .cls = CLASS_MODIFIER, .usage = "--erase-operator NAME          With --erase-record: who ran the erase" },
 	{ .id = OPT_CONTINUE_ON_REFUSAL, .name = "continue-on-refusal", .cls = CLASS_MODIFIER, .usage = "--continue-on-refusal         Erasing many disks: erase the others where one is refused" },
+	{ .id = OPT_APPLY_CONFIG, .name = "apply-config", .arg = ARG_CONFIG, .cls = CLASS_ALONE, .usage = "--apply-config [FILE] [DEV...] Apply the configuration (" HDPARM_CONFIG "): only what differs is sent" },
+	{ .id = OPT_CHECK_CONFIG, .name = "check-config", .arg = ARG_CONFIG, .cls = CLASS_ALONE, .usage = "--check-config [FILE] [DEV...] Compare each setting with the disk's; exit 1 when any differs" },
+	{ .id = OPT_IDLE_CONFIG, .name = "idle-spindown-config", .arg = ARG_CONFIG, .cls = CLASS_ALONE, .usage = "--idle-spindown-config [FILE] --idle-spindown for each disk the configuration gives idle_spindown" },
 	{ .id = OPT_ERC, .name = "erc", .arg = ARG_OPTIONAL_PAIR, .max = 65535, .what = "bad value: READ[,WRITE] in tenths of a second, each 0 to 65535", .usage = "--erc [READ[,WRITE]]          Get/set the drive's error recovery time limits, in tenths of a second (0: none)" },
 	{ .id = OPT_EPC, .name = "epc", .usage = "--epc                         Show the Extended Power Conditions: timers and states" },
 	{ .id = OPT_EPC_ENABLE, .name = "epc-enable", .usage = "--epc-enable                  Enable the EPC feature set" },
@@ -152,6 +155,12 @@ const struct option_desc option_table[] = {
 };
 
 const size_t option_count = ARRAY_SIZE(option_table);
+
+void settings_name_values(struct settings *s)
+{
+	for (size_t i = 0; i < option_count; i++)
+		snprintf(s->v[option_table[i].id].name, sizeof(s->v[0].name), "%s", option_name(option_table[i].id));
+}
 
 bool settings_erase(const struct settings *s)
 {

@@ -8,6 +8,11 @@
 
 #include "values.h"
 
+/* --apply-config's file when none is named; a packager may move it (CPPFLAGS=-DHDPARM_CONFIG=...). */
+#ifndef HDPARM_CONFIG
+#define HDPARM_CONFIG "/etc/hdparm.conf"
+#endif
+
 enum arg_kind {
 	ARG_NONE,		/* -C, -I, --idle-immediate */
 	ARG_OPTIONAL_NUM,	/* -a [N]: query, or set when digits follow */
@@ -25,6 +30,7 @@ enum arg_kind {
 	ARG_SIZE_FILE,		/* --fallocate KB FILE */
 	ARG_WORD,		/* --format-erase user|crypto: one of the row's words */
 	ARG_WORD_SECONDS,	/* --epc-timer idle_a=SECONDS: one of the row's words, and a time */
+	ARG_CONFIG,		/* --apply-config [FILE]: the next word, unless it is a device (/dev/...) or an option */
 };
 
 enum opt_class {
@@ -86,6 +92,9 @@ const struct option_desc *option_desc(enum opt_id opt);
 
 /* How the option is spelled on the command line: "-S", "--read-sector". */
 const char *option_name(enum opt_id opt);
+
+/* Each value carries its option's name, so that the steps name it without the table. */
+void settings_name_values(struct settings *s);
 
 /* An option that erases a disk, or waits for its erase, was given: the run an erase record tells of. */
 bool settings_erase(const struct settings *s);

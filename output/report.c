@@ -157,6 +157,22 @@ void complain_errno(const char *what)
 	complain("%s: %s\n", what, strerror(errno));
 }
 
+static void json_error_object(const char *operation, const char *message, void *arg)
+{
+	(void)arg;
+	json_object_begin(NULL);
+	json_string("operation", operation);
+	json_string("message", message);
+	json_object_end();
+}
+
+void report_json_errors(void)
+{
+	json_array_begin("errors");
+	report_take_errors(json_error_object, NULL);
+	json_array_end();
+}
+
 void report_take_errors(void (*fn)(const char *operation, const char *message, void *arg), void *arg)
 {
 	keep_partial_line();

@@ -61,4 +61,7 @@ void complain_errno(const char *what);
 /* Hand each complaint filed under an operation since the last call to fn, and forget them. */
 void report_take_errors(void (*fn)(const char *operation, const char *message, void *arg), void *arg);
 
+/* The errors kept so far, as the device's JSON "errors" array of {operation, message}; taken. */
+void report_json_errors(void);
+
 #endif

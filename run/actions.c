@@ -286,15 +286,6 @@ static void json_timing(const char *key, const struct timing_result *t)
 	json_object_end();
 }
 
-static void json_error(const char *operation, const char *message, void *arg)
-{
-	(void)arg;
-	json_object_begin(NULL);
-	json_string("operation", operation);
-	json_string("message", message);
-	json_object_end();
-}
-
 /* The end of a device's JSON object: timings, then every error its steps reported. */
 static void json_device_end(const struct device *dev)
 {
@@ -304,9 +295,7 @@ static void json_device_end(const struct device *dev)
 		json_timing("disk_reads", &dev->disk_reads);
 		json_object_end();
 	}
-	json_array_begin("errors");
-	report_take_errors(json_error, NULL);
-	json_array_end();
+	report_json_errors();
 	json_object_end();
 }
 
@@ -366,6 +355,40 @@ static int pass_gate(struct device *dev, const struct settings *s, const struct 
 	status = gate->wait(dev, status, gate->arg);
 	if (status)
 		dev->refused = true;
+	return status;
+}
+
+bool option_refused_on(const struct device *dev, enum opt_id opt)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
+		if (steps[i].opt != opt)
+			continue;
+		if (!steps[i].ata_only || dev->disk->ata)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+int run_setting(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	bool refused_here[OPT_COUNT] = { false };
+	int status = preflight(dev, s);
+
+	for (size_t i = 0; !status && !dev->refused && i < ARRAY_SIZE(steps); i++) {
+		const struct step *st = &steps[i];
+		int err;
+
+		if (st->opt != opt || st->when == WHEN_QUERY || !step_applies(st, s))
+			continue;
+		report_operation(option_name(st->opt));
+		if ((err = run_step(dev, s, st, refused_here)))
+			status = err;
+	}
+	fflush(stdout);
+	report_operation(NULL);
 	return status;
 }
 

@@ -39,4 +39,13 @@ int run_file_option(enum opt_id opt, const struct settings *s);
 /* The settings hold an option that can destroy data or make it unreachable. */
 bool carries_dangerous_option(const struct settings *s);
 
+/* Every step of opt is an ATA command and the disk is not ATA: the option is refused on it. */
+bool option_refused_on(const struct device *dev, enum opt_id opt);
+
+/*
+ * Option opt's own steps (not its query) on the open device dev, checked
+ * first as a run of one is; s gives opt and its modifiers.  0 or an errno.
+ */
+int run_setting(struct device *dev, const struct settings *s, enum opt_id opt);
+
 #endif

@@ -12,6 +12,7 @@
  * device detached) goes away at once, and is then dropped.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@ struct watched {
 	char stat_dir[160];	/* the whole disk's sysfs folder: its "stat" holds the counters */
 	unsigned long long ios;	/* reads, writes, discards and flushes completed */
 	time_t last_io;		/* when ios last moved (monotonic seconds) */
+	unsigned int seconds;	/* idle this long: standby */
 	bool asleep;		/* in standby, by us or found so: nothing is sent until it moves */
 	bool gone;
 };
@@ -106,8 +108,9 @@ static bool watch(struct watched *w, const char *path, const struct run_flags *r
 }
 
 /* Idle long enough: standby, unless the disk says it is in standby already. */
-static void spin_down(struct watched *w, unsigned int seconds)
+static void spin_down(struct watched *w)
 {
+	unsigned int seconds = w->seconds;
 	enum disk_power state = DISK_POWER_UNKNOWN;
 	char text[96];
 	int err;
@@ -135,7 +138,7 @@ static void spin_down(struct watched *w, unsigned int seconds)
 }
 
 /* One look at a disk; false once it is gone. */
-static bool look(struct watched *w, unsigned int seconds)
+static bool look(struct watched *w)
 {
 	unsigned long long ios;
 
@@ -150,8 +153,8 @@ static bool look(struct watched *w, unsigned int seconds)
 		if (w->asleep)
 			say(w, "active again");
 		w->asleep = false;
-	} else if (!w->asleep && now_s() - w->last_io >= (time_t)seconds) {
-		spin_down(w, seconds);
+	} else if (!w->asleep && now_s() - w->last_io >= (time_t)w->seconds) {
+		spin_down(w);
 	}
 	return true;
 }
@@ -162,7 +165,8 @@ static bool look(struct watched *w, unsigned int seconds)
  * and a standby reaches the whole disk; so the disks beneath are watched
  * (said once), as hd-idle does.  Each disk once, whatever named it.
  */
-static int add_watches(struct watched *ws, int count, const char *path, const struct run_flags *run)
+static int add_watches(struct watched *ws, int count, const char *path, unsigned int seconds,
+		       const struct run_flags *run)
 {
 	struct reach r = { .kind = NODE_OTHER };
 	char list[600];
@@ -175,6 +179,7 @@ static int add_watches(struct watched *ws, int count, const char *path, const st
 	if (r.kind != NODE_PARTITION && r.kind != NODE_STACKED) {
 		if (!watch(&ws[count], path, run))
 			return count;
+		ws[count].seconds = seconds;
 		for (int i = 0; i < count; i++)
 			if (!ws[i].gone && strcmp(ws[i].stat_dir, ws[count].stat_dir) == 0)
 				return count;	/* named twice */
@@ -195,38 +200,41 @@ static int add_watches(struct watched *ws, int count, const char *path, const st
 			continue;
 		snprintf(ws[count].node, sizeof(ws[count].node), "%s", r.disk[d].node);
 		if (watch(&ws[count], ws[count].node, run))
-			count++;
+			ws[count++].seconds = seconds;
 	}
 	return count;
 }
 
-int idle_spindown(unsigned int seconds, const char *const paths[], int n, const struct run_flags *run)
+int idle_spindown(const unsigned int seconds[], const char *const paths[], int n, const struct run_flags *run)
 {
 	struct watched *ws = calloc((size_t)n * REACH_MAX, sizeof(*ws));
 	struct sigaction sa;
-	/* Often enough to keep to SECONDS, seldom enough to cost nothing: counters are all it reads. */
-	unsigned int poll = seconds < 20 ? 1 : seconds / 20 > 10 ? 10 : seconds / 20;
+	unsigned int shortest = UINT_MAX, poll;
 	int alive = 0, count = 0;
 
 	if (!ws)
 		return ENOMEM;
+	for (int i = 0; i < n; i++)
+		shortest = seconds[i] < shortest ? seconds[i] : shortest;
+	/* Often enough to keep to SECONDS, seldom enough to cost nothing: counters are all it reads. */
+	poll = shortest < 20 ? 1 : shortest / 20 > 10 ? 10 : shortest / 20;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	for (int i = 0; i < n; i++)
-		count = add_watches(ws, count, paths[i], run);
+		count = add_watches(ws, count, paths[i], seconds[i], run);
 	for (int i = 0; i < count; i++) {
 		char text[64];
 
 		alive++;
-		snprintf(text, sizeof(text), "watched: standby after %u s without I/O", seconds);
+		snprintf(text, sizeof(text), "watched: standby after %u s without I/O", ws[i].seconds);
 		say(&ws[i], text);
 	}
 	while (alive && !stop_signal) {
 		sleep(poll);
 		for (int i = 0; i < count && !stop_signal; i++)
-			if (!ws[i].gone && !look(&ws[i], seconds))
+			if (!ws[i].gone && !look(&ws[i]))
 				alive--;
 	}
 	free(ws);

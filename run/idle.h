@@ -5,9 +5,9 @@
 #include "device.h"
 
 /*
- * Watch the n disks until SIGTERM or SIGINT (then 0) or until none is
- * left (ENODEV); one line on stdout per transition.
+ * Watch the n disks, each for its seconds, until SIGTERM or SIGINT (then
+ * 0) or until none is left (ENODEV); one line on stdout per transition.
  */
-int idle_spindown(unsigned int seconds, const char *const paths[], int n, const struct run_flags *run);
+int idle_spindown(const unsigned int seconds[], const char *const paths[], int n, const struct run_flags *run);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "actions.h"
 #include "cmdline.h"
+#include "config.h"
 #include "idle.h"
 #include "together.h"
 
@@ -56,10 +57,28 @@ int run_file_option(enum opt_id opt, const struct settings *s)
 	return 0;
 }
 
-int idle_spindown(unsigned int seconds, const char *const paths[], int n, const struct run_flags *run)
+int idle_spindown(const unsigned int seconds[], const char *const paths[], int n, const struct run_flags *run)
 {
 	(void)seconds;
 	(void)paths;
+	(void)n;
+	(void)run;
+	return 0;
+}
+
+int config_run(const struct config_job *jobs, size_t n, bool check, const char *file, const struct run_flags *run)
+{
+	(void)jobs;
+	(void)n;
+	(void)check;
+	(void)file;
+	(void)run;
+	return 0;
+}
+
+int idle_spindown_config(const struct config_job *jobs, size_t n, const struct run_flags *run)
+{
+	(void)jobs;
 	(void)n;
 	(void)run;
 	return 0;

@@ -32,12 +32,13 @@ build fuzz_nvme "$here/fuzz_nvme.c" "$top/nvme/nvme_identify.c" "$top/output/jso
 build fuzz_json "$here/fuzz_json.c" "$top/output/json.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/ata/sat.c" "$top/ata/ata_commands.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" || exit 1
 build fuzz_scsi "$here/fuzz_scsi.c" "$top/scsi/scsi_pages.c" "$top/transport/sense.c" "$top/output/report.c" "$top/output/json.c" || exit 1
 build fuzz_text "$here/fuzz_text.c" "$top/ops/ranges.c" "$top/block/sysfs.c" "$top/output/report.c" "$top/output/json.c" || exit 1
-common=("$top/options/options.c" "$top/cli/option_values.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/output/json.c" "$top/ata/sat.c" "$top/ata/ata_commands.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/ata/modes.c" "$top/output/report.c")
+common=("$top/options/options.c" "$top/cli/option_values.c" "$top/cli/config_file.c" "$top/cli/config_keys.c" "$top/cli/config_jobs.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/output/json.c" "$top/ata/sat.c" "$top/ata/ata_commands.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/ata/modes.c" "$top/output/report.c")
 build fuzz_cmdline "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/cli/hdparm.c" "${common[@]}" || exit 1
+build fuzz_config "$here/fuzz_config.c" "${common[@]}" || exit 1
 build fuzz_trim -DTRIM_ONLY "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/cli/hdparm.c" "${common[@]}" || exit 1
 
 status=0
-for t in identify sense nvme json cmdline trim scsi text; do
+for t in identify sense nvme json cmdline trim scsi text config; do
 	corpus="$here/corpus/$t"
 	regress="$here/regressions/$t"
 	mkdir -p "$regress"
@@ -52,7 +53,7 @@ for t in identify sense nvme json cmdline trim scsi text; do
 	work=$(mktemp -d)
 	cp "$corpus"/* "$work"/ 2>/dev/null
 	quiet=()
-	case $t in cmdline | trim | text) quiet=(-close_fd_mask=2) ;; esac	# the parsers' complaints
+	case $t in cmdline | trim | text | config) quiet=(-close_fd_mask=2) ;; esac	# the parsers' complaints
 	if "$bin/fuzz_$t" "${quiet[@]}" -max_total_time="${1:-60}" -max_len=8192 -artifact_prefix="$regress/" "$work" > "$bin/$t.log" 2>&1; then
 		echo "ok fuzz $t ($(grep -oE 'stat::number_of_executed_units: [0-9]+' "$bin/$t.log" | grep -oE '[0-9]+' || grep -oE '#[0-9]+' "$bin/$t.log" | tail -n 1) runs)"
 	else

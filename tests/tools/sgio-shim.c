@@ -48,6 +48,9 @@
  *   SHIM_SANITIZE=C:L,C:L,abort:R   successive SANITIZE STATUS EXT answers: COUNT C and
  *                       LBA L (hex), or ABRT with LBA 7:0 = R; the last one repeats
  *   SHIM_DELAY_MS=N, SHIM_DELAY_CMD=XX   ATA command XX (hex) takes N ms
+ *   SHIM_KEEP_FEATURES=1   a SET FEATURES that succeeds is written into the SHIM_IDENTIFY
+ *                       file (APM, write cache, look-ahead, acoustic level), so IDENTIFY
+ *                       after it, in this process or a later one, says what was set
  *   SHIM_GEO_START=N    HDIO_GETGEO answers with start N (the partition's first
  *                       sector, as sd and virtio-blk say it); without it, ENOTTY
  *   SHIM_REPLY=noregs   a USB bridge that ignores CK_COND: GOOD status and no sense
@@ -201,8 +204,8 @@ static unsigned int get_le32(const unsigned char *p)
 	return (unsigned int)p[0] | (unsigned int)p[1] << 8 | (unsigned int)p[2] << 16 | (unsigned int)p[3] << 24;
 }
 
-/* IDENTIFY word 120 bit 7 (EPC enabled) set or cleared in the SHIM_IDENTIFY file, 8 words a line. */
-static void epc_identify_enabled(int on)
+/* IDENTIFY word n: its bits in clear cleared, those in set set, in the SHIM_IDENTIFY file, 8 words a line. */
+static void identify_word_update(unsigned int n, unsigned int clear, unsigned int set)
 {
 	const char *path = getenv("SHIM_IDENTIFY");
 	unsigned char page[512];
@@ -212,14 +215,40 @@ static void epc_identify_enabled(int on)
 	if (!path)
 		return;
 	load_identify(page, sizeof(page));
-	w = (unsigned int)(page[240] | page[241] << 8);
-	w = on ? w | 0x80 : w & ~0x80u;
-	page[240] = (unsigned char)w, page[241] = (unsigned char)(w >> 8);
+	w = (unsigned int)(page[2 * n] | page[2 * n + 1] << 8);
+	w = (w & ~clear) | set;
+	page[2 * n] = (unsigned char)w, page[2 * n + 1] = (unsigned char)(w >> 8);
 	if (!(f = fopen(path, "w")))
 		return;
 	for (int i = 0; i < 256; i++)
 		fprintf(f, "%04x%c", page[2 * i] | page[2 * i + 1] << 8, i % 8 == 7 ? '\n' : ' ');
 	fclose(f);
+}
+
+/* IDENTIFY word 120 bit 7 (EPC enabled) set or cleared. */
+static void epc_identify_enabled(int on)
+{
+	identify_word_update(120, 0x80, on ? 0x80 : 0);
+}
+
+/*
+ * SHIM_KEEP_FEATURES=1: a SET FEATURES that succeeds changes what IDENTIFY says
+ * after it, as a drive's does (ACS-3 7.45): APM (05h/85h: word 86 bit 3, word 91),
+ * write cache (02h/82h: word 85 bit 5), look-ahead (AAh/55h: word 85 bit 6),
+ * acoustic level (42h: word 94 bits 7:0).
+ */
+static void keep_feature(unsigned int feature, unsigned int count)
+{
+	switch (feature) {
+	case 0x05: identify_word_update(86, 0, 0x08); identify_word_update(91, 0xff, count); break;
+	case 0x85: identify_word_update(86, 0x08, 0); break;
+	case 0x02: identify_word_update(85, 0, 0x20); break;
+	case 0x82: identify_word_update(85, 0x20, 0); break;
+	case 0xaa: identify_word_update(85, 0, 0x40); break;
+	case 0x55: identify_word_update(85, 0x40, 0); break;
+	case 0x42: identify_word_update(94, 0xff, count); break;
+	default: break;
+	}
 }
 
 /* What a SET FEATURES EPC (LBA: subcommand and bits, COUNT: the condition) or an IDLE with a timer does. */
@@ -674,6 +703,8 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		if (page[240] & 0x80)
 			reply = "abort";
 	}
+	if (command == 0xef && !twelve && getenv("SHIM_KEEP_FEATURES") && strcmp(reply, "ok") == 0)
+		keep_feature(cdb[4], cdb[6]);
 	if (command == 0xef && cdb[4] == 0x4a && !twelve && strcmp(reply ? reply : "ok", "ok") == 0)
 		epc_update((unsigned int)(cdb[8] | cdb[10] << 8 | cdb[12] << 16), cdb[6], 0);
 	if (command == 0xe3 && !twelve && cdb[6] >= 1 && cdb[6] <= 240 && getenv("SHIM_EPC_IDLE"))

@@ -1,0 +1,254 @@
+/*
+ * /etc/hdparm.conf's keys, each the option Debian's hdparm-functions turns
+ * it into, with the value read as that option's value.  Where Debian's
+ * reader differs on purpose, hdparm.8 (KEEPING SETTINGS) says so.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "config_keys.h"
+#include "option_values.h"
+#include "options.h"
+
+enum key_form {
+	KEY_NUMBER,		/* a number within the option's range */
+	KEY_ON_OFF,		/* on, off, 1 or 0 */
+	KEY_BARE,		/* a word alone: standby, quiet */
+	KEY_OPTION_VALUE,	/* anything the option takes on the command line: udma5, 70,70, idle_a=60 */
+	KEY_IGNORED,		/* Debian's own, not hdparm's: ROOTFS */
+};
+
+enum key_power { ANY_POWER, ON_MAINS, ON_BATTERY };
+
+struct config_key {
+	const char *key;
+	enum opt_id opt;
+	enum key_form form;
+	enum key_power power;
+};
+
+static const struct config_key keys[] = {
+	{ "read_ahead_sect", OPT_READAHEAD, KEY_NUMBER, ANY_POWER },
+	{ "lookahead", OPT_LOOKAHEAD, KEY_ON_OFF, ANY_POWER },
+	{ "bus", OPT_BUSSTATE, KEY_ON_OFF, ANY_POWER },
+	{ "apm", OPT_APM, KEY_NUMBER, ON_MAINS },
+	{ "apm_battery", OPT_APM, KEY_NUMBER, ON_BATTERY },
+	{ "io32_support", OPT_IO32BIT, KEY_NUMBER, ANY_POWER },
+	{ "dma", OPT_DMA, KEY_ON_OFF, ANY_POWER },
+	{ "defect_mana", OPT_DEFECTS, KEY_ON_OFF, ANY_POWER },
+	{ "cd_speed", OPT_CDROMSPEED, KEY_NUMBER, ANY_POWER },
+	{ "mult_sect_io", OPT_MULTCOUNT, KEY_NUMBER, ANY_POWER },
+	{ "prefetch_sect", OPT_PREFETCH, KEY_NUMBER, ANY_POWER },
+	{ "read_only", OPT_READONLY, KEY_ON_OFF, ANY_POWER },
+	{ "write_read_verify", OPT_WRV, KEY_ON_OFF, ANY_POWER },
+	{ "spindown_time", OPT_STANDBY, KEY_NUMBER, ANY_POWER },
+	{ "force_spindown_time", OPT_STANDBY, KEY_NUMBER, ANY_POWER },
+	{ "poweron_standby", OPT_POWERUP_STANDBY, KEY_ON_OFF, ANY_POWER },
+	{ "interrupt_unmask", OPT_UNMASK, KEY_ON_OFF, ANY_POWER },
+	{ "write_cache", OPT_WCACHE, KEY_ON_OFF, ANY_POWER },
+	{ "transfer_mode", OPT_XFERMODE, KEY_OPTION_VALUE, ANY_POWER },
+	{ "acoustic_management", OPT_ACOUSTIC, KEY_NUMBER, ANY_POWER },
+	{ "keep_settings_over_reset", OPT_KEEP, KEY_ON_OFF, ANY_POWER },
+	{ "keep_features_over_reset", OPT_DRIVE_KEEP, KEY_ON_OFF, ANY_POWER },
+	{ "chipset_pio_mode", OPT_PIOMODE, KEY_OPTION_VALUE, ANY_POWER },
+	{ "security_unlock", OPT_SECURITY_UNLOCK, KEY_OPTION_VALUE, ANY_POWER },
+	{ "security_pass", OPT_SECURITY_SET_PASS, KEY_OPTION_VALUE, ANY_POWER },
+	{ "security_disable", OPT_SECURITY_DISABLE, KEY_OPTION_VALUE, ANY_POWER },
+	{ "user-master", OPT_USER_MASTER, KEY_OPTION_VALUE, ANY_POWER },
+	{ "security_mode", OPT_SECURITY_MODE, KEY_OPTION_VALUE, ANY_POWER },
+	{ "ROOTFS", OPT_COUNT, KEY_IGNORED, ANY_POWER },
+	{ "quiet", OPT_QUIET, KEY_BARE, ANY_POWER },
+	{ "standby", OPT_STANDBY_NOW, KEY_BARE, ANY_POWER },
+	{ "sleep", OPT_SLEEP_NOW, KEY_BARE, ANY_POWER },
+	{ "disable_seagate", OPT_SEAGATE, KEY_BARE, ANY_POWER },
+	{ "security_freeze", OPT_SECURITY_FREEZE, KEY_BARE, ANY_POWER },
+	/* Not Debian's: what this hdparm keeps besides. */
+	{ "erc", OPT_ERC, KEY_OPTION_VALUE, ANY_POWER },
+	{ "epc", OPT_EPC_ENABLE, KEY_ON_OFF, ANY_POWER },
+	{ "epc_timer", OPT_EPC_TIMER, KEY_OPTION_VALUE, ANY_POWER },
+	{ "idle_spindown", OPT_IDLE_SPINDOWN, KEY_NUMBER, ANY_POWER },
+};
+
+static const struct config_key *find_key(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (strcmp(keys[i].key, key) == 0)
+			return &keys[i];
+	return NULL;
+}
+
+static int bad(const struct config_file *cf, const struct config_entry *e, unsigned int col, char *err, size_t size,
+	       const char *fmt, ...)
+{
+	int n = snprintf(err, size, "%s:%u:%u: %s: ", cf->name, e->line, col, e->key);
+	va_list ap;
+
+	if (n > 0 && (size_t)n < size) {
+		va_start(ap, fmt);
+		vsnprintf(err + n, size - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return EINVAL;
+}
+
+/* The option's value from the command line's own reader, the value standing as the word after the option. */
+static int option_value(const struct option_desc *o, const char *value, struct settings *s)
+{
+	/* A password's reader wants a device after it: the empty word stands for one. */
+	char *words[] = { (char *)value, (char *)"", NULL };
+	struct cursor c = { .p = "", .next = words, .left = 2 };
+	int err = parse_value(o, &c, s);
+
+	if (!err && (c.left != 1 || *c.p))
+		err = EINVAL;
+	return err;
+}
+
+static bool is_on(const char *value)
+{
+	return strcmp(value, "on") == 0 || strcmp(value, "1") == 0;
+}
+
+/* e's value into s, as key k reads it. */
+static int read_value(const struct config_file *cf, const struct config_entry *e, const struct config_key *k,
+		      struct settings *s, char *err, size_t size)
+{
+	const struct option_desc *o = option_desc(k->opt);
+	struct opt_value *v = &s->v[k->opt];
+	char *end;
+
+	if (k->form == KEY_BARE || k->form == KEY_IGNORED) {
+		if (e->value && k->form == KEY_BARE)
+			return bad(cf, e, e->value_col, err, size, "takes no value");
+		return 0;
+	}
+	if (!e->value)
+		return bad(cf, e, e->key_col, err, size, "needs '= VALUE'");
+	switch (k->form) {
+	case KEY_ON_OFF:
+		if (!is_on(e->value) && strcmp(e->value, "off") != 0 && strcmp(e->value, "0") != 0)
+			return bad(cf, e, e->value_col, err, size, "\"%s\": give on or off", e->value);
+		v->num = v->num2 = is_on(e->value);
+		v->has_value = true;
+		return 0;
+	case KEY_NUMBER:
+		errno = 0;
+		v->num = strtoull(e->value, &end, 10);
+		if (*e->value < '0' || *e->value > '9' || *end || errno || v->num < o->min || v->num > o->max)
+			return bad(cf, e, e->value_col, err, size, "\"%s\": give a number from %llu to %llu", e->value,
+				   (unsigned long long)o->min, (unsigned long long)o->max);
+		v->num2 = v->num;
+		v->has_value = true;
+		return 0;
+	default:
+		if (option_value(o, e->value, s))
+			return bad(cf, e, e->value_col, err, size, "\"%s\": not a value %s takes", e->value,
+				   option_name(k->opt));
+		return 0;
+	}
+}
+
+/* One line into the job: its option given, and the item that names it (a key given twice: the later). */
+static int add_entry(const struct config_file *cf, const struct config_entry *e, bool on_battery,
+		     struct config_job *job, char *err, size_t size)
+{
+	const struct config_key *k = find_key(e->key);
+	struct opt_value *v;
+	enum opt_id opt;
+	size_t i;
+	int rc;
+
+	if (!k)
+		return bad(cf, e, e->key_col, err, size, "unknown key");
+	if (k->form == KEY_IGNORED || (k->power == ON_MAINS && on_battery) || (k->power == ON_BATTERY && !on_battery))
+		return read_value(cf, e, k, &(struct settings){ 0 }, err, size);
+	opt = k->opt;
+	/* epc = off is --epc-disable: the two are one setting. */
+	if (opt == OPT_EPC_ENABLE) {
+		struct settings scratch = { 0 };
+
+		if ((rc = read_value(cf, e, k, &scratch, err, size)))
+			return rc;
+		opt = scratch.v[OPT_EPC_ENABLE].num ? OPT_EPC_ENABLE : OPT_EPC_DISABLE;
+		job->s.v[OPT_EPC_ENABLE].given = job->s.v[OPT_EPC_DISABLE].given = false;
+		for (i = 0; i < job->nitems && job->items[i].opt != OPT_EPC_ENABLE && job->items[i].opt != OPT_EPC_DISABLE; i++)
+			;
+	} else {
+		v = &job->s.v[opt];
+		v->has_value = false;
+		if ((rc = read_value(cf, e, k, &job->s, err, size)))
+			return rc;
+		for (i = 0; i < job->nitems && job->items[i].opt != opt; i++)
+			;
+	}
+	v = &job->s.v[opt];
+	v->given = true;
+	v->noisy = false;
+	/* --user-master and --security-mode shape the security commands: no setting of their own. */
+	if (opt == OPT_QUIET || option_desc(opt)->cls == CLASS_MODIFIER)
+		return 0;
+	if (opt == OPT_IDLE_SPINDOWN) {
+		v->given = false;
+		job->idle_seconds = (unsigned int)v->num;
+		return 0;
+	}
+	if (i == job->nitems) {
+		if (job->nitems == ARRAY_SIZE(job->items))
+			return bad(cf, e, e->key_col, err, size, "too many settings");
+		job->nitems++;
+	}
+	job->items[i] = (struct config_item){ .opt = opt, .key = e->key, .value = e->value, .line = e->line };
+	return 0;
+}
+
+int config_settings(const struct config_file *cf, int block, bool on_battery, struct config_job *job, char *err,
+		    size_t errsize)
+{
+	size_t globals = block < 0 ? cf->nentries : cf->blocks[block].globals_before;
+	size_t seen = 0;
+	int rc;
+
+	memset(&job->s, 0, sizeof(job->s));
+	settings_name_values(&job->s);
+	job->nitems = 0;
+	job->idle_seconds = 0;
+	for (size_t i = 0; i < cf->nentries && seen < globals; i++) {
+		if (cf->entries[i].block >= 0)
+			continue;
+		seen++;
+		if ((rc = add_entry(cf, &cf->entries[i], on_battery, job, err, errsize)))
+			return rc;
+	}
+	if (block >= 0) {
+		const struct config_block *b = &cf->blocks[block];
+
+		for (size_t i = b->first; i < b->first + b->count; i++)
+			if ((rc = add_entry(cf, &cf->entries[i], on_battery, job, err, errsize)))
+				return rc;
+	}
+	/* Every option is quiet: what is said of each setting is the configuration's line. */
+	job->s.quiet = true;
+	return 0;
+}
+
+int config_check_keys(const struct config_file *cf, char *err, size_t errsize)
+{
+	struct config_job *job = malloc(sizeof(*job));
+	int rc = 0;
+
+	if (!job)
+		return ENOMEM;
+	for (int battery = 0; battery < 2 && !rc; battery++) {
+		rc = config_settings(cf, -1, battery, job, err, errsize);
+		for (size_t b = 0; b < cf->nblocks && !rc; b++)
+			if (!cf->blocks[b].command_line)
+				rc = config_settings(cf, (int)b, battery, job, err, errsize);
+	}
+	free(job->s.ranges);
+	free(job);
+	return rc;
+}

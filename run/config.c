@@ -1,0 +1,274 @@
+/*
+ * --check-config and --apply-config: each setting of a disk's block held
+ * against what the disk (or the kernel) reports now.  A check sends
+ * nothing that changes anything; an apply sends only what differs, and
+ * what cannot be read back.  One line per setting, and for a key the disk
+ * cannot do, one line on stderr naming the disk, the key and why.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "actions.h"
+#include "ata_commands.h"
+#include "config.h"
+#include "disk.h"
+#include "idle.h"
+#include "json.h"
+#include "options.h"
+#include "report.h"
+#include "setting_now.h"
+
+/* What became of one setting: its word in the JSON, and in the text. */
+enum outcome { HOLDS, DRIFTED, NOT_CHECKED, ALREADY_SET, SET, SENT, UNSUPPORTED, FAILED };
+
+static const struct {
+	const char *json, *text;
+} outcomes[] = {
+	[HOLDS] = { "holds", "holds" },
+	[DRIFTED] = { "drifted", "DRIFTED" },
+	[NOT_CHECKED] = { "not_checked", "not checked" },
+	[ALREADY_SET] = { "already_set", "already set, not sent" },
+	[SET] = { "set", "set" },
+	[SENT] = { "sent", "sent" },
+	[UNSUPPORTED] = { "unsupported", "not supported" },
+	[FAILED] = { "failed", "FAILED" },
+};
+
+struct config_run {
+	const char *file;
+	bool check;
+	bool drift;		/* a setting does not hold */
+	int status;		/* the last failure's errno */
+};
+
+/* The value read, in the notation the configuration wrote. */
+static void value_text(const struct config_item *it, const struct setting_now *now, char *buf, size_t size)
+{
+	bool words = it->value && (strcmp(it->value, "on") == 0 || strcmp(it->value, "off") == 0);
+
+	if (it->opt == OPT_EPC_ENABLE || it->opt == OPT_EPC_DISABLE)
+		snprintf(buf, size, "%s", (now->num != 0) == (it->opt == OPT_EPC_ENABLE) ? "on" : "off");
+	else if (words)
+		snprintf(buf, size, "%s", now->num ? "on" : "off");
+	else if (it->opt == OPT_ERC)
+		snprintf(buf, size, "%llu,%llu", (unsigned long long)now->num, (unsigned long long)now->num2);
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)now->num);
+}
+
+static void json_error_message(const char *operation, const char *message, void *arg)
+{
+	char *buf = arg;
+	size_t n = strlen(buf);
+
+	(void)operation;
+	snprintf(buf + n, 512 - n, "%s%s", n ? "; " : "", message);
+}
+
+/* The setting's line: text on stdout (stderr, naming the disk, where it failed), and its JSON object. */
+static void say(const struct config_run *r, const struct config_job *job, const struct config_item *it,
+		enum outcome o, const char *actual, const char *why)
+{
+	char line[600], errors[512] = "";
+
+	snprintf(line, sizeof(line), "%s%s%s", it->key, it->value ? " = " : "", it->value ? it->value : "");
+	report_take_errors(json_error_message, errors);
+	if (o == UNSUPPORTED || o == FAILED)
+		complain("%s: %s (%s:%u): %s%s%s\n", job->device, line, r->file, it->line, outcomes[o].text,
+			 why && *why ? ": " : "", why ? why : "");
+	else if (o == DRIFTED || (o == SET && actual))
+		out(" %s: %s (%s %s)\n", line, outcomes[o].text, o == SET ? "was" : "is", actual);
+	else
+		out(" %s: %s%s%s%s\n", line, outcomes[o].text, why && *why ? " (" : "", why ? why : "",
+		    why && *why ? ")" : "");
+	json_object_begin(NULL);
+	json_string("key", it->key);
+	json_string("value", it->value);
+	json_uint("line", it->line);
+	json_string("option", option_name(it->opt));
+	json_string("state", outcomes[o].json);
+	json_string("actual", actual);
+	if (why && *why)
+		json_string("why", why);
+	if (*errors)
+		json_string("message", errors);
+	json_object_end();
+}
+
+/* One option of the job alone, with the modifiers it goes with (--user-master, --security-mode). */
+static void one_setting(const struct config_job *job, enum opt_id opt, struct settings *one)
+{
+	*one = job->s;
+	for (size_t i = 0; i < option_count; i++) {
+		enum opt_id id = option_table[i].id;
+
+		if (id != opt && option_table[i].cls != CLASS_MODIFIER)
+			one->v[id].given = false;
+	}
+	one->defaults = false;
+	one->ranges = NULL;
+	one->nranges = 0;
+}
+
+static void check_item(struct config_run *r, struct device *dev, const struct config_job *job,
+		       const struct config_item *it)
+{
+	struct setting_now now;
+	char actual[64];
+	int err;
+
+	if (option_refused_on(dev, it->opt)) {
+		say(r, job, it, UNSUPPORTED, NULL, "an ATA setting");
+		return;
+	}
+	err = setting_now(dev, it->opt, &now);
+	if (err == EOPNOTSUPP && now.kind == SETTING_UNSUPPORTED) {
+		say(r, job, it, UNSUPPORTED, NULL, now.why);
+		return;
+	}
+	if (err == EOPNOTSUPP) {
+		say(r, job, it, NOT_CHECKED, NULL, now.why);
+		return;
+	}
+	if (err) {
+		r->status = err;
+		say(r, job, it, FAILED, NULL, now.why);
+		return;
+	}
+	value_text(it, &now, actual, sizeof(actual));
+	if (setting_holds(it->opt, &job->s.v[it->opt], &now)) {
+		say(r, job, it, HOLDS, actual, NULL);
+		return;
+	}
+	r->drift = true;
+	say(r, job, it, DRIFTED, actual, NULL);
+}
+
+static void apply_item(struct config_run *r, struct device *dev, const struct config_job *job,
+		       const struct config_item *it)
+{
+	struct setting_now before, after;
+	struct settings one;
+	char was[64] = "", now_text[64], why[256];
+	int err;
+
+	if (option_refused_on(dev, it->opt)) {
+		r->status = EOPNOTSUPP;
+		say(r, job, it, UNSUPPORTED, NULL, "an ATA setting");
+		return;
+	}
+	err = setting_now(dev, it->opt, &before);
+	if (!err) {
+		value_text(it, &before, was, sizeof(was));
+		if (setting_holds(it->opt, &job->s.v[it->opt], &before)) {
+			say(r, job, it, ALREADY_SET, was, NULL);
+			return;
+		}
+	} else if (err == EOPNOTSUPP && before.kind == SETTING_UNSUPPORTED) {
+		r->status = EOPNOTSUPP;
+		say(r, job, it, UNSUPPORTED, NULL, before.why);
+		return;
+	}
+	one_setting(job, it->opt, &one);
+	if ((err = run_setting(dev, &one, it->opt))) {
+		r->status = err;
+		say(r, job, it, FAILED, *was ? was : NULL, strerror(err));
+		return;
+	}
+	if (!*was) {
+		say(r, job, it, SENT, NULL, NULL);
+		return;
+	}
+	/* What the disk reports after: a setting it did not take is a failure, said. */
+	if (dev->disk->ata)
+		ata_identify_forget(dev);
+	if (setting_now(dev, it->opt, &after) == 0 && !setting_holds(it->opt, &job->s.v[it->opt], &after)) {
+		value_text(it, &after, now_text, sizeof(now_text));
+		snprintf(why, sizeof(why), "sent, but it reads back %s", now_text);
+		r->status = EIO;
+		say(r, job, it, FAILED, now_text, why);
+		return;
+	}
+	say(r, job, it, SET, was, NULL);
+}
+
+static void run_job(struct config_run *r, const struct config_job *job, const struct run_flags *run)
+{
+	struct device dev;
+
+	memset(&dev, 0, sizeof(dev));
+	dev.path = job->device;
+	dev.run = *run;
+	json_object_begin(NULL);
+	json_string("name", job->device);
+	json_object_begin("config");
+	json_string("file", r->file);
+	json_string("block", job->block);
+	if (job->block)
+		json_uint("line", job->block_line);
+	json_object_end();
+	report_operation("open");
+	dev.fd = open(job->device, O_RDONLY | O_NONBLOCK);
+	if (dev.fd < 0) {
+		r->status = errno;
+		complain_errno(job->device);
+	} else {
+		out("\n%s:\n", job->device);
+		if (!job->nitems)
+			out(" no settings for it in %s\n", r->file);
+		disk_choose(&dev);
+		json_array_begin("settings");
+		for (size_t i = 0; i < job->nitems; i++) {
+			report_operation(option_name(job->items[i].opt));
+			if (r->check)
+				check_item(r, &dev, job, &job->items[i]);
+			else
+				apply_item(r, &dev, job, &job->items[i]);
+		}
+		json_array_end();
+		close(dev.fd);
+	}
+	report_json_errors();
+	json_object_end();
+	report_operation(NULL);
+}
+
+int config_run(const struct config_job *jobs, size_t n, bool check, const char *file, const struct run_flags *run)
+{
+	struct config_run r = { .file = file, .check = check };
+
+	for (size_t i = 0; i < n; i++)
+		run_job(&r, &jobs[i], run);
+	fflush(stdout);
+	if (check)
+		return r.status ? 2 : r.drift ? 1 : 0;
+	return r.status;
+}
+
+int idle_spindown_config(const struct config_job *jobs, size_t n, const struct run_flags *run)
+{
+	const char **paths = calloc(n + 1, sizeof(*paths));
+	unsigned int *seconds = calloc(n + 1, sizeof(*seconds));
+	int count = 0, status = ENOMEM;
+
+	if (paths && seconds) {
+		for (size_t i = 0; i < n; i++)
+			if (jobs[i].idle_seconds) {
+				paths[count] = jobs[i].device;
+				seconds[count++] = jobs[i].idle_seconds;
+			}
+		if (count)
+			status = idle_spindown(seconds, paths, count, run);
+		else
+			note(" --idle-spindown-config: no disk present has idle_spindown: nothing to watch\n");
+		if (!count)
+			status = 0;
+	}
+	free(paths);
+	free(seconds);
+	return status;
+}

@@ -1,0 +1,225 @@
+#!/bin/bash
+# --check-config and --apply-config: Debian's shipped hdparm.conf and its
+# traps, on the test double (/dev/null is a real drive's IDENTIFY page,
+# whose values hdparm 9.65 reads under the same double) and on loop
+# devices of this machine (read-ahead and read-only, read back by
+# blockdev).  Usage: config-tests.sh HDPARM OUTDIR (loop checks as root).
+# Prints "ok NAME" / "FAIL NAME" lines.
+set -u
+H=$1
+out=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+ORACLE=${ORACLE:-/usr/sbin/hdparm}
+debian="$top/tests/config/debian-hdparm.conf"
+# A real drive: APM 128, acoustic 254, write cache on (hdparm 9.65 says so below).
+page="$top/tests/identify/real/FUJITSU_MHY2120BH--0084000D.hex"
+double_name=config
+# shellcheck source=tests/tools/double.sh
+. "$top/tests/tools/double.sh"
+cfg="$out/cfg.conf"
+
+ok() { echo "ok config: $1"; }
+bad() { echo "FAIL config: $1"; shift; printf '  %s\n' "$@"; }
+
+# run ENV... -- ARGS...: hdparm on the double; rc, and $out/cfg.{out,err,log}
+run() {
+	local envs=()
+	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+	shift
+	rm -f "$out/cfg.log"
+	env SHIM_LOG="$out/cfg.log" SHIM_IDENTIFY="$page" "${envs[@]}" "${preload[@]}" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$H" "$@" > "$out/cfg.out" 2> "$out/cfg.err"
+	rc=$?
+	touch "$out/cfg.log"
+}
+
+# expect NAME EXIT STDOUT-TEXT STDERR-TEXT: the last run (texts: fixed strings, "" for any).
+expect() {
+	local name=$1 want_rc=$2 out_text=$3 err_text=$4
+	if [ "$rc" = "$want_rc" ] && { [ -z "$out_text" ] || grep -qF -- "$out_text" "$out/cfg.out"; } &&
+		{ [ -z "$err_text" ] || grep -qF -- "$err_text" "$out/cfg.err"; }; then
+		ok "$name"
+	else
+		bad "$name" "exit $rc (wanted $want_rc)" "stdout: $(tr '\n' '|' < "$out/cfg.out")" \
+			"stderr: $(tr '\n' '|' < "$out/cfg.err")"
+	fi
+}
+
+# sent_nothing NAME: the last run sent no command but IDENTIFY (ECh), whatever else it did.
+sent_nothing() {
+	if ! sed 's/^cdb: //' "$out/cfg.log" | awk '{ print $15 }' | grep -qv '^ec$'; then
+		ok "$1: nothing but IDENTIFY sent"
+	else
+		bad "$1: nothing but IDENTIFY sent" "log: $(tr '\n' '|' < "$out/cfg.log")"
+	fi
+}
+
+# --- Debian's own file, unchanged: only "quiet" is set ---
+run -- --check-config "$debian" /dev/null
+expect "Debian's hdparm.conf parses, and sets nothing" 0 "no settings for it in $debian" ""
+sent_nothing "Debian's hdparm.conf"
+
+# Every "key = value" line it shows, uncommented: each key is known and its example value taken.
+sed -n 's/^# *\([a-z_-]* = [^ ]*\)[[:space:]]*$/\1/p' "$debian" > "$cfg"
+n=$(wc -l < "$cfg")
+run -- --check-config "$cfg" /dev/null
+if [ "$n" -ge 25 ] && [ "$rc" -le 1 ] && ! grep -q "^$cfg:[0-9]*:[0-9]*:" "$out/cfg.err"; then
+	ok "the $n example settings of Debian's file are all known keys with good values"
+else
+	bad "Debian's example settings" "$n lines, exit $rc" "stderr: $(head -3 "$out/cfg.err")"
+fi
+sent_nothing "--check-config with every example"
+
+# Its example blocks, uncommented: three disks that are not here are skipped without a word.
+sed -n '/^# Config examples/,$p' "$debian" | tail -n +2 | sed 's/^#//' > "$cfg"
+run -- --apply-config "$cfg"
+if [ "$rc" = 0 ] && [ ! -s "$out/cfg.out" ] && [ ! -s "$out/cfg.err" ] && [ ! -s "$out/cfg.log" ] &&
+	[ "$(grep -c ' {$' "$cfg")" = 3 ]; then
+	ok "Debian's three example blocks: absent disks skipped quietly"
+else
+	bad "Debian's example blocks" "exit $rc" "$(cat "$out/cfg.out" "$out/cfg.err")"
+fi
+
+# --- the values as the disk has them: 9.65 reads the same page ---
+oracle_apm=$(env SHIM_IDENTIFY="$page" "${preload[@]}" "$ORACLE" -B /dev/null 2> /dev/null | sed -n 's/.*APM_level[^0-9]*\([0-9]*\)$/\1/p')
+if [ "$oracle_apm" != 128 ]; then
+	bad "hdparm 9.65 reads APM 128 from the page (tests/setup installs it)" "got '$oracle_apm'"
+fi
+printf '/dev/null {\n\tapm = %s\n\twrite_cache = on\n\tacoustic_management = 254\n}\n' "$oracle_apm" > "$cfg"
+run -- --check-config "$cfg"
+expect "--check-config: settings that hold exit 0" 0 " apm = 128: holds" ""
+sent_nothing "--check-config that holds"
+
+printf '/dev/null {\n\tapm = 254   # on mains\n\twrite_cache = on\n}\n' > "$cfg"
+run -- --check-config "$cfg"
+expect "--check-config: a drifted setting exits 1 and is named" 1 " apm = 254: DRIFTED (is 128)" ""
+sent_nothing "--check-config that drifts"
+run -- --json --check-config "$cfg"
+if [ "$rc" = 1 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = {x["key"]: x for x in d["devices"][0]["settings"]}
+assert s["apm"]["state"] == "drifted" and s["apm"]["actual"] == "128" and s["apm"]["line"] == 2, s
+assert s["write_cache"]["state"] == "holds" and s["write_cache"]["option"] == "-W", s
+assert d["devices"][0]["config"]["block"] == "/dev/null"
+' "$out/cfg.out"; then ok "--json --check-config: wanted, actual and state per setting"; else bad "--json --check-config" "exit $rc" "$(head -c 600 "$out/cfg.out")"; fi
+
+# --- apply: only what differs goes out, with the bytes -B254 sends (tests/commands.txt) ---
+# The double keeps what SET FEATURES sets (a copy of the page): IDENTIFY reads it back.
+fresh() { cp "$page" "$out/cfg-page.hex"; }
+fresh
+run SHIM_IDENTIFY="$out/cfg-page.hex" SHIM_KEEP_FEATURES=1 -- --apply-config "$cfg"
+sed 's/^cdb: //' "$out/cfg.log" | grep -v ' ec 00$' > "$out/cfg.ours"
+fresh
+run SHIM_IDENTIFY="$out/cfg-page.hex" SHIM_KEEP_FEATURES=1 -- -B254 /dev/null
+sed 's/^cdb: //' "$out/cfg.log" | grep -v ' ec 00$' > "$out/cfg.alone"
+run SHIM_IDENTIFY="$out/cfg-page.hex" SHIM_KEEP_FEATURES=1 -- --apply-config "$cfg"
+if [ "$(cat "$out/cfg.ours")" = "85 06 00 00 05 00 fe 00 00 00 00 00 00 00 ef 00" ] && cmp -s "$out/cfg.ours" "$out/cfg.alone" &&
+	grep -qF " apm = 254: already set, not sent" "$out/cfg.out" && [ ! -s "$out/cfg.ours.2" ]; then
+	ok "--apply-config sends only SET FEATURES APM 254, the bytes of -B254; the write cache that holds is not sent"
+else
+	bad "--apply-config sends only what differs" "ours: $(tr '\n' '|' < "$out/cfg.ours")" \
+		"-B254: $(tr '\n' '|' < "$out/cfg.alone")" "stdout: $(tr '\n' '|' < "$out/cfg.out")"
+fi
+fresh
+run SHIM_IDENTIFY="$out/cfg-page.hex" SHIM_KEEP_FEATURES=1 -- --apply-config "$cfg"
+expect "--apply-config says what it set, and what it was" 0 " apm = 254: set (was 128)" ""
+grep -qF " write_cache = on: already set, not sent" "$out/cfg.out" && ok "a setting that holds: said, not sent" || bad "a setting that holds" "$(cat "$out/cfg.out")"
+run SHIM_IDENTIFY="$out/cfg-page.hex" SHIM_KEEP_FEATURES=1 -- --apply-config "$cfg"
+if [ "$rc" = 0 ] && grep -qF " apm = 254: already set, not sent" "$out/cfg.out"; then sent_nothing "applied twice"; else bad "applied twice" "$(cat "$out/cfg.out")"; fi
+# A drive that does not take the value (this double forgets it): the read-back says so.
+run -- --apply-config "$cfg"
+expect "a setting the drive did not take is a failure" 5 "" "/dev/null: apm = 254 ($cfg:2): FAILED: sent, but it reads back 128"
+
+# --- traps users report ---
+printf '/dev/null\n{\n\tapm = 254\n}\n' > "$cfg"
+fresh
+run SHIM_IDENTIFY="$out/cfg-page.hex" SHIM_KEEP_FEATURES=1 -- --apply-config "$cfg"
+expect "a '{' on its own line opens the block" 0 " apm = 254: set (was 128)" ""
+
+printf '/dev/null {\n\tapm = 254\n\tspindwon_time = 24\n}\n' > "$cfg"
+run -- --apply-config "$cfg"
+expect "an unknown key: its line and column, exit 22" 22 "" "$cfg:3:2: spindwon_time: unknown key"
+if [ ! -s "$out/cfg.log" ] && [ ! -s "$out/cfg.out" ]; then ok "an unknown key: nothing sent, the good line neither"; else bad "an unknown key sends nothing" "$(cat "$out/cfg.log")"; fi
+run -- --check-config "$cfg"
+expect "an unknown key: --check-config exits 2" 2 "" "spindwon_time: unknown key"
+
+printf '/dev/null {\n\tapm = 254\n/dev/sdz {\n}\n' > "$cfg"
+run -- --apply-config "$cfg"
+expect "a missing '}': the line and column" 22 "" "$cfg:3:10: '{' inside the block of line 1: is a '}' missing?"
+printf '/dev/null {\n\twrite_cache = maybe\n}\n' > "$cfg"
+run -- --apply-config "$cfg"
+expect "a bad value: named" 22 "" "$cfg:2:16: write_cache: \"maybe\": give on or off"
+printf '/dev/null {\n\tapm = 0\n}\n' > "$cfg"
+run -- --apply-config "$cfg"
+expect "a value out of the option's range" 22 "" "$cfg:2:8: apm: \"0\": give a number from 1 to 255"
+printf '/dev/disk/by-id/ata-NOT-HERE {\n\tapm = 254\n}\n' > "$cfg"
+run -- --apply-config "$cfg"
+if [ "$rc" = 0 ] && [ ! -s "$out/cfg.out" ] && [ ! -s "$out/cfg.err" ] && [ ! -s "$out/cfg.log" ]; then ok "a block for an absent disk is skipped quietly"; else bad "an absent disk" "exit $rc" "$(cat "$out/cfg.err")"; fi
+
+# A global line applies to every block below it; the later of a key given twice counts.
+printf 'apm = 200\n/dev/null {\n\twrite_cache = on\n\tapm = 254\n}\n' > "$cfg"
+run -- --check-config "$cfg"
+expect "a key given twice: the later counts" 1 " apm = 254: DRIFTED" ""
+printf 'write_cache = off\n/dev/null {\n\tapm = 128\n}\n' > "$cfg"
+run -- --check-config "$cfg"
+expect "a global line applies to the block below it" 1 " write_cache = off: DRIFTED (is on)" ""
+
+# apm_battery, not apm, on battery: a mains supply that is offline (sysfs of the double).
+mkdir -p "$out/cfg-sys/sys/class/power_supply/AC"
+echo Mains > "$out/cfg-sys/sys/class/power_supply/AC/type"
+echo 0 > "$out/cfg-sys/sys/class/power_supply/AC/online"
+printf '/dev/null {\n\tapm = 254\n\tapm_battery = 128\n}\n' > "$cfg"
+run SHIM_SYSFS="$out/cfg-sys" -- --check-config "$cfg"
+expect "on battery: apm_battery is the APM wanted" 0 " apm_battery = 128: holds" ""
+echo 1 > "$out/cfg-sys/sys/class/power_supply/AC/online"
+run SHIM_SYSFS="$out/cfg-sys" -- --check-config "$cfg"
+expect "on mains: apm is" 1 " apm = 254: DRIFTED" ""
+
+# --- a key another kind of disk cannot do: one line, the rest applied ---
+printf '/dev/null {\n\tapm = 128\n\twrite_cache = on\n}\n' > "$cfg"
+run SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" -- --apply-config "$cfg"
+# (This double forgets the Set Features: the read-back after it says so, a line of its own.)
+if [ "$rc" != 0 ] && [ "$(grep -c apm "$out/cfg.err")" = 1 ] &&
+	grep -qF "/dev/null: apm = 128 ($cfg:2): not supported: an ATA setting" "$out/cfg.err" &&
+	grep -q "^nvme-admin: 09 .. .. .. .. 06 00 00 00 01 00 00 00" "$out/cfg.log"; then
+	ok "NVMe: apm refused in one line naming disk and key; write_cache set (Set Features 06h, WCE 1)"
+else
+	bad "NVMe: apm refused, write_cache set" "exit $rc" "stderr: $(cat "$out/cfg.err")" "log: $(tr '\n' '|' < "$out/cfg.log")"
+fi
+
+# --- loop devices: the kernel's settings, read back by blockdev ---
+if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
+	echo "skip config: loop devices need root and losetup"
+	echo "end of suite"
+	exit 0
+fi
+truncate -s 8M "$out/cfg-loop.img"
+loop=$(losetup -f --show "$out/cfg-loop.img") || { bad "losetup"; echo "end of suite"; exit 0; }
+trap 'losetup -d "$loop" 2> /dev/null' EXIT
+blockdev --setra 256 "$loop"
+blockdev --setrw "$loop"
+ln -sf "$loop" "$out/by-id-link"
+printf '# named by a link, as /dev/disk/by-id names a disk\n%s {\n\tread_ahead_sect = 64\n\tread_only = on\n}\n' "$out/by-id-link" > "$cfg"
+"$H" --apply-config "$cfg" "$loop" > "$out/cfg.out" 2> "$out/cfg.err"
+rc=$?
+if [ "$rc" = 0 ] && [ "$(blockdev --getra "$loop")" = 64 ] && [ "$(blockdev --getro "$loop")" = 1 ] &&
+	grep -qF " read_ahead_sect = 64: set (was 256)" "$out/cfg.out"; then
+	ok "loop: a block named by a link applies to the disk named; blockdev reads 64 and ro"
+else
+	bad "loop: apply" "exit $rc, ra $(blockdev --getra "$loop"), ro $(blockdev --getro "$loop")" "$(cat "$out/cfg.out" "$out/cfg.err")"
+fi
+"$H" --apply-config "$cfg" > "$out/cfg.out" 2> "$out/cfg.err"
+rc=$?
+expect "loop: applied again, nothing is sent" 0 " read_only = on: already set, not sent" ""
+"$H" --check-config "$cfg" > "$out/cfg.out" 2> "$out/cfg.err"
+rc=$?
+expect "loop: --check-config after it exits 0" 0 " read_ahead_sect = 64: holds" ""
+blockdev --setra 128 "$loop"
+"$H" --check-config "$cfg" "$loop" > "$out/cfg.out" 2> "$out/cfg.err"
+rc=$?
+expect "loop: changed by hand, --check-config exits 1 and names it" 1 " read_ahead_sect = 64: DRIFTED (is 128)" ""
+if [ "$(blockdev --getra "$loop")" = 128 ]; then ok "loop: --check-config changed nothing"; else bad "loop: --check-config changed the read-ahead"; fi
+blockdev --setrw "$loop"
+echo "end of suite"
