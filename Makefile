@@ -7,13 +7,21 @@ CFLAGS ?= -O2 -g
 LDFLAGS ?=
 HDPARM_CFLAGS = -std=gnu11 -Wall -Wextra
 # 64-bit file offsets on 32-bit systems too: disks and files past 2 GiB.
-HDPARM_CPPFLAGS = -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(addprefix -I,$(DIRS))
+HDPARM_CPPFLAGS = -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DHDPARM_CONFIG='"$(CONFIG)"' $(addprefix -I,$(DIRS))
 HDPARM_LDLIBS = -pthread
 PREFIX ?= /usr/local
 DESTDIR ?=
 SBINDIR = $(PREFIX)/sbin
 MANDIR = $(PREFIX)/share/man/man8
 DATADIR = $(PREFIX)/share/hdparm
+# Where udev and systemd look: pkg-config says where it knows, else Debian's places.
+pkgvar = $(or $(shell pkg-config --variable=$(1) $(2) 2>/dev/null),$(3))
+UDEVDIR ?= $(call pkgvar,udevdir,udev,/lib/udev)
+SYSTEMDUTILDIR ?= $(call pkgvar,systemdutildir,systemd,/lib/systemd)
+SYSTEMDUNITDIR ?= $(call pkgvar,systemdsystemunitdir,systemd,/lib/systemd/system)
+CONFIG ?= /etc/hdparm.conf
+# The shipped udev rule, sleep hook and unit get these paths as they are installed.
+SUBST = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@HDPARM_CONFIG@|$(CONFIG)|g'
 
 # Folders by layer, top to bottom: a file includes its own folder's and
 # those below it, never above (README).
@@ -66,14 +74,22 @@ bench: hdparm
 	BENCH_BPS=1048576000 BENCH_IOPS=5000 bash tests/bench/run-fio-bench.sh
 	bash tests/bench/run-verify-bench.sh
 
-install: hdparm
+install: hdparm install-integration
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)
 	install -m 0755 hdparm $(DESTDIR)$(SBINDIR)/hdparm
 	install -m 0644 hdparm.8 $(DESTDIR)$(MANDIR)/hdparm.8
 	install -m 0644 erase-record.schema.json $(DESTDIR)$(DATADIR)/erase-record.schema.json
 
+# The udev rule, the sleep hook and the idle unit (hdparm.8, KEEPING SETTINGS).
+install-integration:
+	install -d $(DESTDIR)$(UDEVDIR)/rules.d $(DESTDIR)$(SYSTEMDUTILDIR)/system-sleep $(DESTDIR)$(SYSTEMDUNITDIR)
+	$(SUBST) dist/85-hdparm.rules.in > $(DESTDIR)$(UDEVDIR)/rules.d/85-hdparm.rules
+	$(SUBST) dist/hdparm.sleep.in > $(DESTDIR)$(SYSTEMDUTILDIR)/system-sleep/hdparm
+	chmod 0755 $(DESTDIR)$(SYSTEMDUTILDIR)/system-sleep/hdparm
+	$(SUBST) dist/hdparm-idle.service.in > $(DESTDIR)$(SYSTEMDUNITDIR)/hdparm-idle.service
+
 clean:
 	rm -f hdparm $(OBJS)
 	rm -rf tests/out tests/fuzz/bin
 
-.PHONY: all check lint fuzz bench install clean
+.PHONY: all check lint fuzz bench install install-integration clean

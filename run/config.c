@@ -196,6 +196,22 @@ static void apply_item(struct config_run *r, struct device *dev, const struct co
 	say(r, job, it, SET, was, NULL);
 }
 
+/* Each setting of the job on its open device, in the file's order. */
+static void run_items(struct config_run *r, struct device *dev, const struct config_job *job)
+{
+	out("\n%s:\n", job->device);
+	disk_choose(dev);
+	json_array_begin("settings");
+	for (size_t i = 0; i < job->nitems; i++) {
+		report_operation(option_name(job->items[i].opt));
+		if (r->check)
+			check_item(r, dev, job, &job->items[i]);
+		else
+			apply_item(r, dev, job, &job->items[i]);
+	}
+	json_array_end();
+}
+
 static void run_job(struct config_run *r, const struct config_job *job, const struct run_flags *run)
 {
 	struct device dev;
@@ -211,26 +227,19 @@ static void run_job(struct config_run *r, const struct config_job *job, const st
 	if (job->block)
 		json_uint("line", job->block_line);
 	json_object_end();
-	report_operation("open");
-	dev.fd = open(job->device, O_RDONLY | O_NONBLOCK);
-	if (dev.fd < 0) {
-		r->status = errno;
-		complain_errno(job->device);
+	/* A disk the file gives nothing is not opened: udev runs this for every disk that appears. */
+	if (!job->nitems) {
+		out("\n%s:\n no settings for it in %s\n", job->device, r->file);
 	} else {
-		out("\n%s:\n", job->device);
-		if (!job->nitems)
-			out(" no settings for it in %s\n", r->file);
-		disk_choose(&dev);
-		json_array_begin("settings");
-		for (size_t i = 0; i < job->nitems; i++) {
-			report_operation(option_name(job->items[i].opt));
-			if (r->check)
-				check_item(r, &dev, job, &job->items[i]);
-			else
-				apply_item(r, &dev, job, &job->items[i]);
+		report_operation("open");
+		dev.fd = open(job->device, O_RDONLY | O_NONBLOCK);
+		if (dev.fd < 0) {
+			r->status = errno;
+			complain_errno(job->device);
+		} else {
+			run_items(r, &dev, job);
+			close(dev.fd);
 		}
-		json_array_end();
-		close(dev.fd);
 	}
 	report_json_errors();
 	json_object_end();

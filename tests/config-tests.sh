@@ -61,7 +61,7 @@ expect "Debian's hdparm.conf parses, and sets nothing" 0 "no settings for it in 
 sent_nothing "Debian's hdparm.conf"
 
 # Every "key = value" line it shows, uncommented: each key is known and its example value taken.
-sed -n 's/^# *\([a-z_-]* = [^ ]*\)[[:space:]]*$/\1/p' "$debian" > "$cfg"
+sed -n 's/^#[[:space:]]*\([a-z0-9_-]* = [^ ]*\)[[:space:]]*$/\1/p' "$debian" > "$cfg"
 n=$(wc -l < "$cfg")
 run -- --check-config "$cfg" /dev/null
 if [ "$n" -ge 25 ] && [ "$rc" -le 1 ] && ! grep -q "^$cfg:[0-9]*:[0-9]*:" "$out/cfg.err"; then
@@ -222,4 +222,63 @@ rc=$?
 expect "loop: changed by hand, --check-config exits 1 and names it" 1 " read_ahead_sect = 64: DRIFTED (is 128)" ""
 if [ "$(blockdev --getra "$loop")" = 128 ]; then ok "loop: --check-config changed nothing"; else bad "loop: --check-config changed the read-ahead"; fi
 blockdev --setrw "$loop"
+
+# --- what make install ships, run as udev and systemd run it (the Debian VM runs them for real) ---
+inst="$out/cfg-inst"
+rm -rf "$inst"
+mkdir -p "$inst/bin"
+ln -s "$(cd "$(dirname "$H")" && pwd)/$(basename "$H")" "$inst/bin/hdparm"
+if make -s -C "$top" install-integration DESTDIR="$inst" SBINDIR="$inst/bin" CONFIG="$cfg" UDEVDIR=/lib/udev \
+	SYSTEMDUTILDIR=/lib/systemd SYSTEMDUNITDIR=/lib/systemd/system > "$out/cfg.out" 2>&1 &&
+	[ -f "$inst/lib/udev/rules.d/85-hdparm.rules" ] && [ -x "$inst/lib/systemd/system-sleep/hdparm" ] &&
+	[ -f "$inst/lib/systemd/system/hdparm-idle.service" ]; then
+	ok "make install-integration: the rule, the sleep hook and the unit, at DESTDIR's udev and systemd places"
+else
+	bad "make install-integration" "$(cat "$out/cfg.out")"
+fi
+rule_cmd=$(sed -n 's/^RUN+="\(.*\)"$/\1/p' "$inst/lib/udev/rules.d/85-hdparm.rules")
+blockdev --setra 256 "$loop"
+# shellcheck disable=SC2086
+devnode=$loop sh -c "${rule_cmd//\$devnode/\$devnode}" > "$out/cfg.out" 2> "$out/cfg.err"
+rc=$?
+if [ "$rc" = 0 ] && [ "$(blockdev --getra "$loop")" = 64 ] && grep -q "^KERNEL!=\"sd\*|hd\*|nvme\[0-9\]\*n\[0-9\]\*\"" "$inst/lib/udev/rules.d/85-hdparm.rules"; then
+	ok "the udev rule's command applies the disk's block (read-ahead 64 again)"
+else
+	bad "the udev rule's command" "exit $rc: $rule_cmd" "$(cat "$out/cfg.out" "$out/cfg.err")"
+fi
+start_ns=$(date +%s%N)
+devnode=/dev/zero sh -c "${rule_cmd//\$devnode/\$devnode}" > "$out/cfg.out" 2> "$out/cfg.err"
+rc=$?
+ms=$(( ($(date +%s%N) - start_ns) / 1000000 ))
+if [ "$rc" = 0 ] && [ "$ms" -lt 2000 ] && grep -qF "no settings for it" "$out/cfg.out"; then
+	ok "the udev rule on a disk without a block: nothing opened, done in ${ms} ms"
+else
+	bad "the udev rule on a disk without a block" "exit $rc, $ms ms" "$(cat "$out/cfg.out" "$out/cfg.err")"
+fi
+blockdev --setra 256 "$loop"
+sh "$inst/lib/systemd/system-sleep/hdparm" pre suspend > "$out/cfg.out" 2>&1
+pre=$(blockdev --getra "$loop")
+sh "$inst/lib/systemd/system-sleep/hdparm" post suspend > "$out/cfg.out" 2>&1
+rc=$?
+if [ "$pre" = 256 ] && [ "$rc" = 0 ] && [ "$(blockdev --getra "$loop")" = 64 ]; then
+	ok "the sleep hook: nothing before a suspend, the configuration again after it"
+else
+	bad "the sleep hook" "before $pre, exit $rc, after $(blockdev --getra "$loop")" "$(cat "$out/cfg.out")"
+fi
+# The unit's ExecStart, with each disk's own idle_spindown (the double answers the standby commands).
+printf '%s {\n\tidle_spindown = 7\n}\n/dev/disk/by-id/not-here {\n\tidle_spindown = 9\n}\n' "$loop" > "$cfg"
+exec_cmd=$(sed -n 's/^ExecStart=//p' "$inst/lib/systemd/system/hdparm-idle.service")
+# shellcheck disable=SC2086
+env SHIM_IDENTIFY="$page" "${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+	timeout --preserve-status -s TERM 3 $exec_cmd > "$out/cfg.out" 2> "$out/cfg.err"
+rc=$?
+if [ "$rc" = 0 ] && grep -q "$loop: watched: standby after 7 s without I/O" "$out/cfg.out" && [ "$(grep -c watched "$out/cfg.out")" = 1 ]; then
+	ok "hdparm-idle.service's command watches the disk with its own idle_spindown, until SIGTERM"
+else
+	bad "hdparm-idle.service's command" "exit $rc: $exec_cmd" "$(cat "$out/cfg.out" "$out/cfg.err")"
+fi
+printf '%s {\n\tread_ahead_sect = 64\n}\n' "$loop" > "$cfg"
+$exec_cmd > "$out/cfg.out" 2> "$out/cfg.err"
+rc=$?
+expect "hdparm-idle.service with no idle_spindown: exits 0, says so" 0 "" "no disk present has idle_spindown"
 echo "end of suite"
