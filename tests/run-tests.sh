@@ -274,11 +274,11 @@ fi
 
 # --- block devices of this machine: loop devices (root only) ---
 if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
-	for part in loop partition timing iodepth idle; do
+	for part in loop partition timing iodepth idle ansible; do
 		suite "$part" bash "tests/$part-tests.sh" "$HDPARM" "$out"
 	done
 else
-	skip "loop, partition, timing, iodepth: need root and losetup"
+	skip "loop, partition, timing, iodepth, idle, ansible: need root and losetup"
 fi
 
 # --- the QEMU suite ---

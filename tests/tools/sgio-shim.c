@@ -51,6 +51,8 @@
  *   SHIM_KEEP_FEATURES=1   a SET FEATURES that succeeds is written into the SHIM_IDENTIFY
  *                       file (APM, write cache, look-ahead, acoustic level), so IDENTIFY
  *                       after it, in this process or a later one, says what was set
+ *   SHIM_REAL_BLOCK=1   the block layer's read-ahead and read-only ioctls go to the kernel
+ *                       (a loop device keeps them), where others fail with ENOTTY
  *   SHIM_GEO_START=N    HDIO_GETGEO answers with start N (the partition's first
  *                       sector, as sd and virtio-blk say it); without it, ENOTTY
  *   SHIM_REPLY=noregs   a USB bridge that ignores CK_COND: GOOD status and no sense
@@ -981,6 +983,9 @@ int ioctl(int fd, unsigned long request, ...)
 		return 0;
 	}
 	if (request == BLKGETSIZE64 || request == BLKSSZGET || request == BLKFLSBUF || request == FS_IOC_FIEMAP)
+		return real_ioctl(fd, request, arg);
+	if (getenv("SHIM_REAL_BLOCK") &&
+	    (request == BLKRAGET || request == BLKRASET || request == BLKROGET || request == BLKROSET))
 		return real_ioctl(fd, request, arg);
 	errno = ENOTTY;
 	return -1;
