@@ -283,9 +283,10 @@ fi
 
 # --- the QEMU suite ---
 if [ -n "${SKIP_VM:-}" ]; then
-	skip "vm: SKIP_VM is set"
+	skip "vm, systemd: SKIP_VM is set"
 else
 	suite vm tests/vm/run "$HDPARM"
+	suite systemd tests/vm/systemd-run "$HDPARM"
 fi
 
 for s in "${skips[@]}"; do echo "skipped: $s"; done

@@ -1,0 +1,82 @@
+#!/bin/bash
+# Inside the Debian guest (tests/vm/systemd-run), started by systemd once the
+# system is up: udev, the rule and the sleep hook as make install put them.
+# Markers on the second serial port tell the host when to act:
+#   HOTPLUG-NOW  the host adds a SCSI disk (wwn 0x5000c500deadbeef) by device_add
+#   SUSPEND-NOW  the host wakes the guest (system_wakeup) once it is suspended
+# Check lines: "ok NAME" / "FAIL NAME" and "  detail"; "END" last.
+exec > /dev/ttyS1 2>&1
+link=/dev/disk/by-id/wwn-0x5000c500deadbeef
+ok() { echo "ok systemd: $1"; }
+bad() { echo "FAIL systemd: $1"; shift; printf '  %s\n' "$@"; }
+
+# wait_for SECONDS COMMAND...: until the command succeeds; false if it never does.
+wait_for() {
+	local n=$1
+	shift
+	for _ in $(seq "$n"); do
+		"$@" && return 0
+		sleep 1
+	done
+	"$@"
+}
+
+udevadm settle
+if [ ! -f /lib/udev/rules.d/85-hdparm.rules ] || [ -e /lib/udev/hdparm ]; then
+	bad "make install put the rule in /lib/udev/rules.d (and Debian's hdparm is not here)"
+fi
+echo "HOTPLUG-NOW"
+if ! wait_for 90 test -e "$link"; then
+	bad "the hot-added disk appeared as $link" "$(ls -l /dev/disk/by-id/ 2>&1 | tr '\n' '|')"
+	echo END
+	systemctl poweroff
+	exit 0
+fi
+udevadm settle
+dev=$(readlink -f "$link")
+name=${dev#/dev/}
+ra_ok() { [ "$(blockdev --getra "$dev")" = 64 ]; }
+wc_off() { [ "$(cat "/sys/block/$name/queue/write_cache")" = "write through" ]; }
+if wait_for 30 ra_ok && wait_for 5 wc_off; then
+	ok "hot-added $dev (named by its WWN link): the udev rule applied its block: read-ahead 64, and the kernel says write through"
+else
+	bad "the udev rule on a hot-added disk" "read-ahead $(blockdev --getra "$dev"), write cache $(cat "/sys/block/$name/queue/write_cache")" \
+		"$(journalctl -b --no-pager -q -u systemd-udevd 2>&1 | tail -5 | tr '\n' '|')"
+fi
+hdparm --check-config > /tmp/check.out 2>&1
+rc=$?
+if [ "$rc" = 0 ] && grep -q "^ write_cache = off: holds" /tmp/check.out; then
+	ok "--check-config after the rule: exit 0, every setting holds"
+else
+	bad "--check-config after the rule" "exit $rc" "$(tr '\n' '|' < /tmp/check.out)"
+fi
+
+# A change by hand: drift, named.
+blockdev --setra 256 "$dev"
+hdparm --check-config > /tmp/check.out 2>&1
+rc=$?
+if [ "$rc" = 1 ] && grep -q "^ read_ahead_sect = 64: DRIFTED (is 256)" /tmp/check.out; then
+	ok "a setting changed by hand: --check-config exits 1 and names it"
+else
+	bad "--check-config after a change by hand" "exit $rc" "$(tr '\n' '|' < /tmp/check.out)"
+fi
+if [ -f /etc/hdparm.conf ] && grep -q "apply-config" /lib/systemd/system-sleep/hdparm; then :; else bad "the sleep hook is installed"; fi
+
+# Suspend to RAM; the host wakes the guest.  The sleep hook gives the setting back.
+echo "SUSPEND-NOW"
+systemctl suspend
+wait_for 120 ra_ok
+sleep 2
+journalctl -b --no-pager -q -u systemd-suspend.service > /tmp/sleep.log 2>&1
+if ra_ok && grep -q "read_ahead_sect = 64: set (was 256)" /tmp/sleep.log &&
+	journalctl -b --no-pager -q | grep -q "PM: suspend exit"; then
+	ok "after systemctl suspend and system_wakeup: the sleep hook applied the configuration (its lines in the journal), read-ahead 64 again"
+else
+	bad "the sleep hook after a suspend" "read-ahead $(blockdev --getra "$dev")" "$(tr '\n' '|' < /tmp/sleep.log)" \
+		"$(journalctl -b --no-pager -q -k | grep -i -E 'PM:|suspend' | tail -5 | tr '\n' '|')"
+fi
+hdparm --check-config > /tmp/check.out 2>&1
+rc=$?
+if [ "$rc" = 0 ]; then ok "--check-config after the resume: exit 0"; else bad "--check-config after the resume" "exit $rc" "$(tr '\n' '|' < /tmp/check.out)"; fi
+echo END
+systemctl poweroff
