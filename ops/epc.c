@@ -83,20 +83,45 @@ static const uint16_t *epc_drive(struct device *dev, const char *option, int *er
 	return id;
 }
 
-/* The five conditions from the Power Conditions log; 0 or an errno (said). */
-static int read_conditions(struct device *dev, const char *option, struct epc_state st[EPC_CONDITIONS])
+static const struct epc_condition *condition_named(const char *word);
+
+/* The five conditions from the Power Conditions log; 0, or EIO with *cause; nothing said. */
+static int read_conditions_quietly(struct device *dev, struct epc_state st[EPC_CONDITIONS], struct disk_cause *cause)
 {
 	uint8_t page[2][512];
-	struct disk_cause cause = { 0 };
 
 	for (unsigned int p = 0; p < 2; p++)
-		if (ata_read_log_page(dev, ATA_LOG_POWER_CONDITIONS, (uint8_t)p, page[p], &cause)) {
-			say_cause(&cause, 0);
-			complain(" %s: the drive's Power Conditions log (08h) could not be read\n", option);
+		if (ata_read_log_page(dev, ATA_LOG_POWER_CONDITIONS, (uint8_t)p, page[p], cause))
 			return EIO;
-		}
 	for (unsigned int i = 0; i < EPC_CONDITIONS; i++)
 		epc_decode(page[conditions[i].page] + conditions[i].offset, &st[i]);
+	return 0;
+}
+
+/* The same, said where it fails. */
+static int read_conditions(struct device *dev, const char *option, struct epc_state st[EPC_CONDITIONS])
+{
+	struct disk_cause cause = { 0 };
+
+	if (read_conditions_quietly(dev, st, &cause)) {
+		say_cause(&cause, 0);
+		complain(" %s: the drive's Power Conditions log (08h) could not be read\n", option);
+		return EIO;
+	}
+	return 0;
+}
+
+int epc_condition_now(struct device *dev, const char *word, struct epc_state *st, struct disk_cause *cause)
+{
+	struct epc_state all[EPC_CONDITIONS];
+	const struct epc_condition *c = condition_named(word);
+	int err;
+
+	if (!c)
+		return EINVAL;
+	if ((err = read_conditions_quietly(dev, all, cause)))
+		return err;
+	*st = all[c - conditions];
 	return 0;
 }
 
@@ -225,13 +250,15 @@ static int epc_timer(struct device *dev, const struct opt_value *v)
 	if (v->flag)
 		lba |= ATA_EPC_SAVE;
 	if (!v->num) {
-		out(" disabling the %s power condition%s\n", c->name, v->flag ? " (saved)" : "");
+		if (v->noisy)
+			out(" disabling the %s power condition%s\n", c->name, v->flag ? " (saved)" : "");
 		return send_epc(dev, "SET FEATURES EPC (set power condition state)", lba | ATA_EPC_SET_STATE, c->id);
 	}
 	if (effective != v->num)
 		note(" %s: %llu.%llu s is set as %llu minutes: above 6553.5 s the drive counts whole minutes\n", v->name,
 		     (unsigned long long)v->num / 10, (unsigned long long)v->num % 10, (unsigned long long)effective / 600);
-	out(" setting the %s timer to %llu.%llu s%s\n", c->name, (unsigned long long)effective / 10,
+	if (v->noisy)
+		out(" setting the %s timer to %llu.%llu s%s\n", c->name, (unsigned long long)effective / 10,
 	    (unsigned long long)effective % 10, v->flag ? " (saved)" : "");
 	return send_epc(dev, "SET FEATURES EPC (set power condition timer)", lba | ATA_EPC_SET_TIMER | ATA_EPC_ENABLE_BIT,
 			c->id);

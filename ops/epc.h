@@ -27,6 +27,9 @@ void epc_decode(const uint8_t desc[ATA_PCL_DESCRIPTOR], struct epc_state *st);
  */
 int epc_timer_field(uint64_t tenths, uint32_t *lba, uint64_t *effective);
 
+/* The condition named word (idle_a, ...) as the Power Conditions log says now; 0 or an errno with *cause, nothing said. */
+int epc_condition_now(struct device *dev, const char *word, struct epc_state *st, struct disk_cause *cause);
+
 /* --epc, --epc-enable, --epc-disable, --epc-timer, --epc-goto, --epc-restore. */
 step_fn epc_step;
 

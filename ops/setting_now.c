@@ -12,6 +12,7 @@
 #include "ata.h"
 #include "ata_commands.h"
 #include "blockdev.h"
+#include "epc.h"
 #include "setting_now.h"
 
 static int unreadable(struct setting_now *now, enum setting_kind kind, const char *why)
@@ -66,19 +67,32 @@ static int read_erc(struct device *dev, struct setting_now *now)
 	return 0;
 }
 
-/* What IDENTIFY says now: APM, AAM, write-read-verify, the multiple count, EPC. */
-static int read_identify(struct device *dev, enum opt_id opt, struct setting_now *now)
+/* An ATA drive's IDENTIFY page; NULL with *err and now's why (another kind of disk: EOPNOTSUPP). */
+static const uint16_t *identify_now(struct device *dev, struct setting_now *now, int *err)
 {
 	struct ata_result res;
 	const uint16_t *id;
-	int err = 0;
 
-	if (!dev->disk->ata)
-		return unreadable(now, SETTING_UNSUPPORTED, "an ATA setting");
-	if (!(id = ata_identify(dev, &err, &res))) {
-		snprintf(now->why, sizeof(now->why), "IDENTIFY DEVICE failed: %s", strerror(err ? err : EIO));
-		return err ? err : EIO;
+	*err = 0;
+	if (!dev->disk->ata) {
+		*err = unreadable(now, SETTING_UNSUPPORTED, "an ATA setting");
+		return NULL;
 	}
+	if (!(id = ata_identify(dev, err, &res))) {
+		*err = *err ? *err : EIO;
+		snprintf(now->why, sizeof(now->why), "IDENTIFY DEVICE failed: %s", strerror(*err));
+	}
+	return id;
+}
+
+/* What IDENTIFY says now: APM, AAM, write-read-verify, the multiple count, EPC. */
+static int read_identify(struct device *dev, enum opt_id opt, struct setting_now *now)
+{
+	const uint16_t *id;
+	int err;
+
+	if (!(id = identify_now(dev, now, &err)))
+		return err;
 	switch (opt) {
 	case OPT_APM:
 		if (!ata_id_has_apm(id))
@@ -109,7 +123,30 @@ static int read_identify(struct device *dev, enum opt_id opt, struct setting_now
 	return 0;
 }
 
-int setting_now(struct device *dev, enum opt_id opt, struct setting_now *now)
+/* An EPC condition's timer as the Power Conditions log has it now, in tenths (0: the condition disabled). */
+static int read_epc_timer(struct device *dev, const struct opt_value *want, struct setting_now *now)
+{
+	struct disk_cause c = { 0 };
+	struct epc_state st;
+	int err;
+
+	const uint16_t *id;
+
+	/* The log is read as the drive's IDENTIFY says it may be. */
+	if (!(id = identify_now(dev, now, &err)))
+		return err;
+	if (!ata_id_has_epc(id))
+		return unreadable(now, SETTING_UNSUPPORTED, "the drive has no EPC");
+	if ((err = epc_condition_now(dev, want->str, &st, &c)))
+		return from_cause(now, &c, err);
+	if (!st.supported)
+		return unreadable(now, SETTING_UNSUPPORTED, "the drive does not have this power condition");
+	now->num = st.current_enabled ? st.current_timer : 0;
+	now->num2 = st.saved_enabled ? st.saved_timer : 0;
+	return 0;
+}
+
+int setting_now(struct device *dev, enum opt_id opt, const struct opt_value *want, struct setting_now *now)
 {
 	long value;
 	int err;
@@ -139,6 +176,8 @@ int setting_now(struct device *dev, enum opt_id opt, struct setting_now *now)
 		return read_cache(dev, opt, now);
 	case OPT_ERC:
 		return read_erc(dev, now);
+	case OPT_EPC_TIMER:
+		return read_epc_timer(dev, want, now);
 	case OPT_APM:
 	case OPT_ACOUSTIC:
 	case OPT_WRV:
@@ -169,6 +208,9 @@ bool setting_holds(enum opt_id opt, const struct opt_value *want, const struct s
 		return (want->num != 0) == (now->num != 0);
 	case OPT_ERC:
 		return want->num == now->num && want->num2 == now->num2;
+	case OPT_EPC_TIMER:
+		/* ",save": the saved timer too. */
+		return want->num == now->num && (!want->flag || want->num == now->num2);
 	default:
 		return want->num == now->num;
 	}

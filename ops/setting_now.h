@@ -17,12 +17,17 @@ enum setting_kind {
 
 struct setting_now {
 	enum setting_kind kind;
-	uint64_t num, num2;	/* in the option's numbers: -W1 reads 1, --erc 70,50 reads 70 and 50 */
+	uint64_t num, num2;	/* in the option's numbers: -W1 reads 1, --erc 70,50 reads 70 and 50;
+				   --epc-timer: the current and the saved timer, in tenths (0: disabled) */
 	char why[200];		/* not read: why */
 };
 
-/* 0 with now's numbers, EOPNOTSUPP with now->kind and why, or the errno of a read that failed (why). */
-int setting_now(struct device *dev, enum opt_id opt, struct setting_now *now);
+/*
+ * Option opt's setting now (want: the value asked, for the condition
+ * --epc-timer names): 0 with now's numbers, EOPNOTSUPP with now->kind and
+ * why, or the errno of a read that failed (why).
+ */
+int setting_now(struct device *dev, enum opt_id opt, const struct opt_value *want, struct setting_now *now);
 
 /* The value asked (the option's, as the command line would hold it) is what the disk has now. */
 bool setting_holds(enum opt_id opt, const struct opt_value *want, const struct setting_now *now);

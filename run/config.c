@@ -54,6 +54,11 @@ static void value_text(const struct config_item *it, const struct setting_now *n
 		snprintf(buf, size, "%s", (now->num != 0) == (it->opt == OPT_EPC_ENABLE) ? "on" : "off");
 	else if (words)
 		snprintf(buf, size, "%s", now->num ? "on" : "off");
+	else if (it->opt == OPT_EPC_TIMER && now->num % 10)
+		snprintf(buf, size, "%.*s=%llu.%llu", (int)strcspn(it->value, "="), it->value,
+			 (unsigned long long)now->num / 10, (unsigned long long)now->num % 10);
+	else if (it->opt == OPT_EPC_TIMER)
+		snprintf(buf, size, "%.*s=%llu", (int)strcspn(it->value, "="), it->value, (unsigned long long)now->num / 10);
 	else if (it->opt == OPT_ERC)
 		snprintf(buf, size, "%llu,%llu", (unsigned long long)now->num, (unsigned long long)now->num2);
 	else
@@ -125,7 +130,7 @@ static void check_item(struct config_run *r, struct device *dev, const struct co
 		say(r, job, it, UNSUPPORTED, NULL, "an ATA setting");
 		return;
 	}
-	err = setting_now(dev, it->opt, &now);
+	err = setting_now(dev, it->opt, &job->s.v[it->opt], &now);
 	if (err == EOPNOTSUPP && now.kind == SETTING_UNSUPPORTED) {
 		say(r, job, it, UNSUPPORTED, NULL, now.why);
 		return;
@@ -161,7 +166,7 @@ static void apply_item(struct config_run *r, struct device *dev, const struct co
 		say(r, job, it, UNSUPPORTED, NULL, "an ATA setting");
 		return;
 	}
-	err = setting_now(dev, it->opt, &before);
+	err = setting_now(dev, it->opt, &job->s.v[it->opt], &before);
 	if (!err) {
 		value_text(it, &before, was, sizeof(was));
 		if (setting_holds(it->opt, &job->s.v[it->opt], &before)) {
@@ -186,7 +191,7 @@ static void apply_item(struct config_run *r, struct device *dev, const struct co
 	/* What the disk reports after: a setting it did not take is a failure, said. */
 	if (dev->disk->ata)
 		ata_identify_forget(dev);
-	if (setting_now(dev, it->opt, &after) == 0 && !setting_holds(it->opt, &job->s.v[it->opt], &after)) {
+	if (setting_now(dev, it->opt, &job->s.v[it->opt], &after) == 0 && !setting_holds(it->opt, &job->s.v[it->opt], &after)) {
 		value_text(it, &after, now_text, sizeof(now_text));
 		snprintf(why, sizeof(why), "sent, but it reads back %s", now_text);
 		r->status = EIO;

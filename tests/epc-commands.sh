@@ -105,4 +105,36 @@ else
 	echo "FAIL epc: --json --epc after --epc-timer: the epc object with the new timer (exit $rc)"
 	head -c 800 "$out/epc-cmd.out" | sed 's/^/  /'
 fi
+
+# A configuration's epc and epc_timer keys, held against the Power Conditions log (the double keeps
+# what SET FEATURES EPC sets): Idle_a enabled at 2 s holds; Idle_b, disabled, is sent and read back.
+printf '/dev/null {\n\tepc = on\n\tepc_timer = idle_a=2\n\tepc_timer = idle_b=30\n}\n' > "$out/epc.conf"
+run -- --check-config "$out/epc.conf"
+if [ "$rc" = 1 ] && grep -qF " epc = on: holds" "$out/epc-cmd.out" && grep -qF " epc_timer = idle_b=30: DRIFTED (is idle_b=0)" "$out/epc-cmd.out" &&
+	! awk '{ print $15 }' "$out/epc-cmd.log" | grep -qx ef; then
+	echo "ok epc: --check-config reads epc and a condition's timer from the log, sends nothing"
+else
+	echo "FAIL epc: --check-config of epc_timer (exit $rc)"
+	sed 's/^/  /' "$out/epc-cmd.out" "$out/epc-cmd.err"
+fi
+printf '/dev/null {\n\tepc_timer = idle_a=2\n}\n' > "$out/epc.conf"
+run -- --check-config "$out/epc.conf"
+if [ "$rc" = 0 ] && grep -qF " epc_timer = idle_a=2: holds" "$out/epc-cmd.out"; then echo "ok epc: --check-config: Idle_a's 2 s holds"; else echo "FAIL epc: Idle_a's timer holds (exit $rc)"; sed 's/^/  /' "$out/epc-cmd.out"; fi
+printf '/dev/null {\n\tepc_timer = idle_b=30\n}\n' > "$out/epc.conf"
+run -- --apply-config "$out/epc.conf"
+sent=$(sed 's/^cdb: //' "$out/epc-cmd.log" | awk '$15 == "ef"')
+rm -f "$out/epc-cmd.log"
+env SHIM_IDENTIFY="$out/epc/page.hex" SHIM_LOGS="$out/epc/logs" SHIM_LOG="$out/epc-cmd.log" "${preload[@]}" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$H" --apply-config "$out/epc.conf" /dev/null > "$out/epc-cmd.2" 2>&1
+touch "$out/epc-cmd.log"
+again=$(sed 's/^cdb: //' "$out/epc-cmd.log" | awk '$15 == "ef"')
+if [ "$rc" = 0 ] && grep -qF " epc_timer = idle_b=30: set (was idle_b=0)" "$out/epc-cmd.out" &&
+	[ "$sent" = "85 06 00 00 4a 00 82 00 22 00 2c 00 01 40 ef 00" ] && [ -z "$again" ] &&
+	grep -qF " epc_timer = idle_b=30: already set, not sent" "$out/epc-cmd.2"; then
+	echo "ok epc: --apply-config sets Idle_b's timer (the bytes of --epc-timer idle_b=30, tests/epc-commands.txt), then finds it set"
+else
+	echo "FAIL epc: --apply-config of epc_timer (exit $rc)"
+	echo "  sent: $sent; again: $again"
+	sed 's/^/  /' "$out/epc-cmd.out" "$out/epc-cmd.2" "$out/epc-cmd.err"
+fi
 echo "end of suite"
