@@ -48,17 +48,18 @@ struct config_run {
 /* The value read, in the notation the configuration wrote. */
 static void value_text(const struct config_item *it, const struct setting_now *now, char *buf, size_t size)
 {
-	bool words = it->value && (strcmp(it->value, "on") == 0 || strcmp(it->value, "off") == 0);
+	const char *value = it->value ? it->value : "";
+	bool words = strcmp(value, "on") == 0 || strcmp(value, "off") == 0;
 
 	if (it->opt == OPT_EPC_ENABLE || it->opt == OPT_EPC_DISABLE)
 		snprintf(buf, size, "%s", (now->num != 0) == (it->opt == OPT_EPC_ENABLE) ? "on" : "off");
 	else if (words)
 		snprintf(buf, size, "%s", now->num ? "on" : "off");
 	else if (it->opt == OPT_EPC_TIMER && now->num % 10)
-		snprintf(buf, size, "%.*s=%llu.%llu", (int)strcspn(it->value, "="), it->value,
-			 (unsigned long long)now->num / 10, (unsigned long long)now->num % 10);
+		snprintf(buf, size, "%.*s=%llu.%llu", (int)strcspn(value, "="), value, (unsigned long long)now->num / 10,
+			 (unsigned long long)now->num % 10);
 	else if (it->opt == OPT_EPC_TIMER)
-		snprintf(buf, size, "%.*s=%llu", (int)strcspn(it->value, "="), it->value, (unsigned long long)now->num / 10);
+		snprintf(buf, size, "%.*s=%llu", (int)strcspn(value, "="), value, (unsigned long long)now->num / 10);
 	else if (it->opt == OPT_ERC)
 		snprintf(buf, size, "%llu,%llu", (unsigned long long)now->num, (unsigned long long)now->num2);
 	else
