@@ -234,7 +234,11 @@ static void run_job(struct config_run *r, const struct config_job *job, const st
 		json_uint("line", job->block_line);
 	json_object_end();
 	/* A disk the file gives nothing is not opened: udev runs this for every disk that appears. */
-	if (!job->nitems) {
+	if (!job->nitems && access(job->device, F_OK) != 0) {
+		/* A device named that is not there: a typing error, not a disk without settings. */
+		r->status = errno;
+		complain_errno(job->device);
+	} else if (!job->nitems) {
 		out("\n%s:\n no settings for it in %s\n", job->device, r->file);
 	} else {
 		report_operation("open");
