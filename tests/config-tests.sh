@@ -197,7 +197,8 @@ if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
 fi
 truncate -s 8M "$out/cfg-loop.img"
 loop=$(losetup -f --show "$out/cfg-loop.img") || { bad "losetup"; echo "end of suite"; exit 0; }
-trap 'losetup -d "$loop" 2> /dev/null' EXIT
+# The read-only flag outlives the loop device's detach: it is cleared, or the next user of the node gets a read-only disk.
+trap 'blockdev --setrw "$loop" 2> /dev/null; losetup -d "$loop" 2> /dev/null' EXIT
 blockdev --setra 256 "$loop"
 blockdev --setrw "$loop"
 ln -sf "$loop" "$out/by-id-link"
