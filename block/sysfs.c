@@ -1,5 +1,6 @@
 /* sysfs attributes of block devices: queue depth, partition start, the disk's driver and cache. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -73,6 +74,32 @@ int sysfs_read_u64(dev_t devnum, const char *attr, unsigned long long *value)
 		err = sysfs_parse_u64(line, value);
 	fclose(f);
 	return err;
+}
+
+bool diskstats_parse(const char *line, unsigned int *major_nr, unsigned int *minor_nr, unsigned long long *ios)
+{
+	unsigned long v[2];
+	const char *p = line;
+	char *end;
+
+	for (int i = 0; i < 2; i++) {
+		p += strspn(p, " \t");
+		if (*p < '0' || *p > '9')
+			return false;
+		errno = 0;
+		v[i] = strtoul(p, &end, 10);
+		if (errno || v[i] > UINT32_MAX)
+			return false;
+		p = end;
+	}
+	/* The name: a word of its own. */
+	p += strspn(p, " \t");
+	if (!*p || *p == '\n' || p == end)
+		return false;
+	p += strcspn(p, " \t\n");
+	*major_nr = (unsigned int)v[0];
+	*minor_nr = (unsigned int)v[1];
+	return sysfs_parse_stat(p, ios);
 }
 
 dev_t block_device_of(int fd)

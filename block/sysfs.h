@@ -19,6 +19,12 @@ int sysfs_read_u64(dev_t devnum, const char *attr, unsigned long long *value);
  */
 bool sysfs_parse_stat(const char *line, unsigned long long *ios);
 
+/*
+ * A line of /proc/diskstats: the disk's major and minor numbers, then its
+ * name and the same fields as its sysfs "stat" (the I/Os done, as above).
+ */
+bool diskstats_parse(const char *line, unsigned int *major_nr, unsigned int *minor_nr, unsigned long long *ios);
+
 /* A decimal attribute's line ("123\n"): 0, or EINVAL for anything else. */
 int sysfs_parse_u64(const char *line, unsigned long long *value);
 

@@ -1,15 +1,18 @@
 /*
  * --idle-spindown SECONDS DEVICE...: a spin-down in hdparm itself, for
  * disks and USB bridges that ignore the drive's own timers.  It runs in
- * the foreground (a systemd unit or an init script starts it), watches
- * each disk's I/O counters in sysfs, and once a disk has done no I/O for
+ * the foreground (a systemd unit or an init script starts it), wakes once
+ * every min(SECONDS, 600)/10 s to read every disk's I/O counters from one
+ * file (/proc/diskstats), and once a disk has done no I/O for
  * SECONDS it asks the disk where its power stands with a command that does
  * not wake it, and sends the disk's standby command only if it spins.
  * While a disk sleeps nothing is sent to it: only its counters are read,
  * and their moving says someone woke it.  What hdparm sends is not counted
  * as the disk's I/O: the counters are read again after it.  A disk is
  * open only while a command goes to it, so that one unplugged (or a loop
- * device detached) goes away at once, and is then dropped.
+ * device detached) goes away at once, and is then dropped.  A suspend
+ * (the boot clock leaps past the monotonic one) starts every disk's time
+ * again: a resume spins disks up, and they are stopped again after SECONDS.
  */
 #include <errno.h>
 #include <limits.h>
@@ -31,9 +34,13 @@
 struct watched {
 	struct device dev;
 	char node[64];		/* the whole disk's node, where a partition or a volume was named */
-	char stat_dir[160];	/* the whole disk's sysfs folder: its "stat" holds the counters */
+	char stat_dir[160];	/* the whole disk's sysfs folder: its "size" says it is still there */
+	dev_t devnum;		/* the whole disk: its line of /proc/diskstats */
 	unsigned long long ios;	/* reads, writes, discards and flushes completed */
+	unsigned long long now_ios;	/* ... as this look read them */
+	bool listed;		/* this look found the disk's line */
 	time_t last_io;		/* when ios last moved (monotonic seconds) */
+	time_t asleep_since;
 	unsigned int seconds;	/* idle this long: standby */
 	bool asleep;		/* in standby, by us or found so: nothing is sent until it moves */
 	bool gone;
@@ -46,12 +53,18 @@ static void on_stop(int sig)
 	stop_signal = sig;
 }
 
-static time_t now_s(void)
+static time_t clock_s(clockid_t which)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(which, &ts);
 	return ts.tv_sec;
+}
+
+/* Time that stands still while the machine is suspended. */
+static time_t now_s(void)
+{
+	return clock_s(CLOCK_MONOTONIC);
 }
 
 /* A line for stdout, after the local time: one per transition. */
@@ -93,6 +106,7 @@ static bool watch(struct watched *w, const char *path, const struct run_flags *r
 		return false;
 	}
 	disk_choose(&w->dev);
+	w->devnum = block_device_of(w->dev.fd);
 	if (!sysfs_disk_dir(w->dev.fd, w->stat_dir, sizeof(w->stat_dir)) || !read_ios(w, &w->ios)) {
 		complain(" --idle-spindown: %s is not a block device with I/O counters in sysfs: not watched\n", path);
 	} else if (!w->dev.disk->standby_now || !w->dev.disk->power_state) {
@@ -117,7 +131,7 @@ static void spin_down(struct watched *w)
 
 	w->dev.fd = open(w->dev.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (w->dev.fd < 0)
-		return;	/* gone: the counters say so at the next look */
+		return;	/* gone: the look after says so */
 	(void)w->dev.disk->power_state(&w->dev, &state);
 	if (state == DISK_POWER_STANDBY) {
 		say(w, "in standby already: nothing sent");
@@ -133,30 +147,90 @@ static void spin_down(struct watched *w)
 	}
 	close(w->dev.fd);
 	w->asleep = true;
+	w->asleep_since = now_s();
 	/* Our own commands are not the disk's I/O. */
 	(void)read_ios(w, &w->ios);
 }
 
-/* One look at a disk; false once it is gone. */
+static bool gone(struct watched *w)
+{
+	say(w, "gone (no longer in sysfs, or no medium): no longer watched");
+	w->gone = true;
+	return false;
+}
+
+/* One look at a disk, its counters read (now_ios, listed); false once it is gone. */
 static bool look(struct watched *w)
 {
 	unsigned long long ios;
+	char text[96];
 
-	if (!read_ios(w, &ios)) {
-		say(w, "gone (no longer in sysfs, or no medium): no longer watched");
-		w->gone = true;
-		return false;
-	}
-	if (ios != w->ios) {
-		w->ios = ios;
+	if (!w->listed)
+		return gone(w);
+	if (w->now_ios != w->ios) {
+		w->ios = w->now_ios;
 		w->last_io = now_s();
-		if (w->asleep)
-			say(w, "active again");
+		if (w->asleep) {
+			snprintf(text, sizeof(text), "active again after %lld s in standby",
+				 (long long)(w->last_io - w->asleep_since));
+			say(w, text);
+		}
 		w->asleep = false;
 	} else if (!w->asleep && now_s() - w->last_io >= (time_t)w->seconds) {
+		/* A detached loop device or an emptied drive keeps its line: its size says it left. */
+		if (!read_ios(w, &ios))
+			return gone(w);
 		spin_down(w);
 	}
 	return true;
+}
+
+/* Every watched disk's counters from /proc/diskstats, one read for all (each disk's own file where it cannot be read). */
+static void read_counters(struct watched *ws, int count)
+{
+	FILE *f = fopen("/proc/diskstats", "re");
+	char line[512];
+
+	for (int i = 0; i < count; i++)
+		ws[i].listed = !f && read_ios(&ws[i], &ws[i].now_ios);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int maj, min;
+		unsigned long long ios;
+
+		if (!diskstats_parse(line, &maj, &min, &ios))
+			continue;
+		for (int i = 0; i < count; i++)
+			if (ws[i].devnum == makedev(maj, min)) {
+				ws[i].now_ios = ios;
+				ws[i].listed = true;
+			}
+	}
+	fclose(f);
+}
+
+/*
+ * After a suspend, the boot clock has run on while the monotonic one stood:
+ * the disks were woken by the resume (or lost power), so each one's idle
+ * time starts again, and one asleep is looked at again after its SECONDS.
+ */
+static void after_resume(struct watched *ws, int count, time_t suspended)
+{
+	char text[96];
+	bool said = false;
+
+	for (int i = 0; i < count; i++) {
+		if (ws[i].gone)
+			continue;
+		if (!said) {
+			snprintf(text, sizeof(text), "resumed after %lld s suspended: idle times start again", (long long)suspended);
+			say(&ws[i], text);
+			said = true;
+		}
+		ws[i].last_io = now_s();
+		ws[i].asleep = false;
+	}
 }
 
 /*
@@ -216,8 +290,9 @@ int idle_spindown(const unsigned int seconds[], const char *const paths[], int n
 		return ENOMEM;
 	for (int i = 0; i < n; i++)
 		shortest = seconds[i] < shortest ? seconds[i] : shortest;
-	/* Often enough to keep to SECONDS, seldom enough to cost nothing: counters are all it reads. */
-	poll = shortest < 20 ? 1 : shortest / 20 > 10 ? 10 : shortest / 20;
+	/* A tenth of SECONDS (of 600 s at most) late at worst; waking the CPU less often than hd-idle's once a minute. */
+	poll = (shortest < 600 ? shortest : 600) / 10;
+	poll = poll ? poll : 1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
 	sigaction(SIGTERM, &sa, NULL);
@@ -232,7 +307,15 @@ int idle_spindown(const unsigned int seconds[], const char *const paths[], int n
 		say(&ws[i], text);
 	}
 	while (alive && !stop_signal) {
+		time_t mono = now_s(), boot = clock_s(CLOCK_BOOTTIME), slept;
+
 		sleep(poll);
+		if (stop_signal)
+			break;
+		slept = clock_s(CLOCK_BOOTTIME) - boot;
+		if (slept - (now_s() - mono) > (time_t)poll + 5)
+			after_resume(ws, count, slept - (now_s() - mono));
+		read_counters(ws, count);
 		for (int i = 0; i < count && !stop_signal; i++)
 			if (!ws[i].gone && !look(&ws[i]))
 				alive--;

@@ -97,6 +97,41 @@ else
 	bad "two disks; one detached: reported once, the other put in standby" "$(cat "$out/idle-cmd.out")" "$(cat "$out/idle-cmd.log")"
 fi
 
+# A suspend (the boot clock leaps an hour past the monotonic one, SHIM_BOOTTIME_JUMP): the disk put
+# in standby before it is looked at again and, active after the resume, put in standby again.
+start SHIM_COUNT=0xff SHIM_BOOTTIME_JUMP=6 -- 3 "$a"
+sleep 12.5
+stop
+if [ "$(count "$a" e0)" = 2 ] && grep -q "$a: resumed after 36[0-9][0-9] s suspended: idle times start again" "$out/idle-cmd.out"; then
+	ok "a resume starts the idle time again: standby once before the suspend, once 3 s after it"
+else
+	bad "a resume starts the idle time again" "E0h: $(count "$a" e0)" "$(cat "$out/idle-cmd.out")"
+fi
+
+# Frugal: it sleeps min(SECONDS, 600)/10 s between looks (hd-idle wakes once a minute), and each
+# look reads one file for all disks (/proc/diskstats), not the disk's own.  strace counts both.
+if command -v strace > /dev/null; then
+	for pair in 600:60 30:3; do
+		secs=${pair%:*} want=${pair#*:}
+		env SHIM_IDENTIFY="$page" LD_PRELOAD="$shim" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+			timeout -s TERM 7 strace -f -qq -e trace=clock_nanosleep,nanosleep,openat -o "$out/idle-strace.log" \
+			"$H" --idle-spindown "$secs" "$a" > "$out/idle-cmd.out" 2>&1
+		sleeps=$(grep -cE 'nanosleep\(' "$out/idle-strace.log")
+		asked=$(grep -oE 'nanosleep\([^{]*\{tv_sec=[0-9]+' "$out/idle-strace.log" | grep -oE '[0-9]+$' | sort -u | tr '\n' ' ')
+		looks=$(grep -c '"/proc/diskstats"' "$out/idle-strace.log")
+		own=$(grep -cE '/stat", ' "$out/idle-strace.log")
+		if [ "$asked" = "$want " ] && [ "$sleeps" -le $((7 / want + 1)) ] && [ "$own" = 1 ] &&
+			{ [ "$want" -gt 7 ] || [ "$looks" -ge 2 ]; }; then
+			ok "SECONDS $secs: a look every $want s ($((3600 / want)) an hour), /proc/diskstats read $looks times in 7 s, the disk's own stat once, at the start"
+		else
+			bad "SECONDS $secs: a look every $want s" "sleeps asked: $asked($sleeps in 7 s); /proc/diskstats: $looks; each disk's stat: $own" \
+				"$(head -n 20 "$out/idle-strace.log")"
+		fi
+	done
+else
+	echo "skip idle: strace is not installed (tests/setup installs it)"
+fi
+
 # Nothing to watch: a file is refused, and with no disk left the watcher ends.
 "$H" --idle-spindown 5 "$out/idle-a.img" > "$out/idle-cmd.out" 2> "$out/idle-cmd.err"
 rc=$?

@@ -62,6 +62,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		line[size] = '\0';
 		if (sysfs_parse_u64(line, &value) == 0 && (line[0] < '0' || line[0] > '9'))
 			__builtin_trap();
+		/* A line of /proc/diskstats: accepted only with two numbers and a name before the fields. */
+		unsigned int maj, min;
+		unsigned long long ios;
+
+		if (diskstats_parse(line, &maj, &min, &ios) && !strchr(line, ' ') && !strchr(line, '\t'))
+			__builtin_trap();
 		free(line);
 	}
 	return 0;

@@ -51,6 +51,8 @@
  *   SHIM_KEEP_FEATURES=1   a SET FEATURES that succeeds is written into the SHIM_IDENTIFY
  *                       file (APM, write cache, look-ahead, acoustic level), so IDENTIFY
  *                       after it, in this process or a later one, says what was set
+ *   SHIM_BOOTTIME_JUMP=S   CLOCK_BOOTTIME leaps an hour ahead S seconds after it is first read
+ *                       (CLOCK_MONOTONIC does not): a suspend and resume
  *   SHIM_REAL_BLOCK=1   the block layer's read-ahead and read-only ioctls go to the kernel
  *                       (a loop device keeps them), where others fail with ENOTTY
  *   SHIM_GEO_START=N    HDIO_GETGEO answers with start N (the partition's first
@@ -116,6 +118,7 @@
 #include <linux/fs.h>
 #include <linux/hdreg.h>
 #include <linux/nvme_ioctl.h>
+#include <time.h>
 #include <unistd.h>
 #include <scsi/sg.h>
 
@@ -989,6 +992,25 @@ int ioctl(int fd, unsigned long request, ...)
 		return real_ioctl(fd, request, arg);
 	errno = ENOTTY;
 	return -1;
+}
+
+/* ---- SHIM_BOOTTIME_JUMP=S: a suspend of an hour, S seconds after the first look at the clock ---- */
+int clock_gettime(clockid_t which, struct timespec *ts)
+{
+	static int (*real_clock_gettime)(clockid_t, struct timespec *);
+	static time_t first = -1;
+	int rc;
+
+	if (!real_clock_gettime)
+		real_clock_gettime = (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
+	rc = real_clock_gettime(which, ts);
+	if (rc || which != CLOCK_BOOTTIME || !getenv("SHIM_BOOTTIME_JUMP"))
+		return rc;
+	if (first < 0)
+		first = ts->tv_sec;
+	if (ts->tv_sec - first >= (time_t)env_num("SHIM_BOOTTIME_JUMP", 0))
+		ts->tv_sec += 3600;
+	return rc;
 }
 
 /* ---- a sysfs of one disk, and /dev/null as its block device ---- */

@@ -266,6 +266,16 @@ static void test_sysfs(void)
 	ok = ok && sysfs_parse_stat("10 0 0 0 20 0 0 0 0 0 0\n", &ios) && ios == 30;
 	ok = ok && !sysfs_parse_stat("10 0 0 0 20\n", &ios) && !sysfs_parse_stat("", &ios);
 	result("sysfs stat: reads, writes, discards and flushes done; too few fields refused", ok);
+	/* Documentation/admin-guide/iostats.rst's example line of /proc/diskstats. */
+	unsigned int maj = 0, min = 0;
+
+	ok = diskstats_parse("   3    0   hda 446216 784926 9550688 4382310 424847 312726 5922052 19310380 0 3376340 23705160\n",
+			     &maj, &min, &ios) && maj == 3 && min == 0 && ios == 446216 + 424847;
+	ok = ok && diskstats_parse(" 259       0 nvme0n1 10 0 0 0 20 0 0 0 0 0 0 0 0 0 0 3 0\n", &maj, &min, &ios) &&
+	     maj == 259 && ios == 33;
+	ok = ok && !diskstats_parse("   3    0   hda 1 2 3\n", &maj, &min, &ios) && !diskstats_parse("3 0\n", &maj, &min, &ios) &&
+	     !diskstats_parse("", &maj, &min, &ios);
+	result("/proc/diskstats: the disk's numbers and its I/Os done; a short line refused", ok);
 }
 
 /* The sample after an erase: which blocks, and what each read as. */
