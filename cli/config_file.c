@@ -24,17 +24,25 @@ struct reader {
 	unsigned int pending_line, pending_col;
 };
 
+int config_verror(char *err, size_t size, const char *name, unsigned int line, unsigned int col, const char *key,
+		  const char *fmt, va_list ap)
+{
+	int n = snprintf(err, size, "%s:%u:%u: %s%s", name, line, col, key ? key : "", key ? ": " : "");
+
+	if (n > 0 && (size_t)n < size)
+		vsnprintf(err + n, size - (size_t)n, fmt, ap);
+	return EINVAL;
+}
+
 static int bad(struct reader *r, unsigned int line, unsigned int col, const char *fmt, ...)
 {
-	int n = snprintf(r->err, r->errsize, "%s:%u:%u: ", r->cf->name, line, col);
 	va_list ap;
+	int rc;
 
-	if (n > 0 && (size_t)n < r->errsize) {
-		va_start(ap, fmt);
-		vsnprintf(r->err + n, r->errsize - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	return EINVAL;
+	va_start(ap, fmt);
+	rc = config_verror(r->err, r->errsize, r->cf->name, line, col, NULL, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 static bool is_key_char(int c)

@@ -6,6 +6,7 @@
 #ifndef HDPARM_CONFIG_FILE_H
 #define HDPARM_CONFIG_FILE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* One line of the file that says something. */
@@ -43,5 +44,9 @@ int config_parse(const char *name, const char *text, size_t len, struct config_f
 int config_load(const char *path, struct config_file *cf, char *err, size_t errsize);
 
 void config_free(struct config_file *cf);
+
+/* "NAME:LINE:COL: KEY: " (no key: NULL) and the message into err; returns EINVAL. */
+int config_verror(char *err, size_t size, const char *name, unsigned int line, unsigned int col, const char *key,
+		  const char *fmt, va_list ap);
 
 #endif

@@ -84,15 +84,13 @@ static const struct config_key *find_key(const char *key)
 static int bad(const struct config_file *cf, const struct config_entry *e, unsigned int col, char *err, size_t size,
 	       const char *fmt, ...)
 {
-	int n = snprintf(err, size, "%s:%u:%u: %s: ", cf->name, e->line, col, e->key);
 	va_list ap;
+	int rc;
 
-	if (n > 0 && (size_t)n < size) {
-		va_start(ap, fmt);
-		vsnprintf(err + n, size - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	return EINVAL;
+	va_start(ap, fmt);
+	rc = config_verror(err, size, cf->name, e->line, col, e->key, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 /* The option's value from the command line's own reader, the value standing as the word after the option. */

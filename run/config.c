@@ -120,6 +120,23 @@ static void one_setting(const struct config_job *job, enum opt_id opt, struct se
 	one->nranges = 0;
 }
 
+/*
+ * The setting as the disk has it now (setting_now.h), where the runner
+ * would send its option at all: an ATA-only option on another kind of
+ * disk reads as SETTING_UNSUPPORTED.
+ */
+static int read_now(struct device *dev, const struct config_job *job, const struct config_item *it,
+		    struct setting_now *now)
+{
+	if (option_refused_on(dev, it->opt)) {
+		memset(now, 0, sizeof(*now));
+		now->kind = SETTING_UNSUPPORTED;
+		snprintf(now->why, sizeof(now->why), "an ATA setting");
+		return EOPNOTSUPP;
+	}
+	return setting_now(dev, it->opt, &job->s.v[it->opt], now);
+}
+
 static void check_item(struct config_run *r, struct device *dev, const struct config_job *job,
 		       const struct config_item *it)
 {
@@ -127,11 +144,7 @@ static void check_item(struct config_run *r, struct device *dev, const struct co
 	char actual[64];
 	int err;
 
-	if (option_refused_on(dev, it->opt)) {
-		say(r, job, it, UNSUPPORTED, NULL, "an ATA setting");
-		return;
-	}
-	err = setting_now(dev, it->opt, &job->s.v[it->opt], &now);
+	err = read_now(dev, job, it, &now);
 	if (err == EOPNOTSUPP && now.kind == SETTING_UNSUPPORTED) {
 		say(r, job, it, UNSUPPORTED, NULL, now.why);
 		return;
@@ -162,12 +175,7 @@ static void apply_item(struct config_run *r, struct device *dev, const struct co
 	char was[64] = "", now_text[64], why[256];
 	int err;
 
-	if (option_refused_on(dev, it->opt)) {
-		r->status = EOPNOTSUPP;
-		say(r, job, it, UNSUPPORTED, NULL, "an ATA setting");
-		return;
-	}
-	err = setting_now(dev, it->opt, &job->s.v[it->opt], &before);
+	err = read_now(dev, job, it, &before);
 	if (!err) {
 		value_text(it, &before, was, sizeof(was));
 		if (setting_holds(it->opt, &job->s.v[it->opt], &before)) {
@@ -192,7 +200,7 @@ static void apply_item(struct config_run *r, struct device *dev, const struct co
 	/* What the disk reports after: a setting it did not take is a failure, said. */
 	if (dev->disk->ata)
 		ata_identify_forget(dev);
-	if (setting_now(dev, it->opt, &job->s.v[it->opt], &after) == 0 && !setting_holds(it->opt, &job->s.v[it->opt], &after)) {
+	if (read_now(dev, job, it, &after) == 0 && !setting_holds(it->opt, &job->s.v[it->opt], &after)) {
 		value_text(it, &after, now_text, sizeof(now_text));
 		snprintf(why, sizeof(why), "sent, but it reads back %s", now_text);
 		r->status = EIO;
