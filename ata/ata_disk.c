@@ -17,6 +17,7 @@
 
 #include "array.h"
 #include "ata_disk.h"
+#include "ata_epc.h"
 #include "identify.h"
 #include "report.h"
 #include "unaligned.h"
@@ -24,7 +25,7 @@
 
 
 /* The cause of an ATA command that failed, as 9.65 names the command. */
-static int ata_cause(struct disk_cause *c, const char *what, const struct ata_result *res, int err)
+int ata_cause(struct disk_cause *c, const char *what, const struct ata_result *res, int err)
 {
 	if (err) {
 		c->what = what;
@@ -34,7 +35,7 @@ static int ata_cause(struct disk_cause *c, const char *what, const struct ata_re
 }
 
 /* IDENTIFY, read once a device; a failure is the cause where it first fails, and not again (*err either way). */
-static const uint16_t *identify_for(struct device *dev, int *err, struct disk_cause *c)
+const uint16_t *identify_for(struct device *dev, int *err, struct disk_cause *c)
 {
 	struct ata_result res;
 	bool first = !dev->ata.id_failed;
@@ -679,4 +680,7 @@ const struct disk_ops ata_disk = {
 	.hidden_areas = ata_disk_hidden_areas,
 	.erc_get = ata_disk_erc_get,
 	.erc_set = ata_disk_erc_set,
+	.epc_read = ata_disk_epc_read,
+	.epc_counts = ata_epc_counts,
+	.epc_change = ata_disk_epc_change,
 };

@@ -197,6 +197,50 @@ struct disk_hidden {
 	struct disk_cause cause;	/* a read that failed (what it would have said stays 0) */
 };
 
+/* The power conditions of ATA's EPC feature set and of SCSI's power condition mode page, in --epc's order. */
+enum disk_pc { DISK_PC_IDLE_A, DISK_PC_IDLE_B, DISK_PC_IDLE_C, DISK_PC_STANDBY_Y, DISK_PC_STANDBY_Z, DISK_PCS };
+
+/* One power condition as the disk describes it; timers in 100 ms units, a limit of 0 one it does not say. */
+struct disk_pc_state {
+	bool supported, saveable, changeable;
+	bool default_enabled, saved_enabled, current_enabled;
+	uint32_t default_timer, saved_timer, current_timer, min_timer, max_timer;
+};
+
+/* --epc: a disk's power conditions. */
+struct disk_epc {
+	/* in: how much to read: all; the conditions only where in force; only whether the disk has them */
+	enum epc_depth { EPC_READ_ALL, EPC_READ_IF_ENABLED, EPC_READ_PRESENCE } depth;
+	bool switchable;	/* they are enabled and disabled as a whole (ATA's EPC feature set) */
+	bool enabled;		/* they are in force (on SCSI, always) */
+	bool conditions_read;	/* pc[] holds them (not so where depth let them be) */
+	const char *source;	/* where the disk keeps them, in the standard's words */
+	const char *timer_limit;	/* the longest timer it counts, in words */
+	struct disk_pc_state pc[DISK_PCS];
+	struct disk_cause cause;
+};
+
+/* What --epc-enable, --epc-disable, --epc-timer, --epc-goto and --epc-restore ask of a disk. */
+struct disk_epc_change {
+	enum { EPC_SWITCH, EPC_SET, EPC_GOTO, EPC_RESTORE } what;
+	enum disk_pc pc;	/* EPC_SET, EPC_GOTO */
+	bool on;		/* EPC_SWITCH: enable; EPC_SET: enable with the timer, or disable */
+	uint64_t tenths;	/* EPC_SET: the timer, as epc_counts() gave it */
+	bool save;		/* EPC_SET, EPC_RESTORE: saved as well */
+	bool from_saved;	/* EPC_RESTORE: the saved settings (else the defaults) */
+};
+
+/* A SCSI disk's background medium scan (Background Control mode page): what keeps it from its timers. */
+struct disk_background_scan {
+	bool enabled;		/* EN_BMS */
+	bool prescan;		/* EN_PS */
+	bool changeable;	/* EN_BMS may be changed */
+	bool saveable;
+	unsigned int interval_hours;	/* between scans (0: the disk's choice) */
+	unsigned int min_idle_ms;	/* idle time before a scan starts */
+	struct disk_cause cause;
+};
+
 /* Where a disk's power stands, as the commands that do not wake it say. */
 enum disk_power { DISK_POWER_UNKNOWN, DISK_POWER_ACTIVE, DISK_POWER_STANDBY };
 
@@ -274,6 +318,15 @@ struct disk_ops {
 	int (*erc_get)(struct device *dev, struct disk_erc *e);
 	/* --erc READ,WRITE: set them (e's read_ds and write_ds); 0 or an errno with e->cause, nothing said. */
 	int (*erc_set)(struct device *dev, struct disk_erc *e);
+	/* --epc: the power conditions (EOPNOTSUPP with a cause: none); 0 or an errno, nothing said. */
+	int (*epc_read)(struct device *dev, struct disk_epc *e);
+	/* The time in tenths the disk will count for tenths (rounded as it counts); 0: more than it can count. */
+	uint64_t (*epc_counts)(uint64_t tenths);
+	/* One change of the power conditions, allowed by what epc_read said; 0 or an errno with *c, nothing said. */
+	int (*epc_change)(struct device *dev, const struct disk_epc_change *ch, struct disk_cause *c);
+	/* --background-scan: the background medium scan, read and switched (NULL: none); nothing said. */
+	int (*background_scan_get)(struct device *dev, struct disk_background_scan *b);
+	int (*background_scan_set)(struct device *dev, bool on, bool save, struct disk_cause *c);
 	/* Before an erase: what the disk hides from the host (NULL: nothing it can hide); nothing said. */
 	int (*hidden_areas)(struct device *dev, struct disk_hidden *h);
 	/* Who the disk is (an erase record's device); 0 or an errno with id->cause, nothing said. */

@@ -1,10 +1,14 @@
 /*
- * The Extended Power Conditions feature set of ATA drives (ACS-3): the
- * Power Conditions log (08h) read into five conditions, shown by --epc,
- * and the SET FEATURES EPC subcommands behind --epc-enable, --epc-disable,
- * --epc-timer, --epc-goto and --epc-restore.  What the log says a drive
- * will not take (a condition it lacks, one not changeable or not
- * saveable, a timer outside its limits) is refused before it is sent.
+ * Power conditions: Idle_a, Idle_b, Idle_c, Standby_y and Standby_z, each
+ * a timer that takes the disk there when it runs out.  ATA drives keep
+ * them in the Extended Power Conditions feature set (the Power Conditions
+ * log, SET FEATURES EPC), SCSI disks in the power condition mode page; the
+ * kinds read and change them, and this file shows them (--epc) and says
+ * what is done and refused (--epc-enable, --epc-disable, --epc-timer,
+ * --epc-goto, --epc-restore).  What the disk says it will not take (a
+ * condition it lacks, one not changeable or not saveable, a timer outside
+ * its limits) is refused before anything is sent.  A SCSI disk's --epc
+ * also shows its background medium scan, which keeps it from its timers.
  * Drives with EPC enabled ignore APM (-B) and take -S as Standby_z's
  * timer: the -B refusal and the note after -S are here too.
  */
@@ -12,135 +16,100 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "array.h"
+#include "background_scan.h"
 #include "checks.h"
 #include "epc.h"
 #include "json.h"
 #include "report.h"
-#include "ata_commands.h"
-#include "unaligned.h"
 
 static const struct epc_condition {
 	const char *name;	/* as --epc prints it */
 	const char *word;	/* as --epc-timer and --epc-goto take it */
-	uint8_t id;		/* the power condition identifier (COUNT) */
-	uint8_t page;		/* where the log describes it */
-	unsigned int offset;
-} conditions[EPC_CONDITIONS] = {
-	{ "Idle_a", "idle_a", ATA_PC_IDLE_A, ATA_PCL_PAGE_IDLE, 0 },
-	{ "Idle_b", "idle_b", ATA_PC_IDLE_B, ATA_PCL_PAGE_IDLE, 64 },
-	{ "Idle_c", "idle_c", ATA_PC_IDLE_C, ATA_PCL_PAGE_IDLE, 128 },
-	{ "Standby_y", "standby_y", ATA_PC_STANDBY_Y, ATA_PCL_PAGE_STANDBY, 384 },
-	{ "Standby_z", "standby_z", ATA_PC_STANDBY_Z, ATA_PCL_PAGE_STANDBY, 448 },
+} conditions[DISK_PCS] = {
+	[DISK_PC_IDLE_A] = { "Idle_a", "idle_a" },
+	[DISK_PC_IDLE_B] = { "Idle_b", "idle_b" },
+	[DISK_PC_IDLE_C] = { "Idle_c", "idle_c" },
+	[DISK_PC_STANDBY_Y] = { "Standby_y", "standby_y" },
+	[DISK_PC_STANDBY_Z] = { "Standby_z", "standby_z" },
 };
 
-#define STANDBY_Z 4	/* its place in conditions[] */
-
-void epc_decode(const uint8_t desc[ATA_PCL_DESCRIPTOR], struct epc_state *st)
+/* The condition --epc-timer or --epc-goto names; DISK_PCS for none. */
+static enum disk_pc condition_named(const char *word)
 {
-	uint8_t flags = desc[1];
+	unsigned int i;
 
-	st->supported = flags & ATA_PCL_SUPPORTED;
-	st->saveable = flags & ATA_PCL_SAVEABLE;
-	st->changeable = flags & ATA_PCL_CHANGEABLE;
-	st->default_enabled = flags & ATA_PCL_DEFAULT_ENABLED;
-	st->saved_enabled = flags & ATA_PCL_SAVED_ENABLED;
-	st->current_enabled = flags & ATA_PCL_CURRENT_ENABLED;
-	st->default_timer = get_le32(desc + ATA_PCL_DEFAULT_TIMER);
-	st->saved_timer = get_le32(desc + ATA_PCL_SAVED_TIMER);
-	st->current_timer = get_le32(desc + ATA_PCL_CURRENT_TIMER);
-	st->min_timer = get_le32(desc + ATA_PCL_MIN_TIMER);
-	st->max_timer = get_le32(desc + ATA_PCL_MAX_TIMER);
+	for (i = 0; i < DISK_PCS && strcmp(conditions[i].word, word) != 0; i++)
+		;
+	return (enum disk_pc)i;
 }
 
-int epc_timer_field(uint64_t tenths, uint32_t *lba, uint64_t *effective)
+/* The disk's power conditions, read as deep as asked; 0, or the errno with the reason said. */
+static int epc_read(struct device *dev, const char *option, enum epc_depth depth, struct disk_epc *e)
 {
-	if (tenths <= ATA_EPC_TIMER_MAX) {
-		*lba = (uint32_t)tenths << ATA_EPC_TIMER_SHIFT;
-		*effective = tenths;
-		return 0;
-	}
-	/* Above 6553.5 s the timer counts whole minutes: rounded up. */
-	uint64_t minutes = (tenths + 599) / 600;
-
-	if (minutes > ATA_EPC_TIMER_MAX)
-		return ERANGE;
-	*lba = (uint32_t)minutes << ATA_EPC_TIMER_SHIFT | ATA_EPC_TIMER_MINUTES;
-	*effective = minutes * 600;
-	return 0;
-}
-
-/* The drive's IDENTIFY page where it has EPC; else NULL, with the reason said (err). */
-static const uint16_t *epc_drive(struct device *dev, const char *option, int *err)
-{
-	const uint16_t *id = identify_or_report(dev, err);
-
-	if (id && !ata_id_has_epc(id)) {
-		complain(" %s: the Extended Power Conditions feature set is not supported by this drive\n", option);
-		*err = EOPNOTSUPP;
-		return NULL;
-	}
-	return id;
-}
-
-static const struct epc_condition *condition_named(const char *word);
-
-/* The five conditions from the Power Conditions log; 0, or EIO with *cause; nothing said. */
-static int read_conditions_quietly(struct device *dev, struct epc_state st[EPC_CONDITIONS], struct disk_cause *cause)
-{
-	uint8_t page[2][512];
-
-	for (unsigned int p = 0; p < 2; p++)
-		if (ata_read_log_page(dev, ATA_LOG_POWER_CONDITIONS, (uint8_t)p, page[p], cause))
-			return EIO;
-	for (unsigned int i = 0; i < EPC_CONDITIONS; i++)
-		epc_decode(page[conditions[i].page] + conditions[i].offset, &st[i]);
-	return 0;
-}
-
-/* The same, said where it fails. */
-static int read_conditions(struct device *dev, const char *option, struct epc_state st[EPC_CONDITIONS])
-{
-	struct disk_cause cause = { 0 };
-
-	if (read_conditions_quietly(dev, st, &cause)) {
-		say_cause(&cause, 0);
-		complain(" %s: the drive's Power Conditions log (08h) could not be read\n", option);
-		return EIO;
-	}
-	return 0;
-}
-
-int epc_condition_now(struct device *dev, const char *word, struct epc_state *st, struct disk_cause *cause)
-{
-	struct epc_state all[EPC_CONDITIONS];
-	const struct epc_condition *c = condition_named(word);
 	int err;
 
-	if (!c)
-		return EINVAL;
-	if ((err = read_conditions_quietly(dev, all, cause)))
-		return err;
-	*st = all[c - conditions];
-	return 0;
+	memset(e, 0, sizeof(*e));
+	e->depth = depth;
+	if (!dev->disk->epc_read)
+		return refuse_missing_command(dev, option);
+	if (!(err = dev->disk->epc_read(dev, e)))
+		return 0;
+	say_cause_for(&e->cause, err, option);
+	if (err != EOPNOTSUPP && e->source)
+		complain(" %s: the drive's %s could not be read\n", option, e->source);
+	return err;
 }
 
-static void json_conditions(bool enabled, const struct epc_state st[EPC_CONDITIONS])
+int epc_condition_now(struct device *dev, const char *word, struct disk_pc_state *st, struct disk_cause *cause)
+{
+	struct disk_epc e = { .depth = EPC_READ_ALL };
+	enum disk_pc pc = condition_named(word);
+	int err;
+
+	if (pc == DISK_PCS)
+		return EINVAL;
+	if (!dev->disk->epc_read)
+		return EOPNOTSUPP;
+	err = dev->disk->epc_read(dev, &e);
+	*cause = e.cause;
+	if (!err)
+		*st = e.pc[pc];
+	return err;
+}
+
+int epc_switch_now(struct device *dev, bool *enabled, struct disk_cause *cause)
+{
+	struct disk_epc e = { .depth = EPC_READ_PRESENCE };
+	int err;
+
+	if (!dev->disk->epc_read)
+		return EOPNOTSUPP;
+	err = dev->disk->epc_read(dev, &e);
+	*cause = e.cause;
+	if (!err && !e.switchable)
+		return EOPNOTSUPP;
+	*enabled = e.enabled;
+	return err;
+}
+
+static void json_conditions(const struct disk_epc *e)
 {
 	json_object_begin("epc");
-	json_bool("enabled", enabled);
+	json_bool("enabled", e->enabled);
 	json_array_begin("conditions");
-	for (unsigned int i = 0; i < EPC_CONDITIONS; i++) {
+	for (unsigned int i = 0; i < DISK_PCS; i++) {
+		const struct disk_pc_state *st = &e->pc[i];
+
 		json_object_begin(NULL);
 		json_string("name", conditions[i].word);
-		json_bool("supported", st[i].supported);
-		if (st[i].supported) {
-			json_bool("enabled", st[i].current_enabled);
-			json_fixed("current_seconds", st[i].current_timer / 10.0, 1);
-			json_fixed("default_seconds", st[i].default_timer / 10.0, 1);
-			json_fixed("saved_seconds", st[i].saved_timer / 10.0, 1);
-			json_bool("changeable", st[i].changeable);
-			json_bool("saveable", st[i].saveable);
+		json_bool("supported", st->supported);
+		if (st->supported) {
+			json_bool("enabled", st->current_enabled);
+			json_fixed("current_seconds", st->current_timer / 10.0, 1);
+			json_fixed("default_seconds", st->default_timer / 10.0, 1);
+			json_fixed("saved_seconds", st->saved_timer / 10.0, 1);
+			json_bool("changeable", st->changeable);
+			json_bool("saveable", st->saveable);
 		}
 		json_object_end();
 	}
@@ -157,72 +126,66 @@ static const char *seconds_text(uint32_t tenths, char *buf, size_t size)
 
 static int epc_show(struct device *dev)
 {
-	struct epc_state st[EPC_CONDITIONS];
-	const uint16_t *id;
+	struct disk_epc e;
 	int err;
 
-	if (!(id = epc_drive(dev, "--epc", &err)) || (err = read_conditions(dev, "--epc", st)))
+	if ((err = epc_read(dev, "--epc", EPC_READ_ALL, &e)))
 		return err;
-	out(" Extended Power Conditions (EPC): %s\n", ata_id_epc_enabled(id) ? "enabled" : "disabled");
+	if (e.switchable)
+		out(" Extended Power Conditions (EPC): %s\n", e.enabled ? "enabled" : "disabled");
+	else
+		out(" Power conditions, as the %s says:\n", e.source);
 	out("\tCondition  Enabled     Current     Default       Saved  Changeable  Saveable\n");
-	for (unsigned int i = 0; i < EPC_CONDITIONS; i++) {
+	for (unsigned int i = 0; i < DISK_PCS; i++) {
+		const struct disk_pc_state *st = &e.pc[i];
 		char cur[24], def[24], sav[24];
 
-		if (!st[i].supported) {
+		if (!st->supported) {
 			out("\t%-9s  not supported\n", conditions[i].name);
 			continue;
 		}
-		out("\t%-9s  %-7s  %s  %s  %s  %-10s  %s\n", conditions[i].name, st[i].current_enabled ? "yes" : "no",
-		    seconds_text(st[i].current_timer, cur, sizeof(cur)), seconds_text(st[i].default_timer, def, sizeof(def)),
-		    seconds_text(st[i].saved_timer, sav, sizeof(sav)), st[i].changeable ? "yes" : "no",
-		    st[i].saveable ? "yes" : "no");
+		out("\t%-9s  %-7s  %s  %s  %s  %-10s  %s\n", conditions[i].name, st->current_enabled ? "yes" : "no",
+		    seconds_text(st->current_timer, cur, sizeof(cur)), seconds_text(st->default_timer, def, sizeof(def)),
+		    seconds_text(st->saved_timer, sav, sizeof(sav)), st->changeable ? "yes" : "no",
+		    st->saveable ? "yes" : "no");
 	}
 	if (json_active())
-		json_conditions(ata_id_epc_enabled(id), st);
+		json_conditions(&e);
+	background_scan_show(dev, " Background medium scan: ");
 	return 0;
 }
 
-static int send_epc(struct device *dev, const char *what, uint32_t lba, uint8_t condition)
+static int change(struct device *dev, const char *option, const struct disk_epc_change *ch)
 {
-	struct ata_result res;
-	int err = ata_set_epc(dev, lba, condition, &res);
+	struct disk_cause cause = { 0 };
+	int err = dev->disk->epc_change(dev, ch, &cause);
 
-	if (err)
-		ata_report(what, &res, err);
-	/* The drive's settings changed: later queries read IDENTIFY afresh. */
-	ata_identify_forget(dev);
-	return err;
+	return err ? say_cause_for(&cause, err, option) : 0;
 }
 
-static const struct epc_condition *condition_named(const char *word)
+/* 0 when the disk would take the new setting of st (save: also saved); else EOPNOTSUPP, said. */
+static int setting_allowed(enum disk_pc pc, const struct disk_pc_state *st, bool save, const char *option)
 {
-	for (unsigned int i = 0; i < EPC_CONDITIONS; i++)
-		if (strcmp(conditions[i].word, word) == 0)
-			return &conditions[i];
-	return NULL;
-}
+	const char *name = conditions[pc].name;
 
-/* 0 when the drive would take the new setting of st (save: also saved); else EOPNOTSUPP, said. */
-static int setting_allowed(const struct epc_condition *c, const struct epc_state *st, bool save, const char *option)
-{
 	if (!st->supported)
-		complain(" %s: this drive does not support the %s power condition\n", option, c->name);
+		complain(" %s: this drive does not support the %s power condition\n", option, name);
 	else if (!st->changeable)
-		complain(" %s: the drive does not let %s be changed\n", option, c->name);
+		complain(" %s: the drive does not let %s be changed\n", option, name);
 	else if (save && !st->saveable)
-		complain(" %s: the drive cannot save %s's settings: leave out \",save\"\n", option, c->name);
+		complain(" %s: the drive cannot save %s's settings: leave out \",save\"\n", option, name);
 	else
 		return 0;
 	return EOPNOTSUPP;
 }
 
 /* 0 when tenths (0.1 s) is a timer the drive takes for st; else ERANGE, said. */
-static int timer_allowed(const struct epc_condition *c, const struct epc_state *st, uint64_t tenths, const char *option)
+static int timer_allowed(enum disk_pc pc, const struct disk_pc_state *st, uint64_t tenths, const char *option)
 {
 	/* A limit of 0 is one the drive does not report. */
 	if ((st->min_timer && tenths < st->min_timer) || (st->max_timer && tenths > st->max_timer)) {
-		complain(" %s: %s's timer must be %u.%u s to %u.%u s on this drive\n", option, c->name, st->min_timer / 10,
-			 st->min_timer % 10, st->max_timer / 10, st->max_timer % 10);
+		complain(" %s: %s's timer must be %u.%u s to %u.%u s on this drive\n", option, conditions[pc].name,
+			 st->min_timer / 10, st->min_timer % 10, st->max_timer / 10, st->max_timer % 10);
 		return ERANGE;
 	}
 	return 0;
@@ -230,105 +193,143 @@ static int timer_allowed(const struct epc_condition *c, const struct epc_state *
 
 static int epc_timer(struct device *dev, const struct opt_value *v)
 {
-	const struct epc_condition *c = condition_named(v->str);
-	struct epc_state st[EPC_CONDITIONS];
-	uint64_t effective = 0;
-	uint32_t lba = 0;
+	struct disk_epc_change ch = { .what = EPC_SET, .pc = condition_named(v->str), .on = v->num != 0, .save = v->flag };
+	const char *name;
+	struct disk_epc e;
 	int err;
 
-	if (!c)
+	if (ch.pc == DISK_PCS)
 		return EINVAL;
-	if (!epc_drive(dev, v->name, &err) || (err = read_conditions(dev, v->name, st)) ||
-	    (err = setting_allowed(c, &st[c - conditions], v->flag, v->name)))
+	name = conditions[ch.pc].name;
+	if ((err = epc_read(dev, v->name, EPC_READ_ALL, &e)) || (err = setting_allowed(ch.pc, &e.pc[ch.pc], v->flag, v->name)))
 		return err;
-	if (v->num && epc_timer_field(v->num, &lba, &effective)) {
-		complain(" %s: the timer cannot be more than 65535 minutes\n", v->name);
+	if (v->num && !(ch.tenths = dev->disk->epc_counts(v->num))) {
+		complain(" %s: the timer cannot be more than %s\n", v->name, e.timer_limit);
 		return ERANGE;
 	}
-	if (v->num && (err = timer_allowed(c, &st[c - conditions], effective, v->name)))
+	if (v->num && (err = timer_allowed(ch.pc, &e.pc[ch.pc], ch.tenths, v->name)))
 		return err;
-	if (v->flag)
-		lba |= ATA_EPC_SAVE;
 	if (!v->num) {
 		if (v->noisy)
-			out(" disabling the %s power condition%s\n", c->name, v->flag ? " (saved)" : "");
-		return send_epc(dev, "SET FEATURES EPC (set power condition state)", lba | ATA_EPC_SET_STATE, c->id);
+			out(" disabling the %s power condition%s\n", name, v->flag ? " (saved)" : "");
+		return change(dev, v->name, &ch);
 	}
-	if (effective != v->num)
+	if (ch.tenths != v->num)
 		note(" %s: %llu.%llu s is set as %llu minutes: above 6553.5 s the drive counts whole minutes\n", v->name,
-		     (unsigned long long)v->num / 10, (unsigned long long)v->num % 10, (unsigned long long)effective / 600);
+		     (unsigned long long)v->num / 10, (unsigned long long)v->num % 10,
+		     (unsigned long long)ch.tenths / 600);
 	if (v->noisy)
-		out(" setting the %s timer to %llu.%llu s%s\n", c->name, (unsigned long long)effective / 10,
-	    (unsigned long long)effective % 10, v->flag ? " (saved)" : "");
-	return send_epc(dev, "SET FEATURES EPC (set power condition timer)", lba | ATA_EPC_SET_TIMER | ATA_EPC_ENABLE_BIT,
-			c->id);
+		out(" setting the %s timer to %llu.%llu s%s\n", name, (unsigned long long)ch.tenths / 10,
+		    (unsigned long long)ch.tenths % 10, v->flag ? " (saved)" : "");
+	return change(dev, v->name, &ch);
+}
+
+static int epc_goto(struct device *dev, const struct opt_value *v)
+{
+	struct disk_epc_change ch = { .what = EPC_GOTO, .pc = condition_named(v->str) };
+	struct disk_epc e;
+	int err;
+
+	if (ch.pc == DISK_PCS)
+		return EINVAL;
+	if ((err = epc_read(dev, v->name, EPC_READ_PRESENCE, &e)))
+		return err;
+	/* Where the conditions were read: the disk enters one only by its timer, which must be on. */
+	if (e.conditions_read && !e.pc[ch.pc].supported) {
+		complain(" %s: this drive does not support the %s power condition\n", v->name, conditions[ch.pc].name);
+		return EOPNOTSUPP;
+	}
+	if (e.conditions_read && !e.pc[ch.pc].current_enabled) {
+		complain(" %s: %s is not enabled on this disk, which enters it only by its timer: enable it with"
+			 " --epc-timer %s=SECONDS\n", v->name, conditions[ch.pc].name, conditions[ch.pc].word);
+		return EOPNOTSUPP;
+	}
+	out(" entering the %s power condition\n", conditions[ch.pc].name);
+	return change(dev, v->name, &ch);
 }
 
 int epc_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	const struct opt_value *v = &s->v[opt];
-	const struct epc_condition *c;
+	struct disk_epc_change ch = { 0 };
+	struct disk_epc e;
 	int err;
 
 	switch (opt) {
 	case OPT_EPC:
 		return epc_show(dev);
-	case OPT_EPC_ENABLE:
-	case OPT_EPC_DISABLE:
-		if (!epc_drive(dev, v->name, &err))
-			return err;
-		out(" %s the Extended Power Conditions feature set\n", opt == OPT_EPC_ENABLE ? "enabling" : "disabling");
-		return send_epc(dev, opt == OPT_EPC_ENABLE ? "SET FEATURES EPC (enable)" : "SET FEATURES EPC (disable)",
-				opt == OPT_EPC_ENABLE ? ATA_EPC_ENABLE : ATA_EPC_DISABLE, 0);
 	case OPT_EPC_TIMER:
 		return epc_timer(dev, v);
 	case OPT_EPC_GOTO:
-		if (!(c = condition_named(v->str)) || !epc_drive(dev, v->name, &err))
-			return c ? err : EINVAL;
-		out(" entering the %s power condition\n", c->name);
-		return send_epc(dev, "SET FEATURES EPC (go to power condition)", ATA_EPC_GOTO, c->id);
-	case OPT_EPC_RESTORE:
-		if (!epc_drive(dev, v->name, &err))
+		return epc_goto(dev, v);
+	case OPT_EPC_ENABLE:
+	case OPT_EPC_DISABLE:
+		if ((err = epc_read(dev, v->name, EPC_READ_PRESENCE, &e)))
 			return err;
-		out(" restoring the %s power condition settings%s\n", v->num == 0 ? "default" : "saved", v->flag ? " (saved)" : "");
-		return send_epc(dev, "SET FEATURES EPC (restore power condition settings)",
-				ATA_EPC_RESTORE | (v->num == 0 ? ATA_EPC_RESTORE_DEFAULT : 0) | (v->flag ? ATA_EPC_SAVE : 0),
-				ATA_PC_ALL);
+		if (!e.switchable) {
+			complain(" %s: %s disks have no EPC feature set to switch: each power condition is on while its"
+				 " timer is (--epc-timer NAME=SECONDS, 0 turns it off)\n", v->name, dev->disk->kind);
+			return EOPNOTSUPP;
+		}
+		ch.what = EPC_SWITCH;
+		ch.on = opt == OPT_EPC_ENABLE;
+		out(" %s the Extended Power Conditions feature set\n", ch.on ? "enabling" : "disabling");
+		return change(dev, v->name, &ch);
+	case OPT_EPC_RESTORE:
+		if ((err = epc_read(dev, v->name, EPC_READ_PRESENCE, &e)))
+			return err;
+		if (v->flag && e.conditions_read && !e.pc[DISK_PC_STANDBY_Z].saveable) {
+			complain(" %s: the drive cannot save its power condition settings: leave out \",save\"\n", v->name);
+			return EOPNOTSUPP;
+		}
+		ch.what = EPC_RESTORE;
+		ch.from_saved = v->num != 0;
+		ch.save = v->flag;
+		out(" restoring the %s power condition settings%s\n", v->num == 0 ? "default" : "saved",
+		    v->flag ? " (saved)" : "");
+		return change(dev, v->name, &ch);
 	default:
 		return EINVAL;
 	}
 }
 
-/* The drive's IDENTIFY page (read quietly where it is not at hand) where EPC is enabled; else NULL. */
-static const uint16_t *epc_enabled_drive(struct device *dev)
-{
-	struct ata_result res;
-	const uint16_t *id;
-	int err;
-
-	id = ata_identify(dev, &err, &res);
-	return id && ata_id_epc_enabled(id) ? id : NULL;
-}
-
 void epc_explain_apm(struct device *dev, const char *option)
 {
-	if (epc_enabled_drive(dev))
+	struct disk_epc e = { .depth = EPC_READ_PRESENCE };
+
+	if (dev->disk->epc_read && !dev->disk->epc_read(dev, &e) && e.switchable && e.enabled)
 		complain(" %s: APM is unavailable while the drive's Extended Power Conditions are enabled: set its timers"
 			 " with --epc-timer, or --epc-disable first\n", option);
 }
 
 void epc_note_standby(struct device *dev, const char *option)
 {
-	struct epc_state st[EPC_CONDITIONS];
+	struct disk_epc e = { .depth = EPC_READ_IF_ENABLED };
+	const struct disk_pc_state *z = &e.pc[DISK_PC_STANDBY_Z];
 	char others[96] = "";
+	int err;
 
-	if (!epc_enabled_drive(dev) || read_conditions(dev, option, st))
+	if (!dev->disk->epc_read)
 		return;
-	for (unsigned int i = 0; i < EPC_CONDITIONS; i++)
-		if (i != STANDBY_Z && st[i].supported && st[i].current_enabled)
+	if ((err = dev->disk->epc_read(dev, &e))) {
+		/* Said where the conditions are in force and could not be read; silent where there are none. */
+		if (err != EOPNOTSUPP && e.source) {
+			say_cause(&e.cause, err);
+			complain(" %s: the drive's %s could not be read\n", option, e.source);
+		}
+		return;
+	}
+	if (!e.enabled || !e.conditions_read)
+		return;
+	for (unsigned int i = 0; i < DISK_PCS; i++)
+		if (i != DISK_PC_STANDBY_Z && e.pc[i].supported && e.pc[i].current_enabled)
 			snprintf(others + strlen(others), sizeof(others) - strlen(others), "%s%s", others[0] ? ", " : "",
 				 conditions[i].name);
-	note(" %s: this drive has EPC enabled: its spin-down follows the Standby_z timer, now %u.%u s (%s)%s%s\n", option,
-	     st[STANDBY_Z].current_timer / 10, st[STANDBY_Z].current_timer % 10,
-	     st[STANDBY_Z].current_enabled ? "enabled" : "disabled", others[0] ? "; also enabled: " : "", others);
+	if (e.switchable)
+		note(" %s: this drive has EPC enabled: its spin-down follows the Standby_z timer, now %u.%u s (%s)%s%s\n",
+		     option, z->current_timer / 10, z->current_timer % 10, z->current_enabled ? "enabled" : "disabled",
+		     others[0] ? "; also enabled: " : "", others);
+	else if (others[0])
+		note(" %s: the Standby_z timer is now %u.%u s (%s); also enabled: %s\n", option,
+		     z->current_timer / 10, z->current_timer % 10, z->current_enabled ? "enabled" : "disabled", others);
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "background_scan.h"
 #include "checks.h"
 #include "json.h"
 #include "power_mode.h"
@@ -58,5 +59,6 @@ int power_mode_step(struct device *dev, const struct settings *s, enum opt_id op
 		out(" drive state is:  %s\n", m.state);
 	if (m.have_descriptor)
 		print_descriptor(&m);
+	background_scan_show(dev, " background scan: ");
 	return 0;
 }

@@ -85,7 +85,7 @@ static const uint16_t *identify_now(struct device *dev, struct setting_now *now,
 	return id;
 }
 
-/* What IDENTIFY says now: APM, AAM, write-read-verify, the multiple count, EPC. */
+/* What IDENTIFY says now: APM, AAM, write-read-verify, the multiple count. */
 static int read_identify(struct device *dev, enum opt_id opt, struct setting_now *now)
 {
 	const uint16_t *id;
@@ -110,34 +110,39 @@ static int read_identify(struct device *dev, enum opt_id opt, struct setting_now
 			return unreadable(now, SETTING_UNSUPPORTED, "the drive has no write-read-verify");
 		now->num = ata_id_wrv_enabled(id);
 		break;
-	case OPT_MULTCOUNT:
-		now->num = id[ATA_ID_MULTIPLE] & 0x100 ? id[ATA_ID_MULTIPLE] & 0xff : 0;
-		break;
 	default:
-		if (!ata_id_has_epc(id))
-			return unreadable(now, SETTING_UNSUPPORTED, "the drive has no EPC");
-		now->num = ata_id_epc_enabled(id) == (opt == OPT_EPC_ENABLE);
+		now->num = id[ATA_ID_MULTIPLE] & 0x100 ? id[ATA_ID_MULTIPLE] & 0xff : 0;
 		break;
 	}
 	now->num2 = now->num;
 	return 0;
 }
 
-/* An EPC condition's timer as the Power Conditions log has it now, in tenths (0: the condition disabled). */
+/* Whether EPC is enabled as a whole, as the option asks (1: as --epc-enable or --epc-disable wants). */
+static int read_epc_switch(struct device *dev, enum opt_id opt, struct setting_now *now)
+{
+	struct disk_cause c = { 0 };
+	bool enabled = false;
+	int err = epc_switch_now(dev, &enabled, &c);
+
+	if (err == EOPNOTSUPP)
+		return unreadable(now, SETTING_UNSUPPORTED, "the disk has no EPC feature set to switch");
+	if (err)
+		return from_cause(now, &c, err);
+	now->num = now->num2 = enabled == (opt == OPT_EPC_ENABLE);
+	return 0;
+}
+
+/* A power condition's timer as the disk has it now, in tenths (0: the condition disabled). */
 static int read_epc_timer(struct device *dev, const struct opt_value *want, struct setting_now *now)
 {
 	struct disk_cause c = { 0 };
-	struct epc_state st;
-	int err;
+	struct disk_pc_state st;
+	int err = epc_condition_now(dev, want->str, &st, &c);
 
-	const uint16_t *id;
-
-	/* The log is read as the drive's IDENTIFY says it may be. */
-	if (!(id = identify_now(dev, now, &err)))
-		return err;
-	if (!ata_id_has_epc(id))
+	if (err == EOPNOTSUPP)
 		return unreadable(now, SETTING_UNSUPPORTED, "the drive has no EPC");
-	if ((err = epc_condition_now(dev, want->str, &st, &c)))
+	if (err)
 		return from_cause(now, &c, err);
 	if (!st.supported)
 		return unreadable(now, SETTING_UNSUPPORTED, "the drive does not have this power condition");
@@ -182,9 +187,10 @@ int setting_now(struct device *dev, enum opt_id opt, const struct opt_value *wan
 	case OPT_ACOUSTIC:
 	case OPT_WRV:
 	case OPT_MULTCOUNT:
+		return read_identify(dev, opt, now);
 	case OPT_EPC_ENABLE:
 	case OPT_EPC_DISABLE:
-		return read_identify(dev, opt, now);
+		return read_epc_switch(dev, opt, now);
 	case OPT_STANDBY_NOW:
 	case OPT_SLEEP_NOW:
 	case OPT_SEAGATE:

@@ -30,7 +30,6 @@ int standby_timer_step(struct device *dev, const struct settings *s, enum opt_id
 		snprintf(as_typed, sizeof(as_typed), "%s %u", s->v[opt].name, v);
 		return say_cause_for(&cause, err, as_typed);
 	}
-	if (dev->disk->ata)
-		epc_note_standby(dev, s->v[opt].name);
+	epc_note_standby(dev, s->v[opt].name);
 	return 0;
 }

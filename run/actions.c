@@ -31,6 +31,7 @@
 #include "power_now.h"
 #include "read_sector.h"
 #include "standby_timer.h"
+#include "background_scan.h"
 #include "epc.h"
 #include "erc.h"
 #include "erase_record.h"
@@ -107,11 +108,12 @@ static const struct step steps[] = {
 	STEP(OPT_WCACHE, WHEN_SET, false, cache_set_step, ANY),
 	STEP(OPT_ERC, WHEN_SET, false, erc_set_step, ANY),
 	STEP(OPT_STANDBY, WHEN_SET, false, standby_timer_step, ANY),
-	STEP(OPT_EPC_ENABLE, WHEN_GIVEN, false, epc_step, ATA),
-	STEP(OPT_EPC_DISABLE, WHEN_GIVEN, false, epc_step, ATA),
-	STEP(OPT_EPC_RESTORE, WHEN_GIVEN, false, epc_step, ATA),
-	STEP(OPT_EPC_TIMER, WHEN_GIVEN, false, epc_step, ATA),
-	STEP(OPT_EPC_GOTO, WHEN_GIVEN, false, epc_step, ATA),
+	STEP(OPT_EPC_ENABLE, WHEN_GIVEN, false, epc_step, ANY),
+	STEP(OPT_EPC_DISABLE, WHEN_GIVEN, false, epc_step, ANY),
+	STEP(OPT_EPC_RESTORE, WHEN_GIVEN, false, epc_step, ANY),
+	STEP(OPT_EPC_TIMER, WHEN_GIVEN, false, epc_step, ANY),
+	STEP(OPT_EPC_GOTO, WHEN_GIVEN, false, epc_step, ANY),
+	STEP(OPT_BACKGROUND_SCAN, WHEN_GIVEN, false, background_scan_step, ANY),
 	STEP(OPT_SECURITY_UNLOCK, WHEN_GIVEN, false, security_step, ATA),
 	STEP(OPT_SECURITY_SET_PASS, WHEN_GIVEN, false, security_step, ATA),
 	STEP(OPT_SECURITY_DISABLE, WHEN_GIVEN, false, security_step, ATA),
@@ -173,7 +175,7 @@ static const struct step steps[] = {
 	STEP(OPT_WRV, WHEN_QUERY, false, get_drive_feature, ATA),
 	STEP(OPT_BUSSTATE, WHEN_QUERY, false, get_kernel_setting, ANY),
 	STEP(OPT_MAX_SECTORS, WHEN_QUERY, false, get_max_sectors, ATA),
-	STEP(OPT_EPC, WHEN_GIVEN, false, epc_step, ATA),
+	STEP(OPT_EPC, WHEN_GIVEN, false, epc_step, ANY),
 
 	/* Timings, flushes and power commands. */
 	STEP(OPT_CACHE_TIMINGS, WHEN_GIVEN, false, time_cached_reads, ANY),

@@ -147,16 +147,17 @@ int scsi_read_capacity(struct device *dev, struct scsi_capacity *cap, struct scs
 	return err;
 }
 
-int scsi_mode_sense(struct device *dev, uint8_t page_code, enum scsi_page_control pc, uint8_t *buf, size_t len,
-		    uint8_t **page, size_t *page_len, struct scsi_result *res)
+int scsi_mode_sense(struct device *dev, uint8_t page_code, uint8_t sub, enum scsi_page_control pc, uint8_t *buf,
+		    size_t len, uint8_t **page, size_t *page_len, struct scsi_result *res)
 {
 	/*
 	 * DBD: no block descriptors.  Behind a USB bridge, what the sd
 	 * driver asks there at every probe: all pages, 192 bytes at most.
 	 */
-	uint8_t ask = dev->scsi_cautious ? MODE_PAGE_ALL : page_code & 0x3f;
-	size_t alloc = dev->scsi_cautious ? 192 : 128;
-	uint8_t cdb[10] = { SCSI_MODE_SENSE_10, 0x08, (uint8_t)(pc | ask) };
+	bool all = dev->scsi_cautious && !sub;
+	uint8_t ask = all ? MODE_PAGE_ALL : page_code & 0x3f;
+	size_t alloc = all ? 192 : 128;
+	uint8_t cdb[10] = { SCSI_MODE_SENSE_10, 0x08, (uint8_t)(pc | ask), sub };
 	size_t offset;
 	int err;
 
@@ -167,18 +168,19 @@ int scsi_mode_sense(struct device *dev, uint8_t page_code, enum scsi_page_contro
 	err = scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, buf, alloc, 0, res);
 	if (err)
 		return err;
-	err = scsi_find_mode_page(buf, res->got, page_code, &offset, page_len, res->cause, sizeof(res->cause));
+	err = scsi_find_mode_page(buf, res->got, page_code, sub, &offset, page_len, res->cause, sizeof(res->cause));
 	if (!err)
 		*page = buf + offset;
 	return err;
 }
 
-int scsi_mode_select(struct device *dev, const uint8_t *header, const uint8_t *page, size_t page_len,
+int scsi_mode_select(struct device *dev, const uint8_t *header, const uint8_t *page, size_t page_len, bool save,
 		     struct scsi_result *res)
 {
 	uint8_t param[MODE_HEADER_10_LEN + 2 + 255] = { 0 };
 	size_t total = MODE_HEADER_10_LEN + page_len;
-	uint8_t cdb[10] = { SCSI_MODE_SELECT_10, 0x10 };	/* PF: the pages are SPC's; SP clear: not saved */
+	/* PF: the pages are SPC's; SP: saved as well. */
+	uint8_t cdb[10] = { SCSI_MODE_SELECT_10, (uint8_t)(0x10 | (save ? 0x01 : 0)) };
 
 	if (page_len < 2 || total > sizeof(param))
 		return EINVAL;
@@ -202,9 +204,10 @@ int scsi_synchronize_cache(struct device *dev, struct scsi_result *res)
 	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_NO_DATA, NULL, 0, 60, res);
 }
 
-int scsi_start_stop(struct device *dev, enum scsi_power_condition condition, bool start, struct scsi_result *res)
+int scsi_start_stop(struct device *dev, enum scsi_power_condition condition, uint8_t modifier, bool start,
+		    struct scsi_result *res)
 {
-	uint8_t cdb[6] = { SCSI_START_STOP_UNIT, 0, 0, 0, (uint8_t)(condition << 4 | (start ? 1 : 0)), 0 };
+	uint8_t cdb[6] = { SCSI_START_STOP_UNIT, 0, 0, (uint8_t)(modifier & 0x0f), (uint8_t)(condition << 4 | (start ? 1 : 0)), 0 };
 
 	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_NO_DATA, NULL, 0, 60, res);
 }

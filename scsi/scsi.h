@@ -51,12 +51,21 @@ enum scsi_sanitize_action {
 enum scsi_page_control {
 	MODE_CURRENT = 0x00,
 	MODE_CHANGEABLE = 0x40,	/* a 1 in each bit MODE SELECT may change */
+	MODE_DEFAULT = 0x80,
+	MODE_SAVED = 0xc0,
 };
 
-/* START STOP UNIT's POWER CONDITION field (byte 4 bits 7:4). */
+/*
+ * START STOP UNIT's POWER CONDITION field (byte 4 bits 7:4, SBC-3 5.25),
+ * and its modifier (byte 3 bits 3:0) for the conditions below.  IDLE and
+ * STANDBY hold the disk there, its timers stopped until LU_CONTROL; the
+ * FORCE_ forms set one timer to zero, and the timers stay in charge.
+ */
 enum scsi_power_condition {
 	POWER_CONDITION_START_VALID = 0x0,	/* START and LOEJ decide: stop or start */
 	POWER_CONDITION_STANDBY = 0x3,
+	POWER_CONDITION_FORCE_IDLE_0 = 0xa,	/* modifier 0: idle_a, 1: idle_b, 2: idle_c */
+	POWER_CONDITION_FORCE_STANDBY_0 = 0xb,	/* modifier 0: standby_z, 1: standby_y */
 };
 
 enum scsi_dir { SCSI_NO_DATA, SCSI_DATA_IN, SCSI_DATA_OUT };
@@ -97,26 +106,27 @@ int scsi_vpd(struct device *dev, uint8_t page, uint8_t *buf, size_t len, size_t 
 int scsi_read_capacity(struct device *dev, struct scsi_capacity *cap, struct scsi_result *res);
 
 /*
- * MODE SENSE (10) of one page, its current or changeable values: *page
+ * MODE SENSE (10) of one page (subpage sub, or 0), the values pc asks for: *page
  * points into buf at the page (after the header and block descriptors),
  * *page_len its bytes.  A page cut short of its own length is EIO.
  * Behind a USB bridge (dev->scsi_cautious) all pages are asked for, in
  * 192 bytes at most, as the sd driver asks there.
  */
 #define MODE_SENSE_BUF 192	/* the buffer scsi_mode_sense() takes */
-int scsi_mode_sense(struct device *dev, uint8_t page_code, enum scsi_page_control pc, uint8_t *buf, size_t len,
-		    uint8_t **page, size_t *page_len, struct scsi_result *res);
+int scsi_mode_sense(struct device *dev, uint8_t page_code, uint8_t sub, enum scsi_page_control pc, uint8_t *buf,
+		    size_t len, uint8_t **page, size_t *page_len, struct scsi_result *res);
 
 /*
- * MODE SELECT (10) of a page MODE SENSE returned (PF set, not saved),
+ * MODE SELECT (10) of a page MODE SENSE returned (PF set; SP: saved too),
  * under a header made from the one that came with it (header): MODE DATA
  * LENGTH, WP, DPOFUA and the block descriptors cleared, and the PS bit.
  */
-int scsi_mode_select(struct device *dev, const uint8_t *header, const uint8_t *page, size_t page_len,
+int scsi_mode_select(struct device *dev, const uint8_t *header, const uint8_t *page, size_t page_len, bool save,
 		     struct scsi_result *res);
 
 int scsi_synchronize_cache(struct device *dev, struct scsi_result *res);
-int scsi_start_stop(struct device *dev, enum scsi_power_condition condition, bool start, struct scsi_result *res);
+int scsi_start_stop(struct device *dev, enum scsi_power_condition condition, uint8_t modifier, bool start,
+		    struct scsi_result *res);
 
 /* REQUEST SENSE: the sense data the device holds now, normalised into *now. */
 int scsi_request_sense(struct device *dev, struct sense *now, struct scsi_result *res);

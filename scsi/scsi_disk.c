@@ -21,7 +21,9 @@
 #include "json.h"
 #include "report.h"
 #include "scsi.h"
+#include "scsi_background.h"
 #include "scsi_disk.h"
+#include "scsi_epc.h"
 #include "scsi_power.h"
 #include "scsi_erase.h"
 #include "sysfs.h"
@@ -114,7 +116,7 @@ static void hex_string(const uint8_t *p, unsigned int n, char *dst, size_t size)
 static int caching_page(struct device *dev, enum scsi_page_control pc, uint8_t mode[MODE_SENSE_BUF], uint8_t **page, size_t *len,
 			struct scsi_result *res)
 {
-	int err = scsi_mode_sense(dev, MODE_PAGE_CACHING, pc, mode, MODE_SENSE_BUF, page, len, res);
+	int err = scsi_mode_sense(dev, MODE_PAGE_CACHING, 0, pc, mode, MODE_SENSE_BUF, page, len, res);
 
 	return !err && *len < 13 ? EOPNOTSUPP : err;
 }
@@ -502,7 +504,7 @@ static int write_cache_through_kernel(struct device *dev, bool on, const uint8_t
 			return kernel_agrees(dir, on, c);
 	}
 	set_caching_bit(page, DISK_WRITE_CACHE, on);
-	err = scsi_mode_select(dev, mode, page, len, &res);
+	err = scsi_mode_select(dev, mode, page, len, false, &res);
 	if (err)
 		return scsi_cause(c, "MODE SELECT (caching page)", &res, err);
 	if (!sysfs)
@@ -548,7 +550,7 @@ static int scsi_cache_set(struct device *dev, enum disk_cache which, bool on, st
 	}
 	/* Read-ahead (DRA) is the disk's alone: the kernel keeps no view of it. */
 	set_caching_bit(page, which, on);
-	err = scsi_mode_select(dev, mode, page, len, &res);
+	err = scsi_mode_select(dev, mode, page, len, false, &res);
 	return scsi_cause(c, "MODE SELECT (caching page)", &res, err);
 }
 
@@ -557,7 +559,7 @@ static int rw_recovery_page(struct device *dev, enum scsi_page_control pc, uint8
 			    size_t *len, struct disk_erc *e)
 {
 	struct scsi_result res;
-	int err = scsi_mode_sense(dev, MODE_PAGE_RW_ERROR_RECOVERY, pc, mode, MODE_SENSE_BUF, page, len, &res);
+	int err = scsi_mode_sense(dev, MODE_PAGE_RW_ERROR_RECOVERY, 0, pc, mode, MODE_SENSE_BUF, page, len, &res);
 
 	e->source = "Read-Write Error Recovery mode page (01h)";
 	e->one_limit = true;
@@ -607,7 +609,7 @@ static int scsi_erc_set(struct device *dev, struct disk_erc *e)
 		return EOPNOTSUPP;
 	}
 	put_be16(page + RW_RECOVERY_TIME_LIMIT, (uint16_t)(e->read_ds * 100));
-	err = scsi_mode_select(dev, mode, page, len, &res);
+	err = scsi_mode_select(dev, mode, page, len, false, &res);
 	return scsi_cause(&e->cause, "MODE SELECT (Read-Write Error Recovery page)", &res, err);
 }
 
@@ -719,6 +721,11 @@ const struct disk_ops scsi_disk = {
 	.scsi = true,
 	.erc_get = scsi_erc_get,
 	.erc_set = scsi_erc_set,
+	.epc_read = scsi_disk_epc_read,
+	.epc_counts = scsi_epc_counts,
+	.epc_change = scsi_disk_epc_change,
+	.background_scan_get = scsi_background_scan_get,
+	.background_scan_set = scsi_background_scan_set,
 	.geometry = scsi_geometry,
 	.sector_read = scsi_sector_read,
 	.trim_limits = scsi_trim_limits,

@@ -174,8 +174,8 @@ bool scsi_decode_provisioning_unmap(const uint8_t *page, size_t len)
 	return len >= 6 && (page[5] & 0x80);
 }
 
-int scsi_find_mode_page(const uint8_t *buf, size_t got, uint8_t code, size_t *offset, size_t *page_len, char *cause,
-			size_t cause_size)
+int scsi_find_mode_page(const uint8_t *buf, size_t got, uint8_t code, uint8_t sub, size_t *offset, size_t *page_len,
+			char *cause, size_t cause_size)
 {
 	size_t total, pos;
 
@@ -190,7 +190,7 @@ int scsi_find_mode_page(const uint8_t *buf, size_t got, uint8_t code, size_t *of
 		bool subpage = buf[pos] & 0x40;
 		size_t n = subpage ? (pos + 4 <= total ? 4u + get_be16(buf + pos + 2) : 4) : 2u + buf[pos + 1];
 
-		if ((buf[pos] & 0x3f) == code && !subpage) {
+		if ((buf[pos] & 0x3f) == code && (subpage ? sub && buf[pos + 1] == sub : !sub)) {
 			if (pos + n > total) {
 				snprintf(cause, cause_size,
 					 "the disk returned %zu of the %zu bytes of its mode page 0x%02x (not sent back)",

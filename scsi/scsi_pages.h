@@ -30,6 +30,7 @@ enum scsi_mode_page {
 	MODE_PAGE_RW_ERROR_RECOVERY = 0x01,
 	MODE_PAGE_CACHING = 0x08,
 	MODE_PAGE_POWER_CONDITION = 0x1a,
+	MODE_PAGE_INFORMATIONAL_EXCEPTIONS = 0x1c,	/* subpage 01h: Background Control (SBC-3 6.4.3) */
 	MODE_PAGE_ALL = 0x3f,
 };
 #define MODE_HEADER_10_LEN 8	/* the mode parameter header of MODE SENSE (10) / MODE SELECT (10) */
@@ -39,8 +40,36 @@ enum scsi_mode_page {
 #define CACHING_WCE 0x04
 #define CACHING_RCD 0x01
 #define CACHING_DRA 0x20
-/* Power condition page (SPC-4 7.5.13): byte 3 STANDBY_Z, bytes 8-11 its timer in 100 ms. */
+/*
+ * Power condition page (SPC-4 7.5.13), 28h bytes: the enable bits of
+ * STANDBY_Y (byte 2) and IDLE_C, IDLE_B, IDLE_A, STANDBY_Z (byte 3), and
+ * each condition's timer in 100 ms units (4 bytes at the offsets below).
+ */
 #define POWER_CONDITION_STANDBY_Z 0x01
+#define POWER_CONDITION_IDLE_A 0x02
+#define POWER_CONDITION_IDLE_B 0x04
+#define POWER_CONDITION_IDLE_C 0x08
+#define POWER_CONDITION_STANDBY_Y 0x01	/* in byte 2 */
+#define POWER_CONDITION_LEN 0x28
+#define PC_IDLE_A_TIMER 4
+#define PC_STANDBY_Z_TIMER 8
+#define PC_IDLE_B_TIMER 12
+#define PC_IDLE_C_TIMER 16
+#define PC_STANDBY_Y_TIMER 20
+/*
+ * Background Control mode page (1Ch subpage 01h, SBC-3 6.4.3), 10h bytes:
+ * byte 4 EN_BMS (bit 0), byte 5 EN_PS (bit 0); the medium scan interval
+ * (hours), the pre-scan time limit (hours), the minimum idle time before a
+ * scan (ms) and the longest it takes to suspend one (ms), 2 bytes each.
+ */
+#define BACKGROUND_CONTROL_SUBPAGE 0x01
+#define BACKGROUND_CONTROL_LEN 0x10
+#define BC_EN_BMS 0x01
+#define BC_EN_PS 0x01
+#define BC_SCAN_INTERVAL 6
+#define BC_PRESCAN_LIMIT 8
+#define BC_MIN_IDLE 10
+#define BC_MAX_SUSPEND 12
 
 /* Standard INQUIRY data (SPC-4 6.6.2), strings with trailing blanks removed. */
 struct scsi_inquiry {
@@ -115,13 +144,13 @@ void scsi_decode_characteristics(const uint8_t *page, size_t len, unsigned int *
 bool scsi_decode_provisioning_unmap(const uint8_t *page, size_t len);
 
 /*
- * Find mode page code in a MODE SENSE (10) answer of got bytes (one page
- * or all of them): *offset and *page_len where it starts and its bytes,
- * header included.  0; EOPNOTSUPP when the page is not there; EIO, with
+ * Find mode page code (subpage sub; 0: the page without subpages) in a
+ * MODE SENSE (10) answer of got bytes (one page or all of them): *offset
+ * and *page_len where it starts and its bytes, header included.  0; EOPNOTSUPP when the page is not there; EIO, with
  * cause filled in, when the page is cut short of its own PAGE LENGTH.
  */
-int scsi_find_mode_page(const uint8_t *buf, size_t got, uint8_t code, size_t *offset, size_t *page_len, char *cause,
-			size_t cause_size);
+int scsi_find_mode_page(const uint8_t *buf, size_t got, uint8_t code, uint8_t sub, size_t *offset, size_t *page_len,
+			char *cause, size_t cause_size);
 
 /* REQUEST SENSE's word on the power condition (SPC-4 table 34): "standby", "idle" or "active/idle". */
 const char *scsi_power_state(const struct sense *now);

@@ -65,7 +65,7 @@ int scsi_disk_standby_now(struct device *dev, const struct disk_standby *t, stru
 	struct scsi_result res;
 
 	(void)t;	/* the standby power condition is the one there is */
-	return scsi_cause(c, "START STOP UNIT", &res, scsi_start_stop(dev, POWER_CONDITION_STANDBY, false, &res));
+	return scsi_cause(c, "START STOP UNIT", &res, scsi_start_stop(dev, POWER_CONDITION_STANDBY, 0, false, &res));
 }
 
 /*
@@ -101,7 +101,7 @@ static void how_to_restart(struct device *dev, char *advice, size_t size)
 int scsi_disk_sleep_now(struct device *dev, struct disk_cause *c, char *advice, size_t size)
 {
 	struct scsi_result res;
-	int err = scsi_start_stop(dev, POWER_CONDITION_START_VALID, false, &res);
+	int err = scsi_start_stop(dev, POWER_CONDITION_START_VALID, 0, false, &res);
 
 	if (!err)
 		how_to_restart(dev, advice, size);
@@ -122,7 +122,7 @@ int scsi_disk_standby_timer(struct device *dev, unsigned int value, long seconds
 		snprintf(c->why, sizeof(c->why), "the value has no time in seconds that a SCSI disk could be given");
 		return EINVAL;
 	}
-	err = scsi_mode_sense(dev, MODE_PAGE_POWER_CONDITION, MODE_CURRENT, mode, sizeof(mode), &page, &len, &res);
+	err = scsi_mode_sense(dev, MODE_PAGE_POWER_CONDITION, 0, MODE_CURRENT, mode, sizeof(mode), &page, &len, &res);
 	if (err == EOPNOTSUPP || scsi_refused(err, &res) || (!err && len < 12)) {
 		c->about_option = true;
 		snprintf(c->why, sizeof(c->why), "not supported by this disk (it has no power condition mode page)");
@@ -133,6 +133,6 @@ int scsi_disk_standby_timer(struct device *dev, unsigned int value, long seconds
 	page[3] = (uint8_t)(seconds ? page[3] | POWER_CONDITION_STANDBY_Z : page[3] & ~POWER_CONDITION_STANDBY_Z);
 	/* The STANDBY_Z condition timer counts 100 ms. */
 	put_be32(page + 8, (uint32_t)(seconds * 10));
-	err = scsi_mode_select(dev, mode, page, len, &res);
+	err = scsi_mode_select(dev, mode, page, len, false, &res);
 	return scsi_cause(c, "MODE SELECT (power condition page)", &res, err);
 }

@@ -281,6 +281,72 @@ if [ -z "${DOUBLE_COMPARE:-}" ]; then
 	fi
 fi
 
+# Power conditions and background scan against sdparm and sg_start under the same double (not in
+# the cross builds' comparison): the commands each sends beyond its MODE SENSEs, and what --epc
+# reads against sdparm's decoding of the same four MODE SENSE answers.
+# sent_by ENV... -- COMMAND...: the commands (and data) COMMAND sent to the double's disk, MODE SENSE
+# and the probes left out, one line
+sent_by() {
+	local envs=()
+	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+	shift
+	rm -f "$out/scsi-their.log"
+	env SHIM_SCSI=1 SHIM_SCSI_POWER=epc SHIM_SCSI_BMS=1 SHIM_LOG="$out/scsi-their.log" "${envs[@]}" "${preload[@]}" \
+		"$@" /dev/null > /dev/null 2>&1
+	grep -v '^cdb: 5a\|^cdb: 12\|^cdb: 85\|^cdb: a1' "$out/scsi-their.log" 2> /dev/null | tr '\n' ';'
+}
+if [ -z "${DOUBLE_COMPARE:-}" ]; then
+	while IFS='|' read -r ours theirs; do
+		# shellcheck disable=SC2086 # each side is words
+		o=$(sent_by ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" -- "$H" $ours)
+		# shellcheck disable=SC2086
+		t=$(sent_by -- $theirs)
+		if [ -n "$o" ] && [ "$o" = "$t" ]; then
+			echo "ok scsi: $ours sends what $theirs sends"
+		else
+			echo "FAIL scsi: $ours sends what $theirs sends"
+			echo "  ours:   $o"
+			echo "  theirs: $t"
+		fi
+	done <<'PAIRS'
+--epc-timer idle_b=30|sdparm --page=po --set=IBCT=300,IDLE_B=1
+--epc-timer standby_z=1800|sdparm --page=po --set=SZCT=18000,STANDBY_Z=1
+--epc-timer idle_a=0,save|sdparm --page=po --clear=IDLE_A --save
+--background-scan off,save|sdparm --page=bc --clear=EN_BMS --save
+--background-scan on|sdparm --page=bc --set=EN_BMS=1
+--epc-goto idle_a|sg_start --pc=10 --mod=0
+--epc-goto standby_y|sg_start --pc=11 --mod=1
+--epc-goto standby_z|sg_start --pc=11 --mod=0
+PAIRS
+	# sdparm -l: "IACT  20  [cha: y, def: 20, sav: 20]": current, changeable, default, saved of each
+	# field; of the enable bits --epc shows the current value and whether it may change.
+	theirs=$(env SHIM_SCSI=1 SHIM_SCSI_POWER=epc "${preload[@]}" sdparm --page=po -l /dev/null 2> /dev/null |
+		awk '$1 ~ /^(IACT|IBCT|ICCT|SYCT|SZCT|IDLE_A|IDLE_B|IDLE_C|STANDBY_Y|STANDBY_Z)$/ {
+			gsub(/[][,:]|cha|def|sav/, " "); if ($1 ~ /CT$/) print $1, $2, $3, $4, $5; else print $1, $2, $3 }' | sort)
+	run SHIM_SCSI_POWER=epc -- --json --epc
+	ours=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["devices"][0]["epc"]["conditions"]
+names = {"idle_a": ("IDLE_A", "IACT"), "idle_b": ("IDLE_B", "IBCT"), "idle_c": ("IDLE_C", "ICCT"),
+	"standby_y": ("STANDBY_Y", "SYCT"), "standby_z": ("STANDBY_Z", "SZCT")}
+for c in d:
+	bit, timer = names[c["name"]]
+	if not c["supported"]:
+		print(timer, 0, "n", 0, 0)
+		print(bit, 0, "n")
+		continue
+	ch = "y" if c["changeable"] else "n"
+	print(timer, *(round(c[k] * 10) for k in ("current_seconds",)), ch,
+		*(round(c[k] * 10) for k in ("default_seconds", "saved_seconds")))
+	print(bit, int(c["enabled"]), ch)' "$out/scsi-cmd.out" 2> /dev/null | sort)
+	if [ "$rc" = 0 ] && [ -n "$ours" ] && [ "$ours" = "$theirs" ]; then
+		echo "ok scsi: --epc reads each condition as sdparm --page=po -l does (current, changeable, default, saved)"
+	else
+		echo "FAIL scsi: --epc reads each condition as sdparm --page=po -l does (exit $rc)"
+		echo "  ours:   $(echo "$ours" | tr '\n' ';')"
+		echo "  theirs: $(echo "$theirs" | tr '\n' ';')"
+	fi
+fi
+
 # --- a SAT bridge that returns no registers (it ignores CK_COND) ---
 page="$top/tests/identify/pages/qemu-ahci-hdd.hex"
 rm -f "$out/scsi-cmd.log"

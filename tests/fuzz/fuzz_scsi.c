@@ -46,9 +46,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 	}
 	for (uint8_t code = 0; code < 0x40; code++)
-		if (scsi_find_mode_page(data, size, code, &offset, &page_len, text, sizeof(text)) == 0 &&
-		    (offset + page_len > size || page_len < 2))
-			__builtin_trap();
+		for (uint8_t sub = 0; sub < 2; sub++)
+			if (scsi_find_mode_page(data, size, code, sub, &offset, &page_len, text, sizeof(text)) == 0 &&
+			    (offset + page_len > size || page_len < 2))
+				__builtin_trap();
 	if (sense_normalise(data, (unsigned int)(size > 255 ? 255 : size), &s)) {
 		sense_describe(&s, text, sizeof(text));
 		scsi_power_state(&s);

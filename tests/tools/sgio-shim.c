@@ -67,7 +67,9 @@
  *                       blocks, 7200 rpm, 3.5 inch, thin provisioned).
  *   SHIM_SCSI_LACK=80,b1   VPD pages it does not have (also left out of page 00h)
  *   SHIM_SCSI_NOTHIN=1  not thin provisioned (LBPME 0, no VPD B2h)
- *   SHIM_SCSI_POWER=1   it has the power condition mode page (1Ah)
+ *   SHIM_SCSI_POWER=1   it has the power condition mode page (1Ah); =epc: the whole page
+ *                       of a disk with five conditions (see power_model()); SHIM_SCSI_BMS=1:
+ *                       the Background Control page (1Ch/01h) as well
  *   SHIM_SCSI_FIXED_DRA=1  its caching page's changeable values leave DRA out (as QEMU's scsi-hd)
  *   SHIM_SCSI_NO_CHANGEABLE=1  MODE SENSE of the changeable values is refused (invalid field in CDB)
  *   SHIM_SCSI_STATE=ASCQ   REQUEST SENSE answers NO SENSE, "low power condition on" (5Eh) and
@@ -433,6 +435,76 @@ static char *next_sanitizing_state(void)
 	return entries[polls < n ? polls++ : n - 1];
 }
 
+/*
+ * SHIM_SCSI_POWER=epc: the power condition mode page (1Ah, SPC-4 7.5.13) of a disk with
+ * all five conditions, as current, changeable, default and saved values (MODE SENSE's PC
+ * 0-3).  Byte 2 bit 0 STANDBY_Y; byte 3 bit 3 IDLE_C, 2 IDLE_B, 1 IDLE_A, 0 STANDBY_Z;
+ * timers (100 ms, big-endian) IDLE_A at 4, STANDBY_Z at 8, IDLE_B at 12, IDLE_C at 16,
+ * STANDBY_Y at 20.  Now: Idle_a 2 s and Standby_z 15 min enabled, Idle_b 10 min not
+ * enabled, Standby_y 1 h enabled but fixed (not changeable), Idle_c absent (zeros, fixed).
+ * Saveable (PS).  MODE SELECT of the page changes the current values, and the saved ones
+ * with SP.  SHIM_SCSI_BMS=1: the Background Control page (1Ch/01h, SBC-3 6.4.3) too:
+ * EN_BMS on (changeable), EN_PS off, a scan every 24 h, after 500 ms idle, suspended in
+ * 100 ms; MODE SELECT changes it.
+ */
+static unsigned char power_pages[4][40], control_pages[4][16];
+
+static void put_be32_at(unsigned char *p, unsigned long v)
+{
+	p[0] = (unsigned char)(v >> 24); p[1] = (unsigned char)(v >> 16); p[2] = (unsigned char)(v >> 8); p[3] = (unsigned char)v;
+}
+
+static void power_model(void)
+{
+	/* byte 2, byte 3, then the timers of Idle_a, Standby_z, Idle_b, Idle_c, Standby_y */
+	static const unsigned long values[4][7] = {
+		{ 0x01, 0x03, 20, 9000, 6000, 0, 36000 },		/* current */
+		{ 0x00, 0x07, 0xffffffff, 0xffffffff, 0xffffffff, 0, 0 },	/* changeable */
+		{ 0x01, 0x01, 20, 18000, 6000, 0, 36000 },		/* default */
+		{ 0x01, 0x03, 20, 12000, 6000, 0, 36000 },		/* saved */
+	};
+	static int done;
+
+	if (done++)
+		return;
+	for (int pc = 0; pc < 4; pc++) {
+		unsigned char *p = power_pages[pc], *c = control_pages[pc];
+
+		p[0] = 0x9a; p[1] = 0x26;
+		p[2] = (unsigned char)values[pc][0]; p[3] = (unsigned char)values[pc][1];
+		for (int t = 0; t < 5; t++)
+			put_be32_at(p + 4 + 4 * t, values[pc][2 + t]);
+		c[0] = 0xdc; c[1] = 0x01; c[3] = 0x0c;
+		if (pc == 1) {
+			c[4] = 0x01;
+			continue;
+		}
+		c[4] = 0x01;
+		c[7] = 24;
+		c[10] = 0x01; c[11] = 0xf4;
+		c[13] = 100;
+	}
+}
+
+/* MODE SELECT (10) of the power condition or background control page: the model takes it. */
+static void power_model_select(const unsigned char *cdb, const unsigned char *data, unsigned int len)
+{
+	unsigned int at = 8 + (data[6] << 8 | data[7]);
+
+	power_model();
+	if (at + 2 > len)
+		return;
+	if ((data[at] & 0x3f) == 0x1a && at + 40 <= len) {
+		memcpy(power_pages[0] + 2, data + at + 2, 38);
+		if (cdb[1] & 1)
+			memcpy(power_pages[3] + 2, data + at + 2, 38);
+	} else if ((data[at] & 0x3f) == 0x1c && data[at + 1] == 0x01 && at + 16 <= len) {
+		memcpy(control_pages[0] + 4, data + at + 4, 12);
+		if (cdb[1] & 1)
+			memcpy(control_pages[3] + 4, data + at + 4, 12);
+	}
+}
+
 /* The answers of a SAS disk (SPC-4, SBC-3) to what it is asked; 0: answered. */
 static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 {
@@ -527,7 +599,15 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 	case 0x5a: {	/* MODE SENSE (10) */
 		unsigned int code = cdb[2] & 0x3f, pc = cdb[2] & 0xc0, p = 8;
 
-		if (code == 0x1a && getenv("SHIM_SCSI_POWER")) {
+		if (code == 0x1a && getenv("SHIM_SCSI_POWER") && strcmp(getenv("SHIM_SCSI_POWER"), "epc") == 0) {
+			power_model();
+			memcpy(page + p, power_pages[pc >> 6], 40);
+			p += 40;
+		} else if (code == 0x1c && cdb[3] == 0x01 && getenv("SHIM_SCSI_BMS")) {
+			power_model();
+			memcpy(page + p, control_pages[pc >> 6], 16);
+			p += 16;
+		} else if (code == 0x1a && getenv("SHIM_SCSI_POWER")) {
 			page[p] = 0x1a; page[p + 1] = 0x26;
 			page[p + 3] = 0x01;	/* STANDBY_Z */
 			put_be(page + p + 8, 9000, 4);	/* 15 minutes */
@@ -559,6 +639,10 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 			n = 8 + (unsigned int)env_num("SHIM_SCSI_CACHING_CUT", 20);
 		break;
 	}
+	case 0x55:	/* MODE SELECT (10) */
+		if (io->dxfer_direction == SG_DXFER_TO_DEV && io->dxferp)
+			power_model_select(cdb, io->dxferp, io->dxfer_len);
+		return;
 	case 0xa3:	/* MAINTENANCE IN: REPORT SUPPORTED OPERATION CODES, one command (SPC-4 6.35) */
 		if ((cdb[1] & 0x1f) != 0x0c || getenv("SHIM_SCSI_NO_RSOC")) {
 			check_condition(io, 0x05, 0x20, 0x00);

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "epc.h"
+#include "epc_decode.h"
 #include "nvme.h"
 #include "erasecheck.h"
 #include "ranges.h"
@@ -212,12 +212,12 @@ static void test_scsi_pages(void)
 	scsi_decode_serial(vpd, sizeof(vpd), serial, sizeof(serial));
 	result("unit serial number: what came, no further", strcmp(serial, "AB") == 0);
 	result("mode page 08h found after the 8-byte header",
-	       scsi_find_mode_page(mode, sizeof(mode), 0x08, &offset, &len, cause, sizeof(cause)) == 0 && offset == 8 &&
+	       scsi_find_mode_page(mode, sizeof(mode), 0x08, 0, &offset, &len, cause, sizeof(cause)) == 0 && offset == 8 &&
 	       len == 20);
 	result("mode page 08h with 10 of its 20 bytes: EIO",
-	       scsi_find_mode_page(mode, 18, 0x08, &offset, &len, cause, sizeof(cause)) == EIO);
+	       scsi_find_mode_page(mode, 18, 0x08, 0, &offset, &len, cause, sizeof(cause)) == EIO);
 	result("mode page 1Ah not in the answer: EOPNOTSUPP",
-	       scsi_find_mode_page(mode, sizeof(mode), 0x1a, &offset, &len, cause, sizeof(cause)) == EOPNOTSUPP);
+	       scsi_find_mode_page(mode, sizeof(mode), 0x1a, 0, &offset, &len, cause, sizeof(cause)) == EOPNOTSUPP);
 }
 
 /* The Temperature log page as SPC-4 lays it out: a 4-byte header, then parameters 0000h and 0001h. */
@@ -313,7 +313,7 @@ static void test_epc(void)
 		[20] = 0x01,	/* minimum 1 */
 		[24] = 0xa0, [25] = 0x8c,	/* maximum 36000 */
 	};
-	struct epc_state st;
+	struct disk_pc_state st;
 	uint64_t eff;
 	uint32_t lba;
 	bool ok;
