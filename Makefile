@@ -34,7 +34,7 @@ SRCS = cli/hdparm.c cli/option_values.c cli/config_file.c cli/config_keys.c cli/
 	nvme/nvme.c nvme/nvme_disk.c nvme/nvme_erase.c nvme/nvme_identify.c \
 	scsi/scsi.c scsi/scsi_pages.c scsi/scsi_disk.c scsi/scsi_power.c scsi/scsi_erase.c scsi/scsi_epc.c scsi/scsi_background.c \
 	transport/sense.c transport/sg.c \
-	block/sysfs.c block/readq.c block/partition.c block/reach.c \
+	block/sysfs.c block/readq.c block/wake_trace.c block/partition.c block/reach.c \
 	output/json.c output/progress.c output/report.c
 OBJS = $(SRCS:.c=.o)
 HDRS = $(wildcard $(addsuffix /*.h,$(DIRS)))

@@ -156,7 +156,9 @@ static bool may_follow(const struct option_desc *alone, enum opt_id id)
 			      id == OPT_CONTINUE_ON_REFUSAL;
 
 	erase = erase || (alone && (alone->id == OPT_SECURITY_ERASE || alone->id == OPT_SECURITY_ERASE_ENHANCED));
-	return (id == OPT_SANITIZE_WAIT && sanitize) || (erase_modifier && erase);
+	bool idle = alone && (alone->id == OPT_IDLE_SPINDOWN || alone->id == OPT_IDLE_CONFIG);
+
+	return (id == OPT_SANITIZE_WAIT && sanitize) || (erase_modifier && erase) || (id == OPT_WHY && idle);
 }
 
 static int parse_option(struct parse_state *ps, const struct option_desc *o, struct cursor *c, const char *spelled)
@@ -207,6 +209,8 @@ static int parse_option(struct parse_state *ps, const struct option_desc *o, str
 		ps->run.verbose = true;
 	if (o->id == OPT_PREFER_ATA12)
 		ps->run.prefer_ata12 = true;
+	if (o->id == OPT_WHY)
+		ps->run.why = true;
 	return 0;
 }
 
@@ -317,6 +321,10 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 	if (ps->s.v[OPT_ERASE_RECORD].given && !settings_erase(&ps->s)) {
 		complain("--erase-record goes with an erase (--sanitize-*, --format-erase, --security-erase) or"
 			 " --sanitize-wait\n");
+		return EINVAL;
+	}
+	if (ps->run.why && !ps->s.v[OPT_IDLE_SPINDOWN].given && !ps->s.v[OPT_IDLE_CONFIG].given) {
+		complain("--why goes with --idle-spindown or --idle-spindown-config\n");
 		return EINVAL;
 	}
 	if (ps->s.v[OPT_ERASE_OPERATOR].given && !ps->s.v[OPT_ERASE_RECORD].given) {

@@ -17,6 +17,7 @@ struct run_flags {
 	bool verbose;		/* --verbose: raw sense bytes, register dumps */
 	bool prefer_ata12;	/* --prefer-ata12 */
 	bool json;		/* --json: one JSON document instead of the text */
+	bool why;		/* --why: the idle watcher says who woke a disk */
 };
 
 struct device;

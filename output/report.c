@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "report.h"
@@ -150,6 +153,44 @@ void note(const char *fmt, ...)
 	fflush(stdout);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
+}
+
+/* stderr is the journal's stream: JOURNAL_STREAM says its device and inode (systemd.exec(5)). */
+static bool stderr_is_journal(void)
+{
+	const char *stream = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+	char *end;
+
+	if (!stream || fstat(STDERR_FILENO, &st) != 0)
+		return false;
+	errno = 0;
+	dev = strtoull(stream, &end, 10);
+	if (errno || *end != ':')
+		return false;
+	ino = strtoull(end + 1, &end, 10);
+	return !errno && !*end && dev == (unsigned long long)st.st_dev && ino == (unsigned long long)st.st_ino;
+}
+
+void log_line(int priority, const char *fmt, ...)
+{
+	char when[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	va_list ap;
+
+	fflush(stdout);
+	if (stderr_is_journal()) {
+		fprintf(stderr, "<%d>", priority);
+	} else {
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S ", localtime_r(&t, &tm));
+		fputs(when, stderr);
+	}
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fflush(stderr);
 }
 
 void complain_errno(const char *what)

@@ -52,6 +52,14 @@ void complain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A note for stderr that is no failure: not among --json's errors. */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * A line of a long-running watcher's log, on stderr.  Where stderr is the
+ * systemd journal (JOURNAL_STREAM names it) it starts with the priority
+ * as <N> (sd-daemon(3); LOG_* of syslog.h), and the journal adds the time;
+ * elsewhere it starts with the local time.
+ */
+void log_line(int priority, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* " WHAT failed: <strerror(errno)>", as a failed ioctl is reported; returns errno. */
 int complain_failed(const char *what);
 

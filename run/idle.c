@@ -13,6 +13,7 @@
  * device detached) goes away at once, and is then dropped.  A suspend
  * (the boot clock leaps past the monotonic one) starts every disk's time
  * again: a resume spins disks up, and they are stopped again after SECONDS.
+ * Each transition is a line on stderr, in the journal's form under systemd.
  */
 #include <errno.h>
 #include <limits.h>
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +32,7 @@
 #include "reach.h"
 #include "report.h"
 #include "sysfs.h"
+#include "wake_trace.h"
 
 struct watched {
 	struct device dev;
@@ -47,6 +50,8 @@ struct watched {
 };
 
 static volatile sig_atomic_t stop_signal;
+/* --why: the trace of who issues I/O to the disks asleep (no instance: not asked, or unavailable). */
+static struct wake_trace why;
 
 static void on_stop(int sig)
 {
@@ -67,16 +72,10 @@ static time_t now_s(void)
 	return clock_s(CLOCK_MONOTONIC);
 }
 
-/* A line for stdout, after the local time: one per transition. */
-static void say(const struct watched *w, const char *what)
+/* One line of the log per transition, with its syslog priority (the journal keeps it). */
+static void say(const struct watched *w, int priority, const char *what)
 {
-	char when[32];
-	time_t t = time(NULL);
-	struct tm tm;
-
-	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
-	out("%s %s: %s\n", when, w->dev.path, what);
-	fflush(stdout);
+	log_line(priority, "%s: %s\n", w->dev.path, what);
 }
 
 /* The counters, where the disk is still there: its sysfs folder, and a size (a detached loop device has 0). */
@@ -134,27 +133,28 @@ static void spin_down(struct watched *w)
 		return;	/* gone: the look after says so */
 	(void)w->dev.disk->power_state(&w->dev, &state);
 	if (state == DISK_POWER_STANDBY) {
-		say(w, "in standby already: nothing sent");
+		say(w, LOG_NOTICE, "in standby already: nothing sent");
 	} else if ((err = w->dev.disk->standby_now(&w->dev, NULL, &(struct disk_cause){ 0 }))) {
 		snprintf(text, sizeof(text), "standby failed: %s (tried again after %u s without I/O)", strerror(err), seconds);
-		say(w, text);
+		say(w, LOG_WARNING, text);
 		w->last_io = now_s();
 		close(w->dev.fd);
 		return;
 	} else {
 		snprintf(text, sizeof(text), "standby after %u s without I/O", seconds);
-		say(w, text);
+		say(w, LOG_NOTICE, text);
 	}
 	close(w->dev.fd);
 	w->asleep = true;
 	w->asleep_since = now_s();
+	wake_trace_mark(&why, w->devnum);
 	/* Our own commands are not the disk's I/O. */
 	(void)read_ios(w, &w->ios);
 }
 
 static bool gone(struct watched *w)
 {
-	say(w, "gone (no longer in sysfs, or no medium): no longer watched");
+	say(w, LOG_WARNING, "gone (no longer in sysfs, or no medium): no longer watched");
 	w->gone = true;
 	return false;
 }
@@ -163,7 +163,7 @@ static bool gone(struct watched *w)
 static bool look(struct watched *w)
 {
 	unsigned long long ios;
-	char text[96];
+	char text[256];
 
 	if (!w->listed)
 		return gone(w);
@@ -171,9 +171,15 @@ static bool look(struct watched *w)
 		w->ios = w->now_ios;
 		w->last_io = now_s();
 		if (w->asleep) {
-			snprintf(text, sizeof(text), "active again after %lld s in standby",
-				 (long long)(w->last_io - w->asleep_since));
-			say(w, text);
+			struct wake_io io;
+			int len = snprintf(text, sizeof(text), "active again after %lld s in standby",
+					   (long long)(w->last_io - w->asleep_since));
+
+			if (wake_trace_first(&why, w->devnum, &io))
+				snprintf(text + len, sizeof(text) - (size_t)len,
+					 "; woken by %s (pid %ld): %s of %u sectors at LBA %llu", io.comm, io.pid, io.op,
+					 io.sectors, (unsigned long long)io.lba);
+			say(w, LOG_NOTICE, text);
 		}
 		w->asleep = false;
 	} else if (!w->asleep && now_s() - w->last_io >= (time_t)w->seconds) {
@@ -225,7 +231,7 @@ static void after_resume(struct watched *ws, int count, time_t suspended)
 			continue;
 		if (!said) {
 			snprintf(text, sizeof(text), "resumed after %lld s suspended: idle times start again", (long long)suspended);
-			say(&ws[i], text);
+			say(&ws[i], LOG_NOTICE, text);
 			said = true;
 		}
 		ws[i].last_io = now_s();
@@ -279,6 +285,24 @@ static int add_watches(struct watched *ws, int count, const char *path, unsigned
 	return count;
 }
 
+/* --why: trace the disks asleep now, where their set changed since the last look. */
+static void trace_asleep(const struct watched *ws, int count)
+{
+	static dev_t traced[64];
+	static int ntraced = -1;
+	dev_t now[64];
+	int n = 0;
+
+	for (int i = 0; i < count && n < 64; i++)
+		if (ws[i].asleep && !ws[i].gone)
+			now[n++] = ws[i].devnum;
+	if (n == ntraced && memcmp(now, traced, sizeof(now[0]) * (size_t)n) == 0)
+		return;
+	(void)wake_trace_disks(&why, now, n);
+	memcpy(traced, now, sizeof(now[0]) * (size_t)n);
+	ntraced = n;
+}
+
 int idle_spindown(const unsigned int seconds[], const char *const paths[], int n, const struct run_flags *run)
 {
 	struct watched *ws = calloc((size_t)n * REACH_MAX, sizeof(*ws));
@@ -299,12 +323,18 @@ int idle_spindown(const unsigned int seconds[], const char *const paths[], int n
 	sigaction(SIGINT, &sa, NULL);
 	for (int i = 0; i < n; i++)
 		count = add_watches(ws, count, paths[i], seconds[i], run);
+	if (run->why && count) {
+		char reason[300];
+
+		if (wake_trace_open(&why, reason, sizeof(reason)))
+			note(" --why: unavailable (%s): watching without it\n", reason);
+	}
 	for (int i = 0; i < count; i++) {
 		char text[64];
 
 		alive++;
 		snprintf(text, sizeof(text), "watched: standby after %u s without I/O", ws[i].seconds);
-		say(&ws[i], text);
+		say(&ws[i], LOG_INFO, text);
 	}
 	while (alive && !stop_signal) {
 		time_t mono = now_s(), boot = clock_s(CLOCK_BOOTTIME), slept;
@@ -319,7 +349,9 @@ int idle_spindown(const unsigned int seconds[], const char *const paths[], int n
 		for (int i = 0; i < count && !stop_signal; i++)
 			if (!ws[i].gone && !look(&ws[i]))
 				alive--;
+		trace_asleep(ws, count);
 	}
+	wake_trace_close(&why);
 	free(ws);
 	if (stop_signal)
 		return 0;

@@ -273,7 +273,7 @@ exec_cmd=$(sed -n 's/^ExecStart=//p' "$inst/lib/systemd/system/hdparm-idle.servi
 env SHIM_IDENTIFY="$page" "${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 	timeout --preserve-status -s TERM 3 $exec_cmd > "$out/cfg.out" 2> "$out/cfg.err"
 rc=$?
-if [ "$rc" = 0 ] && grep -q "$loop: watched: standby after 7 s without I/O" "$out/cfg.out" && [ "$(grep -c watched "$out/cfg.out")" = 1 ]; then
+if [ "$rc" = 0 ] && grep -q "$loop: watched: standby after 7 s without I/O" "$out/cfg.err" && [ "$(grep -c watched "$out/cfg.err")" = 1 ]; then
 	ok "hdparm-idle.service's command watches the disk with its own idle_spindown, until SIGTERM"
 else
 	bad "hdparm-idle.service's command" "exit $rc: $exec_cmd" "$(cat "$out/cfg.out" "$out/cfg.err")"

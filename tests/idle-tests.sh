@@ -48,10 +48,10 @@ stop() {
 start SHIM_COUNT=0xff -- 2 "$a"
 sleep 5
 n_e0=$(count "$a" e0) n_e5=$(count "$a" e5)
-if [ "$n_e0" = 1 ] && [ "$n_e5" = 1 ] && grep -q "$a: standby after 2 s without I/O" "$out/idle-cmd.out"; then
+if [ "$n_e0" = 1 ] && [ "$n_e5" = 1 ] && grep -q "$a: standby after 2 s without I/O" "$out/idle-cmd.err"; then
 	ok "no I/O for 2 s: one CHECK POWER MODE, then exactly one STANDBY IMMEDIATE"
 else
-	bad "no I/O for 2 s: one CHECK POWER MODE, then exactly one STANDBY IMMEDIATE" "E5h: $n_e5, E0h: $n_e0" "$(cat "$out/idle-cmd.out")"
+	bad "no I/O for 2 s: one CHECK POWER MODE, then exactly one STANDBY IMMEDIATE" "E5h: $n_e5, E0h: $n_e0" "$(cat "$out/idle-cmd.err")"
 fi
 # Asleep: nothing is sent however long it stays still.
 before=$(wc -l < "$out/idle-cmd.log")
@@ -67,10 +67,10 @@ sleep 1.2
 early=$(count "$a" e0)
 sleep 3.5
 late=$(count "$a" e0)
-if [ "$early" = 1 ] && [ "$late" = 2 ] && grep -q "$a: active again" "$out/idle-cmd.out"; then
+if [ "$early" = 1 ] && [ "$late" = 2 ] && grep -q "$a: active again" "$out/idle-cmd.err"; then
 	ok "a read: active again, and the next standby 2 s after it"
 else
-	bad "a read: active again, and the next standby 2 s after it" "E0h 1.2 s after the read: $early, 4.7 s after: $late" "$(cat "$out/idle-cmd.out")"
+	bad "a read: active again, and the next standby 2 s after it" "E0h 1.2 s after the read: $early, 4.7 s after: $late" "$(cat "$out/idle-cmd.err")"
 fi
 stop
 if [ "$rc" = 0 ]; then ok "SIGTERM: exit 0"; else bad "SIGTERM: exit 0" "exit $rc"; fi
@@ -79,7 +79,7 @@ if [ "$rc" = 0 ]; then ok "SIGTERM: exit 0"; else bad "SIGTERM: exit 0" "exit $r
 start SHIM_COUNT=0x00 -- 2 "$a"
 sleep 4.5
 stop
-if [ "$(count "$a" e0)" = 0 ] && [ "$(count "$a" e5)" = 1 ] && grep -q "$a: in standby already: nothing sent" "$out/idle-cmd.out"; then
+if [ "$(count "$a" e0)" = 0 ] && [ "$(count "$a" e5)" = 1 ] && grep -q "$a: in standby already: nothing sent" "$out/idle-cmd.err"; then
 	ok "a disk already in standby: CHECK POWER MODE only"
 else
 	bad "a disk already in standby: CHECK POWER MODE only" "$(cat "$out/idle-cmd.log")"
@@ -91,10 +91,33 @@ sleep 1
 losetup -d "$b"
 sleep 4.5
 stop
-if [ "$(grep -c "$b: gone" "$out/idle-cmd.out")" = 1 ] && [ "$(count "$a" e0)" = 1 ] && [ "$(count "$b" e0)" = 0 ] && [ "$rc" = 0 ]; then
+if [ "$(grep -c "$b: gone" "$out/idle-cmd.err")" = 1 ] && [ "$(count "$a" e0)" = 1 ] && [ "$(count "$b" e0)" = 0 ] && [ "$rc" = 0 ]; then
 	ok "two disks; one detached: reported once, the other put in standby"
 else
-	bad "two disks; one detached: reported once, the other put in standby" "$(cat "$out/idle-cmd.out")" "$(cat "$out/idle-cmd.log")"
+	bad "two disks; one detached: reported once, the other put in standby" "$(cat "$out/idle-cmd.err")" "$(cat "$out/idle-cmd.log")"
+fi
+
+# The log: stderr, a line per transition after the local time; where stderr is the journal's stream
+# (JOURNAL_STREAM says its device and inode, as systemd sets it) no time, and the priority as <N>
+# (sd-daemon(3)): 6 info for "watched", 5 notice for a standby.
+start SHIM_COUNT=0xff -- 2 "$a"
+sleep 3.5
+stop
+if grep -qE "^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} $a: standby after 2 s without I/O\$" "$out/idle-cmd.err" &&
+	[ ! -s "$out/idle-cmd.out" ]; then
+	ok "the log on stderr, each line after the local time; nothing on stdout"
+else
+	bad "the log on stderr after the local time" "$(cat "$out/idle-cmd.err")" "stdout: $(cat "$out/idle-cmd.out")"
+fi
+: > "$out/idle-cmd.err"
+start JOURNAL_STREAM="$(stat -c '%d:%i' "$out/idle-cmd.err")" SHIM_COUNT=0xff -- 2 "$a"
+sleep 3.5
+stop
+if grep -qxF "<6>$a: watched: standby after 2 s without I/O" "$out/idle-cmd.err" &&
+	grep -qxF "<5>$a: standby after 2 s without I/O" "$out/idle-cmd.err" && ! grep -q '^[0-9]' "$out/idle-cmd.err"; then
+	ok "under the journal (JOURNAL_STREAM): <6> watched, <5> standby, no time of our own"
+else
+	bad "under the journal: priorities, no time" "$(cat "$out/idle-cmd.err")"
 fi
 
 # A suspend (the boot clock leaps an hour past the monotonic one, SHIM_BOOTTIME_JUMP): the disk put
@@ -102,10 +125,40 @@ fi
 start SHIM_COUNT=0xff SHIM_BOOTTIME_JUMP=6 -- 3 "$a"
 sleep 12.5
 stop
-if [ "$(count "$a" e0)" = 2 ] && grep -q "$a: resumed after 36[0-9][0-9] s suspended: idle times start again" "$out/idle-cmd.out"; then
+if [ "$(count "$a" e0)" = 2 ] && grep -q "$a: resumed after 36[0-9][0-9] s suspended: idle times start again" "$out/idle-cmd.err"; then
 	ok "a resume starts the idle time again: standby once before the suspend, once 3 s after it"
 else
-	bad "a resume starts the idle time again" "E0h: $(count "$a" e0)" "$(cat "$out/idle-cmd.out")"
+	bad "a resume starts the idle time again" "E0h: $(count "$a" e0)" "$(cat "$out/idle-cmd.err")"
+fi
+
+# --why: the first request to a disk in standby, from the kernel's block_rq_issue tracepoint (tracefs,
+# an instance of our own, removed at the end): the process that issued it, the kind, the LBA.
+start SHIM_COUNT=0xff -- 2 --why "$a"
+sleep 3.5
+dd if="$a" of=/dev/null bs=4096 count=1 skip=100 iflag=direct 2> /dev/null &
+dd_pid=$!
+wait "$dd_pid"
+sleep 2.5
+stop
+leftover=$(ls -d /sys/kernel/tracing/instances/hdparm-* /sys/kernel/debug/tracing/instances/hdparm-* 2> /dev/null)
+if grep -qF "$a: active again after 2 s in standby; woken by dd (pid $dd_pid): read of 8 sectors at LBA 800" "$out/idle-cmd.err" &&
+	[ -z "$leftover" ]; then
+	ok "--why: woken by dd (pid $dd_pid): read of 8 sectors at LBA 800; the trace instance removed"
+else
+	bad "--why names the dd that woke the disk" "leftover instance: $leftover" "$(cat "$out/idle-cmd.err")"
+fi
+# Without tracefs (a tmpfs over /sys/kernel: nowhere to find or mount it), said once; watched all the same.
+if command -v unshare > /dev/null; then
+	env SHIM_IDENTIFY="$page" SHIM_COUNT=0xff LD_PRELOAD="$shim" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		timeout -s TERM 3.5 unshare -m sh -c 'mount -t tmpfs none /sys/kernel && exec "$0" "$@"' \
+		"$H" --why --idle-spindown 2 "$a" > "$out/idle-cmd.out" 2> "$out/idle-cmd.err"
+	if [ "$(grep -c -- '--why: unavailable' "$out/idle-cmd.err")" = 1 ] && grep -q "$a: standby after 2 s" "$out/idle-cmd.err"; then
+		ok "--why without tracefs: said once, the disk watched all the same"
+	else
+		bad "--why without tracefs" "$(cat "$out/idle-cmd.err")"
+	fi
+else
+	echo "FAIL idle: unshare is not installed (util-linux)"
 fi
 
 # Frugal: it sleeps min(SECONDS, 600)/10 s between looks (hd-idle wakes once a minute), and each

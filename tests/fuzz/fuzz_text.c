@@ -1,8 +1,8 @@
 /*
  * Text hdparm reads from outside: TRIM ranges on standard input (read
  * as --trim-sector-ranges-stdin reads them), cut into commands as the
- * TRIM operation cuts them, and a sysfs number as the partition guard
- * reads one.  The pieces must add up to the ranges, each within its limits.
+ * TRIM operation cuts them, a sysfs number as the partition guard reads
+ * one, a line of /proc/diskstats and one of the kernel's block trace.  The pieces must add up to the ranges, each within its limits.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 
 #include "ranges.h"
 #include "sysfs.h"
+#include "wake_trace.h"
 
 /* Cut into commands within the limits (NVMe's, and a SCSI disk's with a sector limit a command). */
 static void check_batches(const struct sector_range *r, unsigned int n, unsigned int max_pieces, uint64_t max_piece,
@@ -67,6 +68,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		unsigned long long ios;
 
 		if (diskstats_parse(line, &maj, &min, &ios) && !strchr(line, ' ') && !strchr(line, '\t'))
+			__builtin_trap();
+		/* A line of the block_rq_issue trace: a name within bounds, and the tracepoint named. */
+		struct wake_io io;
+
+		if (wake_trace_parse(line, &maj, &min, &io) &&
+		    (strlen(io.comm) >= sizeof(io.comm) || !strstr(line, "block_rq_issue: ") || !io.op))
 			__builtin_trap();
 		free(line);
 	}

@@ -18,6 +18,7 @@
 #include "sense.h"
 #include "ata_commands.h"
 #include "sysfs.h"
+#include "wake_trace.h"
 
 static int failures;
 
@@ -276,6 +277,24 @@ static void test_sysfs(void)
 	ok = ok && !diskstats_parse("   3    0   hda 1 2 3\n", &maj, &min, &ios) && !diskstats_parse("3 0\n", &maj, &min, &ios) &&
 	     !diskstats_parse("", &maj, &min, &ios);
 	result("/proc/diskstats: the disk's numbers and its I/Os done; a short line refused", ok);
+	/*
+	 * Lines of the kernel's block_rq_issue trace: two as a 6.18 kernel wrote them for dd on a
+	 * loop device (print fmt "%d,%d %s %u (%s) %llu + %u %s,%u,%u [%s]"), and one made by the
+	 * format of 5.x kernels (no ioprio) for a pass-through command issued by a kworker.
+	 */
+	struct wake_io io;
+
+	ok = wake_trace_parse("              dd-28720   [001] .....  2075.878564: block_rq_issue: 7,0 RS 4096 () 56 + 8 be,0,4 [dd]\n",
+			      &maj, &min, &io) && maj == 7 && min == 0 && io.pid == 28720 && strcmp(io.comm, "dd") == 0 &&
+	     strcmp(io.op, "read") == 0 && io.lba == 56 && io.sectors == 8;
+	ok = ok && wake_trace_parse("              dd-28721   [001] .....  2075.890712: block_rq_issue: 7,0 WS 512 () 3 + 1 be,0,4 [dd]\n",
+				    &maj, &min, &io) && strcmp(io.op, "write") == 0 && io.lba == 3;
+	ok = ok && wake_trace_parse(" kworker/u8:2-events-91 [000] d..1. 5.000001: block_rq_issue: 8,16 N 0 (85 06 20) 0 + 0 [kworker/u8:2]\n",
+				    &maj, &min, &io) && maj == 8 && min == 16 && io.pid == 91 &&
+	     strcmp(io.op, "pass-through command") == 0 && strcmp(io.comm, "kworker/u8:2") == 0;
+	ok = ok && !wake_trace_parse("  dd-1 [001] .....  1.0: block_rq_complete: 7,0 R () 56 + 8 [0]\n", &maj, &min, &io) &&
+	     !wake_trace_parse("block_rq_issue: 7,0 R 4096 () 56 + 8 be,0,4 [dd", &maj, &min, &io);
+	result("block_rq_issue trace lines: the disk, who, what, where; other events and cut lines refused", ok);
 }
 
 /* The sample after an erase: which blocks, and what each read as. */

@@ -464,6 +464,11 @@ for d in sdd:sas sde:usb; do
 	check_true "$tag-y" sh -c "$H -y $D | grep -qF ' issuing standby command'"
 	check_true "$tag-C" sh -c "$H -C $D | grep -qF ' drive state is:  active/idle'"
 	check_fails "$tag-S" "not supported by this disk" $H -S 120 "$D"
+	# QEMU's disks have no power condition mode page, as sdparm finds: --epc refuses in one line.
+	check_true "$tag-epc-sdparm-none" sh -c "! sdparm --page=po $D 2> /dev/null | grep -q STANDBY_Z"
+	check_fails "$tag-epc" "^ --epc: not supported by this disk (it has no power condition mode page)$" $H --epc "$D"
+	if [ "$tag" = scsi-usb ]; then why="not asked of a disk behind a USB bridge"; else why="this disk has no background medium scan"; fi
+	check_fails "$tag-background-scan" "^ --background-scan: $why" $H --background-scan off "$D"
 	check_fails "$tag-B" "is a SCSI disk without ATA pass-through: -B needs an ATA drive" $H -B 128 "$D"
 	check_fails "$tag-security" "needs an ATA drive" $H --security-freeze "$D"
 	check_fails "$tag-Istdout" "has no IDENTIFY page" $H --Istdout "$D"
@@ -593,15 +598,27 @@ check_true reach-dm-sibling-mounts-again sh -c "mount -t ext4 /dev/mapper/hxa /m
 # The idle watcher of a volume watches the disk beneath: a busy sibling volume keeps it awake.
 dmsetup create hxc --table "0 20000 linear /dev/sda 70000" 2> /dev/null
 dmsetup create hxd --table "0 20000 linear /dev/sda 90000" 2> /dev/null
-$H --idle-spindown 2 /dev/mapper/hxc > /tmp/idle.out 2> /tmp/idle.err &
+$H --idle-spindown 2 /dev/mapper/hxc > /tmp/idle.out 2>&1 &
 idle_pid=$!
 i=0
 while [ $i -lt 12 ]; do dd if=/dev/mapper/hxd of=/dev/null bs=4096 count=1 skip=$i iflag=direct 2> /dev/null; sleep 0.5; i=$((i + 1)); done
-check_true reach-idle-sibling-busy sh -c "grep -q 'whole disk is watched' /tmp/idle.err && grep -q 'watched: standby after 2 s' /tmp/idle.out && ! grep -v watched: /tmp/idle.out | grep -q 'standby after'"
+check_true reach-idle-sibling-busy sh -c "grep -q 'whole disk is watched' /tmp/idle.out && grep -q 'watched: standby after 2 s' /tmp/idle.out && ! grep -v watched: /tmp/idle.out | grep -q 'standby after'"
 sleep 5
 check_true reach-idle-disk-idle sh -c "grep -v watched: /tmp/idle.out | grep -q ': standby after 2 s without I/O\$'"
 kill $idle_pid 2> /dev/null
 wait $idle_pid 2> /dev/null
+# --why: the watcher puts the disk in standby; a dd reads it; the line that says it woke names the dd
+# (block_rq_issue through tracefs, which the guest has not mounted: the watcher mounts it).
+$H --why --idle-spindown 2 /dev/sda > /tmp/why.out 2>&1 &
+why_pid=$!
+sleep 4
+dd if=/dev/sda of=/dev/null bs=4096 count=1 skip=1000 iflag=direct 2> /dev/null &
+dd_pid=$!
+wait $dd_pid
+sleep 3
+kill $why_pid 2> /dev/null
+wait $why_pid 2> /dev/null
+check_true idle-why-names-dd sh -c "grep -q '/dev/sda: active again after .*; woken by dd (pid $dd_pid): read of 8 sectors at LBA 8000\$' /tmp/why.out || { cat /tmp/why.out; false; }"
 for v in hxa hxb hxc hxd; do dmsetup remove $v 2> /dev/null; done
 unset DM_DISABLE_UDEV
 # The SAS disk's sg node, the disk mounted: an erase through it is refused.

@@ -1,0 +1,247 @@
+/*
+ * Who woke a disk.  A tracefs instance of our own (instances/hdparm-PID)
+ * traces block:block_rq_issue into its own buffer, so that other tracing
+ * is left alone, and only for the disks asleep (a filter on their device
+ * numbers, in the kernel's encoding): a busy disk does not fill it.  When
+ * a disk is put in standby a mark is written to the trace; when its
+ * counters move, the first request to it after its last mark that another
+ * process issued is the one that woke it.  tracefs is mounted at
+ * /sys/kernel/tracing where it is not mounted anywhere.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "wake_trace.h"
+
+#define EVENT "events/block/block_rq_issue"
+
+static int write_file(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	int fd, err = 0;
+	size_t len = strlen(text);
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		err = errno ? errno : EIO;
+	close(fd);
+	return err;
+}
+
+/* Where tracefs is, mounting it where it is not; NULL with why. */
+static const char *tracefs_root(char *why, size_t size)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	struct stat st;
+
+	for (unsigned int i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		char probe[96];
+
+		snprintf(probe, sizeof(probe), "%s/instances", roots[i]);
+		if (stat(probe, &st) == 0)
+			return roots[i];
+	}
+	if (mount("tracefs", roots[0], "tracefs", 0, NULL) == 0)
+		return roots[0];
+	snprintf(why, size, "tracefs is not mounted, and mounting it on %s failed: %s", roots[0], strerror(errno));
+	return NULL;
+}
+
+int wake_trace_open(struct wake_trace *t, char *why, size_t size)
+{
+	const char *root = tracefs_root(why, size);
+	int err;
+
+	t->dir[0] = '\0';
+	if (!root)
+		return ENOENT;
+	snprintf(t->dir, sizeof(t->dir), "%s/instances/hdparm-%ld", root, (long)getpid());
+	if (mkdir(t->dir, 0700) != 0 && errno != EEXIST) {
+		err = errno;
+		snprintf(why, size, "no tracefs instance could be made (%s): %s", t->dir, strerror(err));
+		t->dir[0] = '\0';
+		return err;
+	}
+	if ((err = wake_trace_disks(t, NULL, 0))) {
+		snprintf(why, size, "the block_rq_issue tracepoint could not be set in %s: %s", t->dir, strerror(err));
+		wake_trace_close(t);
+		return err;
+	}
+	return 0;
+}
+
+int wake_trace_disks(struct wake_trace *t, const dev_t *disks, int n)
+{
+	char filter[1024] = "";
+	int err;
+
+	if (!t->dir[0])
+		return 0;
+	for (int i = 0; i < n; i++) {
+		size_t used = strlen(filter);
+
+		/* The tracepoint's dev is the kernel's dev_t: the major above 20 bits of minor. */
+		snprintf(filter + used, sizeof(filter) - used, "%sdev == %lu", i ? " || " : "",
+			 (unsigned long)major(disks[i]) << 20 | (unsigned long)minor(disks[i]));
+	}
+	if (!n)
+		return write_file(t->dir, EVENT "/enable", "0");
+	if ((err = write_file(t->dir, EVENT "/filter", filter)))
+		return err;
+	return write_file(t->dir, EVENT "/enable", "1");
+}
+
+/* The mark's words for disk. */
+static void mark_text(dev_t disk, char *buf, size_t size)
+{
+	snprintf(buf, size, "hdparm: standby %u,%u", major(disk), minor(disk));
+}
+
+void wake_trace_mark(struct wake_trace *t, dev_t disk)
+{
+	char text[64];
+
+	if (!t->dir[0])
+		return;
+	mark_text(disk, text, sizeof(text));
+	(void)write_file(t->dir, "trace_marker", text);
+}
+
+static const char *op_of(const char *rwbs, bool passthrough)
+{
+	if (passthrough)
+		return "pass-through command";
+	if (strchr(rwbs, 'D'))
+		return "discard";
+	if (rwbs[0] == 'F' && !strchr(rwbs, 'W') && !strchr(rwbs, 'R'))
+		return "flush";
+	if (strchr(rwbs, 'W'))
+		return "write";
+	if (strchr(rwbs, 'R'))
+		return "read";
+	return "flush";
+}
+
+/* A decimal number at *p, *p moved past it. */
+static bool number(const char **p, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(*p, &end, 10);
+	if (end == *p || errno)
+		return false;
+	*p = end;
+	return true;
+}
+
+static bool literal(const char **p, const char *text)
+{
+	size_t n = strlen(text);
+
+	if (strncmp(*p, text, n) != 0)
+		return false;
+	*p += n;
+	return true;
+}
+
+bool wake_trace_parse(const char *line, unsigned int *major_out, unsigned int *minor_out, struct wake_io *io)
+{
+	const char *ev = strstr(line, "block_rq_issue: "), *p, *cmd, *comm, *end, *first;
+	unsigned long long ma, mi, bytes, lba, sectors;
+	char rwbs[16];
+	size_t n;
+
+	if (!ev)
+		return false;
+	/* "MAJ,MIN RWBS BYTES (CMD) SECTOR + COUNT ... [COMM]" */
+	p = ev + strlen("block_rq_issue: ");
+	if (!number(&p, &ma) || !literal(&p, ",") || !number(&p, &mi) || !literal(&p, " "))
+		return false;
+	n = strcspn(p, " ");
+	if (!n || n >= sizeof(rwbs))
+		return false;
+	snprintf(rwbs, sizeof(rwbs), "%.*s", (int)n, p);
+	p += n;
+	if (!literal(&p, " ") || !number(&p, &bytes) || !literal(&p, " ("))
+		return false;
+	cmd = p;
+	if (!(p = strstr(p, ") ")))
+		return false;
+	io->op = op_of(rwbs, p > cmd);
+	p += 2;
+	if (!number(&p, &lba) || !literal(&p, " + ") || !number(&p, &sectors))
+		return false;
+	/* The issuing task's name is the last [...] of the line; its pid ends the line's first word. */
+	end = p + strlen(p);
+	while (end > p && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	if (end <= p || end[-1] != ']')
+		return false;
+	for (comm = end - 1; comm > p && comm[-1] != '['; comm--)
+		;
+	if (comm == p)
+		return false;
+	snprintf(io->comm, sizeof(io->comm), "%.*s", (int)(end - 1 - comm), comm);
+	io->pid = -1;
+	for (first = line; *first == ' '; first++)
+		;
+	for (const char *q = first; q < ev && *q != ' '; q++)
+		if (*q == '-')
+			io->pid = strtol(q + 1, NULL, 10);
+	*major_out = (unsigned int)ma;
+	*minor_out = (unsigned int)mi;
+	io->lba = lba;
+	io->sectors = (unsigned int)sectors;
+	(void)bytes;
+	return true;
+}
+
+bool wake_trace_first(struct wake_trace *t, dev_t disk, struct wake_io *io)
+{
+	char path[200], line[512], mark[64];
+	bool found = false;
+	FILE *f;
+
+	if (!t->dir[0])
+		return false;
+	mark_text(disk, mark, sizeof(mark));
+	snprintf(path, sizeof(path), "%s/trace", t->dir);
+	if (!(f = fopen(path, "re")))
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		struct wake_io this;
+		unsigned int ma, mi;
+
+		if (line[0] == '#')
+			continue;
+		if (strstr(line, mark))
+			found = false;	/* a later standby: what came before it woke an earlier one */
+		else if (!found && wake_trace_parse(line, &ma, &mi, &this) && ma == major(disk) && mi == minor(disk) &&
+			 this.pid != (long)getpid()) {
+			*io = this;
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+void wake_trace_close(struct wake_trace *t)
+{
+	if (!t->dir[0])
+		return;
+	(void)write_file(t->dir, EVENT "/enable", "0");
+	rmdir(t->dir);
+	t->dir[0] = '\0';
+}
