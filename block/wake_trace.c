@@ -1,8 +1,9 @@
 /*
  * Who woke a disk.  A tracefs instance of our own (instances/hdparm-PID)
- * traces block:block_rq_issue into its own buffer, so that other tracing
- * is left alone, and only for the disks asleep (a filter on their device
- * numbers, in the kernel's encoding): a busy disk does not fill it.  When
+ * traces block:block_rq_insert and block:block_rq_issue into its own
+ * buffer, so that other tracing is left alone, and only for the disks
+ * asleep (a filter on their device numbers, in the kernel's encoding): a
+ * busy disk does not fill it.  When
  * a disk is put in standby a mark is written to the trace; when its
  * counters move, the first request to it after its last mark that another
  * process issued is the one that woke it.  tracefs is mounted at
@@ -20,7 +21,13 @@
 
 #include "wake_trace.h"
 
-#define EVENT "events/block/block_rq_issue"
+/*
+ * A request is inserted (into an I/O scheduler, or a pass-through command)
+ * by the process that made it, and issued to the disk either then or later
+ * by a kernel worker: the first of the two events names the process.
+ */
+static const char *const events[] = { "events/block/block_rq_insert", "events/block/block_rq_issue" };
+#define EVENTS (sizeof(events) / sizeof(events[0]))
 
 static int write_file(const char *dir, const char *name, const char *text)
 {
@@ -73,7 +80,8 @@ int wake_trace_open(struct wake_trace *t, char *why, size_t size)
 		return err;
 	}
 	if ((err = wake_trace_disks(t, NULL, 0))) {
-		snprintf(why, size, "the block_rq_issue tracepoint could not be set in %s: %s", t->dir, strerror(err));
+		snprintf(why, size, "the block_rq_insert and block_rq_issue tracepoints could not be set in %s: %s", t->dir,
+			 strerror(err));
 		wake_trace_close(t);
 		return err;
 	}
@@ -94,11 +102,17 @@ int wake_trace_disks(struct wake_trace *t, const dev_t *disks, int n)
 		snprintf(filter + used, sizeof(filter) - used, "%sdev == %lu", i ? " || " : "",
 			 (unsigned long)major(disks[i]) << 20 | (unsigned long)minor(disks[i]));
 	}
-	if (!n)
-		return write_file(t->dir, EVENT "/enable", "0");
-	if ((err = write_file(t->dir, EVENT "/filter", filter)))
-		return err;
-	return write_file(t->dir, EVENT "/enable", "1");
+	for (unsigned int e = 0; e < EVENTS; e++) {
+		char name[80];
+
+		snprintf(name, sizeof(name), "%s/filter", events[e]);
+		if (n && (err = write_file(t->dir, name, filter)))
+			return err;
+		snprintf(name, sizeof(name), "%s/enable", events[e]);
+		if ((err = write_file(t->dir, name, n ? "1" : "0")))
+			return err;
+	}
+	return 0;
 }
 
 /* The mark's words for disk. */
@@ -163,9 +177,11 @@ bool wake_trace_parse(const char *line, unsigned int *major_out, unsigned int *m
 	size_t n;
 
 	if (!ev)
+		ev = strstr(line, "block_rq_insert: ");
+	if (!ev)
 		return false;
-	/* "MAJ,MIN RWBS BYTES (CMD) SECTOR + COUNT ... [COMM]" */
-	p = ev + strlen("block_rq_issue: ");
+	/* "MAJ,MIN RWBS BYTES (CMD) SECTOR + COUNT ... [COMM]", after the event's name. */
+	p = strchr(ev, ' ') + 1;
 	if (!number(&p, &ma) || !literal(&p, ",") || !number(&p, &mi) || !literal(&p, " "))
 		return false;
 	n = strcspn(p, " ");
@@ -241,7 +257,7 @@ void wake_trace_close(struct wake_trace *t)
 {
 	if (!t->dir[0])
 		return;
-	(void)write_file(t->dir, EVENT "/enable", "0");
+	(void)wake_trace_disks(t, NULL, 0);
 	rmdir(t->dir);
 	t->dir[0] = '\0';
 }

@@ -1,6 +1,7 @@
 /*
- * Who woke a disk: the kernel's block_rq_issue tracepoint, read through a
- * tracefs instance of our own (tracefs mounted where it is not).
+ * Who woke a disk: the kernel's block_rq_insert and block_rq_issue
+ * tracepoints, read through a tracefs instance of our own (tracefs mounted
+ * where it is not).
  */
 #ifndef HDPARM_WAKE_TRACE_H
 #define HDPARM_WAKE_TRACE_H
@@ -37,7 +38,7 @@ bool wake_trace_first(struct wake_trace *t, dev_t disk, struct wake_io *io);
 /* Stop tracing and remove the instance. */
 void wake_trace_close(struct wake_trace *t);
 
-/* Parse one line of the trace ("comm-pid [cpu] ... block_rq_issue: 8,0 R 4096 () 2048 + 8 ... [comm]"). */
+/* Parse one line of the trace ("comm-pid [cpu] ... block_rq_issue: 8,0 R 4096 () 2048 + 8 ... [comm]", or _insert). */
 bool wake_trace_parse(const char *line, unsigned int *major, unsigned int *minor, struct wake_io *io);
 
 #endif

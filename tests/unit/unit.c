@@ -292,9 +292,12 @@ static void test_sysfs(void)
 	ok = ok && wake_trace_parse(" kworker/u8:2-events-91 [000] d..1. 5.000001: block_rq_issue: 8,16 N 0 (85 06 20) 0 + 0 [kworker/u8:2]\n",
 				    &maj, &min, &io) && maj == 8 && min == 16 && io.pid == 91 &&
 	     strcmp(io.op, "pass-through command") == 0 && strcmp(io.comm, "kworker/u8:2") == 0;
+	/* block_rq_insert, the same class (a 6.18 kernel, dd through mq-deadline). */
+	ok = ok && wake_trace_parse("              dd-18405   [001] ...1.  2705.221084: block_rq_insert: 7,0 RS 4096 () 72 + 8 be,0,4 [dd]\n",
+				    &maj, &min, &io) && io.pid == 18405 && io.lba == 72 && strcmp(io.op, "read") == 0;
 	ok = ok && !wake_trace_parse("  dd-1 [001] .....  1.0: block_rq_complete: 7,0 R () 56 + 8 [0]\n", &maj, &min, &io) &&
 	     !wake_trace_parse("block_rq_issue: 7,0 R 4096 () 56 + 8 be,0,4 [dd", &maj, &min, &io);
-	result("block_rq_issue trace lines: the disk, who, what, where; other events and cut lines refused", ok);
+	result("block_rq_issue and _insert trace lines: the disk, who, what, where; other events and cut lines refused", ok);
 }
 
 /* The sample after an erase: which blocks, and what each read as. */

@@ -608,7 +608,7 @@ check_true reach-idle-disk-idle sh -c "grep -v watched: /tmp/idle.out | grep -q 
 kill $idle_pid 2> /dev/null
 wait $idle_pid 2> /dev/null
 # --why: the watcher puts the disk in standby; a dd reads it; the line that says it woke names the dd
-# (block_rq_issue through tracefs, which the guest has not mounted: the watcher mounts it).
+# (block_rq_insert/issue through tracefs, which the guest has not mounted: the watcher mounts it).
 $H --why --idle-spindown 2 /dev/sda > /tmp/why.out 2>&1 &
 why_pid=$!
 sleep 4
