@@ -180,6 +180,14 @@ int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf
 /* Decode SCSI sense data into res (registers when present). Exposed for tests. */
 void sense_decode(const uint8_t *sense, unsigned int len, struct ata_result *res);
 
+/*
+ * Behind a USB bridge: REQUEST SENSE through it, which wakes nothing
+ * (SAT translates it without spinning the drive up): "standby" or "idle"
+ * where it reports a low power condition; else NULL (active, or not said),
+ * and CHECK POWER MODE may ask.  NULL without asking where no bridge is.
+ */
+const char *sat_low_power_state(struct device *dev);
+
 /* Build the SAT CDB for cmd: 16 or 12 bytes; returns the length used. */
 unsigned int sat_build_cdb(const struct ata_cmd *cmd, bool twelve, uint8_t cdb[16]);
 

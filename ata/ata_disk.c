@@ -169,8 +169,14 @@ static void ata_pages_free(struct disk_pages *p)
 static int ata_disk_power_state(struct device *dev, enum disk_power *state)
 {
 	struct ata_result res;
-	int err = ata_check_power_mode(dev, &res);
+	const char *low = sat_low_power_state(dev);
+	int err;
 
+	if (low && strcmp(low, "standby") == 0) {
+		*state = DISK_POWER_STANDBY;
+		return 0;
+	}
+	err = ata_check_power_mode(dev, &res);
 	if (!err && !res.have_regs)
 		err = EIO;	/* a bridge without registers: zeros would read as standby */
 	*state = err ? DISK_POWER_UNKNOWN : (res.out.count & 0xff) <= 0x01 ? DISK_POWER_STANDBY : DISK_POWER_ACTIVE;
@@ -301,8 +307,12 @@ static int ata_disk_erc_set(struct device *dev, struct disk_erc *e)
 static int ata_disk_power_mode(struct device *dev, struct disk_power_mode *m)
 {
 	struct ata_result res;
-	int err = ata_check_power_mode(dev, &res);
+	int err;
 
+	/* Some bridges spin a drive up for any ATA command: behind one, what needs none first. */
+	if ((m->state = sat_low_power_state(dev)))
+		return 0;
+	err = ata_check_power_mode(dev, &res);
 	if (err)
 		return ata_cause(&m->cause, "CHECK POWER MODE", &res, err);
 	if (!res.have_regs) {

@@ -215,3 +215,22 @@ bool sysfs_driver_above(const char *dir, const char *const drivers[], size_t n, 
 	}
 	return false;
 }
+
+bool sysfs_usb_bridge(int fd, char id[12], const char **driver)
+{
+	static const char *const usb_drivers[] = { "usb-storage", "uas" };
+	char dir[160], where[64], usb[80], vid[8] = "", pid[8] = "";
+
+	id[0] = '\0';
+	if (!sysfs_scsi_dir(fd, dir, sizeof(dir)) ||
+	    !sysfs_driver_above(dir, usb_drivers, sizeof(usb_drivers) / sizeof(usb_drivers[0]), where, sizeof(where), driver))
+		return false;
+	/* The interface's parent is the USB device, which has the IDs. */
+	snprintf(usb, sizeof(usb), "%s/../idVendor", where);
+	if (sysfs_read_line(dir, usb, vid, sizeof(vid)) == 0) {
+		snprintf(usb, sizeof(usb), "%s/../idProduct", where);
+		if (sysfs_read_line(dir, usb, pid, sizeof(pid)) == 0)
+			snprintf(id, 12, "%.4s:%.4s", vid, pid);
+	}
+	return true;
+}

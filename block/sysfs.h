@@ -62,4 +62,11 @@ int sysfs_link_name(const char *dir, const char *attr, char *name, size_t size);
 bool sysfs_driver_above(const char *dir, const char *const drivers[], size_t n, char *where, size_t size,
 			const char **driver);
 
+/*
+ * The USB bridge a disk is behind (usb-storage or uas bound above its SCSI
+ * host): its idVendor:idProduct into id ("" where unreadable) and the
+ * driver's name; false where it is behind none.
+ */
+bool sysfs_usb_bridge(int fd, char id[12], const char **driver);
+
 #endif

@@ -355,7 +355,8 @@ struct device {
 	} ata;
 	uint32_t nvme_nsid;	/* NVMe: the namespace (0: not NVMe, NVME_NSID_ALL: a controller node, none) */
 	bool scsi_cautious;	/* SCSI behind a USB bridge: only the commands the sd driver sends there */
-	char uas_usb_id[12];	/* behind the uas driver: the enclosure's idVendor:idProduct, for the usb-storage hint */
+	const char *usb_driver;	/* behind a USB bridge: "usb-storage" or "uas" (NULL: none) */
+	char usb_id[12];	/* ... the bridge's idVendor:idProduct ("": unread), for advice */
 	struct timing_result {
 		bool valid;
 		unsigned int mib;

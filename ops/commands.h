@@ -25,6 +25,13 @@ int refuse_missing_command(const struct device *dev, const char *option);
 /* A power option the disk has no command for: refused with its words for how its power is managed; EOPNOTSUPP. */
 int refuse_power_option(struct device *dev, const char *option);
 
+/*
+ * After an ATA command failed on a drive behind a USB bridge: which bridge
+ * (idVendor:idProduct, driver), what works through it instead, and under
+ * uas the usb-storage quirk.  Nothing where no bridge is.
+ */
+void say_bridge_advice(const struct device *dev, const char *command, const char *instead);
+
 /* After an erase option the disk has no command for: which options erase it, and what it supports. */
 void say_erase_choices(struct device *dev);
 

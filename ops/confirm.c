@@ -4,6 +4,8 @@
  * is sent.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "commands.h"
 #include "report.h"
@@ -35,10 +37,10 @@ int refuse_on_this_disk(const struct device *dev, const char *option)
 	/* A SCSI disk is refused by its path: the user may not know the bridge has no SAT. */
 	if (dev->disk && dev->disk->scsi) {
 		complain(" %s is a SCSI disk without ATA pass-through: %s needs an ATA drive\n", dev->path, option);
-		if (dev->uas_usb_id[0])
+		if (dev->usb_driver && strcmp(dev->usb_driver, "uas") == 0 && dev->usb_id[0])
 			complain(" %s is behind the uas driver: some USB bridges pass ATA commands only under usb-storage"
 				 " (boot with usb-storage.quirks=%s:u to use it for this enclosure)\n",
-				 dev->path, dev->uas_usb_id);
+				 dev->path, dev->usb_id);
 	} else
 		complain(" %s: not supported on %s devices\n", option, dev->disk ? dev->disk->kind : "these");
 	return EOPNOTSUPP;
@@ -69,4 +71,17 @@ void say_erase_choices(struct device *dev)
 		dev->disk->erase_choices(dev, text, sizeof(text));
 	if (text[0])
 		complain(" %s\n", text);
+}
+
+void say_bridge_advice(const struct device *dev, const char *command, const char *instead)
+{
+	char quirk[120] = "";
+
+	if (!dev->usb_driver || !dev->disk || !dev->disk->ata)
+		return;
+	if (strcmp(dev->usb_driver, "uas") == 0 && dev->usb_id[0])
+		snprintf(quirk, sizeof(quirk), "; or boot with usb-storage.quirks=%s:u, under which some bridges pass ATA commands",
+			 dev->usb_id);
+	complain(" %s is behind the USB bridge %s (%s), which did not pass %s: %s%s\n", dev->path,
+		 dev->usb_id[0] ? dev->usb_id : "(its ID unread)", dev->usb_driver, command, instead, quirk);
 }

@@ -5,6 +5,7 @@
  * this file's.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "background_scan.h"
@@ -46,6 +47,13 @@ int power_mode_step(struct device *dev, const struct settings *s, enum opt_id op
 		return refuse_on_this_disk(dev, s->v[opt].name);
 	err = dev->disk->power_mode(dev, &m);
 	say_cause(&m.cause, err);
+	if (err) {
+		char instead[160];
+
+		snprintf(instead, sizeof(instead), "sdparm --command=sense %s asks by REQUEST SENSE, which bridges answer",
+			 dev->path);
+		say_bridge_advice(dev, "CHECK POWER MODE", instead);
+	}
 	if (err || !m.state) {
 		out(" drive state is:  unknown\n");
 		return err ? err : EIO;

@@ -27,8 +27,14 @@ int standby_timer_step(struct device *dev, const struct settings *s, enum opt_id
 	}
 	err = dev->disk->standby_timer(dev, v, standby_interval_seconds(v), &cause);
 	if (err) {
+		char instead[160];
+
 		snprintf(as_typed, sizeof(as_typed), "%s %u", s->v[opt].name, v);
-		return say_cause_for(&cause, err, as_typed);
+		say_cause_for(&cause, err, as_typed);
+		snprintf(instead, sizeof(instead), "sg_start --stop %s stops the disk by START STOP UNIT, which bridges pass",
+			 dev->path);
+		say_bridge_advice(dev, "IDLE (the standby timer)", instead);
+		return err;
 	}
 	epc_note_standby(dev, s->v[opt].name);
 	return 0;

@@ -7,6 +7,7 @@
  */
 #include "ata_disk.h"
 #include "disk.h"
+#include "sysfs.h"
 #include "nvme.h"
 #include "nvme_disk.h"
 #include "scsi_disk.h"
@@ -14,6 +15,9 @@
 
 void disk_choose(struct device *dev)
 {
+	/* A bridge decides what reaches the disk: the kinds and the advice need to know it. */
+	if (!sysfs_usb_bridge(dev->fd, dev->usb_id, &dev->usb_driver))
+		dev->usb_driver = NULL;
 	nvme_detect(dev);
 	if (dev->nvme_nsid) {
 		dev->disk = &nvme_disk;

@@ -53,21 +53,7 @@ bool scsi_may_lack_ata(struct device *dev)
 
 void scsi_disk_attach(struct device *dev)
 {
-	static const char *const usb_drivers[] = { "usb-storage", "uas" };
-	char dir[160], where[64], usb[80], vid[8], pid[8];
-	const char *driver = NULL;
-
-	dev->scsi_cautious = sysfs_scsi_dir(dev->fd, dir, sizeof(dir)) &&
-			     sysfs_driver_above(dir, usb_drivers, ARRAY_SIZE(usb_drivers), where, sizeof(where), &driver);
-	if (!dev->scsi_cautious || strcmp(driver, "uas") != 0)
-		return;
-	/* Some bridges pass ATA commands under usb-storage only: name the enclosure for its quirk. */
-	snprintf(usb, sizeof(usb), "%s/../idVendor", where);
-	if (sysfs_read_line(dir, usb, vid, sizeof(vid)))
-		return;
-	snprintf(usb, sizeof(usb), "%s/../idProduct", where);
-	if (sysfs_read_line(dir, usb, pid, sizeof(pid)) == 0)
-		snprintf(dev->uas_usb_id, sizeof(dev->uas_usb_id), "%.4s:%.4s", vid, pid);
+	dev->scsi_cautious = dev->usb_driver != NULL;
 }
 
 /* ---- the facts -I and --json print ---- */

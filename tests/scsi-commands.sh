@@ -347,6 +347,46 @@ for c in d:
 	fi
 fi
 
+# --- an ATA drive behind a USB bridge with a SAT layer (uas; the fake sysfs above, 152d:0578) ---
+# -C asks REQUEST SENSE (03h, 32 bytes) first, which wakes nothing (SAT answers it without the drive
+# spinning up); only where that reports no low power condition, CHECK POWER MODE (E5h).  Where an ATA
+# command fails, the bridge is named with what works through it instead.
+bridge_page="$top/tests/identify/pages/qemu-ahci-hdd.hex"
+sense32='03 00 00 00 20 00'
+cpm='85 06 20 00 00 00 00 00 00 00 00 00 00 00 e5 00'
+bridge_run() {
+	rm -f "$out/scsi-cmd.log"
+	env SHIM_IDENTIFY="$bridge_page" SHIM_SYSFS="$out/sysfs-uas" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/scsi-cmd.log" "$@" \
+		"${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$H" "${bridge_args[@]}" /dev/null > "$out/scsi-cmd.out" 2> "$out/scsi-cmd.err"
+	rc=$?
+	touch "$out/scsi-cmd.log"
+}
+bridge_args=(-C)
+bridge_run SHIM_SCSI_STATE=0x04
+check "behind a bridge: -C in standby by REQUEST SENSE alone, no ATA command" 0 "$sense32" " drive state is:  standby" ""
+bridge_run SHIM_SCSI_STATE=0x01
+check "behind a bridge: -C idle (5Eh/01h) by REQUEST SENSE alone" 0 "$sense32" " drive state is:  idle" ""
+bridge_run SHIM_COUNT=0xff
+check "behind a bridge: REQUEST SENSE says nothing: then CHECK POWER MODE" 0 "$sense32;$cpm" " drive state is:  active/idle" ""
+bridge_run SHIM_REPLY=abort
+check "behind a bridge: CHECK POWER MODE refused: the bridge named, what works, the quirk" 5 "*" " drive state is:  unknown" \
+	"/dev/null is behind the USB bridge 152d:0578 (uas), which did not pass CHECK POWER MODE: sdparm --command=sense /dev/null asks by REQUEST SENSE, which bridges answer; or boot with usb-storage.quirks=152d:0578:u"
+bridge_args=(-S 120)
+bridge_run SHIM_REPLY=abort
+check "behind a bridge: -S refused: START STOP UNIT named instead" 5 "*" "" \
+	"/dev/null is behind the USB bridge 152d:0578 (uas), which did not pass IDLE (the standby timer): sg_start --stop /dev/null stops the disk by START STOP UNIT, which bridges pass"
+# Not behind a bridge: no REQUEST SENSE, no advice.
+rm -f "$out/scsi-cmd.log"
+env SHIM_IDENTIFY="$bridge_page" SHIM_REPLY=abort SHIM_LOG="$out/scsi-cmd.log" "${preload[@]}" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$H" -C /dev/null > "$out/scsi-cmd.out" 2> "$out/scsi-cmd.err"
+rc=$?
+if ! grep -q '^cdb: 03 ' "$out/scsi-cmd.log" && ! grep -q 'USB bridge' "$out/scsi-cmd.err"; then
+	echo "ok scsi: not behind a bridge: -C sends no REQUEST SENSE, names no bridge"
+else
+	echo "FAIL scsi: not behind a bridge: -C sends no REQUEST SENSE, names no bridge"
+fi
+
 # --- a SAT bridge that returns no registers (it ignores CK_COND) ---
 page="$top/tests/identify/pages/qemu-ahci-hdd.hex"
 rm -f "$out/scsi-cmd.log"

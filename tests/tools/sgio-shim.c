@@ -73,7 +73,8 @@
  *   SHIM_SCSI_FIXED_DRA=1  its caching page's changeable values leave DRA out (as QEMU's scsi-hd)
  *   SHIM_SCSI_NO_CHANGEABLE=1  MODE SENSE of the changeable values is refused (invalid field in CDB)
  *   SHIM_SCSI_STATE=ASCQ   REQUEST SENSE answers NO SENSE, "low power condition on" (5Eh) and
- *                       this ASCQ; "stopped": NOT READY, initializing command required
+ *                       this ASCQ; "stopped": NOT READY, initializing command required (also
+ *                       without SHIM_SCSI: a SAT layer answers REQUEST SENSE)
  *   SHIM_SCSI_SERIAL=TEXT  the unit serial number (VPD 80h); SHIM_SCSI_SERIAL_LEN=N: its PAGE
  *                       LENGTH byte says N whatever the text (the page is padded with 'S')
  *   SHIM_SCSI_B0_LONG=1 Block Limits says PAGE LENGTH 0100h (bytes 2-3), and is that long
@@ -761,7 +762,8 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		}
 		reply = getenv("SHIM_REPLY");
 	}
-	if (getenv("SHIM_SCSI")) {
+	/* REQUEST SENSE is a SAT layer's too: it answers as the SCSI disk (SHIM_SCSI_STATE). */
+	if (getenv("SHIM_SCSI") || cdb[0] == 0x03) {
 		io->status = io->masked_status = io->host_status = io->driver_status = 0;
 		io->sb_len_wr = 0;
 		io->resid = 0;
