@@ -107,6 +107,34 @@ static void print_power_state(const struct nvme_power_state *psd, unsigned int i
 }
 
 /* The APST entries that move the controller on: from which state, after how long idle, to which. */
+/* "1, 2, 3": the protection information types DPC says the namespace can take ("" none). */
+static const char *pi_types(uint8_t dpc, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (unsigned int t = 0; t < 3; t++)
+		if (dpc & (1u << t))
+			snprintf(buf + strlen(buf), size - strlen(buf), "%s%u", buf[0] ? ", " : "", t + 1);
+	return buf;
+}
+
+/* DPS: the type in use, where in the metadata it is, and where the metadata is (FLBAS). */
+static void print_protection(const struct nvme_id_ns *ns)
+{
+	unsigned int type = ns->dps & NVME_DPS_TYPE_MASK, ms = le16toh(ns->lbaf[ns->flbas & 0x0f].ms);
+	char types[16];
+
+	pi_types(ns->dpc, types, sizeof(types));
+	if (!type)
+		out("\tProtection information: none");
+	else
+		out("\tProtection information: type %u, the %s 8 of %u metadata bytes, %s", type,
+		    ns->dps & NVME_DPS_FIRST ? "first" : "last", ms,
+		    ns->flbas & NVME_FLBAS_EXTENDED ? "at the end of each block" : "in a separate buffer");
+	if (types[0])
+		out(" (the namespace can take type %s)", types);
+	out_char('\n');
+}
+
 static void print_apst_table(const uint8_t *table, unsigned int npss)
 {
 	bool any = false;
@@ -166,6 +194,7 @@ void nvme_print_identify(const struct nvme_id_ctrl *c, const struct nvme_id_ns *
 			    i == current ? '*' : ' ', i, (unsigned long long)nvme_lba_bytes(f), le16toh(f->ms),
 			    (unsigned int)(f->rp & 3), perf[f->rp & 3]);
 		}
+		print_protection(ns);
 		out("\t%-31s %11llu bytes\n", "Logical  Sector size:", (unsigned long long)lba_bytes);
 		out("\tdevice size with M = 1024*1024: %11llu MBytes\n", (unsigned long long)(bytes / (1024ull * 1024ull)));
 		out("\tdevice size with M = 1000*1000: %11llu MBytes", (unsigned long long)(bytes / 1000000ull));
@@ -319,6 +348,16 @@ void nvme_json_identify(const struct nvme_id_ctrl *c, const struct nvme_id_ns *n
 		json_uint("namespace_capacity", le64toh(ns->ncap));
 		json_uint("namespace_utilization", le64toh(ns->nuse));
 		json_uint("logical_block_size", lba_bytes);
+		json_object_begin("protection_information");
+		json_uint("type", ns->dps & NVME_DPS_TYPE_MASK);
+		json_bool("first_in_metadata", ns->dps & NVME_DPS_FIRST);
+		json_bool("metadata_at_block_end", ns->flbas & NVME_FLBAS_EXTENDED);
+		json_array_begin("types_supported");
+		for (unsigned int t = 0; t < 3; t++)
+			if (ns->dpc & (1u << t))
+				json_uint(NULL, t + 1);
+		json_array_end();
+		json_object_end();
 		json_array_begin("lba_formats");
 		for (unsigned int i = 0; i <= ns->nlbaf && i < 16; i++) {
 			const struct nvme_lba_format *f = &ns->lbaf[i];

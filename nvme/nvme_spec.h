@@ -84,6 +84,7 @@ enum nvme_secure_erase {
 #define NVME_FLBAS_HIGH_SHIFT 5			/* bits 6:5: the format in use, high bits */
 #define NVME_DPS_TYPE_MASK 0x07u		/* protection information type */
 #define NVME_DPS_FIRST (1u << 3)		/* protection information first in the metadata */
+#define NVME_DPC_TYPES 0x07u			/* DPC bits 2:0: types 1, 2 and 3 supported */
 
 /* Sanitize Status log page (log 81h, NVMe Base 1.4 Figure 211), the 32 bytes read here. */
 struct nvme_sanitize_log {

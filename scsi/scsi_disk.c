@@ -234,6 +234,13 @@ static void print_sizes(const struct scsi_capacity *cap)
 	out("\t%-31s %11u bytes\n", "Physical Sector size:", cap->block_bytes << cap->physical_exponent);
 	out("\tLBA    user addressable sectors:%12llu\n", (unsigned long long)cap->blocks);
 	out_device_size(bytes);
+	if (cap->prot_known && !cap->prot_type)
+		out("\tProtection information: none\n");
+	else if (cap->prot_known && !cap->pi_exponent)
+		out("\tProtection information: type %u, %u bytes per logical block\n", cap->prot_type, SCSI_PI_BYTES);
+	else if (cap->prot_known)
+		out("\tProtection information: type %u, %u bytes per logical block (%u intervals of %u)\n", cap->prot_type,
+		    SCSI_PI_BYTES << cap->pi_exponent, 1u << cap->pi_exponent, SCSI_PI_BYTES);
 }
 
 static void print_facts(const struct scsi_facts *f)
@@ -317,6 +324,12 @@ static void json_facts(const struct scsi_facts *f)
 		json_uint("logical_block_size", f->cap.block_bytes);
 		json_uint("physical_block_size", (uint64_t)f->cap.block_bytes << f->cap.physical_exponent);
 		json_bool("thin_provisioned", f->cap.lbpme);
+		/* smartctl's keys, there only where the disk is formatted with protection information. */
+		if (f->cap.prot_type) {
+			json_uint("scsi_protection_type", f->cap.prot_type);
+			json_uint("scsi_protection_intervals_per_lb", 1u << f->cap.pi_exponent);
+			json_uint("scsi_protection_interval_bytes_per_lb", SCSI_PI_BYTES << f->cap.pi_exponent);
+		}
 	}
 	if (f->rotation == 1)
 		json_uint("rotation_rate", 0);	/* smartctl's convention for a solid-state drive */

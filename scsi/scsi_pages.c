@@ -42,6 +42,12 @@ bool scsi_decode_capacity16(const uint8_t *buf, size_t len, struct scsi_capacity
 		return false;
 	cap->blocks = get_be64(buf) + 1;
 	cap->block_bytes = get_be32(buf + 8);
+	if (len >= 14) {
+		/* Byte 12: P_TYPE (3:1, the type less one) and PROT_EN (0); byte 13: P_I_EXPONENT (7:4). */
+		cap->prot_known = true;
+		cap->prot_type = buf[12] & 0x01 ? ((buf[12] >> 1) & 0x07) + 1u : 0;
+		cap->pi_exponent = buf[13] >> 4;
+	}
 	if (len >= 15) {
 		cap->physical_exponent = buf[13] & 0x0f;
 		cap->lbpme = buf[14] & 0x80;

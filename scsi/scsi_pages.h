@@ -88,7 +88,12 @@ struct scsi_capacity {
 	unsigned int physical_exponent;	/* logical blocks per physical block: 2^this */
 	bool lbpme;			/* logical block provisioning management (thin) */
 	bool lbprz;			/* unmapped blocks read as zeros */
+	bool prot_known;		/* READ CAPACITY (16) said (PROT_EN, P_TYPE, P_I_EXPONENT) */
+	unsigned int prot_type;		/* protection information type 1-3; 0: formatted without */
+	unsigned int pi_exponent;	/* 2^this protection information intervals a logical block */
 };
+/* Each protection information interval carries 8 bytes (SBC-3 4.22.2). */
+#define SCSI_PI_BYTES 8
 
 /* READ CAPACITY (10)'s RETURNED LOGICAL BLOCK ADDRESS when the disk has more blocks than it can say. */
 #define READ_CAPACITY_10_TOO_LARGE 0xffffffffu

@@ -175,4 +175,37 @@ fi
 run SHIM_NVME_DELAY=80 SHIM_DELAY_MS=1000 -- --yes-i-know-what-i-am-doing --format-erase user
 check "--format-erase without a terminal: no status line" 0 "*" "Issuing NVMe Format NVM with user-data erase of namespace 1" ""
 if grep -q 'formatting' "$out/nvme-cmd.err"; then echo "FAIL nvme: --format-erase without a terminal: stderr has no status line"; else echo "ok nvme: --format-erase without a terminal: stderr has no status line"; fi
+# Protection information (DPS byte 29, DPC byte 28, FLBAS bit 4 of Identify Namespace): -I and its
+# JSON against nvme-cli's decoding (id-ns -H) of the same page under the same double.
+if [ -z "${DOUBLE_COMPARE:-}" ] && command -v nvme > /dev/null; then
+	for dps in 00:00:00 09:1f:10 02:07:00 03:1c:00; do
+		IFS=: read -r ps pc fl <<< "$dps"
+		theirs=$(env SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_DPS=$ps SHIM_NVME_DPC=$pc \
+			SHIM_NVME_FLBAS=$fl "${preload[@]}" nvme id-ns -H -n 1 /dev/null 2> /dev/null |
+			sed -n 's/^ *\[2:0\] : 0x\([0-9a-f]*\)\tProtection Information Type \([0-9]\) Enabled$/type \2/p
+				s/^ *\[2:0\] : 0\tProtection Information Disabled$/none/p
+				s/^ *\[3:3\] : 0x1\tProtection Information is Transferred as First 8 Bytes of Metadata$/first/p
+				s/^ *\[[0-2]:[0-2]\] : 0x1\tProtection Information Type \([1-3]\) Supported$/can \1/p' | sort | tr '\n' ' ')
+		run SHIM_NVME_DPS=$ps SHIM_NVME_DPC=$pc SHIM_NVME_FLBAS=$fl -- -I
+		line=$(grep 'Protection information:' "$out/nvme-cmd.out")
+		ours=$({ printf '%s\n' "$line" | grep -oE 'information: (type [1-3]|none)' | sed 's/information: //'
+			printf '%s\n' "$line" | grep -q 'the first 8' && echo first
+			printf '%s\n' "$line" | grep -oE 'take type [0-9, ]*' | grep -oE '[1-3]' | sed 's/^/can /'; } | sort | tr '\n' ' ')
+		if [ "$rc" = 0 ] && [ -n "$ours" ] && [ "$ours" = "$theirs" ]; then
+			echo "ok nvme: DPS $ps DPC $pc: -I says what nvme-cli says ($ours)"
+		else
+			echo "FAIL nvme: DPS $ps DPC $pc: -I says what nvme-cli says"
+			echo "  ours:   $ours ($line)"
+			echo "  theirs: $theirs"
+		fi
+	done
+	run SHIM_NVME_DPS=09 SHIM_NVME_DPC=1f SHIM_NVME_FLBAS=10 -- --json -I
+	if python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))["devices"][0]["identify"]["protection_information"]
+sys.exit(0 if p == {"type": 1, "first_in_metadata": True, "metadata_at_block_end": True, "types_supported": [1, 2, 3]} else 1)' "$out/nvme-cmd.out"; then
+		echo "ok nvme: --json -I: protection_information (type 1, first, at the block end, types 1-3)"
+	else
+		echo "FAIL nvme: --json -I: protection_information"
+	fi
+fi
 echo "end of suite"

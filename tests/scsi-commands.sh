@@ -347,6 +347,48 @@ for c in d:
 	fi
 fi
 
+# Protection information (READ CAPACITY (16) byte 12 P_TYPE and PROT_EN, byte 13 P_I_EXPONENT): -I and
+# --json -I against smartctl (text and JSON) and sg_readcap reading the same answer.
+if [ -z "${DOUBLE_COMPARE:-}" ]; then
+	for prot in 0:0 2:0 1:2 3:1; do
+		t=${prot%:*} e=${prot#*:}
+		smart=$(env SHIM_SCSI=1 SHIM_SCSI_PROT=$t SHIM_SCSI_PI_EXP=$e "${preload[@]}" smartctl -i -d scsi /dev/null 2> /dev/null |
+			sed -n 's/^Formatted with type \([1-3]\) protection$/type \1/p; s/^\([0-9]*\) bytes of protection information per logical block$/\1 bytes/p' | tr '\n' ' ')
+		readcap=$(env SHIM_SCSI=1 SHIM_SCSI_PROT=$t SHIM_SCSI_PI_EXP=$e "${preload[@]}" sg_readcap -l /dev/null 2> /dev/null |
+			sed -n 's/.*prot_en=\([01]\), p_type=\([0-7]\), p_i_exponent=\([0-9]*\).*/\1 \2 \3/p')
+		run SHIM_SCSI_PROT=$t SHIM_SCSI_PI_EXP=$e -- -I
+		line=$(grep 'Protection information:' "$out/scsi-cmd.out")
+		ours=$(printf '%s\n' "$line" | sed -n 's/.*information: type \([1-3]\), \([0-9]*\) bytes per logical block.*/type \1 \2 bytes /p')
+		[ "$t" = 0 ] && want="	Protection information: none" || want=$line
+		if [ "$rc" = 0 ] && [ "$ours" = "$smart" ] && [ "$line" = "$want" ] && [ "$readcap" = "$([ "$t" = 0 ] && echo 0 0 "$e" || echo 1 $((t - 1)) "$e")" ]; then
+			echo "ok scsi: protection type $t, exponent $e: -I says what smartctl and sg_readcap read (${ours:-none})"
+		else
+			echo "FAIL scsi: protection type $t, exponent $e: -I says what smartctl and sg_readcap read"
+			echo "  ours: $line; smartctl: $smart; sg_readcap: $readcap"
+		fi
+	done
+	# smartctl's JSON keys; their intervals count is 1 whatever the exponent (its text says 4 for 2):
+	# the type and the bytes are compared with it, the intervals with its text.
+	run SHIM_SCSI_PROT=1 SHIM_SCSI_PI_EXP=2 -- --json -I
+	theirs=$(env SHIM_SCSI=1 SHIM_SCSI_PROT=1 SHIM_SCSI_PI_EXP=2 "${preload[@]}" smartctl -j -i -d scsi /dev/null 2> /dev/null |
+		python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["scsi_protection_type"], d["scsi_protection_interval_bytes_per_lb"])')
+	intervals=$(env SHIM_SCSI=1 SHIM_SCSI_PROT=1 SHIM_SCSI_PI_EXP=2 "${preload[@]}" smartctl -i -d scsi /dev/null 2> /dev/null |
+		sed -n 's/^\([0-9]*\) protection information intervals per logical block$/\1/p')
+	ours=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["devices"][0]["identify"]
+print(d["scsi_protection_type"], d["scsi_protection_interval_bytes_per_lb"], d["scsi_protection_intervals_per_lb"])' "$out/scsi-cmd.out" 2> /dev/null)
+	if [ -n "$theirs" ] && [ "$ours" = "$theirs $intervals" ]; then
+		echo "ok scsi: --json -I: scsi_protection_type and interval bytes as smartctl's JSON, intervals as its text ($ours)"
+	else
+		echo "FAIL scsi: --json -I: protection keys (ours: $ours; smartctl: $theirs, intervals $intervals)"
+	fi
+	run -- --json -I
+	if ! grep -q scsi_protection "$out/scsi-cmd.out"; then
+		echo "ok scsi: --json -I: no protection keys where the disk has none (as smartctl)"
+	else
+		echo "FAIL scsi: --json -I: no protection keys where the disk has none"
+	fi
+fi
+
 # --- an ATA drive behind a USB bridge with a SAT layer (uas; the fake sysfs above, 152d:0578) ---
 # -C asks REQUEST SENSE (03h, 32 bytes) first, which wakes nothing (SAT answers it without the drive
 # spinning up); only where that reports no low power condition, CHECK POWER MODE (E5h).  Where an ATA

@@ -27,7 +27,7 @@
  *                       are logged as "nvme-admin: OPC NSID CDW10 CDW11" (dwords little-endian)
  *   SHIM_NVME_SANICAP=X, SHIM_NVME_OACS=X, SHIM_NVME_FNA=X   Identify Controller's SANICAP,
  *                       OACS and FNA (hex) instead of the page's; SHIM_NVME_FLBAS=X and
- *                       SHIM_NVME_DPS=X: Identify Namespace's FLBAS and DPS
+ *                       SHIM_NVME_DPS=X, SHIM_NVME_DPC=X: Identify Namespace's FLBAS, DPS and DPC
  *   SHIM_NVME_SANITIZE=P:S,P:S   successive Sanitize Status logs (81h): SPROG P and SSTAT S
  *                       (hex); the last one repeats; SCDW10 the last Sanitize's (02h before
  *                       any), estimates: overwrite none (FFFFFFFFh), block erase 120 s,
@@ -66,6 +66,8 @@
  *                       and SBC-3 (an 8 TB SAS disk, 512-byte logical and 4096-byte physical
  *                       blocks, 7200 rpm, 3.5 inch, thin provisioned).
  *   SHIM_SCSI_LACK=80,b1   VPD pages it does not have (also left out of page 00h)
+ *   SHIM_SCSI_PROT=T    READ CAPACITY (16) says formatted with protection information type T (1-3);
+ *                       SHIM_SCSI_PI_EXP=E its P_I_EXPONENT
  *   SHIM_SCSI_NOTHIN=1  not thin provisioned (LBPME 0, no VPD B2h)
  *   SHIM_SCSI_POWER=1   it has the power condition mode page (1Ah); =epc: the whole page
  *                       of a disk with five conditions (see power_model()); SHIM_SCSI_BMS=1:
@@ -593,7 +595,12 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 	case 0x9e:	/* READ CAPACITY (16) */
 		put_be(page, blocks - 1, 8);
 		put_be(page + 8, 512, 4);
+		/* SHIM_SCSI_PROT=T: formatted with protection type T (1-3): P_TYPE T-1 (bits 3:1), PROT_EN (bit 0). */
+		if (env_num("SHIM_SCSI_PROT", 0))
+			page[12] = (unsigned char)((env_num("SHIM_SCSI_PROT", 0) - 1) << 1 | 1);
 		page[13] = 3;	/* 8 logical blocks per physical block */
+		/* SHIM_SCSI_PI_EXP=E: P_I_EXPONENT (bits 7:4): 2^E protection information intervals a block. */
+		page[13] |= (unsigned char)(env_num("SHIM_SCSI_PI_EXP", 0) << 4);
 		page[14] = getenv("SHIM_SCSI_NOTHIN") ? 0 : 0x80;
 		n = 32;
 		break;
@@ -970,6 +977,8 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 			buf[26] = (unsigned char)strtoul(getenv("SHIM_NVME_FLBAS"), NULL, 16);
 		if ((cmd->cdw10 & 0xff) == 0 && getenv("SHIM_NVME_DPS"))
 			buf[29] = (unsigned char)strtoul(getenv("SHIM_NVME_DPS"), NULL, 16);
+		if ((cmd->cdw10 & 0xff) == 0 && getenv("SHIM_NVME_DPC"))
+			buf[28] = (unsigned char)strtoul(getenv("SHIM_NVME_DPC"), NULL, 16);
 		if ((cmd->cdw10 & 0xff) == 0 && getenv("SHIM_NVME_NSZE")) {
 			unsigned long long nsze = env_num("SHIM_NVME_NSZE", 0);
 
