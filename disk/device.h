@@ -242,6 +242,20 @@ struct disk_background_scan {
 	struct disk_cause cause;
 };
 
+/* --set-sector-size: the block formats a disk can be formatted to, and the one in use. */
+struct disk_block_formats {
+	struct disk_block_format {
+		uint32_t data_bytes;
+		uint16_t metadata_bytes;
+		unsigned int performance;	/* relative performance: 0 best ... 3 degraded */
+	} f[64];
+	unsigned int n, current;
+	uint64_t blocks;		/* in the format in use */
+	unsigned int pi_type;		/* protection information in use: 1-3, 0 none */
+	unsigned int pi_types;		/* those it can take: bit 0 type 1, bit 1 type 2, bit 2 type 3 */
+	struct disk_cause cause;
+};
+
 /* Where a disk's power stands, as the commands that do not wake it say. */
 enum disk_power { DISK_POWER_UNKNOWN, DISK_POWER_ACTIVE, DISK_POWER_STANDBY };
 
@@ -328,6 +342,9 @@ struct disk_ops {
 	/* --background-scan: the background medium scan, read and switched (NULL: none); nothing said. */
 	int (*background_scan_get)(struct device *dev, struct disk_background_scan *b);
 	int (*background_scan_set)(struct device *dev, bool on, bool save, struct disk_cause *c);
+	/* --set-sector-size: the formats on offer (EOPNOTSUPP with a cause: it cannot format), and a format to f[index] with pi_type; nothing said. */
+	int (*block_formats)(struct device *dev, struct disk_block_formats *b);
+	int (*block_format_set)(struct device *dev, unsigned int index, unsigned int pi_type, struct disk_cause *c);
 	/* Before an erase: what the disk hides from the host (NULL: nothing it can hide); nothing said. */
 	int (*hidden_areas)(struct device *dev, struct disk_hidden *h);
 	/* Who the disk is (an erase record's device); 0 or an errno with id->cause, nothing said. */

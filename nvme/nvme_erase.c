@@ -349,3 +349,47 @@ int nvme_format_start(struct device *dev, const struct format_request *r, struct
 {
 	return nvme_admin_format(dev, dev->nvme_nsid, r->cdw10, c);
 }
+
+/* ---- Format NVM to another LBA format (--set-sector-size), no secure erase ---- */
+
+int nvme_block_formats(struct device *dev, struct disk_block_formats *b)
+{
+	struct nvme_id_ns *ns;
+	struct erase_caps c;
+	int err = read_caps(dev, &c, &b->cause);
+
+	if (err)
+		return err;
+	if (dev->nvme_nsid == NVME_NSID_ALL || !(c.oacs & NVME_OACS_FORMAT)) {
+		b->cause.about_option = true;
+		snprintf(b->cause.why, sizeof(b->cause.why), dev->nvme_nsid == NVME_NSID_ALL ? "%s has no namespace to format"
+			 : "this NVMe controller has no Format NVM command", dev->path);
+		return EOPNOTSUPP;
+	}
+	if (!(ns = malloc(sizeof(*ns))))
+		return ENOMEM;
+	if (!(err = nvme_identify_namespace(dev, ns, &b->cause))) {
+		b->n = ns->nlbaf < 16 ? ns->nlbaf + 1u : 16u;
+		for (unsigned int i = 0; i < b->n; i++) {
+			b->f[i].data_bytes = (uint32_t)nvme_lba_bytes(&ns->lbaf[i]);
+			b->f[i].metadata_bytes = le16toh(ns->lbaf[i].ms);
+			b->f[i].performance = ns->lbaf[i].rp & 3;
+		}
+		b->current = (ns->flbas & NVME_FLBAS_LOW_MASK) | (unsigned int)((ns->flbas >> NVME_FLBAS_HIGH_SHIFT) & 3) << 4;
+		b->blocks = le64toh(ns->nsze);
+		b->pi_type = ns->dps & NVME_DPS_TYPE_MASK;
+		b->pi_types = ns->dpc & NVME_DPC_TYPES;
+	}
+	free(ns);
+	return err;
+}
+
+int nvme_block_format_set(struct device *dev, unsigned int index, unsigned int pi_type, struct disk_cause *c)
+{
+	/* No secure erase (SES 0), metadata in a separate buffer, the protection information (if any) last. */
+	uint32_t cdw10 = (index & NVME_FORMAT_LBAF_MASK) | (uint32_t)((index >> 4) & 3) << NVME_FORMAT_LBAFU_SHIFT |
+			 (uint32_t)(pi_type & NVME_DPS_TYPE_MASK) << NVME_FORMAT_PI_SHIFT;
+
+	return nvme_admin_format(dev, dev->nvme_nsid, cdw10, c);
+}
+

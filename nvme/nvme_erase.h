@@ -21,4 +21,8 @@ enum reach_scope nvme_erase_scope(struct device *dev, enum erase_method how);
 /* Which options erase this NVMe disk, and what its controller supports. */
 void nvme_erase_choices(struct device *dev, char *text, size_t size);
 
+/* --set-sector-size: Identify Namespace's LBA formats; Format NVM to one of them, without a secure erase. */
+int nvme_block_formats(struct device *dev, struct disk_block_formats *b);
+int nvme_block_format_set(struct device *dev, unsigned int index, unsigned int pi_type, struct disk_cause *c);
+
 #endif

@@ -15,6 +15,7 @@
 #include "identify.h"
 #include "largefile.h"
 #include "checks.h"
+#include "sector_format.h"
 #include "sectors.h"
 #include "ata_commands.h"
 #include "report.h"
@@ -110,6 +111,9 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 	int err, index = -1;
 	unsigned int check = 0;
 
+	/* Other kinds format to another block size (sector_format.c); ATA keeps 9.65's command. */
+	if (!dev->disk->ata)
+		return sector_format_step(dev, s, opt);
 	if ((err = need_whole_disk(dev, 0)))
 		return err;
 	if (!identify_or_report(dev, &err))

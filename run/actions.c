@@ -81,7 +81,7 @@ struct step {
 
 static const struct step steps[] = {
 	/* Settings. */
-	STEP(OPT_SET_SECTOR_SIZE, WHEN_GIVEN, false, set_sector_size, ATA),
+	STEP(OPT_SET_SECTOR_SIZE, WHEN_GIVEN, false, set_sector_size, ANY),
 	STEP(OPT_TRIM_STDIN, WHEN_GIVEN, false, trim_from_stdin, ANY),
 	STEP(OPT_WDIDLE3, WHEN_SET, false, set_wdidle3, ATA),
 	STEP(OPT_READAHEAD, WHEN_SET, false, set_kernel_setting, ANY),
@@ -217,10 +217,12 @@ bool carries_dangerous_option(const struct settings *s)
 /* How far the erase opt reaches from the node named: the disk's kind says (an NVMe sanitize, the subsystem). */
 static enum reach_scope erase_scope(struct device *dev, enum opt_id opt)
 {
+	bool format = opt == OPT_FORMAT_ERASE || (opt == OPT_SET_SECTOR_SIZE && !dev->disk->ata);
+
 	if (!dev->disk->erase_scope || (opt != OPT_SANITIZE_BLOCK_ERASE && opt != OPT_SANITIZE_CRYPTO &&
-					opt != OPT_SANITIZE_OVERWRITE && opt != OPT_FORMAT_ERASE))
+					opt != OPT_SANITIZE_OVERWRITE && !format))
 		return REACH_NAMED;
-	return dev->disk->erase_scope(dev, opt == OPT_FORMAT_ERASE ? ERASE_BY_FORMAT : ERASE_BY_SANITIZE);
+	return dev->disk->erase_scope(dev, format ? ERASE_BY_FORMAT : ERASE_BY_SANITIZE);
 }
 
 /*

@@ -208,4 +208,40 @@ sys.exit(0 if p == {"type": 1, "first_in_metadata": True, "metadata_at_block_end
 		echo "FAIL nvme: --json -I: protection_information"
 	fi
 fi
+# --set-sector-size on a namespace: Format NVM (80h) to the LBA format of that size without metadata,
+# no secure erase (SES 0), no protection information: CDW10 = the format's index (bits 3:0, 13:12).
+# The bytes are what nvme-cli's "nvme format --lbaf=4" sends under the same double.
+if [ -z "${DOUBLE_COMPARE:-}" ] && command -v nvme > /dev/null; then
+	rm -f "$out/nvme-their.log"
+	env SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_LOG="$out/nvme-their.log" "${preload[@]}" \
+		timeout 20 nvme format /dev/null --lbaf=4 --force -n 1 > /dev/null 2>&1
+	theirs=$(grep '^nvme-admin: 80 ' "$out/nvme-their.log")
+	run -- --set-sector-size 4096 --please-destroy-my-drive
+	if [ "$rc" = 0 ] && [ -n "$theirs" ] && [ "$(grep '^nvme-admin: 80 ' "$out/nvme-cmd.log")" = "$theirs" ] &&
+		grep -qxF ' block size: 512 -> 4096 bytes; blocks: 65536 -> 8192; protection information: none -> none' "$out/nvme-cmd.out"; then
+		echo "ok nvme: --set-sector-size 4096: the Format NVM nvme-cli sends for --lbaf=4; 512 -> 4096 bytes, 65536 -> 8192 blocks"
+	else
+		echo "FAIL nvme: --set-sector-size 4096: nvme-cli's Format NVM, old -> new (exit $rc)"
+		echo "  ours:   $(grep '^nvme-admin: 80 ' "$out/nvme-cmd.log")"
+		echo "  theirs: $theirs"
+		sed 's/^/  /' "$out/nvme-cmd.out" "$out/nvme-cmd.err" | head -20
+	fi
+fi
+run -- --set-sector-size 4096
+check "--set-sector-size without --please-destroy-my-drive: refused, nothing sent" 1 "" "" "Please also supply the --please-destroy-my-drive flag"
+run -- --set-sector-size 1024 --please-destroy-my-drive
+check "--set-sector-size 1024: no such format, nothing sent" 22 "" "formats on offer" "this disk has no format of 1024-byte blocks without metadata"
+run -- --set-sector-size 512 --please-destroy-my-drive
+check "--set-sector-size 512 on a 512-byte format: nothing sent" 0 "" "already formatted with 512-byte blocks: nothing sent" ""
+run SHIM_NVME_KERNEL_STALE=1 -- --set-sector-size 4096 --please-destroy-my-drive
+check "--set-sector-size: the kernel keeps the old block size: a failure, said" 5 "*" "" \
+	"the kernel still has /dev/null's block size as 512 bytes, the disk 4096"
+run -- --json --set-sector-size 4096 --please-destroy-my-drive
+if python3 -c 'import json, sys
+f = json.load(open(sys.argv[1]))["devices"][0]["sector_format"]
+sys.exit(0 if (f["before"]["block_bytes"], f["after"]["block_bytes"], f["before"]["blocks"], f["after"]["blocks"]) == (512, 4096, 65536, 8192) else 1)' "$out/nvme-cmd.out"; then
+	echo "ok nvme: --json --set-sector-size: sector_format before and after"
+else
+	echo "FAIL nvme: --json --set-sector-size: sector_format before and after"
+fi
 echo "end of suite"

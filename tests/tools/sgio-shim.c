@@ -36,6 +36,9 @@
  *   SHIM_NVME_FAIL=XX   admin opcode XX (hex) ends with NVMe status 0002h, invalid field;
  *                       io:XX the same for I/O opcode XX
  *   SHIM_NVME_DELAY=XX  admin opcode XX (hex) takes SHIM_DELAY_MS ms
+ *                       A Format NVM (80h) changes what Identify Namespace says after it (FLBAS, DPS,
+ *                       the sizes in the new blocks), and BLKSSZGET answers the new block size (512
+ *                       before; SHIM_NVME_KERNEL_STALE=1: 512 after too, a kernel that did not see it)
  *   SHIM_NVME_PS=N      Get Features Power Management says power state N
  *   SHIM_NVME_APST=T:S,T:S   Get Features APST says enabled, with these entries from PS0 on
  *                       (idle time T ms, then state S); without it, disabled
@@ -961,6 +964,29 @@ static void apst_table(struct nvme_passthru_cmd *cmd)
 	}
 }
 
+/* A Format NVM's LBA format (-1: none yet) and protection type: Identify Namespace says them afterwards. */
+static int formatted_lbaf = -1, formatted_pi;
+/* The block size the kernel has (BLKSSZGET): 512 until a format, then the format's (unless SHIM_NVME_KERNEL_STALE). */
+static int kernel_block = 512;
+
+/* Identify Namespace after a Format NVM: FLBAS and DPS, and the sizes in the new blocks. */
+static void apply_format(unsigned char *buf)
+{
+	unsigned int old = buf[128 + 4 * (buf[26] & 0x0f) + 2], now = buf[128 + 4 * formatted_lbaf + 2];
+
+	for (int field = 0; field < 3; field++) {
+		unsigned long long v = 0;
+
+		for (int b = 0; b < 8; b++)
+			v |= (unsigned long long)buf[8 * field + b] << (8 * b);
+		v = now >= old ? v >> (now - old) : v << (old - now);
+		for (int b = 0; b < 8; b++)
+			buf[8 * field + b] = (unsigned char)(v >> (8 * b));
+	}
+	buf[26] = (unsigned char)((formatted_lbaf & 0x0f) | ((formatted_lbaf >> 4) & 3) << 5);
+	buf[29] = (unsigned char)formatted_pi;
+}
+
 /* The admin commands: Identify from the pages, the sanitize log, the rest logged. */
 static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page, const char *ns_page)
 {
@@ -985,6 +1011,8 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 			for (int b = 0; b < 8; b++)
 				buf[b] = buf[8 + b] = buf[16 + b] = (unsigned char)(nsze >> (8 * b));
 		}
+		if ((cmd->cdw10 & 0xff) == 0 && formatted_lbaf >= 0)
+			apply_format(buf);
 		return 0;
 	}
 	log_nvme("nvme-admin", cmd);
@@ -996,6 +1024,14 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 		last_sanitize = cmd->cdw10;
 	if ((cmd->opcode == 0x84 && (cmd->cdw10 & 7) != 1) || cmd->opcode == 0x80)
 		erased = 1;
+	if (cmd->opcode == 0x80) {
+		unsigned char ns[4096];
+
+		formatted_lbaf = (int)((cmd->cdw10 & 0x0f) | ((cmd->cdw10 >> 12) & 3) << 4);
+		formatted_pi = (int)((cmd->cdw10 >> 5) & 7);
+		if (!getenv("SHIM_NVME_KERNEL_STALE") && load_bytes(ns_page, 0, ns, sizeof(ns)) == 0)
+			kernel_block = 1 << ns[128 + 4 * formatted_lbaf + 2];
+	}
 	if (cmd->opcode == 0x0a && (cmd->cdw10 & 0xff) == 0x02)	/* Get Features, Power Management */
 		cmd->result = (unsigned int)env_num("SHIM_NVME_PS", 0);
 	if (cmd->opcode == 0x0a && (cmd->cdw10 & 0xff) == 0x0c)	/* Get Features, APST */
@@ -1074,6 +1110,10 @@ int ioctl(int fd, unsigned long request, ...)
 			*(unsigned long long *)arg = (unsigned long long)st.st_size;
 		else
 			*(int *)arg = 512;
+		return 0;
+	}
+	if (request == BLKSSZGET && getenv("SHIM_NVME")) {
+		*(int *)arg = kernel_block;
 		return 0;
 	}
 	if (request == BLKGETSIZE64 && getenv("SHIM_BLKSIZE")) {

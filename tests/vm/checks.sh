@@ -650,3 +650,15 @@ for f in /tmp/recs/*.json; do
 	i=$((i + 1))
 	jdump "record-together-$i" cat "$f"
 done
+
+# --- --set-sector-size on a namespace (NVME-ERASE's, erased above): Format NVM to QEMU's 4096-byte
+# LBA format; the kernel's block size and nvme-cli's id-ns agree; then back to 512 the same way ---
+for size in 4096 512; do
+	$H --please-destroy-my-drive --set-sector-size $size /dev/nvme1n1 > /tmp/ss.out 2>&1
+	rc=$?
+	check_true "nvme-set-sector-size-$size" sh -c "[ $rc = 0 ] && grep -q 'block size: .* -> $size bytes' /tmp/ss.out || { cat /tmp/ss.out; false; }"
+	check_true "nvme-set-sector-size-$size-blockdev" sh -c "[ \"\$(blockdev --getss /dev/nvme1n1)\" = $size ] || { blockdev --getss /dev/nvme1n1; false; }"
+	# nvme-cli: the LBA format marked "in use" has lbads 12 (4096) or 9 (512).
+	lbads=$([ $size = 4096 ] && echo 12 || echo 9)
+	check_true "nvme-set-sector-size-$size-nvme-cli" sh -c "nvme id-ns /dev/nvme1n1 | grep 'in use' | grep -q 'lbads:$lbads ' || { nvme id-ns /dev/nvme1n1 | grep lbaf; false; }"
+done
