@@ -8,6 +8,8 @@ With PAGE, some facts are also decoded here from the IDENTIFY words
 themselves, as ATA/ATAPI-8 and ACS define them, so that the check does
 not rest on the program's own reading of the page.
   json-check.py --errors DOC.json     the document must list at least one error
+  json-check.py --batch LIST          each line of LIST is "DOC.json TEXT.out PAGE.hex": one process
+                                      for many pages; each failing one is printed as "PAGE: reason"
 """
 import json
 import re
@@ -159,8 +161,30 @@ def check_words(ident, w):
             fail('word 169: TRIM supported is %r, json says %r' % (bool(w[169] & 1), ident.get('trim', {}).get('supported')))
 
 
+def batch(list_path):
+    bad = 0
+    with open(list_path) as f:
+        for line in f:
+            args = line.split()
+            if not args:
+                continue
+            try:
+                check(args)
+            except SystemExit as e:
+                if e.code:
+                    bad += 1
+                    print('%s: (the reason above)' % args[-1])
+    sys.exit(1 if bad else 0)
+
+
 def main():
     args = sys.argv[1:]
+    if args and args[0] == '--batch':
+        batch(args[1])
+    check(args)
+
+
+def check(args):
     if args and args[0] == '--errors':
         doc = load(args[1])
         errs = list(doc.get('errors', []))
@@ -188,4 +212,5 @@ def main():
             check_words(devices[0]['identify'], load_words(args[2]))
 
 
-main()
+if __name__ == '__main__':
+    main()
