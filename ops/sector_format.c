@@ -70,6 +70,15 @@ static int kernel_agrees(struct device *dev, uint32_t bytes)
 	return EIO;
 }
 
+void sector_format_preview(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct disk_block_formats b = { 0 };
+
+	/* Nothing where the disk cannot say: its refusal comes with the step. */
+	if (dev->disk->block_formats && !dev->disk->block_formats(dev, &b))
+		list_formats(&b, choose(&b, s->v[opt].num));
+}
+
 int sector_format_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	const struct opt_value *v = &s->v[opt];

@@ -6,4 +6,7 @@
 
 step_fn sector_format_step;
 
+/* Before the confirmation is asked for: the formats on offer and the one BYTES would choose (nothing sent). */
+void sector_format_preview(struct device *dev, const struct settings *s, enum opt_id opt);
+
 #endif

@@ -30,6 +30,7 @@
 #include "power_mode.h"
 #include "power_now.h"
 #include "read_sector.h"
+#include "sector_format.h"
 #include "standby_timer.h"
 #include "background_scan.h"
 #include "epc.h"
@@ -239,6 +240,9 @@ static int preflight(struct device *dev, const struct settings *s)
 
 		if (!dangerous_form_given(&option_table[i], s))
 			continue;
+		/* A format's choices, with their performance, before its confirmation is asked for. */
+		if (option_table[i].id == OPT_SET_SECTOR_SIZE && !s->v[OPT_PLEASE_DESTROY].given)
+			sector_format_preview(dev, s, OPT_SET_SECTOR_SIZE);
 		if (c->needs & NEED_YES)
 			err = confirm_dangerous(dev, s, c->label, c->why);
 		if (!err && (c->needs & NEED_DESTROY))

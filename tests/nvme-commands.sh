@@ -228,7 +228,8 @@ if [ -z "${DOUBLE_COMPARE:-}" ] && command -v nvme > /dev/null; then
 	fi
 fi
 run -- --set-sector-size 4096
-check "--set-sector-size without --please-destroy-my-drive: refused, nothing sent" 1 "" "" "Please also supply the --please-destroy-my-drive flag"
+check "--set-sector-size without --please-destroy-my-drive: the formats and their performance shown, refused, nothing sent" 1 "" \
+	" >  4:  4096 bytes data,   0 bytes metadata, relative performance 0 (best)" "Please also supply the --please-destroy-my-drive flag"
 run -- --set-sector-size 1024 --please-destroy-my-drive
 check "--set-sector-size 1024: no such format, nothing sent" 22 "" "formats on offer" "this disk has no format of 1024-byte blocks without metadata"
 run -- --set-sector-size 512 --please-destroy-my-drive
