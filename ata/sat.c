@@ -335,17 +335,13 @@ const char *sat_low_power_state(struct device *dev)
 	sg_send(dev, cdb, sizeof(cdb), SG_DATA_IN, buf, sizeof(buf), ATA_DEFAULT_TIMEOUT_S, &r);
 	if (r.cat != SG_CAT_GOOD || !sense_normalise(buf, (unsigned int)r.got, &now))
 		return NULL;
-	/* SPC-4 table 51: LOW POWER CONDITION ON (5Eh); a stopped disk waits for START (04h/02h). */
-	if (now.key == 0x02 && now.asc == 0x04 && now.ascq == 0x02)
+	/* "Low power condition on" alone does not say which: CHECK POWER MODE may. */
+	switch (sense_power_condition(&now)) {
+	case SENSE_POWER_STANDBY:
 		return "standby";
-	if (now.asc != 0x5e)
-		return NULL;
-	switch (now.ascq) {
-	case 0x02: case 0x04: case 0x09: case 0x0a:
-		return "standby";
-	case 0x00:
-		return NULL;	/* "low power condition on", no more said: CHECK POWER MODE says which */
-	default:
+	case SENSE_POWER_IDLE:
 		return "idle";
+	default:
+		return NULL;
 	}
 }

@@ -215,13 +215,11 @@ int scsi_find_mode_page(const uint8_t *buf, size_t got, uint8_t code, uint8_t su
 
 const char *scsi_power_state(const struct sense *now)
 {
-	if (now->key == SENSE_NOT_READY && now->asc == ASC_NOT_READY && now->ascq == 0x02)
-		return "standby";	/* stopped: it waits for START STOP UNIT */
-	if (now->key != SENSE_NO_SENSE || now->asc != ASC_LOW_POWER_CONDITION_ON)
-		return "active/idle";
-	switch (now->ascq) {
-	case 0x02: case 0x04: case 0x09: case 0x0a:
+	switch (sense_power_condition(now)) {
+	case SENSE_POWER_STANDBY:
 		return "standby";
+	case SENSE_POWER_NONE:
+		return "active/idle";
 	default:
 		return "idle";
 	}

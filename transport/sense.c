@@ -112,3 +112,19 @@ char *sense_describe(const struct sense *s, char *buf, unsigned int size)
 		snprintf(buf, size, "%s", sense_key_text(s->key));
 	return buf;
 }
+
+enum sense_power sense_power_condition(const struct sense *s)
+{
+	if (s->key == SENSE_NOT_READY && s->asc == ASC_NOT_READY && s->ascq == 0x02)
+		return SENSE_POWER_STANDBY;	/* stopped: it waits for START STOP UNIT */
+	if (s->key != SENSE_NO_SENSE || s->asc != ASC_LOW_POWER_CONDITION_ON)
+		return SENSE_POWER_NONE;
+	switch (s->ascq) {
+	case 0x00:
+		return SENSE_POWER_LOW;
+	case 0x02: case 0x04: case 0x09: case 0x0a:
+		return SENSE_POWER_STANDBY;
+	default:
+		return SENSE_POWER_IDLE;
+	}
+}

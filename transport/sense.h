@@ -38,6 +38,18 @@ struct sense {
 	uint16_t progress;	/* ... numerator over 65536 */
 };
 
+/*
+ * The power condition sense data reports (SPC-4 table 51): a stopped disk
+ * (NOT READY, 04h/02h) and LOW POWER CONDITION ON (5Eh) with its ASCQ.
+ */
+enum sense_power {
+	SENSE_POWER_NONE,	/* none reported */
+	SENSE_POWER_LOW,	/* 5Eh/00h: a low power condition, which one not said */
+	SENSE_POWER_IDLE,
+	SENSE_POWER_STANDBY,	/* standby by timer or command, or stopped */
+};
+enum sense_power sense_power_condition(const struct sense *s);
+
 /* Normalise len bytes of sense data; returns s->valid. */
 bool sense_normalise(const uint8_t *buf, unsigned int len, struct sense *s);
 
