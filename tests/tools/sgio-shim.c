@@ -94,6 +94,11 @@
  *                       others end ILLEGAL REQUEST, invalid field in CDB; without it SANITIZE
  *                       is an invalid opcode.  REPORT SUPPORTED OPERATION CODES (one command)
  *                       says so (SUPPORT 011b or 001b); SHIM_SCSI_NO_RSOC=1 refuses that command
+ *   SHIM_SCSI_FORMAT=S  a disk that formats (SBC-3 FORMAT UNIT) in S seconds, see format_model();
+ *                       SHIM_SCSI_BLOCK_LEN=N its block length before (512); SHIM_SCSI_PROTECT=1
+ *                       INQUIRY's PROTECT bit; SHIM_SCSI_FORMAT_FAIL=1 the format fails half way;
+ *                       SHIM_SCSI_LENGTHS=512,4096 MODE SELECT refuses other block lengths;
+ *                       SHIM_SCSI_B4=LEN:M,...  VPD B4h lists those lengths, M the T3PS..T0PS bits (hex)
  *   SHIM_SCSI_SANITIZING=P,P,done   successive REQUEST SENSE answers: NOT READY, sanitize in
  *                       progress (04h/1Bh) with PROGRESS INDICATION P (hex, of 10000h); "done":
  *                       no sense; "failed": MEDIUM ERROR, sanitize command failed (31h/03h)
@@ -511,6 +516,137 @@ static void power_model_select(const unsigned char *cdb, const unsigned char *da
 	}
 }
 
+/*
+ * SHIM_SCSI_FORMAT=S: the disk's format (SBC-3 5.3, 6.4.2).  MODE SELECT's
+ * block descriptor names the next block length; FORMAT UNIT takes it, with
+ * the protection type FMTPINFO and PROTECTION FIELD USAGE give (SBC-3
+ * table 38: 10b type 1, 11b with PFU 0 type 2, with PFU 1 type 3), and runs
+ * S seconds (with IMMED in the background).  Meanwhile REQUEST SENSE says
+ * NOT READY, FORMAT IN PROGRESS (04h/04h) with the progress, and other
+ * commands but INQUIRY end so.  The medium keeps its bytes: blocks =
+ * SHIM_SCSI_BLOCKS x 512 / length.  SHIM_SCSI_FORMAT_FAIL=1: it fails at
+ * S/2, and then REQUEST SENSE says MEDIUM ERROR, FORMAT COMMAND FAILED
+ * (31h/01h), reads MEDIUM FORMAT CORRUPTED (31h/00h).
+ */
+static struct {
+	int ready, failed;
+	unsigned long len, next_len;
+	unsigned int prot, next_prot;
+	double started;	/* 0: none running */
+} fmt;
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void format_model(void)
+{
+	if (fmt.ready++)
+		return;
+	fmt.len = fmt.next_len = env_num("SHIM_SCSI_BLOCK_LEN", 512);
+	fmt.prot = (unsigned int)env_num("SHIM_SCSI_PROT", 0);
+}
+
+/* 1: a format runs now, *progress of 65536 done. */
+static int format_running(unsigned int *progress)
+{
+	double s = (double)env_num("SHIM_SCSI_FORMAT", 0), t;
+
+	format_model();
+	if (!fmt.started)
+		return 0;
+	if (getenv("SHIM_SCSI_FORMAT_FAIL"))
+		s /= 2;
+	t = now_s() - fmt.started;
+	if (t < s) {
+		*progress = (unsigned int)(t / s * 65536);
+		return 1;
+	}
+	fmt.started = 0;
+	if (getenv("SHIM_SCSI_FORMAT_FAIL")) {
+		fmt.failed = 1;
+	} else {
+		fmt.len = fmt.next_len;
+		fmt.prot = fmt.next_prot;
+	}
+	return 0;
+}
+
+static void not_ready_formatting(struct sg_io_hdr *io, unsigned int progress)
+{
+	unsigned char *b = io->sbp;
+
+	check_condition(io, 0x02, 0x04, 0x04);
+	/* SKSV and the PROGRESS INDICATION, where the sense buffer has room for them. */
+	if (io->sb_len_wr >= 18) {
+		b[15] = 0x80;
+		b[16] = (unsigned char)(progress >> 8);
+		b[17] = (unsigned char)progress;
+	}
+}
+
+/* SHIM_SCSI_LENGTHS lists len (or is not set). */
+static int length_allowed(unsigned long len)
+{
+	const char *list = getenv("SHIM_SCSI_LENGTHS");
+	char copy[128], *save = NULL;
+
+	if (!list)
+		return 1;
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (char *e = strtok_r(copy, ",", &save); e; e = strtok_r(NULL, ",", &save))
+		if (strtoul(e, NULL, 10) == len)
+			return 1;
+	return 0;
+}
+
+/* MODE SELECT's block descriptor (short, or long with LONGLBA): the length the next format takes. */
+static int format_select(const unsigned char *data, unsigned int len)
+{
+	unsigned int bdlen = len >= 8 ? (unsigned int)(data[6] << 8 | data[7]) : 0;
+	unsigned long want;
+
+	format_model();
+	if (bdlen < 8 || len < 8 + bdlen)
+		return 1;
+	if (data[4] & 1)
+		want = (unsigned long)data[8 + 12] << 24 | (unsigned long)data[8 + 13] << 16 | data[8 + 14] << 8 | data[8 + 15];
+	else
+		want = (unsigned long)data[8 + 5] << 16 | data[8 + 6] << 8 | data[8 + 7];
+	if (!length_allowed(want))
+		return 0;
+	fmt.next_len = want;
+	return 1;
+}
+
+/* FORMAT UNIT: 1 started (or done), 0 refused (a protection type without PROTECT). */
+static int format_start(const unsigned char *cdb, const unsigned char *data, unsigned int len)
+{
+	unsigned int fpi = cdb[1] >> 6, pfu = 0, immed = 0;
+
+	format_model();
+	if ((cdb[1] & 0x10) && data && len >= 4) {
+		pfu = data[0] & 7;
+		immed = data[1] & 0x02;
+	}
+	if (fpi && !getenv("SHIM_SCSI_PROTECT"))
+		return 0;
+	fmt.next_prot = fpi < 2 ? 0 : fpi == 2 ? 1 : pfu == 0 ? 2 : 3;
+	fmt.failed = 0;
+	fmt.started = now_s();
+	if (!immed) {
+		unsigned int p;
+
+		while (format_running(&p))
+			usleep(100000);
+	}
+	return 1;
+}
+
 /* The answers of a SAS disk (SPC-4, SBC-3) to what it is asked; 0: answered. */
 static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 {
@@ -519,6 +655,20 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 	unsigned long long blocks = env_num("SHIM_SCSI_BLOCKS", 15628053168ULL);
 
 	memset(page, 0, sizeof(page));
+	format_model();
+	blocks = blocks * 512 / fmt.len;
+	if (getenv("SHIM_SCSI_FORMAT") && cdb[0] != 0x12 && cdb[0] != 0x03) {
+		unsigned int progress;
+
+		if (format_running(&progress)) {
+			not_ready_formatting(io, progress);
+			return;
+		}
+		if (fmt.failed && (cdb[0] == 0x88 || cdb[0] == 0x28 || cdb[0] == 0x9e || cdb[0] == 0x25)) {
+			check_condition(io, 0x03, 0x31, 0x00);
+			return;
+		}
+	}
 	switch (cdb[0]) {
 	case 0x85: case 0xa1:	/* ATA PASS-THROUGH: no SAT layer here */
 		check_condition(io, 0x05, 0x20, 0x00);
@@ -531,6 +681,7 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 			page[2] = 0x06;	/* SPC-4 */
 			page[3] = 0x12;
 			page[4] = 31;
+			page[5] = getenv("SHIM_SCSI_PROTECT") ? 0x01 : 0x00;	/* PROTECT */
 			memcpy(page + 8, id, 28);
 			n = 36;
 			break;
@@ -547,6 +698,23 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 			for (unsigned int i = 0; i < sizeof(pages); i++)
 				if (!scsi_lacks(pages[i]))
 					page[4 + page[3]++] = pages[i];
+			if (getenv("SHIM_SCSI_B4"))
+				page[4 + page[3]++] = 0xb4;
+			break;
+		}
+		case 0xb4: {	/* Supported Block Lengths and Protection Types (SBC-4 6.6.7): 8 bytes a length */
+			char copy[256], *save = NULL;
+
+			if (!getenv("SHIM_SCSI_B4")) {
+				check_condition(io, 0x05, 0x24, 0x00);
+				return;
+			}
+			snprintf(copy, sizeof(copy), "%s", getenv("SHIM_SCSI_B4"));
+			for (char *e = strtok_r(copy, ",", &save); e && page[3] < 240; e = strtok_r(NULL, ",", &save)) {
+				put_be(page + 4 + page[3], strtoul(e, NULL, 10), 4);
+				page[4 + page[3] + 5] = (unsigned char)(strchr(e, ':') ? strtoul(strchr(e, ':') + 1, NULL, 16) : 1);
+				page[3] += 8;
+			}
 			break;
 		}
 		case 0x80: {
@@ -592,15 +760,15 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 		break;
 	case 0x25:	/* READ CAPACITY (10) */
 		put_be(page, blocks - 1 > 0xffffffffULL ? 0xffffffffULL : blocks - 1, 4);
-		put_be(page + 4, 512, 4);
+		put_be(page + 4, fmt.len, 4);
 		n = 8;
 		break;
 	case 0x9e:	/* READ CAPACITY (16) */
 		put_be(page, blocks - 1, 8);
-		put_be(page + 8, 512, 4);
-		/* SHIM_SCSI_PROT=T: formatted with protection type T (1-3): P_TYPE T-1 (bits 3:1), PROT_EN (bit 0). */
-		if (env_num("SHIM_SCSI_PROT", 0))
-			page[12] = (unsigned char)((env_num("SHIM_SCSI_PROT", 0) - 1) << 1 | 1);
+		put_be(page + 8, fmt.len, 4);
+		/* SHIM_SCSI_PROT=T (or a format): protection type T (1-3): P_TYPE T-1 (bits 3:1), PROT_EN (bit 0). */
+		if (fmt.prot)
+			page[12] = (unsigned char)((fmt.prot - 1) << 1 | 1);
 		page[13] = 3;	/* 8 logical blocks per physical block */
 		/* SHIM_SCSI_PI_EXP=E: P_I_EXPONENT (bits 7:4): 2^E protection information intervals a block. */
 		page[13] |= (unsigned char)(env_num("SHIM_SCSI_PI_EXP", 0) << 4);
@@ -610,7 +778,29 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 	case 0x5a: {	/* MODE SENSE (10) */
 		unsigned int code = cdb[2] & 0x3f, pc = cdb[2] & 0xc0, p = 8;
 
-		if (code == 0x1a && getenv("SHIM_SCSI_POWER") && strcmp(getenv("SHIM_SCSI_POWER"), "epc") == 0) {
+		/* A disk that formats: a block descriptor unless DBD, long where LLBAA asks (SPC-4 7.5.5). */
+		if (getenv("SHIM_SCSI_FORMAT") && !(cdb[1] & 0x08)) {
+			unsigned int bd = cdb[1] & 0x10 ? 16 : 8;
+
+			if (bd == 16) {
+				page[4] = 0x01;	/* LONGLBA */
+				put_be(page + 8, blocks, 8);
+				put_be(page + 8 + 12, fmt.len, 4);
+			} else {
+				put_be(page + 8, blocks > 0xffffffffULL ? 0xffffffffULL : blocks, 4);
+				put_be(page + 8 + 5, fmt.len, 3);
+			}
+			page[7] = (unsigned char)bd;
+			p += bd;
+		}
+		if (code == 0x01 && getenv("SHIM_SCSI_FORMAT")) {
+			/* Read-Write Error Recovery (SBC-3 6.4.9): AWRE, ARRE; changeable the same two. */
+			page[p] = 0x81; page[p + 1] = 0x0a;
+			page[p + 2] = 0xc0;
+			if (pc != 0x40)
+				page[p + 3] = 0x0b;
+			p += 12;
+		} else if (code == 0x1a && getenv("SHIM_SCSI_POWER") && strcmp(getenv("SHIM_SCSI_POWER"), "epc") == 0) {
 			power_model();
 			memcpy(page + p, power_pages[pc >> 6], 40);
 			p += 40;
@@ -651,8 +841,21 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 		break;
 	}
 	case 0x55:	/* MODE SELECT (10) */
-		if (io->dxfer_direction == SG_DXFER_TO_DEV && io->dxferp)
+		if (io->dxfer_direction == SG_DXFER_TO_DEV && io->dxferp) {
+			if (getenv("SHIM_SCSI_FORMAT") && !format_select(io->dxferp, io->dxfer_len)) {
+				check_condition(io, 0x05, 0x26, 0x00);	/* INVALID FIELD IN PARAMETER LIST */
+				return;
+			}
 			power_model_select(cdb, io->dxferp, io->dxfer_len);
+		}
+		return;
+	case 0x04:	/* FORMAT UNIT */
+		if (!getenv("SHIM_SCSI_FORMAT")) {
+			check_condition(io, 0x05, 0x20, 0x00);
+			return;
+		}
+		if (!format_start(cdb, io->dxfer_direction == SG_DXFER_TO_DEV ? io->dxferp : NULL, io->dxfer_len))
+			check_condition(io, 0x05, 0x24, 0x00);
 		return;
 	case 0xa3:	/* MAINTENANCE IN: REPORT SUPPORTED OPERATION CODES, one command (SPC-4 6.35) */
 		if ((cdb[1] & 0x1f) != 0x0c || getenv("SHIM_SCSI_NO_RSOC")) {
@@ -700,10 +903,17 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 	case 0x03: {	/* REQUEST SENSE */
 		const char *state = getenv("SHIM_SCSI_STATE");
 		char *step = next_sanitizing_state();
+		unsigned int progress;
 
 		page[0] = 0x70;
 		page[7] = 10;
-		if (step && strcmp(step, "failed") == 0) {
+		if (getenv("SHIM_SCSI_FORMAT") && format_running(&progress)) {
+			page[2] = 0x02; page[12] = 0x04; page[13] = 0x04;	/* format in progress */
+			page[15] = 0x80;
+			put_be(page + 16, progress, 2);
+		} else if (getenv("SHIM_SCSI_FORMAT") && fmt.failed) {
+			page[2] = 0x03; page[12] = 0x31; page[13] = 0x01;	/* format command failed */
+		} else if (step && strcmp(step, "failed") == 0) {
 			page[2] = 0x03; page[12] = 0x31; page[13] = 0x03;	/* sanitize command failed */
 		} else if (step && strcmp(step, "done") != 0) {
 			page[2] = 0x02; page[12] = 0x04; page[13] = 0x1b;	/* sanitize in progress */
@@ -1110,6 +1320,12 @@ int ioctl(int fd, unsigned long request, ...)
 			*(unsigned long long *)arg = (unsigned long long)st.st_size;
 		else
 			*(int *)arg = 512;
+		return 0;
+	}
+	if (request == BLKSSZGET && getenv("SHIM_SCSI_FORMAT")) {
+		/* The kernel's block size follows the format (SHIM_SCSI_KERNEL_STALE=1: it stays as before). */
+		format_model();
+		*(int *)arg = (int)(getenv("SHIM_SCSI_KERNEL_STALE") ? env_num("SHIM_SCSI_BLOCK_LEN", 512) : fmt.len);
 		return 0;
 	}
 	if (request == BLKSSZGET && getenv("SHIM_NVME")) {
