@@ -331,8 +331,8 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 		complain("--erase-operator goes with --erase-record\n");
 		return EINVAL;
 	}
-	if (ps->s.v[OPT_CONTINUE_ON_REFUSAL].given && !settings_erase(&ps->s)) {
-		complain("--continue-on-refusal goes with an erase of many disks\n");
+	if (ps->s.v[OPT_CONTINUE_ON_REFUSAL].given && !settings_together(&ps->s)) {
+		complain("--continue-on-refusal goes with an erase or a format of many disks\n");
 		return EINVAL;
 	}
 	if (ps->s.v[OPT_ERASE_RECORD].given && ps->njobs > 1 && !erase_record_to_many(ps->s.v[OPT_ERASE_RECORD].str)) {
@@ -344,7 +344,18 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 		complain("--erase-record -: standard output already carries the --json document\n");
 		return EINVAL;
 	}
-	if (ps->sole && (ps->actions > 1 || ps->njobs > 1)) {
+	if ((ps->s.v[OPT_PROTECTION_INFO].given || ps->s.v[OPT_LBAF].given) && !ps->s.v[OPT_SET_SECTOR_SIZE].given) {
+		complain("--protection-info and --lbaf go with --set-sector-size\n");
+		return EINVAL;
+	}
+	if (ps->s.v[OPT_FORMAT_WAIT].given && ps->actions > 1 && !ps->s.v[OPT_SET_SECTOR_SIZE].given) {
+		complain("--format-wait: must be the only option, or follow --set-sector-size\n");
+		return EINVAL;
+	}
+	/* A format of many disks runs them together; its wait is part of it. */
+	if (ps->sole && ps->sole->id == OPT_SET_SECTOR_SIZE && ps->s.v[OPT_FORMAT_WAIT].given)
+		ps->actions--;
+	if (ps->sole && (ps->actions > 1 || (ps->njobs > 1 && ps->sole->id != OPT_SET_SECTOR_SIZE))) {
 		complain("--%s: must be the only option, for a single device\n", ps->sole->name);
 		return EINVAL;
 	}

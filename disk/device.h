@@ -242,17 +242,41 @@ struct disk_background_scan {
 	struct disk_cause cause;
 };
 
-/* --set-sector-size: the block formats a disk can be formatted to, and the one in use. */
+/*
+ * --set-sector-size: the block formats a disk can be formatted to, and the
+ * one in use (f[current]; a disk that lists none has only that one, and
+ * any other length is the disk's to refuse).
+ */
 struct disk_block_formats {
 	struct disk_block_format {
 		uint32_t data_bytes;
 		uint16_t metadata_bytes;
 		unsigned int performance;	/* relative performance: 0 best ... 3 degraded */
+		unsigned int pi_types;		/* the protection types it takes: bit t type t, bit 0 none */
 	} f[64];
 	unsigned int n, current;
+	bool rated;			/* performance is the disk's rating (NVMe) */
+	bool unlisted;			/* the disk lists no lengths: any is tried (SCSI without VPD B4h) */
 	uint64_t blocks;		/* in the format in use */
 	unsigned int pi_type;		/* protection information in use: 1-3, 0 none */
 	unsigned int pi_types;		/* those it can take: bit 0 type 1, bit 1 type 2, bit 2 type 3 */
+	struct disk_cause cause;
+};
+
+/* A format to ask for: f[index] of disk_block_formats, or where the disk lists none, bytes. */
+struct disk_format_request {
+	unsigned int index;
+	uint32_t bytes;
+	unsigned int pi_type;		/* 0: none */
+};
+
+/* Where a format started in the background stands (FORMAT UNIT with IMMED). */
+struct disk_format_poll {
+	bool running;
+	bool failed;			/* detail says how */
+	bool has_progress;
+	unsigned int progress;		/* of 65536 */
+	char detail[160];
 	struct disk_cause cause;
 };
 
@@ -344,7 +368,9 @@ struct disk_ops {
 	int (*background_scan_set)(struct device *dev, bool on, bool save, struct disk_cause *c);
 	/* --set-sector-size: the formats on offer (EOPNOTSUPP with a cause: it cannot format), and a format to f[index] with pi_type; nothing said. */
 	int (*block_formats)(struct device *dev, struct disk_block_formats *b);
-	int (*block_format_set)(struct device *dev, unsigned int index, unsigned int pi_type, struct disk_cause *c);
+	int (*block_format_set)(struct device *dev, const struct disk_format_request *r, struct disk_cause *c);
+	/* --format-wait: a format block_format_set started, as it stands (NULL: its command ends with it). */
+	int (*block_format_poll)(struct device *dev, struct disk_format_poll *p);
 	/* Before an erase: what the disk hides from the host (NULL: nothing it can hide); nothing said. */
 	int (*hidden_areas)(struct device *dev, struct disk_hidden *h);
 	/* Who the disk is (an erase record's device); 0 or an errno with id->cause, nothing said. */
@@ -388,6 +414,15 @@ struct device {
 	bool refused;		/* a dangerous option lacked its confirmation flag */
 	bool record_unwritable;	/* --erase-record's folder cannot be written: no erase, and no record */
 	bool sanitize_started;	/* this run started a sanitize (a SCSI disk keeps no record of one) */
+	/* A format this run started in the background (--set-sector-size on SCSI): the disk before it, for old -> new. */
+	bool format_started;
+	bool formats_shown;	/* the formats on offer were listed (once a run) */
+	struct disk_format_summary {
+		uint32_t block_bytes;
+		uint16_t metadata_bytes;
+		uint64_t blocks;
+		unsigned int pi_type;
+	} format_before, format_wanted;	/* wanted: block_bytes and pi_type */
 	bool reach_valid;	/* reach holds the disks the erase asked for reaches */
 	struct reach reach;
 	struct erase_run *erase;	/* the erase this run started and what it read (erasecheck.h) */

@@ -30,6 +30,18 @@ static inline void put_be16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)v;
 }
 
+static inline uint32_t get_be24(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+static inline void put_be24(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 16);
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)v;
+}
+
 static inline void put_be32(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)(v >> 24);

@@ -374,7 +374,10 @@ int nvme_block_formats(struct device *dev, struct disk_block_formats *b)
 			b->f[i].data_bytes = (uint32_t)nvme_lba_bytes(&ns->lbaf[i]);
 			b->f[i].metadata_bytes = le16toh(ns->lbaf[i].ms);
 			b->f[i].performance = ns->lbaf[i].rp & 3;
+			/* Protection information takes 8 bytes of a block's metadata: only formats with that much. */
+			b->f[i].pi_types = 1u | (b->f[i].metadata_bytes >= 8 ? (unsigned int)(ns->dpc & NVME_DPC_TYPES) << 1 : 0);
 		}
+		b->rated = true;
 		b->current = (ns->flbas & NVME_FLBAS_LOW_MASK) | (unsigned int)((ns->flbas >> NVME_FLBAS_HIGH_SHIFT) & 3) << 4;
 		b->blocks = le64toh(ns->nsze);
 		b->pi_type = ns->dps & NVME_DPS_TYPE_MASK;
@@ -384,11 +387,11 @@ int nvme_block_formats(struct device *dev, struct disk_block_formats *b)
 	return err;
 }
 
-int nvme_block_format_set(struct device *dev, unsigned int index, unsigned int pi_type, struct disk_cause *c)
+int nvme_block_format_set(struct device *dev, const struct disk_format_request *r, struct disk_cause *c)
 {
 	/* No secure erase (SES 0), metadata in a separate buffer, the protection information (if any) last. */
-	uint32_t cdw10 = (index & NVME_FORMAT_LBAF_MASK) | (uint32_t)((index >> 4) & 3) << NVME_FORMAT_LBAFU_SHIFT |
-			 (uint32_t)(pi_type & NVME_DPS_TYPE_MASK) << NVME_FORMAT_PI_SHIFT;
+	uint32_t cdw10 = (r->index & NVME_FORMAT_LBAF_MASK) | (uint32_t)((r->index >> 4) & 3) << NVME_FORMAT_LBAFU_SHIFT |
+			 (uint32_t)(r->pi_type & NVME_DPS_TYPE_MASK) << NVME_FORMAT_PI_SHIFT;
 
 	return nvme_admin_format(dev, dev->nvme_nsid, cdw10, c);
 }

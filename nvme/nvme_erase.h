@@ -23,6 +23,6 @@ void nvme_erase_choices(struct device *dev, char *text, size_t size);
 
 /* --set-sector-size: Identify Namespace's LBA formats; Format NVM to one of them, without a secure erase. */
 int nvme_block_formats(struct device *dev, struct disk_block_formats *b);
-int nvme_block_format_set(struct device *dev, unsigned int index, unsigned int pi_type, struct disk_cause *c);
+int nvme_block_format_set(struct device *dev, const struct disk_format_request *r, struct disk_cause *c);
 
 #endif

@@ -1,54 +1,181 @@
 /*
  * --set-sector-size BYTES on a disk that formats itself to another block
- * size (an NVMe namespace: Format NVM to the LBA format of BYTES, no
- * metadata, no protection information, no secure erase).  This file
- * lists the formats on offer, picks one, says what is sent, and afterwards
- * reads the disk again and has the kernel agree: old -> new.  ATA drives
- * keep 9.65's SET SECTOR CONFIGURATION (sectors.c).
+ * size: an NVMe namespace (Format NVM to the LBA format of BYTES, no
+ * secure erase) or a SCSI disk (MODE SELECT of the block length, then
+ * FORMAT UNIT, which runs on in the background and --format-wait
+ * follows).  This file lists the formats on offer, picks one, refuses
+ * what the disk says it cannot take before anything is sent, and at the
+ * end reads the disk again and has the kernel agree: old -> new.  ATA
+ * drives keep 9.65's SET SECTOR CONFIGURATION (sectors.c).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <linux/fs.h>
 
 #include "checks.h"
+#include "clock.h"
 #include "json.h"
+#include "progress.h"
 #include "report.h"
 #include "sector_format.h"
 #include "sysfs.h"
 
 static const char *const performance[4] = { "best", "better", "good", "degraded" };
 
-static void list_formats(const struct disk_block_formats *b, int chosen)
+/* "none, 1, 2": the protection types of bits (bit t: type t, bit 0 none). */
+static const char *pi_types_text(unsigned int bits, char *buf, size_t size)
 {
-	out(" formats on offer (* in use, > chosen):\n");
-	for (unsigned int i = 0; i < b->n; i++)
-		out("  %c%c %2u: %5u bytes data, %3u bytes metadata, relative performance %u (%s)\n",
-		    i == b->current ? '*' : ' ', (int)i == chosen ? '>' : ' ', i, b->f[i].data_bytes, b->f[i].metadata_bytes,
-		    b->f[i].performance, performance[b->f[i].performance & 3]);
+	static const char *const names[4] = { "none", "type 1", "type 2", "type 3" };
+
+	buf[0] = '\0';
+	for (unsigned int t = 0; t < 4; t++)
+		if (bits & (1u << t))
+			snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", buf[0] ? ", " : "", names[t]);
+	return buf[0] ? buf : "not even none";
 }
 
-/* The format of bytes without metadata, the best performing; -1: none. */
-static int choose(const struct disk_block_formats *b, uint64_t bytes)
+static void list_formats(const struct disk_block_formats *b, int chosen)
+{
+	char types[32];
+
+	if (b->unlisted) {
+		out(" this disk lists no block lengths (no VPD page B4h): %u-byte blocks now; another length is the disk's to"
+		    " take or refuse\n", b->f[b->current].data_bytes);
+		return;
+	}
+	out(" formats on offer (* in use, > chosen):\n");
+	for (unsigned int i = 0; i < b->n; i++) {
+		out("  %c%c %2u: %5u bytes data, ", i == b->current ? '*' : ' ', (int)i == chosen ? '>' : ' ', i,
+		    b->f[i].data_bytes);
+		if (b->rated)
+			out("%3u bytes metadata, relative performance %u (%s)\n", b->f[i].metadata_bytes, b->f[i].performance,
+			    performance[b->f[i].performance & 3]);
+		else
+			out("protection information: %s\n", pi_types_text(b->f[i].pi_types, types, sizeof(types)));
+	}
+}
+
+/* What --set-sector-size, --protection-info and --lbaf ask for. */
+static struct disk_format_request wanted(const struct settings *s, enum opt_id opt)
+{
+	return (struct disk_format_request){
+		.bytes = (uint32_t)s->v[opt].num,
+		.pi_type = s->v[OPT_PROTECTION_INFO].given ? (unsigned int)s->v[OPT_PROTECTION_INFO].num : 0,
+	};
+}
+
+/*
+ * The format of r->bytes that takes r->pi_type: the one --lbaf names, else
+ * the best performing (with no metadata, or where protection information is
+ * asked for, the least that holds it).  -1: none; -2: the disk lists none,
+ * and r->bytes is for it to take or refuse.
+ */
+static int choose(const struct disk_block_formats *b, const struct settings *s, const struct disk_format_request *r)
 {
 	int best = -1;
 
-	for (unsigned int i = 0; i < b->n; i++)
-		if (b->f[i].data_bytes == bytes && !b->f[i].metadata_bytes &&
-		    (best < 0 || b->f[i].performance < b->f[best].performance))
+	if (s->v[OPT_LBAF].given)
+		return s->v[OPT_LBAF].num < b->n ? (int)s->v[OPT_LBAF].num : -1;
+	for (unsigned int i = 0; i < b->n; i++) {
+		const struct disk_block_format *f = &b->f[i];
+
+		/* An NVMe format keeps protection information in its metadata; a SCSI disk adds 8 bytes a block. */
+		if (f->data_bytes != r->bytes || (b->rated && (r->pi_type ? f->metadata_bytes < 8 : f->metadata_bytes != 0)))
+			continue;
+		if (best < 0 || f->performance < b->f[best].performance ||
+		    (f->performance == b->f[best].performance && f->metadata_bytes < b->f[best].metadata_bytes))
 			best = (int)i;
-	return best;
+	}
+	return best < 0 && b->unlisted ? -2 : best;
 }
 
-static void json_format(const char *key, const struct disk_block_formats *b)
+/* The disk's refusal of the request, said; 0 with r->index set when it may be sent. */
+static int refusal(const struct disk_block_formats *b, const struct settings *s, enum opt_id opt,
+		   struct disk_format_request *r, int chosen)
+{
+	const char *name = s->v[opt].name;
+	char types[32];
+
+	if (s->v[OPT_LBAF].given && !b->rated) {
+		complain(" --lbaf: LBA formats are an NVMe namespace's: this disk has none\n");
+		return EINVAL;
+	}
+	if (s->v[OPT_LBAF].given && chosen < 0) {
+		complain(" --lbaf: this namespace has no LBA format %llu (0 to %u)\n", (unsigned long long)s->v[OPT_LBAF].num,
+			 b->n - 1);
+		return EINVAL;
+	}
+	if (s->v[OPT_LBAF].given && b->f[chosen].data_bytes != r->bytes) {
+		complain(" --lbaf: LBA format %d has %u-byte blocks, not %u\n", chosen, b->f[chosen].data_bytes, r->bytes);
+		return EINVAL;
+	}
+	if (chosen == -1) {
+		complain(" %s: this disk has no format of %u-byte blocks %s\n", name, r->bytes,
+			 !b->rated ? "(see the list above)"
+			 : r->pi_type ? "with metadata for protection information"
+				      : "without metadata");
+		return EINVAL;
+	}
+	if (r->pi_type && !b->pi_types) {
+		complain(" --protection-info %u: this disk cannot be formatted with protection information\n", r->pi_type);
+		return EINVAL;
+	}
+	if (chosen >= 0 && !(b->f[chosen].pi_types & (1u << r->pi_type))) {
+		complain(" --protection-info %u: this disk does not take protection type %u with %u-byte blocks (it takes: %s)\n",
+			 r->pi_type, r->pi_type, r->bytes, pi_types_text(b->f[chosen].pi_types, types, sizeof(types)));
+		return EINVAL;
+	}
+	r->index = chosen >= 0 ? (unsigned int)chosen : 0;
+	return 0;
+}
+
+/* The disk's formats, the one chosen, and its refusal, said; nothing sent but what reads them. */
+static int check(struct device *dev, const struct settings *s, enum opt_id opt, struct disk_block_formats *b,
+		 struct disk_format_request *r, int *chosen)
+{
+	int err;
+
+	*r = wanted(s, opt);
+	*chosen = -1;
+	if (!dev->disk->block_formats)
+		return refuse_on_this_disk(dev, s->v[opt].name);
+	if ((err = dev->disk->block_formats(dev, b)))
+		return say_cause_for(&b->cause, err, s->v[opt].name);
+	*chosen = choose(b, s, r);
+	if (!dev->formats_shown)
+		list_formats(b, *chosen);
+	dev->formats_shown = true;
+	return refusal(b, s, opt, r, *chosen);
+}
+
+static struct disk_format_summary summary_of(const struct disk_block_formats *b)
+{
+	return (struct disk_format_summary){ .block_bytes = b->f[b->current].data_bytes,
+					     .metadata_bytes = b->f[b->current].metadata_bytes,
+					     .blocks = b->blocks,
+					     .pi_type = b->pi_type };
+}
+
+static void json_summary(const char *key, const struct disk_format_summary *f)
 {
 	json_object_begin(key);
-	json_uint("block_bytes", b->f[b->current].data_bytes);
-	json_uint("metadata_bytes", b->f[b->current].metadata_bytes);
-	json_uint("blocks", b->blocks);
-	json_uint("protection_type", b->pi_type);
+	json_uint("block_bytes", f->block_bytes);
+	json_uint("metadata_bytes", f->metadata_bytes);
+	json_uint("blocks", f->blocks);
+	json_uint("protection_type", f->pi_type);
 	json_object_end();
+}
+
+static void pi_words(unsigned int type)
+{
+	if (type)
+		out("type %u", type);
+	else
+		out("none");
 }
 
 /* The kernel's block size agrees with the disk's, rescanning where it does not yet; 0, or EIO said. */
@@ -61,8 +188,11 @@ static int kernel_agrees(struct device *dev, uint32_t bytes)
 	(void)ioctl(dev->fd, BLKRRPART, NULL);
 	if (ioctl(dev->fd, BLKSSZGET, &kernel) == 0 && (uint32_t)kernel == bytes)
 		return 0;
-	if (sysfs_disk_dir(dev->fd, dir, sizeof(dir)))
+	/* A SCSI disk is rescanned by itself, an NVMe namespace with its controller. */
+	if (sysfs_disk_dir(dev->fd, dir, sizeof(dir))) {
+		(void)sysfs_write_line(dir, "device/rescan", "1");
 		(void)sysfs_write_line(dir, "device/rescan_controller", "1");
+	}
 	if (ioctl(dev->fd, BLKSSZGET, &kernel) == 0 && (uint32_t)kernel == bytes)
 		return 0;
 	complain(" --set-sector-size: the kernel still has %s's block size as %d bytes, the disk %u: reconnect it, or"
@@ -70,62 +200,172 @@ static int kernel_agrees(struct device *dev, uint32_t bytes)
 	return EIO;
 }
 
+/* The format ended: the disk read again, old -> new, and the kernel made to agree. */
+static int after_format(struct device *dev, const char *name, bool known_before)
+{
+	const struct disk_format_summary *before = &dev->format_before, *want = &dev->format_wanted;
+	struct disk_block_formats b = { 0 };
+	struct disk_format_summary now;
+	int err;
+
+	if ((err = dev->disk->block_formats(dev, &b)))
+		return say_cause_for(&b.cause, err, name);
+	now = summary_of(&b);
+	if (known_before) {
+		out(" block size: %u -> %u bytes; blocks: %llu -> %llu; protection information: ", before->block_bytes,
+		    now.block_bytes, (unsigned long long)before->blocks, (unsigned long long)now.blocks);
+		pi_words(before->pi_type);
+		out(" -> ");
+	} else {
+		out(" block size: %u bytes; blocks: %llu; protection information: ", now.block_bytes,
+		    (unsigned long long)now.blocks);
+	}
+	pi_words(now.pi_type);
+	out("\n");
+	json_object_begin("sector_format");
+	if (known_before)
+		json_summary("before", before);
+	json_summary("after", &now);
+	json_object_end();
+	if (known_before && (now.block_bytes != want->block_bytes || now.pi_type != want->pi_type)) {
+		complain(" %s: the disk reports %u-byte blocks, protection type %u after the format, not the %u and %u asked"
+			 " for\n", name, now.block_bytes, now.pi_type, want->block_bytes, want->pi_type);
+		return EIO;
+	}
+	return kernel_agrees(dev, now.block_bytes);
+}
+
 void sector_format_preview(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct disk_block_formats b = { 0 };
+	struct disk_format_request r = wanted(s, opt);
 
 	/* Nothing where the disk cannot say: its refusal comes with the step. */
-	if (dev->disk->block_formats && !dev->disk->block_formats(dev, &b))
-		list_formats(&b, choose(&b, s->v[opt].num));
+	if (dev->disk->block_formats && !dev->disk->block_formats(dev, &b)) {
+		list_formats(&b, choose(&b, s, &r));
+		dev->formats_shown = true;
+	}
+}
+
+int sector_format_check(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct disk_block_formats b = { 0 };
+	struct disk_format_request r;
+	int chosen = -1, err;
+
+	if (dev->disk->ata)
+		return sector_format_ata_refusal(s);
+	if ((err = check(dev, s, opt, &b, &r, &chosen)))
+		dev->refused = true;
+	return err;
+}
+
+int sector_format_ata_refusal(const struct settings *s)
+{
+	if (!s->v[OPT_PROTECTION_INFO].given && !s->v[OPT_LBAF].given)
+		return 0;
+	complain(" %s: an ATA drive's SET SECTOR CONFIGURATION has no protection information and no LBA formats\n",
+		 s->v[OPT_PROTECTION_INFO].given ? "--protection-info" : "--lbaf");
+	return EINVAL;
 }
 
 int sector_format_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	const struct opt_value *v = &s->v[opt];
-	struct disk_block_formats before = { 0 }, after = { 0 };
+	const char *name = s->v[opt].name;
+	struct disk_block_formats before = { 0 };
+	struct disk_format_request r;
 	struct disk_cause cause = { 0 };
-	int chosen, err;
+	int chosen = -1, err;
 
-	/* A SCSI disk's FORMAT UNIT is not built yet: it is refused as an ATA command. */
-	if (!dev->disk->block_formats)
-		return refuse_on_this_disk(dev, v->name);
-	if ((err = dev->disk->block_formats(dev, &before)))
-		return say_cause_for(&before.cause, err, v->name);
-	chosen = choose(&before, v->num);
-	list_formats(&before, chosen);
-	if (chosen < 0) {
-		complain(" %s: this disk has no format of %llu-byte blocks without metadata\n", v->name,
-			 (unsigned long long)v->num);
-		return EINVAL;
+	if ((err = check(dev, s, opt, &before, &r, &chosen))) {
+		dev->refused = true;
+		return err;
 	}
-	if ((unsigned int)chosen == before.current && !before.pi_type) {
-		out(" already formatted with %u-byte blocks: nothing sent\n", before.f[chosen].data_bytes);
+	if (before.f[before.current].data_bytes == r.bytes && before.pi_type == r.pi_type &&
+	    (chosen < 0 || (unsigned int)chosen == before.current)) {
+		out(" already formatted with %u-byte blocks: nothing sent\n", r.bytes);
 		return 0;
 	}
-	out(" formatting to %u-byte blocks (format %d), no metadata, no protection information\n",
-	    before.f[chosen].data_bytes, chosen);
+	if (before.rated)
+		out(" formatting to %u-byte blocks (format %u), %s metadata, ", r.bytes, r.index,
+		    before.f[r.index].metadata_bytes ? "with" : "no");
+	else
+		out(" formatting to %u-byte blocks, ", r.bytes);
+	if (r.pi_type)
+		out("protection information type %u\n", r.pi_type);
+	else
+		out("no protection information\n");
 	fflush(stdout);
-	if ((err = dev->disk->block_format_set(dev, (unsigned int)chosen, 0, &cause)))
-		return say_cause_for(&cause, err, v->name);
-	if ((err = dev->disk->block_formats(dev, &after)))
-		return say_cause_for(&after.cause, err, v->name);
-	out(" block size: %u -> %u bytes; blocks: %llu -> %llu; protection information: ", before.f[before.current].data_bytes,
-	    after.f[after.current].data_bytes, (unsigned long long)before.blocks, (unsigned long long)after.blocks);
-	if (before.pi_type)
-		out("type %u -> ", before.pi_type);
-	else
-		out("none -> ");
-	if (after.pi_type)
-		out("type %u\n", after.pi_type);
-	else
-		out("none\n");
+	if ((err = dev->disk->block_format_set(dev, &r, &cause)))
+		return say_cause_for(&cause, err, name);
+	dev->format_before = summary_of(&before);
+	dev->format_wanted = (struct disk_format_summary){ .block_bytes = r.bytes, .pi_type = r.pi_type };
+	if (!dev->disk->block_format_poll)
+		return after_format(dev, name, true);
+	/* It goes on in the disk: --format-wait follows it, as --sanitize-wait follows a sanitize. */
+	dev->format_started = true;
+	if (s->v[OPT_FORMAT_WAIT].given)
+		return 0;
+	out("Format started in background: the disk answers NOT READY until it ends\n");
+	out("You may use `--format-wait` to follow it, and to have the kernel see the new size\n");
 	json_object_begin("sector_format");
-	json_format("before", &before);
-	json_format("after", &after);
+	json_summary("before", &dev->format_before);
+	json_bool("started_in_background", true);
 	json_object_end();
-	if (after.current != (unsigned int)chosen) {
-		complain(" %s: the disk still reports format %u after the format\n", v->name, after.current);
+	return 0;
+}
+
+int sector_format_wait_step(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const char *name = s->v[opt].name;
+	struct disk_format_poll p;
+	struct status_line line;
+	bool seen_running = false;
+	unsigned int from = 0;
+	double start = monotonic_seconds();
+	int err;
+
+	if (s->v[OPT_SET_SECTOR_SIZE].given && !dev->format_started)
+		return 0;	/* nothing started, or a format that ended with its command: said above */
+	if (!dev->disk->block_format_poll) {
+		if (!dev->disk->block_formats)
+			return refuse_on_this_disk(dev, name);
+		out("No format in progress (this disk's format ends with its command)\n");
+		return 0;
+	}
+	poll_wait_begin();
+	status_begin(&line, !dev->run.json);
+	for (;;) {
+		p = (struct disk_format_poll){ 0 };
+		if ((err = dev->disk->block_format_poll(dev, &p)) || !p.running)
+			break;
+		if (!seen_running)
+			from = p.progress;
+		seen_running = true;
+		if (poll_wait_interrupted())
+			break;
+		if (p.has_progress)
+			draw_rate_status(&line, "format", p.progress, from, monotonic_seconds() - start);
+		sleep(1);
+	}
+	status_end(&line);
+	poll_wait_end();
+	if (err)
+		return say_cause_for(&p.cause, err, name);
+	if (p.running)
+		return poll_wait_report_interrupt_of(name, "format", "--format-wait");
+	if (p.failed) {
+		complain(" %s: %s\n", name, p.detail);
+		json_object_begin("sector_format");
+		json_bool("failed", true);
+		json_string("detail", p.detail);
+		json_object_end();
 		return EIO;
 	}
-	return kernel_agrees(dev, after.f[after.current].data_bytes);
+	if (!seen_running && !dev->format_started) {
+		out("No format in progress\n");
+		return 0;
+	}
+	out("Format completed\n");
+	return after_format(dev, name, dev->format_started);
 }

@@ -114,6 +114,8 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 	/* Other kinds format to another block size (sector_format.c); ATA keeps 9.65's command. */
 	if (!dev->disk->ata)
 		return sector_format_step(dev, s, opt);
+	if ((err = sector_format_ata_refusal(s)))
+		return err;
 	if ((err = need_whole_disk(dev, 0)))
 		return err;
 	if (!identify_or_report(dev, &err))

@@ -99,4 +99,7 @@ void settings_name_values(struct settings *s);
 /* An option that erases a disk, or waits for its erase, was given: the run an erase record tells of. */
 bool settings_erase(const struct settings *s);
 
+/* What many disks do at once, each checked before any is sent a command: an erase, or a format. */
+bool settings_together(const struct settings *s);
+
 #endif

@@ -215,6 +215,23 @@ void draw_sanitize_status(struct status_line *st, unsigned int progress, unsigne
 	status_draw(st, text);
 }
 
+void draw_rate_status(struct status_line *st, const char *what, unsigned int progress, unsigned int from,
+		      double elapsed_s)
+{
+	char text[96];
+	unsigned int percent = progress * 100 / 65536;
+
+	if (!st->shown)
+		return;
+	/* The rate so far says the rest, once there is a rate to go by (1% of the way). */
+	if (progress >= from + 655 && elapsed_s >= 1)
+		snprintf(text, sizeof(text), "%s: %u%% done, about %.0f s left", what, percent,
+			 elapsed_s * (65536 - progress) / (progress - from));
+	else
+		snprintf(text, sizeof(text), "%s: %u%% done", what, percent);
+	status_draw(st, text);
+}
+
 void draw_trim_status(struct status_line *st, unsigned int done, unsigned int total)
 {
 	char text[64];
@@ -257,8 +274,16 @@ void poll_wait_end(void)
 
 int poll_wait_report_interrupt(const char *option)
 {
-	complain(" %s: interrupted: the sanitize goes on in the drive (--sanitize-status shows where it stands)\n", option);
-	json_object_begin("sanitize_wait");
+	return poll_wait_report_interrupt_of(option, "sanitize", "--sanitize-status");
+}
+
+int poll_wait_report_interrupt_of(const char *option, const char *what, const char *follow)
+{
+	char key[32];
+
+	complain(" %s: interrupted: the %s goes on in the drive (%s shows where it stands)\n", option, what, follow);
+	snprintf(key, sizeof(key), "%s_wait", what);
+	json_object_begin(key);
 	json_bool("interrupted", true);
 	json_bool("drive_continues", true);
 	json_object_end();

@@ -76,6 +76,15 @@ bool poll_wait_interrupted(void);
 void poll_wait_end(void);
 /* After an interrupted wait: says the drive carries on (text and JSON "sanitize_wait"); returns EINTR. */
 int poll_wait_report_interrupt(const char *option);
+/* The same of what ("format": JSON "format_wait"), follow the option that shows where it stands. */
+int poll_wait_report_interrupt_of(const char *option, const char *what, const char *follow);
+
+/*
+ * "format: N% done, about S s left": the time left from the rate so far,
+ * from progress from to progress in elapsed_s (where the wait began).
+ */
+void draw_rate_status(struct status_line *st, const char *what, unsigned int progress, unsigned int from,
+		      double elapsed_s);
 
 /* "trim: DONE of TOTAL ranges done", as both transports' TRIM draw it. */
 void draw_trim_status(struct status_line *st, unsigned int done, unsigned int total);

@@ -82,7 +82,8 @@ struct step {
 
 static const struct step steps[] = {
 	/* Settings. */
-	STEP(OPT_SET_SECTOR_SIZE, WHEN_GIVEN, false, set_sector_size, ANY),
+	ERASE_STEP(OPT_SET_SECTOR_SIZE, set_sector_size, sector_format_check),
+	STEP(OPT_FORMAT_WAIT, WHEN_GIVEN, false, sector_format_wait_step, ANY),
 	STEP(OPT_TRIM_STDIN, WHEN_GIVEN, false, trim_from_stdin, ANY),
 	STEP(OPT_WDIDLE3, WHEN_SET, false, set_wdidle3, ATA),
 	STEP(OPT_READAHEAD, WHEN_SET, false, set_kernel_setting, ANY),

@@ -549,7 +549,7 @@ static void replay(struct member *m)
 bool jobs_erase_together(const struct job *jobs, int njobs)
 {
 	for (int i = 0; njobs > 1 && i < njobs; i++)
-		if (settings_erase(&jobs[i].s))
+		if (settings_together(&jobs[i].s))
 			return true;
 	return false;
 }

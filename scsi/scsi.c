@@ -126,6 +126,27 @@ static int read_capacity10(struct device *dev, struct scsi_capacity *cap, struct
 	return err;
 }
 
+/* The supported VPD pages (page 00h) into list; its readable length, 0 when the disk has none. */
+size_t scsi_vpd_list(struct device *dev, uint8_t list[256])
+{
+	struct scsi_result res;
+	size_t len;
+
+	return scsi_vpd(dev, VPD_SUPPORTED_PAGES, list, 256, &len, &res) ? 0 : len;
+}
+
+/* One VPD page the disk lists in page 00h (list, list_len bytes of it); its readable length, 0 when none. */
+size_t scsi_listed_vpd(struct device *dev, const uint8_t *list, size_t list_len, uint8_t code, uint8_t *page,
+		       size_t size)
+{
+	struct scsi_result res;
+	size_t len;
+
+	if (!scsi_vpd_listed(list, list_len, code) || scsi_vpd(dev, code, page, size, &len, &res))
+		return 0;
+	return len;
+}
+
 int scsi_read_capacity(struct device *dev, struct scsi_capacity *cap, struct scsi_result *res)
 {
 	int err;
@@ -195,6 +216,88 @@ int scsi_mode_select(struct device *dev, const uint8_t *header, const uint8_t *p
 	param[MODE_HEADER_10_LEN] &= 0x7f;
 	put_be16(cdb + 7, (uint16_t)total);
 	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_OUT, param, total, 0, res);
+}
+
+/* The block descriptor that came with a MODE SENSE (10): its bytes within got, and whether it is long. */
+static void block_descriptor(uint8_t *buf, size_t got, uint8_t **bd, size_t *bd_len)
+{
+	size_t n = got >= MODE_HEADER_10_LEN ? get_be16(buf + 6) : 0;
+
+	*bd = buf + MODE_HEADER_10_LEN;
+	*bd_len = n >= MODE_BLOCK_DESCRIPTOR_LEN && MODE_HEADER_10_LEN + n <= got ? n : 0;
+}
+
+static int mode_sense_blocks(struct device *dev, uint8_t page_code, bool llbaa, uint8_t *buf, size_t len,
+			     struct scsi_result *res)
+{
+	uint8_t cdb[10] = { SCSI_MODE_SENSE_10, llbaa ? MODE_SENSE_LLBAA : 0, (uint8_t)(page_code & 0x3f) };
+
+	put_be16(cdb + 7, (uint16_t)len);
+	memset(buf, 0, len);
+	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, buf, len, 0, res);
+}
+
+int scsi_mode_sense_blocks(struct device *dev, uint8_t page_code, uint8_t *buf, size_t len, uint8_t **bd,
+			   size_t *bd_len, uint8_t **page, size_t *page_len, struct scsi_result *res)
+{
+	size_t offset;
+	int err = mode_sense_blocks(dev, page_code, false, buf, len, res);
+
+	if (err)
+		return err;
+	block_descriptor(buf, res->got, bd, bd_len);
+	/* A short descriptor's count of all ones: too many blocks for it, as sg_format asks again. */
+	if (*bd_len == MODE_BLOCK_DESCRIPTOR_LEN && get_be32(*bd) == 0xffffffffu) {
+		if ((err = mode_sense_blocks(dev, page_code, true, buf, len, res)))
+			return err;
+		block_descriptor(buf, res->got, bd, bd_len);
+	}
+	*page = NULL;
+	*page_len = 0;
+	if (!scsi_find_mode_page(buf, res->got, page_code, 0, &offset, page_len, res->cause, sizeof(res->cause)))
+		*page = buf + offset;
+	res->cause[0] = '\0';
+	return 0;
+}
+
+int scsi_mode_select_block_length(struct device *dev, const uint8_t *header, size_t bd_len, uint32_t bytes,
+				  const uint8_t *page, size_t page_len, struct scsi_result *res)
+{
+	uint8_t param[MODE_HEADER_10_LEN + MODE_LONG_BLOCK_DESCRIPTOR_LEN + 2 + 255] = { 0 };
+	uint8_t *bd = param + MODE_HEADER_10_LEN;
+	bool longlba = bd_len == MODE_LONG_BLOCK_DESCRIPTOR_LEN;
+	size_t total = MODE_HEADER_10_LEN + (longlba ? MODE_LONG_BLOCK_DESCRIPTOR_LEN : MODE_BLOCK_DESCRIPTOR_LEN) + page_len;
+	uint8_t cdb[10] = { SCSI_MODE_SELECT_10, 0x11 };	/* PF, SP */
+
+	if (total > sizeof(param) || (page_len && page_len < 2))
+		return EINVAL;
+	/* The header as scsi_mode_select() makes it, with LONGLBA and the descriptor's length. */
+	param[2] = header[2];
+	param[4] = longlba ? MODE_LONGLBA : 0;
+	put_be16(param + 6, (uint16_t)(longlba ? MODE_LONG_BLOCK_DESCRIPTOR_LEN : MODE_BLOCK_DESCRIPTOR_LEN));
+	/* NUMBER OF LOGICAL BLOCKS 0: all the new length holds; the length in its last bytes. */
+	if (longlba)
+		put_be32(bd + 12, bytes);
+	else
+		put_be24(bd + 5, bytes);
+	if (page_len) {
+		uint8_t *p = param + total - page_len;
+
+		memcpy(p, page, page_len);
+		p[0] &= 0x7f;
+	}
+	put_be16(cdb + 7, (uint16_t)total);
+	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_OUT, param, total, 0, res);
+}
+
+int scsi_format_unit(struct device *dev, unsigned int pi_type, struct scsi_result *res)
+{
+	/* SBC-3 table 38: type 1 FMTPINFO 10b; types 2 and 3 11b, with PROTECTION FIELD USAGE 0 and 1. */
+	static const uint8_t fmtpinfo[4] = { 0, 2, 3, 3 }, pfu[4] = { 0, 0, 0, 1 };
+	uint8_t cdb[6] = { SCSI_FORMAT_UNIT, (uint8_t)(fmtpinfo[pi_type & 3] << 6 | FORMAT_FMTDATA | FORMAT_CMPLST) };
+	uint8_t header[4] = { pfu[pi_type & 3], FORMAT_IMMED };
+
+	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_OUT, header, sizeof(header), 60, res);
 }
 
 int scsi_synchronize_cache(struct device *dev, struct scsi_result *res)

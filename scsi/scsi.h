@@ -17,6 +17,7 @@
 #include "sense.h"
 
 enum scsi_opcode {
+	SCSI_FORMAT_UNIT = 0x04,
 	SCSI_REQUEST_SENSE = 0x03,
 	SCSI_INQUIRY = 0x12,
 	SCSI_START_STOP_UNIT = 0x1b,
@@ -32,6 +33,12 @@ enum scsi_opcode {
 	SCSI_MAINTENANCE_IN = 0xa3,		/* service action 0Ch: REPORT SUPPORTED OPERATION CODES */
 };
 #define SAI_READ_CAPACITY_16 0x10
+/* MODE SENSE (10) byte 1: LLBAA, long block descriptors welcome. */
+#define MODE_SENSE_LLBAA 0x10
+/* FORMAT UNIT byte 1 (SBC-3 5.3.1): FMTDATA (a parameter list follows), CMPLST; its header's byte 1 IMMED. */
+#define FORMAT_FMTDATA 0x10
+#define FORMAT_CMPLST 0x08
+#define FORMAT_IMMED 0x02
 #define MI_REPORT_SUPPORTED_OPCODES 0x0c
 
 /* SANITIZE's byte 1 (SBC-4 5.30): IMMED, AUSE and the SERVICE ACTION (bits 4:0). */
@@ -99,6 +106,12 @@ int scsi_inquiry(struct device *dev, struct scsi_inquiry *inq, struct scsi_resul
  */
 int scsi_vpd(struct device *dev, uint8_t page, uint8_t *buf, size_t len, size_t *page_len, struct scsi_result *res);
 
+/* The supported VPD pages (page 00h) into list; its readable length, 0 when the disk has none. */
+size_t scsi_vpd_list(struct device *dev, uint8_t list[256]);
+/* One VPD page the list (list_len bytes) names, into page; its readable length, 0 when none. */
+size_t scsi_listed_vpd(struct device *dev, const uint8_t *list, size_t list_len, uint8_t code, uint8_t *page,
+		       size_t size);
+
 /*
  * READ CAPACITY (16), or (10) where (16) is refused; behind a USB bridge
  * (dev->scsi_cautious) (10) first, and (16) only when (10) cannot say.
@@ -123,6 +136,30 @@ int scsi_mode_sense(struct device *dev, uint8_t page_code, uint8_t sub, enum scs
  */
 int scsi_mode_select(struct device *dev, const uint8_t *header, const uint8_t *page, size_t page_len, bool save,
 		     struct scsi_result *res);
+
+/*
+ * MODE SENSE (10) of one page with its block descriptor (DBD clear, LLBAA
+ * set: a long one where the disk has more blocks than 32 bits count); *bd
+ * and *bd_len the descriptor (0: none came), *page and *page_len the page.
+ */
+int scsi_mode_sense_blocks(struct device *dev, uint8_t page_code, uint8_t *buf, size_t len, uint8_t **bd,
+			   size_t *bd_len, uint8_t **page, size_t *page_len, struct scsi_result *res);
+
+/*
+ * MODE SELECT (10), PF and SP, of one block descriptor with the block
+ * length bytes and NUMBER OF LOGICAL BLOCKS 0 (the most the new length
+ * holds, SBC-3 6.4.2), long or short as MODE SENSE gave it, and the page
+ * it came with (page_len 0: none): the length the next FORMAT UNIT takes.
+ */
+int scsi_mode_select_block_length(struct device *dev, const uint8_t *header, size_t bd_len, uint32_t bytes,
+				  const uint8_t *page, size_t page_len, struct scsi_result *res);
+
+/*
+ * FORMAT UNIT (SBC-3 5.3) with IMMED: the defect list kept (CMPLST), and
+ * protection information type pi_type (0: none), FMTPINFO and PROTECTION
+ * FIELD USAGE as SBC-3 table 38 has them.
+ */
+int scsi_format_unit(struct device *dev, unsigned int pi_type, struct scsi_result *res);
 
 int scsi_synchronize_cache(struct device *dev, struct scsi_result *res);
 int scsi_start_stop(struct device *dev, enum scsi_power_condition condition, uint8_t modifier, bool start,

@@ -22,6 +22,7 @@
 #include "report.h"
 #include "scsi.h"
 #include "scsi_background.h"
+#include "scsi_format.h"
 #include "scsi_disk.h"
 #include "scsi_epc.h"
 #include "scsi_power.h"
@@ -156,42 +157,21 @@ static int capacity_of(struct device *dev, struct scsi_capacity *cap, struct scs
 	return err;
 }
 
-/* One VPD page the disk lists in page 00h (list, list_len bytes of it); its readable length, 0 when none. */
-static size_t listed_vpd(struct device *dev, const uint8_t *list, size_t list_len, uint8_t code, uint8_t *page,
-			 size_t size)
-{
-	struct scsi_result res;
-	size_t len;
-
-	if (!scsi_vpd_listed(list, list_len, code) || scsi_vpd(dev, code, page, size, &len, &res))
-		return 0;
-	return len;
-}
-
 /* UNMAP works: LBPU in B2h, and B0h gives it limits (0 there: not implemented).  *why says what is missing. */
 static bool unmap_supported(struct device *dev, const uint8_t *list, size_t list_len, struct scsi_block_limits *bl,
 			    const char **why)
 {
 	uint8_t page[256];
-	size_t len = listed_vpd(dev, list, list_len, VPD_LOGICAL_BLOCK_PROVISIONING, page, sizeof(page));
+	size_t len = scsi_listed_vpd(dev, list, list_len, VPD_LOGICAL_BLOCK_PROVISIONING, page, sizeof(page));
 
 	memset(bl, 0, sizeof(*bl));
 	*why = "its Logical Block Provisioning page does not list UNMAP";
 	if (!scsi_decode_provisioning_unmap(page, len))
 		return false;
-	len = listed_vpd(dev, list, list_len, VPD_BLOCK_LIMITS, page, sizeof(page));
+	len = scsi_listed_vpd(dev, list, list_len, VPD_BLOCK_LIMITS, page, sizeof(page));
 	scsi_decode_block_limits(page, len, bl);
 	*why = "its Block Limits page gives UNMAP a limit of 0: not implemented";
 	return bl->max_unmap_blocks && bl->max_unmap_descriptors;
-}
-
-/* The supported VPD pages (page 00h) into list; its readable length, 0 when the disk has none. */
-static size_t vpd_list(struct device *dev, uint8_t list[256])
-{
-	struct scsi_result res;
-	size_t len;
-
-	return scsi_vpd(dev, VPD_SUPPORTED_PAGES, list, 256, &len, &res) ? 0 : len;
 }
 
 static void gather_facts(struct device *dev, struct scsi_facts *f)
@@ -207,12 +187,12 @@ static void gather_facts(struct device *dev, struct scsi_facts *f)
 	f->id.protocol = -1;
 	if (scsi_inquiry(dev, &f->inq, &res) == 0)
 		snprintf(f->model, sizeof(f->model), "%s%s%s", f->inq.vendor, f->inq.vendor[0] ? " " : "", f->inq.product);
-	list_len = vpd_list(dev, list);
-	if ((len = listed_vpd(dev, list, list_len, VPD_UNIT_SERIAL_NUMBER, page, sizeof(page))))
+	list_len = scsi_vpd_list(dev, list);
+	if ((len = scsi_listed_vpd(dev, list, list_len, VPD_UNIT_SERIAL_NUMBER, page, sizeof(page))))
 		scsi_decode_serial(page, len, f->serial, sizeof(f->serial));
-	if ((len = listed_vpd(dev, list, list_len, VPD_DEVICE_IDENTIFICATION, page, sizeof(page))))
+	if ((len = scsi_listed_vpd(dev, list, list_len, VPD_DEVICE_IDENTIFICATION, page, sizeof(page))))
 		scsi_decode_identification(page, len, &f->id);
-	if ((len = listed_vpd(dev, list, list_len, VPD_BLOCK_DEVICE_CHARACTERISTICS, page, sizeof(page))))
+	if ((len = scsi_listed_vpd(dev, list, list_len, VPD_BLOCK_DEVICE_CHARACTERISTICS, page, sizeof(page))))
 		scsi_decode_characteristics(page, len, &f->rotation, &f->form_factor);
 	f->unmap = unmap_supported(dev, list, list_len, &bl, &why);
 	f->has_capacity = capacity_of(dev, &f->cap, &res) == 0;
@@ -667,7 +647,7 @@ static int scsi_trim_limits(struct device *dev, struct trim_limits *l, struct di
 	}
 	l->capacity = cap.blocks;
 	l->space = "drive";
-	if (!unmap_supported(dev, list, vpd_list(dev, list), &bl, &why)) {
+	if (!unmap_supported(dev, list, scsi_vpd_list(dev, list), &bl, &why)) {
 		snprintf(l->none, sizeof(l->none), "the disk does not support UNMAP (%s)", why);
 		return EOPNOTSUPP;
 	}
@@ -725,6 +705,9 @@ const struct disk_ops scsi_disk = {
 	.epc_change = scsi_disk_epc_change,
 	.background_scan_get = scsi_background_scan_get,
 	.background_scan_set = scsi_background_scan_set,
+	.block_formats = scsi_block_formats,
+	.block_format_set = scsi_block_format_set,
+	.block_format_poll = scsi_block_format_poll,
 	.geometry = scsi_geometry,
 	.sector_read = scsi_sector_read,
 	.trim_limits = scsi_trim_limits,

@@ -30,6 +30,7 @@ void scsi_decode_inquiry(const uint8_t *buf, size_t len, struct scsi_inquiry *in
 	inq->peripheral_type = padded[0] & 0x1f;
 	inq->removable = padded[1] & 0x80;
 	inq->version = padded[2];
+	inq->protect = padded[5] & 0x01;
 	inquiry_string(padded + 8, 8, inq->vendor);
 	inquiry_string(padded + 16, 16, inq->product);
 	inquiry_string(padded + 32, 4, inq->revision);
@@ -64,6 +65,18 @@ bool scsi_decode_capacity10(const uint8_t *buf, size_t len, struct scsi_capacity
 	cap->blocks = (uint64_t)get_be32(buf) + 1;
 	cap->block_bytes = get_be32(buf + 4);
 	return true;
+}
+
+unsigned int scsi_decode_block_lengths(const uint8_t *page, size_t len, struct scsi_block_length *out, unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (size_t at = 4; at + 8 <= len && n < max; at += 8) {
+		out[n].bytes = get_be32(page + at);
+		out[n].pi_types = page[at + 5] & 0x0f;
+		n++;
+	}
+	return n;
 }
 
 size_t scsi_vpd_length(const uint8_t *page, size_t got)

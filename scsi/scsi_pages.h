@@ -23,6 +23,7 @@ enum scsi_vpd {
 	VPD_BLOCK_LIMITS = 0xb0,
 	VPD_BLOCK_DEVICE_CHARACTERISTICS = 0xb1,
 	VPD_LOGICAL_BLOCK_PROVISIONING = 0xb2,
+	VPD_SUPPORTED_BLOCK_LENGTHS = 0xb4,	/* and protection types (SBC-4 6.6.7) */
 };
 
 /* Mode pages. */
@@ -34,6 +35,10 @@ enum scsi_mode_page {
 	MODE_PAGE_ALL = 0x3f,
 };
 #define MODE_HEADER_10_LEN 8	/* the mode parameter header of MODE SENSE (10) / MODE SELECT (10) */
+/* Its byte 4 bit 0, LONGLBA: the block descriptors are long (SBC-3 6.4.2): 16 bytes, else 8. */
+#define MODE_LONGLBA 0x01
+#define MODE_BLOCK_DESCRIPTOR_LEN 8
+#define MODE_LONG_BLOCK_DESCRIPTOR_LEN 16
 /* Read-Write Error Recovery page (SBC-3 6.4.7): bytes 10-11 the RECOVERY TIME LIMIT, in ms (0: none). */
 #define RW_RECOVERY_TIME_LIMIT 10
 /* Caching page bits (SBC-3 6.4.5): byte 2 WCE and RCD, byte 12 DRA. */
@@ -76,6 +81,7 @@ struct scsi_inquiry {
 	uint8_t peripheral_type;	/* 0: disk */
 	bool removable;
 	uint8_t version;		/* 5: SPC-3, 6: SPC-4, 7: SPC-5 */
+	bool protect;			/* PROTECT: it can be formatted with protection information */
 	char vendor[9], product[17], revision[5];
 };
 
@@ -111,6 +117,18 @@ struct scsi_temperature {
 };
 /* false when the page is not the Temperature page; parameters are read only as far as got bytes came. */
 bool scsi_decode_temperature_page(const uint8_t *buf, size_t got, struct scsi_temperature *t);
+
+/*
+ * The Supported Block Lengths and Protection Types page (B4h): 8 bytes a
+ * length, its LOGICAL BLOCK LENGTH (bytes 0-3) and T3PS..T0PS (byte 5
+ * bits 3:0), the protection types it may be formatted with.
+ */
+struct scsi_block_length {
+	uint32_t bytes;
+	unsigned int pi_types;	/* bit t: type t (bit 0: without protection information) */
+};
+/* The lengths in the page's len readable bytes (scsi_vpd_length), at most max; how many. */
+unsigned int scsi_decode_block_lengths(const uint8_t *page, size_t len, struct scsi_block_length *out, unsigned int max);
 
 /* The bytes of a VPD page that may be read: its header's PAGE LENGTH, bounded by the got bytes that came. */
 size_t scsi_vpd_length(const uint8_t *page, size_t got);

@@ -227,6 +227,30 @@ if [ -z "${DOUBLE_COMPARE:-}" ] && command -v nvme > /dev/null; then
 		sed 's/^/  /' "$out/nvme-cmd.out" "$out/nvme-cmd.err" | head -20
 	fi
 fi
+# With --protection-info 1: the format of 4096 bytes with 8 of metadata, PI type 1 (CDW10 bits 7:5),
+# as nvme-cli's "nvme format --lbaf=5 --pi=1" sends it under the same double.
+if [ -z "${DOUBLE_COMPARE:-}" ] && command -v nvme > /dev/null; then
+	rm -f "$out/nvme-their.log"
+	env SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_DPC=1f SHIM_LOG="$out/nvme-their.log" \
+		"${preload[@]}" timeout 20 nvme format /dev/null --lbaf=5 --pi=1 --force -n 1 > /dev/null 2>&1
+	theirs=$(grep '^nvme-admin: 80 ' "$out/nvme-their.log")
+	run SHIM_NVME_DPC=1f -- --set-sector-size 4096 --protection-info 1 --please-destroy-my-drive
+	if [ "$rc" = 0 ] && [ -n "$theirs" ] && [ "$(grep '^nvme-admin: 80 ' "$out/nvme-cmd.log")" = "$theirs" ] &&
+		grep -qxF ' block size: 512 -> 4096 bytes; blocks: 65536 -> 8192; protection information: none -> type 1' "$out/nvme-cmd.out"; then
+		echo "ok nvme: --set-sector-size 4096 --protection-info 1: the Format NVM nvme-cli sends for --lbaf=5 --pi=1"
+	else
+		echo "FAIL nvme: --set-sector-size 4096 --protection-info 1: nvme-cli's Format NVM (exit $rc)"
+		echo "  ours:   $(grep '^nvme-admin: 80 ' "$out/nvme-cmd.log")"
+		echo "  theirs: $theirs"
+	fi
+fi
+run -- --set-sector-size 4096 --protection-info 1 --please-destroy-my-drive
+check "--set-sector-size --protection-info 1 on a namespace without protection information: refused, nothing sent" 22 "" "" \
+	"this disk cannot be formatted with protection information"
+run -- --set-sector-size 512 --lbaf 6 --please-destroy-my-drive
+check "--set-sector-size 512 --lbaf 6 (a 4096-byte format): refused, nothing sent" 22 "" "" "LBA format 6 has 4096-byte blocks, not 512"
+run -- --set-sector-size 4096 --lbaf 9 --please-destroy-my-drive
+check "--lbaf 9 of 8 formats: refused, nothing sent" 22 "" "" "this namespace has no LBA format 9 (0 to 7)"
 run -- --set-sector-size 4096
 check "--set-sector-size without --please-destroy-my-drive: the formats and their performance shown, refused, nothing sent" 1 "" \
 	" >  4:  4096 bytes data,   0 bytes metadata, relative performance 0 (best)" "Please also supply the --please-destroy-my-drive flag"

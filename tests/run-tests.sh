@@ -254,6 +254,7 @@ fi
 suite commands bash tests/commands.sh "$HDPARM" "$out"
 suite ops bash tests/ops.sh "$HDPARM" "$out"
 suite scsi bash tests/scsi-commands.sh "$HDPARM" "$out"
+suite scsi-format bash tests/scsi-format-tests.sh "$HDPARM" "$out"
 suite nvme bash tests/nvme-commands.sh "$HDPARM" "$out"
 suite epc bash tests/epc-commands.sh "$HDPARM" "$out"
 suite smartctl bash tests/smartctl-json.sh "$HDPARM" "$out"

@@ -250,7 +250,6 @@ done <<'EOF'
 --dco-restore
 --make-bad-sector 100
 --write-sector 100
---set-sector-size 4096
 --drq-hsm-error
 --fwdownload /dev/null
 EOF

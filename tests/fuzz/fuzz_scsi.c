@@ -39,6 +39,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	scsi_decode_characteristics(data, len, &rotation, &form_factor);
 	scsi_decode_provisioning_unmap(data, len);
 	{
+		struct scsi_block_length lengths[8];
+
+		if (scsi_decode_block_lengths(data, len, lengths, 8) > 8)
+			__builtin_trap();
+	}
+	{
 		struct scsi_temperature t;
 
 		scsi_decode_temperature_page(data, size, &t);

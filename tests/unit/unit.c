@@ -210,6 +210,17 @@ static void test_scsi_pages(void)
 	       cap.physical_exponent == 3 && cap.lbpme && cap.lbprz);
 	result("READ CAPACITY (16) of 11 bytes: refused", !scsi_decode_capacity16(rc16, 11, &cap));
 	result("VPD page claiming 255 bytes of which 6 came: 6 may be read", scsi_vpd_length(vpd, sizeof(vpd)) == 6);
+	{
+		/* VPD B4h (SBC-4 6.6.7): 520 bytes with T3PS..T0PS set, 4096 with T0PS, then 4 bytes of a third. */
+		static const uint8_t b4[] = { 0, 0xb4, 0, 20, 0, 0, 0x02, 0x08, 0, 0x0f, 0, 0,
+					      0, 0, 0x10, 0, 0, 0x01, 0, 0, 0, 0, 0x02, 0 };
+		struct scsi_block_length l[4];
+		unsigned int n = scsi_decode_block_lengths(b4, scsi_vpd_length(b4, sizeof(b4)), l, 4);
+
+		result("VPD B4h: two whole descriptors of the three its length claims, their lengths and types",
+		       n == 2 && l[0].bytes == 520 && l[0].pi_types == 0x0f && l[1].bytes == 4096 && l[1].pi_types == 0x01);
+		result("VPD B4h: no more than the room given", scsi_decode_block_lengths(b4, sizeof(b4), l, 1) == 1);
+	}
 	scsi_decode_serial(vpd, sizeof(vpd), serial, sizeof(serial));
 	result("unit serial number: what came, no further", strcmp(serial, "AB") == 0);
 	result("mode page 08h found after the 8-byte header",

@@ -1,0 +1,171 @@
+#!/bin/bash
+# --set-sector-size on a SCSI disk, against the test double's SAS disk that formats
+# (tests/tools/sgio-shim.c, SHIM_SCSI_FORMAT=S: FORMAT UNIT runs S seconds, REQUEST SENSE says
+# NOT READY, FORMAT IN PROGRESS with the progress).  The MODE SELECT and FORMAT UNIT sent are
+# compared with what sg_format sends under the same double; the VPD B4h listing with sg_vpd's
+# decoding of the same page; the block counts after are the double's (its medium keeps its bytes).
+# Usage: scsi-format-tests.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" lines.
+set -u
+H=$1
+out=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+double_name=scsi-format
+# shellcheck source=tests/tools/double.sh
+. "$top/tests/tools/double.sh"
+destroy=--please-destroy-my-drive
+asan="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+# A used array drive: 520-byte blocks with protection type 2, a million 512-byte blocks' worth.
+used=(SHIM_SCSI_BLOCK_LEN=520 SHIM_SCSI_PROT=2 SHIM_SCSI_PROTECT=1)
+
+# run ENV... -- ARGS...: hdparm on the double's disk(s) (default /dev/null); rc, took, $out/fmt.{out,err,log}
+run() {
+	local envs=() t0 t1
+	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+	shift
+	rm -f "$out/fmt.log"
+	t0=$(date +%s.%N)
+	env SHIM_SCSI=1 SHIM_SCSI_FORMAT=2 SHIM_SCSI_BLOCKS=1000000 SHIM_LOG="$out/fmt.log" "${envs[@]}" "${preload[@]}" "$asan" \
+		"$H" "$@" > "$out/fmt.out" 2> "$out/fmt.err"
+	rc=$?
+	t1=$(date +%s.%N)
+	took=$(echo "$t1 - $t0" | bc)
+	touch "$out/fmt.log"
+}
+
+result() {
+	if [ "$1" = 0 ]; then echo "ok scsi format: $2"; else
+		echo "FAIL scsi format: $2 (exit $rc)"
+		sed 's/^/  out: /' "$out/fmt.out" | head -n 8
+		sed 's/^/  err: /' "$out/fmt.err" | head -n 4
+		return 1
+	fi
+}
+
+# The MODE SELECT and FORMAT UNIT of a log (CDB and data lines), one line.
+formatting() { grep -A1 '^cdb: 55\|^cdb: 04' "$1" | grep -v '^--' | tr '\n' ';'; }
+# Nothing that changes the disk went out: no MODE SELECT, no FORMAT UNIT.
+nothing_sent() { ! grep -q '^cdb: 55\|^cdb: 04' "$out/fmt.log"; }
+
+# --- the bytes, against sg_format under the same double ---
+if [ -z "${DOUBLE_COMPARE:-}" ] && command -v sg_format > /dev/null; then
+	while IFS='|' read -r ours theirs disk; do
+		read -r -a disk_env <<< "$disk"
+		rm -f "$out/fmt-their.log"
+		# shellcheck disable=SC2086 # their options are words
+		env SHIM_SCSI=1 SHIM_SCSI_FORMAT=2 SHIM_SCSI_BLOCKS=1000000 SHIM_LOG="$out/fmt-their.log" "${disk_env[@]}" \
+			"${preload[@]}" timeout 30 sg_format --format $theirs --quick --early /dev/null > /dev/null 2>&1
+		# shellcheck disable=SC2086 # ours are words
+		run "${disk_env[@]}" -- $ours $destroy /dev/null
+		mine=$(formatting "$out/fmt.log") their=$(formatting "$out/fmt-their.log")
+		[ "$rc" = 0 ] && [ -n "$their" ] && [ "$mine" = "$their" ]
+		result $? "$ours: the MODE SELECT and FORMAT UNIT sg_format $theirs sends" ||
+			printf '  ours:   %s\n  theirs: %s\n' "$mine" "$their"
+	done <<'EOF'
+--set-sector-size 512|--size=512 --fmtpinfo=0|SHIM_SCSI_BLOCK_LEN=520 SHIM_SCSI_PROT=2 SHIM_SCSI_PROTECT=1
+--set-sector-size 4096|--size=4096|SHIM_SCSI_PROTECT=1
+--set-sector-size 4096 --protection-info 1|--size=4096 --fmtpinfo=2|SHIM_SCSI_PROTECT=1
+--set-sector-size 512 --protection-info 2|--size=512 --fmtpinfo=3|SHIM_SCSI_BLOCK_LEN=520 SHIM_SCSI_PROTECT=1
+--set-sector-size 512 --protection-info 3|--size=512 --fmtpinfo=3 --pfu=1|SHIM_SCSI_BLOCK_LEN=520 SHIM_SCSI_PROTECT=1
+--set-sector-size 4096|--size=4096|SHIM_SCSI_BLOCKS=5000000000
+EOF
+fi
+
+# --- the wait, and old -> new ---
+run "${used[@]}" -- --set-sector-size 512 --format-wait $destroy /dev/null
+[ "$rc" = 0 ] && grep -qxF ' block size: 520 -> 512 bytes; blocks: 984615 -> 1000000; protection information: type 2 -> none' "$out/fmt.out" &&
+	grep -qx 'Format completed' "$out/fmt.out" && [ "$(grep -c '^cdb: 03' "$out/fmt.log")" -ge 2 ] &&
+	! grep -q 'format: [0-9]*% done' "$out/fmt.err"
+result $? "--set-sector-size 512 --format-wait on a 520-byte type 2 disk: REQUEST SENSE polled, old -> new, no status line in a log"
+grep -qx ' this disk lists no block lengths (no VPD page B4h): 520-byte blocks now; another length is the disk'"'"'s to take or refuse' "$out/fmt.out"
+result $? "a disk without VPD B4h: said, the disk decides"
+
+run "${used[@]}" -- --json --set-sector-size 512 --format-wait $destroy /dev/null
+[ "$rc" = 0 ] && python3 -c 'import json, sys
+f = json.load(open(sys.argv[1]))["devices"][0]["sector_format"]
+sys.exit(0 if (f["before"]["block_bytes"], f["before"]["protection_type"], f["after"]["block_bytes"], f["after"]["protection_type"],
+               f["after"]["blocks"]) == (520, 2, 512, 0, 1000000) else 1)' "$out/fmt.out"
+result $? "--json: sector_format before (520, type 2) and after (512, none)"
+
+run -- --set-sector-size 4096 $destroy /dev/null
+[ "$rc" = 0 ] && grep -qx 'Format started in background: the disk answers NOT READY until it ends' "$out/fmt.out" &&
+	! grep -q '^cdb: 03' "$out/fmt.log" && grep -q '^cdb: 04' "$out/fmt.log"
+result $? "without --format-wait: FORMAT UNIT sent, started in the background, not polled"
+
+run -- --format-wait /dev/null
+[ "$rc" = 0 ] && grep -qx 'No format in progress' "$out/fmt.out" && nothing_sent
+result $? "--format-wait alone on an idle disk: no format in progress"
+
+run SHIM_SCSI_FORMAT_FAIL=1 -- --json --set-sector-size 4096 --format-wait $destroy /dev/null
+[ "$rc" = 5 ] && grep -q 'the format failed: medium error, format command failed (ASC 31h, ASCQ 01h)' "$out/fmt.err" &&
+	python3 -c 'import json, sys
+sys.exit(0 if json.load(open(sys.argv[1]))["devices"][0]["sector_format"]["failed"] is True else 1)' "$out/fmt.out"
+result $? "a format that fails half way: its sense said, failed in JSON, exit 5"
+
+run SHIM_SCSI_KERNEL_STALE=1 -- --set-sector-size 4096 --format-wait $destroy /dev/null
+[ "$rc" = 5 ] && grep -q "the kernel still has /dev/null's block size as 512 bytes, the disk 4096" "$out/fmt.err"
+result $? "the kernel keeps the old block size: a failure, said"
+
+# --- refusals: nothing sent ---
+run -- --set-sector-size 4096 /dev/null
+[ "$rc" = 1 ] && nothing_sent && grep -q 'please-destroy-my-drive' "$out/fmt.err"
+result $? "without --please-destroy-my-drive: refused, nothing sent"
+
+b4=SHIM_SCSI_B4=512:1,4096:1,520:f
+run "${used[@]}" $b4 -- --set-sector-size 1024 $destroy /dev/null
+[ "$rc" = 22 ] && nothing_sent && grep -q 'this disk has no format of 1024-byte blocks' "$out/fmt.err"
+result $? "a length VPD B4h does not list: refused, nothing sent"
+run "${used[@]}" $b4 -- --set-sector-size 4096 --protection-info 2 $destroy /dev/null
+[ "$rc" = 22 ] && nothing_sent &&
+	grep -q 'does not take protection type 2 with 4096-byte blocks (it takes: none)' "$out/fmt.err"
+result $? "a protection type VPD B4h does not list for the length: refused, nothing sent"
+run -- --set-sector-size 512 --protection-info 1 $destroy /dev/null
+[ "$rc" = 22 ] && nothing_sent && grep -q 'cannot be formatted with protection information' "$out/fmt.err"
+result $? "protection information on a disk without INQUIRY's PROTECT: refused, nothing sent"
+run SHIM_SCSI_LENGTHS=512,520 -- --set-sector-size 4096 $destroy /dev/null
+[ "$rc" = 95 ] && ! grep -q '^cdb: 04' "$out/fmt.log" &&
+	grep -q 'refused a block length of 4096 bytes: illegal request (invalid field in parameter list)' "$out/fmt.err"
+result $? "a length MODE SELECT refuses: said, no FORMAT UNIT"
+run -- --set-sector-size 4096 --lbaf 1 $destroy /dev/null
+[ "$rc" = 22 ] && nothing_sent
+result $? "--lbaf on a SCSI disk: refused, nothing sent"
+run "${used[@]}" -- --set-sector-size 520 --protection-info 2 $destroy /dev/null
+[ "$rc" = 0 ] && nothing_sent && grep -qx ' already formatted with 520-byte blocks: nothing sent' "$out/fmt.out"
+result $? "the format in use asked for: nothing sent"
+
+# The modifiers: only with --set-sector-size; an ATA drive's SET SECTOR CONFIGURATION has neither.
+run -- --protection-info 1 /dev/null
+[ "$rc" = 22 ] && nothing_sent && grep -qx -- '--protection-info and --lbaf go with --set-sector-size' "$out/fmt.err"
+result $? "--protection-info without --set-sector-size: a command-line error"
+rm -f "$out/fmt.log"
+env SHIM_LOG="$out/fmt.log" "${preload[@]}" "$asan" "$H" --set-sector-size 4096 --protection-info 1 $destroy /dev/null \
+	> "$out/fmt.out" 2> "$out/fmt.err"
+rc=$?
+touch "$out/fmt.log"
+[ "$rc" = 22 ] && [ -z "$(grep '^cdb: ' "$out/fmt.log" | grep -v ' ec 00$')" ] &&
+	grep -q 'SET SECTOR CONFIGURATION has no protection information' "$out/fmt.err"
+result $? "--protection-info on an ATA drive: refused"
+
+# The listing of VPD B4h against sg_vpd's decoding of the same page.
+if [ -z "${DOUBLE_COMPARE:-}" ] && command -v sg_vpd > /dev/null; then
+	theirs=$(env SHIM_SCSI=1 SHIM_SCSI_PROTECT=1 $b4 "${preload[@]}" sg_vpd --page=sbl /dev/null 2> /dev/null | awk '
+		/Logical block length:/ { if (len) print len ":" t; len = $4; t = "" }
+		/T[0-3]PS: 1/ { t = t substr($1, 2, 1) }
+		END { if (len) print len ":" t }' | tr '\n' ' ')
+	run "${used[@]}" $b4 -- --set-sector-size 4096 /dev/null
+	mine=$(sed -n 's/^ *[*>]* *[0-9]*: *\([0-9]*\) bytes data, protection information: \(.*\)$/\1:\2/p' "$out/fmt.out" |
+		sed 's/none/0/; s/type //g; s/, //g' | while IFS=: read -r l t; do echo "$l:$(echo "$t" | rev)"; done | tr '\n' ' ')
+	[ -n "$theirs" ] && [ "$mine" = "$theirs" ]
+	result $? "the lengths and types of VPD B4h as sg_vpd decodes them ($theirs)" || printf '  ours:   %s\n  theirs: %s\n' "$mine" "$theirs"
+fi
+
+# --- many disks at once (/dev/null, /dev/zero and /dev/full are three disks of the double) ---
+run SHIM_SCSI_FORMAT=3 -- --set-sector-size 4096 --format-wait $destroy /dev/null
+single=$took
+run SHIM_SCSI_FORMAT=3 -- --set-sector-size 4096 --format-wait $destroy /dev/null /dev/zero /dev/full
+[ "$rc" = 0 ] && [ "$(grep -c '^ block size: 512 -> 4096 bytes' "$out/fmt.out")" = 3 ] &&
+	[ "$(echo "$took < 2 * $single" | bc)" = 1 ]
+result $? "three disks of ${single%???????} s each formatted together in ${took%???????} s, old -> new for each"
+run -- --set-sector-size 4096 --format-wait $destroy /dev/null "$out/no-such-disk" /dev/zero
+[ "$rc" != 0 ] && nothing_sent
+result $? "one of three disks refused: nothing sent to any"
+echo "end of suite"
