@@ -71,6 +71,8 @@ struct scsi_facts {
 	bool wce, rcd, dra;
 	bool unmap;		/* VPD B2h LBPU and B0h's UNMAP limits: UNMAP is supported */
 	struct scsi_identification id;
+	bool has_control;	/* the Control mode page, asked where protection information is in use */
+	bool ato, dpicz;
 };
 
 static const char *const spc_versions[8] = {
@@ -180,8 +182,8 @@ static void gather_facts(struct device *dev, struct scsi_facts *f)
 	struct scsi_block_limits bl;
 	struct scsi_result res;
 	const char *why;
-	uint8_t *caching;
-	size_t caching_len, list_len, len;
+	uint8_t *caching, *control;
+	size_t caching_len, control_len, list_len, len;
 
 	memset(f, 0, sizeof(*f));
 	f->id.protocol = -1;
@@ -196,6 +198,13 @@ static void gather_facts(struct device *dev, struct scsi_facts *f)
 		scsi_decode_characteristics(page, len, &f->rotation, &f->form_factor);
 	f->unmap = unmap_supported(dev, list, list_len, &bl, &why);
 	f->has_capacity = capacity_of(dev, &f->cap, &res) == 0;
+	if (f->has_capacity && f->cap.prot_type && scsi_mode_sense(dev, MODE_PAGE_CONTROL, 0, MODE_CURRENT, mode,
+								     MODE_SENSE_BUF, &control, &control_len, &res) == 0 &&
+	    control_len >= CONTROL_PAGE_MIN_LEN) {
+		f->has_control = true;
+		f->ato = control[CONTROL_ATO_BYTE] & CONTROL_ATO;
+		f->dpicz = control[CONTROL_DPICZ_BYTE] & CONTROL_DPICZ;
+	}
 	if (caching_page(dev, MODE_CURRENT, mode, &caching, &caching_len, &res) == 0) {
 		f->has_caching = true;
 		f->wce = caching[2] & CACHING_WCE;
@@ -223,6 +232,15 @@ static void print_sizes(const struct scsi_capacity *cap)
 		    SCSI_PI_BYTES << cap->pi_exponent, 1u << cap->pi_exponent, SCSI_PI_BYTES);
 }
 
+/* How the disk checks protection information (Control mode page): who owns the application tag, and checks skipped. */
+static void print_pi_control(const struct scsi_facts *f)
+{
+	out("\tApplication tag: %s (ATO %u)\n", f->ato ? "the host's, never changed by the disk" : "may be changed by the disk",
+	    f->ato);
+	out("\tProtection information checks: %s (DPICZ %u)\n",
+	    f->dpicz ? "skipped for blocks whose protection field is zero" : "on every read", f->dpicz);
+}
+
 static void print_facts(const struct scsi_facts *f)
 {
 	const char *version = f->inq.version < 8 ? spc_versions[f->inq.version] : NULL;
@@ -242,6 +260,8 @@ static void print_facts(const struct scsi_facts *f)
 	out("Configuration:\n");
 	if (f->has_capacity)
 		print_sizes(&f->cap);
+	if (f->has_control)
+		print_pi_control(f);
 	if (f->form_factor >= 1 && f->form_factor <= 5)
 		out("\tForm Factor: %s\n", form_factors[f->form_factor].text);
 	if (f->rotation == 1)
@@ -309,6 +329,12 @@ static void json_facts(const struct scsi_facts *f)
 			json_uint("scsi_protection_type", f->cap.prot_type);
 			json_uint("scsi_protection_intervals_per_lb", 1u << f->cap.pi_exponent);
 			json_uint("scsi_protection_interval_bytes_per_lb", SCSI_PI_BYTES << f->cap.pi_exponent);
+		}
+		if (f->has_control) {
+			json_object_begin("scsi_protection_control");
+			json_bool("application_tag_owner", f->ato);
+			json_bool("no_check_when_protection_zero", f->dpicz);
+			json_object_end();
 		}
 	}
 	if (f->rotation == 1)

@@ -30,6 +30,7 @@ enum scsi_vpd {
 enum scsi_mode_page {
 	MODE_PAGE_RW_ERROR_RECOVERY = 0x01,
 	MODE_PAGE_CACHING = 0x08,
+	MODE_PAGE_CONTROL = 0x0a,
 	MODE_PAGE_POWER_CONDITION = 0x1a,
 	MODE_PAGE_INFORMATIONAL_EXCEPTIONS = 0x1c,	/* subpage 01h: Background Control (SBC-3 6.4.3) */
 	MODE_PAGE_ALL = 0x3f,
@@ -41,6 +42,16 @@ enum scsi_mode_page {
 #define MODE_LONG_BLOCK_DESCRIPTOR_LEN 16
 /* Read-Write Error Recovery page (SBC-3 6.4.7): bytes 10-11 the RECOVERY TIME LIMIT, in ms (0: none). */
 #define RW_RECOVERY_TIME_LIMIT 10
+/*
+ * Control mode page (SPC-4 7.5.8): byte 2 DPICZ (bit 3), no protection
+ * information check where its field is zero; byte 5 ATO (bit 7), the
+ * application tag is the host's and the disk never changes it.
+ */
+#define CONTROL_PAGE_MIN_LEN 6
+#define CONTROL_DPICZ_BYTE 2
+#define CONTROL_DPICZ 0x08
+#define CONTROL_ATO_BYTE 5
+#define CONTROL_ATO 0x80
 /* Caching page bits (SBC-3 6.4.5): byte 2 WCE and RCD, byte 12 DRA. */
 #define CACHING_WCE 0x04
 #define CACHING_RCD 0x01

@@ -158,6 +158,26 @@ if [ -z "${DOUBLE_COMPARE:-}" ] && command -v sg_vpd > /dev/null; then
 	result $? "the lengths and types of VPD B4h as sg_vpd decodes them ($theirs)" || printf '  ours:   %s\n  theirs: %s\n' "$mine" "$theirs"
 fi
 
+# --- protection information in -I: the Control mode page's ATO and DPICZ, against sdparm's decoding ---
+if [ -z "${DOUBLE_COMPARE:-}" ] && command -v sdparm > /dev/null; then
+	for control in 00,00 08,00 00,80 08,80; do
+		theirs=$(env SHIM_SCSI=1 SHIM_SCSI_CONTROL=$control "${preload[@]}" sdparm --page=co /dev/null 2> /dev/null |
+			awk '$1 == "ATO" || $1 == "DPICZ" { print $1 " " $2 }' | sort | tr '\n' ' ')
+		run SHIM_SCSI_PROT=2 SHIM_SCSI_CONTROL=$control -- -I /dev/null
+		mine=$(sed -n 's/.*(\(ATO\|DPICZ\) \([01]\))$/\1 \2/p' "$out/fmt.out" | sort | tr '\n' ' ')
+		run SHIM_SCSI_PROT=2 SHIM_SCSI_CONTROL=$control -- --json -I /dev/null
+		json=$(python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["devices"][0]["identify"]["scsi_protection_control"]
+print("ATO %d DPICZ %d " % (c["application_tag_owner"], c["no_check_when_protection_zero"]))' "$out/fmt.out" 2> /dev/null)
+		[ "$rc" = 0 ] && [ "${#theirs}" -gt 8 ] && [ "$mine" = "$theirs" ] && [ "$json" = "$theirs" ]
+		result $? "-I and --json -I on a type 2 disk, Control page $control: $theirs as sdparm reads it" ||
+			printf '  ours: %s / %s\n  sdparm: %s\n' "$mine" "$json" "$theirs"
+	done
+fi
+run SHIM_SCSI_CONTROL=08,80 -- -I /dev/null
+[ "$rc" = 0 ] && ! grep -q '^cdb: 5a .. 0a' "$out/fmt.log" && ! grep -q 'ATO' "$out/fmt.out"
+result $? "-I on a disk without protection information: the Control page not asked"
+
 # --- many disks at once (/dev/null, /dev/zero and /dev/full are three disks of the double) ---
 run SHIM_SCSI_FORMAT=3 -- --set-sector-size 4096 --format-wait $destroy /dev/null
 single=$took

@@ -94,6 +94,8 @@
  *                       others end ILLEGAL REQUEST, invalid field in CDB; without it SANITIZE
  *                       is an invalid opcode.  REPORT SUPPORTED OPERATION CODES (one command)
  *                       says so (SUPPORT 011b or 001b); SHIM_SCSI_NO_RSOC=1 refuses that command
+ *   SHIM_SCSI_CONTROL=B2,B5  MODE SENSE answers the Control mode page (0Ah, SPC-4 7.5.8) with
+ *                       bytes 2 and 5 (hex), the same for current, changeable, default, saved
  *   SHIM_SCSI_FORMAT=S  a disk that formats (SBC-3 FORMAT UNIT) in S seconds, see format_model();
  *                       SHIM_SCSI_BLOCK_LEN=N its block length before (512); SHIM_SCSI_PROTECT=1
  *                       INQUIRY's PROTECT bit; SHIM_SCSI_FORMAT_FAIL=1 the format fails half way;
@@ -793,7 +795,16 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 			page[7] = (unsigned char)bd;
 			p += bd;
 		}
-		if (code == 0x01 && getenv("SHIM_SCSI_FORMAT")) {
+		if (code == 0x0a && getenv("SHIM_SCSI_CONTROL")) {
+			unsigned int b2 = 0, b5 = 0;
+
+			sscanf(getenv("SHIM_SCSI_CONTROL"), "%x,%x", &b2, &b5);
+			page[p] = 0x0a; page[p + 1] = 0x0a;
+			page[p + 2] = (unsigned char)b2;
+			page[p + 5] = (unsigned char)b5;
+			page[p + 8] = 0xff; page[p + 9] = 0xff;	/* BUSY TIMEOUT PERIOD: unlimited */
+			p += 12;
+		} else if (code == 0x01 && getenv("SHIM_SCSI_FORMAT")) {
 			/* Read-Write Error Recovery (SBC-3 6.4.9): AWRE, ARRE; changeable the same two. */
 			page[p] = 0x81; page[p + 1] = 0x0a;
 			page[p + 2] = 0xc0;
