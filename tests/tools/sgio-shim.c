@@ -101,6 +101,11 @@
  *                       INQUIRY's PROTECT bit; SHIM_SCSI_FORMAT_FAIL=1 the format fails half way;
  *                       SHIM_SCSI_LENGTHS=512,4096 MODE SELECT refuses other block lengths;
  *                       SHIM_SCSI_B4=LEN:M,...  VPD B4h lists those lengths, M the T3PS..T0PS bits (hex)
+ *   SHIM_TCG=FILE       the disk answers IF-RECV (ATA TRUSTED RECEIVE 5Ch/5Dh, SCSI SECURITY PROTOCOL
+ *                       IN A2h, NVMe Security Receive 82h): protocol 00h its list (00h, 01h), protocol
+ *                       01h ComID 0001h FILE, a Level 0 Discovery dump as sedutil's hexDump prints it
+ *                       ("0000 000000a0 00000001 ..."); SHIM_TCG_REFUSE=1: the ATA forms end as libata
+ *                       ends them without libata.allow_tpm (ILLEGAL REQUEST, invalid field in CDB)
  *   SHIM_SCSI_SANITIZING=P,P,done   successive REQUEST SENSE answers: NOT READY, sanitize in
  *                       progress (04h/1Bh) with PROGRESS INDICATION P (hex, of 10000h); "done":
  *                       no sense; "failed": MEDIUM ERROR, sanitize command failed (31h/03h)
@@ -649,6 +654,53 @@ static int format_start(const unsigned char *cdb, const unsigned char *data, uns
 	return 1;
 }
 
+/*
+ * IF-RECV of protocol and its SP SPECIFIC field (SHIM_TCG): into buf, the
+ * rest zero; 0 where the disk has nothing there.  The dump's lines are an
+ * offset and up to four groups of 8 hex digits; the text after them is left.
+ */
+static int tcg_answer(unsigned int protocol, unsigned int sp, unsigned char *buf, unsigned int len)
+{
+	FILE *f;
+	char line[256];
+
+	if (!getenv("SHIM_TCG"))
+		return 0;
+	memset(buf, 0, len);
+	if (protocol == 0 && sp == 0) {
+		/* SPC-4 7.7.1: 6 reserved bytes, the list's length, the protocols. */
+		unsigned char list[10] = { 0, 0, 0, 0, 0, 0, 0, 2, 0x00, 0x01 };
+
+		memcpy(buf, list, len < sizeof(list) ? len : sizeof(list));
+		return 1;
+	}
+	if (protocol != 1 || sp != 1 || !(f = fopen(getenv("SHIM_TCG"), "r")))
+		return protocol == 1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *end;
+		unsigned long at = strtoul(p, &end, 16);
+
+		if (end == p || *end != ' ')
+			continue;
+		p = end;
+		for (int g = 0; g < 4; g++) {
+			unsigned long word;
+
+			while (*p == ' ')
+				p++;
+			word = strtoul(p, &end, 16);
+			if (end - p != 8)
+				break;
+			for (int b = 0; b < 4; b++)
+				if (at + 4 * g + b < len)
+					buf[at + 4 * g + b] = (unsigned char)(word >> (24 - 8 * b));
+			p = end;
+		}
+	}
+	fclose(f);
+	return 1;
+}
+
 /* The answers of a SAS disk (SPC-4, SBC-3) to what it is asked; 0: answered. */
 static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 {
@@ -860,6 +912,12 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 			power_model_select(cdb, io->dxferp, io->dxfer_len);
 		}
 		return;
+	case 0xa2:	/* SECURITY PROTOCOL IN (SPC-4 6.30): protocol, SP SPECIFIC, allocation length */
+		if (!tcg_answer(cdb[1], (unsigned int)(cdb[2] << 8 | cdb[3]), io->dxferp, io->dxfer_len)) {
+			check_condition(io, 0x05, 0x24, 0x00);
+			return;
+		}
+		return;
 	case 0x04:	/* FORMAT UNIT */
 		if (!getenv("SHIM_SCSI_FORMAT")) {
 			check_condition(io, 0x05, 0x20, 0x00);
@@ -1017,6 +1075,15 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		load_identify(io->dxferp, io->dxfer_len);
 		return 0;
 	}
+	if ((command == 0x5c || command == 0x5d) && getenv("SHIM_TCG")) {
+		/* TRUSTED RECEIVE (ACS-3 7.57): the protocol in FEATURE, SP SPECIFIC in LBA 23:8. */
+		unsigned int protocol = twelve ? cdb[3] : cdb[4], sp = twelve ? (cdb[6] | cdb[7] << 8) : (cdb[10] | cdb[12] << 8);
+
+		if (getenv("SHIM_TCG_REFUSE") || !tcg_answer(protocol, sp, io->dxferp, io->dxfer_len))
+			reply = "illegal";
+		else
+			return 0;
+	}
 	if (command == 0xef && cdb[4] == 0x05 && !twelve && getenv("SHIM_LOGS")) {
 		unsigned char page[512];
 
@@ -1072,6 +1139,10 @@ static int fake_sg_io(struct sg_io_hdr *io)
 				 (unsigned char)env_num("SHIM_ASC", 0), (unsigned char)env_num("SHIM_ASCQ", 0),
 				 (unsigned char)env_num("SHIM_STATUS", 0x51), (unsigned char)env_num("SHIM_ERROR", 0x04), ext);
 		io->sb_len_wr = (unsigned char)(getenv("SHIM_SENSE_LEN") ? env_num("SHIM_SENSE_LEN", len) : len);
+		return 0;
+	}
+	if (strcmp(reply, "illegal") == 0) {	/* the SAT layer's refusal: ILLEGAL REQUEST, invalid field in CDB */
+		check_condition(io, 0x05, 0x24, 0x00);
 		return 0;
 	}
 	if (strcmp(reply, "abort") == 0 || strcmp(reply, "medium") == 0) {
@@ -1252,6 +1323,11 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 		formatted_pi = (int)((cmd->cdw10 >> 5) & 7);
 		if (!getenv("SHIM_NVME_KERNEL_STALE") && load_bytes(ns_page, 0, ns, sizeof(ns)) == 0)
 			kernel_block = 1 << ns[128 + 4 * formatted_lbaf + 2];
+	}
+	if (cmd->opcode == 0x82) {	/* Security Receive: SECP 31:24, SPSP 23:8 */
+		if (!tcg_answer(cmd->cdw10 >> 24, (cmd->cdw10 >> 8) & 0xffff, buf, cmd->data_len))
+			return 0x0002;
+		return 0;
 	}
 	if (cmd->opcode == 0x0a && (cmd->cdw10 & 0xff) == 0x02)	/* Get Features, Power Management */
 		cmd->result = (unsigned int)env_num("SHIM_NVME_PS", 0);

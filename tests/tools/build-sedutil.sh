@@ -1,0 +1,26 @@
+#!/bin/sh
+# Builds sedutil-cli (the Drive Trust Alliance's, the oracle of --tcg's decoding) into
+# /var/cache/hdparm-tests/sedutil-cli, once: from a local mirror of its repository where one is
+# kept, else from GitHub.  The tests/tcg-tests.sh suite runs it under the test double.
+set -eu
+cache=/var/cache/hdparm-tests
+bin=$cache/sedutil-cli
+[ -x "$bin" ] && exit 0
+mirror=/work/.mirror/Drive-Trust-Alliance+sedutil/repo
+src=$(mktemp -d)
+trap 'rm -rf "$src"' EXIT
+if [ -d "$mirror" ]; then
+	git --git-dir="$mirror" archive HEAD Common linux | tar -x -C "$src"
+elif git clone -q --depth 1 https://github.com/Drive-Trust-Alliance/sedutil "$src/repo" 2> /dev/null; then
+	mv "$src/repo/Common" "$src/repo/linux" "$src"
+else
+	echo "setup: sedutil's source is not reachable: tests/tcg-tests.sh skips its comparisons"
+	exit 0
+fi
+cd "$src"
+echo '#define GIT_VERSION "hdparm-tests"' > Common/Version.h
+for f in Common/pbkdf2/*.c; do cc -O1 -w -c -ICommon/pbkdf2 -o "${f%.c}.o" "$f"; done
+mkdir -p "$cache"
+g++ -O1 -w -std=gnu++11 -ICommon -Ilinux -ICommon/pbkdf2 -o "$bin.tmp" Common/*.cpp linux/*.cpp Common/pbkdf2/*.o
+mv "$bin.tmp" "$bin"
+echo "setup: built $bin"
