@@ -175,6 +175,13 @@ void ata_identify_forget(struct device *dev);
  * lists it: 0, or ENOENT (not listed, or a read that failed: *c says which,
  * as 9.65 words it; nothing said).
  */
+/*
+ * TRUSTED RECEIVE (5Ch, PIO) or TRUSTED RECEIVE DMA (5Dh) of one security
+ * protocol's data: len a multiple of 512 bytes, buf zeroed first.
+ */
+int ata_trusted_receive(struct device *dev, bool dma, uint8_t protocol, uint16_t sp_specific, void *buf, size_t len,
+			struct ata_result *res);
+
 int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf[512], struct disk_cause *c);
 
 /* Decode SCSI sense data into res (registers when present). Exposed for tests. */

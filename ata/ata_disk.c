@@ -17,6 +17,7 @@
 
 #include "array.h"
 #include "ata_disk.h"
+#include "ata_trusted.h"
 #include "ata_epc.h"
 #include "identify.h"
 #include "report.h"
@@ -693,4 +694,5 @@ const struct disk_ops ata_disk = {
 	.epc_read = ata_disk_epc_read,
 	.epc_counts = ata_epc_counts,
 	.epc_change = ata_disk_epc_change,
+	.security_recv = ata_disk_security_recv,
 };

@@ -371,6 +371,14 @@ struct disk_ops {
 	int (*block_format_set)(struct device *dev, const struct disk_format_request *r, struct disk_cause *c);
 	/* --format-wait: a format block_format_set started, as it stands (NULL: its command ends with it). */
 	int (*block_format_poll)(struct device *dev, struct disk_format_poll *p);
+	/*
+	 * --tcg: IF-RECV of a security protocol and its SP SPECIFIC field into
+	 * buf (len a multiple of 512), *got the bytes that came (NULL: the disk
+	 * has no such command); 0, or an errno with *c (EOPNOTSUPP: it refuses
+	 * the protocol; EACCES: the kernel would not send it), nothing said.
+	 */
+	int (*security_recv)(struct device *dev, uint8_t protocol, uint16_t sp_specific, uint8_t *buf, size_t len,
+			     size_t *got, struct disk_cause *c);
 	/* Before an erase: what the disk hides from the host (NULL: nothing it can hide); nothing said. */
 	int (*hidden_areas)(struct device *dev, struct disk_hidden *h);
 	/* Who the disk is (an erase record's device); 0 or an errno with id->cause, nothing said. */

@@ -44,6 +44,10 @@ int nvme_admin_set_ns_features(struct device *dev, uint8_t fid, uint32_t value, 
 int nvme_admin_get_log(struct device *dev, uint8_t lid, void *buf, uint32_t bytes, struct disk_cause *c);
 
 /* Sanitize with CDW10 (nvme_spec.h's action and switches) and the overwrite pattern. */
+/* Security Receive (82h) of protocol and its SP SPECIFIC field into buf (len bytes, zeroed first). */
+int nvme_admin_security_receive(struct device *dev, uint8_t protocol, uint16_t sp_specific, void *buf, uint32_t len,
+				struct disk_cause *c);
+
 int nvme_admin_sanitize(struct device *dev, uint32_t cdw10, uint32_t pattern, struct disk_cause *c);
 
 /* Format NVM of namespace nsid (NVME_NSID_ALL: every one) with CDW10 (nvme_spec.h's fields). */

@@ -519,6 +519,29 @@ static int nvme_disk_identity(struct device *dev, struct disk_identity *d)
 	return err;
 }
 
+/* Security Receive, where Identify Controller's OACS bit 0 says the controller has it. */
+static int nvme_disk_security_recv(struct device *dev, uint8_t protocol, uint16_t sp_specific, uint8_t *buf, size_t len,
+				   size_t *got, struct disk_cause *c)
+{
+	int err;
+	struct nvme_id_ctrl *ctrl = nvme_identify_controller(dev, &err, c);
+	bool has = ctrl && (le16toh(ctrl->oacs) & NVME_OACS_SECURITY);
+
+	free(ctrl);
+	*got = 0;
+	if (err)
+		return err;
+	if (!has) {
+		c->about_option = true;
+		snprintf(c->why, sizeof(c->why), "this NVMe controller has no Security Send/Receive (OACS bit 0)");
+		return EOPNOTSUPP;
+	}
+	if ((err = nvme_admin_security_receive(dev, protocol, sp_specific, buf, (uint32_t)len, c)))
+		return err;
+	*got = len;
+	return 0;
+}
+
 const struct disk_ops nvme_disk = {
 	.kind = "NVMe",
 	.erc_get = nvme_erc_get,
@@ -543,6 +566,7 @@ const struct disk_ops nvme_disk = {
 	.format_start = nvme_format_start,
 	.block_formats = nvme_block_formats,
 	.block_format_set = nvme_block_format_set,
+	.security_recv = nvme_disk_security_recv,
 	.flush_quietly = nvme_disk_flush_quietly,
 	.erase_choices = nvme_erase_choices,
 	.power_managed = nvme_power_managed,

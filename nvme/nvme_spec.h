@@ -22,6 +22,7 @@ enum nvme_admin_opcode {
 	NVME_ADMIN_SET_FEATURES = 0x09,
 	NVME_ADMIN_GET_FEATURES = 0x0a,
 	NVME_ADMIN_FORMAT_NVM = 0x80,
+	NVME_ADMIN_SECURITY_RECEIVE = 0x82,
 	NVME_ADMIN_SANITIZE = 0x84,
 };
 
@@ -58,6 +59,7 @@ enum nvme_sanitize_action {
 #define NVME_SANICAP_NO_DEALLOC_INHIBITED (1u << 29)	/* NDI: NDAS is refused */
 
 /* OACS (Identify Controller bytes 257:256): bit 1, Format NVM. */
+#define NVME_OACS_SECURITY (1u << 0)	/* Security Send and Receive */
 #define NVME_OACS_FORMAT (1u << 1)
 
 /* FNA (Identify Controller byte 524): how Format NVM reaches the namespaces. */

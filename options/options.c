@@ -140,6 +140,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_ERASE_RECORD, .name = "erase-record", .arg = ARG_FILE, .what = "record file", .cls = CLASS_MODIFIER, .usage = "--erase-record FILE|DIR/|-     With an erase: write its record, one JSON document (schema: hdparm.8)" },
 	{ .id = OPT_ERASE_OPERATOR, .name = "erase-operator", .arg = ARG_FILE, .what = "operator", .cls = CLASS_MODIFIER, .usage = "--erase-operator NAME          With --erase-record: who ran the erase" },
 	{ .id = OPT_CONTINUE_ON_REFUSAL, .name = "continue-on-refusal", .cls = CLASS_MODIFIER, .usage = "--continue-on-refusal         Erasing many disks: erase the others where one is refused" },
+	{ .id = OPT_TCG, .name = "tcg", .usage = "--tcg                         Show a self-encrypting drive's TCG state (Level 0 Discovery); changes nothing" },
 	{ .id = OPT_FORMAT_WAIT, .name = "format-wait", .usage = "--format-wait                 Wait for a format (--set-sector-size on SCSI) to end, showing its progress" },
 	{ .id = OPT_PROTECTION_INFO, .name = "protection-info", .arg = ARG_U64, .max = 3, .what = "protection information type must be 0 to 3", .cls = CLASS_MODIFIER, .usage = "--protection-info 0|1|2|3     With --set-sector-size (SCSI, NVMe): the protection type (0: none, the default)" },
 	{ .id = OPT_LBAF, .name = "lbaf", .arg = ARG_U64, .max = 63, .what = "LBA format must be 0 to 63", .cls = CLASS_MODIFIER, .usage = "--lbaf N                      With --set-sector-size (NVMe): format to LBA format N" },

@@ -31,6 +31,7 @@
 #include "power_now.h"
 #include "read_sector.h"
 #include "sector_format.h"
+#include "tcg_status.h"
 #include "standby_timer.h"
 #include "background_scan.h"
 #include "epc.h"
@@ -178,6 +179,7 @@ static const struct step steps[] = {
 	STEP(OPT_BUSSTATE, WHEN_QUERY, false, get_kernel_setting, ANY),
 	STEP(OPT_MAX_SECTORS, WHEN_QUERY, false, get_max_sectors, ATA),
 	STEP(OPT_EPC, WHEN_GIVEN, false, epc_step, ANY),
+	STEP(OPT_TCG, WHEN_GIVEN, false, tcg_step, ANY),
 
 	/* Timings, flushes and power commands. */
 	STEP(OPT_CACHE_TIMINGS, WHEN_GIVEN, false, time_cached_reads, ANY),

@@ -300,6 +300,17 @@ int scsi_format_unit(struct device *dev, unsigned int pi_type, struct scsi_resul
 	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_OUT, header, sizeof(header), 60, res);
 }
 
+int scsi_security_protocol_in(struct device *dev, uint8_t protocol, uint16_t sp_specific, uint8_t *buf, size_t len,
+			      struct scsi_result *res)
+{
+	/* INC_512 clear: the allocation length counts bytes. */
+	uint8_t cdb[12] = { SCSI_SECURITY_PROTOCOL_IN, protocol, (uint8_t)(sp_specific >> 8), (uint8_t)sp_specific };
+
+	put_be32(cdb + 6, (uint32_t)len);
+	memset(buf, 0, len);
+	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, buf, len, 0, res);
+}
+
 int scsi_synchronize_cache(struct device *dev, struct scsi_result *res)
 {
 	uint8_t cdb[10] = { SCSI_SYNCHRONIZE_CACHE_10 };

@@ -30,6 +30,7 @@ enum scsi_opcode {
 	SCSI_MODE_SENSE_10 = 0x5a,
 	SCSI_READ_16 = 0x88,
 	SCSI_SERVICE_ACTION_IN_16 = 0x9e,	/* service action 10h: READ CAPACITY (16) */
+	SCSI_SECURITY_PROTOCOL_IN = 0xa2,
 	SCSI_MAINTENANCE_IN = 0xa3,		/* service action 0Ch: REPORT SUPPORTED OPERATION CODES */
 };
 #define SAI_READ_CAPACITY_16 0x10
@@ -160,6 +161,10 @@ int scsi_mode_select_block_length(struct device *dev, const uint8_t *header, siz
  * FIELD USAGE as SBC-3 table 38 has them.
  */
 int scsi_format_unit(struct device *dev, unsigned int pi_type, struct scsi_result *res);
+
+/* SECURITY PROTOCOL IN (SPC-4 6.30) of protocol and its SP SPECIFIC field, len bytes at most; res->got says how many came. */
+int scsi_security_protocol_in(struct device *dev, uint8_t protocol, uint16_t sp_specific, uint8_t *buf, size_t len,
+			      struct scsi_result *res);
 
 int scsi_synchronize_cache(struct device *dev, struct scsi_result *res);
 int scsi_start_stop(struct device *dev, enum scsi_power_condition condition, uint8_t modifier, bool start,

@@ -702,6 +702,22 @@ static void scsi_flush_quietly(struct device *dev)
 }
 
 /* An erase record's device: INQUIRY, the serial number, the NAA designator, READ CAPACITY, rotation. */
+static int scsi_disk_security_recv(struct device *dev, uint8_t protocol, uint16_t sp_specific, uint8_t *buf, size_t len,
+				   size_t *got, struct disk_cause *c)
+{
+	struct scsi_result res;
+	int err = scsi_security_protocol_in(dev, protocol, sp_specific, buf, len, &res);
+
+	*got = err ? 0 : res.got;
+	if (err && scsi_refused(err, &res)) {
+		c->about_option = true;
+		snprintf(c->why, sizeof(c->why), "this SCSI disk refused SECURITY PROTOCOL IN (%s): it has no security protocols",
+			 res.cause);
+		return EOPNOTSUPP;
+	}
+	return scsi_cause(c, "SECURITY PROTOCOL IN", &res, err);
+}
+
 static int scsi_disk_identity(struct device *dev, struct disk_identity *d)
 {
 	struct scsi_facts f;
@@ -732,6 +748,7 @@ const struct disk_ops scsi_disk = {
 	.background_scan_get = scsi_background_scan_get,
 	.background_scan_set = scsi_background_scan_set,
 	.block_formats = scsi_block_formats,
+	.security_recv = scsi_disk_security_recv,
 	.block_format_set = scsi_block_format_set,
 	.block_format_poll = scsi_block_format_poll,
 	.geometry = scsi_geometry,

@@ -61,7 +61,7 @@ build_and_compare() {
 	[ "$bad" = 0 ] && echo "ok cross $arch: --Istdin decodes $n pages as the native build" ||
 		echo "FAIL cross $arch: --Istdin: $bad of $n pages decode differently"
 
-	for suite in commands.sh ops.sh scsi-commands.sh scsi-format-tests.sh nvme-commands.sh epc-commands.sh; do
+	for suite in commands.sh ops.sh scsi-commands.sh scsi-format-tests.sh tcg-tests.sh nvme-commands.sh epc-commands.sh; do
 		double_suite "$suite" "$run" "$triplet-gcc" "$build/${suite%.sh}" qemu > "$build/$arch-$suite.txt"
 		if [ -s "$out/cross-native-$suite.txt" ] && cmp -s "$out/cross-native-$suite.txt" "$build/$arch-$suite.txt"; then
 			echo "ok cross $arch: tests/$suite under the double: the same $(wc -l < "$out/cross-native-$suite.txt") results as native"
@@ -139,7 +139,7 @@ past_4gib() {
 
 # The native build's results under the double, once; then the targets side by side (the
 # machine has two cores), their lines in order.
-for suite in commands.sh ops.sh scsi-commands.sh scsi-format-tests.sh nvme-commands.sh epc-commands.sh; do
+for suite in commands.sh ops.sh scsi-commands.sh scsi-format-tests.sh tcg-tests.sh nvme-commands.sh epc-commands.sh; do
 	double_suite "$suite" "$H" cc "$out/cross-native-${suite%.sh}" "" > "$out/cross-native-$suite.txt"
 done
 for t in "${targets[@]}"; do

@@ -4,9 +4,9 @@
 # never include each other.  Prints each include that breaks this; exit 1
 # if there is one.  (make lint runs it.)
 cd "$(dirname "$0")/.." || exit 1
-# Rank, top to bottom; the three kinds share theirs.
+# Rank, top to bottom; the three kinds share theirs, and TCG's decoder (bytes in, structs out) sits with the transports.
 declare -A rank=([cli]=11 [run]=10 [ops]=9 [options]=8 [ata]=7 [nvme]=7 [scsi]=7
-	[transport]=6 [disk]=5 [block]=4 [output]=3 [lib]=2)
+	[transport]=6 [tcg]=6 [disk]=5 [block]=4 [output]=3 [lib]=2)
 declare -A home
 for d in "${!rank[@]}"; do
 	for f in "$d"/*.[ch]; do

@@ -241,7 +241,7 @@ else
 fi
 
 # --- the pure functions, case tables in C (tests/unit/unit.c) ---
-unit_srcs=(tests/unit/unit.c nvme/nvme.c ata/sat.c ata/ata_commands.c transport/sg.c transport/sense.c ops/ranges.c scsi/scsi_pages.c block/sysfs.c output/report.c output/json.c ops/erasecheck.c ops/erase_blocks.c ops/erase_verify.c block/readq.c output/progress.c ata/epc_decode.c ops/checks.c block/partition.c block/reach.c block/wake_trace.c)
+unit_srcs=(tests/unit/unit.c nvme/nvme.c ata/sat.c ata/ata_commands.c transport/sg.c transport/sense.c ops/ranges.c scsi/scsi_pages.c block/sysfs.c output/report.c output/json.c ops/erasecheck.c ops/erase_blocks.c ops/erase_verify.c block/readq.c output/progress.c ata/epc_decode.c ops/checks.c block/partition.c block/reach.c block/wake_trace.c tcg/tcg_discovery.c)
 # shellcheck disable=SC2086
 if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra "${incs[@]}" ${CFLAGS:-} ${LDFLAGS:-} \
 	-o "$out/unit" "${unit_srcs[@]}" 2> "$out/unit.build"; then
@@ -255,6 +255,7 @@ suite commands bash tests/commands.sh "$HDPARM" "$out"
 suite ops bash tests/ops.sh "$HDPARM" "$out"
 suite scsi bash tests/scsi-commands.sh "$HDPARM" "$out"
 suite scsi-format bash tests/scsi-format-tests.sh "$HDPARM" "$out"
+suite tcg bash tests/tcg-tests.sh "$HDPARM" "$out"
 suite nvme bash tests/nvme-commands.sh "$HDPARM" "$out"
 suite epc bash tests/epc-commands.sh "$HDPARM" "$out"
 suite smartctl bash tests/smartctl-json.sh "$HDPARM" "$out"

@@ -16,6 +16,7 @@
 #include "ranges.h"
 #include "scsi_pages.h"
 #include "sense.h"
+#include "tcg.h"
 #include "ata_commands.h"
 #include "sysfs.h"
 #include "wake_trace.h"
@@ -195,6 +196,40 @@ static void test_ranges(void)
 }
 
 /* SCSI answers (SPC-4 6.6, 7.5.6, 7.8; SBC-3 5.16): fields where the standard puts them, nothing past what came. */
+/*
+ * Level 0 Discovery that lies (Core Specification 3.3.6 layout): a header
+ * claiming more than came, a descriptor of length 0, one running past the
+ * end, a field past its descriptor's own length.
+ */
+static void test_tcg_level0(void)
+{
+	uint8_t d[48 + 16 + 4 + 8] = { 0 };
+	struct tcg_level0 l0;
+	uint64_t v = 99;
+	const struct tcg_feature_desc *geometry = tcg_feature_desc(TCG_FEATURE_GEOMETRY);
+
+	d[2] = 0xff; d[3] = 0xff;	/* 65535 bytes claimed; 76 came */
+	d[48] = 0x00; d[49] = 0x02; d[50] = 0x10; d[51] = 0x0c; d[52] = 0x05;	/* Locking, 12 bytes: supported, locked */
+	d[64] = 0x12; d[65] = 0x34;	/* an unknown code of length 0 */
+	d[68] = 0x00; d[69] = 0x03; d[70] = 0x10; d[71] = 0x1c; d[72] = 0x01;	/* Geometry of 28 bytes, 4 came */
+	result("Level 0: a header claiming 65535 bytes of which 76 came: 76 decoded",
+	       tcg_decode_level0(d, sizeof(d), &l0) && l0.used == sizeof(d) && l0.n == 3);
+	result("Level 0: a descriptor of length 0 is one, and the walk goes on",
+	       l0.d[1].code == 0x1234 && l0.d[1].length == 0 && !l0.d[1].truncated);
+	result("Level 0: a descriptor running past what came is marked, its fields there read, none beyond",
+	       l0.d[2].truncated && tcg_field_value(d, &l0, &l0.d[2], &geometry->fields[0], &v) && v == 1 &&
+		       !tcg_field_value(d, &l0, &l0.d[2], &geometry->fields[1], &v) && v == 0);
+	d[51] = 0x00;	/* Locking of length 0: its bits are not there */
+	tcg_decode_level0(d, sizeof(d), &l0);
+	{
+		struct tcg_locking lk;
+
+		tcg_locking_of(d, &l0, &lk);
+		result("Level 0: a Locking descriptor of length 0 says nothing of a lock", !lk.present && !lk.locked);
+	}
+	result("Level 0: 47 bytes are not a header", !tcg_decode_level0(d, 47, &l0));
+}
+
 static void test_scsi_pages(void)
 {
 	static const uint8_t rc16[32] = { 0, 0, 0, 0, 0, 0, 0x0f, 0xff, 0, 0, 0x10, 0, 0, 0x03, 0xc0 };
@@ -368,6 +403,7 @@ int main(void)
 	test_sense();
 	test_ranges();
 	test_scsi_pages();
+	test_tcg_level0();
 	test_temperature_page();
 	test_sysfs();
 	test_erase_sample();

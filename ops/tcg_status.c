@@ -1,0 +1,165 @@
+/*
+ * --tcg on any disk: the security protocols it lists (protocol 00h), then
+ * TCG's Level 0 Discovery (protocol 01h, ComID 0001h), every feature
+ * descriptor with its fields, an unknown one with its code, version and
+ * length, and the lock in words.  It reads, and never changes anything.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checks.h"
+#include "json.h"
+#include "report.h"
+#include "tcg.h"
+#include "tcg_status.h"
+
+/* The disk has no TCG, or could not be asked: one line, and the JSON says the same. */
+static int without_tcg(const char *why, int err)
+{
+	out(" TCG: none: %s\n", why);
+	json_object_begin("tcg");
+	json_bool("supported", false);
+	json_string("reason", why);
+	json_object_end();
+	return err;
+}
+
+static void field_text(const struct tcg_field *f, uint64_t v, bool first)
+{
+	out("%s%s ", first ? "" : ", ", f->text);
+	if (f->kind == TCG_BIT)
+		out("%s", v ? "yes" : "no");
+	else if (f->hex)
+		out("0x%llx", (unsigned long long)v);
+	else
+		out("%llu", (unsigned long long)v);
+}
+
+static void feature_text(const uint8_t *buf, const struct tcg_level0 *l0, const struct tcg_descriptor *d)
+{
+	const struct tcg_feature_desc *fd = tcg_feature_desc(d->code);
+	bool first = true;
+	uint64_t v;
+
+	if (!fd) {
+		out("  unknown feature %04Xh v%u, %u bytes\n", d->code, d->version, d->length);
+		return;
+	}
+	out("  %s (%04Xh) v%u: ", fd->text, d->code, d->version);
+	for (const struct tcg_field *f = fd->fields; f->text; f++)
+		if (tcg_field_value(buf, l0, d, f, &v)) {
+			field_text(f, v, first);
+			first = false;
+		}
+	if (d->truncated)
+		out("%s(cut short: %zu of its %u bytes came)", first ? "" : " ", l0->used - d->offset - 4, d->length);
+	out("\n");
+}
+
+static void feature_json(const uint8_t *buf, const struct tcg_level0 *l0, const struct tcg_descriptor *d)
+{
+	const struct tcg_feature_desc *fd = tcg_feature_desc(d->code);
+	uint64_t v;
+
+	json_object_begin(NULL);
+	json_uint("code", d->code);
+	json_string("name", fd ? fd->json : NULL);
+	json_uint("version", d->version);
+	json_uint("length", d->length);
+	json_bool("truncated", d->truncated);
+	for (const struct tcg_field *f = fd ? fd->fields : NULL; f && f->text; f++) {
+		if (!tcg_field_value(buf, l0, d, f, &v))
+			continue;
+		if (f->kind == TCG_BIT)
+			json_bool(f->json, v);
+		else
+			json_uint(f->json, v);
+	}
+	json_object_end();
+}
+
+/* The lock in words, and what gets a locked drive back. */
+static void locking_text(const struct tcg_locking *lk)
+{
+	if (!lk->present)
+		out(" Locking: no Locking feature: the drive has no TCG locking\n");
+	else if (!lk->enabled)
+		out(" Locking: not enabled: no range locks%s\n", lk->supported ? "" : " (locking is not supported)");
+	else if (!lk->locked)
+		out(" Locking: enabled, no range locked now\n");
+	else
+		out(" Locking: enabled and LOCKED: reads and writes of the locked ranges fail until the owner's password"
+		    " unlocks them, or a PSID revert (the PSID on the drive's label) erases everything\n");
+	if (lk->present && lk->mbr_enabled && !lk->mbr_done)
+		out(" Shadow MBR: shown in place of the disk's first blocks until the drive is unlocked\n");
+}
+
+static void locking_json(const struct tcg_locking *lk)
+{
+	if (!lk->present)
+		return;
+	json_object_begin("locking");
+	json_bool("supported", lk->supported);
+	json_bool("enabled", lk->enabled);
+	json_bool("locked", lk->locked);
+	json_bool("media_encryption", lk->media_encryption);
+	json_bool("mbr_enabled", lk->mbr_enabled);
+	json_bool("mbr_done", lk->mbr_done);
+	json_object_end();
+}
+
+int tcg_step(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	uint8_t buf[TCG_DISCOVERY_BYTES], protocols[64];
+	struct disk_cause cause = { 0 };
+	struct tcg_level0 l0;
+	struct tcg_locking lk;
+	unsigned int n;
+	size_t got;
+	int err;
+
+	if (!dev->disk->security_recv)
+		return refuse_on_this_disk(dev, s->v[opt].name);
+	err = dev->disk->security_recv(dev, TCG_PROTOCOL_LIST, 0, buf, 512, &got, &cause);
+	if (err == EOPNOTSUPP)
+		return without_tcg(cause.why, 0);
+	if (err == EACCES)
+		return without_tcg(cause.why, err);
+	if (err)
+		return say_cause_for(&cause, err, s->v[opt].name);
+	n = tcg_decode_protocols(buf, got, protocols, sizeof(protocols));
+	if (!memchr(protocols, TCG_PROTOCOL_TCG, n))
+		return without_tcg("the disk lists no TCG security protocol (01h)", 0);
+	if ((err = dev->disk->security_recv(dev, TCG_PROTOCOL_TCG, TCG_COMID_LEVEL0, buf, sizeof(buf), &got, &cause)))
+		return say_cause_for(&cause, err, s->v[opt].name);
+	if (!tcg_decode_level0(buf, got, &l0))
+		return without_tcg("its Level 0 Discovery came back shorter than its header", EIO);
+	out(" TCG: security protocols");
+	for (unsigned int i = 0; i < n; i++)
+		out(" %02Xh", protocols[i]);
+	out("; Level 0 Discovery revision %u, %zu bytes\n", l0.revision, l0.used);
+	for (unsigned int i = 0; i < l0.n; i++)
+		feature_text(buf, &l0, &l0.d[i]);
+	if (l0.more)
+		out("  (more features than %u: not shown)\n", TCG_MAX_DESCRIPTORS);
+	tcg_locking_of(buf, &l0, &lk);
+	locking_text(&lk);
+	json_object_begin("tcg");
+	json_bool("supported", true);
+	json_array_begin("security_protocols");
+	for (unsigned int i = 0; i < n; i++)
+		json_uint(NULL, protocols[i]);
+	json_array_end();
+	json_object_begin("level0");
+	json_uint("revision", l0.revision);
+	json_uint("length", l0.length);
+	json_array_begin("features");
+	for (unsigned int i = 0; i < l0.n; i++)
+		feature_json(buf, &l0, &l0.d[i]);
+	json_array_end();
+	json_object_end();
+	locking_json(&lk);
+	json_object_end();
+	return 0;
+}
