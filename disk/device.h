@@ -425,6 +425,7 @@ struct device {
 	/* A format this run started in the background (--set-sector-size on SCSI): the disk before it, for old -> new. */
 	bool format_started;
 	bool formats_shown;	/* the formats on offer were listed (once a run) */
+	bool tcg_lock_asked;	/* after a failed read: whether TCG locks the drive was asked (once a run) */
 	struct disk_format_summary {
 		uint32_t block_bytes;
 		uint16_t metadata_bytes;

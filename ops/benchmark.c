@@ -23,6 +23,7 @@
 #include "iodepth.h"
 #include "largefile.h"
 #include "report.h"
+#include "tcg_locked.h"
 
 #define TIMING_MB 2
 #define TIMING_BYTES (TIMING_MB * 1024 * 1024)
@@ -89,6 +90,7 @@ static int read_block(struct device *dev, char *buf, unsigned long long offset)
 		int err = errno;
 
 		complain("read() failed at byte offset %llu: %s\n", offset, strerror(err));
+		tcg_say_if_locked(dev);
 		return err;
 	}
 	if (n == 0) {
@@ -101,6 +103,7 @@ static int read_block(struct device *dev, char *buf, unsigned long long offset)
 		int err = errno;
 
 		complain("read() failed at byte offset %llu: %s\n", offset, strerror(err));
+		tcg_say_if_locked(dev);
 		return err;
 	}
 	complain("read(%d) returned %zd bytes at byte offset %llu\n", TIMING_BYTES, n, offset - (unsigned long long)n);

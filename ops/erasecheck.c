@@ -23,6 +23,7 @@
 #include "json.h"
 #include "largefile.h"
 #include "report.h"
+#include "tcg_locked.h"
 #include "unaligned.h"
 
 void erase_json_sanitize(enum sanitize_action action, int err)
@@ -194,7 +195,7 @@ static const struct erase_before *before_of(const struct device *dev, dev_t devn
 }
 
 /* Read disk d's sample into *sm; 0 or an errno, said. */
-static int read_sample(const struct device *dev, const struct reached_disk *d, struct erase_sample *sm, uint32_t *pattern,
+static int read_sample(struct device *dev, const struct reached_disk *d, struct erase_sample *sm, uint32_t *pattern,
 		       bool have_pattern, bool learn_pattern)
 {
 	const struct erase_before *before = before_of(dev, d->devnum);
@@ -215,6 +216,7 @@ static int read_sample(const struct device *dev, const struct reached_disk *d, s
 		if ((err = sample_read(&sd, i, &lba, &got))) {
 			complain(" after the erase: reading block %llu of %s failed: %s\n", (unsigned long long)lba, path,
 				 got < 0 ? strerror(err) : "short read");
+			tcg_say_if_locked(dev);
 			break;
 		}
 		if (i == 0 && learn_pattern && sd.buf)

@@ -13,6 +13,7 @@
 #include "checks.h"
 #include "read_sector.h"
 #include "report.h"
+#include "tcg_locked.h"
 
 int read_sector_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
@@ -37,8 +38,10 @@ int read_sector_step(struct device *dev, const struct settings *s, enum opt_id o
 	out("reading sector %llu: ", (unsigned long long)lba);
 	fflush(stdout);
 	err = say_outcome(dev->disk->sector_read(dev, lba, buf, g.sector_bytes, &cause));
-	if (err)
+	if (err) {
 		complain("%s %llu: %s\n", option, (unsigned long long)lba, cause.why[0] ? cause.why : strerror(err));
+		tcg_say_if_locked(dev);
+	}
 	else
 		dump_sector(buf, g.sector_bytes);
 	free(buf);

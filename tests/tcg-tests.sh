@@ -150,6 +150,18 @@ run SHIM_TCG="$top/tests/tcg/crucial-m550.txt" -- -I
 cmp -s "$out/tcg.out" "$out/tcg-i-plain.out" && ! grep -q '^cdb: .* 5c 00$' "$out/tcg.log"
 result $? "-I is 9.65's: no TRUSTED RECEIVE, the same text on a TCG drive"
 
+# --- a read that fails on a locked drive: the reason and the ways out, not the errno alone ---
+run SHIM_SCSI=1 SHIM_SCSI_READ_DENIED=1 SHIM_TCG="$top/tests/tcg/crucial-m550.txt" -- --read-sector 0
+[ "$rc" = 5 ] && grep -qF 'data protect (access denied - no access rights)' "$out/tcg.err" &&
+	grep -q '^ /dev/null is locked by TCG (its Level 0 Discovery says Locked): .* the owner.s password .* a PSID revert' "$out/tcg.err"
+result $? "SCSI --read-sector refused (DATA PROTECT) on the locked M550: the lock said"
+run SHIM_SCSI=1 SHIM_SCSI_READ_DENIED=1 SHIM_TCG="$top/tests/tcg/crucial-mx500.txt" -- --read-sector 0
+[ "$rc" = 5 ] && ! grep -q 'locked by TCG' "$out/tcg.err"
+result $? "the same refusal on the unlocked MX500: no word of a lock"
+run SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_OACS=1 SHIM_NVME_FAIL=io:02 SHIM_TCG="$top/tests/tcg/crucial-m550.txt" -- --read-sector 0
+[ "$rc" = 5 ] && grep -q 'is locked by TCG' "$out/tcg.err"
+result $? "NVMe --read-sector failing on a locked drive: the lock said"
+
 # Hostile answers (lengths past the buffer, descriptors of length 0 or overrunning): tests/unit and
 # the fuzz_tcg target.
 

@@ -28,6 +28,7 @@ static const struct {
 	{ 0x14, 0x01, "record not found" },
 	{ 0x1a, 0x00, "parameter list length error" },
 	{ 0x20, 0x00, "invalid command operation code" },
+	{ 0x20, 0x02, "access denied - no access rights" },
 	{ 0x21, 0x00, "logical block address out of range" },
 	{ 0x24, 0x00, "invalid field in CDB" },
 	{ 0x26, 0x00, "invalid field in parameter list" },

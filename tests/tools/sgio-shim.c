@@ -106,6 +106,8 @@
  *                       01h ComID 0001h FILE, a Level 0 Discovery dump as sedutil's hexDump prints it
  *                       ("0000 000000a0 00000001 ..."); SHIM_TCG_REFUSE=1: the ATA forms end as libata
  *                       ends them without libata.allow_tpm (ILLEGAL REQUEST, invalid field in CDB)
+ *   SHIM_SCSI_READ_DENIED=1  READ (16) ends DATA PROTECT, ACCESS DENIED - NO ACCESS RIGHTS
+ *                       (20h/02h), as a locked range does
  *   SHIM_SCSI_SANITIZING=P,P,done   successive REQUEST SENSE answers: NOT READY, sanitize in
  *                       progress (04h/1Bh) with PROGRESS INDICATION P (hex, of 10000h); "done":
  *                       no sense; "failed": MEDIUM ERROR, sanitize command failed (31h/03h)
@@ -997,6 +999,10 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 		break;
 	}
 	case 0x88:	/* READ (16): the 5Ah filler, short by SHIM_SCSI_READ_RESID */
+		if (getenv("SHIM_SCSI_READ_DENIED")) {
+			check_condition(io, 0x07, 0x20, 0x02);
+			return;
+		}
 		io->resid = (int)env_num("SHIM_SCSI_READ_RESID", 0);
 		return;
 	default:
