@@ -318,9 +318,9 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 		complain("--erase-verify goes with --format-erase, --security-erase or --sanitize-wait\n");
 		return EINVAL;
 	}
-	if (ps->s.v[OPT_ERASE_RECORD].given && !settings_erase(&ps->s)) {
-		complain("--erase-record goes with an erase (--sanitize-*, --format-erase, --security-erase) or"
-			 " --sanitize-wait\n");
+	if (ps->s.v[OPT_ERASE_RECORD].given && !settings_together(&ps->s)) {
+		complain("--erase-record goes with an erase (--sanitize-*, --format-erase, --security-erase),"
+			 " --sanitize-wait, or a format (--set-sector-size, --format-wait)\n");
 		return EINVAL;
 	}
 	if (ps->run.why && !ps->s.v[OPT_IDLE_SPINDOWN].given && !ps->s.v[OPT_IDLE_CONFIG].given) {

@@ -255,6 +255,7 @@ struct disk_block_formats {
 		unsigned int pi_types;		/* the protection types it takes: bit t type t, bit 0 none */
 	} f[64];
 	unsigned int n, current;
+	const char *command;		/* what formats it ("FORMAT UNIT"), for the record */
 	bool rated;			/* performance is the disk's rating (NVMe) */
 	bool unlisted;			/* the disk lists no lengths: any is tried (SCSI without VPD B4h) */
 	uint64_t blocks;		/* in the format in use */

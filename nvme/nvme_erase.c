@@ -378,6 +378,7 @@ int nvme_block_formats(struct device *dev, struct disk_block_formats *b)
 			b->f[i].pi_types = 1u | (b->f[i].metadata_bytes >= 8 ? (unsigned int)(ns->dpc & NVME_DPC_TYPES) << 1 : 0);
 		}
 		b->rated = true;
+		b->command = "Format NVM";
 		b->current = (ns->flbas & NVME_FLBAS_LOW_MASK) | (unsigned int)((ns->flbas >> NVME_FLBAS_HIGH_SHIFT) & 3) << 4;
 		b->blocks = le64toh(ns->nsze);
 		b->pi_type = ns->dps & NVME_DPS_TYPE_MASK;

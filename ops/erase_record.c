@@ -39,7 +39,15 @@ static const struct technique {
 	{ OPT_SECURITY_ERASE_ENHANCED, "enhanced_security_erase", "purge" },
 	{ OPT_SECURITY_ERASE, "security_erase", "clear" },
 	{ OPT_SANITIZE_WAIT, "sanitize", NULL },	/* the wait alone: the action is not known here */
+	/* A format to another block size is no sanitization method: its blocks are not read back. */
+	{ OPT_SET_SECTOR_SIZE, "format", NULL },
+	{ OPT_FORMAT_WAIT, "format", NULL },
 };
+
+static bool is_format(const struct technique *t)
+{
+	return t->opt == OPT_SET_SECTOR_SIZE || t->opt == OPT_FORMAT_WAIT;
+}
 
 static const struct technique *technique_of(const struct settings *s)
 {
@@ -101,7 +109,7 @@ static void record_erase(const struct settings *s, const struct technique *t, co
 		json_uint("pattern", run ? run->pattern : 0);
 	json_bool("sent", run && run->sent);
 	json_time("began", run ? run->began : 0);
-	json_time("ended", run && run->checked ? run->ended : 0);
+	json_time("ended", run && (run->checked || run->format) ? run->ended : 0);
 	json_object_end();
 }
 
@@ -139,11 +147,34 @@ static void record_hidden(const struct erase_run *run)
 	json_object_end();
 }
 
+static void json_format_summary(const char *key, const struct disk_format_summary *f)
+{
+	if (!f) {
+		json_null(key);
+		return;
+	}
+	json_object_begin(key);
+	json_uint("block_bytes", f->block_bytes);
+	json_uint("metadata_bytes", f->metadata_bytes);
+	json_uint("blocks", f->blocks);
+	json_uint("protection_type", f->pi_type);
+	json_object_end();
+}
+
+/* A format's disk before and after it. */
+static void record_format(const struct erase_run *run)
+{
+	json_object_begin("format");
+	json_format_summary("before", run && run->have_before ? &run->format_before : NULL);
+	json_format_summary("after", run && run->have_after ? &run->format_after : NULL);
+	json_object_end();
+}
+
 /* Read back: the method, and each disk's object as the run's JSON has it. */
-static void record_verification(const struct settings *s, const struct erase_run *run)
+static void record_verification(const struct settings *s, const struct technique *t, const struct erase_run *run)
 {
 	json_object_begin("verification");
-	json_string("method", verify_full(s) ? "full" : "sample");
+	json_string("method", is_format(t) ? "none" : verify_full(s) ? "full" : "sample");
 	json_array_begin("disks");
 	for (unsigned int i = 0; run && i < run->n_checked; i++)
 		erase_json_checked(&run->checked_disk[i], run->kind);
@@ -179,6 +210,8 @@ static bool verification_interrupted(const struct erase_run *run)
 
 static const char *outcome(const struct technique *t, const struct erase_run *run, int status)
 {
+	if (is_format(t) && run && run->ended)
+		return status ? "failed" : "formatted";
 	if (run && run->checked && verification_interrupted(run))
 		return "verification_interrupted";
 	if (run && run->checked)
@@ -342,7 +375,9 @@ int erase_record_write(struct device *dev, const struct settings *s, int status)
 	record_erase(s, t, run);
 	json_text_or_null("drive_status_after", run ? run->drive_status : NULL);
 	record_hidden(run);
-	record_verification(s, run);
+	record_verification(s, t, run);
+	if (is_format(t))
+		record_format(run);
 	json_string("outcome", outcome(t, run, status));
 	json_uint("exit_status", (unsigned int)status);
 	text = json_side_end(&len);

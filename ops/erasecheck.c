@@ -353,6 +353,34 @@ void erase_run_hidden(struct device *dev)
 		dev->erase->have_hidden = dev->disk->hidden_areas(dev, &dev->erase->hidden) == 0;
 }
 
+void erase_run_format_sent(struct device *dev, const char *command)
+{
+	struct erase_run *run;
+
+	erase_run_free(dev);
+	if (!(run = erase_run_of(dev, ERASE_TO_SOME_PATTERN, 0)))
+		return;
+	run->format = run->sent = true;
+	snprintf(run->command, sizeof(run->command), "%s", command);
+	run->began = time(NULL);
+}
+
+void erase_run_format_ended(struct device *dev, const char *status, const struct disk_format_summary *before,
+			    const struct disk_format_summary *after)
+{
+	struct erase_run *run = erase_run_of(dev, ERASE_TO_SOME_PATTERN, 0);
+
+	if (!run)
+		return;
+	run->format = true;
+	run->ended = time(NULL);
+	snprintf(run->drive_status, sizeof(run->drive_status), "%s", status);
+	if ((run->have_before = before != NULL))
+		run->format_before = *before;
+	if ((run->have_after = after != NULL))
+		run->format_after = *after;
+}
+
 void erase_run_status(struct device *dev, const char *status)
 {
 	struct erase_run *run = erase_run_of(dev, ERASE_TO_SOME_PATTERN, 0);

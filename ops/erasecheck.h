@@ -53,6 +53,9 @@ struct erase_run {
 	struct disk_hidden hidden;
 	char drive_status[160];	/* the drive's word for how it ended ("completed", a failure's reason) */
 	bool checked;		/* read back after it ended */
+	bool format;		/* a format (--set-sector-size): not read back */
+	bool have_before, have_after;	/* a format's disk before and after it */
+	struct disk_format_summary format_before, format_after;
 	unsigned int n_checked;
 	struct erase_checked checked_disk[REACH_MAX];
 };
@@ -88,6 +91,15 @@ void erase_json_sanitize_status(const struct sanitize_poll *p);
  * that cannot be read is compared with nothing afterwards.
  */
 void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t pattern, const char *command);
+
+/*
+ * A format sent (--set-sector-size): what and when, for the record; its
+ * blocks are not sampled nor read back (a format is not an erase).  Then
+ * its end, and the disk before and after it (NULL: not known).
+ */
+void erase_run_format_sent(struct device *dev, const char *command);
+void erase_run_format_ended(struct device *dev, const char *status, const struct disk_format_summary *before,
+			    const struct disk_format_summary *after);
 
 /*
  * After an erase ended: each disk's sample, a line each (and the

@@ -17,6 +17,7 @@
 #include <linux/fs.h>
 
 #include "checks.h"
+#include "erasecheck.h"
 #include "clock.h"
 #include "json.h"
 #include "progress.h"
@@ -208,9 +209,12 @@ static int after_format(struct device *dev, const char *name, bool known_before)
 	struct disk_format_summary now;
 	int err;
 
-	if ((err = dev->disk->block_formats(dev, &b)))
+	if ((err = dev->disk->block_formats(dev, &b))) {
+		erase_run_format_ended(dev, "ended; the disk could not be read again", known_before ? before : NULL, NULL);
 		return say_cause_for(&b.cause, err, name);
+	}
 	now = summary_of(&b);
+	erase_run_format_ended(dev, "completed", known_before ? before : NULL, &now);
 	if (known_before) {
 		out(" block size: %u -> %u bytes; blocks: %llu -> %llu; protection information: ", before->block_bytes,
 		    now.block_bytes, (unsigned long long)before->blocks, (unsigned long long)now.blocks);
@@ -296,6 +300,13 @@ int sector_format_step(struct device *dev, const struct settings *s, enum opt_id
 	else
 		out("no protection information\n");
 	fflush(stdout);
+	{
+		char command[96];
+
+		snprintf(command, sizeof(command), "%s %s to %u-byte blocks, protection type %u", dev->disk->kind,
+			 before.command ? before.command : "format", r.bytes, r.pi_type);
+		erase_run_format_sent(dev, command);
+	}
 	if ((err = dev->disk->block_format_set(dev, &r, &cause)))
 		return say_cause_for(&cause, err, name);
 	dev->format_before = summary_of(&before);
@@ -355,6 +366,7 @@ int sector_format_wait_step(struct device *dev, const struct settings *s, enum o
 	if (p.running)
 		return poll_wait_report_interrupt_of(name, "format", "--format-wait");
 	if (p.failed) {
+		erase_run_format_ended(dev, p.detail, dev->format_started ? &dev->format_before : NULL, NULL);
 		complain(" %s: %s\n", name, p.detail);
 		json_object_begin("sector_format");
 		json_bool("failed", true);

@@ -15,6 +15,7 @@
 #include "identify.h"
 #include "largefile.h"
 #include "checks.h"
+#include "erasecheck.h"
 #include "sector_format.h"
 #include "sectors.h"
 #include "ata_commands.h"
@@ -141,7 +142,9 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 	}
 	out("changing sector size configuration to %llu: ", (unsigned long long)wanted);
 	fflush(stdout);
+	erase_run_format_sent(dev, "ATA SET SECTOR CONFIGURATION EXT");
 	err = say_outcome(ata_set_sector_configuration(dev, (uint16_t)check, (uint16_t)index, &res));
+	erase_run_format_ended(dev, err ? "failed" : "completed", NULL, NULL);
 	if (err)
 		ata_report("SET SECTOR CONFIGURATION EXT", &res, err);
 	ata_identify_forget(dev);

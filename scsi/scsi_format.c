@@ -52,6 +52,7 @@ int scsi_block_formats(struct device *dev, struct disk_block_formats *b)
 		return scsi_cause(&b->cause, "INQUIRY", &res, err);
 	if ((err = scsi_read_capacity(dev, &cap, &res)))
 		return scsi_cause(&b->cause, "READ CAPACITY", &res, err);
+	b->command = "FORMAT UNIT";
 	b->blocks = cap.blocks;
 	b->pi_type = cap.prot_type;
 	b->n = listed_lengths(dev, b);
