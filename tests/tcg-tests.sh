@@ -118,6 +118,24 @@ PY
 	[ -n "$theirs" ] && [ "$mine" = "$theirs" ]
 	result $? "TRUSTED RECEIVE of Level 0 Discovery: the registers sedutil sends ($theirs)" ||
 		printf '  ours:   %s\n  theirs: %s\n' "$mine" "$theirs"
+	# The session layer (tcg/tcg_session.c) against sedutil's packets of a PSID revert to the double
+	# (Properties, StartSession with the PSID, end of session): each opened, its tokens read and
+	# written again, packed again: byte for byte what sedutil sent.
+	rm -f "$out/tcg-psid.log"
+	env SHIM_IDENTIFY="$identify" SHIM_TCG="$top/tests/tcg/crucial-mx500.txt" SHIM_LOG="$out/tcg-psid.log" SHIM_LOG_FULL=1 \
+		"${preload[@]}" timeout 30 "$sedutil" --yesIreallywanttoERASEALLmydatausingthePSID \
+		ABCDEFGHIJKLMNOPQRSTUVWXYZ012345 "$disk" > /dev/null 2>&1
+	if ${CC:-cc} -std=gnu11 -Wall -Wextra -I"$top/tcg" -I"$top/lib" -o "$out/tcg-reencode" "$top/tests/tools/tcg-reencode.c" \
+		"$top/tcg/tcg_session.c" 2> "$out/tcg-reencode.build"; then
+		"$out/tcg-reencode" < "$out/tcg-psid.log" > "$out/tcg-reencode.out"
+		rc=$?
+		[ "$rc" = 0 ] && [ "$(grep -c '^same ' "$out/tcg-reencode.out")" = 3 ] && grep -q 'data: .* d0 20 41 42 43' "$out/tcg-psid.log"
+		result $? "session layer: sedutil's Properties, StartSession (PSID) and end of session read and written again byte for byte" ||
+			sed 's/^/  /' "$out/tcg-reencode.out"
+	else
+		echo "FAIL tcg: build tests/tools/tcg-reencode.c"
+		sed 's/^/  /' "$out/tcg-reencode.build" | head -n 5
+	fi
 	rm -f "$disk"
 elif [ -z "${DOUBLE_COMPARE:-}" ]; then
 	echo "skip tcg: no sedutil-cli at $sedutil (tests/setup builds it): its comparisons not made"

@@ -2,12 +2,14 @@
  * A drive's Level 0 Discovery and security protocol list, through every
  * decoder of tcg_discovery.c: exactly size bytes, so that a read beyond
  * what came is a heap overflow the sanitizer sees, whatever lengths the
- * bytes claim (the header's, each descriptor's).
+ * bytes claim (the header's, each descriptor's); and as a session's
+ * response: its packets opened, every token read, the method status.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "tcg.h"
+#include "tcg_session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -16,8 +18,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t list[16];
 	uint64_t v;
 
+	struct tcg_response r;
+	const char *why;
+
 	if (tcg_decode_protocols(data, size, list, sizeof(list)) > sizeof(list))
 		__builtin_trap();
+	if (tcg_unpacketize(data, size, &r, &why)) {
+		struct tcg_item it;
+		size_t pos = 0, last = 0;
+
+		if (r.data < data || r.data + r.len > data + size)
+			__builtin_trap();
+		while (tcg_next(r.data, r.len, &pos, &it)) {
+			if (pos <= last || pos > r.len || (it.kind == TCG_ITEM_ATOM && it.data && it.data + it.n > r.data + r.len))
+				__builtin_trap();
+			last = pos;
+		}
+		tcg_method_status(r.data, r.len);
+	}
 	if (!tcg_decode_level0(data, size, &l0))
 		return 0;
 	if (l0.used > size || l0.n > TCG_MAX_DESCRIPTORS)

@@ -1027,8 +1027,10 @@ static int fake_sg_io(struct sg_io_hdr *io)
 
 		if (f) {
 			log_bytes(f, "cdb", cdb, io->cmd_len);
+			/* SHIM_LOG_FULL=1: the whole of what goes out (a TCG ComPacket), else its first 64 bytes. */
 			if (io->dxfer_direction == SG_DXFER_TO_DEV)
-				log_bytes(f, "data", io->dxferp, io->dxfer_len > 64 ? 64 : io->dxfer_len);
+				log_bytes(f, "data", io->dxferp,
+					  io->dxfer_len > 64 && !getenv("SHIM_LOG_FULL") ? 64 : io->dxfer_len);
 			fclose(f);
 		}
 	}

@@ -17,6 +17,8 @@
 #include "scsi_pages.h"
 #include "sense.h"
 #include "tcg.h"
+#include "tcg_session.h"
+#include "unaligned.h"
 #include "ata_commands.h"
 #include "sysfs.h"
 #include "wake_trace.h"
@@ -230,6 +232,50 @@ static void test_tcg_level0(void)
 	result("Level 0: 47 bytes are not a header", !tcg_decode_level0(d, 47, &l0));
 }
 
+/*
+ * The session layer against Core Specification 2.01's layouts: atoms
+ * (3.2.2.3.1), a method's status list (3.2.4.2), packet lengths (3.2.3)
+ * that lie.
+ */
+static void test_tcg_session(void)
+{
+	uint8_t out[32], pkt[1024];
+	static const uint8_t reply_ok[] = { 0xf0, 0xf1, 0xf9, 0xf0, 0x00, 0x00, 0x00, 0xf1 };
+	static const uint8_t reply_refused[] = { 0xf0, 0xf1, 0xf9, 0xf0, 0x01, 0x00, 0x00, 0xf1 };
+	static const uint8_t cut[] = { 0xd0, 0x20, 'A', 'B' };	/* a medium atom of 32 bytes, 2 came */
+	struct tcg_writer w = { .p = out, .cap = sizeof(out) };
+	struct tcg_response r;
+	struct tcg_item it;
+	const char *why;
+	char name[24];
+	size_t pos = 0, n;
+
+	tcg_put_uint(&w, 63);
+	tcg_put_uint(&w, 64);
+	tcg_put_uint(&w, 0x1000);
+	result("atoms: 63 tiny, 64 a short atom of 1 byte, 4096 of 2 bytes",
+	       w.len == 6 && out[0] == 0x3f && out[1] == 0x81 && out[2] == 0x40 && out[3] == 0x82 && out[4] == 0x10 &&
+		       out[5] == 0x00);
+	w = (struct tcg_writer){ .p = out, .cap = 8 };
+	tcg_put_bytes(&w, (const uint8_t *)"0123456789", 10);
+	result("a writer full: overflow, nothing past its end", w.overflow && w.len == 0);
+	result("method status SUCCESS after END OF DATA", tcg_method_status(reply_ok, sizeof(reply_ok)) == 0);
+	result("method status NOT_AUTHORIZED, named",
+	       tcg_method_status(reply_refused, sizeof(reply_refused)) == 1 &&
+		       strcmp(tcg_status_name(1, name, sizeof(name)), "NOT_AUTHORIZED") == 0);
+	result("a stream without END OF DATA has no status", tcg_method_status(reply_ok, 2) == -1);
+	result("an atom longer than what came is not read", !tcg_next(cut, sizeof(cut), &pos, &it) && pos == 0);
+	n = tcg_packetize(pkt, sizeof(pkt), 0x0888, 1, 0x69, reply_ok, sizeof(reply_ok));
+	result("a ComPacket of 8 bytes of data: 512 bytes, lengths 44, 20, 8",
+	       n == 512 && get_be32(pkt + 16) == 44 && get_be32(pkt + 20 + 20) == 20 && get_be32(pkt + 20 + 24 + 8) == 8);
+	result("opened again: its data and session numbers",
+	       tcg_unpacketize(pkt, n, &r, &why) && r.len == 8 && r.tsn == 1 && r.hsn == 0x69 && r.data[2] == 0xf9);
+	put_be32(pkt + 20 + 24 + 8, 0xfffffff0);
+	result("a SubPacket length past its Packet: refused", !tcg_unpacketize(pkt, n, &r, &why));
+	put_be32(pkt + 16, 0);
+	result("a ComPacket length of 0: refused (the drive has nothing yet)", !tcg_unpacketize(pkt, n, &r, &why));
+}
+
 static void test_scsi_pages(void)
 {
 	static const uint8_t rc16[32] = { 0, 0, 0, 0, 0, 0, 0x0f, 0xff, 0, 0, 0x10, 0, 0, 0x03, 0xc0 };
@@ -404,6 +450,7 @@ int main(void)
 	test_ranges();
 	test_scsi_pages();
 	test_tcg_level0();
+	test_tcg_session();
 	test_temperature_page();
 	test_sysfs();
 	test_erase_sample();
