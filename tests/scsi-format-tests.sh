@@ -190,6 +190,19 @@ together_ok=$?
 # The seconds go on a line of their own: the cross builds compare the result lines with native's.
 echo "  three formats: ${single%???????} s alone, ${took%???????} s together"
 result $together_ok "three disks formatted together in less than twice the time of one, old -> new for each"
+# On a terminal: the wait's status line, with the time left at the rate so far (a 4 s format polled
+# once a second: a rate from the second poll on), one for each of two disks.
+script -qec "env SHIM_SCSI=1 SHIM_SCSI_FORMAT=4 SHIM_SCSI_BLOCKS=1000000 ${preload[*]} $asan $H --set-sector-size 4096 --format-wait $destroy /dev/null" \
+	/dev/null > "$out/fmt.tty" < /dev/null
+rc=$?
+[ "$rc" = 0 ] && grep -q 'format: [0-9]*% done, about [0-9]* s left' "$out/fmt.tty" && grep -q 'Format completed' "$out/fmt.tty"
+result $? "on a terminal: a status line with the time left"
+script -qec "env SHIM_SCSI=1 SHIM_SCSI_FORMAT=4 SHIM_SCSI_BLOCKS=1000000 ${preload[*]} $asan $H --set-sector-size 4096 --format-wait $destroy /dev/null /dev/zero" \
+	/dev/null > "$out/fmt.tty" < /dev/null
+rc=$?
+[ "$rc" = 0 ] && grep -q '/dev/null: format: [0-9]*% done' "$out/fmt.tty" && grep -q '/dev/zero: format: [0-9]*% done' "$out/fmt.tty"
+result $? "two disks on a terminal: a status line each"
+
 # One record each (--erase-record DIR/): the format's command, before and after, outcome formatted.
 rm -rf "$out/fmt-records"
 mkdir -p "$out/fmt-records"
