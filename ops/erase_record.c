@@ -21,6 +21,7 @@
 #include "erasecheck.h"
 #include "json.h"
 #include "report.h"
+#include "sector_format.h"
 #include "version.h"
 
 /*
@@ -147,26 +148,12 @@ static void record_hidden(const struct erase_run *run)
 	json_object_end();
 }
 
-static void json_format_summary(const char *key, const struct disk_format_summary *f)
-{
-	if (!f) {
-		json_null(key);
-		return;
-	}
-	json_object_begin(key);
-	json_uint("block_bytes", f->block_bytes);
-	json_uint("metadata_bytes", f->metadata_bytes);
-	json_uint("blocks", f->blocks);
-	json_uint("protection_type", f->pi_type);
-	json_object_end();
-}
-
 /* A format's disk before and after it. */
 static void record_format(const struct erase_run *run)
 {
 	json_object_begin("format");
-	json_format_summary("before", run && run->have_before ? &run->format_before : NULL);
-	json_format_summary("after", run && run->have_after ? &run->format_after : NULL);
+	sector_format_json("before", run && run->have_before ? &run->format_before : NULL);
+	sector_format_json("after", run && run->have_after ? &run->format_after : NULL);
 	json_object_end();
 }
 

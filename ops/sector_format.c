@@ -161,8 +161,12 @@ static struct disk_format_summary summary_of(const struct disk_block_formats *b)
 					     .pi_type = b->pi_type };
 }
 
-static void json_summary(const char *key, const struct disk_format_summary *f)
+void sector_format_json(const char *key, const struct disk_format_summary *f)
 {
+	if (!f) {
+		json_null(key);
+		return;
+	}
 	json_object_begin(key);
 	json_uint("block_bytes", f->block_bytes);
 	json_uint("metadata_bytes", f->metadata_bytes);
@@ -228,8 +232,8 @@ static int after_format(struct device *dev, const char *name, bool known_before)
 	out("\n");
 	json_object_begin("sector_format");
 	if (known_before)
-		json_summary("before", before);
-	json_summary("after", &now);
+		sector_format_json("before", before);
+	sector_format_json("after", &now);
 	json_object_end();
 	if (known_before && (now.block_bytes != want->block_bytes || now.pi_type != want->pi_type)) {
 		complain(" %s: the disk reports %u-byte blocks, protection type %u after the format, not the %u and %u asked"
@@ -320,7 +324,7 @@ int sector_format_step(struct device *dev, const struct settings *s, enum opt_id
 	out("Format started in background: the disk answers NOT READY until it ends\n");
 	out("You may use `--format-wait` to follow it, and to have the kernel see the new size\n");
 	json_object_begin("sector_format");
-	json_summary("before", &dev->format_before);
+	sector_format_json("before", &dev->format_before);
 	json_bool("started_in_background", true);
 	json_object_end();
 	return 0;
