@@ -46,10 +46,24 @@ skip() { skips+=("$1"); echo "skip $1"; }
 # ok/FAIL/skip lines and, as its last line, "end of suite"; without that
 # line it stopped early, which is a failure whatever it counted.
 suite() {
-	local name=$1 log="$out/$1.log" rc n_ok n_bad began=$SECONDS
+	run_suite "$@"
+	report_suite "$1"
+}
+
+# run_suite NAME COMMAND...: the suite's output in $out/NAME.log, its exit
+# status and its seconds in $out/NAME.rc and $out/NAME.took.
+run_suite() {
+	local name=$1 began=$SECONDS
 	shift
-	"$@" > "$log" 2>&1
-	rc=$?
+	"$@" > "$out/$name.log" 2>&1
+	echo $? > "$out/$name.rc"
+	echo $((SECONDS - began)) > "$out/$name.took"
+}
+
+# report_suite NAME: its lines and counts, from what run_suite left.
+report_suite() {
+	local name=$1 log="$out/$1.log" rc n_ok n_bad
+	rc=$(cat "$out/$name.rc")
 	grep -E '^(ok|FAIL|skip|  )' "$log"
 	n_ok=$(grep -c '^ok ' "$log")
 	n_bad=$(grep -c '^FAIL ' "$log")
@@ -61,8 +75,35 @@ suite() {
 	elif [ $((n_ok + n_bad)) = 0 ] && ! grep -q '^skip ' "$log"; then
 		fail "$name: the suite ran no check" "$log"
 	else
-		echo "$name: $((n_ok + n_bad)) checks in $((SECONDS - began)) s"
+		echo "$name: $((n_ok + n_bad)) checks in $(cat "$out/$name.took") s"
 	fi
+}
+
+# The suites that mostly wait on something other than this process's core
+# (the emulated machines, one vCPU each; idle's sleeps) run beside the
+# others, one after another in a line of their own, and are reported at
+# the end, in the order they were added.
+#   beside NAME COMMAND...   adds a suite to that line
+#   collect_beside           waits for the line and reports its suites
+beside_names=()
+beside_pid=
+beside() {
+	local before=$beside_pid
+	beside_names+=("$1")
+	( [ -z "$before" ] || wait_for_rc "${beside_names[-2]}"
+	  run_suite "$@" ) &
+	beside_pid=$!
+}
+# A subshell cannot wait for its sibling: the suite before is done when its .took file is there.
+wait_for_rc() {
+	while [ ! -f "$out/$1.took" ]; do sleep 1; done
+}
+collect_beside() {
+	local name
+	wait
+	for name in "${beside_names[@]}"; do
+		report_suite "$name"
+	done
 }
 
 # decode PAGE: --Istdin's stdout and exit status, as the expected files hold them.
@@ -240,6 +281,17 @@ else
 	fail "build tests/tools/nvme-decode"
 fi
 
+# --- beside the rest: the emulated machines, then --idle-spindown's waits ---
+if [ -n "${SKIP_VM:-}" ]; then
+	skip "vm, systemd: SKIP_VM is set"
+else
+	beside vm tests/vm/run "$HDPARM"
+	beside systemd tests/vm/systemd-run "$HDPARM"
+fi
+root_and_loop=
+[ "$(id -u)" = 0 ] && command -v losetup > /dev/null && root_and_loop=1
+[ -z "$root_and_loop" ] || beside idle bash tests/idle-tests.sh "$HDPARM" "$out"
+
 # --- the pure functions, case tables in C (tests/unit/unit.c) ---
 unit_srcs=(tests/unit/unit.c nvme/nvme.c ata/sat.c ata/ata_commands.c transport/sg.c transport/sense.c ops/ranges.c scsi/scsi_pages.c block/sysfs.c output/report.c output/json.c ops/erasecheck.c ops/erase_blocks.c ops/erase_verify.c block/readq.c output/progress.c ata/epc_decode.c ops/checks.c block/partition.c block/reach.c block/wake_trace.c tcg/tcg_discovery.c tcg/tcg_session.c ops/tcg_locked.c)
 # shellcheck disable=SC2086
@@ -288,21 +340,16 @@ else
 fi
 
 # --- block devices of this machine: loop devices (root only) ---
-if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
-	for part in loop partition timing iodepth idle ansible; do
+if [ -n "$root_and_loop" ]; then
+	for part in loop partition timing iodepth ansible; do
 		suite "$part" bash "tests/$part-tests.sh" "$HDPARM" "$out"
 	done
 else
 	skip "loop, partition, timing, iodepth, idle, ansible: need root and losetup"
 fi
 
-# --- the QEMU suite ---
-if [ -n "${SKIP_VM:-}" ]; then
-	skip "vm, systemd: SKIP_VM is set"
-else
-	suite vm tests/vm/run "$HDPARM"
-	suite systemd tests/vm/systemd-run "$HDPARM"
-fi
+# --- what ran beside ---
+collect_beside
 
 for s in "${skips[@]}"; do echo "skipped: $s"; done
 echo "$passed passed, $failed failed, ${#skips[@]} skipped"
