@@ -179,6 +179,23 @@ int ata_trusted_receive(struct device *dev, bool dma, uint8_t protocol, uint16_t
 	return ata_exec(dev, &cmd, res);
 }
 
+int ata_trusted_send(struct device *dev, bool dma, uint8_t protocol, uint16_t sp_specific, const void *buf, size_t len,
+		     struct ata_result *res)
+{
+	/* ACS-3 7.59: the fields of TRUSTED RECEIVE, data the other way. */
+	uint16_t blocks = (uint16_t)(len / 512);
+	struct ata_cmd cmd = {
+		.tf = { .command = dma ? ATA_OP_TRUSTED_SEND_DMA : ATA_OP_TRUSTED_SEND, .feature = protocol,
+			.count = blocks & 0xff, .lba = (uint64_t)(blocks >> 8) | (uint64_t)sp_specific << 8 },
+		.protocol = dma ? ATA_PROTO_DMA : ATA_PROTO_PIO_OUT,
+		.data = (void *)(uintptr_t)buf,
+		.len = len,
+		.data_out = true,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
 int ata_set_feature(struct device *dev, uint8_t subcommand, uint16_t count, struct ata_result *res)
 {
 	return ata_nondata(dev, ATA_OP_SET_FEATURES, subcommand, count, 0, false, res, 0);

@@ -181,6 +181,9 @@ void ata_identify_forget(struct device *dev);
  */
 int ata_trusted_receive(struct device *dev, bool dma, uint8_t protocol, uint16_t sp_specific, void *buf, size_t len,
 			struct ata_result *res);
+/* TRUSTED SEND (5Eh, PIO) or TRUSTED SEND DMA (5Fh): len bytes (a multiple of 512) to protocol and SP SPECIFIC. */
+int ata_trusted_send(struct device *dev, bool dma, uint8_t protocol, uint16_t sp_specific, const void *buf, size_t len,
+		     struct ata_result *res);
 
 int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf[512], struct disk_cause *c);
 

@@ -695,4 +695,5 @@ const struct disk_ops ata_disk = {
 	.epc_counts = ata_epc_counts,
 	.epc_change = ata_disk_epc_change,
 	.security_recv = ata_disk_security_recv,
+	.security_send = ata_disk_security_send,
 };

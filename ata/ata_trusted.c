@@ -52,3 +52,21 @@ int ata_disk_security_recv(struct device *dev, uint8_t protocol, uint16_t sp_spe
 	c->about_option = false;
 	return ata_cause(c, "TRUSTED RECEIVE", &res, err);
 }
+
+int ata_disk_security_send(struct device *dev, uint8_t protocol, uint16_t sp_specific, const uint8_t *buf, size_t len,
+			   struct disk_cause *c)
+{
+	struct ata_result res;
+	int err = ata_trusted_send(dev, false, protocol, sp_specific, buf, len, &res);
+
+	if (err && aborted(&res))
+		err = ata_trusted_send(dev, true, protocol, sp_specific, buf, len, &res);
+	if (!err)
+		return 0;
+	if (!res.have_regs && res.sense_valid && res.sense_key == SENSE_ILLEGAL_REQUEST) {
+		c->about_option = true;
+		snprintf(c->why, sizeof(c->why), "TRUSTED SEND was refused before it reached the drive (%s)", res.cause);
+		return EACCES;
+	}
+	return ata_cause(c, "TRUSTED SEND", &res, err);
+}

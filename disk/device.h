@@ -380,6 +380,9 @@ struct disk_ops {
 	 */
 	int (*security_recv)(struct device *dev, uint8_t protocol, uint16_t sp_specific, uint8_t *buf, size_t len,
 			     size_t *got, struct disk_cause *c);
+	/* IF-SEND: len bytes of buf (a multiple of 512) to a security protocol; 0 or an errno with *c, nothing said. */
+	int (*security_send)(struct device *dev, uint8_t protocol, uint16_t sp_specific, const uint8_t *buf, size_t len,
+			     struct disk_cause *c);
 	/* Before an erase: what the disk hides from the host (NULL: nothing it can hide); nothing said. */
 	int (*hidden_areas)(struct device *dev, struct disk_hidden *h);
 	/* Who the disk is (an erase record's device); 0 or an errno with id->cause, nothing said. */

@@ -193,6 +193,22 @@ int nvme_admin_security_receive(struct device *dev, uint8_t protocol, uint16_t s
 	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Security Receive", c);
 }
 
+int nvme_admin_security_send(struct device *dev, uint8_t protocol, uint16_t sp_specific, const void *buf, uint32_t len,
+			     struct disk_cause *c)
+{
+	/* CDW10 as Security Receive's; CDW11: the transfer length. */
+	struct nvme_passthru_cmd cmd = {
+		.opcode = NVME_ADMIN_SECURITY_SEND,
+		.nsid = dev->nvme_nsid == NVME_NSID_ALL ? 0 : dev->nvme_nsid,
+		.addr = (uint64_t)(uintptr_t)buf,
+		.data_len = len,
+		.cdw10 = (uint32_t)protocol << 24 | (uint32_t)sp_specific << 8,
+		.cdw11 = len,
+	};
+
+	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Security Send", c);
+}
+
 int nvme_admin_sanitize(struct device *dev, uint32_t cdw10, uint32_t pattern, struct disk_cause *c)
 {
 	/* Sanitize acts on the whole subsystem: no namespace; it returns at once and runs on. */

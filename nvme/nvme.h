@@ -47,6 +47,9 @@ int nvme_admin_get_log(struct device *dev, uint8_t lid, void *buf, uint32_t byte
 /* Security Receive (82h) of protocol and its SP SPECIFIC field into buf (len bytes, zeroed first). */
 int nvme_admin_security_receive(struct device *dev, uint8_t protocol, uint16_t sp_specific, void *buf, uint32_t len,
 				struct disk_cause *c);
+/* Security Send (81h): len bytes of buf to protocol and its SP SPECIFIC field. */
+int nvme_admin_security_send(struct device *dev, uint8_t protocol, uint16_t sp_specific, const void *buf, uint32_t len,
+			     struct disk_cause *c);
 
 int nvme_admin_sanitize(struct device *dev, uint32_t cdw10, uint32_t pattern, struct disk_cause *c);
 

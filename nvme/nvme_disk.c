@@ -542,6 +542,13 @@ static int nvme_disk_security_recv(struct device *dev, uint8_t protocol, uint16_
 	return 0;
 }
 
+/* Only after a Security Receive of the same session found the command (its OACS check). */
+static int nvme_disk_security_send(struct device *dev, uint8_t protocol, uint16_t sp_specific, const uint8_t *buf,
+				   size_t len, struct disk_cause *c)
+{
+	return nvme_admin_security_send(dev, protocol, sp_specific, buf, (uint32_t)len, c);
+}
+
 const struct disk_ops nvme_disk = {
 	.kind = "NVMe",
 	.erc_get = nvme_erc_get,
@@ -567,6 +574,7 @@ const struct disk_ops nvme_disk = {
 	.block_formats = nvme_block_formats,
 	.block_format_set = nvme_block_format_set,
 	.security_recv = nvme_disk_security_recv,
+	.security_send = nvme_disk_security_send,
 	.flush_quietly = nvme_disk_flush_quietly,
 	.erase_choices = nvme_erase_choices,
 	.power_managed = nvme_power_managed,

@@ -74,6 +74,16 @@ static int inquiry(struct device *dev, bool evpd, uint8_t page, uint8_t *buf, si
 	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, buf, len, 0, res);
 }
 
+int scsi_security_protocol_out(struct device *dev, uint8_t protocol, uint16_t sp_specific, const uint8_t *buf, size_t len,
+			       struct scsi_result *res)
+{
+	/* INC_512 clear: the transfer length counts bytes. */
+	uint8_t cdb[12] = { SCSI_SECURITY_PROTOCOL_OUT, protocol, (uint8_t)(sp_specific >> 8), (uint8_t)sp_specific };
+
+	put_be32(cdb + 6, (uint32_t)len);
+	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_OUT, (void *)(uintptr_t)buf, len, 0, res);
+}
+
 int scsi_inquiry(struct device *dev, struct scsi_inquiry *inq, struct scsi_result *res)
 {
 	uint8_t buf[96];

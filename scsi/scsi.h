@@ -32,6 +32,7 @@ enum scsi_opcode {
 	SCSI_SERVICE_ACTION_IN_16 = 0x9e,	/* service action 10h: READ CAPACITY (16) */
 	SCSI_SECURITY_PROTOCOL_IN = 0xa2,
 	SCSI_MAINTENANCE_IN = 0xa3,		/* service action 0Ch: REPORT SUPPORTED OPERATION CODES */
+	SCSI_SECURITY_PROTOCOL_OUT = 0xb5,
 };
 #define SAI_READ_CAPACITY_16 0x10
 /* MODE SENSE (10) byte 1: LLBAA, long block descriptors welcome. */
@@ -165,6 +166,9 @@ int scsi_format_unit(struct device *dev, unsigned int pi_type, struct scsi_resul
 /* SECURITY PROTOCOL IN (SPC-4 6.30) of protocol and its SP SPECIFIC field, len bytes at most; res->got says how many came. */
 int scsi_security_protocol_in(struct device *dev, uint8_t protocol, uint16_t sp_specific, uint8_t *buf, size_t len,
 			      struct scsi_result *res);
+/* SECURITY PROTOCOL OUT (SPC-4 6.31): len bytes to protocol and its SP SPECIFIC field. */
+int scsi_security_protocol_out(struct device *dev, uint8_t protocol, uint16_t sp_specific, const uint8_t *buf, size_t len,
+			       struct scsi_result *res);
 
 int scsi_synchronize_cache(struct device *dev, struct scsi_result *res);
 int scsi_start_stop(struct device *dev, enum scsi_power_condition condition, uint8_t modifier, bool start,

@@ -718,6 +718,15 @@ static int scsi_disk_security_recv(struct device *dev, uint8_t protocol, uint16_
 	return scsi_cause(c, "SECURITY PROTOCOL IN", &res, err);
 }
 
+static int scsi_disk_security_send(struct device *dev, uint8_t protocol, uint16_t sp_specific, const uint8_t *buf,
+				   size_t len, struct disk_cause *c)
+{
+	struct scsi_result res;
+	int err = scsi_security_protocol_out(dev, protocol, sp_specific, buf, len, &res);
+
+	return scsi_cause(c, "SECURITY PROTOCOL OUT", &res, err);
+}
+
 static int scsi_disk_identity(struct device *dev, struct disk_identity *d)
 {
 	struct scsi_facts f;
@@ -749,6 +758,7 @@ const struct disk_ops scsi_disk = {
 	.background_scan_set = scsi_background_scan_set,
 	.block_formats = scsi_block_formats,
 	.security_recv = scsi_disk_security_recv,
+	.security_send = scsi_disk_security_send,
 	.block_format_set = scsi_block_format_set,
 	.block_format_poll = scsi_block_format_poll,
 	.geometry = scsi_geometry,
