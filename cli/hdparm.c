@@ -155,7 +155,8 @@ static bool may_follow(const struct option_desc *alone, enum opt_id id)
 	bool erase_modifier = id == OPT_ERASE_VERIFY || id == OPT_ERASE_RECORD || id == OPT_ERASE_OPERATOR ||
 			      id == OPT_CONTINUE_ON_REFUSAL;
 
-	erase = erase || (alone && (alone->id == OPT_SECURITY_ERASE || alone->id == OPT_SECURITY_ERASE_ENHANCED));
+	erase = erase || (alone && (alone->id == OPT_SECURITY_ERASE || alone->id == OPT_SECURITY_ERASE_ENHANCED ||
+				    alone->id == OPT_TCG_PSID_REVERT));
 	bool idle = alone && (alone->id == OPT_IDLE_SPINDOWN || alone->id == OPT_IDLE_CONFIG);
 
 	return (id == OPT_SANITIZE_WAIT && sanitize) || (erase_modifier && erase) || (id == OPT_WHY && idle);
@@ -314,12 +315,13 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 	}
 	/* The blocks are read back where an erase is waited for: a format, a security erase, a sanitize's wait. */
 	if (ps->s.v[OPT_ERASE_VERIFY].given && !ps->s.v[OPT_FORMAT_ERASE].given && !ps->s.v[OPT_SANITIZE_WAIT].given &&
-	    !ps->s.v[OPT_SECURITY_ERASE].given && !ps->s.v[OPT_SECURITY_ERASE_ENHANCED].given) {
-		complain("--erase-verify goes with --format-erase, --security-erase or --sanitize-wait\n");
+	    !ps->s.v[OPT_SECURITY_ERASE].given && !ps->s.v[OPT_SECURITY_ERASE_ENHANCED].given &&
+	    !ps->s.v[OPT_TCG_PSID_REVERT].given) {
+		complain("--erase-verify goes with --format-erase, --security-erase, --tcg-psid-revert or --sanitize-wait\n");
 		return EINVAL;
 	}
 	if (ps->s.v[OPT_ERASE_RECORD].given && !settings_together(&ps->s)) {
-		complain("--erase-record goes with an erase (--sanitize-*, --format-erase, --security-erase),"
+		complain("--erase-record goes with an erase (--sanitize-*, --format-erase, --security-erase, --tcg-psid-revert),"
 			 " --sanitize-wait, or a format (--set-sector-size, --format-wait)\n");
 		return EINVAL;
 	}

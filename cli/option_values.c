@@ -223,6 +223,24 @@ static int parse_file(const struct option_desc *o, struct cursor *c, struct opt_
 	return 0;
 }
 
+/* The PSID as typed: its checks (dashes, case) are said where the drive refuses it, not here. */
+static int parse_psid(const struct option_desc *o, struct cursor *c, struct opt_value *v)
+{
+	take_next_word_if(c, accept_any);
+	if (!*c->p) {
+		complain("--%s: the PSID is missing (the 32 characters on the drive's label)\n", o->name);
+		return EINVAL;
+	}
+	if (strlen(c->p) > 32) {
+		complain("--%s: a PSID has at most 32 characters, this one %zu\n", o->name, strlen(c->p));
+		return EINVAL;
+	}
+	v->str = c->p;
+	v->has_value = true;
+	c->p = "";
+	return 0;
+}
+
 static int parse_xfermode(const struct option_desc *o, struct cursor *c, struct opt_value *v)
 {
 	char word[32];
@@ -381,6 +399,10 @@ int parse_value(const struct option_desc *o, struct cursor *c, struct settings *
 		break;
 	case ARG_PASSWORD:
 		if ((err = parse_password(o, c, s, v)))
+			return err;
+		break;
+	case ARG_PSID:
+		if ((err = parse_psid(o, c, v)))
 			return err;
 		break;
 	case ARG_LETTER:

@@ -39,6 +39,8 @@ static const struct technique {
 	{ OPT_FORMAT_ERASE, NULL, NULL },	/* user or crypto: below */
 	{ OPT_SECURITY_ERASE_ENHANCED, "enhanced_security_erase", "purge" },
 	{ OPT_SECURITY_ERASE, "security_erase", "clear" },
+	/* Not claimed as a purge: that depends on the drive encrypting all it stores (Locking's media encryption). */
+	{ OPT_TCG_PSID_REVERT, "tcg_psid_revert", NULL },
 	{ OPT_SANITIZE_WAIT, "sanitize", NULL },	/* the wait alone: the action is not known here */
 	/* A format to another block size is no sanitization method: its blocks are not read back. */
 	{ OPT_SET_SECTOR_SIZE, "format", NULL },

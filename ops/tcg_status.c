@@ -11,7 +11,7 @@
 #include "checks.h"
 #include "json.h"
 #include "report.h"
-#include "tcg.h"
+#include "tcg_ask.h"
 #include "tcg_status.h"
 
 /* The disk has no TCG, or could not be asked: one line, and the JSON says the same. */
@@ -111,52 +111,42 @@ static void locking_json(const struct tcg_locking *lk)
 
 int tcg_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	uint8_t buf[TCG_DISCOVERY_BYTES], protocols[64];
 	struct disk_cause cause = { 0 };
-	struct tcg_level0 l0;
+	struct tcg_asked a;
 	struct tcg_locking lk;
-	unsigned int n;
-	size_t got;
 	int err;
 
 	if (!dev->disk->security_recv)
 		return refuse_on_this_disk(dev, s->v[opt].name);
-	err = dev->disk->security_recv(dev, TCG_PROTOCOL_LIST, 0, buf, 512, &got, &cause);
+	err = tcg_ask_level0(dev, &a, &cause);
 	if (err == EOPNOTSUPP)
 		return without_tcg(cause.why, 0);
-	if (err == EACCES)
+	if (err == EACCES || (err == EIO && !cause.what))
 		return without_tcg(cause.why, err);
 	if (err)
 		return say_cause_for(&cause, err, s->v[opt].name);
-	n = tcg_decode_protocols(buf, got, protocols, sizeof(protocols));
-	if (!memchr(protocols, TCG_PROTOCOL_TCG, n))
-		return without_tcg("the disk lists no TCG security protocol (01h)", 0);
-	if ((err = dev->disk->security_recv(dev, TCG_PROTOCOL_TCG, TCG_COMID_LEVEL0, buf, sizeof(buf), &got, &cause)))
-		return say_cause_for(&cause, err, s->v[opt].name);
-	if (!tcg_decode_level0(buf, got, &l0))
-		return without_tcg("its Level 0 Discovery came back shorter than its header", EIO);
 	out(" TCG: security protocols");
-	for (unsigned int i = 0; i < n; i++)
-		out(" %02Xh", protocols[i]);
-	out("; Level 0 Discovery revision %u, %zu bytes\n", l0.revision, l0.used);
-	for (unsigned int i = 0; i < l0.n; i++)
-		feature_text(buf, &l0, &l0.d[i]);
-	if (l0.more)
+	for (unsigned int i = 0; i < a.n_protocols; i++)
+		out(" %02Xh", a.protocols[i]);
+	out("; Level 0 Discovery revision %u, %zu bytes\n", a.l0.revision, a.l0.used);
+	for (unsigned int i = 0; i < a.l0.n; i++)
+		feature_text(a.buf, &a.l0, &a.l0.d[i]);
+	if (a.l0.more)
 		out("  (more features than %u: not shown)\n", TCG_MAX_DESCRIPTORS);
-	tcg_locking_of(buf, &l0, &lk);
+	tcg_locking_of(a.buf, &a.l0, &lk);
 	locking_text(&lk);
 	json_object_begin("tcg");
 	json_bool("supported", true);
 	json_array_begin("security_protocols");
-	for (unsigned int i = 0; i < n; i++)
-		json_uint(NULL, protocols[i]);
+	for (unsigned int i = 0; i < a.n_protocols; i++)
+		json_uint(NULL, a.protocols[i]);
 	json_array_end();
 	json_object_begin("level0");
-	json_uint("revision", l0.revision);
-	json_uint("length", l0.length);
+	json_uint("revision", a.l0.revision);
+	json_uint("length", a.l0.length);
 	json_array_begin("features");
-	for (unsigned int i = 0; i < l0.n; i++)
-		feature_json(buf, &l0, &l0.d[i]);
+	for (unsigned int i = 0; i < a.l0.n; i++)
+		feature_json(a.buf, &a.l0, &a.l0.d[i]);
 	json_array_end();
 	json_object_end();
 	locking_json(&lk);

@@ -14,6 +14,7 @@
 
 #define WRITE_SECTOR_WARNING "You are trying to deliberately overwrite a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss."
 #define SANITIZE_WARNING "This sanitize command destroys all user data."
+#define PSID_REVERT_WARNING "A PSID revert returns the drive to its factory state: every locking range is erased (its key replaced) and every TCG password and setting is gone."
 #define FORMAT_ERASE_WARNING "This format erases all user data of the namespace (of every namespace, where the controller says a secure erase reaches them all)."
 /* The EPC power conditions by name, as --epc prints them (in lower case). */
 #define EPC_CONDITIONS ((const char *const[]){ "idle_a", "idle_b", "idle_c", "standby_y", "standby_z", NULL })
@@ -141,6 +142,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_ERASE_OPERATOR, .name = "erase-operator", .arg = ARG_FILE, .what = "operator", .cls = CLASS_MODIFIER, .usage = "--erase-operator NAME          With --erase-record: who ran the erase" },
 	{ .id = OPT_CONTINUE_ON_REFUSAL, .name = "continue-on-refusal", .cls = CLASS_MODIFIER, .usage = "--continue-on-refusal         Erasing many disks: erase the others where one is refused" },
 	{ .id = OPT_TCG, .name = "tcg", .usage = "--tcg                         Show a self-encrypting drive's TCG state (Level 0 Discovery); changes nothing" },
+	{ .id = OPT_TCG_PSID_REVERT, .name = "tcg-psid-revert", .arg = ARG_PSID, .cls = CLASS_ALONE, .usage = "--tcg-psid-revert PSID        TCG: factory reset with the PSID on the drive's label; erases everything (DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--tcg-psid-revert", .why = PSID_REVERT_WARNING, .whole_disk = true } },
 	{ .id = OPT_FORMAT_WAIT, .name = "format-wait", .usage = "--format-wait                 Wait for a format (--set-sector-size on SCSI) to end, showing its progress" },
 	{ .id = OPT_PROTECTION_INFO, .name = "protection-info", .arg = ARG_U64, .max = 3, .what = "protection information type must be 0 to 3", .cls = CLASS_MODIFIER, .usage = "--protection-info 0|1|2|3     With --set-sector-size (SCSI, NVMe): the protection type (0: none, the default)" },
 	{ .id = OPT_LBAF, .name = "lbaf", .arg = ARG_U64, .max = 63, .what = "LBA format must be 0 to 63", .cls = CLASS_MODIFIER, .usage = "--lbaf N                      With --set-sector-size (NVMe): format to LBA format N" },
@@ -172,7 +174,7 @@ bool settings_erase(const struct settings *s)
 {
 	static const enum opt_id erasing[] = {
 		OPT_SANITIZE_BLOCK_ERASE, OPT_SANITIZE_CRYPTO, OPT_SANITIZE_OVERWRITE, OPT_FORMAT_ERASE,
-		OPT_SECURITY_ERASE, OPT_SECURITY_ERASE_ENHANCED, OPT_SANITIZE_WAIT,
+		OPT_SECURITY_ERASE, OPT_SECURITY_ERASE_ENHANCED, OPT_SANITIZE_WAIT, OPT_TCG_PSID_REVERT,
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(erasing); i++)

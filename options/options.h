@@ -24,6 +24,7 @@ enum arg_kind {
 	ARG_FLAGGED_U64,	/* --make-bad-sector [f]LBA */
 	ARG_FILE,		/* --Iraw FILE */
 	ARG_PASSWORD,		/* --security-unlock PASSWD */
+	ARG_PSID,		/* --tcg-psid-revert PSID: the next word, as given (at most 32 bytes) */
 	ARG_LETTER,		/* --security-mode h|m */
 	ARG_PATTERN,		/* --sanitize-overwrite hex:XXXXXXXX */
 	ARG_RANGES,		/* --trim-sector-ranges LBA:COUNT ... */

@@ -25,6 +25,7 @@
 #include "firmware.h"
 #include "flush.h"
 #include "format_erase.h"
+#include "tcg_revert.h"
 #include "iodepth.h"
 #include "json.h"
 #include "power_mode.h"
@@ -130,6 +131,7 @@ static const struct step steps[] = {
 	ERASE_STEP(OPT_SANITIZE_OVERWRITE, sanitize_start_step, sanitize_start_check),
 	STEP(OPT_SANITIZE_EXIT_FAILURE, WHEN_GIVEN, false, sanitize_start_step, ANY),
 	ERASE_STEP(OPT_FORMAT_ERASE, format_erase_step, format_erase_check),
+	ERASE_STEP(OPT_TCG_PSID_REVERT, tcg_psid_revert_step, tcg_psid_revert_check),
 	STEP(OPT_SANITIZE_WAIT, WHEN_GIVEN, false, sanitize_wait_step, ANY),
 	STEP(OPT_DCO_IDENTIFY, WHEN_GIVEN, false, dco_step, ATA),
 	STEP(OPT_DCO_RESTORE, WHEN_GIVEN, false, dco_step, ATA),
@@ -223,8 +225,9 @@ static enum reach_scope erase_scope(struct device *dev, enum opt_id opt)
 {
 	bool format = opt == OPT_FORMAT_ERASE || (opt == OPT_SET_SECTOR_SIZE && !dev->disk->ata);
 
+	/* A TCG revert erases what the drive's Locking SP covers: on NVMe, every namespace, as a sanitize does. */
 	if (!dev->disk->erase_scope || (opt != OPT_SANITIZE_BLOCK_ERASE && opt != OPT_SANITIZE_CRYPTO &&
-					opt != OPT_SANITIZE_OVERWRITE && !format))
+					opt != OPT_SANITIZE_OVERWRITE && opt != OPT_TCG_PSID_REVERT && !format))
 		return REACH_NAMED;
 	return dev->disk->erase_scope(dev, format ? ERASE_BY_FORMAT : ERASE_BY_SANITIZE);
 }

@@ -95,6 +95,14 @@ struct tcg_locking {
 };
 void tcg_locking_of(const uint8_t *buf, const struct tcg_level0 *l0, struct tcg_locking *lk);
 
+/*
+ * The Security Subsystem Class the drive follows (its feature code: Opal 2
+ * first, Enterprise last) and the base ComID its sessions use; false
+ * where no SSC descriptor with a ComID came.
+ */
+bool tcg_ssc_of(const uint8_t *buf, const struct tcg_level0 *l0, uint16_t *code, uint16_t *base_comid);
+/* Block SID Authentication says SID authentication is blocked (until the next power cycle or reset). */
+bool tcg_sid_blocked(const uint8_t *buf, const struct tcg_level0 *l0);
 /* The protocols of security protocol 00h's list (got bytes) into list; how many (at most max). */
 unsigned int tcg_decode_protocols(const uint8_t *buf, size_t got, uint8_t *list, unsigned int max);
 

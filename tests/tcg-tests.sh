@@ -208,4 +208,130 @@ echo 0 > "$out/tcg-sys/sys/module/libata/parameters/allow_tpm"
 run SHIM_SYSFS="$out/tcg-sys" SHIM_TCG="$top/tests/tcg/crucial-mx500.txt" SHIM_TCG_REFUSE=1 -- --tcg
 [ "$rc" = 13 ] && grep -q 'libata refuses TRUSTED RECEIVE: /sys/module/libata/parameters/allow_tpm is 0 (boot with libata.allow_tpm=1' "$out/tcg-cmd.out"
 result $? "libata.allow_tpm=0: the refusal said, with how to set it, exit 13"
+
+# --- --tcg-psid-revert: the double plays the drive's session (Properties, SyncSession, method status) ---
+psid=ABCDEFGHIJKLMNOPQRSTUVWXYZ012345
+mx500=$top/tests/tcg/crucial-mx500.txt
+after=$top/tests/tcg/crucial-mx500-reverted.txt
+head -c 1048576 /dev/urandom > "$out/tcg-before.img"
+head -c 1048576 /dev/urandom > "$out/tcg-after.img"
+yes=--yes-i-know-what-i-am-doing
+revert() { # ENV... -- ARGS...: --tcg-psid-revert on an ATA disk (8:0) whose blocks read as tcg-before.img
+	local envs=()
+	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+	shift
+	run SHIM_TCG="$mx500" SHIM_TCG_AFTER="$after" SHIM_TCG_PSID="$psid" SHIM_BLOCK_DEV=8:0 \
+		SHIM_DISK_IMAGE="$out/tcg-before.img" SHIM_DISK_IMAGE_AFTER="$out/tcg-after.img" SHIM_LOG_FULL=1 "${envs[@]}" -- "$@"
+}
+# tokens LOG: the ComPackets sent (IF-SEND), one line each: ComID, then the tokens, session numbers left out
+# (our HostSessionID is 1, sedutil's 105: the host picks it).
+tokens() {
+	python3 - "$1" <<'PY'
+import sys
+names = {0xf0: '[', 0xf1: ']', 0xf2: '{', 0xf3: '}', 0xf8: 'CALL', 0xf9: 'EOD', 0xfa: 'EOS', 0xff: 'EMPTY'}
+for line in open(sys.argv[1]):
+    if not line.startswith('data:'):
+        continue
+    b = bytes.fromhex(line[5:].replace(' ', '').strip())
+    d = b[56:56 + int.from_bytes(b[52:56], 'big')]
+    out, i = [], 0
+    while i < len(d):
+        t = d[i]
+        if t < 0x80:
+            out.append(str(t)); i += 1
+        elif t < 0xc0:
+            n = t & 15; out.append(('b:' if t & 0x20 else 'u:') + d[i + 1:i + 1 + n].hex()); i += 1 + n
+        elif t < 0xe0:
+            n = (t & 7) << 8 | d[i + 1]; out.append(('b:' if t & 0x10 else 'u:') + d[i + 2:i + 2 + n].hex()); i += 2 + n
+        else:
+            out.append(names.get(t, hex(t))); i += 1
+    if out[:3] == ['CALL', 'b:00000000000000ff', 'b:000000000000ff02']:
+        out[4] = 'HSN'
+    print('%04x' % int.from_bytes(b[4:6], 'big'), ' '.join(out))
+PY
+}
+revert -- $yes --tcg-psid-revert "$psid"
+cp "$out/tcg-cmd.log" "$out/tcg-revert.log"
+[ "$rc" = 0 ] && grep -qx 'Issuing TCG PSID revert (Revert of the Admin SP, Opal SSC 2, ComID 0888h)' "$out/tcg-cmd.out" &&
+	grep -qx " Revert: SUCCESS, the drive's TCG state is its factory's; Locking now not enabled, not locked" "$out/tcg-cmd.out" &&
+	[ "$(grep -c '^cdb: .* 5e 00$' "$out/tcg-cmd.log")" = 3 ]
+result $? "MX500: Properties, StartSession, Revert (three TRUSTED SENDs), the drive in its factory state, exit 0"
+# TRUSTED SEND (ACS-3 7.59): FEATURE the protocol, COUNT and LBA 7:0 the 512-byte blocks, LBA 23:8 the ComID;
+# SAT's ATA PASS-THROUGH (16), PIO data-out, the length in COUNT.  sedutil sends the same registers in the
+# 12-byte form: a1 0a 06 01 01 00 88 08 00 5e.
+[ "$(grep -c '^cdb: 85 0a 06 00 01 00 01 00 00 00 88 00 08 00 5e 00$' "$out/tcg-revert.log")" = 3 ]
+result $? "TRUSTED SEND: protocol 01h, 1 block, ComID 0888h, as sedutil's registers" || grep -m2 ' 5e 00$' "$out/tcg-revert.log"
+if [ -z "${DOUBLE_COMPARE:-}" ] && [ -x "$sedutil" ]; then
+	# The same revert by sedutil-cli under the same double: the same method calls, token for token.
+	disk=/dev/shm/hdparm-tcg-$$
+	: > "$disk"
+	rm -f "$out/tcg-sedutil-revert.log"
+	env SHIM_IDENTIFY="$identify" SHIM_TCG="$mx500" SHIM_TCG_PSID="$psid" SHIM_LOG="$out/tcg-sedutil-revert.log" SHIM_LOG_FULL=1 \
+		"${preload[@]}" timeout 30 "$sedutil" --yesIreallywanttoERASEALLmydatausingthePSID "$psid" "$disk" > /dev/null 2>&1
+	rm -f "$disk"
+	tokens "$out/tcg-sedutil-revert.log" > "$out/tcg-sedutil-revert.tokens"
+	tokens "$out/tcg-revert.log" > "$out/tcg-revert.tokens"
+	[ "$(wc -l < "$out/tcg-revert.tokens")" = 3 ] && cmp -s "$out/tcg-sedutil-revert.tokens" "$out/tcg-revert.tokens"
+	result $? "the IF-SEND payloads (Properties, StartSession with the PSID authority, Revert of the Admin SP) are sedutil-cli's, token for token" ||
+		diff "$out/tcg-sedutil-revert.tokens" "$out/tcg-revert.tokens" | head -n 6 | sed 's/^/  /'
+fi
+revert -- --json $yes --tcg-psid-revert "$psid"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["devices"][0]
+t = d["tcg_psid_revert"]
+assert t == {"ssc": "opal2", "base_comid": 0x888, "stage": "revert", "method_status": "SUCCESS", "reverted": True,
+             "locking_after": {"enabled": False, "locked": False}}, t
+assert d["erase_check"][0]["verdict"] != "unchanged"' "$out/tcg-cmd.out" 2> "$out/tcg-json.err"
+result $? "--json: tcg_psid_revert {ssc, base_comid, stage, method_status, reverted, locking_after}" || sed 's/^/  /' "$out/tcg-json.err" | tail -n 3
+# A wrong PSID: typed with dashes and in lower case.
+revert -- $yes --tcg-psid-revert abcd-efgh-ijkl-mnop-qrst-uvwx
+[ "$rc" = 13 ] && grep -qx ' StartSession: the drive answered NOT_AUTHORIZED' "$out/tcg-cmd.err" &&
+	grep -q 'It has dashes, lower case (not 32 characters): labels print the PSID as 32 capitals and digits, without dashes. Tries are limited' "$out/tcg-cmd.err" &&
+	[ "$(grep -c '^cdb: .* 5e 00$' "$out/tcg-cmd.log")" = 2 ]
+result $? "a PSID with dashes in lower case: NOT_AUTHORIZED, what is wrong with it and that tries are limited; no Revert sent, exit 13"
+revert SHIM_TCG_START_STATUS=03 -- $yes --tcg-psid-revert "$psid"
+[ "$rc" = 16 ] && grep -q 'SP_BUSY' "$out/tcg-cmd.err" && grep -q 'another session is open' "$out/tcg-cmd.err"
+result $? "SP_BUSY: said, with what to do, exit 16"
+revert SHIM_TCG_START_STATUS=12 -- $yes --tcg-psid-revert "$psid"
+[ "$rc" = 13 ] && grep -q 'AUTHORITY_LOCKED_OUT' "$out/tcg-cmd.err" && grep -q 'powered off and on' "$out/tcg-cmd.err"
+result $? "AUTHORITY_LOCKED_OUT: a power cycle named, exit 13"
+# Revert refused by the drive inside the session: the session is ended (END OF SESSION sent).
+revert SHIM_TCG_REVERT_STATUS=0x3f -- $yes --tcg-psid-revert "$psid"
+tokens "$out/tcg-cmd.log" > "$out/tcg-fail.tokens"
+[ "$rc" = 5 ] && grep -qx ' Revert: the drive answered FAIL' "$out/tcg-cmd.err" && [ "$(tail -n 1 "$out/tcg-fail.tokens")" = "0888 EOS" ]
+result $? "Revert answered FAIL: said, the session ended with END OF SESSION, exit 5" || sed 's/^/  /' "$out/tcg-fail.tokens"
+# SUCCESS, yet every block reads as before: said plainly.
+revert SHIM_TCG_REVERT_KEEPS=1 -- $yes --tcg-psid-revert "$psid"
+[ "$rc" != 0 ] && grep -q 'as before' "$out/tcg-cmd.out" "$out/tcg-cmd.err"
+result $? "a revert that left the blocks readable and unchanged: said, exit $rc"
+# Refusals: no confirmation, an Enterprise SSC drive, a drive without TCG; nothing sent in each.
+revert -- --tcg-psid-revert "$psid"
+[ "$rc" != 0 ] && ! grep -q ' 5[ce] 00$' "$out/tcg-cmd.log" && grep -q 'yes-i-know-what-i-am-doing' "$out/tcg-cmd.err"
+result $? "without --yes-i-know-what-i-am-doing: refused, nothing sent"
+revert SHIM_TCG="$top/tests/tcg/enterprise-sas.txt" -- $yes --tcg-psid-revert "$psid"
+[ "$rc" = 95 ] && ! grep -q ' 5e 00$' "$out/tcg-cmd.log" && [ "$(grep -c . "$out/tcg-cmd.err")" = 1 ] &&
+	grep -q 'Enterprise SSC drive: its standard defines neither a PSID authority nor Revert' "$out/tcg-cmd.err"
+result $? "an Enterprise SSC drive: refused in one line, nothing sent"
+run SHIM_SCSI=1 -- $yes --tcg-psid-revert "$psid"
+[ "$rc" = 95 ] && ! grep -q '^cdb: b5' "$out/tcg-cmd.log" && grep -q 'tcg-psid-revert: refused, nothing sent: this SCSI disk refused SECURITY PROTOCOL IN' "$out/tcg-cmd.err"
+result $? "a SCSI disk without security protocols: refused, nothing sent"
+# The other transports: SECURITY PROTOCOL OUT and NVMe Security Send.
+revert SHIM_SCSI=1 -- $yes --tcg-psid-revert "$psid"
+# SPC-4 6.31: B5h, the protocol, SP SPECIFIC (2 bytes), INC_512 0, TRANSFER LENGTH (4 bytes, bytes 6-9).
+[ "$rc" = 0 ] && [ "$(grep -c '^cdb: b5 01 08 88 00 00 00 00 02 00 00 00$' "$out/tcg-cmd.log")" = 3 ]
+result $? "SCSI: three SECURITY PROTOCOL OUT of protocol 01h, ComID 0888h, 512 bytes; reverted"
+revert SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_OACS=1 SHIM_BLOCK_DEV=259:0 -- $yes --tcg-psid-revert "$psid"
+# NVMe Base 2.0 5.23: Security Send 81h, CDW10 SECP 31:24, SPSP 23:8; CDW11 the transfer length.
+[ "$rc" = 0 ] && [ "$(grep -c '^nvme-admin: 81 01 00 00 00 00 88 08 01 00 02 00 00$' "$out/tcg-cmd.log")" = 3 ]
+result $? "NVMe: three Security Send 81h, CDW10 01088800h, CDW11 512; reverted" || grep -m3 '^nvme-admin: 8' "$out/tcg-cmd.log"
+# The record: technique tcg_psid_revert, against the schema.
+rm -f "$out/tcg-record.json"
+revert -- $yes --tcg-psid-revert "$psid" --erase-record "$out/tcg-record.json"
+python3 -c 'import json, sys
+import jsonschema
+r = json.load(open(sys.argv[1]))
+jsonschema.validate(r, json.load(open(sys.argv[2])))
+assert r["erase"]["technique"] == "tcg_psid_revert" and r["erase"]["method"] is None, r["erase"]
+assert r["exit_status"] == 0' "$out/tcg-record.json" "$top/erase-record.schema.json" 2> "$out/tcg-record.err"
+result $? "--erase-record: a valid record, technique tcg_psid_revert" || tail -n 3 "$out/tcg-record.err" | sed 's/^/  /'
 echo "end of suite"

@@ -3,12 +3,14 @@
  * decoder of tcg_discovery.c: exactly size bytes, so that a read beyond
  * what came is a heap overflow the sanitizer sees, whatever lengths the
  * bytes claim (the header's, each descriptor's); and as a session's
- * response: its packets opened, every token read, the method status.
+ * response: its packets opened, every token read, the method status and
+ * SyncSession's session numbers; the SSC and its ComID.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "tcg.h"
+#include "tcg_methods.h"
 #include "tcg_session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -35,6 +37,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			last = pos;
 		}
 		tcg_method_status(r.data, r.len);
+		{
+			uint32_t hsn, tsn;
+
+			tcg_read_sync_session(r.data, r.len, &hsn, &tsn);
+		}
 	}
 	if (!tcg_decode_level0(data, size, &l0))
 		return 0;
@@ -51,5 +58,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				__builtin_trap();
 	}
 	tcg_locking_of(data, &l0, &lk);
+	{
+		uint16_t code, comid;
+
+		tcg_ssc_of(data, &l0, &code, &comid);
+		tcg_sid_blocked(data, &l0);
+	}
 	return 0;
 }

@@ -657,6 +657,142 @@ static int format_start(const unsigned char *cdb, const unsigned char *data, uns
 }
 
 /*
+ * The drive's side of a TCG session (SHIM_TCG): IF-SEND of a ComPacket to
+ * protocol 01h, a ComID other than 0001h, is read for its method (the
+ * SubPacket's first tokens: CALL, the invoking UID, the method UID) and
+ * the answer is kept for the next IF-RECV there:
+ *   Properties      CALL SM Properties [ [ {MaxComPacketSize 2048} ] ] and status 0
+ *   StartSession    SyncSession [ HSN TSN ], where its HostChallenge is SHIM_TCG_PSID; else
+ *                   status NOT_AUTHORIZED (SHIM_TCG_START_STATUS=X: that status instead)
+ *   Revert          in the session: status SHIM_TCG_REVERT_STATUS (0); on success the disk
+ *                   reads as erased (SHIM_DISK_IMAGE_AFTER) unless SHIM_TCG_REVERT_KEEPS=1, and
+ *                   Level 0 Discovery is SHIM_TCG_AFTER where set
+ *   END OF SESSION  nothing to answer
+ * The TPer session number is 0x1001.
+ */
+static unsigned char tcg_reply[2048];
+static unsigned int tcg_reply_len;
+static int tcg_reverted;
+static const unsigned char tcg_sm_uid[8] = { 0, 0, 0, 0, 0, 0, 0, 0xff };
+
+static void tcg_reply_set(unsigned int comid, unsigned int tsn, unsigned int hsn, const unsigned char *data, unsigned int n)
+{
+	unsigned int sub = n, pkt = 12 + ((n + 3) & ~3u), com = 24 + pkt;
+
+	memset(tcg_reply, 0, sizeof(tcg_reply));
+	tcg_reply[4] = (unsigned char)(comid >> 8);
+	tcg_reply[5] = (unsigned char)comid;
+	for (int b = 0; b < 4; b++) {
+		tcg_reply[16 + b] = (unsigned char)(com >> (24 - 8 * b));
+		tcg_reply[20 + b] = (unsigned char)(tsn >> (24 - 8 * b));
+		tcg_reply[24 + b] = (unsigned char)(hsn >> (24 - 8 * b));
+		tcg_reply[40 + b] = (unsigned char)(pkt >> (24 - 8 * b));
+		tcg_reply[52 + b] = (unsigned char)(sub >> (24 - 8 * b));
+	}
+	memcpy(tcg_reply + 56, data, n);
+	tcg_reply_len = 20 + com;
+}
+
+/* An atom of bytes at p (short or medium): its data and length; 0 where p holds none. */
+static const unsigned char *tcg_atom(const unsigned char *p, const unsigned char *end, unsigned int *n)
+{
+	if (p < end && (*p & 0xf0) == 0xa0) {
+		*n = *p & 0x0f;
+		p += 1;
+	} else if (p + 1 < end && (*p & 0xf8) == 0xd0) {
+		*n = (unsigned int)((*p & 7) << 8 | p[1]);
+		p += 2;
+	} else {
+		return NULL;
+	}
+	return p + *n <= end ? p : NULL;
+}
+
+static int tcg_send(unsigned int protocol, unsigned int comid, const unsigned char *buf, unsigned int len)
+{
+	const unsigned char *d = buf + 56, *end;
+	unsigned int hsn = 0, n, status;
+	unsigned char r[64];
+	unsigned int k = 0;
+	const char *psid = getenv("SHIM_TCG_PSID");
+
+	if (!getenv("SHIM_TCG") || protocol != 1 || comid == 1 || len < 56)
+		return 0;
+	n = (unsigned int)(buf[52] << 24 | buf[53] << 16 | buf[54] << 8 | buf[55]);
+	end = d + (n < len - 56 ? n : len - 56);
+	tcg_reply_len = 0;
+	if (d < end && *d == 0xfa)	/* END OF SESSION */
+		return 1;
+	if (end - d < 19 || d[0] != 0xf8 || d[1] != 0xa8 || d[10] != 0xa8)
+		return 1;
+	if (memcmp(d + 2, tcg_sm_uid, 8) == 0 && d[18] == 0x01) {	/* Properties */
+		static const unsigned char props[] = { 0xf8, 0xa8, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xa8, 0, 0, 0, 0, 0, 0, 0xff, 0x01,
+						       0xf0, 0xf0, 0xf2, 0xd0, 0x10, 'M', 'a', 'x', 'C', 'o', 'm', 'P', 'a', 'c',
+						       'k', 'e', 't', 'S', 'i', 'z', 'e', 0x82, 0x08, 0x00, 0xf3, 0xf1, 0xf1,
+						       0xf9, 0xf0, 0, 0, 0, 0xf1 };
+
+		tcg_reply_set(comid, 0, 0, props, sizeof(props));
+		return 1;
+	}
+	if (memcmp(d + 2, tcg_sm_uid, 8) == 0 && d[18] == 0x02) {	/* StartSession */
+		const unsigned char *p = d + 20, *challenge = NULL;
+		unsigned int clen = 0;
+
+		/* HostSessionID: a tiny or short atom. */
+		if (p < end && *p < 0x40)
+			hsn = *p;
+		else if (p < end && (*p & 0xf0) == 0x80)
+			for (unsigned int i = 0; i < (*p & 0x0f); i++)
+				hsn = hsn << 8 | p[1 + i];
+		for (; p + 2 < end; p++)
+			if (p[0] == 0xf2 && p[1] == 0x00 && (challenge = tcg_atom(p + 2, end, &clen)))
+				break;
+		status = getenv("SHIM_TCG_START_STATUS") ? (unsigned int)strtoul(getenv("SHIM_TCG_START_STATUS"), NULL, 16)
+			 : psid && challenge && clen == strlen(psid) && memcmp(challenge, psid, clen) == 0 ? 0 : 0x01;
+		memcpy(r, d, 19);	/* CALL SM ... */
+		r[18] = 0x03;		/* SyncSession */
+		k = 19;
+		r[k++] = 0xf0;
+		if (status == 0) {
+			r[k++] = 0x84;
+			for (int b = 0; b < 4; b++)
+				r[k++] = (unsigned char)(hsn >> (24 - 8 * b));
+			r[k++] = 0x82;
+			r[k++] = 0x10;
+			r[k++] = 0x01;
+		}
+		r[k++] = 0xf1;
+		r[k++] = 0xf9;
+		r[k++] = 0xf0;
+		r[k++] = (unsigned char)status;
+		r[k++] = 0;
+		r[k++] = 0;
+		r[k++] = 0xf1;
+		tcg_reply_set(comid, 0, 0, r, k);
+		return 1;
+	}
+	if (d[18] == 0x02 && d[17] == 0x02 && d[14] == 0x06) {	/* Revert (0000000600000202) */
+		status = (unsigned int)env_num("SHIM_TCG_REVERT_STATUS", 0);
+		hsn = (unsigned int)(buf[24] << 24 | buf[25] << 16 | buf[26] << 8 | buf[27]);
+		r[k++] = 0xf0;
+		r[k++] = 0xf1;
+		r[k++] = 0xf9;
+		r[k++] = 0xf0;
+		r[k++] = (unsigned char)status;
+		r[k++] = 0;
+		r[k++] = 0;
+		r[k++] = 0xf1;
+		tcg_reply_set(comid, 0x1001, hsn, r, k);
+		if (status == 0) {
+			tcg_reverted = 1;
+			if (!getenv("SHIM_TCG_REVERT_KEEPS"))
+				erased = 1;
+		}
+	}
+	return 1;
+}
+
+/*
  * IF-RECV of protocol and its SP SPECIFIC field (SHIM_TCG): into buf, the
  * rest zero; 0 where the disk has nothing there.  The dump's lines are an
  * offset and up to four groups of 8 hex digits; the text after them is left.
@@ -676,7 +812,19 @@ static int tcg_answer(unsigned int protocol, unsigned int sp, unsigned char *buf
 		memcpy(buf, list, len < sizeof(list) ? len : sizeof(list));
 		return 1;
 	}
-	if (protocol != 1 || sp != 1 || !(f = fopen(getenv("SHIM_TCG"), "r")))
+	if (protocol == 1 && sp != 1) {
+		/* A session's answer, once; then an empty ComPacket (nothing outstanding). */
+		if (tcg_reply_len)
+			memcpy(buf, tcg_reply, tcg_reply_len < len ? tcg_reply_len : len);
+		else if (len >= 6) {
+			buf[4] = (unsigned char)(sp >> 8);
+			buf[5] = (unsigned char)sp;
+		}
+		tcg_reply_len = 0;
+		return 1;
+	}
+	if (protocol != 1 || !(f = fopen(tcg_reverted && getenv("SHIM_TCG_AFTER") ? getenv("SHIM_TCG_AFTER")
+								 : getenv("SHIM_TCG"), "r")))
 		return protocol == 1;
 	while (fgets(line, sizeof(line), f)) {
 		char *p = line, *end;
@@ -920,6 +1068,10 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 			return;
 		}
 		return;
+	case 0xb5:	/* SECURITY PROTOCOL OUT (SPC-4 6.31) */
+		if (!tcg_send(cdb[1], (unsigned int)(cdb[2] << 8 | cdb[3]), io->dxferp, io->dxfer_len))
+			check_condition(io, 0x05, 0x24, 0x00);
+		return;
 	case 0x04:	/* FORMAT UNIT */
 		if (!getenv("SHIM_SCSI_FORMAT")) {
 			check_condition(io, 0x05, 0x20, 0x00);
@@ -1082,6 +1234,15 @@ static int fake_sg_io(struct sg_io_hdr *io)
 	if (command == 0xec || command == 0xa1) {
 		load_identify(io->dxferp, io->dxfer_len);
 		return 0;
+	}
+	if ((command == 0x5e || command == 0x5f) && getenv("SHIM_TCG")) {
+		/* TRUSTED SEND (ACS-3 7.59): the fields of TRUSTED RECEIVE. */
+		unsigned int protocol = twelve ? cdb[3] : cdb[4], sp = twelve ? (cdb[6] | cdb[7] << 8) : (cdb[10] | cdb[12] << 8);
+
+		if (getenv("SHIM_TCG_REFUSE") || !tcg_send(protocol, sp, io->dxferp, io->dxfer_len))
+			reply = "illegal";
+		else
+			return 0;
 	}
 	if ((command == 0x5c || command == 0x5d) && getenv("SHIM_TCG")) {
 		/* TRUSTED RECEIVE (ACS-3 7.57): the protocol in FEATURE, SP SPECIFIC in LBA 23:8. */
@@ -1331,6 +1492,11 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 		formatted_pi = (int)((cmd->cdw10 >> 5) & 7);
 		if (!getenv("SHIM_NVME_KERNEL_STALE") && load_bytes(ns_page, 0, ns, sizeof(ns)) == 0)
 			kernel_block = 1 << ns[128 + 4 * formatted_lbaf + 2];
+	}
+	if (cmd->opcode == 0x81) {	/* Security Send: as Security Receive */
+		if (!tcg_send(cmd->cdw10 >> 24, (cmd->cdw10 >> 8) & 0xffff, buf, cmd->data_len))
+			return 0x0002;
+		return 0;
 	}
 	if (cmd->opcode == 0x82) {	/* Security Receive: SECP 31:24, SPSP 23:8 */
 		if (!tcg_answer(cmd->cdw10 >> 24, (cmd->cdw10 >> 8) & 0xffff, buf, cmd->data_len))

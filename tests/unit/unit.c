@@ -17,6 +17,7 @@
 #include "scsi_pages.h"
 #include "sense.h"
 #include "tcg.h"
+#include "tcg_methods.h"
 #include "tcg_session.h"
 #include "unaligned.h"
 #include "ata_commands.h"
@@ -276,6 +277,48 @@ static void test_tcg_session(void)
 	result("a ComPacket length of 0: refused (the drive has nothing yet)", !tcg_unpacketize(pkt, n, &r, &why));
 }
 
+/*
+ * A PSID revert's pieces against the Core Specification 2.01's layouts:
+ * SyncSession (5.2.3.2), the SSC descriptors' base ComID (3.3.6, Opal
+ * 3.1.1.5, Enterprise 3.6.2.7), StartSession's parameters (5.2.3.1).
+ */
+static void test_tcg_methods(void)
+{
+	static const uint8_t sync[] = { 0xf8, 0xa8, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xa8, 0, 0, 0, 0, 0, 0, 0xff, 0x03,
+					0xf0, 0x81, 0x69, 0x82, 0x10, 0x01, 0xf1, 0xf9, 0xf0, 0, 0, 0, 0xf1 };
+	/* Header of 48 bytes; Enterprise (0100h, base ComID 07FEh), then Opal 2 (0203h, 1000h); then Opal 1 cut to 1 byte. */
+	uint8_t l0buf[48 + 20 + 20 + 5] = { 0, 0, 0, 48 + 20 + 20 + 5 - 4, 0, 0, 0, 1 };
+	uint8_t *e = l0buf + 48, *o = e + 20, *o1 = o + 20;
+	uint8_t out[128];
+	struct tcg_writer w = { .p = out, .cap = sizeof(out) };
+	struct tcg_level0 l0;
+	uint32_t hsn = 0, tsn = 0;
+	uint16_t code = 0, comid = 0;
+
+	result("SyncSession: host session 69h, TPer session 1001h",
+	       tcg_read_sync_session(sync, sizeof(sync), &hsn, &tsn) && hsn == 0x69 && tsn == 0x1001);
+	result("SyncSession cut before its TPer session number: refused", !tcg_read_sync_session(sync, 23, &hsn, &tsn));
+	result("another method's answer (Properties) is no SyncSession", !tcg_read_sync_session(sync, 18, &hsn, &tsn));
+	e[0] = 0x01, e[1] = 0x00, e[2] = 0x10, e[3] = 16, e[4] = 0x07, e[5] = 0xfe;
+	o[0] = 0x02, o[1] = 0x03, o[2] = 0x10, o[3] = 16, o[4] = 0x10, o[5] = 0x00;
+	o1[0] = 0x02, o1[1] = 0x00, o1[2] = 0x10, o1[3] = 1;
+	tcg_decode_level0(l0buf, sizeof(l0buf), &l0);
+	result("the SSC: Opal 2 before Enterprise, whatever their order; its base ComID",
+	       tcg_ssc_of(l0buf, &l0, &code, &comid) && code == TCG_FEATURE_OPAL2 && comid == 0x1000);
+	o[0] = 0x7f;	/* no longer Opal 2: Opal 1's descriptor is too short to hold a ComID, Enterprise remains */
+	tcg_decode_level0(l0buf, sizeof(l0buf), &l0);
+	result("an SSC descriptor too short for its ComID is passed over: Enterprise, 07FEh",
+	       tcg_ssc_of(l0buf, &l0, &code, &comid) && code == TCG_FEATURE_ENTERPRISE && comid == 0x07fe);
+	tcg_write_start_session_psid(&w, 1, "PSID", 4);
+	/* CALL SMUID StartSession [ 1 AdminSP 1 { 0 "PSID" } { 3 PSID-authority } ] EOD [ 0 0 0 ] */
+	result("StartSession: host session 1, the Admin SP, Write, HostChallenge 0, HostSigningAuthority 3",
+	       !w.overflow && w.len == 58 && out[18] == 0x02 &&
+	       out[19] == 0xf0 && out[20] == 0x01 && out[21] == 0xa8 && out[24] == 0x02 && out[25] == 0x05 &&
+	       out[30] == 0x01 && out[31] == 0xf2 && out[32] == 0x00 && out[33] == 0xa4 && memcmp(out + 34, "PSID", 4) == 0 &&
+	       out[38] == 0xf3 && out[39] == 0xf2 && out[40] == 0x03 && out[41] == 0xa8 && out[45] == 0x09 && out[48] == 0xff &&
+	       out[49] == 0x01);
+}
+
 static void test_scsi_pages(void)
 {
 	static const uint8_t rc16[32] = { 0, 0, 0, 0, 0, 0, 0x0f, 0xff, 0, 0, 0x10, 0, 0, 0x03, 0xc0 };
@@ -451,6 +494,7 @@ int main(void)
 	test_scsi_pages();
 	test_tcg_level0();
 	test_tcg_session();
+	test_tcg_methods();
 	test_temperature_page();
 	test_sysfs();
 	test_erase_sample();
