@@ -302,8 +302,13 @@ tokens "$out/tcg-cmd.log" > "$out/tcg-fail.tokens"
 result $? "Revert answered FAIL: said, the session ended with END OF SESSION, exit 5" || sed 's/^/  /' "$out/tcg-fail.tokens"
 # SUCCESS, yet every block reads as before: said plainly.
 revert SHIM_TCG_REVERT_KEEPS=1 -- $yes --tcg-psid-revert "$psid"
-[ "$rc" != 0 ] && grep -q 'as before' "$out/tcg-cmd.out" "$out/tcg-cmd.err"
-result $? "a revert that left the blocks readable and unchanged: said, exit $rc"
+[ "$rc" = 5 ] && grep -q 'read as they did before it .*: the erase did not change them' "$out/tcg-cmd.out"
+result $? "a revert that left the blocks readable and unchanged: said, exit 5"
+revert SHIM_TCG_REVERT_KEEPS=1 -- --json $yes --tcg-psid-revert "$psid"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["devices"][0]
+assert d["tcg_psid_revert"]["reverted"] and d["erase_check"][0]["verdict"] == "unchanged", d["erase_check"]' "$out/tcg-cmd.out" 2> "$out/tcg-json.err"
+result $? "the same in --json: reverted, and the erase_check verdict unchanged" || sed 's/^/  /' "$out/tcg-json.err" | tail -n 3
 # Refusals: no confirmation, an Enterprise SSC drive, a drive without TCG; nothing sent in each.
 revert -- --tcg-psid-revert "$psid"
 [ "$rc" != 0 ] && ! grep -q ' 5[ce] 00$' "$out/tcg-cmd.log" && grep -q 'yes-i-know-what-i-am-doing' "$out/tcg-cmd.err"
