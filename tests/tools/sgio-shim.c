@@ -708,6 +708,16 @@ static const unsigned char *tcg_atom(const unsigned char *p, const unsigned char
 	return p + *n <= end ? p : NULL;
 }
 
+/* A method's answer closed at r[k]: its results list ended, END OF DATA, the status list [ status 0 0 ]. */
+static unsigned int tcg_results_end(unsigned char *r, unsigned int k, unsigned int status)
+{
+	static const unsigned char tail[] = { 0xf1, 0xf9, 0xf0, 0x00, 0x00, 0x00, 0xf1 };
+
+	memcpy(r + k, tail, sizeof(tail));
+	r[k + 3] = (unsigned char)status;
+	return k + (unsigned int)sizeof(tail);
+}
+
 static int tcg_send(unsigned int protocol, unsigned int comid, const unsigned char *buf, unsigned int len)
 {
 	const unsigned char *d = buf + 56, *end;
@@ -761,27 +771,15 @@ static int tcg_send(unsigned int protocol, unsigned int comid, const unsigned ch
 			r[k++] = 0x10;
 			r[k++] = 0x01;
 		}
-		r[k++] = 0xf1;
-		r[k++] = 0xf9;
-		r[k++] = 0xf0;
-		r[k++] = (unsigned char)status;
-		r[k++] = 0;
-		r[k++] = 0;
-		r[k++] = 0xf1;
+		k = tcg_results_end(r, k, status);
 		tcg_reply_set(comid, 0, 0, r, k);
 		return 1;
 	}
 	if (d[18] == 0x02 && d[17] == 0x02 && d[14] == 0x06) {	/* Revert (0000000600000202) */
 		status = (unsigned int)env_num("SHIM_TCG_REVERT_STATUS", 0);
 		hsn = (unsigned int)(buf[24] << 24 | buf[25] << 16 | buf[26] << 8 | buf[27]);
-		r[k++] = 0xf0;
-		r[k++] = 0xf1;
-		r[k++] = 0xf9;
-		r[k++] = 0xf0;
-		r[k++] = (unsigned char)status;
-		r[k++] = 0;
-		r[k++] = 0;
-		r[k++] = 0xf1;
+		r[k++] = 0xf0;	/* no results */
+		k = tcg_results_end(r, k, status);
 		tcg_reply_set(comid, 0x1001, hsn, r, k);
 		if (status == 0) {
 			tcg_reverted = 1;
