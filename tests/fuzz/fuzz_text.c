@@ -69,11 +69,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (diskstats_parse(line, &maj, &min, &ios) && !strchr(line, ' ') && !strchr(line, '\t'))
 			__builtin_trap();
-		/* A line of the block_rq_issue trace: a name within bounds, and the tracepoint named. */
+		/* A line of the block_rq_issue or _insert trace: a name within bounds, and the tracepoint named. */
 		struct wake_io io;
 
 		if (wake_trace_parse(line, &maj, &min, &io) &&
-		    (strlen(io.comm) >= sizeof(io.comm) || !strstr(line, "block_rq_issue: ") || !io.op))
+		    (strlen(io.comm) >= sizeof(io.comm) ||
+		     (!strstr(line, "block_rq_issue: ") && !strstr(line, "block_rq_insert: ")) || !io.op))
 			__builtin_trap();
 		free(line);
 	}
