@@ -39,6 +39,16 @@ static unsigned int listed_lengths(struct device *dev, struct disk_block_formats
 	return n;
 }
 
+/* The types the Extended INQUIRY Data page's SPT names; every type where the disk has no such page. */
+static unsigned int supported_types(struct device *dev)
+{
+	uint8_t list[256], page[64];
+	size_t len = scsi_listed_vpd(dev, list, scsi_vpd_list(dev, list), VPD_EXTENDED_INQUIRY, page, sizeof(page));
+	unsigned int types = scsi_decode_spt_types(page, len);
+
+	return types ? types : PI_TYPES_ANY;
+}
+
 int scsi_block_formats(struct device *dev, struct disk_block_formats *b)
 {
 	struct scsi_capacity cap;
@@ -61,7 +71,8 @@ int scsi_block_formats(struct device *dev, struct disk_block_formats *b)
 		;
 	/* The length in use, where the page leaves it out (or there is none): a format of its own. */
 	if (b->current == b->n && b->n < ARRAY_SIZE(b->f))
-		b->f[b->n++] = (struct disk_block_format){ .data_bytes = cap.block_bytes, .pi_types = 1u | PI_TYPES_ANY };
+		b->f[b->n++] = (struct disk_block_format){ .data_bytes = cap.block_bytes,
+							   .pi_types = 1u | (inq.protect ? supported_types(dev) : 0) };
 	for (unsigned int i = 0; i < b->n; i++) {
 		/* Without PROTECT no type is taken, whatever the page says. */
 		if (!inq.protect)

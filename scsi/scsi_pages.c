@@ -67,6 +67,16 @@ bool scsi_decode_capacity10(const uint8_t *buf, size_t len, struct scsi_capacity
 	return true;
 }
 
+unsigned int scsi_decode_spt_types(const uint8_t *page, size_t len)
+{
+	/* SPC-4 7.8.7 table 589: SPT, byte 4 bits 5:3; bit t of each entry is type t. */
+	static const uint8_t types[8] = { 0x02, 0x06, 0x04, 0x0a, 0x08, 0x0c, 0x00, 0x0e };
+
+	if (len < 5 || page[1] != VPD_EXTENDED_INQUIRY)
+		return 0;
+	return types[(page[4] >> 3) & 7];
+}
+
 unsigned int scsi_decode_block_lengths(const uint8_t *page, size_t len, struct scsi_block_length *out, unsigned int max)
 {
 	unsigned int n = 0;

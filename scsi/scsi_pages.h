@@ -19,6 +19,7 @@ enum scsi_vpd {
 	VPD_SUPPORTED_PAGES = 0x00,
 	VPD_UNIT_SERIAL_NUMBER = 0x80,
 	VPD_DEVICE_IDENTIFICATION = 0x83,
+	VPD_EXTENDED_INQUIRY = 0x86,
 	VPD_ATA_INFORMATION = 0x89,	/* present where a SAT layer translates to ATA */
 	VPD_BLOCK_LIMITS = 0xb0,
 	VPD_BLOCK_DEVICE_CHARACTERISTICS = 0xb1,
@@ -140,6 +141,12 @@ struct scsi_block_length {
 };
 /* The lengths in the page's len readable bytes (scsi_vpd_length), at most max; how many. */
 unsigned int scsi_decode_block_lengths(const uint8_t *page, size_t len, struct scsi_block_length *out, unsigned int max);
+/*
+ * The protection types the Extended INQUIRY Data page (86h) says the
+ * logical unit supports (its SPT field; bit t: type t), of the page's len
+ * readable bytes; 0 where the page is too short or SPT is reserved.
+ */
+unsigned int scsi_decode_spt_types(const uint8_t *page, size_t len);
 
 /* The bytes of a VPD page that may be read: its header's PAGE LENGTH, bounded by the got bytes that came. */
 size_t scsi_vpd_length(const uint8_t *page, size_t got);

@@ -123,6 +123,13 @@ result $? "a protection type VPD B4h does not list for the length: refused, noth
 run -- --set-sector-size 512 --protection-info 1 $destroy /dev/null
 [ "$rc" = 22 ] && nothing_sent && grep -q 'cannot be formatted with protection information' "$out/fmt.err"
 result $? "protection information on a disk without INQUIRY's PROTECT: refused, nothing sent"
+# Without B4h, the types Extended INQUIRY's SPT names (SPC-4 7.8.7): 000b type 1 only, 101b types 2 and 3.
+run SHIM_SCSI_PROTECT=1 SHIM_SCSI_SPT=0 -- --set-sector-size 512 --protection-info 2 $destroy /dev/null
+[ "$rc" = 22 ] && nothing_sent && grep -q 'does not take protection type 2 with 512-byte blocks (it takes: none, type 1)' "$out/fmt.err"
+result $? "no B4h, SPT 000b: type 2 refused, naming type 1; nothing sent"
+run SHIM_SCSI_PROTECT=1 SHIM_SCSI_SPT=5 -- --set-sector-size 512 --protection-info 3 $destroy /dev/null
+[ "$rc" = 0 ] && [ "$(formatting "$out/fmt.log")" != "" ]
+result $? "no B4h, SPT 101b: type 3 taken, the format sent"
 run SHIM_SCSI_LENGTHS=512,520 -- --set-sector-size 4096 $destroy /dev/null
 [ "$rc" = 95 ] && ! grep -q '^cdb: 04' "$out/fmt.log" &&
 	grep -q 'refused a block length of 4096 bytes: illegal request (invalid field in parameter list)' "$out/fmt.err"

@@ -100,7 +100,8 @@
  *                       SHIM_SCSI_BLOCK_LEN=N its block length before (512); SHIM_SCSI_PROTECT=1
  *                       INQUIRY's PROTECT bit; SHIM_SCSI_FORMAT_FAIL=1 the format fails half way;
  *                       SHIM_SCSI_LENGTHS=512,4096 MODE SELECT refuses other block lengths;
- *                       SHIM_SCSI_B4=LEN:M,...  VPD B4h lists those lengths, M the T3PS..T0PS bits (hex)
+ *                       SHIM_SCSI_B4=LEN:M,...  VPD B4h lists those lengths, M the T3PS..T0PS bits (hex);
+ *                       SHIM_SCSI_SPT=N  the Extended INQUIRY Data page (86h) is listed, SPT N (0-7)
  *   SHIM_TCG=FILE       the disk answers IF-RECV (ATA TRUSTED RECEIVE 5Ch/5Dh, SCSI SECURITY PROTOCOL
  *                       IN A2h, NVMe Security Receive 82h): protocol 00h its list (00h, 01h), protocol
  *                       01h ComID 0001h FILE, a Level 0 Discovery dump as sedutil's hexDump prints it
@@ -895,15 +896,23 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 		page[1] = cdb[2];
 		switch (cdb[2]) {
 		case 0x00: {
-			static const unsigned char pages[] = { 0x00, 0x80, 0x83, 0xb0, 0xb1, 0xb2 };
+			static const unsigned char pages[] = { 0x00, 0x80, 0x83, 0x86, 0xb0, 0xb1, 0xb2 };
 
 			for (unsigned int i = 0; i < sizeof(pages); i++)
-				if (!scsi_lacks(pages[i]))
+				if (!scsi_lacks(pages[i]) && (pages[i] != 0x86 || getenv("SHIM_SCSI_SPT")))
 					page[4 + page[3]++] = pages[i];
 			if (getenv("SHIM_SCSI_B4"))
 				page[4 + page[3]++] = 0xb4;
 			break;
 		}
+		case 0x86:	/* Extended INQUIRY Data (SPC-4 7.8.7): 60 bytes, SPT in byte 4 bits 5:3 */
+			if (!getenv("SHIM_SCSI_SPT")) {
+				check_condition(io, 0x05, 0x24, 0x00);
+				return;
+			}
+			page[3] = 60;
+			page[4] = (unsigned char)((env_num("SHIM_SCSI_SPT", 0) & 7) << 3);
+			break;
 		case 0xb4: {	/* Supported Block Lengths and Protection Types (SBC-4 6.6.7): 8 bytes a length */
 			char copy[256], *save = NULL;
 

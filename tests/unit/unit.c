@@ -345,6 +345,15 @@ static void test_scsi_pages(void)
 		       n == 2 && l[0].bytes == 520 && l[0].pi_types == 0x0f && l[1].bytes == 4096 && l[1].pi_types == 0x01);
 		result("VPD B4h: no more than the room given", scsi_decode_block_lengths(b4, sizeof(b4), l, 1) == 1);
 	}
+	{
+		/* Extended INQUIRY Data (SPC-4 7.8.7 table 589): SPT 011b, types 1 and 3; 110b reserved. */
+		uint8_t x[8] = { 0, 0x86, 0, 60, 3 << 3 };
+
+		result("Extended INQUIRY SPT 011b: types 1 and 3", scsi_decode_spt_types(x, sizeof(x)) == 0x0a);
+		x[4] = 6 << 3;
+		result("Extended INQUIRY SPT 110b (reserved): no type known", scsi_decode_spt_types(x, sizeof(x)) == 0);
+		result("Extended INQUIRY cut before byte 4: nothing", scsi_decode_spt_types(x, 4) == 0);
+	}
 	scsi_decode_serial(vpd, sizeof(vpd), serial, sizeof(serial));
 	result("unit serial number: what came, no further", strcmp(serial, "AB") == 0);
 	result("mode page 08h found after the 8-byte header",
