@@ -43,6 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (scsi_decode_block_lengths(data, len, lengths, 8) > 8)
 			__builtin_trap();
+		if (scsi_decode_spt_types(data, len) & ~0x0eu)
+			__builtin_trap();
 	}
 	{
 		struct scsi_temperature t;
