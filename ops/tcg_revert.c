@@ -43,6 +43,13 @@ enum {
 	STATUS_AUTHORITY_LOCKED_OUT = 0x12,
 };
 
+/* The call a session ended at: its name in --json and as the Core Specification names the method. */
+struct stage {
+	const char *json, *method;
+};
+static const struct stage PROPERTIES = { "properties", "Properties" }, START_SESSION = { "start_session", "StartSession" },
+			  REVERT = { "revert", "Revert" };
+
 struct target {
 	struct tcg_asked a;
 	uint16_t ssc, comid;
@@ -227,19 +234,19 @@ static int explain(const char *method, int status, const char *psid, bool sid_bl
 }
 
 /* The JSON object of what was done. */
-static void revert_json(const struct target *t, const char *stage, int status, const struct tcg_locking *after)
+static void revert_json(const struct target *t, const struct stage *stage, int status, const struct tcg_locking *after)
 {
 	char name[24];
 
 	json_object_begin("tcg_psid_revert");
 	json_string("ssc", tcg_feature_desc(t->ssc) ? tcg_feature_desc(t->ssc)->json : NULL);
 	json_uint("base_comid", t->comid);
-	json_string("stage", stage);
+	json_string("stage", stage->json);
 	if (status >= 0)
 		json_string("method_status", tcg_status_name(status, name, sizeof(name)));
 	else
 		json_null("method_status");
-	json_bool("reverted", status == STATUS_SUCCESS && strcmp(stage, "revert") == 0);
+	json_bool("reverted", status == STATUS_SUCCESS && stage == &REVERT);
 	if (after && after->present) {
 		json_object_begin("locking_after");
 		json_bool("enabled", after->enabled);
@@ -253,7 +260,7 @@ static void revert_json(const struct target *t, const char *stage, int status, c
  * The session: Properties, StartSession as the PSID authority, Revert.
  * *stage names the call that ended it; *status its method status (-1: none came).
  */
-static int run_session(struct session *ss, const char *psid, const char **stage, int *status)
+static int run_session(struct session *ss, const char *psid, const struct stage **stage, int *status)
 {
 	uint8_t tokens[512];
 	struct tcg_writer w = { .p = tokens, .cap = sizeof(tokens) };
@@ -261,11 +268,11 @@ static int run_session(struct session *ss, const char *psid, const char **stage,
 	int err;
 
 	*status = -1;
-	*stage = "properties";
+	*stage = &PROPERTIES;
 	tcg_write_properties(&w);
 	if ((err = exchange(ss, &w, ANSWER_SECONDS)) || (err = status_of(ss, status)) || *status != STATUS_SUCCESS)
 		return err;
-	*stage = "start_session";
+	*stage = &START_SESSION;
 	w.len = 0;
 	tcg_write_start_session_psid(&w, HOST_SESSION, psid, strlen(psid));
 	if ((err = exchange(ss, &w, ANSWER_SECONDS)))
@@ -283,7 +290,7 @@ static int run_session(struct session *ss, const char *psid, const char **stage,
 	*status = STATUS_SUCCESS;
 	ss->hsn = hsn;
 	ss->tsn = tsn;
-	*stage = "revert";
+	*stage = &REVERT;
 	w.len = 0;
 	tcg_write_revert_admin_sp(&w);
 	if ((err = exchange(ss, &w, REVERT_SECONDS)) || (err = status_of(ss, status))) {
@@ -298,10 +305,12 @@ static int run_session(struct session *ss, const char *psid, const char **stage,
 
 int tcg_psid_revert_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
-	const char *psid = s->v[opt].str, *stage;
+	const char *psid = s->v[opt].str;
+	const struct stage *stage;
 	struct disk_cause cause = { 0 };
 	struct tcg_locking after = { 0 };
-	struct target t, again;
+	struct target t;
+	struct tcg_asked again;
 	struct session *ss;
 	char command[120];
 	bool sid_blocked;
@@ -329,14 +338,12 @@ int tcg_psid_revert_step(struct device *dev, const struct settings *s, enum opt_
 	err = run_session(ss, psid, &stage, &status);
 	if (err) {
 		erase_run_status(dev, ss->cause.why[0] ? ss->cause.why : strerror(err));
-		complain(" --tcg-psid-revert: %s failed: %s\n", stage, ss->cause.why[0] ? ss->cause.why : strerror(err));
+		complain(" --tcg-psid-revert: %s failed: %s\n", stage->method, ss->cause.why[0] ? ss->cause.why : strerror(err));
 	} else if (status != STATUS_SUCCESS) {
 		char name[24];
 
 		erase_run_status(dev, tcg_status_name(status, name, sizeof(name)));
-		err = explain(strcmp(stage, "start_session") == 0 ? "StartSession" : strcmp(stage, "revert") == 0 ? "Revert"
-											  : "Properties",
-			      status, psid, sid_blocked);
+		err = explain(stage->method, status, psid, sid_blocked);
 	}
 	free(ss);
 	if (err) {
@@ -346,8 +353,8 @@ int tcg_psid_revert_step(struct device *dev, const struct settings *s, enum opt_
 	erase_run_status(dev, "reverted");
 	/* What the drive says of itself now. */
 	cause = (struct disk_cause){ 0 };
-	if (tcg_ask_level0(dev, &again.a, &cause) == 0)
-		tcg_locking_of(again.a.buf, &again.a.l0, &after);
+	if (tcg_ask_level0(dev, &again, &cause) == 0)
+		tcg_locking_of(again.buf, &again.l0, &after);
 	out(" Revert: SUCCESS, the drive's TCG state is its factory's");
 	if (after.present)
 		out("; Locking now %s, %s", after.enabled ? "enabled" : "not enabled", after.locked ? "LOCKED" : "not locked");
