@@ -136,7 +136,8 @@ fi
 erasers=("--yes-i-know-what-i-am-doing --sanitize-block-erase"
 	"--security-erase pw"
 	"--yes-i-know-what-i-am-doing --dco-restore"
-	"--set-sector-size 4096 --please-destroy-my-drive")
+	"--set-sector-size 4096 --please-destroy-my-drive"
+	"--yes-i-know-what-i-am-doing --tcg-psid-revert ABCDEFGHIJKLMNOPQRSTUVWXYZ012345")
 in_use() { # NAME TEXT: exit 16 (EBUSY), TEXT on stderr, nothing sent but IDENTIFY
 	if [ "$rc" = 16 ] && grep -qF -- "$2" "$out/part.err" && nothing_sent; then
 		ok "$1"
@@ -148,7 +149,8 @@ if mount "$part" "$mnt" 2> /dev/null; then
 	for args in "${erasers[@]}"; do
 		# shellcheck disable=SC2086
 		hd -- $args "$disk"
-		in_use "${args%% *} with a partition mounted: refused" "is in use ($part mounted on $mnt): refused, nothing sent"
+		label=${args#--yes-i-know-what-i-am-doing }
+		in_use "${label%% *} with a partition mounted: refused" "is in use ($part mounted on $mnt): refused, nothing sent"
 	done
 	umount "$mnt"
 else
@@ -164,6 +166,8 @@ fi
 # A partition node: an erase works on the whole disk, so it is refused there.
 hd -- --yes-i-know-what-i-am-doing --sanitize-block-erase "$part"
 refused "--sanitize-block-erase on a partition: refused" "should be 2048"
+hd SHIM_TCG="$top/tests/tcg/crucial-mx500.txt" -- --yes-i-know-what-i-am-doing --tcg-psid-revert ABCDEFGHIJKLMNOPQRSTUVWXYZ012345 "$part"
+refused "--tcg-psid-revert on a partition: refused" "should be 2048"
 # Unheld, the erase goes out: SANITIZE (B4h), BLOCK ERASE EXT (0012h) in FEATURE.
 hd -- --yes-i-know-what-i-am-doing --sanitize-block-erase "$disk"
 if grep -q ' b4 00$' "$out/part.log" && ! grep -q 'in use' "$out/part.err"; then

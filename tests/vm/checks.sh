@@ -570,6 +570,7 @@ fresh_fs() { # NODE MOUNTPOINT
 }
 marker_at() { dd if="$1" bs=512 skip="$2" count=1 2> /dev/null | grep -q hdparm-vm-marker; }
 Y=--yes-i-know-what-i-am-doing
+PSID=ABCDEFGHIJKLMNOPQRSTUVWXYZ012345
 M1=$(ns_dir NVME-MULTI 1)
 M2=$(ns_dir NVME-MULTI 2)
 mknode hx-m1 b "$M1"
@@ -591,6 +592,8 @@ fresh_fs /dev/hx-m1 /mnt/m1
 mkdir -p /dev/disk/by-id && ln -sf ../../hx-m2 /dev/disk/by-id/nvme-hdparm-multi-2
 for n in hx-m2 disk/by-id/nvme-hdparm-multi-2 hx-ng2 hx-mctrl; do
 	check_fails "reach-sanitize-other-namespace-${n##*/}" "mounted on /mnt/m1): refused, nothing sent" $H $Y --sanitize-block-erase "/dev/$n"
+	# A TCG revert erases what the Locking SP covers, every namespace: the same refusal, before any IF-RECV.
+	check_fails "reach-revert-other-namespace-${n##*/}" "mounted on /mnt/m1): refused, nothing sent" $H $Y --tcg-psid-revert "$PSID" "/dev/$n"
 done
 # Namespace 2 formatted through its generic node while namespace 1 stays mounted (FNA 0): only 2 is erased.
 check_true reach-format-ng2 sh -c "$H $Y --format-erase user /dev/hx-ng2 > /tmp/f2 && grep -q 'of namespace 2\$' /tmp/f2 && grep -q 'all 64 blocks sampled over the disk read as zeros' /tmp/f2"
@@ -606,6 +609,7 @@ check_true reach-subsystem-nodes sh -c "[ -b /dev/hx-s1 ] && [ -b /dev/hx-s2 ] &
 fresh_fs /dev/hx-s1 /mnt/s1
 check_fails reach-sanitize-second-controller "mounted on /mnt/s1): refused, nothing sent" $H $Y --sanitize-block-erase /dev/hx-sctrl
 check_fails reach-sanitize-subsystem-namespace "mounted on /mnt/s1): refused, nothing sent" $H $Y --sanitize-crypto-scramble /dev/hx-s2
+check_fails reach-revert-second-controller "mounted on /mnt/s1): refused, nothing sent" $H $Y --tcg-psid-revert "$PSID" /dev/hx-sctrl
 umount /mnt/s1
 # Device-mapper: two linear volumes on namespace 2 of the subsystem, the first mounted.
 # The kernel passes the second's pass-through to the whole disk: refused, naming it.
@@ -617,6 +621,7 @@ check_true reach-dm-volumes sh -c "[ -b /dev/mapper/hxa ] && [ -b /dev/mapper/hx
 fresh_fs /dev/mapper/hxa /mnt/dma
 check_fails reach-dm-format "is the volume dm-[0-9]* (hxb) over .*: what is sent through it reaches the whole disk beneath" $H $Y --format-erase user /dev/mapper/hxb
 check_fails reach-dm-sanitize "name the disk itself: refused, nothing sent" $H $Y --sanitize-block-erase /dev/mapper/hxb
+check_fails reach-dm-revert "name the disk itself: refused, nothing sent" $H $Y --tcg-psid-revert "$PSID" /dev/mapper/hxb
 check_fails reach-dm-trim "is the volume dm-" $H --please-destroy-my-drive --trim-sector-ranges 2:1 /dev/mapper/hxb
 umount /mnt/dma
 check_true reach-dm-sibling-mounts-again sh -c "mount -t ext4 /dev/mapper/hxa /mnt/dma && umount /mnt/dma"
@@ -654,6 +659,7 @@ done
 fresh_fs /dev/sdd /mnt/sas
 check_fails reach-sg-sanitize "mounted on /mnt/sas): refused, nothing sent" $H $Y --sanitize-block-erase /dev/hx-sas-sg
 check_fails reach-sg-security-erase "mounted on /mnt/sas): refused, nothing sent" $H --security-erase pw /dev/hx-sas-sg
+check_fails reach-sg-revert "mounted on /mnt/sas): refused, nothing sent" $H $Y --tcg-psid-revert "$PSID" /dev/hx-sas-sg
 umount /mnt/sas
 # -Y stops a SCSI disk, and sd fails its I/O until a START (allow_restart 0 on a SCSI disk): said, with both ways out.
 check_true scsi-Y-says-how-to-restart sh -c "$H -Y /dev/sdd 2> /tmp/Y.err && grep -q 'is stopped, and the kernel fails its I/O until it is started (allow_restart is 0): start it with sg_start --start /dev/sdd, or' /tmp/Y.err"
