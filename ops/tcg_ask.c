@@ -32,7 +32,7 @@ int tcg_ask_level0(struct device *dev, struct tcg_asked *a, struct disk_cause *c
 		return err;
 	if (!tcg_decode_level0(a->buf, got, &a->l0)) {
 		snprintf(c->why, sizeof(c->why), "its Level 0 Discovery came back shorter than its header");
-		return EIO;
+		return EBADMSG;
 	}
 	return 0;
 }

@@ -15,8 +15,8 @@ struct tcg_asked {
 /*
  * The protocols the disk lists, then Level 0 Discovery; nothing said.
  * 0; EOPNOTSUPP with c->why where the disk has no TCG (no such command,
- * no protocol 01h); EACCES where the kernel would not send it; EIO where
- * the answer is shorter than its header; another errno with *c.
+ * no protocol 01h); EACCES where the kernel would not send it; EBADMSG
+ * where the answer is shorter than its header; another errno with *c.
  */
 int tcg_ask_level0(struct device *dev, struct tcg_asked *a, struct disk_cause *c);
 

@@ -13,7 +13,7 @@ void tcg_say_if_locked(struct device *dev)
 	struct tcg_asked a;
 	struct tcg_locking lk;
 
-	if (dev->tcg_lock_asked || dev->fd < 0 || !dev->disk || !dev->disk->security_recv)
+	if (dev->tcg_lock_asked || dev->fd < 0)
 		return;
 	dev->tcg_lock_asked = true;
 	if (tcg_ask_level0(dev, &a, &cause))

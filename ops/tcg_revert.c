@@ -106,12 +106,12 @@ static int target_or_refusal(struct device *dev, const struct settings *s, enum 
 	if (!dev->disk->security_recv || !dev->disk->security_send)
 		return refuse_on_this_disk(dev, s->v[opt].name);
 	if ((err = find_target(dev, t, &cause))) {
-		if (!cause.about_option && err != EOPNOTSUPP && err != EACCES)
+		if (!cause.about_option && err != EOPNOTSUPP && err != EACCES && err != EBADMSG)
 			return say_cause_for(&cause, err, s->v[opt].name);
-		/* The drive cannot do it (no TCG, no SSC, Enterprise), or the kernel will not send it. */
+		/* The drive cannot do it (no TCG, no SSC, Enterprise, no readable Level 0), or the kernel will not send it. */
 		dev->refused = true;
 		complain(" %s: refused, nothing sent: %s\n", s->v[opt].name, cause.why);
-		return err;
+		return err == EBADMSG ? EIO : err;
 	}
 	return 0;
 }

@@ -121,8 +121,10 @@ int tcg_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	err = tcg_ask_level0(dev, &a, &cause);
 	if (err == EOPNOTSUPP)
 		return without_tcg(cause.why, 0);
-	if (err == EACCES || (err == EIO && !cause.what))
+	if (err == EACCES)
 		return without_tcg(cause.why, err);
+	if (err == EBADMSG)
+		return without_tcg(cause.why, EIO);
 	if (err)
 		return say_cause_for(&cause, err, s->v[opt].name);
 	out(" TCG: security protocols");

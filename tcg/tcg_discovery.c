@@ -177,33 +177,40 @@ unsigned int tcg_decode_protocols(const uint8_t *buf, size_t got, uint8_t *list,
 	return n;
 }
 
+/* Field json of the first code descriptor, as the table places it; false where absent or cut short. */
+static bool table_value(const uint8_t *buf, const struct tcg_level0 *l0, uint16_t code, const char *json, uint64_t *v)
+{
+	const struct tcg_descriptor *d = tcg_find(l0, code);
+	const struct tcg_feature_desc *fd = tcg_feature_desc(code);
+
+	*v = 0;
+	for (const struct tcg_field *f = fd && d ? fd->fields : NULL; f && f->text; f++)
+		if (strcmp(f->json, json) == 0)
+			return tcg_field_value(buf, l0, d, f, v);
+	return false;
+}
+
 bool tcg_ssc_of(const uint8_t *buf, const struct tcg_level0 *l0, uint16_t *code, uint16_t *base_comid)
 {
-	/* The SSCs' descriptors all start with the base ComID (Opal 2.01 3.1.1.5, Enterprise 3.6.2.7, ...). */
+	/* In this order where a drive lists several; each SSC's descriptor starts with its base ComID. */
 	static const uint16_t sscs[] = {
 		TCG_FEATURE_OPAL2, TCG_FEATURE_OPAL1, TCG_FEATURE_RUBY, TCG_FEATURE_PYRITE2, TCG_FEATURE_PYRITE1,
 		TCG_FEATURE_OPALITE, TCG_FEATURE_ENTERPRISE,
 	};
-	static const struct tcg_field comid = { "base ComID", "base_comid", 4, TCG_U16, 0, true };
 	uint64_t v;
 
-	for (size_t i = 0; i < sizeof(sscs) / sizeof(sscs[0]); i++) {
-		const struct tcg_descriptor *d = tcg_find(l0, sscs[i]);
-
-		if (d && tcg_field_value(buf, l0, d, &comid, &v) && v) {
+	for (size_t i = 0; i < ARRAY_SIZE(sscs); i++)
+		if (table_value(buf, l0, sscs[i], "base_comid", &v) && v) {
 			*code = sscs[i];
 			*base_comid = (uint16_t)v;
 			return true;
 		}
-	}
 	return false;
 }
 
 bool tcg_sid_blocked(const uint8_t *buf, const struct tcg_level0 *l0)
 {
-	static const struct tcg_field blocked = { "SID blocked", "sid_blocked", 4, TCG_BIT, 0x02, false };
-	const struct tcg_descriptor *d = tcg_find(l0, TCG_FEATURE_BLOCK_SID);
 	uint64_t v;
 
-	return d && tcg_field_value(buf, l0, d, &blocked, &v) && v;
+	return table_value(buf, l0, TCG_FEATURE_BLOCK_SID, "sid_blocked", &v) && v;
 }

@@ -1242,20 +1242,16 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		load_identify(io->dxferp, io->dxfer_len);
 		return 0;
 	}
-	if ((command == 0x5e || command == 0x5f) && getenv("SHIM_TCG")) {
-		/* TRUSTED SEND (ACS-3 7.59): the fields of TRUSTED RECEIVE. */
+	if (command >= 0x5c && command <= 0x5f && getenv("SHIM_TCG")) {
+		/*
+		 * TRUSTED RECEIVE 5Ch/5Dh and SEND 5Eh/5Fh (ACS-3 7.57, 7.59): the protocol in
+		 * FEATURE, SP SPECIFIC in LBA 23:8.
+		 */
 		unsigned int protocol = twelve ? cdb[3] : cdb[4], sp = twelve ? (cdb[6] | cdb[7] << 8) : (cdb[10] | cdb[12] << 8);
+		int done = !getenv("SHIM_TCG_REFUSE") && (command >= 0x5e ? tcg_send(protocol, sp, io->dxferp, io->dxfer_len)
+									  : tcg_answer(protocol, sp, io->dxferp, io->dxfer_len));
 
-		if (getenv("SHIM_TCG_REFUSE") || !tcg_send(protocol, sp, io->dxferp, io->dxfer_len))
-			reply = "illegal";
-		else
-			return 0;
-	}
-	if ((command == 0x5c || command == 0x5d) && getenv("SHIM_TCG")) {
-		/* TRUSTED RECEIVE (ACS-3 7.57): the protocol in FEATURE, SP SPECIFIC in LBA 23:8. */
-		unsigned int protocol = twelve ? cdb[3] : cdb[4], sp = twelve ? (cdb[6] | cdb[7] << 8) : (cdb[10] | cdb[12] << 8);
-
-		if (getenv("SHIM_TCG_REFUSE") || !tcg_answer(protocol, sp, io->dxferp, io->dxfer_len))
+		if (!done)
 			reply = "illegal";
 		else
 			return 0;
