@@ -329,6 +329,16 @@ revert SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_OACS=1 SHIM_BLOCK
 # NVMe Base 2.0 5.23: Security Send 81h, CDW10 SECP 31:24, SPSP 23:8; CDW11 the transfer length.
 [ "$rc" = 0 ] && [ "$(grep -c '^nvme-admin: 81 01 00 00 00 00 88 08 01 00 02 00 00$' "$out/tcg-cmd.log")" = 3 ]
 result $? "NVMe: three Security Send 81h, CDW10 01088800h, CDW11 512; reverted" || grep -m3 '^nvme-admin: 8' "$out/tcg-cmd.log"
+# Many disks: one refused (it does not open) stops the run before anything goes to any of them.
+rm -f "$out/tcg-cmd.log"
+env SHIM_IDENTIFY="$identify" SHIM_LOG="$out/tcg-cmd.log" SHIM_TCG="$mx500" SHIM_TCG_PSID="$psid" SHIM_BLOCK_DEV=8:0 \
+	"${preload[@]}" "$asan" "$H" $yes --tcg-psid-revert "$psid" /dev/null "$out/no-such-disk" /dev/zero \
+	> "$out/tcg-cmd.out" 2> "$out/tcg-cmd.err"
+rc=$?
+touch "$out/tcg-cmd.log"
+[ "$rc" != 0 ] && ! grep -q ' 5e 00$' "$out/tcg-cmd.log" &&
+	[ "$(grep -c "was refused, so nothing was sent to any disk" "$out/tcg-cmd.err")" = 2 ]
+result $? "three disks, one refused: no TRUSTED SEND to any, the others say why"
 # The record: technique tcg_psid_revert, against the schema.
 rm -f "$out/tcg-record.json"
 revert -- $yes --tcg-psid-revert "$psid" --erase-record "$out/tcg-record.json"
