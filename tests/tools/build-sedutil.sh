@@ -1,16 +1,18 @@
 #!/bin/sh
 # Builds sedutil-cli (the Drive Trust Alliance's, the oracle of --tcg's decoding) into
-# /var/cache/hdparm-tests/sedutil-cli, once: from a local mirror of its repository where one is
-# kept, else from GitHub.  The tests/tcg-tests.sh suite runs it under the test double.
+# /var/cache/hdparm-tests/sedutil-cli, once: from the source kept in ../shared/oracles beside the
+# project (see its README) where it is there, else from its public repository.  The
+# tests/tcg-tests.sh suite runs it under the test double.
 set -eu
 cache=/var/cache/hdparm-tests
 bin=$cache/sedutil-cli
 [ -x "$bin" ] && exit 0
-mirror=/work/.mirror/Drive-Trust-Alliance+sedutil/repo
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kept=$(ls "$top"/../shared/oracles/sedutil-*.tar.xz 2> /dev/null | head -n 1)
 src=$(mktemp -d)
 trap 'rm -rf "$src"' EXIT
-if [ -d "$mirror" ]; then
-	git --git-dir="$mirror" archive HEAD Common linux | tar -x -C "$src"
+if [ -n "$kept" ]; then
+	tar -xJf "$kept" -C "$src" --strip-components=1 --wildcards '*/Common' '*/linux'
 elif git clone -q --depth 1 https://github.com/Drive-Trust-Alliance/sedutil "$src/repo" 2> /dev/null; then
 	mv "$src/repo/Common" "$src/repo/linux" "$src"
 else
