@@ -18,6 +18,7 @@
 #include "config.h"
 #include "config_file.h"
 #include "config_jobs.h"
+#include "erase_record.h"
 #include "version.h"
 #include "identify.h"
 #include "idle.h"
@@ -138,9 +139,7 @@ static int note_immediate(const struct option_desc *o, struct parse_state *ps, c
 /* An --erase-record that takes a record per disk: a folder, or standard output. */
 static bool erase_record_to_many(const char *given)
 {
-	size_t n = strlen(given);
-
-	return strcmp(given, "-") == 0 || (n && given[n - 1] == '/');
+	return strcmp(given, "-") == 0 || erase_record_is_folder(given);
 }
 
 /*

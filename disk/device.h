@@ -22,6 +22,7 @@ struct run_flags {
 
 struct device;
 struct erase_run;
+struct record_file;
 
 /*
  * Why a disk's command failed, for the operation to word once:
@@ -439,6 +440,7 @@ struct device {
 	bool reach_valid;	/* reach holds the disks the erase asked for reaches */
 	struct reach reach;
 	struct erase_run *erase;	/* the erase this run started and what it read (erasecheck.h) */
+	struct record_file *record;	/* --erase-record's file, made before anything was sent (erase_record.h) */
 };
 
 #endif

@@ -21,7 +21,6 @@
 #include "erasecheck.h"
 #include "json.h"
 #include "report.h"
-#include "sector_format.h"
 #include "version.h"
 
 /*
@@ -205,32 +204,36 @@ static const char *outcome(const struct technique *t, const struct erase_run *ru
 		return "verification_interrupted";
 	if (run && run->checked)
 		return verification_failed(run) ? "verification_failed" : status ? "failed" : "erased_and_verified";
-	/* A security erase runs to its end in one command, and is not read back. */
-	if (t->opt == OPT_SECURITY_ERASE || t->opt == OPT_SECURITY_ERASE_ENHANCED)
-		return status ? "failed" : "erased_not_verified";
 	if (!run || !run->sent)
 		return status && status != ECANCELED ? "refused" : "not_started";
+	/* A security erase runs to its end in one command, and is not read back. */
+	if (t->opt == OPT_SECURITY_ERASE || t->opt == OPT_SECURITY_ERASE_ENHANCED)
+		return status == EINTR ? "interrupted" : status ? "failed" : "erased_not_verified";
+	/* A revert is a session of many commands, stopped between two of them; a sanitize goes on in the drive. */
 	if (status == EINTR)
-		return "wait_interrupted";
+		return t->opt == OPT_TCG_PSID_REVERT ? "interrupted" : "wait_interrupted";
 	return status ? "failed" : "started_not_waited_for";
 }
 
-static bool in_folder(const char *given)
+/* given names a folder: it ends in "/", or it is one already. */
+bool erase_record_is_folder(const char *given)
 {
 	size_t n = strlen(given);
+	struct stat st;
 
-	return n && given[n - 1] == '/';
+	return (n && given[n - 1] == '/') || (stat(given, &st) == 0 && S_ISDIR(st.st_mode));
 }
 
 /* The file's path: the option's, or in its folder, named by the serial number and the time. */
 static void record_path(const char *given, const struct disk_identity *id, const struct device *dev, char *path,
 			size_t size)
 {
+	size_t n = strlen(given);
 	char stamp[32] = "", name[96];
 	time_t now = time(NULL);
 	struct tm tm;
 
-	if (!in_folder(given)) {
+	if (!erase_record_is_folder(given)) {
 		snprintf(path, size, "%s", given);
 		return;
 	}
@@ -242,94 +245,271 @@ static void record_path(const char *given, const struct disk_identity *id, const
 		if (!((*c >= '0' && *c <= '9') || (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || *c == '-' ||
 		      *c == '_' || *c == '.'))
 			*c = '_';
-	snprintf(path, size, "%serase-%s-%s.json", given, name, stamp);
+	snprintf(path, size, "%s%serase-%s-%s.json", given, n && given[n - 1] == '/' ? "" : "/", name, stamp);
 }
 
 /*
- * tmp, a whole file, under path's name, or where another record took that
- * name (many disks of one serial number in one second), under "NAME-2.json"
- * and on: link() never replaces a file, where rename() would.
+ * The record's file, kept from before anything is sent to the end of the
+ * run: what the record says is rewritten there as the run goes (not
+ * started, then sent with its outcome unknown, then the outcome), so that
+ * a kill at any point leaves a whole record that says as much as was known.
+ * The pending records are padded with blanks to RECORD_RESERVE bytes, room
+ * that a full file system cannot take back.
  */
-static int link_unique(const char *tmp, char *path, size_t size)
-{
-	size_t n = strlen(path);
-	char base[4096];
+#define RECORD_RESERVE 16384
 
-	if (n < 5 || n >= sizeof(base) || strcmp(path + n - 5, ".json") != 0)
-		return rename(tmp, path) ? errno : 0;
-	snprintf(base, sizeof(base), "%.*s", (int)(n - 5), path);
-	for (unsigned int k = 2; link(tmp, path); k++) {
-		if (errno != EEXIST || k > 999)
+struct record_file {
+	const struct settings *s;
+	struct disk_identity id;	/* read when the file was made: nothing is sent to a disk that is erasing */
+	char path[4096];
+	size_t reserved;	/* bytes the file holds, its room for a record written in place */
+};
+
+static int write_all(int fd, const char *text, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, text + done, len - done);
+
+		if (n < 0 && errno != EINTR)
 			return errno;
-		if (snprintf(path, size, "%s-%u.json", base, k) >= (int)size)
-			return ENAMETOOLONG;
+		if (n > 0)
+			done += (size_t)n;
 	}
-	unlink(tmp);
 	return 0;
 }
 
-/*
- * text, whole, at path: a temporary file beside it, synced, renamed over
- * it (in a folder: linked under a name no other record has, path updated),
- * the folder synced.
- */
-static int write_durably(char *path, size_t size, bool in_folder, const char *text, size_t len)
+/* text, then blanks up to pad bytes, through fd, synced; fd closed. */
+static int fill(int fd, const char *text, size_t len, size_t pad)
 {
-	char tmp[4096], folder[4096];
-	ssize_t done = 0;
-	int fd, dir, err = 0;
+	static const char blanks[256] = { [0 ... 255] = ' ' };
+	int err = write_all(fd, text, len);
 
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return errno;
-	while (!err && (size_t)done < len) {
-		ssize_t n = write(fd, text + done, len - (size_t)done);
-
-		if (n < 0 && errno != EINTR)
-			err = errno;
-		else if (n > 0)
-			done += n;
-	}
-	if (!err && (fchmod(fd, 0644) || fsync(fd)))
+	for (size_t at = len; !err && at < pad; at += sizeof(blanks))
+		err = write_all(fd, blanks, pad - at < sizeof(blanks) ? pad - at : sizeof(blanks));
+	if (!err && fsync(fd))
 		err = errno;
 	if (close(fd) && !err)
 		err = errno;
-	if (!err && in_folder)
-		err = link_unique(tmp, path, size);
-	else if (!err && rename(tmp, path))
-		err = errno;
-	if (err) {
-		unlink(tmp);
-		return err;
-	}
+	return err;
+}
+
+static void sync_folder(const char *path)
+{
+	char folder[4096];
+	int dir;
+
 	snprintf(folder, sizeof(folder), "%s", path);
 	dir = open(dirname(folder), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dir >= 0) {
 		fsync(dir);
 		close(dir);
 	}
+}
+
+/* text at path, whole or not at all: a temporary file beside it, synced, renamed over it, the folder synced. */
+static int write_beside(const char *path, const char *text, size_t len, size_t pad)
+{
+	char tmp[4096];
+	int fd, err;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return errno;
+	if (fchmod(fd, 0644)) {
+		err = errno;
+		close(fd);
+	} else
+		err = fill(fd, text, len, pad);
+	/* rename() replaces a file on every file system, FAT and exFAT too (link() is refused there). */
+	if (!err && rename(tmp, path))
+		err = errno;
+	if (err) {
+		unlink(tmp);
+		return err;
+	}
+	sync_folder(path);
 	return 0;
+}
+
+/*
+ * In a folder: a file of its own, under path's name or, where another
+ * record took that name (many disks of one serial number in one second),
+ * "NAME-2.json" and on (path updated).  O_EXCL never takes another's file,
+ * on every file system.
+ */
+static int create_unique(char *path, size_t size, const char *text, size_t len, size_t pad)
+{
+	size_t n = strlen(path);
+	char base[4096];
+	int fd;
+
+	if (n < 5 || n >= sizeof(base) || strcmp(path + n - 5, ".json") != 0)
+		return EINVAL;
+	snprintf(base, sizeof(base), "%.*s", (int)(n - 5), path);
+	for (unsigned int k = 2; (fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0; k++) {
+		if (errno != EEXIST || k > 999)
+			return errno;
+		if (snprintf(path, size, "%s-%u.json", base, k) >= (int)size)
+			return ENAMETOOLONG;
+	}
+	{
+		int err = fill(fd, text, len, pad);
+
+		if (err) {
+			unlink(path);
+			return err;
+		}
+	}
+	sync_folder(path);
+	return 0;
+}
+
+/* Where no temporary file fits (a full file system): over the reserved file's own bytes. */
+static int write_in_place(const struct record_file *rf, const char *text, size_t len)
+{
+	int fd = open(rf->path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno;
+	return fill(fd, text, len, rf->reserved);
+}
+
+#define NO_EXIT_STATUS (-1)
+
+/* The record of dev's run: its outcome, and hdparm's exit status (NO_EXIT_STATUS: a run not ended yet). */
+static char *record_text(struct device *dev, const struct settings *s, const char *outcome_text, int exit_status,
+			 struct disk_identity *id, size_t *len)
+{
+	const struct technique *t = technique_of(s);
+	const struct erase_run *run = dev->erase;
+
+	json_side_begin();
+	json_string("record", "erase");
+	json_uint("record_format_version", ERASE_RECORD_VERSION);
+	json_object_begin("tool");
+	json_string("name", HDPARM_NAME);
+	json_string("version", HDPARM_VERSION);
+	json_object_end();
+	json_text_or_null("operator", s->v[OPT_ERASE_OPERATOR].given ? s->v[OPT_ERASE_OPERATOR].str : NULL);
+	record_device(dev, id);
+	record_erase(s, t, run);
+	json_text_or_null("drive_status_after", run ? run->drive_status : NULL);
+	record_hidden(run);
+	record_verification(s, t, run);
+	if (is_format(t))
+		record_format(run);
+	json_string("outcome", outcome_text);
+	if (exit_status == NO_EXIT_STATUS)
+		json_null("exit_status");
+	else
+		json_uint("exit_status", (unsigned int)exit_status);
+	return json_side_end(len);
+}
+
+static void read_identity(struct device *dev, struct disk_identity *id)
+{
+	*id = (struct disk_identity){ .model = "" };
+	if (dev->fd >= 0 && dev->disk && dev->disk->identity)
+		dev->disk->identity(dev, id);	/* what it could not read stays null */
+}
+
+/* dev's record file made, saying pending: 0, or an errno (nothing said). */
+static int reserve(struct device *dev, const struct settings *s, const char *pending)
+{
+	const char *given = s->v[OPT_ERASE_RECORD].str;
+	struct record_file *rf = calloc(1, sizeof(*rf));
+	size_t len;
+	char *text;
+	int err;
+
+	if (!rf)
+		return ENOMEM;
+	read_identity(dev, &rf->id);
+	text = record_text(dev, s, pending, NO_EXIT_STATUS, &rf->id, &len);
+	if (!text) {
+		free(rf);
+		return ENOMEM;
+	}
+	rf->s = s;
+	rf->reserved = len > RECORD_RESERVE ? len : RECORD_RESERVE;
+	record_path(given, &rf->id, dev, rf->path, sizeof(rf->path));
+	if (erase_record_is_folder(given))
+		err = create_unique(rf->path, sizeof(rf->path), text, len, rf->reserved);
+	else
+		err = write_beside(rf->path, text, len, rf->reserved);
+	free(text);
+	if (err) {
+		free(rf);
+		return err;
+	}
+	dev->record = rf;
+	return 0;
+}
+
+/* text as dev's record: beside the file and renamed over it, else in its reserved room. */
+static int put(struct device *dev, const char *text, size_t len, size_t pad)
+{
+	const struct record_file *rf = dev->record;
+	int err = write_beside(rf->path, text, len, pad);
+
+	return err && write_in_place(rf, text, len) == 0 ? 0 : err;
 }
 
 int erase_record_check(struct device *dev, const struct settings *s)
 {
 	const char *given = s->v[OPT_ERASE_RECORD].str;
 	char folder[4096];
-	const char *dir = folder;
+	int err;
 
-	if (strcmp(given, "-") == 0)
+	if (strcmp(given, "-") == 0 || !technique_of(s) || dev->record)
 		return 0;
-	snprintf(folder, sizeof(folder), "%s", given);
-	if (!in_folder(given))
-		dir = dirname(folder);
-	if (access(dir, W_OK | X_OK) == 0)
+	err = reserve(dev, s, "not_started");
+	if (!err)
 		return 0;
 	dev->refused = dev->record_unwritable = true;
+	snprintf(folder, sizeof(folder), "%s", given);
 	complain(" --erase-record %s: %s cannot be written to (%s): the erase was not started, since its record could"
-		 " not be kept\n", given, dir, strerror(errno));
-	return errno == ENOENT || errno == ENOTDIR ? errno : EACCES;
+		 " not be kept\n", given, erase_record_is_folder(given) ? given : dirname(folder), strerror(err));
+	return err == ENOENT || err == ENOTDIR || err == ENOSPC || err == EROFS ? err : EACCES;
+}
+
+void erase_record_sent(struct device *dev)
+{
+	struct record_file *rf = dev->record;
+	size_t len;
+	char *text;
+
+	if (!rf)
+		return;
+	text = record_text(dev, rf->s, "unknown", NO_EXIT_STATUS, &rf->id, &len);
+	if (text && put(dev, text, len, rf->reserved))
+		complain(" --erase-record: %s could not be updated before the erase: it still says not_started\n",
+			 rf->path);
+	free(text);
+}
+
+void erase_record_interrupted(void *device, int sig)
+{
+	struct device *dev = device;
+	struct record_file *rf = dev->record;
+	size_t len;
+	char *text;
+
+	if (!rf)
+		return;
+	text = record_text(dev, rf->s, "interrupted", 128 + sig, &rf->id, &len);
+	if (text && put(dev, text, len, 0))
+		note("%.*s", (int)len, text);
+	free(text);
+}
+
+const char *erase_record_path(const struct device *dev)
+{
+	return dev->record ? dev->record->path : NULL;
 }
 
 const char *erase_outcome(const struct device *dev, const struct settings *s, int status)
@@ -341,46 +521,37 @@ const char *erase_outcome(const struct device *dev, const struct settings *s, in
 
 int erase_record_write(struct device *dev, const struct settings *s, int status)
 {
-	const struct technique *t = technique_of(s);
-	const struct erase_run *run = dev->erase;
-	struct disk_identity id = { .model = "" };
-	char path[4096], *text;
+	struct disk_identity id;
 	size_t len;
-	int err;
+	char *text;
+	int err = 0;
 
-	if (!t)
+	if (!technique_of(s))
 		return 0;
-	if (dev->fd >= 0 && dev->disk && dev->disk->identity)
-		dev->disk->identity(dev, &id);	/* what it could not read stays null */
-	json_side_begin();
-	json_string("record", "erase");
-	json_uint("record_format_version", ERASE_RECORD_VERSION);
-	json_object_begin("tool");
-	json_string("name", HDPARM_NAME);
-	json_string("version", HDPARM_VERSION);
-	json_object_end();
-	json_text_or_null("operator", s->v[OPT_ERASE_OPERATOR].given ? s->v[OPT_ERASE_OPERATOR].str : NULL);
-	record_device(dev, &id);
-	record_erase(s, t, run);
-	json_text_or_null("drive_status_after", run ? run->drive_status : NULL);
-	record_hidden(run);
-	record_verification(s, t, run);
-	if (is_format(t))
-		record_format(run);
-	json_string("outcome", outcome(t, run, status));
-	json_uint("exit_status", (unsigned int)status);
-	text = json_side_end(&len);
+	read_identity(dev, &id);
+	text = record_text(dev, s, outcome(technique_of(s), dev->erase, status), status, &id, &len);
 	if (!text) {
 		complain(" --erase-record: out of memory\n");
 		return ENOMEM;
 	}
-	record_path(s->v[OPT_ERASE_RECORD].str, &id, dev, path, sizeof(path));
-	if (strcmp(path, "-") == 0)
+	if (strcmp(s->v[OPT_ERASE_RECORD].str, "-") == 0)
 		err = fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : EIO;
-	else
-		err = write_durably(path, sizeof(path), in_folder(s->v[OPT_ERASE_RECORD].str), text, len);
+	else if (!dev->record)
+		err = reserve(dev, s, "not_started");
+	if (!err && dev->record)
+		err = put(dev, text, len, 0);
+	if (err) {
+		/* The proof is not lost: whoever reads stderr (a terminal, the journal) has it whole. */
+		complain(" --erase-record: %s could not be written: %s; the record follows on stderr\n",
+			 dev->record ? dev->record->path : s->v[OPT_ERASE_RECORD].str, strerror(err));
+		note("%.*s", (int)len, text);
+	}
 	free(text);
-	if (err)
-		complain(" --erase-record: %s could not be written: %s\n", path, strerror(err));
 	return err;
+}
+
+void erase_record_free(struct device *dev)
+{
+	free(dev->record);
+	dev->record = NULL;
 }

@@ -15,17 +15,39 @@
 
 /*
  * The record of dev's run, whose status is status: to the file the option
- * names ("-": stdout; ending in "/": a file in that folder named by the
- * disk's serial number and the time).  0, or an errno, said.
+ * names ("-": stdout; a folder, ending in "/" or one already: a file in it
+ * named by the disk's serial number and the time), over the one reserved
+ * for it.  0, or an errno, said; where no file can take it, the whole
+ * record is printed on stderr.
  */
 int erase_record_write(struct device *dev, const struct settings *s, int status);
 
 /*
- * Before the erase: the record's folder can be written to (the folder
- * given, or the file's); else the refusal, said, and dev refused: an
- * erase whose record cannot be kept is not started.
+ * Before the erase: the record's file is made, saying "not_started"
+ * (dev->record); else the refusal, said, and dev refused: an erase whose
+ * record cannot be kept (no folder, no right to write, a full or read-only
+ * file system) is not started.
  */
 int erase_record_check(struct device *dev, const struct settings *s);
+
+/* Just before the erase goes out: the file says it was sent, its outcome unknown (what a kill leaves). */
+void erase_record_sent(struct device *dev);
+
+/*
+ * A signal (sig) stops hdparm while the erase runs in the drive: the file
+ * says "interrupted", with the exit status 128 + sig.  Called from the
+ * thread that waits for signals while another waits for the drive, so it
+ * sends nothing to the disk.  device: the struct device.
+ */
+void erase_record_interrupted(void *device, int sig);
+
+/* The record's file reserved for dev (NULL: none). */
+const char *erase_record_path(const struct device *dev);
+
+/* given (--erase-record's) names a folder: it ends in "/", or it is one. */
+bool erase_record_is_folder(const char *given);
+
+void erase_record_free(struct device *dev);
 
 /*
  * What became of dev's erase, as the record says it ("erased_and_verified",

@@ -16,6 +16,7 @@
 #include <linux/fs.h>
 
 #include "array.h"
+#include "erase_record.h"
 #include "erase_verify.h"
 #include "erasecheck.h"
 #include "reach.h"
@@ -184,6 +185,7 @@ void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t patt
 			b->blocks = 0;	/* a partial sample compares nothing */
 		sample_close(&sd);
 	}
+	erase_record_sent(dev);
 }
 
 static const struct erase_before *before_of(const struct device *dev, dev_t devnum)
@@ -353,7 +355,21 @@ void erase_run_hidden(struct device *dev)
 		dev->erase->have_hidden = dev->disk->hidden_areas(dev, &dev->erase->hidden) == 0;
 }
 
-void erase_run_format_sent(struct device *dev, const char *command)
+void sector_format_json(const char *key, const struct disk_format_summary *f)
+{
+	if (!f) {
+		json_null(key);
+		return;
+	}
+	json_object_begin(key);
+	json_uint("block_bytes", f->block_bytes);
+	json_uint("metadata_bytes", f->metadata_bytes);
+	json_uint("blocks", f->blocks);
+	json_uint("protection_type", f->pi_type);
+	json_object_end();
+}
+
+void erase_run_format_sent(struct device *dev, const char *command, const struct disk_format_summary *before)
 {
 	struct erase_run *run;
 
@@ -363,6 +379,10 @@ void erase_run_format_sent(struct device *dev, const char *command)
 	run->format = run->sent = true;
 	snprintf(run->command, sizeof(run->command), "%s", command);
 	run->began = time(NULL);
+	/* Known from the start: a wait that is interrupted still records what the disk was. */
+	if ((run->have_before = before != NULL))
+		run->format_before = *before;
+	erase_record_sent(dev);
 }
 
 void erase_run_format_ended(struct device *dev, const char *status, const struct disk_format_summary *before,
@@ -375,8 +395,10 @@ void erase_run_format_ended(struct device *dev, const char *status, const struct
 	run->format = true;
 	run->ended = time(NULL);
 	snprintf(run->drive_status, sizeof(run->drive_status), "%s", status);
-	if ((run->have_before = before != NULL))
+	if (before) {
+		run->have_before = true;
 		run->format_before = *before;
+	}
 	if ((run->have_after = after != NULL))
 		run->format_after = *after;
 }

@@ -63,6 +63,9 @@ struct erase_run {
 /* A disk's object of the "erase_check" array (of the run's document, or of an erase record). */
 void erase_json_checked(const struct erase_checked *c, enum erase_kind kind);
 
+/* The JSON object key of a disk's format (block_bytes, metadata_bytes, blocks, protection_type); null for NULL. */
+void sector_format_json(const char *key, const struct disk_format_summary *f);
+
 /* Just after erase_sample_before(): what the disk hides from the host (HPA, DCO, locks), for the record. */
 void erase_run_hidden(struct device *dev);
 
@@ -97,7 +100,7 @@ void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t patt
  * blocks are not sampled nor read back (a format is not an erase).  Then
  * its end, and the disk before and after it (NULL: not known).
  */
-void erase_run_format_sent(struct device *dev, const char *command);
+void erase_run_format_sent(struct device *dev, const char *command, const struct disk_format_summary *before);
 void erase_run_format_ended(struct device *dev, const char *status, const struct disk_format_summary *before,
 			    const struct disk_format_summary *after);
 

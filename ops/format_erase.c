@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "erase_record.h"
 #include "erase_verify.h"
 #include "erasecheck.h"
 #include "format_erase.h"
@@ -69,7 +70,7 @@ int format_erase_step(struct device *dev, const struct settings *s, enum opt_id 
 	long_command_begin(&lc, "formatting", 0,
 			   " hdparm was interrupted: the format goes on in the controller, and the namespace is not"
 			   " usable until it ends\n",
-			   !dev->run.json);
+			   !dev->run.json, erase_record_interrupted, dev);
 	err = dev->disk->format_start(dev, &r, &cause);
 	seconds = long_command_end(&lc);
 	erase_run_status(dev, !err ? "format completed" : cause.why[0] ? cause.why : strerror(err));

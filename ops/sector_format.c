@@ -161,20 +161,6 @@ static struct disk_format_summary summary_of(const struct disk_block_formats *b)
 					     .pi_type = b->pi_type };
 }
 
-void sector_format_json(const char *key, const struct disk_format_summary *f)
-{
-	if (!f) {
-		json_null(key);
-		return;
-	}
-	json_object_begin(key);
-	json_uint("block_bytes", f->block_bytes);
-	json_uint("metadata_bytes", f->metadata_bytes);
-	json_uint("blocks", f->blocks);
-	json_uint("protection_type", f->pi_type);
-	json_object_end();
-}
-
 static void pi_words(unsigned int type)
 {
 	if (type)
@@ -309,11 +295,11 @@ int sector_format_step(struct device *dev, const struct settings *s, enum opt_id
 
 		snprintf(command, sizeof(command), "%s %s to %u-byte blocks, protection type %u", dev->disk->kind,
 			 before.command ? before.command : "format", r.bytes, r.pi_type);
-		erase_run_format_sent(dev, command);
+		dev->format_before = summary_of(&before);
+		erase_run_format_sent(dev, command, &dev->format_before);
 	}
 	if ((err = dev->disk->block_format_set(dev, &r, &cause)))
 		return say_cause_for(&cause, err, name);
-	dev->format_before = summary_of(&before);
 	dev->format_wanted = (struct disk_format_summary){ .block_bytes = r.bytes, .pi_type = r.pi_type };
 	if (!dev->disk->block_format_poll)
 		return after_format(dev, name, true);

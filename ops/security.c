@@ -7,6 +7,7 @@
 
 #include "identify.h"
 #include "checks.h"
+#include "erase_record.h"
 #include "erase_verify.h"
 #include "erasecheck.h"
 #include "json.h"
@@ -140,7 +141,8 @@ static int security_erase(struct device *dev, const struct settings *s, enum opt
 		 "finishes or the drive is power-cycled.\nThe Security section of \"hdparm -I %s\" shows where it "
 		 "stands.\n",
 		 dev->path);
-	long_command_begin(&lc, "erasing", erase_estimate_s(id, enhanced), interrupted, !dev->run.json);
+	long_command_begin(&lc, "erasing", erase_estimate_s(id, enhanced), interrupted, !dev->run.json,
+			   erase_record_interrupted, dev);
 	err = security_command(dev, op->command, block, erase_timeout(id, enhanced), op->name);
 	seconds = long_command_end(&lc);
 	json_object_begin("security_erase");

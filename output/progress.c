@@ -97,28 +97,32 @@ static void *helper(void *arg)
 		sig = sigtimedwait(&lc->waited, NULL, &second);
 		if (sig == DONE_SIGNAL)
 			return NULL;
-		if (sig == SIGINT || sig == SIGTERM) {
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
 			say("\n", 1);
 			say(lc->on_interrupt, (int)strlen(lc->on_interrupt));
+			if (lc->before_exit)
+				lc->before_exit(lc->arg, sig);
 			_exit(128 + sig);
 		}
 	}
 }
 
 void long_command_begin(struct long_command *lc, const char *label, unsigned int estimate_s,
-			const char *on_interrupt, bool show)
+			const char *on_interrupt, bool show, void (*before_exit)(void *arg, int sig), void *arg)
 {
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+
 	*lc = (struct long_command){ .label = label, .estimate_s = estimate_s, .on_interrupt = on_interrupt,
-				     .show = status_shown(show) };
+				     .before_exit = before_exit, .arg = arg, .show = status_shown(show) };
 	clock_gettime(CLOCK_MONOTONIC, &lc->start);
 	sigemptyset(&lc->waited);
 	sigaddset(&lc->waited, DONE_SIGNAL);
 	/* A signal that whoever started hdparm chose to ignore stays ignored. */
-	for (int sig = SIGINT; sig; sig = sig == SIGINT ? SIGTERM : 0) {
+	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++) {
 		struct sigaction now;
 
-		if (sigaction(sig, NULL, &now) == 0 && now.sa_handler != SIG_IGN)
-			sigaddset(&lc->waited, sig);
+		if (sigaction(stops[i], NULL, &now) == 0 && now.sa_handler != SIG_IGN)
+			sigaddset(&lc->waited, stops[i]);
 	}
 	fflush(stdout);
 	pthread_sigmask(SIG_BLOCK, &lc->waited, &lc->saved);
@@ -243,7 +247,7 @@ void draw_trim_status(struct status_line *st, unsigned int done, unsigned int to
 }
 
 static volatile sig_atomic_t poll_signal;
-static struct sigaction saved_int, saved_term;
+static struct sigaction saved_int, saved_term, saved_hup;
 
 static void on_poll_signal(int sig)
 {
@@ -259,6 +263,10 @@ void poll_wait_begin(void)
 	poll_signal = 0;
 	sigaction(SIGINT, &sa, &saved_int);
 	sigaction(SIGTERM, &sa, &saved_term);
+	/* A closed terminal or ssh session: the wait ends as on Ctrl-C (unless nohup ignores it). */
+	sigaction(SIGHUP, NULL, &saved_hup);
+	if (saved_hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 }
 
 bool poll_wait_interrupted(void)
@@ -270,6 +278,7 @@ void poll_wait_end(void)
 {
 	sigaction(SIGINT, &saved_int, NULL);
 	sigaction(SIGTERM, &saved_term, NULL);
+	sigaction(SIGHUP, &saved_hup, NULL);
 }
 
 int poll_wait_report_interrupt(const char *option)

@@ -16,6 +16,8 @@ struct long_command {
 	const char *label;
 	unsigned int estimate_s;
 	const char *on_interrupt;
+	void (*before_exit)(void *arg, int sig);
+	void *arg;
 	bool show;
 	bool has_helper;	/* false if no thread could be started: the command runs anyway */
 	struct timespec start;
@@ -25,11 +27,14 @@ struct long_command {
 
 /*
  * Before the command: label ("erasing"), the drive's estimate in seconds
- * (0: none), and the line printed if hdparm is interrupted.  The status
- * line is drawn only when stderr is a terminal and show is true.
+ * (0: none), the line printed if hdparm is interrupted (by SIGINT, SIGTERM
+ * or SIGHUP), and what is done then before it exits (before_exit(arg,
+ * sig), NULL: nothing), from another thread while the command waits in the
+ * kernel.  The status line is drawn only when stderr is a terminal and
+ * show is true.
  */
 void long_command_begin(struct long_command *lc, const char *label, unsigned int estimate_s,
-			const char *on_interrupt, bool show);
+			const char *on_interrupt, bool show, void (*before_exit)(void *arg, int sig), void *arg);
 
 /* After it: the status line gives way to one saying how long it took; returns the seconds. */
 double long_command_end(struct long_command *lc);

@@ -475,6 +475,7 @@ int process_device(const char *path, const struct settings *s, const struct run_
 	if (dev.fd >= 0)
 		close(dev.fd);
 	erase_run_free(&dev);
+	erase_record_free(&dev);
 	json_device_end(&dev);
 	report_operation(NULL);
 	*refused = dev.refused;

@@ -12,7 +12,13 @@
  *   "N"              refused (it said why on its stderr)
  *   "S TEXT"         its status line now ("S " alone: none)
  *   "J LEN"          then LEN bytes: its device object of the JSON document
+ *   "P PATH"         its erase record, kept at PATH (written before the erase)
  * and is answered at the gate with "go", or "stop ERRNO TEXT".
+ *
+ * A disk's process can die (the OOM killer, a stray kill): before the gate
+ * opens that is a refusal, and nothing goes to any disk; after it, the disk
+ * is said to be in an unknown state.  This process never dies of a closed
+ * pipe (SIGPIPE is ignored while the disks run).
  */
 #include <errno.h>
 #include <poll.h>
@@ -26,13 +32,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "erase_record.h"
 #include "json.h"
 #include "progress.h"
 #include "reach.h"
 #include "report.h"
 #include "together.h"
 
-enum stage { CHECKING, READY, REFUSED, RUNNING, ENDED };
+enum stage { CHECKING, READY, REFUSED, DIED, RUNNING, ENDED, KILLED };
 
 #define MAX_REACHED (REACH_MAX + 1)
 
@@ -51,6 +58,9 @@ struct member {
 	size_t json_len;
 	dev_t reached[MAX_REACHED];
 	unsigned int n_reached;
+	char record[512];		/* its erase record's path, "" where none */
+	bool reaped;			/* wait_status holds how its process ended */
+	int wait_status;
 	int exit_status;
 };
 
@@ -99,6 +109,12 @@ static int wait_at_gate(struct device *dev, int status, void *arg)
 	if (status) {
 		send_all(end->msg, "N\n", 2);
 		return status;
+	}
+	if (erase_record_path(dev)) {
+		char path[600];
+
+		snprintf(path, sizeof(path), "P %s\n", erase_record_path(dev));
+		send_all(end->msg, path, strlen(path));
 	}
 	reached_text(dev, reached, sizeof(reached));
 	snprintf(line, sizeof(line), "R%s\n", reached);
@@ -298,6 +314,9 @@ static bool take_messages(struct member *m)
 		case 'J':
 			m->json_wanted = strtoul(m->msgs + at + 1, NULL, 10);
 			break;
+		case 'P':
+			snprintf(m->record, sizeof(m->record), "%s", m->msgs + at + (nl > m->msgs + at + 1 ? 2 : 1));
+			break;
 		}
 		changed = true;
 		at = (size_t)(nl - m->msgs) + 1;
@@ -334,6 +353,26 @@ static bool read_from(struct member *m, int fd, bool *changed)
 	return true;
 }
 
+/* How m's process ended, once it has (wait: block until then); false while it runs. */
+static bool reap(struct member *m, bool wait)
+{
+	pid_t got;
+
+	if (m->reaped || m->pid <= 0)
+		return m->reaped;
+	while ((got = waitpid(m->pid, &m->wait_status, wait ? 0 : WNOHANG)) < 0 && errno == EINTR)
+		;
+	m->reaped = got == m->pid;
+	return m->reaped;
+}
+
+/* m's process ended without its answer: before the gate it was killed, or it died some other way. */
+static void died_before_gate(struct member *m)
+{
+	if (m->stage == CHECKING || m->stage == READY)
+		m->stage = m->reaped && WIFSIGNALED(m->wait_status) ? DIED : REFUSED;
+}
+
 static bool shares_a_disk(const struct member *a, const struct member *b)
 {
 	for (unsigned int i = 0; i < a->n_reached; i++)
@@ -349,6 +388,18 @@ static void answer(struct member *m, const char *text)
 	close_fd(&m->gate);
 }
 
+/* Why the disks were not started: m, the first that cannot go on. */
+static void why_not_started(const struct member *m, char *text, size_t size)
+{
+	if (m->stage == DIED)
+		snprintf(text, size, "stop %d not started: the process checking %s was killed by signal %d (%s), so"
+			 " nothing was sent to any disk\n", ECANCELED, m->job->device, WTERMSIG(m->wait_status),
+			 strsignal(WTERMSIG(m->wait_status)));
+	else
+		snprintf(text, size, "stop %d not started: %s was refused, so nothing was sent to any disk"
+			 " (--continue-on-refusal erases the others)\n", ECANCELED, m->job->device);
+}
+
 /*
  * Every disk checked: the gate opens for all, or for none where one was
  * refused (without --continue-on-refusal).  Two names of one disk are one
@@ -359,6 +410,13 @@ static void open_gate(struct member *m, int n, bool go_on)
 	const struct member *refused = NULL;
 	char text[600];
 
+	/* A process killed while it waited here is seen now, not after its disk's erase was let go. */
+	for (int i = 0; i < n; i++)
+		if (m[i].stage == READY && reap(&m[i], false))
+			died_before_gate(&m[i]);
+	for (int i = 0; i < n && !refused; i++)
+		if (m[i].stage == DIED)
+			refused = &m[i];
 	for (int i = 0; i < n && !refused; i++)
 		if (m[i].stage != READY)
 			refused = &m[i];
@@ -375,9 +433,9 @@ static void open_gate(struct member *m, int n, bool go_on)
 	for (int i = 0; i < n; i++) {
 		if (m[i].stage != READY)
 			continue;
-		if (refused && !go_on) {
-			snprintf(text, sizeof(text), "stop %d not started: %s was refused, so nothing was sent to any"
-				 " disk (--continue-on-refusal erases the others)\n", ECANCELED, refused->job->device);
+		/* A process killed before the gate is never taken as a refusal --continue-on-refusal passes over. */
+		if (refused && (!go_on || refused->stage == DIED)) {
+			why_not_started(refused, text, sizeof(text));
 			answer(&m[i], text);
 			m[i].stage = REFUSED;
 		} else {
@@ -399,10 +457,11 @@ static const char *stage_text(const struct member *m)
 {
 	static const char *const text[] = {
 		[CHECKING] = "checking", [READY] = "checked, waiting for the other disks",
-		[REFUSED] = "refused", [RUNNING] = "running", [ENDED] = "ended",
+		[REFUSED] = "refused", [DIED] = "its process died", [RUNNING] = "running", [ENDED] = "ended",
+		[KILLED] = "its process was killed",
 	};
 
-	return m->status[0] && m->stage != ENDED ? m->status : text[m->stage];
+	return m->status[0] && (m->stage < DIED || m->stage == RUNNING) ? m->status : text[m->stage];
 }
 
 static void draw(struct screen *sc, const struct member *m, int n)
@@ -450,6 +509,26 @@ static void screen_begin(struct screen *sc, const struct run_flags *run)
 }
 
 /* ---- the whole run ---- */
+
+/*
+ * m's messages ended: its process is ending (it holds them to its end).
+ * One that ended before the gate was refused (it said why) or was killed;
+ * one killed after it left its disk in a state nobody knows.  A device
+ * object cut short is dropped, never spliced into the document.
+ */
+static void member_ended(struct member *m)
+{
+	reap(m, true);
+	if (m->json_wanted) {
+		free(m->json);
+		m->json = NULL;
+		m->json_len = m->json_wanted = 0;
+	}
+	if (m->stage == CHECKING || m->stage == READY)
+		died_before_gate(m);
+	else if (m->stage == RUNNING)
+		m->stage = WIFSIGNALED(m->wait_status) ? KILLED : ENDED;
+}
 
 /* Everything the disks' processes say, until all have ended. */
 static void follow(struct member *m, int n, const struct run_flags *run, bool go_on)
@@ -502,12 +581,12 @@ static void follow(struct member *m, int n, const struct run_flags *run, bool go
 								 : pfd[p].fd == m[i].msg ? &m[i].msg : NULL;
 
 				if (fd && !read_from(&m[i], *fd, &changed)) {
+					bool msgs_ended = fd == &m[i].msg;
+
 					close_fd(fd);
-					/* A process that ended before the gate was refused (it said why). */
-					if (fd == &m[i].msg && m[i].stage == CHECKING)
-						m[i].stage = REFUSED;
-					else if (fd == &m[i].msg && m[i].stage == RUNNING)
-						m[i].stage = ENDED;
+					if (msgs_ended)
+						member_ended(&m[i]);
+					changed |= msgs_ended;
 				}
 			}
 		}
@@ -546,6 +625,51 @@ static void replay(struct member *m)
 	fflush(stdout);
 }
 
+/* Where the drive shows how an erase it was sent stands. */
+static const char *how_to_follow(const struct settings *s)
+{
+	if (s->v[OPT_SECURITY_ERASE].given || s->v[OPT_SECURITY_ERASE_ENHANCED].given)
+		return "the Security section of hdparm -I";
+	if (s->v[OPT_TCG_PSID_REVERT].given)
+		return "--tcg";
+	if (s->v[OPT_SET_SECTOR_SIZE].given || s->v[OPT_FORMAT_WAIT].given)
+		return "--format-wait";
+	return "--sanitize-status";
+}
+
+/*
+ * m's process was killed: said on stderr, and as its device object (its
+ * outcome and the error) where the run is JSON.  Its erase record, written
+ * before the erase went out, says the outcome is unknown.
+ */
+static void say_death(const struct member *m, const struct run_flags *run)
+{
+	int sig = WTERMSIG(m->wait_status);
+	char text[1200];
+
+	if (m->stage == DIED)
+		snprintf(text, sizeof(text), "%s: its process was killed by signal %d (%s) before the erases began:"
+			 " nothing was sent to any disk\n", m->job->device, sig, strsignal(sig));
+	else
+		snprintf(text, sizeof(text), "%s: the process erasing it was killed by signal %d (%s); the drive may"
+			 " still be erasing: check with %s%s%s\n", m->job->device, sig, strsignal(sig),
+			 how_to_follow(&m->job->s), m->record[0] ? "; its record says the outcome is unknown: " : "",
+			 m->record);
+	if (!run->json) {
+		complain("%s", text);
+		return;
+	}
+	json_object_begin(NULL);
+	json_string("name", m->job->device);
+	report_operation("erase of many disks");
+	complain("%s", text);
+	if (settings_erase(&m->job->s))
+		json_string("erase_outcome", m->stage == DIED ? "not_started" : "unknown");
+	report_json_errors();
+	report_operation(NULL);
+	json_object_end();
+}
+
 bool jobs_erase_together(const struct job *jobs, int njobs)
 {
 	for (int i = 0; njobs > 1 && i < njobs; i++)
@@ -557,12 +681,16 @@ bool jobs_erase_together(const struct job *jobs, int njobs)
 int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags *run)
 {
 	struct member *m = calloc((size_t)njobs, sizeof(*m));
-	struct sigaction sa, old_int, old_term;
+	struct sigaction sa, old_int, old_term, old_pipe;
 	bool go_on = false;
 	int status = 0, err = 0, started = 0;
 
 	if (!m)
 		return ENOMEM;
+	/* A disk's process that died leaves a pipe nobody reads: a write to it fails, and kills nothing. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, &old_pipe);
 	fflush(stdout);
 	fflush(stderr);
 	for (int i = 0; i < njobs; i++) {
@@ -586,15 +714,19 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 	for (int i = 0; i < started; i++) {
 		int ws;
 
-		while (m[i].pid > 0 && waitpid(m[i].pid, &ws, 0) < 0 && errno == EINTR)
-			;
-		m[i].exit_status = m[i].pid <= 0 ? err : WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+		reap(&m[i], true);
+		ws = m[i].wait_status;
+		m[i].exit_status = !m[i].reaped ? err : WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	for (int i = 0; i < started; i++) {
 		replay(&m[i]);
-		json_add_devices(m[i].json, m[i].json_len);
+		if (m[i].stage == DIED || m[i].stage == KILLED)
+			say_death(&m[i], run);
+		else
+			json_add_devices(m[i].json, m[i].json_len);
 		if (m[i].exit_status)
 			status = m[i].exit_status;
 		close_member(&m[i]);

@@ -180,8 +180,131 @@ check "SIGINT during --erase-verify full: a whole record, verification_interrupt
 	 and 0 < r['verification']['disks'][0]['full']['blocks'] < 134217728"
 rm -f "$out/rec-big.img"
 
-# A sanitize that never ends (SSTAT 2: in progress), waited for: SIGKILL leaves no record and no
-# temporary file; SIGTERM ends the wait, and the record is whole.
+# A folder named without its slash, when it is one: a record in it, as with the slash.
+rm -rf "$out/records-noslash"
+mkdir -p "$out/records-noslash"
+run SHIM_NVME_SANITIZE=0:1 SHIM_DISK_IMAGE_AFTER="$out/rec-pattern.img" -- $yes --sanitize-crypto-scramble \
+	--sanitize-wait --erase-record "$out/records-noslash"
+set -- "$out"/records-noslash/erase-NVME0001-*.json
+if [ "$#" = 1 ] && [ -f "$1" ]; then
+	check "a folder named without its slash: one record in it" "$1" "rc == 0 and r['outcome'] == 'erased_and_verified'"
+else
+	echo "FAIL erase record: a folder named without its slash: one record in it (exit $rc; $(ls "$out/records-noslash"))"
+fi
+
+# until_true SECONDS CMD...: CMD every 0.1 s until it succeeds (1 where it never did).
+until_true() {
+	local n=$(($1 * 10))
+	shift
+	while [ "$n" -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
+reserved() { ls "$1"/erase-*.json > /dev/null 2>&1; }
+
+# Where auditors carry records: an exFAT stick (through FUSE, as the kernel here may have no exfat),
+# where link() is refused; and a small file system that fills up during the erase.
+fs=$out/rec-fs
+umount "$fs" 2> /dev/null
+mkdir -p "$fs"
+loopdev=
+if [ "$(id -u)" != 0 ] || ! command -v mount.exfat-fuse > /dev/null || ! command -v mkfs.exfat > /dev/null; then
+	echo "skip erase record on exFAT: needs root, exfat-fuse and exfatprogs (tests/setup installs them)"
+elif ! truncate -s 16M "$out/rec-exfat.img" || ! mkfs.exfat "$out/rec-exfat.img" > /dev/null 2>&1 ||
+	! loopdev=$(losetup -f --show "$out/rec-exfat.img") || ! mount.exfat-fuse "$loopdev" "$fs" > /dev/null 2>&1; then
+	echo "skip erase record on exFAT: no loop device or FUSE mount here"
+else
+	run SHIM_NVME_SANITIZE=0:1 SHIM_DISK_IMAGE_AFTER="$out/rec-pattern.img" -- $yes --sanitize-block-erase \
+		--sanitize-wait --erase-record "$fs/"
+	set -- "$fs"/erase-NVME0001-*.json
+	if [ "$#" = 1 ] && [ -f "$1" ] && [ -z "$(ls "$fs" | grep -v '^erase-NVME0001-[0-9TZ]*\.json$')" ]; then
+		check "exFAT (no hard links): one whole record in the folder, no temporary file" "$1" \
+			"rc == 0 and r['outcome'] == 'erased_and_verified' and r['exit_status'] == 0"
+	else
+		echo "FAIL erase record: exFAT (no hard links): one whole record in the folder, no temporary file (exit $rc; $(ls "$fs"))"
+		sed 's/^/  stderr: /' "$out/rec.err" | head -n 4
+	fi
+	umount "$fs"
+fi
+[ -n "$loopdev" ] && losetup -d "$loopdev"
+if [ "$(id -u)" != 0 ] || ! mount -t tmpfs -o size=64k tmpfs "$fs" 2> /dev/null; then
+	echo "skip erase record on a full file system: needs root to mount a small tmpfs"
+else
+	# Full before the erase: refused, nothing sent (NVMe Sanitize is admin opcode 84h).
+	dd if=/dev/zero of="$fs/fill" bs=4k 2> /dev/null
+	rm -f "$out/rec.log"
+	run SHIM_NVME_SANITIZE=0:1 SHIM_LOG="$out/rec.log" -- $yes --sanitize-block-erase --sanitize-wait --erase-record "$fs/"
+	touch "$out/rec.log"
+	if [ "$rc" != 0 ] && ! grep -q 'nvme-admin: 84' "$out/rec.log" && [ -z "$(ls "$fs" | grep -v '^fill$')" ] &&
+		grep -q "cannot be written to (No space left on device): the erase was not started" "$out/rec.err"; then
+		echo "ok erase record: a full file system: the erase is refused, nothing sent, no file left (exit $rc)"
+	else
+		echo "FAIL erase record: a full file system: the erase is refused, nothing sent, no file left (exit $rc)"
+		sed 's/^/  /' "$out/rec.err" | head -n 4
+	fi
+	rm -f "$fs/fill"
+	# Filled while the drive erases (three polls of a second): the record is still written, whole.
+	run_bg() {
+		env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 \
+			SHIM_NVME_SANITIZE=1000:2,8000:2,c000:2,0:1 SHIM_DISK_IMAGE="$out/rec-before.img" \
+			SHIM_DISK_IMAGE_AFTER="$out/rec-pattern.img" "${preload[@]}" "$asan" "$H" $yes --sanitize-block-erase \
+			--sanitize-wait --erase-record "$fs/" /dev/null > "$out/rec.out" 2> "$out/rec.err" &
+		pid=$!
+	}
+	run_bg
+	until_true 10 reserved "$fs"
+	dd if=/dev/zero of="$fs/fill" bs=1k 2> /dev/null
+	wait "$pid"
+	rc=$?
+	set -- "$fs"/erase-NVME0001-*.json
+	if [ "$#" = 1 ] && [ -f "$1" ] && [ "$(ls "$fs" | wc -l)" = 2 ]; then
+		check "filled during the erase: the record written over its reserved room, whole" "$1" \
+			"rc == 0 and r['outcome'] == 'erased_and_verified' and r['exit_status'] == 0"
+	else
+		echo "FAIL erase record: filled during the erase: the record written over its reserved room, whole (exit $rc; $(ls "$fs"))"
+	fi
+	# Full, and the reserved file gone too: the whole record on stderr, and the exit says so.
+	rm -f "$fs"/*
+	run_bg
+	until_true 10 reserved "$fs"
+	rm -f "$fs"/erase-*.json
+	dd if=/dev/zero of="$fs/fill" bs=1k 2> /dev/null
+	wait "$pid"
+	rc=$?
+	sed -n '/^{$/,/^}$/p' "$out/rec.err" > "$out/rec-stderr.json"
+	if [ "$rc" != 0 ] && grep -q -- "--erase-record: $fs/erase-NVME0001-.*\.json could not be written: No space left on device; the record follows on stderr" "$out/rec.err"; then
+		check "nowhere to write it: the whole record on stderr" "$out/rec-stderr.json" \
+			"r['outcome'] == 'erased_and_verified' and r['erase']['sent']"
+	else
+		echo "FAIL erase record: nowhere to write it: the whole record on stderr (exit $rc)"
+		sed 's/^/  /' "$out/rec.err" | head -n 4
+	fi
+	umount "$fs"
+fi
+
+# ATA SECURITY ERASE UNIT (5 s in the double) stopped by SIGTERM or SIGHUP (a closed terminal):
+# hdparm exits 128 + the signal, its record says interrupted, sent, with that exit status.
+for sig in TERM HUP; do
+	rm -f "$out/rec-ata-$sig.json" "$out/rec.log"
+	env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_DELAY_MS=5000 \
+		SHIM_DELAY_CMD=f4 SHIM_LOG="$out/rec.log" "${preload[@]}" "$asan" "$H" --security-erase pw \
+		--erase-record "$out/rec-ata-$sig.json" /dev/null > "$out/rec.out" 2> "$out/rec.err" &
+	pid=$!
+	until_true 10 grep -qs '^cdb: 85 .* f4 ' "$out/rec.log"
+	kill -s "$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	want=$((128 + $(kill -l "$sig")))
+	check "SIG$sig during SECURITY ERASE UNIT: the record says interrupted, exit $want" "$out/rec-ata-$sig.json" \
+		"rc == $want and r['outcome'] == 'interrupted' and r['erase']['sent'] and r['exit_status'] == $want"
+done
+
+# A sanitize that never ends (SSTAT 2: in progress), waited for: SIGKILL leaves the record made
+# before the erase went out (outcome unknown, sent, no exit status) and no temporary file;
+# SIGTERM ends the wait, and the record is whole.
 for sig in KILL TERM; do
 	rm -f "$out/rec-$sig.json"*
 	env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:2 \
@@ -189,15 +312,17 @@ for sig in KILL TERM; do
 		"$H" $yes --sanitize-block-erase --sanitize-wait --erase-record "$out/rec-$sig.json" /dev/null \
 		> /dev/null 2>&1 &
 	pid=$!
-	sleep 2
+	until_true 10 grep -qs '"outcome": "unknown"' "$out/rec-$sig.json"
 	kill -s "$sig" "$pid"
 	{ wait "$pid"; } 2> /dev/null
 	rc=$?
 	if [ "$sig" = KILL ]; then
-		if [ -z "$(ls "$out/rec-$sig.json"* 2> /dev/null)" ]; then
-			echo "ok erase record: killed during the erase: no record, no temporary file"
+		if [ "$(ls "$out/rec-$sig.json"* 2> /dev/null)" = "$out/rec-$sig.json" ]; then
+			check "killed during the erase: the record says unknown, sent, no exit status; no temporary file" \
+				"$out/rec-$sig.json" "rc == 137 and r['outcome'] == 'unknown' and r['erase']['sent']
+				 and r['exit_status'] is None and r['erase']['command'] == 'NVMe Sanitize (block erase)'"
 		else
-			echo "FAIL erase record: killed during the erase: no record, no temporary file ($(ls "$out/rec-$sig.json"*))"
+			echo "FAIL erase record: killed during the erase: one record, no temporary file ($(ls "$out/rec-$sig.json"*))"
 		fi
 	else
 		check "SIGTERM during the wait: a whole record, wait_interrupted" "$out/rec-$sig.json" \

@@ -176,4 +176,92 @@ grep -q $'\033\[3A' "$out/tog.tty" || ok=1
 grep -q "Sanitize operation completed without error" "$out/tog.tty" || ok=1
 [ "$rc" = 0 ]
 result $((ok | $?)) "on a terminal: one status line per disk, redrawn in place"
+
+# A disk's process killed by a signal (the OOM killer, a stray kill).  member PID PATH: the
+# process of hdparm PID's run that has PATH open.  until_true SECONDS CMD...: CMD, tried every
+# 0.1 s until it succeeds (1 where it never did): the tests wait for a state, not a time.
+member() {
+	local c f
+	for c in $(pgrep -P "$1"); do
+		for f in /proc/"$c"/fd/*; do
+			[ "$(readlink "$f" 2> /dev/null)" = "$2" ] && { echo "$c"; return 0; }
+		done
+	done
+	return 1
+}
+until_true() {
+	local n=$(($1 * 10))
+	shift
+	while [ "$n" -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
+at_gate() { c=$(member "$pid" /dev/full) && case $(cat /proc/"$c"/wchan 2> /dev/null) in *pipe_read*) true ;; *) false ;; esac; }
+erasing() { grep -q '^/dev/full cdb: 85 .* f4 ' "$out/tog.log" 2> /dev/null && c=$(member "$pid" /dev/full); }
+# ata_bg ENV...: the three disks' security erase with records, in the background (pid).
+ata_bg() {
+	rm -f "$out/tog.log"
+	rm -rf "$out/tog-records"
+	mkdir -p "$out/tog-records"
+	env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/tog.log" SHIM_LOG_DEVICE=1 "$@" "${preload[@]}" \
+		"$asan" "$H" "${json[@]}" --security-erase pw --erase-record "$out/tog-records/" "${disks[@]}" \
+		> "$out/tog.out" 2> "$out/tog.err" &
+	pid=$!
+}
+json=()
+# /dev/zero's checks hold the gate (its IDENTIFY takes 4 s); /dev/full's process, checked and
+# waiting there, is killed.
+ata_bg SHIM_DELAY_MS=4000 SHIM_DELAY_CMD=ec@/dev/zero
+until_true 10 at_gate && kill -9 "$c"
+wait "$pid"
+rc=$?
+sent_any=$(awk '$2 == "cdb:" && $3 == "85" && ($17 == "f3" || $17 == "f4") { print $1 }' "$out/tog.log" | sort -u | tr '\n' ' ')
+[ "$rc" != 0 ] && [ "$rc" != 141 ] && [ -z "$sent_any" ] &&
+	grep -q '^/dev/full: its process was killed by signal 9 (Killed) before the erases began: nothing was sent to any disk$' "$out/tog.err" &&
+	[ "$(grep -c 'not started: the process checking /dev/full was killed by signal 9 (Killed), so nothing was sent to any disk' "$out/tog.err")" = 2 ]
+result $? "a disk's process killed at the gate: nothing sent to any disk (${sent_any:-none}), hdparm names it and exits $rc" ||
+	sed 's/^/  stderr: /' "$out/tog.err" | head -n 8
+# The records of an erase that never began say not_started.
+n=$(cat "$out"/tog-records/*.json 2> /dev/null | grep -c '"outcome": "not_started"')
+[ "$n" -ge 2 ]
+result $? "a disk's process killed at the gate: the others' records say not_started ($n)"
+
+# /dev/full's process killed while its SECURITY ERASE UNIT runs (4 s in the double): said, with
+# where to look; its record (written before the erase went out) says unknown, sent, no exit
+# status; the others end as usual; the exit is 128 + 9 (the last disk failed).
+ata_bg SHIM_DELAY_MS=4000 SHIM_DELAY_CMD=f4
+until_true 10 erasing && kill -9 "$c"
+wait "$pid"
+rc=$?
+rec=$(grep -l '"outcome": "unknown"' "$out"/tog-records/*.json 2> /dev/null | head -n 1)
+[ "$rc" = 137 ] &&
+	grep -q '^/dev/full: the process erasing it was killed by signal 9 (Killed); the drive may still be erasing: check with the Security section of hdparm -I; its record says the outcome is unknown: '"$out"'/tog-records/erase-.*\.json$' "$out/tog.err" &&
+	[ "$(grep -c 'Issuing SECURITY_ERASE' "$out/tog.out")" -ge 2 ] && [ -n "$rec" ] &&
+	"$py" - "$rec" "$schema" << 'EOF'
+import json, sys, jsonschema
+r = json.load(open(sys.argv[1]))
+jsonschema.validate(r, json.load(open(sys.argv[2])))
+assert r['erase']['sent'] is True and r['exit_status'] is None, r
+EOF
+result $? "a disk's process killed during its erase: said, its record says unknown and sent, exit $rc" ||
+	sed 's/^/  stderr: /' "$out/tog.err" | head -n 8
+json=(--json)
+ata_bg SHIM_DELAY_MS=4000 SHIM_DELAY_CMD=f4
+until_true 10 erasing && kill -9 "$c"
+wait "$pid"
+rc=$?
+"$py" - "$out/tog.out" << 'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = [x['name'] for x in d['devices']]
+assert got == ['/dev/null', '/dev/zero', '/dev/full'], got
+assert d['devices'][2]['erase_outcome'] == 'unknown', d['devices'][2]
+assert 'killed by signal 9' in d['devices'][2]['errors'][0]['message'], d['devices'][2]
+EOF
+[ $? = 0 ] && [ "$rc" = 137 ]
+result $? "--json: the killed disk's object says unknown, with the error, in its place"
+json=()
 echo "end of suite"

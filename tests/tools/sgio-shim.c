@@ -50,7 +50,8 @@
  *   SHIM_NVME_NSID=N    NVME_IOCTL_ID says namespace N (default 1)
  *   SHIM_SANITIZE=C:L,C:L,abort:R   successive SANITIZE STATUS EXT answers: COUNT C and
  *                       LBA L (hex), or ABRT with LBA 7:0 = R; the last one repeats
- *   SHIM_DELAY_MS=N, SHIM_DELAY_CMD=XX   ATA command XX (hex) takes N ms
+ *   SHIM_DELAY_MS=N, SHIM_DELAY_CMD=XX   ATA command XX (hex) takes N ms; XX@PATH: only on the
+ *                       device PATH (many disks at once: one disk slower than the others)
  *   SHIM_KEEP_FEATURES=1   a SET FEATURES that succeeds is written into the SHIM_IDENTIFY
  *                       file (APM, write cache, look-ahead, acoustic level), so IDENTIFY
  *                       after it, in this process or a later one, says what was set
@@ -144,20 +145,43 @@
 #include <time.h>
 #include <unistd.h>
 #include <scsi/sg.h>
+#include <stdbool.h>
 
 static int current_fd = -1;
 /* An erase was accepted: the disk image is SHIM_DISK_IMAGE_AFTER's from now on. */
 static int erased;
 
+/* The path the command goes to (current_fd's). */
+static void current_path(char *target, size_t size)
+{
+	char link[64];
+	ssize_t len;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", current_fd);
+	len = readlink(link, target, size - 1);
+	target[len > 0 ? len : 0] = '\0';
+}
+
+/* SHIM_DELAY_CMD names command, on every device or ("XX@PATH") on this one. */
+static bool delayed(unsigned int command)
+{
+	const char *spec = getenv("SHIM_DELAY_CMD"), *at;
+	char target[256];
+
+	if (!spec || strtoul(spec, NULL, 16) != command)
+		return false;
+	if (!(at = strchr(spec, '@')))
+		return true;
+	current_path(target, sizeof(target));
+	return strcmp(at + 1, target) == 0;
+}
+
 static void log_bytes(FILE *f, const char *what, const unsigned char *p, unsigned int n)
 {
 	if (getenv("SHIM_LOG_DEVICE")) {
-		char link[64], target[256];
-		ssize_t len;
+		char target[256];
 
-		snprintf(link, sizeof(link), "/proc/self/fd/%d", current_fd);
-		len = readlink(link, target, sizeof(target) - 1);
-		target[len > 0 ? len : 0] = '\0';
+		current_path(target, sizeof(target));
 		fprintf(f, "%s ", target);
 	}
 	fprintf(f, "%s:", what);
@@ -1228,7 +1252,7 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		fake_scsi_disk(io, cdb);
 		return 0;
 	}
-	if (getenv("SHIM_DELAY_CMD") && strtoul(getenv("SHIM_DELAY_CMD"), NULL, 16) == command)
+	if (delayed(command))
 		usleep((useconds_t)env_num("SHIM_DELAY_MS", 0) * 1000);
 	io->status = 0;
 	io->masked_status = 0;
