@@ -21,6 +21,7 @@
 #include "erase_verify.h"
 #include "erasecheck.h"
 #include "json.h"
+#include "progress.h"
 #include "reach.h"
 #include "report.h"
 #include "tcg_ask.h"
@@ -62,6 +63,7 @@ struct session {
 	uint8_t buf[TCG_HOST_MAX_COMPACKET];
 	struct tcg_response r;
 	struct disk_cause cause;
+	bool ending;		/* END OF SESSION under way: a signal does not cut it short */
 };
 
 static const char *ssc_name(uint16_t code)
@@ -159,6 +161,11 @@ static int exchange(struct session *ss, const struct tcg_writer *w, unsigned int
 			return err;
 		if (got >= TCG_COMPACKET_HEADER && get_be32(ss->buf + 16) != 0)
 			break;
+		/* SIGINT, SIGTERM or SIGHUP: the wait ends here, so that the session can still be ended. */
+		if (!ss->ending && poll_wait_interrupted()) {
+			snprintf(ss->cause.why, sizeof(ss->cause.why), "interrupted while the drive had not answered");
+			return EINTR;
+		}
 		if (now_seconds() > deadline) {
 			snprintf(ss->cause.why, sizeof(ss->cause.why), "the drive gave no answer in %u s", seconds);
 			return ETIMEDOUT;
@@ -182,7 +189,9 @@ static void end_session(struct session *ss)
 	struct disk_cause keep = ss->cause;
 
 	tcg_write_end_session(&w);
+	ss->ending = true;
 	exchange(ss, &w, 2);
+	ss->ending = false;
 	ss->cause = keep;
 }
 
@@ -256,9 +265,20 @@ static void revert_json(const struct target *t, const struct stage *stage, int s
 	json_object_end();
 }
 
+/* A signal came between two calls: EINTR, said in the cause. */
+static int interrupted(struct session *ss, const char *next)
+{
+	if (!poll_wait_interrupted())
+		return 0;
+	snprintf(ss->cause.why, sizeof(ss->cause.why), "interrupted before %s was sent", next);
+	return EINTR;
+}
+
 /*
  * The session: Properties, StartSession as the PSID authority, Revert.
- * *stage names the call that ended it; *status its method status (-1: none came).
+ * *stage names the call that ended it; *status its method status (-1: none
+ * came).  A signal (poll_wait_begin) ends it between two calls or in a
+ * wait for an answer, and a session opened is ended first.
  */
 static int run_session(struct session *ss, const char *psid, const struct stage **stage, int *status)
 {
@@ -275,7 +295,7 @@ static int run_session(struct session *ss, const char *psid, const struct stage 
 	*stage = &START_SESSION;
 	w.len = 0;
 	tcg_write_start_session_psid(&w, HOST_SESSION, psid, strlen(psid));
-	if ((err = exchange(ss, &w, ANSWER_SECONDS)))
+	if ((err = interrupted(ss, "it")) || (err = exchange(ss, &w, ANSWER_SECONDS)))
 		return err;
 	if (!tcg_read_sync_session(ss->r.data, ss->r.len, &hsn, &tsn)) {
 		/* Refused: no session was opened, none to end. */
@@ -287,9 +307,14 @@ static int run_session(struct session *ss, const char *psid, const struct stage 
 			 " session numbers");
 		return EPROTO;
 	}
-	*status = STATUS_SUCCESS;
+	/* The session is open; the Revert's own status is still to come (none where it is not answered). */
+	*status = -1;
 	ss->hsn = hsn;
 	ss->tsn = tsn;
+	if ((err = interrupted(ss, "Revert"))) {
+		end_session(ss);
+		return err;
+	}
 	*stage = &REVERT;
 	w.len = 0;
 	tcg_write_revert_admin_sp(&w);
@@ -335,8 +360,15 @@ int tcg_psid_revert_step(struct device *dev, const struct settings *s, enum opt_
 	if (!(ss = calloc(1, sizeof(*ss))))
 		return ENOMEM;
 	*ss = (struct session){ .dev = dev, .comid = t.comid };
+	poll_wait_begin();
 	err = run_session(ss, psid, &stage, &status);
-	if (err) {
+	poll_wait_end();
+	if (err == EINTR) {
+		erase_run_status(dev, "interrupted");
+		complain(" --tcg-psid-revert: %s: %s;%s %s\n", stage->method, ss->cause.why,
+			 ss->tsn ? " the session was ended (END OF SESSION);" : "",
+			 stage == &REVERT ? "the drive may have reverted: --tcg shows its state" : "nothing was reverted");
+	} else if (err) {
 		erase_run_status(dev, ss->cause.why[0] ? ss->cause.why : strerror(err));
 		complain(" --tcg-psid-revert: %s failed: %s\n", stage->method, ss->cause.why[0] ? ss->cause.why : strerror(err));
 	} else if (status != STATUS_SUCCESS) {

@@ -300,6 +300,35 @@ revert SHIM_TCG_REVERT_STATUS=0x3f -- $yes --tcg-psid-revert "$psid"
 tokens "$out/tcg-cmd.log" > "$out/tcg-fail.tokens"
 [ "$rc" = 5 ] && grep -qx ' Revert: the drive answered FAIL' "$out/tcg-cmd.err" && [ "$(tail -n 1 "$out/tcg-fail.tokens")" = "0888 EOS" ]
 result $? "Revert answered FAIL: said, the session ended with END OF SESSION, exit 5" || sed 's/^/  /' "$out/tcg-fail.tokens"
+# SIGTERM or SIGHUP while the session is open (StartSession's TRUSTED SEND takes 3 s in the double):
+# no Revert is sent, the session is ended (END OF SESSION), the record says interrupted, exit 4.
+# The calls sent are the first two of the revert above (sedutil's), then END OF SESSION.
+tokens "$out/tcg-revert.log" | head -n 2 > "$out/tcg-int.want"
+echo "0888 EOS" >> "$out/tcg-int.want"
+for sig in TERM HUP; do
+	rm -f "$out/tcg-cmd.log" "$out/tcg-int.json"
+	env SHIM_IDENTIFY="$identify" SHIM_LOG="$out/tcg-cmd.log" SHIM_TCG="$mx500" SHIM_TCG_AFTER="$after" \
+		SHIM_TCG_PSID="$psid" SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE="$out/tcg-before.img" \
+		SHIM_DISK_IMAGE_AFTER="$out/tcg-after.img" SHIM_LOG_FULL=1 SHIM_DELAY_CMD=5e SHIM_DELAY_MS=3000 \
+		"${preload[@]}" "$asan" "$H" $yes --tcg-psid-revert "$psid" --erase-record "$out/tcg-int.json" /dev/null \
+		> "$out/tcg-cmd.out" 2> "$out/tcg-cmd.err" &
+	pid=$!
+	for _ in $(seq 100); do
+		[ "$(grep -cs '^cdb: .* 5e 00$' "$out/tcg-cmd.log")" = 2 ] && break
+		sleep 0.1
+	done
+	kill -s "$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	tokens "$out/tcg-cmd.log" > "$out/tcg-int.tokens"
+	[ "$rc" = 4 ] && cmp -s "$out/tcg-int.tokens" "$out/tcg-int.want" &&
+		grep -q 'StartSession: interrupted .*; nothing was reverted$' "$out/tcg-cmd.err" &&
+		python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["outcome"] == "interrupted" and r["exit_status"] == 4, r' "$out/tcg-int.json"
+	result $? "SIG$sig with the session open: no Revert sent, END OF SESSION, the record says interrupted, exit 4" ||
+		{ diff "$out/tcg-int.want" "$out/tcg-int.tokens" | sed 's/^/  /'; sed 's/^/  stderr: /' "$out/tcg-cmd.err" | head -n 3; }
+done
 # SUCCESS, yet every block reads as before: said plainly.
 revert SHIM_TCG_REVERT_KEEPS=1 -- $yes --tcg-psid-revert "$psid"
 [ "$rc" = 5 ] && grep -q 'read as they did before it .*: the erase did not change them' "$out/tcg-cmd.out"
