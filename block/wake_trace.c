@@ -9,8 +9,10 @@
  * process issued is the one that woke it.  tracefs is mounted at
  * /sys/kernel/tracing where it is not mounted anywhere.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +47,8 @@ static int write_file(const char *dir, const char *name, const char *text)
 	return err;
 }
 
-/* Where tracefs is, mounting it where it is not; NULL with why. */
-static const char *tracefs_root(char *why, size_t size)
+/* Where tracefs is, mounting it where it is not (t->mounted); NULL with why. */
+static const char *tracefs_root(struct wake_trace *t, char *why, size_t size)
 {
 	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	struct stat st;
@@ -58,20 +60,51 @@ static const char *tracefs_root(char *why, size_t size)
 		if (stat(probe, &st) == 0)
 			return roots[i];
 	}
-	if (mount("tracefs", roots[0], "tracefs", 0, NULL) == 0)
+	if (mount("tracefs", roots[0], "tracefs", 0, NULL) == 0) {
+		snprintf(t->mounted, sizeof(t->mounted), "%s", roots[0]);
 		return roots[0];
+	}
 	snprintf(why, size, "tracefs is not mounted, and mounting it on %s failed: %s", roots[0], strerror(errno));
 	return NULL;
 }
 
+/*
+ * The instances of watchers that are gone (SIGKILL leaves its events and
+ * ring buffer behind): removed, as their owner would have.
+ */
+static void remove_stale(const char *root)
+{
+	char dir[160];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/instances", root);
+	if (!(d = opendir(dir)))
+		return;
+	while ((de = readdir(d))) {
+		char *end, path[sizeof(dir) + 280];
+		long pid;
+
+		if (strncmp(de->d_name, "hdparm-", 7) != 0)
+			continue;
+		pid = strtol(de->d_name + 7, &end, 10);
+		if (*end || pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		rmdir(path);
+	}
+	closedir(d);
+}
+
 int wake_trace_open(struct wake_trace *t, char *why, size_t size)
 {
-	const char *root = tracefs_root(why, size);
+	const char *root;
 	int err;
 
-	t->dir[0] = '\0';
-	if (!root)
+	t->dir[0] = t->mounted[0] = '\0';
+	if (!(root = tracefs_root(t, why, size)))
 		return ENOENT;
+	remove_stale(root);
 	snprintf(t->dir, sizeof(t->dir), "%s/instances/hdparm-%ld", root, (long)getpid());
 	if (mkdir(t->dir, 0700) != 0 && errno != EEXIST) {
 		err = errno;
@@ -255,9 +288,13 @@ bool wake_trace_first(struct wake_trace *t, dev_t disk, struct wake_io *io)
 
 void wake_trace_close(struct wake_trace *t)
 {
-	if (!t->dir[0])
-		return;
-	(void)wake_trace_disks(t, NULL, 0);
-	rmdir(t->dir);
-	t->dir[0] = '\0';
+	if (t->dir[0]) {
+		(void)wake_trace_disks(t, NULL, 0);
+		rmdir(t->dir);
+		t->dir[0] = '\0';
+	}
+	/* Mounted for this watcher alone: left as it was found (busy: another user came meanwhile, and keeps it). */
+	if (t->mounted[0])
+		umount(t->mounted);
+	t->mounted[0] = '\0';
 }

@@ -12,6 +12,7 @@
 
 struct wake_trace {
 	char dir[160];		/* our instance; "" when there is none */
+	char mounted[64];	/* tracefs, where this watcher mounted it ("": found mounted) */
 };
 
 /* One request the kernel issued to a disk. */

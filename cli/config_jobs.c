@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "config_jobs.h"
 #include "config_keys.h"
@@ -63,19 +64,89 @@ static bool on_battery(void)
 	return mains && !online;
 }
 
-static int add_job(struct config_list *l, const struct config_file *cf, int block, const char *device,
-		   char *err, size_t errsize)
+/* A whole disk's attribute in sysfs, as a number (-1: unknown). */
+static long long disk_attr(const struct stat *st, const char *attr)
+{
+	char path[128], line[32];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/dev/%s/%u:%u/%s", S_ISBLK(st->st_mode) ? "block" : "char",
+		 major(st->st_rdev), minor(st->st_rdev), attr);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	if (fgets(line, sizeof(line), f))
+		v = strtoll(line, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/*
+ * The global lines reach every disk that no block names, but not one that
+ * answers nothing: a card reader without a card, a USB stick.
+ */
+static const char *refuses_global_lines(const struct stat *st)
+{
+	if (disk_attr(st, "size") == 0)
+		return "a disk without a medium";
+	if (disk_attr(st, "removable") == 1)
+		return "a removable disk";
+	return NULL;
+}
+
+/*
+ * The blocks whose device is st's: named[b] set for each (named: NULL where
+ * st is none); the first one's index, or -1.
+ */
+static int blocks_of(const struct config_file *cf, const struct stat *st, bool *named)
+{
+	int first = -1;
+
+	for (size_t b = 0; st && b < cf->nblocks; b++) {
+		struct stat bst;
+
+		if (cf->blocks[b].command_line || !device_number(cf->blocks[b].device, &bst) || !same_device(&bst, st))
+			continue;
+		if (first < 0)
+			first = (int)b;
+		if (named)
+			named[b] = true;
+	}
+	return first;
+}
+
+/*
+ * The job of device, whose node is st (NULL: none): every block that names
+ * that disk, merged, or the global lines; absent >= 0: that block, whose
+ * disk is not there.
+ */
+static int add_job_of(struct config_list *l, const struct config_file *cf, const struct stat *st, int absent,
+		      const char *device, char *err, size_t errsize)
 {
 	struct config_job *j = realloc(l->jobs, (l->n + 1) * sizeof(*j));
-	int rc;
+	bool *named = calloc(cf->nblocks + 1, sizeof(*named));
+	int rc, block;
 
-	if (!j)
+	if (!j || !named) {
+		free(named);
+		if (j)
+			l->jobs = j;
 		return ENOMEM;
+	}
 	l->jobs = j;
 	j = &l->jobs[l->n];
 	memset(j, 0, sizeof(*j));
-	if ((rc = config_settings(cf, block, l->on_battery, j, err, errsize)))
+	block = blocks_of(cf, st, named);
+	if (absent >= 0)
+		named[block = absent] = true;
+	rc = config_settings_of(cf, block >= 0 ? named : NULL, l->on_battery, j, err, errsize);
+	free(named);
+	if (rc)
 		return rc;
+	if (block < 0 && st && (j->nitems || j->idle_seconds) && (j->why_none = refuses_global_lines(st))) {
+		j->nitems = 0;
+		j->idle_seconds = 0;
+	}
 	j->device = device;
 	if (block >= 0) {
 		j->block = cf->blocks[block].device;
@@ -85,16 +156,10 @@ static int add_job(struct config_list *l, const struct config_file *cf, int bloc
 	return 0;
 }
 
-/* The first block whose device is this one (-1: none). */
-static int block_of(const struct config_file *cf, const struct stat *st)
+static int add_job(struct config_list *l, const struct config_file *cf, const struct stat *st, const char *device,
+		   char *err, size_t errsize)
 {
-	for (size_t b = 0; b < cf->nblocks; b++) {
-		struct stat bst;
-
-		if (!cf->blocks[b].command_line && device_number(cf->blocks[b].device, &bst) && same_device(&bst, st))
-			return (int)b;
-	}
-	return -1;
+	return add_job_of(l, cf, st, -1, device, err, errsize);
 }
 
 static bool has_global_settings(const struct config_file *cf, bool battery, char *err, size_t errsize)
@@ -122,13 +187,13 @@ static int add_other_disks(struct config_list *l, const struct config_file *cf, 
 		    fnmatch("nvme[0-9]*n[0-9]*", de->d_name, 0))
 			continue;
 		snprintf(path, sizeof(path), "/dev/%s", de->d_name);
-		if (!device_number(path, &st) || block_of(cf, &st) >= 0)
+		if (!device_number(path, &st) || blocks_of(cf, &st, NULL) >= 0)
 			continue;
 		if (!(l->names[l->nnames] = strdup(path))) {
 			rc = ENOMEM;
 			break;
 		}
-		rc = add_job(l, cf, -1, l->names[l->nnames++], err, errsize);
+		rc = add_job(l, cf, NULL, l->names[l->nnames++], err, errsize);
 		if (l->nnames == sizeof(l->names) / sizeof(l->names[0]))
 			break;
 	}
@@ -136,8 +201,8 @@ static int add_other_disks(struct config_list *l, const struct config_file *cf, 
 	return rc;
 }
 
-int config_jobs(const struct config_file *cf, char *const devices[], int ndevices, struct config_list *l, char *err,
-		size_t errsize)
+int config_jobs(const struct config_file *cf, char *const devices[], int ndevices, bool absent_too,
+		struct config_list *l, char *err, size_t errsize)
 {
 	int rc = 0;
 
@@ -147,22 +212,27 @@ int config_jobs(const struct config_file *cf, char *const devices[], int ndevice
 		return rc;
 	for (int i = 0; i < ndevices && !rc; i++) {
 		struct stat st;
-		int block = -1;
 
 		/* A device that is not there fails where it is opened, named. */
-		if (device_number(devices[i], &st))
-			block = block_of(cf, &st);
-		rc = add_job(l, cf, block, devices[i], err, errsize);
+		rc = add_job(l, cf, device_number(devices[i], &st) ? &st : NULL, devices[i], err, errsize);
 	}
 	if (ndevices)
 		return rc;
+	/* A disk named by two blocks (its node and a by-id link) is one job, named as its first block names it. */
 	for (size_t b = 0; b < cf->nblocks && !rc; b++) {
 		struct stat st;
 
-		if (cf->blocks[b].command_line || !device_number(cf->blocks[b].device, &st) ||
-		    block_of(cf, &st) != (int)b)
+		if (cf->blocks[b].command_line)
 			continue;
-		rc = add_job(l, cf, (int)b, cf->blocks[b].device, err, errsize);
+		if (!device_number(cf->blocks[b].device, &st)) {
+			/* The watcher looks for it again and again: a disk plugged in later. */
+			if (absent_too)
+				rc = add_job_of(l, cf, NULL, (int)b, cf->blocks[b].device, err, errsize);
+			continue;
+		}
+		if (blocks_of(cf, &st, NULL) != (int)b)
+			continue;
+		rc = add_job(l, cf, &st, cf->blocks[b].device, err, errsize);
 	}
 	if (!rc && has_global_settings(cf, l->on_battery, err, errsize))
 		rc = add_other_disks(l, cf, err, errsize);

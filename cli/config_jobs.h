@@ -16,13 +16,14 @@ struct config_list {
 };
 
 /*
- * The devices named (each with the first block naming the same disk, or
- * the global lines), or, with none named, every block's disk present and,
- * where global lines set anything, every other disk.  The whole file's
- * keys are checked first.  0, or an errno with the one line in err.
+ * The devices named (each with the blocks naming the same disk, merged, or
+ * the global lines), or, with none named, every block's disk present (and
+ * absent_too: every block's whose disk is not there) and, where global
+ * lines set anything, every other disk.  The whole file's keys are checked
+ * first.  0, or an errno with the one line in err.
  */
-int config_jobs(const struct config_file *cf, char *const devices[], int ndevices, struct config_list *l, char *err,
-		size_t errsize);
+int config_jobs(const struct config_file *cf, char *const devices[], int ndevices, bool absent_too,
+		struct config_list *l, char *err, size_t errsize);
 
 void config_jobs_free(struct config_list *l);
 

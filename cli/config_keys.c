@@ -203,34 +203,47 @@ static int add_entry(const struct config_file *cf, const struct config_entry *e,
 	return 0;
 }
 
-int config_settings(const struct config_file *cf, int block, bool on_battery, struct config_job *job, char *err,
-		    size_t errsize)
+int config_settings_of(const struct config_file *cf, const bool *named, bool on_battery, struct config_job *job,
+		       char *err, size_t errsize)
 {
-	size_t globals = block < 0 ? cf->nentries : cf->blocks[block].globals_before;
-	size_t seen = 0;
+	size_t globals = cf->nentries, seen = 0;
 	int rc;
 
+	/* The global lines above the last block named: a block takes those above it, as Debian's file reads. */
+	for (size_t b = 0; named && b < cf->nblocks; b++)
+		if (named[b])
+			globals = cf->blocks[b].globals_before;
 	memset(&job->s, 0, sizeof(job->s));
 	settings_name_values(&job->s);
 	job->nitems = 0;
 	job->idle_seconds = 0;
-	for (size_t i = 0; i < cf->nentries && seen < globals; i++) {
-		if (cf->entries[i].block >= 0)
-			continue;
-		seen++;
-		if ((rc = add_entry(cf, &cf->entries[i], on_battery, job, err, errsize)))
-			return rc;
-	}
-	if (block >= 0) {
-		const struct config_block *b = &cf->blocks[block];
+	/* In the file's order: of a key given twice, in one block or two, the later counts. */
+	for (size_t i = 0; i < cf->nentries; i++) {
+		const struct config_entry *e = &cf->entries[i];
 
-		for (size_t i = b->first; i < b->first + b->count; i++)
-			if ((rc = add_entry(cf, &cf->entries[i], on_battery, job, err, errsize)))
-				return rc;
+		if (e->block < 0 ? seen++ >= globals : !named || !named[e->block])
+			continue;
+		if ((rc = add_entry(cf, e, on_battery, job, err, errsize)))
+			return rc;
 	}
 	/* Every option is quiet: what is said of each setting is the configuration's line. */
 	job->s.quiet = true;
 	return 0;
+}
+
+int config_settings(const struct config_file *cf, int block, bool on_battery, struct config_job *job, char *err,
+		    size_t errsize)
+{
+	bool *named = NULL;
+	int rc;
+
+	if (block >= 0 && !(named = calloc(cf->nblocks, sizeof(*named))))
+		return ENOMEM;
+	if (named)
+		named[block] = true;
+	rc = config_settings_of(cf, named, on_battery, job, err, errsize);
+	free(named);
+	return rc;
 }
 
 int config_check_keys(const struct config_file *cf, char *err, size_t errsize)

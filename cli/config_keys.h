@@ -20,6 +20,14 @@
 int config_settings(const struct config_file *cf, int block, bool on_battery, struct config_job *job, char *err,
 		    size_t errsize);
 
+/*
+ * The same for the blocks named[b] that are true (NULL: the global lines
+ * alone), as if they were one: two blocks that name one disk (its node and
+ * a by-id link) merge, their lines in the file's order.
+ */
+int config_settings_of(const struct config_file *cf, const bool *named, bool on_battery, struct config_job *job,
+		       char *err, size_t errsize);
+
 /* Every key's value is good, for both power sources: the whole file checked before anything is sent. */
 int config_check_keys(const struct config_file *cf, char *err, size_t errsize);
 

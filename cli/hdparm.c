@@ -157,8 +157,10 @@ static bool may_follow(const struct option_desc *alone, enum opt_id id)
 	erase = erase || (alone && (alone->id == OPT_SECURITY_ERASE || alone->id == OPT_SECURITY_ERASE_ENHANCED ||
 				    alone->id == OPT_TCG_PSID_REVERT));
 	bool idle = alone && (alone->id == OPT_IDLE_SPINDOWN || alone->id == OPT_IDLE_CONFIG);
+	bool apply = alone && alone->id == OPT_APPLY_CONFIG;
 
-	return (id == OPT_SANITIZE_WAIT && sanitize) || (erase_modifier && erase) || (id == OPT_WHY && idle);
+	return (id == OPT_SANITIZE_WAIT && sanitize) || (erase_modifier && erase) || (id == OPT_WHY && idle) ||
+	       (id == OPT_SETTINGS_ONLY && apply);
 }
 
 static int parse_option(struct parse_state *ps, const struct option_desc *o, struct cursor *c, const char *spelled)
@@ -211,6 +213,8 @@ static int parse_option(struct parse_state *ps, const struct option_desc *o, str
 		ps->run.prefer_ata12 = true;
 	if (o->id == OPT_WHY)
 		ps->run.why = true;
+	if (o->id == OPT_SETTINGS_ONLY)
+		ps->run.settings_only = true;
 	return 0;
 }
 
@@ -328,6 +332,10 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 		complain("--why goes with --idle-spindown or --idle-spindown-config\n");
 		return EINVAL;
 	}
+	if (ps->run.settings_only && !ps->s.v[OPT_APPLY_CONFIG].given) {
+		complain("--settings-only goes with --apply-config\n");
+		return EINVAL;
+	}
 	if (ps->s.v[OPT_ERASE_OPERATOR].given && !ps->s.v[OPT_ERASE_RECORD].given) {
 		complain("--erase-operator goes with --erase-record\n");
 		return EINVAL;
@@ -443,7 +451,7 @@ static int run_idle_spindown(const struct parse_state *ps)
 			paths[i] = ps->jobs[i].device;
 			seconds[i] = (unsigned int)ps->jobs[0].s.v[OPT_IDLE_SPINDOWN].num;
 		}
-		status = idle_spindown(seconds, paths, ps->njobs, &ps->run);
+		status = idle_spindown(seconds, paths, ps->njobs, &ps->run, false);
 	}
 	free(paths);
 	free(seconds);
@@ -472,7 +480,7 @@ static int run_config(const struct parse_state *ps)
 		devices[i] = (char *)ps->jobs[i].device;
 	status = config_load(file, &cf, err, sizeof(err));
 	if (!status)
-		status = config_jobs(&cf, devices, ps->njobs, &l, err, sizeof(err));
+		status = config_jobs(&cf, devices, ps->njobs, opt == OPT_IDLE_CONFIG, &l, err, sizeof(err));
 	if (status) {
 		complain("%s\n", err);
 		config_free(&cf);

@@ -18,6 +18,7 @@ struct run_flags {
 	bool prefer_ata12;	/* --prefer-ata12 */
 	bool json;		/* --json: one JSON document instead of the text */
 	bool why;		/* --why: the idle watcher says who woke a disk */
+	bool settings_only;	/* --settings-only: --apply-config sends no command that acts once (standby, security) */
 };
 
 struct device;

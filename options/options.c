@@ -148,6 +148,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_LBAF, .name = "lbaf", .arg = ARG_U64, .max = 63, .what = "LBA format must be 0 to 63", .cls = CLASS_MODIFIER, .usage = "--lbaf N                      With --set-sector-size (NVMe): format to LBA format N" },
 	{ .id = OPT_APPLY_CONFIG, .name = "apply-config", .arg = ARG_CONFIG, .cls = CLASS_ALONE, .usage = "--apply-config [FILE] [DEV...] Apply the configuration (" HDPARM_CONFIG "): only what differs is sent" },
 	{ .id = OPT_CHECK_CONFIG, .name = "check-config", .arg = ARG_CONFIG, .cls = CLASS_ALONE, .usage = "--check-config [FILE] [DEV...] Compare each setting with the disk's; exit 1 when any differs" },
+	{ .id = OPT_SETTINGS_ONLY, .name = "settings-only", .cls = CLASS_MODIFIER, .usage = "--settings-only               With --apply-config: send no command that acts once (standby, sleep, security_*)" },
 	{ .id = OPT_IDLE_CONFIG, .name = "idle-spindown-config", .arg = ARG_CONFIG, .cls = CLASS_ALONE, .usage = "--idle-spindown-config [FILE] --idle-spindown for each disk the configuration gives idle_spindown" },
 	{ .id = OPT_ERC, .name = "erc", .arg = ARG_OPTIONAL_PAIR, .max = 65535, .what = "bad value: READ[,WRITE] in tenths of a second, each 0 to 65535", .usage = "--erc [READ[,WRITE]]          Get/set the drive's error recovery time limits, in tenths of a second (0: none)" },
 	{ .id = OPT_EPC, .name = "epc", .usage = "--epc                         Show the Extended Power Conditions: timers and states" },

@@ -23,7 +23,7 @@
 #include "setting_now.h"
 
 /* What became of one setting: its word in the JSON, and in the text. */
-enum outcome { HOLDS, DRIFTED, NOT_CHECKED, ALREADY_SET, SET, SENT, UNSUPPORTED, FAILED };
+enum outcome { HOLDS, DRIFTED, NOT_CHECKED, ALREADY_SET, SET, SENT, UNSUPPORTED, FAILED, SKIPPED, NOT_FOR_IT };
 
 static const struct {
 	const char *json, *text;
@@ -36,11 +36,38 @@ static const struct {
 	[SENT] = { "sent", "sent" },
 	[UNSUPPORTED] = { "unsupported", "not supported" },
 	[FAILED] = { "failed", "FAILED" },
+	[SKIPPED] = { "skipped", "not sent (it acts once: --settings-only)" },
+	[NOT_FOR_IT] = { "not_for_this_disk", "not sent (a global line this kind of disk cannot take)" },
 };
+
+/* Commands that act once (a disk put to sleep, a password sent), not settings a disk keeps. */
+static bool acts_once(enum opt_id opt)
+{
+	static const enum opt_id once[] = { OPT_STANDBY_NOW, OPT_SLEEP_NOW, OPT_SECURITY_UNLOCK, OPT_SECURITY_SET_PASS,
+					    OPT_SECURITY_DISABLE, OPT_SECURITY_FREEZE };
+
+	for (size_t i = 0; i < sizeof(once) / sizeof(once[0]); i++)
+		if (once[i] == opt)
+			return true;
+	return false;
+}
+
+/* standby and sleep: sent after every setting, which would wake the disk again (as "hdparm -Y -W0 -B128" orders them). */
+static bool puts_to_sleep(enum opt_id opt)
+{
+	return opt == OPT_STANDBY_NOW || opt == OPT_SLEEP_NOW;
+}
+
+/* The disk no longer answers: nothing more is sent to it (udev kills a rule's program that runs too long). */
+static bool disk_gone(int err)
+{
+	return err == ETIMEDOUT || err == ENODEV || err == ENXIO || err == ENOMEDIUM;
+}
 
 struct config_run {
 	const char *file;
 	bool check;
+	bool settings_only;	/* commands that act once are not sent */
 	bool drift;		/* a setting does not hold */
 	int status;		/* the last failure's errno */
 };
@@ -137,8 +164,9 @@ static int read_now(struct device *dev, const struct config_job *job, const stru
 	return setting_now(dev, it->opt, &job->s.v[it->opt], now);
 }
 
-static void check_item(struct config_run *r, struct device *dev, const struct config_job *job,
-		       const struct config_item *it)
+/* The setting held against the disk's; 0, or the errno of a failure (said). */
+static int check_item(struct config_run *r, struct device *dev, const struct config_job *job,
+		      const struct config_item *it)
 {
 	struct setting_now now;
 	char actual[64];
@@ -147,55 +175,69 @@ static void check_item(struct config_run *r, struct device *dev, const struct co
 	err = read_now(dev, job, it, &now);
 	if (err == EOPNOTSUPP && now.kind == SETTING_UNSUPPORTED) {
 		say(r, job, it, UNSUPPORTED, NULL, now.why);
-		return;
+		return 0;
 	}
 	if (err == EOPNOTSUPP) {
 		say(r, job, it, NOT_CHECKED, NULL, now.why);
-		return;
+		return 0;
 	}
 	if (err) {
 		r->status = err;
 		say(r, job, it, FAILED, NULL, now.why);
-		return;
+		return err;
 	}
 	value_text(it, &now, actual, sizeof(actual));
 	if (setting_holds(it->opt, &job->s.v[it->opt], &now)) {
 		say(r, job, it, HOLDS, actual, NULL);
-		return;
+		return 0;
 	}
 	r->drift = true;
 	say(r, job, it, DRIFTED, actual, NULL);
+	return 0;
 }
 
-static void apply_item(struct config_run *r, struct device *dev, const struct config_job *job,
-		       const struct config_item *it)
+/* The setting sent where it differs; 0, or the errno of a failure (said). */
+static int apply_item(struct config_run *r, struct device *dev, const struct config_job *job,
+		      const struct config_item *it)
 {
 	struct setting_now before, after;
 	struct settings one;
 	char was[64] = "", now_text[64], why[256];
 	int err;
 
+	if (r->settings_only && acts_once(it->opt)) {
+		say(r, job, it, SKIPPED, NULL, NULL);
+		return 0;
+	}
 	err = read_now(dev, job, it, &before);
 	if (!err) {
 		value_text(it, &before, was, sizeof(was));
 		if (setting_holds(it->opt, &job->s.v[it->opt], &before)) {
 			say(r, job, it, ALREADY_SET, was, NULL);
-			return;
+			return 0;
 		}
+	} else if (err == EOPNOTSUPP && before.kind == SETTING_UNSUPPORTED && !job->block) {
+		/* The global lines reach every disk: one that cannot take a key is not at fault. */
+		say(r, job, it, NOT_FOR_IT, NULL, before.why);
+		return 0;
 	} else if (err == EOPNOTSUPP && before.kind == SETTING_UNSUPPORTED) {
 		r->status = EOPNOTSUPP;
 		say(r, job, it, UNSUPPORTED, NULL, before.why);
-		return;
+		return 0;
+	} else if (disk_gone(err)) {
+		r->status = err;
+		say(r, job, it, FAILED, NULL, before.why[0] ? before.why : strerror(err));
+		return err;
 	}
 	one_setting(job, it->opt, &one);
 	if ((err = run_setting(dev, &one, it->opt))) {
 		r->status = err;
 		say(r, job, it, FAILED, *was ? was : NULL, strerror(err));
-		return;
+		return err;
 	}
 	if (!*was) {
 		say(r, job, it, SENT, NULL, NULL);
-		return;
+		return 0;
 	}
 	/* What the disk reports after: a setting it did not take is a failure, said. */
 	if (dev->disk->ata)
@@ -205,25 +247,37 @@ static void apply_item(struct config_run *r, struct device *dev, const struct co
 		snprintf(why, sizeof(why), "sent, but it reads back %s", now_text);
 		r->status = EIO;
 		say(r, job, it, FAILED, now_text, why);
-		return;
+		return 0;
 	}
 	say(r, job, it, SET, was, NULL);
+	return 0;
 }
 
-/* Each setting of the job on its open device, in the file's order. */
+/*
+ * Each setting of the job on its open device, in the file's order, and
+ * standby or sleep after them all.  A disk that stops answering (a command
+ * timed out) is given up at once, said once: the other disks go on.
+ */
 static void run_items(struct config_run *r, struct device *dev, const struct config_job *job)
 {
+	int err = 0;
+
 	out("\n%s:\n", job->device);
 	disk_choose(dev);
 	json_array_begin("settings");
-	for (size_t i = 0; i < job->nitems; i++) {
-		report_operation(option_name(job->items[i].opt));
-		if (r->check)
-			check_item(r, dev, job, &job->items[i]);
-		else
-			apply_item(r, dev, job, &job->items[i]);
-	}
+	for (int last = 0; last < 2 && !disk_gone(err); last++)
+		for (size_t i = 0; i < job->nitems && !disk_gone(err); i++) {
+			const struct config_item *it = &job->items[i];
+
+			if (puts_to_sleep(it->opt) != last)
+				continue;
+			report_operation(option_name(it->opt));
+			err = r->check ? check_item(r, dev, job, it) : apply_item(r, dev, job, it);
+		}
 	json_array_end();
+	if (disk_gone(err))
+		complain("%s: gave up on this disk: %s; its other settings were not %s\n", job->device, strerror(err),
+			 r->check ? "read" : "sent");
 }
 
 static void run_job(struct config_run *r, const struct config_job *job, const struct run_flags *run)
@@ -246,6 +300,9 @@ static void run_job(struct config_run *r, const struct config_job *job, const st
 		/* A device named that is not there: a typing error, not a disk without settings. */
 		r->status = errno;
 		complain_errno(job->device);
+	} else if (!job->nitems && job->why_none) {
+		out("\n%s:\n no settings for it: the global lines of %s are not sent to %s\n", job->device, r->file,
+		    job->why_none);
 	} else if (!job->nitems) {
 		out("\n%s:\n no settings for it in %s\n", job->device, r->file);
 	} else {
@@ -266,7 +323,7 @@ static void run_job(struct config_run *r, const struct config_job *job, const st
 
 int config_run(const struct config_job *jobs, size_t n, bool check, const char *file, const struct run_flags *run)
 {
-	struct config_run r = { .file = file, .check = check };
+	struct config_run r = { .file = file, .check = check, .settings_only = run->settings_only };
 
 	for (size_t i = 0; i < n; i++)
 		run_job(&r, &jobs[i], run);
@@ -288,10 +345,11 @@ int idle_spindown_config(const struct config_job *jobs, size_t n, const struct r
 				paths[count] = jobs[i].device;
 				seconds[count++] = jobs[i].idle_seconds;
 			}
+		/* Disks not there yet are watched when they appear: it runs on while any disk is given idle_spindown. */
 		if (count)
-			status = idle_spindown(seconds, paths, count, run);
+			status = idle_spindown(seconds, paths, count, run, true);
 		else
-			note(" --idle-spindown-config: no disk present has idle_spindown: nothing to watch\n");
+			note(" --idle-spindown-config: no disk has idle_spindown: nothing to watch\n");
 		if (!count)
 			status = 0;
 	}

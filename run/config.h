@@ -27,6 +27,7 @@ struct config_job {
 	struct config_item items[CONFIG_MAX_ITEMS];
 	size_t nitems;
 	unsigned int idle_seconds;	/* idle_spindown (0: none): for --idle-spindown-config, not applied */
+	const char *why_none;	/* why the global lines were not given to it (NULL: they were, or none) */
 };
 
 /*

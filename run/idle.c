@@ -10,9 +10,13 @@
  * and their moving says someone woke it.  What hdparm sends is not counted
  * as the disk's I/O: the counters are read again after it.  A disk is
  * open only while a command goes to it, so that one unplugged (or a loop
- * device detached) goes away at once, and is then dropped.  A suspend
- * (the boot clock leaps past the monotonic one) starts every disk's time
- * again: a resume spins disks up, and they are stopped again after SECONDS.
+ * device detached) goes away at once, and is then dropped (or, for the
+ * configuration's watcher, looked for again at each look, as is a disk
+ * not present yet: a USB disk plugged in later is watched from then on).
+ * A suspend (the boot clock moves on past the monotonic one, however
+ * briefly) starts every disk's time again: a resume spins disks up behind
+ * the I/O counters' back, so each is taken as awake, and stopped again
+ * after SECONDS unless its quiet power question says it sleeps.
  * Each transition is a line on stderr, in the journal's form under systemd.
  */
 #include <errno.h>
@@ -22,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <syslog.h>
 #include <time.h>
@@ -47,6 +52,7 @@ struct watched {
 	unsigned int seconds;	/* idle this long: standby */
 	bool asleep;		/* in standby, by us or found so: nothing is sent until it moves */
 	bool gone;
+	int wanted;		/* the path (of those given) that named it */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -152,9 +158,12 @@ static void spin_down(struct watched *w)
 	(void)read_ios(w, &w->ios);
 }
 
+static bool awaiting;	/* the configuration's watcher: a disk gone or not there yet is looked for again */
+
 static bool gone(struct watched *w)
 {
-	say(w, LOG_WARNING, "gone (no longer in sysfs, or no medium): no longer watched");
+	say(w, LOG_WARNING, awaiting ? "gone (no longer in sysfs, or no medium): watched again when it comes back"
+				     : "gone (no longer in sysfs, or no medium): no longer watched");
 	w->gone = true;
 	return false;
 }
@@ -245,8 +254,8 @@ static void after_resume(struct watched *ws, int count, time_t suspended)
  * and a standby reaches the whole disk; so the disks beneath are watched
  * (said once), as hd-idle does.  Each disk once, whatever named it.
  */
-static int add_watches(struct watched *ws, int count, const char *path, unsigned int seconds,
-		       const struct run_flags *run)
+static int add_watches_of(struct watched *ws, int count, const char *path, unsigned int seconds,
+			  const struct run_flags *run)
 {
 	struct reach r = { .kind = NODE_OTHER };
 	char list[600];
@@ -285,6 +294,18 @@ static int add_watches(struct watched *ws, int count, const char *path, unsigned
 	return count;
 }
 
+/* The watches for path, the wanted-th of those given. */
+static int add_watches(struct watched *ws, int count, const char *path, unsigned int seconds,
+		       const struct run_flags *run, int wanted)
+{
+	int before = count;
+
+	count = add_watches_of(ws, count, path, seconds, run);
+	for (int i = before; i < count; i++)
+		ws[i].wanted = wanted;
+	return count;
+}
+
 /* --why: trace the disks asleep now, where their set changed since the last look. */
 static void trace_asleep(const struct watched *ws, int count)
 {
@@ -303,15 +324,78 @@ static void trace_asleep(const struct watched *ws, int count)
 	ntraced = n;
 }
 
-int idle_spindown(const unsigned int seconds[], const char *const paths[], int n, const struct run_flags *run)
+/* The boot clock's lead on the monotonic one, in ms: it grows only while the machine is suspended. */
+static long long suspended_ms(void)
+{
+	struct timespec boot, mono;
+
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_BOOTTIME, &boot);
+	return (boot.tv_sec - mono.tv_sec) * 1000LL + (boot.tv_nsec - mono.tv_nsec) / 1000000;
+}
+
+/* The gone disks' places taken by those after them (a disk named by a partition points into its own place). */
+static int drop_gone(struct watched *ws, int count)
+{
+	int kept = 0;
+
+	for (int i = 0; i < count; i++) {
+		if (ws[i].gone)
+			continue;
+		if (kept != i) {
+			ws[kept] = ws[i];
+			if (ws[kept].node[0])
+				ws[kept].dev.path = ws[kept].node;
+		}
+		kept++;
+	}
+	return kept;
+}
+
+/* The configuration's watcher: each path given whose disk is not watched now, looked for (a stat each). */
+static int look_for_absent(struct watched *ws, int count, const unsigned int seconds[], const char *const paths[],
+			   int n, const struct run_flags *run, bool quiet)
+{
+	for (int p = 0; p < n; p++) {
+		struct stat st;
+		bool watched = false;
+		int before;
+
+		for (int i = 0; i < count && !watched; i++)
+			watched = !ws[i].gone && ws[i].wanted == p;
+		if (watched)
+			continue;
+		if (stat(paths[p], &st) != 0 || !S_ISBLK(st.st_mode)) {
+			if (!quiet)
+				log_line(LOG_INFO, "%s: not present: watched when it appears\n", paths[p]);
+			continue;
+		}
+		count = drop_gone(ws, count);
+		before = count;
+		count = add_watches(ws, count, paths[p], seconds[p], run, p);
+		for (int i = before; i < count; i++) {
+			char text[80];
+
+			snprintf(text, sizeof(text), "%s: standby after %u s without I/O", quiet ? "appeared, watched" : "watched",
+				 ws[i].seconds);
+			say(&ws[i], LOG_INFO, text);
+		}
+	}
+	return count;
+}
+
+int idle_spindown(const unsigned int seconds[], const char *const paths[], int n, const struct run_flags *run,
+		  bool await)
 {
 	struct watched *ws = calloc((size_t)n * REACH_MAX, sizeof(*ws));
 	struct sigaction sa;
 	unsigned int shortest = UINT_MAX, poll;
 	int alive = 0, count = 0;
+	long long suspended;
 
 	if (!ws)
 		return ENOMEM;
+	awaiting = await;
 	for (int i = 0; i < n; i++)
 		shortest = seconds[i] < shortest ? seconds[i] : shortest;
 	/* A tenth of SECONDS (of 600 s at most) late at worst; waking the CPU less often than hd-idle's once a minute. */
@@ -321,34 +405,45 @@ int idle_spindown(const unsigned int seconds[], const char *const paths[], int n
 	sa.sa_handler = on_stop;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	for (int i = 0; i < n; i++)
-		count = add_watches(ws, count, paths[i], seconds[i], run);
-	if (run->why && count) {
+	/* A closed terminal or ssh session ends it as SIGTERM does: the trace instance is removed. */
+	sigaction(SIGHUP, &sa, NULL);
+	if (await) {
+		count = look_for_absent(ws, count, seconds, paths, n, run, false);
+	} else {
+		for (int i = 0; i < n; i++)
+			count = add_watches(ws, count, paths[i], seconds[i], run, i);
+		for (int i = 0; i < count; i++) {
+			char text[64];
+
+			snprintf(text, sizeof(text), "watched: standby after %u s without I/O", ws[i].seconds);
+			say(&ws[i], LOG_INFO, text);
+		}
+	}
+	if (run->why && (count || await)) {
 		char reason[300];
 
 		if (wake_trace_open(&why, reason, sizeof(reason)))
 			note(" --why: unavailable (%s): watching without it\n", reason);
 	}
-	for (int i = 0; i < count; i++) {
-		char text[64];
-
-		alive++;
-		snprintf(text, sizeof(text), "watched: standby after %u s without I/O", ws[i].seconds);
-		say(&ws[i], LOG_INFO, text);
-	}
-	while (alive && !stop_signal) {
-		time_t mono = now_s(), boot = clock_s(CLOCK_BOOTTIME), slept;
+	alive = count;
+	suspended = suspended_ms();
+	while ((alive || await) && !stop_signal) {
+		long long now_suspended;
 
 		sleep(poll);
 		if (stop_signal)
 			break;
-		slept = clock_s(CLOCK_BOOTTIME) - boot;
-		if (slept - (now_s() - mono) > (time_t)poll + 5)
-			after_resume(ws, count, slept - (now_s() - mono));
+		/* However short the suspend (the clocks keep step to the microsecond otherwise). */
+		now_suspended = suspended_ms();
+		if (now_suspended - suspended >= 1000)
+			after_resume(ws, count, (time_t)((now_suspended - suspended) / 1000));
+		suspended = now_suspended;
+		if (await)
+			count = look_for_absent(ws, count, seconds, paths, n, run, true);
 		read_counters(ws, count);
+		alive = 0;
 		for (int i = 0; i < count && !stop_signal; i++)
-			if (!ws[i].gone && !look(&ws[i]))
-				alive--;
+			alive += !ws[i].gone && look(&ws[i]);
 		trace_asleep(ws, count);
 	}
 	wake_trace_close(&why);

@@ -5,9 +5,13 @@
 #include "device.h"
 
 /*
- * Watch the n disks, each for its seconds, until SIGTERM or SIGINT (then
- * 0) or until none is left (ENODEV); one line on stdout per transition.
+ * Watch the n disks, each for its seconds, until SIGTERM, SIGINT or
+ * SIGHUP (then 0) or until none is left (ENODEV); one line on stderr per
+ * transition.  await (the configuration's watcher): a path whose disk is
+ * not there, or has gone, is looked for again at each look and watched
+ * from when it appears; it runs until a signal.
  */
-int idle_spindown(const unsigned int seconds[], const char *const paths[], int n, const struct run_flags *run);
+int idle_spindown(const unsigned int seconds[], const char *const paths[], int n, const struct run_flags *run,
+		  bool await);
 
 #endif

@@ -166,6 +166,71 @@ printf 'write_cache = off\n/dev/null {\n\tapm = 128\n}\n' > "$cfg"
 run -- --check-config "$cfg"
 expect "a global line applies to the block below it" 1 " write_cache = off: DRIFTED (is on)" ""
 
+# Two blocks that name one disk (its node, and a link to it as by-id names it): merged, the later key counts.
+ln -sf /dev/null "$out/cfg-null-link"
+printf '/dev/null {\n\tapm = 254\n\twrite_cache = off\n}\n%s {\n\tapm = 200\n}\n' "$out/cfg-null-link" > "$cfg"
+run -- --check-config "$cfg"
+if [ "$rc" = 1 ] && grep -qxF " apm = 200: DRIFTED (is 128)" "$out/cfg.out" && grep -qxF " write_cache = off: DRIFTED (is on)" "$out/cfg.out" &&
+	[ "$(grep -c '^/dev/null:$' "$out/cfg.out")" = 1 ] && ! grep -q "apm = 254" "$out/cfg.out"; then
+	ok "two blocks naming one disk: merged into one, the later apm counts"
+else
+	bad "two blocks naming one disk" "exit $rc" "stdout: $(tr '\n' '|' < "$out/cfg.out")"
+fi
+# standby (and sleep) go after every setting, whatever the file's order: SET FEATURES (EFh), then
+# STANDBY IMMEDIATE (E0h), as "hdparm -y -B254" orders them (ACS-3: E0h STANDBY IMMEDIATE).
+printf '/dev/null {\n\tstandby\n\tapm = 254\n}\n' > "$cfg"
+run -- --apply-config "$cfg"
+cmds=$(sed 's/^cdb: //' "$out/cfg.log" | awk '$15 != "ec" { print $15 }' | tr '\n' ' ')
+if [ "$cmds" = "ef e0 " ]; then ok "standby before a setting in the file: sent after it (${cmds})"; else bad "standby after the settings" "commands: $cmds"; fi
+# --settings-only (the udev rule's change events): the command that acts once is not sent, said.
+run -- --apply-config "$cfg" --settings-only /dev/null
+cmds=$(sed 's/^cdb: //' "$out/cfg.log" | awk '$15 != "ec" { print $15 }' | tr '\n' ' ')
+if [ "$cmds" = "ef " ] && grep -qxF " standby: not sent (it acts once: --settings-only)" "$out/cfg.out"; then
+	ok "--settings-only: the setting sent, standby not (${cmds})"
+else
+	bad "--settings-only" "commands: $cmds" "stdout: $(tr '\n' '|' < "$out/cfg.out")"
+fi
+# A disk whose commands time out (inside udev's synchronous RUN): given up at its first timeout, said
+# once, and the next disk tried: one SET FEATURES to each, not one per setting.
+printf '/dev/null {\n\tapm = 254\n\twrite_cache = off\n\tacoustic_management = 128\n}\n/dev/zero {\n\tapm = 200\n\twrite_cache = off\n}\n' > "$cfg"
+run SHIM_REPLY=timeout SHIM_LOG_DEVICE=1 -- --apply-config "$cfg"
+sets=$(awk '$2 == "cdb:" && $17 == "ef" { print $1 }' "$out/cfg.log" | tr '\n' ' ')
+if [ "$rc" = 110 ] && [ "$sets" = "/dev/null /dev/zero " ] &&
+	[ "$(grep -c 'gave up on this disk: Connection timed out; its other settings were not sent' "$out/cfg.err")" = 2 ]; then
+	ok "commands that time out: each disk given up at its first, said once, the next disk tried"
+else
+	bad "commands that time out" "exit $rc, SET FEATURES to: $sets" "stderr: $(tr '\n' '|' < "$out/cfg.err")"
+fi
+
+# Global lines and a disk that answers nothing (hdparm.8: "is not touched"): a card reader without a
+# card (size 0) or a removable disk gets none, nothing is opened; a block that names it still applies.
+# (/dev/null is character device 1:3: the double's sysfs has its attributes there.)
+for attr in size:0 removable:1; do
+	rm -rf "$out/cfg-sys14"
+	mkdir -p "$out/cfg-sys14/sys/dev/char/1:3"
+	echo 1000 > "$out/cfg-sys14/sys/dev/char/1:3/size"
+	echo 0 > "$out/cfg-sys14/sys/dev/char/1:3/removable"
+	echo "${attr#*:}" > "$out/cfg-sys14/sys/dev/char/1:3/${attr%:*}"
+	printf 'apm = 254\n' > "$cfg"
+	run SHIM_SYSFS="$out/cfg-sys14" -- --apply-config "$cfg" /dev/null
+	if [ "$rc" = 0 ] && [ ! -s "$out/cfg.log" ] && grep -q "^ no settings for it: the global lines of $cfg are not sent to a" "$out/cfg.out"; then
+		ok "global lines, a disk with ${attr%:*} ${attr#*:}: not sent, nothing opened"
+	else
+		bad "global lines, a disk with ${attr%:*} ${attr#*:}" "exit $rc" "stdout: $(tr '\n' '|' < "$out/cfg.out")" "log: $(tr '\n' '|' < "$out/cfg.log")"
+	fi
+done
+printf '/dev/null {\n\tapm = 254\n}\n' > "$cfg"
+run SHIM_SYSFS="$out/cfg-sys14" -- --check-config "$cfg" /dev/null
+expect "a block that names a removable disk still applies to it" 1 " apm = 254: DRIFTED (is 128)" ""
+# A global key this kind of disk cannot take (apm on NVMe): a line on stdout, not an error.
+printf 'apm = 254\nwrite_cache = on\n' > "$cfg"
+run SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" -- --apply-config "$cfg" /dev/null
+if ! grep -q apm "$out/cfg.err" && grep -qF " apm = 254: not sent (a global line this kind of disk cannot take)" "$out/cfg.out"; then
+	ok "a global key an NVMe disk cannot take: said on stdout, no error for it"
+else
+	bad "a global key an NVMe disk cannot take" "exit $rc" "stdout: $(tr '\n' '|' < "$out/cfg.out")" "stderr: $(tr '\n' '|' < "$out/cfg.err")"
+fi
+
 # apm_battery, not apm, on battery: a mains supply that is offline (sysfs of the double).
 mkdir -p "$out/cfg-sys/sys/class/power_supply/AC"
 echo Mains > "$out/cfg-sys/sys/class/power_supply/AC/type"
@@ -237,7 +302,8 @@ if make -s -C "$top" install-integration DESTDIR="$inst" SBINDIR="$inst/bin" CON
 else
 	bad "make install-integration" "$(cat "$out/cfg.out")"
 fi
-rule_cmd=$(sed -n 's/^RUN+="\(.*\)"$/\1/p' "$inst/lib/udev/rules.d/85-hdparm.rules")
+rule_cmd=$(sed -n 's/^ACTION=="add", RUN+="\(.*\)"$/\1/p' "$inst/lib/udev/rules.d/85-hdparm.rules")
+change_cmd=$(sed -n 's/^ACTION=="change", RUN+="\(.*\)"$/\1/p' "$inst/lib/udev/rules.d/85-hdparm.rules")
 blockdev --setra 256 "$loop"
 # shellcheck disable=SC2086
 devnode=$loop sh -c "${rule_cmd//\$devnode/\$devnode}" > "$out/cfg.out" 2> "$out/cfg.err"
@@ -256,6 +322,36 @@ if [ "$rc" = 0 ] && [ "$ms" -lt 2000 ] && grep -qF "no settings for it" "$out/cf
 else
 	bad "the udev rule on a disk without a block" "exit $rc, $ms ms" "$(cat "$out/cfg.out" "$out/cfg.err")"
 fi
+# A change event (udev's watch after mkfs or dd closed the disk, "udevadm trigger"): the settings,
+# never standby.
+printf '%s {\n\tstandby\n\tread_ahead_sect = 64\n}\n' "$loop" > "$cfg"
+blockdev --setra 256 "$loop"
+# shellcheck disable=SC2086
+devnode=$loop sh -c "${change_cmd//\$devnode/\$devnode}" > "$out/cfg.out" 2> "$out/cfg.err"
+rc=$?
+if [ "$rc" = 0 ] && [ "$(blockdev --getra "$loop")" = 64 ] && grep -qxF " standby: not sent (it acts once: --settings-only)" "$out/cfg.out"; then
+	ok "the udev rule on a change event: the settings applied (read-ahead 64), standby not sent"
+else
+	bad "the udev rule on a change event" "exit $rc: $change_cmd" "$(cat "$out/cfg.out" "$out/cfg.err")"
+fi
+printf '%s {\n\tread_ahead_sect = 64\n}\n' "$loop" > "$cfg"
+# No configuration file (a package installed without one): the rule does not run hdparm, the sleep
+# hook says nothing; a missing file named by hand stays an error.
+rm -rf "$inst-nofile"
+mkdir -p "$inst-nofile/bin"
+make -s -C "$top" install-integration DESTDIR="$inst-nofile" SBINDIR="$inst/bin" CONFIG="$out/cfg-not-here.conf" \
+	UDEVDIR=/lib/udev SYSTEMDUTILDIR=/lib/systemd SYSTEMDUNITDIR=/lib/systemd/system > /dev/null 2>&1
+sh "$inst-nofile/lib/systemd/system-sleep/hdparm" post suspend > "$out/cfg.out" 2>&1
+rc=$?
+"$H" --apply-config "$out/cfg-not-here.conf" > /dev/null 2>&1
+byhand=$?
+if [ "$rc" = 0 ] && [ ! -s "$out/cfg.out" ] && [ "$byhand" != 0 ] &&
+	grep -qxF "TEST!=\"$out/cfg-not-here.conf\", GOTO=\"hdparm_end\"" "$inst-nofile/lib/udev/rules.d/85-hdparm.rules" &&
+	[ "$(grep -n 'TEST!=' "$inst-nofile/lib/udev/rules.d/85-hdparm.rules" | cut -d: -f1)" -lt "$(grep -n 'RUN+=' "$inst-nofile/lib/udev/rules.d/85-hdparm.rules" | head -n 1 | cut -d: -f1)" ]; then
+	ok "no configuration file: the sleep hook is silent (exit 0), the rule tests for it before RUN; by hand it is an error"
+else
+	bad "no configuration file" "hook exit $rc: $(cat "$out/cfg.out")" "by hand: exit $byhand"
+fi
 blockdev --setra 256 "$loop"
 sh "$inst/lib/systemd/system-sleep/hdparm" pre suspend > "$out/cfg.out" 2>&1
 pre=$(blockdev --getra "$loop")
@@ -273,7 +369,8 @@ exec_cmd=$(sed -n 's/^ExecStart=//p' "$inst/lib/systemd/system/hdparm-idle.servi
 env SHIM_IDENTIFY="$page" "${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 	timeout --preserve-status -s TERM 3 $exec_cmd > "$out/cfg.out" 2> "$out/cfg.err"
 rc=$?
-if [ "$rc" = 0 ] && grep -q "$loop: watched: standby after 7 s without I/O" "$out/cfg.err" && [ "$(grep -c watched "$out/cfg.err")" = 1 ]; then
+if [ "$rc" = 0 ] && grep -q "$loop: watched: standby after 7 s without I/O" "$out/cfg.err" && [ "$(grep -c 'watched: standby' "$out/cfg.err")" = 1 ] &&
+	grep -q "/dev/disk/by-id/not-here: not present: watched when it appears" "$out/cfg.err"; then
 	ok "hdparm-idle.service's command watches the disk with its own idle_spindown, until SIGTERM"
 else
 	bad "hdparm-idle.service's command" "exit $rc: $exec_cmd" "$(cat "$out/cfg.out" "$out/cfg.err")"
@@ -281,5 +378,28 @@ fi
 printf '%s {\n\tread_ahead_sect = 64\n}\n' "$loop" > "$cfg"
 $exec_cmd > "$out/cfg.out" 2> "$out/cfg.err"
 rc=$?
-expect "hdparm-idle.service with no idle_spindown: exits 0, says so" 0 "" "no disk present has idle_spindown"
+expect "hdparm-idle.service with no idle_spindown: exits 0, says so" 0 "" "no disk has idle_spindown"
+# The unit started before the disk's by-id link exists (at boot), and a disk plugged in later (a USB
+# reconnect): it keeps running, and watches the disk from when the link appears.  The double answers
+# CHECK POWER MODE "active" (SHIM_COUNT FFh), so the standby (STANDBY IMMEDIATE, E0h) follows 2 s after.
+rm -f "$out/cfg-later-link" "$out/cfg.log"
+printf '%s {\n\tidle_spindown = 2\n}\n' "$out/cfg-later-link" > "$cfg"
+env SHIM_IDENTIFY="$page" SHIM_COUNT=0xff SHIM_LOG="$out/cfg.log" "${preload[@]}" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+	$exec_cmd > "$out/cfg.out" 2> "$out/cfg.err" &
+pid=$!
+sleep 2
+ln -sf "$loop" "$out/cfg-later-link"
+for _ in $(seq 100); do grep -qs ' e0 00$' "$out/cfg.log" && break; sleep 0.1; done
+kill -TERM "$pid" 2> /dev/null
+wait "$pid"
+rc=$?
+if [ "$rc" = 0 ] && grep -q "$out/cfg-later-link: not present: watched when it appears" "$out/cfg.err" &&
+	grep -q "$out/cfg-later-link: appeared, watched: standby after 2 s without I/O" "$out/cfg.err" &&
+	grep -q "$out/cfg-later-link: standby after 2 s without I/O" "$out/cfg.err" && grep -qs ' e0 00$' "$out/cfg.log"; then
+	ok "hdparm-idle.service started before its disk: keeps running, watches it once it appears, then its standby"
+else
+	bad "hdparm-idle.service started before its disk" "exit $rc" "$(cat "$out/cfg.err")"
+fi
+rm -f "$out/cfg-later-link"
 echo "end of suite"

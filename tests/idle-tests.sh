@@ -131,6 +131,19 @@ else
 	bad "a resume starts the idle time again" "E0h: $(count "$a" e0)" "$(cat "$out/idle-cmd.err")"
 fi
 
+# A short suspend (4 s: a laptop's lid closed and opened; QEMU's system_wakeup), with a disk that
+# keeps its power state as a real one (the double: standby after STANDBY IMMEDIATE, spun up by the
+# resume, whose commands pass no I/O counter): the watcher takes the disk as awake, asks, and stops it again.
+start SHIM_BOOTTIME_JUMP=6,4 -- 3 "$a"
+for _ in $(seq 150); do [ "$(count "$a" e0)" = 2 ] && break; sleep 0.1; done
+stop
+if [ "$(count "$a" e0)" = 2 ] && grep -q "$a: resumed after 4 s suspended: idle times start again" "$out/idle-cmd.err" &&
+	[ "$(grep -c "$a: standby after 3 s without I/O" "$out/idle-cmd.err")" = 2 ]; then
+	ok "a 4 s suspend: the disk the resume spun up is put in standby again (STANDBY IMMEDIATE twice)"
+else
+	bad "a 4 s suspend: the disk put in standby again" "E0h: $(count "$a" e0), E5h: $(count "$a" e5)" "$(cat "$out/idle-cmd.err")"
+fi
+
 # --why: the first request to a disk in standby, from the kernel's block_rq_issue tracepoint (tracefs,
 # an instance of our own, removed at the end): the process that issued it, the kind, the LBA.
 start SHIM_COUNT=0xff -- 2 --why "$a"
@@ -146,6 +159,36 @@ if grep -qF "$a: active again after 2 s in standby; woken by dd (pid $dd_pid): r
 	ok "--why: woken by dd (pid $dd_pid): read of 8 sectors at LBA 800; the trace instance removed"
 else
 	bad "--why names the dd that woke the disk" "leftover instance: $leftover" "$(cat "$out/idle-cmd.err")"
+fi
+# A closed terminal (SIGHUP) ends the watcher as SIGTERM does: its trace instance is removed.  One
+# killed (SIGKILL) leaves its instance; the next watcher with --why removes it.
+instances() { ls -d /sys/kernel/tracing/instances/hdparm-* /sys/kernel/debug/tracing/instances/hdparm-* 2> /dev/null; }
+traced() { [ -n "$(instances)" ]; }
+until_traced() { for _ in $(seq 50); do traced && return 0; sleep 0.1; done; return 1; }
+start SHIM_COUNT=0xff -- 2 --why "$a"
+until_traced
+kill -HUP "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" = 0 ] && [ -z "$(instances)" ]; then
+	ok "--why and SIGHUP: exit 0, the trace instance removed"
+else
+	bad "--why and SIGHUP" "exit $rc" "left: $(instances)"
+fi
+start SHIM_COUNT=0xff -- 2 --why "$a"
+until_traced
+killed=$pid
+kill -KILL "$pid"
+wait "$pid" 2> /dev/null
+left=$(instances)
+start SHIM_COUNT=0xff -- 2 --why "$a"
+until_traced
+sleep 0.5
+stop
+if [ -n "$left" ] && [ "$left" != "$(instances)" ] && [ -z "$(instances)" ]; then
+	ok "a watcher killed with --why left hdparm-$killed; the next one removed it, and its own"
+else
+	bad "a killed watcher's trace instance" "left by the kill: $left" "after the next: $(instances)"
 fi
 # Without tracefs (a tmpfs over /sys/kernel: nowhere to find or mount it), said once; watched all the same.
 if command -v unshare > /dev/null; then

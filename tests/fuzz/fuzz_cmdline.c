@@ -66,12 +66,14 @@ int run_file_option(enum opt_id opt, const struct settings *s)
 	return 0;
 }
 
-int idle_spindown(const unsigned int seconds[], const char *const paths[], int n, const struct run_flags *run)
+int idle_spindown(const unsigned int seconds[], const char *const paths[], int n, const struct run_flags *run,
+		  bool await)
 {
 	(void)seconds;
 	(void)paths;
 	(void)n;
 	(void)run;
+	(void)await;
 	return 0;
 }
 

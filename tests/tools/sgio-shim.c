@@ -55,8 +55,11 @@
  *   SHIM_KEEP_FEATURES=1   a SET FEATURES that succeeds is written into the SHIM_IDENTIFY
  *                       file (APM, write cache, look-ahead, acoustic level), so IDENTIFY
  *                       after it, in this process or a later one, says what was set
- *   SHIM_BOOTTIME_JUMP=S   CLOCK_BOOTTIME leaps an hour ahead S seconds after it is first read
- *                       (CLOCK_MONOTONIC does not): a suspend and resume
+ *   SHIM_BOOTTIME_JUMP=S[,J]   CLOCK_BOOTTIME leaps J seconds (default an hour) ahead S seconds
+ *                       after it is first read (CLOCK_MONOTONIC does not): a suspend and resume;
+ *                       the disk then keeps its power state as a real one: STANDBY IMMEDIATE
+ *                       puts it in standby, CHECK POWER MODE says so (COUNT 00h, else FFh), and
+ *                       the resume spins it up
  *   SHIM_REAL_BLOCK=1   the block layer's read-ahead and read-only ioctls go to the kernel
  *                       (a loop device keeps them), where others fail with ENOTTY
  *   SHIM_GEO_START=N    HDIO_GETGEO answers with start N (the partition's first
@@ -148,6 +151,8 @@
 #include <stdbool.h>
 
 static int current_fd = -1;
+/* SHIM_BOOTTIME_JUMP: the disk was put in standby and has not been woken since. */
+static int disk_in_standby;
 /* An erase was accepted: the disk image is SHIM_DISK_IMAGE_AFTER's from now on. */
 static int erased;
 
@@ -1254,6 +1259,10 @@ static int fake_sg_io(struct sg_io_hdr *io)
 	}
 	if (delayed(command))
 		usleep((useconds_t)env_num("SHIM_DELAY_MS", 0) * 1000);
+	if (getenv("SHIM_BOOTTIME_JUMP") && command == 0xe0)
+		disk_in_standby = 1;
+	if (getenv("SHIM_BOOTTIME_JUMP") && command == 0xe5)
+		setenv("SHIM_COUNT", disk_in_standby ? "0" : "0xff", 1);
 	io->status = 0;
 	io->masked_status = 0;
 	io->host_status = 0;
@@ -1633,9 +1642,10 @@ int ioctl(int fd, unsigned long request, ...)
 	return -1;
 }
 
-/* ---- SHIM_BOOTTIME_JUMP=S: a suspend of an hour, S seconds after the first look at the clock ---- */
+/* ---- SHIM_BOOTTIME_JUMP=S[,J]: a suspend of J seconds, S seconds after the first look at the clock ---- */
 int clock_gettime(clockid_t which, struct timespec *ts)
 {
+	const char *jump = getenv("SHIM_BOOTTIME_JUMP");
 	static int (*real_clock_gettime)(clockid_t, struct timespec *);
 	static time_t first = -1;
 	int rc;
@@ -1647,8 +1657,15 @@ int clock_gettime(clockid_t which, struct timespec *ts)
 		return rc;
 	if (first < 0)
 		first = ts->tv_sec;
-	if (ts->tv_sec - first >= (time_t)env_num("SHIM_BOOTTIME_JUMP", 0))
-		ts->tv_sec += 3600;
+	if (ts->tv_sec - first >= (time_t)env_num("SHIM_BOOTTIME_JUMP", 0)) {
+		ts->tv_sec += strchr(jump, ',') ? (time_t)strtoul(strchr(jump, ',') + 1, NULL, 10) : 3600;
+		static int resumed;
+
+		/* The resume spins the disk up, once (its IDENTIFY and SET FEATURES pass no I/O counter). */
+		if (!resumed)
+			disk_in_standby = 0;
+		resumed = 1;
+	}
 	return rc;
 }
 
