@@ -51,6 +51,18 @@ else
 	bad "--check-config after the rule" "exit $rc" "$(tr '\n' '|' < /tmp/check.out)"
 fi
 
+# What udev runs for the disk: on add the configuration, on change (udev's watch after a program
+# that wrote to it closes it, "udevadm trigger") the settings only; nothing for a partition.
+udevadm test --action=change "/sys/block/$name" > /tmp/udev-change.log 2>&1
+udevadm test --action=add "/sys/block/$name" > /tmp/udev-add.log 2>&1
+if grep -q "hdparm --apply-config /etc/hdparm.conf --settings-only $dev" /tmp/udev-change.log &&
+	grep -q "hdparm --apply-config /etc/hdparm.conf $dev" /tmp/udev-add.log && ! grep -q "settings-only" /tmp/udev-add.log; then
+	ok "udev runs --apply-config on add, and with --settings-only on change"
+else
+	bad "what udev runs on add and change" "change: $(grep -i hdparm /tmp/udev-change.log | tr '\n' '|')" \
+		"add: $(grep -i hdparm /tmp/udev-add.log | tr '\n' '|')"
+fi
+
 # A change by hand: drift, named.
 blockdev --setra 256 "$dev"
 hdparm --check-config > /tmp/check.out 2>&1
@@ -61,6 +73,18 @@ else
 	bad "--check-config after a change by hand" "exit $rc" "$(tr '\n' '|' < /tmp/check.out)"
 fi
 if [ -f /etc/hdparm.conf ] && grep -q "apply-config" /lib/systemd/system-sleep/hdparm; then :; else bad "the sleep hook is installed"; fi
+
+# hdparm-idle.service started at boot, before the disk was added: it watches the disk from when its
+# link appeared, and stops it after 5 s without I/O (START STOP UNIT on this SCSI disk).
+idle_log() { journalctl -b --no-pager -q -o cat -u hdparm-idle.service; }
+appeared() { idle_log | grep -q "^$link: appeared, watched: standby after 5 s without I/O"; }
+stopped() { [ "$(idle_log | grep -c "^$link: standby after 5 s without I/O")" -ge "$1" ]; }
+if systemctl is-active -q hdparm-idle.service && wait_for 30 appeared && wait_for 30 stopped 1; then
+	ok "hdparm-idle.service, started before the disk: watched it once it appeared, standby after 5 s"
+else
+	bad "hdparm-idle.service and a disk added after it started" "$(systemctl is-active hdparm-idle.service)" \
+		"$(idle_log | tail -n 5 | tr '\n' '|')"
+fi
 
 # Suspend to RAM; the host wakes the guest.  The sleep hook gives the setting back.
 echo "SUSPEND-NOW"
@@ -78,5 +102,12 @@ fi
 hdparm --check-config > /tmp/check.out 2>&1
 rc=$?
 if [ "$rc" = 0 ]; then ok "--check-config after the resume: exit 0"; else bad "--check-config after the resume" "exit $rc" "$(tr '\n' '|' < /tmp/check.out)"; fi
+# The resume spins disks up behind the I/O counters' back: the watcher saw the suspend, and stops the disk again.
+resumed() { idle_log | grep -q "resumed after [0-9]* s suspended: idle times start again"; }
+if wait_for 30 resumed && wait_for 30 stopped 2; then
+	ok "after the resume: the watcher saw the suspend ($(idle_log | grep -o 'resumed after [0-9]* s' | tail -n 1)) and put the disk in standby again"
+else
+	bad "the watcher after a suspend" "$(idle_log | tail -n 6 | tr '\n' '|')"
+fi
 echo END
 systemctl poweroff
