@@ -26,7 +26,7 @@ SUBST = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@HDPARM_CONFIG@|$(CONFIG)|g'
 # Folders by layer, top to bottom: a file includes its own folder's and
 # those below it, never above (README).
 DIRS = cli options run ops disk ata nvme scsi tcg transport block output lib
-SRCS = cli/hdparm.c cli/option_values.c cli/config_file.c cli/config_keys.c cli/config_jobs.c \
+SRCS = cli/hdparm.c cli/option_values.c cli/psid.c cli/config_file.c cli/config_keys.c cli/config_jobs.c \
 	options/options.c \
 	run/actions.c run/config.c run/disk.c run/idle.c run/together.c \
 	ops/confirm.c ops/ata_features.c ops/max_address.c ops/wdidle3.c ops/blockdev.c ops/sectors.c ops/sector_format.c ops/checks.c ops/inuse.c ops/trim.c ops/security.c ops/sanitize.c ops/epc.c ops/background_scan.c ops/dco.c ops/firmware.c ops/files.c ops/erasecheck.c ops/erase_blocks.c ops/erase_verify.c ops/erase_record.c ops/erc.c ops/standby.c ops/benchmark.c ops/iodepth.c ops/ranges.c ops/temperature.c ops/flush.c ops/power_mode.c ops/cache.c ops/power_now.c ops/standby_timer.c ops/sanitize_wait.c ops/read_sector.c ops/sanitize_start.c ops/format_erase.c ops/describe.c ops/sanitize_status.c ops/setting_now.c ops/tcg_status.c ops/tcg_locked.c ops/tcg_ask.c ops/tcg_revert.c \

@@ -24,6 +24,7 @@
 #include "idle.h"
 #include "json.h"
 #include "options.h"
+#include "psid.h"
 #include "option_values.h"
 #include "cmdline.h"
 #include "report.h"
@@ -497,6 +498,21 @@ static int run_config(const struct parse_state *ps)
 	return status;
 }
 
+/* --tcg-psid-revert - (or no PSID): read once, before any disk is opened, for every disk named. */
+static int read_psid(struct parse_state *ps)
+{
+	struct opt_value *v = &ps->s.v[OPT_TCG_PSID_REVERT];
+	const char *psid;
+
+	if (!v->given || (v->str && strcmp(v->str, "-") != 0))
+		return 0;
+	if (!(psid = psid_read(v->name, v->str)))
+		return EINVAL;
+	for (int i = 0; i < ps->njobs; i++)
+		ps->jobs[i].s.v[OPT_TCG_PSID_REVERT].str = psid;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct parse_state ps;
@@ -526,6 +542,11 @@ int main(int argc, char **argv)
 	if (ps.istdin) {
 		free(ps.jobs);
 		return identify_from_stdin(ps.run.json);
+	}
+	if ((status = read_psid(&ps))) {
+		free(ps.s.ranges);
+		free(ps.jobs);
+		return status;
 	}
 	if (config_given(&ps.s)) {
 		status = run_config(&ps);

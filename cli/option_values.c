@@ -11,6 +11,7 @@
 
 #include "modes.h"
 #include "option_values.h"
+#include "psid.h"
 #include "report.h"
 
 int bad_command_line(const char *fmt, const char *arg)
@@ -223,18 +224,24 @@ static int parse_file(const struct option_desc *o, struct cursor *c, struct opt_
 	return 0;
 }
 
-/* The PSID as typed: its checks (dashes, case) are said where the drive refuses it, not here. */
+/*
+ * The PSID as typed: its checks (dashes, case) are said where the drive
+ * refuses it, not here.  "-", or none (no word, or a device's path next):
+ * read when the run starts (psid.h), so that it is not on the command line.
+ */
 static int parse_psid(const struct option_desc *o, struct cursor *c, struct opt_value *v)
 {
-	take_next_word_if(c, accept_any);
+	int err;
+
+	if (!*c->p && c->left > 0 && !strchr(*c->next, '/'))
+		take_next_word_if(c, accept_any);
 	if (!*c->p) {
-		complain("--%s: the PSID is missing (the 32 characters on the drive's label)\n", o->name);
-		return EINVAL;
+		v->str = NULL;
+		v->has_value = true;
+		return 0;
 	}
-	if (strlen(c->p) > 32) {
-		complain("--%s: a PSID has at most 32 characters, this one %zu\n", o->name, strlen(c->p));
-		return EINVAL;
-	}
+	if ((err = psid_check(option_name(o->id), c->p)))
+		return err;
 	v->str = c->p;
 	v->has_value = true;
 	c->p = "";

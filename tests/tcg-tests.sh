@@ -162,6 +162,19 @@ assert f[0x0403]["max_ranges_per_namespace"] == 8 and f[0x0303]["base_comid"] ==
 assert t["locking"] == {"supported": True, "enabled": True, "locked": True, "media_encryption": True,
                         "mbr_enabled": True, "mbr_done": False}' "$out/tcg-cmd.out"
 result $? "--json --tcg: security_protocols, every feature, the unknown with a null name, locking"
+# An answer that claims more than came: what came is shown, the rest said, exit 5.  Crafted from the
+# MX500's by setting the header's length (TCG Core 3.3.6): past the 2048 bytes asked for, and short
+# of the last descriptor's end.
+run SHIM_TCG="$top/tests/tcg/malformed/cut-header.txt" -- --tcg
+[ "$rc" = 5 ] && grep -qxF ' Level 0 Discovery: cut short: its header claims 65524 bytes, 2048 came; what came is shown' "$out/tcg-cmd.err" &&
+	grep -q 'Opal SSC 2 (0203h)' "$out/tcg-cmd.out"
+result $? "a Level 0 header claiming more than came: shown, said cut short, exit 5"
+run SHIM_TCG="$top/tests/tcg/malformed/cut-descriptor.txt" -- --json --tcg
+[ "$rc" = 5 ] && grep -qxF ' Level 0 Discovery: malformed: feature 0402h claims 12 bytes, 4 are left in the answer; what came is shown' "$out/tcg-cmd.err" &&
+	python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))["devices"][0]["tcg"]["level0"]
+assert t["truncated"] and [f["truncated"] for f in t["features"] if f["code"] == 0x402] == [True], t' "$out/tcg-cmd.out"
+result $? "a last descriptor past the answer's end: said malformed, --json truncated, exit 5"
 run -- -I
 cp "$out/tcg-cmd.out" "$out/tcg-i-plain.out"
 run SHIM_TCG="$top/tests/tcg/crucial-m550.txt" -- -I
@@ -195,9 +208,10 @@ run SHIM_SCSI=1 -- --tcg
 result $? "SCSI disk without security protocols: one line"
 run SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_OACS=1 SHIM_TCG="$top/tests/tcg/crucial-mx500.txt" -- --tcg
 # NVMe Base 2.0 5.22: Security Receive 82h, CDW10 SECP 31:24, SPSP 23:8; CDW11 the allocation length.
-# The double logs the opcode, then NSID, CDW10 and CDW11 least significant byte first.
-[ "$rc" = 0 ] && grep -qx 'nvme-admin: 82 01 00 00 00 00 01 00 01 00 08 00 00' "$out/tcg-cmd.log" && grep -q 'Locking (0002h)' "$out/tcg-cmd.out"
-result $? "NVMe: Security Receive 82h, CDW10 01000100h, CDW11 2048" || grep '82' "$out/tcg-cmd.log" | head -3
+# The double logs the opcode, then NSID, CDW10 and CDW11 least significant byte first.  NSID 0, as the
+# kernel's sed-opal sends it (drivers/nvme/host/core.c, nvme_sec_submit: cmd.common.nsid = 0).
+[ "$rc" = 0 ] && grep -qx 'nvme-admin: 82 00 00 00 00 00 01 00 01 00 08 00 00' "$out/tcg-cmd.log" && grep -q 'Locking (0002h)' "$out/tcg-cmd.out"
+result $? "NVMe: Security Receive 82h, NSID 0, CDW10 01000100h, CDW11 2048" || grep '82' "$out/tcg-cmd.log" | head -3
 run SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_OACS=0 SHIM_TCG="$top/tests/tcg/crucial-mx500.txt" -- --tcg
 [ "$rc" = 0 ] && grep -qx ' TCG: none: this NVMe controller has no Security Send/Receive (OACS bit 0)' "$out/tcg-cmd.out" &&
 	! grep -q '^nvme-admin: 82' "$out/tcg-cmd.log"
@@ -252,6 +266,7 @@ PY
 }
 revert -- $yes --tcg-psid-revert "$psid"
 cp "$out/tcg-cmd.log" "$out/tcg-revert.log"
+tokens "$out/tcg-revert.log" > "$out/tcg-revert.tokens"
 [ "$rc" = 0 ] && grep -qx 'Issuing TCG PSID revert (Revert of the Admin SP, Opal SSC 2, ComID 0888h)' "$out/tcg-cmd.out" &&
 	grep -qx " Revert: SUCCESS, the drive's TCG state is its factory's; Locking now not enabled, not locked" "$out/tcg-cmd.out" &&
 	[ "$(grep -c '^cdb: .* 5e 00$' "$out/tcg-cmd.log")" = 3 ]
@@ -270,7 +285,6 @@ if [ -z "${DOUBLE_COMPARE:-}" ] && [ -x "$sedutil" ]; then
 		"${preload[@]}" timeout 30 "$sedutil" --yesIreallywanttoERASEALLmydatausingthePSID "$psid" "$disk" > /dev/null 2>&1
 	rm -f "$disk"
 	tokens "$out/tcg-sedutil-revert.log" > "$out/tcg-sedutil-revert.tokens"
-	tokens "$out/tcg-revert.log" > "$out/tcg-revert.tokens"
 	[ "$(wc -l < "$out/tcg-revert.tokens")" = 3 ] && cmp -s "$out/tcg-sedutil-revert.tokens" "$out/tcg-revert.tokens"
 	result $? "the IF-SEND payloads (Properties, StartSession with the PSID authority, Revert of the Admin SP) are sedutil-cli's, token for token" ||
 		diff "$out/tcg-sedutil-revert.tokens" "$out/tcg-revert.tokens" | head -n 6 | sed 's/^/  /'
@@ -300,10 +314,40 @@ revert SHIM_TCG_REVERT_STATUS=0x3f -- $yes --tcg-psid-revert "$psid"
 tokens "$out/tcg-cmd.log" > "$out/tcg-fail.tokens"
 [ "$rc" = 5 ] && grep -qx ' Revert: the drive answered FAIL' "$out/tcg-cmd.err" && [ "$(tail -n 1 "$out/tcg-fail.tokens")" = "0888 EOS" ]
 result $? "Revert answered FAIL: said, the session ended with END OF SESSION, exit 5" || sed 's/^/  /' "$out/tcg-fail.tokens"
+# The PSID kept off the command line, where every user reads it in /proc/PID/cmdline (ps) for the
+# whole revert: "-" reads it from standard input; none given asks on the terminal, not echoed.
+rm -f "$out/tcg-cmd.log"
+echo "$psid" | env SHIM_IDENTIFY="$identify" SHIM_LOG="$out/tcg-cmd.log" SHIM_TCG="$mx500" SHIM_TCG_AFTER="$after" \
+	SHIM_TCG_PSID="$psid" SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE="$out/tcg-before.img" SHIM_DISK_IMAGE_AFTER="$out/tcg-after.img" \
+	SHIM_LOG_FULL=1 SHIM_DELAY_CMD=5e SHIM_DELAY_MS=700 "${preload[@]}" "$asan" "$H" $yes --tcg-psid-revert - /dev/null \
+	> "$out/tcg-cmd.out" 2> "$out/tcg-cmd.err" &
+pid=$!
+sleep 0.5
+cmdline=$(tr '\0' ' ' < /proc/"$pid"/cmdline 2> /dev/null)
+wait "$pid"
+rc=$?
+tokens "$out/tcg-cmd.log" > "$out/tcg-stdin.tokens"
+[ "$rc" = 0 ] && [ -n "$cmdline" ] && [ "${cmdline/$psid/}" = "$cmdline" ] && cmp -s "$out/tcg-stdin.tokens" "$out/tcg-revert.tokens" &&
+	grep -qx " Revert: SUCCESS, the drive's TCG state is its factory's; Locking now not enabled, not locked" "$out/tcg-cmd.out"
+result $? "--tcg-psid-revert -: the PSID from standard input, not in /proc/PID/cmdline ($cmdline); the same calls, reverted"
+if command -v script > /dev/null; then
+	rm -f "$out/tcg-cmd.log"
+	{ sleep 1; echo "$psid"; } | script -qec "env SHIM_IDENTIFY=$identify SHIM_LOG=$out/tcg-cmd.log SHIM_TCG=$mx500 \
+		SHIM_TCG_AFTER=$after SHIM_TCG_PSID=$psid SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE=$out/tcg-before.img \
+		SHIM_DISK_IMAGE_AFTER=$out/tcg-after.img SHIM_LOG_FULL=1 ${preload[*]} $asan $H $yes --tcg-psid-revert /dev/null" \
+		/dev/null > "$out/tcg-tty.out" 2>&1
+	rc=$?
+	tokens "$out/tcg-cmd.log" > "$out/tcg-tty.tokens"
+	[ "$rc" = 0 ] && grep -q "PSID (the 32 characters on the drive's label, without dashes): " "$out/tcg-tty.out" &&
+		! grep -q "$psid" "$out/tcg-tty.out" && cmp -s "$out/tcg-tty.tokens" "$out/tcg-revert.tokens"
+	result $? "no PSID given, on a terminal: asked for, not echoed; the same calls, reverted" || tr '\r' '\n' < "$out/tcg-tty.out" | head -n 5 | sed 's/^/  /'
+else
+	echo "skip tcg: script (util-linux) is not installed"
+fi
 # SIGTERM or SIGHUP while the session is open (StartSession's TRUSTED SEND takes 3 s in the double):
 # no Revert is sent, the session is ended (END OF SESSION), the record says interrupted, exit 4.
 # The calls sent are the first two of the revert above (sedutil's), then END OF SESSION.
-tokens "$out/tcg-revert.log" | head -n 2 > "$out/tcg-int.want"
+head -n 2 "$out/tcg-revert.tokens" > "$out/tcg-int.want"
 echo "0888 EOS" >> "$out/tcg-int.want"
 for sig in TERM HUP; do
 	rm -f "$out/tcg-cmd.log" "$out/tcg-int.json"
@@ -356,8 +400,8 @@ revert SHIM_SCSI=1 -- $yes --tcg-psid-revert "$psid"
 result $? "SCSI: three SECURITY PROTOCOL OUT of protocol 01h, ComID 0888h, 512 bytes; reverted"
 revert SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_OACS=1 SHIM_BLOCK_DEV=259:0 -- $yes --tcg-psid-revert "$psid"
 # NVMe Base 2.0 5.23: Security Send 81h, CDW10 SECP 31:24, SPSP 23:8; CDW11 the transfer length.
-[ "$rc" = 0 ] && [ "$(grep -c '^nvme-admin: 81 01 00 00 00 00 88 08 01 00 02 00 00$' "$out/tcg-cmd.log")" = 3 ]
-result $? "NVMe: three Security Send 81h, CDW10 01088800h, CDW11 512; reverted" || grep -m3 '^nvme-admin: 8' "$out/tcg-cmd.log"
+[ "$rc" = 0 ] && [ "$(grep -c '^nvme-admin: 81 00 00 00 00 00 88 08 01 00 02 00 00$' "$out/tcg-cmd.log")" = 3 ]
+result $? "NVMe: three Security Send 81h, NSID 0, CDW10 01088800h, CDW11 512; reverted" || grep -m3 '^nvme-admin: 8' "$out/tcg-cmd.log"
 # Many disks: one refused (it does not open) stops the run before anything goes to any of them.
 rm -f "$out/tcg-cmd.log"
 env SHIM_IDENTIFY="$identify" SHIM_LOG="$out/tcg-cmd.log" SHIM_TCG="$mx500" SHIM_TCG_PSID="$psid" SHIM_BLOCK_DEV=8:0 \
