@@ -35,6 +35,7 @@ struct disk_cause {
 	char why[512];
 	bool about_option;	/* why is about what the option asked: worded after it, as typed (" -W0: why") */
 	bool whole_line;	/* why is the whole line, as 9.65 words it (no leading space) */
+	unsigned int status;	/* the disk's own status, where it gave one (NVMe: SCT 10:8, SC 7:0); 0: none */
 };
 
 /* -W and -A: which of a disk's caches. */

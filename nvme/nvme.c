@@ -64,6 +64,8 @@ static int nvme_send(struct device *dev, unsigned long req, struct nvme_passthru
 		return 0;
 	if (what)
 		c->what = what;
+	/* The controller's status itself, beside its words: SCT (10:8) and SC (7:0). */
+	c->status = rc > 0 ? (unsigned int)rc & 0x7ff : 0;
 	snprintf(c->why, sizeof(c->why), "%s", rc < 0 ? strerror(err) : nvme_status_text(rc));
 	return err;
 }
@@ -137,7 +139,8 @@ int nvme_admin_set_ns_features(struct device *dev, uint8_t fid, uint32_t value, 
 	return features(dev, NVME_ADMIN_SET_FEATURES, dev->nvme_nsid, fid, value, what, c, &result);
 }
 
-int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uint32_t bytes, uint32_t *result)
+int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uint32_t bytes, uint32_t *result,
+				 struct disk_cause *c)
 {
 	struct nvme_passthru_cmd cmd = {
 		.opcode = NVME_ADMIN_GET_FEATURES,
@@ -146,10 +149,11 @@ int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uin
 		.data_len = bytes,
 		.cdw10 = fid,
 	};
+	int err;
 
 	memset(buf, 0, bytes);
-	if (ioctl(dev->fd, NVME_IOCTL_ADMIN_CMD, &cmd) != 0)
-		return EIO;
+	if ((err = nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Get Features", c)))
+		return err;
 	*result = cmd.result;
 	return 0;
 }
@@ -179,10 +183,13 @@ int nvme_admin_get_log(struct device *dev, uint8_t lid, void *buf, uint32_t byte
 int nvme_admin_security_receive(struct device *dev, uint8_t protocol, uint16_t sp_specific, void *buf, uint32_t len,
 				struct disk_cause *c)
 {
-	/* CDW10: SECP (31:24), SPSP (23:8), NSSF 0; CDW11: the allocation length. */
+	/*
+	 * CDW10: SECP (31:24), SPSP (23:8), NSSF 0; CDW11: the allocation length.
+	 * NSID 0: the controller's security, as the kernel's sed-opal (nvme_sec_submit) and sedutil send it.
+	 */
 	struct nvme_passthru_cmd cmd = {
 		.opcode = NVME_ADMIN_SECURITY_RECEIVE,
-		.nsid = dev->nvme_nsid == NVME_NSID_ALL ? 0 : dev->nvme_nsid,
+		.nsid = 0,
 		.addr = (uint64_t)(uintptr_t)buf,
 		.data_len = len,
 		.cdw10 = (uint32_t)protocol << 24 | (uint32_t)sp_specific << 8,
@@ -199,7 +206,7 @@ int nvme_admin_security_send(struct device *dev, uint8_t protocol, uint16_t sp_s
 	/* CDW10 as Security Receive's; CDW11: the transfer length. */
 	struct nvme_passthru_cmd cmd = {
 		.opcode = NVME_ADMIN_SECURITY_SEND,
-		.nsid = dev->nvme_nsid == NVME_NSID_ALL ? 0 : dev->nvme_nsid,
+		.nsid = 0,
 		.addr = (uint64_t)(uintptr_t)buf,
 		.data_len = len,
 		.cdw10 = (uint32_t)protocol << 24 | (uint32_t)sp_specific << 8,

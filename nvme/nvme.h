@@ -31,7 +31,8 @@ struct nvme_id_ctrl *nvme_identify_controller(struct device *dev, int *err, stru
 long nvme_admin_get_features(struct device *dev, uint8_t fid, struct disk_cause *c);
 
 /* Get Features of the controller with its data structure (APST): buf, *result; EIO, unsaid, on failure. */
-int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uint32_t bytes, uint32_t *result);
+int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uint32_t bytes, uint32_t *result,
+				 struct disk_cause *c);
 
 /* Set Features of the controller: fid to value; what names it in a failure. */
 int nvme_admin_set_features(struct device *dev, uint8_t fid, uint32_t value, const char *what, struct disk_cause *c);

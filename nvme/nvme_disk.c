@@ -44,7 +44,8 @@ static void read_state(struct device *dev, struct disk_pages *p)
 	long ps = nvme_admin_get_features(dev, NVME_FEAT_POWER_MGMT, &unsaid);
 	uint32_t apst = 0;
 	bool have_apst = (p->ctrl.apsta & 1) &&
-			 nvme_admin_get_features_data(dev, NVME_FEAT_APST, p->apst_table, sizeof(p->apst_table), &apst) == 0;
+			 nvme_admin_get_features_data(dev, NVME_FEAT_APST, p->apst_table, sizeof(p->apst_table), &apst,
+						      &unsaid) == 0;
 
 	p->state = (struct nvme_state){
 		.write_cache = vwc < 0 ? -1 : (int)(vwc & 1),
@@ -164,7 +165,9 @@ static void power_details(struct device *dev, const struct nvme_id_ctrl *ctrl, s
 	const struct nvme_power_state *psd = &ctrl->psd[m->power_state];
 	uint8_t table[NVME_APST_BYTES];
 	uint32_t apst = 0;
-	bool have_apst = (ctrl->apsta & 1) && nvme_admin_get_features_data(dev, NVME_FEAT_APST, table, sizeof(table), &apst) == 0;
+	struct disk_cause unsaid = { 0 };
+	bool have_apst = (ctrl->apsta & 1) &&
+			 nvme_admin_get_features_data(dev, NVME_FEAT_APST, table, sizeof(table), &apst, &unsaid) == 0;
 
 	m->have_descriptor = true;
 	m->operational = !(psd->flags & NVME_PS_NOPS);

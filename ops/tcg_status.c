@@ -109,6 +109,24 @@ static void locking_json(const struct tcg_locking *lk)
 	json_object_end();
 }
 
+/*
+ * An answer whose header, or last descriptor, claims more bytes than came:
+ * what came was shown; said, and EIO (exit 5), since what is missing may
+ * be what a script looks for.
+ */
+static int level0_complete(const struct tcg_level0 *l0)
+{
+	const struct tcg_descriptor *d = tcg_cut_descriptor(l0);
+
+	if (l0->cut)
+		complain(" Level 0 Discovery: cut short: its header claims %llu bytes, %zu came; what came is shown\n",
+			 (unsigned long long)l0->length + 4, l0->got);
+	else if (d)
+		complain(" Level 0 Discovery: malformed: feature %04Xh claims %u bytes, %zu are left in the answer; what"
+			 " came is shown\n", d->code, d->length, l0->used - d->offset - 4);
+	return l0->cut || d ? EIO : 0;
+}
+
 int tcg_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct disk_cause cause = { 0 };
@@ -137,6 +155,7 @@ int tcg_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		out("  (more features than %u: not shown)\n", TCG_MAX_DESCRIPTORS);
 	tcg_locking_of(a.buf, &a.l0, &lk);
 	locking_text(&lk);
+	err = level0_complete(&a.l0);
 	json_object_begin("tcg");
 	json_bool("supported", true);
 	json_array_begin("security_protocols");
@@ -146,6 +165,7 @@ int tcg_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	json_object_begin("level0");
 	json_uint("revision", a.l0.revision);
 	json_uint("length", a.l0.length);
+	json_bool("truncated", err != 0);
 	json_array_begin("features");
 	for (unsigned int i = 0; i < a.l0.n; i++)
 		feature_json(a.buf, &a.l0, &a.l0.d[i]);
@@ -153,5 +173,5 @@ int tcg_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	json_object_end();
 	locking_json(&lk);
 	json_object_end();
-	return 0;
+	return err;
 }

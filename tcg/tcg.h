@@ -73,6 +73,8 @@ struct tcg_level0 {
 	uint32_t length;	/* LENGTH OF PARAMETER DATA: the bytes after that field */
 	uint32_t revision;
 	size_t used;		/* the bytes decoded: what the header claims, bounded by what came */
+	size_t got;		/* the bytes that came */
+	bool cut;		/* the header claims more than came */
 	unsigned int n;
 	struct tcg_descriptor d[TCG_MAX_DESCRIPTORS];
 	bool more;		/* more descriptors than d holds */
@@ -80,6 +82,9 @@ struct tcg_level0 {
 
 /* Level 0 Discovery of got bytes; false where not even the header came. */
 bool tcg_decode_level0(const uint8_t *buf, size_t got, struct tcg_level0 *l0);
+
+/* The descriptor that runs past the answer's end (the last decoded), or NULL. */
+const struct tcg_descriptor *tcg_cut_descriptor(const struct tcg_level0 *l0);
 
 /* The value of field f of descriptor d; false (and 0) where the descriptor is too short for it. */
 bool tcg_field_value(const uint8_t *buf, const struct tcg_level0 *l0, const struct tcg_descriptor *d,

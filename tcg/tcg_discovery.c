@@ -83,6 +83,8 @@ bool tcg_decode_level0(const uint8_t *buf, size_t got, struct tcg_level0 *l0)
 	l0->revision = get_be32(buf + 4);
 	/* The length counts the bytes after itself; what came bounds it. */
 	l0->used = (uint64_t)l0->length + 4 < got ? (size_t)l0->length + 4 : got;
+	l0->got = got;
+	l0->cut = (uint64_t)l0->length + 4 > got;
 	while (pos + 4 <= l0->used) {
 		struct tcg_descriptor *d;
 
@@ -133,6 +135,14 @@ bool tcg_field_value(const uint8_t *buf, const struct tcg_level0 *l0, const stru
 		break;
 	}
 	return true;
+}
+
+const struct tcg_descriptor *tcg_cut_descriptor(const struct tcg_level0 *l0)
+{
+	for (unsigned int i = 0; i < l0->n; i++)
+		if (l0->d[i].truncated)
+			return &l0->d[i];
+	return NULL;
 }
 
 const struct tcg_descriptor *tcg_find(const struct tcg_level0 *l0, uint16_t code)
