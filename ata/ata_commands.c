@@ -469,6 +469,12 @@ int ata_sct_erc(struct device *dev, bool set, uint16_t selection, uint16_t *valu
 		snprintf(res->cause, sizeof(res->cause), "the drive's answer did not come back");
 		err = EIO;
 	}
+	/* COUNT and LBA 7:0 as they were sent (E001h, 5734.5 s): a pass-through that echoes them, as smartctl finds. */
+	if (!err && !set && (res->out.count & 0xff) == cmd.tf.count && (res->out.lba & 0xff) == ATA_SCT_LOG) {
+		snprintf(res->cause, sizeof(res->cause), "COUNT and LBA came back as they were sent (%02Xh, %02Xh): not the"
+			 " drive's answer (a bridge that echoes the registers?)", cmd.tf.count, ATA_SCT_LOG);
+		err = EIO;
+	}
 	if (!err && !set)
 		*value = (uint16_t)((res->out.count & 0xff) | (res->out.lba & 0xff) << 8);
 	return err;

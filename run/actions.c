@@ -68,6 +68,7 @@ struct step {
 	bool ata_only;		/* an ATA command, refused on other disks */
 	enum { HINT_NONE, HINT_ERASE, HINT_POWER } hint;	/* refused on a disk: what it has instead */
 	step_fn *check;		/* an erase: the disk's refusal, nothing sent (many disks check all first) */
+	bool once;		/* a set that failed said why: its option's query, which would say it again, is left out */
 };
 
 /* Last column: ATA commands (refused on NVMe and SCSI disks), or steps that work on any device. */
@@ -110,7 +111,7 @@ static const struct step steps[] = {
 	STEP(OPT_ACOUSTIC, WHEN_SET, false, set_drive_feature, ATA),
 	STEP(OPT_WRV, WHEN_SET, false, set_drive_feature, ATA),
 	STEP(OPT_WCACHE, WHEN_SET, false, cache_set_step, ANY),
-	STEP(OPT_ERC, WHEN_SET, false, erc_set_step, ANY),
+	{ .opt = OPT_ERC, .when = WHEN_SET, .run = erc_set_step, .once = true },
 	STEP(OPT_STANDBY, WHEN_SET, false, standby_timer_step, ANY),
 	STEP(OPT_EPC_ENABLE, WHEN_GIVEN, false, epc_step, ANY),
 	STEP(OPT_EPC_DISABLE, WHEN_GIVEN, false, epc_step, ANY),
@@ -328,6 +329,8 @@ static int refuse_step(struct device *dev, const struct settings *s, const struc
 
 static int run_step(struct device *dev, const struct settings *s, const struct step *st, bool refused[OPT_COUNT])
 {
+	int err;
+
 	if (st->ata_only && !dev->disk->ata) {
 		/* An option with a set and a query step is refused once. */
 		if (refused[st->opt])
@@ -335,7 +338,12 @@ static int run_step(struct device *dev, const struct settings *s, const struct s
 		refused[st->opt] = true;
 		return refuse_step(dev, s, st);
 	}
-	return st->run(dev, s, st->opt);
+	if (st->when == WHEN_QUERY && refused[st->opt])
+		return 0;	/* the set before it failed, and said why */
+	err = st->run(dev, s, st->opt);
+	if (err && st->once)
+		refused[st->opt] = true;
+	return err;
 }
 
 /* Every erase the settings ask for, checked on the disk as its step would, nothing sent: 0, or the refusal's errno. */

@@ -455,6 +455,27 @@ if [ -z "${DOUBLE_COMPARE:-}" ]; then
 	fi
 fi
 
+# --erc read through a pass-through that echoes the registers it was sent (COUNT 01h, LBA 7:0 E0h:
+# E001h, 5734.5 s): refused, as smartctl refuses it ("returns COUNT and LBA_LOW register unchanged").
+run SHIM_IDENTIFY="$top/tests/identify/real/INTEL_SSDSA2CW120G3--4PC10302.hex" SHIM_COUNT=1 SHIM_LBA=0xe0 -- --erc
+if [ "$rc" = 5 ] && grep -q 'COUNT and LBA came back as they were sent (01h, E0h): not the drive.s answer' "$out/cmd.err" &&
+	! grep -q 'error recovery limits:' "$out/cmd.out"; then
+	echo "ok --erc: registers echoed by a bridge (E001h) are refused, not shown as 5734.5 s"
+else
+	echo "FAIL --erc: registers echoed by a bridge (E001h) are refused (exit $rc)"
+	sed 's/^/  /' "$out/cmd.out" "$out/cmd.err" | head -4
+fi
+# A drive without SCT Error Recovery Control (word 206 bit 3 clear): --erc 70,70 refused once, not
+# again by the read-back after it.
+run SHIM_IDENTIFY="$top/tests/identify/real/Maxtor_96147H8--BAC51KJ0.hex" -- --erc 70,70
+if [ "$rc" = 95 ] && [ "$(grep -c 'the drive has no SCT Error Recovery Control' "$out/cmd.err")" = 1 ] &&
+	[ -z "$(grep -v ' ec 00$' "$out/cmd.log")" ]; then
+	echo "ok --erc 70,70 without SCT: refused once, nothing sent but IDENTIFY"
+else
+	echo "FAIL --erc 70,70 without SCT: refused once, nothing sent but IDENTIFY (exit $rc)"
+	sed 's/^/  /' "$out/cmd.err" "$out/cmd.log" | head -4
+fi
+
 # Firmware download and TRIM: progress on a terminal only.
 truncate -s 2048 "$out/fw4.bin"
 run SHIM_IDENTIFY="$crafted" -- --yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload-mode3 "$out/fw4.bin"
