@@ -175,15 +175,14 @@ static int kernel_agrees(struct device *dev, uint32_t bytes)
 	char dir[160];
 	int kernel = 0;
 
-	/* The partition table was written in the old block size: the kernel reads it again. */
-	(void)ioctl(dev->fd, BLKRRPART, NULL);
-	if (ioctl(dev->fd, BLKSSZGET, &kernel) == 0 && (uint32_t)kernel == bytes)
-		return 0;
 	/* A SCSI disk is rescanned by itself, an NVMe namespace with its controller. */
-	if (sysfs_disk_dir(dev->fd, dir, sizeof(dir))) {
+	if (!(ioctl(dev->fd, BLKSSZGET, &kernel) == 0 && (uint32_t)kernel == bytes) &&
+	    sysfs_disk_dir(dev->fd, dir, sizeof(dir))) {
 		(void)sysfs_write_line(dir, "device/rescan", "1");
 		(void)sysfs_write_line(dir, "device/rescan_controller", "1");
 	}
+	/* Then the partition table, read again in the new block size (before the rescan, the old one read it). */
+	(void)ioctl(dev->fd, BLKRRPART, NULL);
 	if (ioctl(dev->fd, BLKSSZGET, &kernel) == 0 && (uint32_t)kernel == bytes)
 		return 0;
 	complain(" --set-sector-size: the kernel still has %s's block size as %d bytes, the disk %u: reconnect it, or"

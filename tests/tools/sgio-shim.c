@@ -19,6 +19,7 @@
  *                       SHIM_EPC_IDLE=1: an IDLE's timer (1-240: 5 s units) sets Standby_z;
  *                       with EPC enabled, SET FEATURES enable APM (05h) is aborted
  *   SHIM_LOG_DEVICE=1   start each logged line with the device it went to
+ *   (SHIM_LOG=FILE also writes FILE.kernel: "ioctl: BLKRRPART", "sysfs write: PATH", in order)
  *   SHIM_NVME=CTRL.hex,NS.hex   answer as an NVMe controller with one namespace:
  *                       Identify from those pages (SHIM_NVME_NSZE=N overrides the
  *                       namespace size), I/O commands logged as "nvme-io: OPC NSID
@@ -1416,6 +1417,25 @@ static void sanitize_log(unsigned char *buf, unsigned int len, unsigned int last
 			buf[4 + 4 * f + b] = (unsigned char)(fields[f] >> (8 * b));
 }
 
+/*
+ * What the kernel is asked outside the commands (BLKRRPART, a sysfs write),
+ * a line each in SHIM_LOG's file with ".kernel" after its name.
+ */
+static void log_text(const char *what, const char *text)
+{
+	const char *logpath = getenv("SHIM_LOG");
+	char path[1024];
+	FILE *f;
+
+	if (!logpath)
+		return;
+	snprintf(path, sizeof(path), "%s.kernel", logpath);
+	if (!(f = fopen(path, "a")))
+		return;
+	fprintf(f, "%s: %s\n", what, text);
+	fclose(f);
+}
+
 /* "WHAT: OPC NSID CDW10 CDW11", dwords little-endian as in the submission queue entry. */
 static void log_nvme(const char *what, const struct nvme_passthru_cmd *cmd)
 {
@@ -1638,6 +1658,8 @@ int ioctl(int fd, unsigned long request, ...)
 	if (getenv("SHIM_REAL_BLOCK") &&
 	    (request == BLKRAGET || request == BLKRASET || request == BLKROGET || request == BLKROSET))
 		return real_ioctl(fd, request, arg);
+	if (request == BLKRRPART)
+		log_text("ioctl", "BLKRRPART");
 	errno = ENOTTY;
 	return -1;
 }
@@ -1689,6 +1711,8 @@ static const char *sysfs_redirect(const char *path, char *buf, size_t size)
 		char buf[1024];                                                            \
 		if (!real)                                                                 \
 			real = (FILE * (*)(const char *, const char *)) dlsym(RTLD_NEXT, #name); \
+		if (strncmp(path, "/sys/", 5) == 0 && mode[0] == 'w')                      \
+			log_text("sysfs write", path);                                     \
 		return real(sysfs_redirect(path, buf, sizeof(buf)), mode);                 \
 	}
 REDIRECTED_FOPEN(fopen)
