@@ -476,6 +476,36 @@ else
 	sed 's/^/  /' "$out/cmd.err" "$out/cmd.log" | head -4
 fi
 
+# --fwdownload: stdout, stderr ("fwdownload: xfer_mode=3 min=1 max=2 size=512", which scripts match) and
+# the exit status of hdparm 9.65 under the same double, for each mode.  -modee-max is left out: 9.65
+# sends the whole file in one piece there, past the drive's largest segment (word 235), where ours
+# keeps to it (hdparm.8).
+oracle=${ORACLE:-/usr/sbin/hdparm}
+if [ -n "${DOUBLE_COMPARE:-}" ]; then
+	:
+elif ! "$oracle" -V 2> /dev/null | grep -q 'v9.65$'; then
+	echo "skip --fwdownload against hdparm 9.65: $oracle is not hdparm 9.65 (tests/setup installs it)"
+else
+	truncate -s 2048 "$out/fw965.bin"
+	for o in --fwdownload --fwdownload-mode3 --fwdownload-mode3-max --fwdownload-mode7 --fwdownload-modee; do
+		for who in ours 965; do
+			bin=$H
+			[ "$who" = 965 ] && bin=$oracle
+			env SHIM_IDENTIFY="$crafted" "${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+				"$bin" --yes-i-know-what-i-am-doing --please-destroy-my-drive $o "$out/fw965.bin" /dev/null \
+				> "$out/fw-$who.out" 2> "$out/fw-$who.err"
+			echo "exit $?" >> "$out/fw-$who.out"
+		done
+		if cmp -s "$out/fw-ours.out" "$out/fw-965.out" && cmp -s "$out/fw-ours.err" "$out/fw-965.err"; then
+			echo "ok $o: stdout, stderr and exit status are hdparm 9.65's ($(head -n 1 "$out/fw-965.err"))"
+		else
+			echo "FAIL $o: stdout, stderr and exit status are hdparm 9.65's"
+			diff "$out/fw-965.out" "$out/fw-ours.out" | head -4 | sed 's/^/  /'
+			diff "$out/fw-965.err" "$out/fw-ours.err" | head -4 | sed 's/^/  /'
+		fi
+	done
+fi
+
 # Firmware download and TRIM: progress on a terminal only.
 truncate -s 2048 "$out/fw4.bin"
 run SHIM_IDENTIFY="$crafted" -- --yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload-mode3 "$out/fw4.bin"
