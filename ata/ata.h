@@ -85,6 +85,7 @@ enum ata_set_features {
 
 /* SMART (B0h) subcommands, in FEATURE; LBA 23:8 carries the signature C24Fh, LBA 7:0 the log. */
 enum ata_smart {
+	ATA_SMART_READ_DATA = 0xd0,
 	ATA_SMART_READ_LOG = 0xd5,
 	ATA_SMART_WRITE_LOG = 0xd6,
 };
@@ -300,6 +301,12 @@ static inline bool ata_id_word_reported(uint16_t w)
 }
 
 /* Word 206 bit 0: the SCT Command Transport, whose SCT Status (log E0h) holds the temperature. */
+/* SMART enabled (word 85 bit 0), so that SMART READ DATA answers. */
+static inline bool ata_id_smart_enabled(const uint16_t *id)
+{
+	return ata_id_word_reported(id[ATA_ID_CFS_ENABLE_1]) && (id[ATA_ID_CFS_ENABLE_1] & 0x0001);
+}
+
 static inline bool ata_id_has_sct(const uint16_t *id)
 {
 	return ata_id_word_reported(id[ATA_ID_SCT_COMMAND_TRANSPORT]) && (id[ATA_ID_SCT_COMMAND_TRANSPORT] & 0x0001);

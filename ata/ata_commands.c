@@ -445,6 +445,20 @@ int ata_smart_log(struct device *dev, bool write, uint8_t log, uint8_t data[512]
 	return ata_exec(dev, &cmd, res);
 }
 
+int ata_smart_read_data(struct device *dev, uint8_t data[512], struct ata_result *res)
+{
+	struct ata_cmd cmd = {
+		.tf = { .command = ATA_OP_SMART, .feature = ATA_SMART_READ_DATA, .count = 1, .lba = ATA_SMART_LBA_SIGNATURE,
+			.device = ATA_DEVICE_OBSOLETE },
+		.protocol = ATA_PROTO_PIO_IN,
+		.data = data,
+		.len = 512,
+		.timeout_s = 12,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
 int ata_sct_erc(struct device *dev, bool set, uint16_t selection, uint16_t *value, struct ata_result *res)
 {
 	uint8_t block[512] = { 0 };

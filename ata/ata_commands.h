@@ -141,6 +141,9 @@ int ata_set_max(struct device *dev, enum ata_max_command kind, uint64_t max_lba,
 		struct ata_result *res);
 
 /* SMART READ LOG or WRITE LOG of one 512-byte page of log. */
+/* SMART READ DATA (B0h D0h): the attribute table (ATA/ATAPI-7 and vendors' common layout). */
+int ata_smart_read_data(struct device *dev, uint8_t data[512], struct ata_result *res);
+
 int ata_smart_log(struct device *dev, bool write, uint8_t log, uint8_t data[512],
 		  struct ata_result *res);
 

@@ -46,7 +46,7 @@ enum disk_cache_state { CACHE_UNKNOWN, CACHE_UNSUPPORTED, CACHE_OFF, CACHE_ON };
 
 /* What a disk says of its temperature (-H): facts, worded by the operation (temperature.c). */
 struct disk_temperature {
-	enum temperature_source { TEMP_HITACHI, TEMP_SCT_STATUS, TEMP_NVME_HEALTH, TEMP_SCSI_LOG } source;
+	enum temperature_source { TEMP_HITACHI, TEMP_SCT_STATUS, TEMP_SMART_ATTRIBUTE, TEMP_NVME_HEALTH, TEMP_SCSI_LOG } source;
 	int celsius;
 	uint8_t raw;		/* TEMP_HITACHI: the count register, which 9.65 decodes */
 	bool in_range;		/* TEMP_HITACHI: the error register's bit 4 is clear */

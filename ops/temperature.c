@@ -1,8 +1,9 @@
 /*
  * -H on every kind of disk.  hdparm 9.65 read it only from Hitachi drives
  * (a vendor command); the kinds of disk now answer from what their
- * standards keep: an ATA drive's SCT Status (else 9.65's Hitachi
- * command, with 9.65's lines), an NVMe controller's SMART / Health log
+ * standards keep: a Hitachi or HGST drive gets 9.65's command and lines,
+ * another ATA drive's SCT Status, else its SMART attribute 194, an NVMe
+ * controller's SMART / Health log
  * with its warning and critical thresholds, a SCSI disk's Temperature log
  * page.  Where the disk sleeps, it is left asleep: reading the
  * temperature would wake it, so -H says so instead (an NVMe controller
@@ -31,6 +32,7 @@ static void print_hitachi(const struct disk_temperature *t)
 static const char *const sources[] = {
 	[TEMP_HITACHI] = "Hitachi sense condition",
 	[TEMP_SCT_STATUS] = "SCT Status",
+	[TEMP_SMART_ATTRIBUTE] = "SMART attribute 194",
 	[TEMP_NVME_HEALTH] = "SMART / Health log",
 	[TEMP_SCSI_LOG] = "Temperature log page",
 };
@@ -87,7 +89,7 @@ int temperature_step(struct device *dev, const struct settings *s, enum opt_id o
 	}
 	err = dev->disk->temperature(dev, &t);
 	if (err)
-		return say_cause(&t.cause, err);
+		return say_cause_for(&t.cause, err, s->v[opt].name);
 	if (t.source == TEMP_HITACHI)
 		print_hitachi(&t);
 	else

@@ -68,7 +68,7 @@ struct step {
 	bool ata_only;		/* an ATA command, refused on other disks */
 	enum { HINT_NONE, HINT_ERASE, HINT_POWER } hint;	/* refused on a disk: what it has instead */
 	step_fn *check;		/* an erase: the disk's refusal, nothing sent (many disks check all first) */
-	bool once;		/* a set that failed said why: its option's query, which would say it again, is left out */
+	bool once;		/* a set the disk could not do said why: its option's query, which would say it again, is left out */
 };
 
 /* Last column: ATA commands (refused on NVMe and SCSI disks), or steps that work on any device. */
@@ -341,7 +341,8 @@ static int run_step(struct device *dev, const struct settings *s, const struct s
 	if (st->when == WHEN_QUERY && refused[st->opt])
 		return 0;	/* the set before it failed, and said why */
 	err = st->run(dev, s, st->opt);
-	if (err && st->once)
+	/* EINVAL: the value was refused, not the disk: what it has now is still worth reading. */
+	if (err && err != EINVAL && st->once)
 		refused[st->opt] = true;
 	return err;
 }

@@ -12,7 +12,8 @@
  *                       SHIM_STATUS, SHIM_ERROR; SHIM_SENSE_LEN cuts the sense short
  *   SHIM_COUNT=N, SHIM_LBA=N   registers returned when asked (CK_COND)
  *   SHIM_LOGS=DIR       READ LOG (DMA) EXT and SMART READ LOG of log XX answer DIR/XX.hex (bytes in
- *                       hex, pages one after another); other logs read as 5Ah bytes.
+ *                       hex, pages one after another); other logs read as 5Ah bytes; SMART READ
+ *                       DATA answers DIR/smart.hex.
  *                       SET FEATURES EPC (4Ah) changes DIR/08.hex, the Power Conditions log,
  *                       as a drive would (timers, enabled and saved bits, restore), and
  *                       enable/disable word 120 bit 7 of the SHIM_IDENTIFY file;
@@ -1309,6 +1310,14 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		char path[512];
 
 		snprintf(path, sizeof(path), "%s/%02x.hex", getenv("SHIM_LOGS"), cdb[8]);
+		if (load_bytes(path, 0, io->dxferp, io->dxfer_len) == 0)
+			return 0;
+	}
+	if (command == 0xb0 && cdb[4] == 0xd0 && getenv("SHIM_LOGS") && !twelve) {
+		/* SMART READ DATA: the attribute table. */
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/smart.hex", getenv("SHIM_LOGS"));
 		if (load_bytes(path, 0, io->dxferp, io->dxfer_len) == 0)
 			return 0;
 	}
