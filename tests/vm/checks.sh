@@ -193,7 +193,8 @@ check two-devices 0 $H -W -A /dev/sda /dev/sdb
 check_fails set-D1-rejected "aborted" $H -D1 $S
 check_fails set-P5-rejected "aborted" $H -P5 $S
 check_fails seagate-Z-rejected "aborted" $H -Z $S
-check_fails hitachi-H-rejected "aborted" $H -H $S
+# QEMU's AHCI disk: no SCT, and its SMART attributes have no 194 (temperature): -H sends no vendor command.
+check_fails H-no-temperature "no SCT Status and no SMART attribute 194" $H -H $S
 check_fails set-R1-rejected "aborted" $H -R1 $S
 check_fails s1-unconfirmed "yes-i-know-what-i-am-doing" $H -s1 $S
 check_fails get-d "HDIO_GET_DMA" $H -d $S
