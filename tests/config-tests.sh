@@ -115,6 +115,8 @@ fresh
 run SHIM_IDENTIFY="$out/cfg-page.hex" SHIM_KEEP_FEATURES=1 -- -B254 /dev/null
 sed 's/^cdb: //' "$out/cfg.log" | grep -v ' ec 00$' > "$out/cfg.alone"
 run SHIM_IDENTIFY="$out/cfg-page.hex" SHIM_KEEP_FEATURES=1 -- --apply-config "$cfg"
+# Applied again after -B254 set it: nothing but IDENTIFY goes out.
+sed 's/^cdb: //' "$out/cfg.log" | grep -v ' ec 00$' > "$out/cfg.ours.2"
 if [ "$(cat "$out/cfg.ours")" = "85 06 00 00 05 00 fe 00 00 00 00 00 00 00 ef 00" ] && cmp -s "$out/cfg.ours" "$out/cfg.alone" &&
 	grep -qF " apm = 254: already set, not sent" "$out/cfg.out" && [ ! -s "$out/cfg.ours.2" ]; then
 	ok "--apply-config sends only SET FEATURES APM 254, the bytes of -B254; the write cache that holds is not sent"
@@ -365,15 +367,23 @@ fi
 # The unit's ExecStart, with each disk's own idle_spindown (the double answers the standby commands).
 printf '%s {\n\tidle_spindown = 7\n}\n/dev/disk/by-id/not-here {\n\tidle_spindown = 9\n}\n' "$loop" > "$cfg"
 exec_cmd=$(sed -n 's/^ExecStart=//p' "$inst/lib/systemd/system/hdparm-idle.service")
+# Still running when SIGTERM comes (it was watching), and ended by it: exit 0.
 # shellcheck disable=SC2086
 env SHIM_IDENTIFY="$page" "${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-	timeout --preserve-status -s TERM 3 $exec_cmd > "$out/cfg.out" 2> "$out/cfg.err"
+	$exec_cmd > "$out/cfg.out" 2> "$out/cfg.err" &
+pid=$!
+for _ in $(seq 50); do grep -qs 'watched: standby' "$out/cfg.err" && break; sleep 0.1; done
+sleep 0.5
+alive=no
+kill -0 "$pid" 2> /dev/null && alive=yes
+kill -TERM "$pid" 2> /dev/null
+wait "$pid"
 rc=$?
-if [ "$rc" = 0 ] && grep -q "$loop: watched: standby after 7 s without I/O" "$out/cfg.err" && [ "$(grep -c 'watched: standby' "$out/cfg.err")" = 1 ] &&
+if [ "$rc" = 0 ] && [ "$alive" = yes ] && grep -q "$loop: watched: standby after 7 s without I/O" "$out/cfg.err" && [ "$(grep -c 'watched: standby' "$out/cfg.err")" = 1 ] &&
 	grep -q "/dev/disk/by-id/not-here: not present: watched when it appears" "$out/cfg.err"; then
 	ok "hdparm-idle.service's command watches the disk with its own idle_spindown, until SIGTERM"
 else
-	bad "hdparm-idle.service's command" "exit $rc: $exec_cmd" "$(cat "$out/cfg.out" "$out/cfg.err")"
+	bad "hdparm-idle.service's command" "exit $rc, running at SIGTERM: $alive: $exec_cmd" "$(cat "$out/cfg.out" "$out/cfg.err")"
 fi
 printf '%s {\n\tread_ahead_sect = 64\n}\n' "$loop" > "$cfg"
 $exec_cmd > "$out/cfg.out" 2> "$out/cfg.err"

@@ -110,5 +110,5 @@ assert sorted(seen) == sorted(size), seen" 2> "$work/jcheck.err"; then
 	jcheck json-timings "devs[0]['timings']['cached_reads']['mib'] > 0 and devs[0]['timings']['disk_reads']['mib'] > 0 and devs[0]['timings']['disk_reads']['o_direct'] is False"
 	jcheck json-two "[d['name'] for d in devs] == ['/dev/sda', '/dev/vda'] and devs[0]['errors'] == [] and devs[1]['errors'] != []"
 else
-	echo "vm json: skipped (no python3)"
+	echo "skip vm json: no python3 in this machine (tests/setup installs it)"
 fi
