@@ -6,6 +6,8 @@ H=$1
 out=$2
 ORACLE=${ORACLE:-/usr/sbin/hdparm}
 img="$out/loop.img"
+# shellcheck source=tests/tools/oracle.sh
+. "$(cd "$(dirname "$0")" && pwd)/tools/oracle.sh"
 
 truncate -s 64M "$img"
 dev=$(losetup -f --show "$img" 2>/dev/null) || { echo "skip loop: losetup failed"; echo "end of suite"; exit 0; }
@@ -82,7 +84,7 @@ else
 fi
 
 # Side by side with hdparm 9.65: same stdout and exit status.
-if [ -x "$ORACLE" ] && "$ORACLE" -V 2>/dev/null | grep -q 'v9.65$'; then
+if oracle_965 loop "$ORACLE"; then
 	for args in "" "-a" "-a 300" "-r" "-r0" "-q -a 256" "-v" "-g" "-c" "-d" "-k" "-n" "-u" "-m" "-b" "-z" "-f" \
 		"-S 120" "-S 245" "-K1" "-L1" "-D1" "-P5" "-A1" "-M 128" "-R 1" "-Z" "-H" "-F" "-W1" "-X udma5" "-X 69" \
 		"-a8 -r0" "-p 3" "-w" "-E 4" "-Q"; do

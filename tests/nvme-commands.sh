@@ -12,6 +12,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 double_name=nvme
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
+# shellcheck source=tests/tools/oracle.sh
+. "$top/tests/tools/oracle.sh"
 
 # The disk images the sample after an erase reads (SHIM_DISK_IMAGE): zeros, and zeros with the last block not.
 mkdir -p "$out/sysfs-none/sys"
@@ -177,7 +179,7 @@ check "--format-erase without a terminal: no status line" 0 "*" "Issuing NVMe Fo
 if grep -q 'formatting' "$out/nvme-cmd.err"; then echo "FAIL nvme: --format-erase without a terminal: stderr has no status line"; else echo "ok nvme: --format-erase without a terminal: stderr has no status line"; fi
 # Protection information (DPS byte 29, DPC byte 28, FLBAS bit 4 of Identify Namespace): -I and its
 # JSON against nvme-cli's decoding (id-ns -H) of the same page under the same double.
-if [ -z "${DOUBLE_COMPARE:-}" ] && command -v nvme > /dev/null; then
+if [ -z "${DOUBLE_COMPARE:-}" ] && oracle nvme nvme nvme-cli; then
 	for dps in 00:00:00 09:1f:10 02:07:00 03:1c:00; do
 		IFS=: read -r ps pc fl <<< "$dps"
 		theirs=$(env SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_DPS=$ps SHIM_NVME_DPC=$pc \
@@ -211,7 +213,7 @@ fi
 # --set-sector-size on a namespace: Format NVM (80h) to the LBA format of that size without metadata,
 # no secure erase (SES 0), no protection information: CDW10 = the format's index (bits 3:0, 13:12).
 # The bytes are what nvme-cli's "nvme format --lbaf=4" sends under the same double.
-if [ -z "${DOUBLE_COMPARE:-}" ] && command -v nvme > /dev/null; then
+if [ -z "${DOUBLE_COMPARE:-}" ] && oracle nvme nvme nvme-cli; then
 	rm -f "$out/nvme-their.log"
 	env SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_LOG="$out/nvme-their.log" "${preload[@]}" \
 		timeout 20 nvme format /dev/null --lbaf=4 --force -n 1 > /dev/null 2>&1
@@ -229,7 +231,7 @@ if [ -z "${DOUBLE_COMPARE:-}" ] && command -v nvme > /dev/null; then
 fi
 # With --protection-info 1: the format of 4096 bytes with 8 of metadata, PI type 1 (CDW10 bits 7:5),
 # as nvme-cli's "nvme format --lbaf=5 --pi=1" sends it under the same double.
-if [ -z "${DOUBLE_COMPARE:-}" ] && command -v nvme > /dev/null; then
+if [ -z "${DOUBLE_COMPARE:-}" ] && oracle nvme nvme nvme-cli; then
 	rm -f "$out/nvme-their.log"
 	env SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_DPC=1f SHIM_LOG="$out/nvme-their.log" \
 		"${preload[@]}" timeout 20 nvme format /dev/null --lbaf=5 --pi=1 --force -n 1 > /dev/null 2>&1

@@ -12,6 +12,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 double_name=scsi-format
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
+# shellcheck source=tests/tools/oracle.sh
+. "$top/tests/tools/oracle.sh"
 destroy=--please-destroy-my-drive
 asan="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 # shellcheck source=tests/tools/schema-python.sh
@@ -49,7 +51,7 @@ formatting() { grep -A1 '^cdb: 55\|^cdb: 04' "$1" | grep -v '^--' | tr '\n' ';';
 nothing_sent() { ! grep -q '^cdb: 55\|^cdb: 04' "$out/fmt.log"; }
 
 # --- the bytes, against sg_format under the same double ---
-if [ -z "${DOUBLE_COMPARE:-}" ] && command -v sg_format > /dev/null; then
+if [ -z "${DOUBLE_COMPARE:-}" ] && oracle "scsi format" sg_format "sg3-utils' sg_format"; then
 	while IFS='|' read -r ours theirs disk; do
 		read -r -a disk_env <<< "$disk"
 		rm -f "$out/fmt-their.log"
@@ -164,7 +166,7 @@ touch "$out/fmt.log"
 result $? "--protection-info on an ATA drive: refused"
 
 # The listing of VPD B4h against sg_vpd's decoding of the same page.
-if [ -z "${DOUBLE_COMPARE:-}" ] && command -v sg_vpd > /dev/null; then
+if [ -z "${DOUBLE_COMPARE:-}" ] && oracle "scsi format" sg_vpd "sg3-utils' sg_vpd"; then
 	theirs=$(env SHIM_SCSI=1 SHIM_SCSI_PROTECT=1 $b4 "${preload[@]}" sg_vpd --page=sbl /dev/null 2> /dev/null | awk '
 		/Logical block length:/ { if (len) print len ":" t; len = $4; t = "" }
 		/T[0-3]PS: 1/ { t = t substr($1, 2, 1) }
@@ -177,7 +179,7 @@ if [ -z "${DOUBLE_COMPARE:-}" ] && command -v sg_vpd > /dev/null; then
 fi
 
 # --- protection information in -I: the Control mode page's ATO and DPICZ, against sdparm's decoding ---
-if [ -z "${DOUBLE_COMPARE:-}" ] && command -v sdparm > /dev/null; then
+if [ -z "${DOUBLE_COMPARE:-}" ] && oracle "scsi format" sdparm; then
 	for control in 00,00 08,00 00,80 08,80; do
 		theirs=$(env SHIM_SCSI=1 SHIM_SCSI_CONTROL=$control "${preload[@]}" sdparm --page=co /dev/null 2> /dev/null |
 			awk '$1 == "ATO" || $1 == "DPICZ" { print $1 " " $2 }' | sort | tr '\n' ' ')
