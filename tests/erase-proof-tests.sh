@@ -180,6 +180,55 @@ check "SIGINT during --erase-verify full: a whole record, verification_interrupt
 	 and 0 < r['verification']['disks'][0]['full']['blocks'] < 134217728"
 rm -f "$out/rec-big.img"
 
+# How the record is written, from the system calls (strace): the final record goes to a temporary
+# file beside FILE, which is synced before it is renamed over FILE, and the folder is synced after:
+# a crash leaves the early record or the final one, whole.
+if command -v strace > /dev/null; then
+	rm -f "$out/rec-sys.json" "$out/rec.strace"
+	env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:1 SHIM_BLOCK_DEV=259:0 \
+		SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_DISK_IMAGE_AFTER="$out/rec-pattern.img" "${preload[@]}" "$asan" \
+		strace -f -qq -e trace=openat,fsync,rename,renameat,renameat2,close -o "$out/rec.strace" \
+		"$H" $yes --sanitize-block-erase --sanitize-wait --erase-record "$out/rec-sys.json" /dev/null > /dev/null 2>&1
+	rc=$?
+	"$py" - "$out/rec.strace" "$out/rec-sys.json" "$out" > "$out/rec-sys.err" 2>&1 << 'EOF'
+import re, sys
+lines, final, folder = open(sys.argv[1]).read().splitlines(), sys.argv[2], sys.argv[3]
+fd_of, synced, renames = {}, set(), []
+for l in lines:
+    m = re.search(r'openat\(AT_FDCWD, "([^"]+)", ([^)]*)\) = (\d+)', l)
+    if m:
+        fd_of[m.group(3)] = (m.group(1), m.group(2))
+        continue
+    m = re.search(r'fsync\((\d+)\)\s+= 0', l)
+    if m and m.group(1) in fd_of:
+        synced.add(fd_of[m.group(1)][0])
+        continue
+    m = re.search(r'rename(?:at2?)?\((?:AT_FDCWD, )?"([^"]+)", (?:AT_FDCWD, )?"([^"]+)"', l)
+    if m:
+        renames.append((m.group(1), m.group(2), len(synced), set(synced)))
+        continue
+    m = re.search(r'close\((\d+)\)', l)
+    if m:
+        fd_of.pop(m.group(1), None)
+# Never written in place: no open of FILE itself for writing.
+direct = [l for l in lines if '"%s"' % final in l and 'openat' in l and ('O_WRONLY' in l or 'O_RDWR' in l)]
+assert not direct, direct
+onto = [r for r in renames if r[1] == final]
+assert onto, 'no rename onto the record: %s' % renames
+for tmp, _, _, before in onto:
+    assert tmp.startswith(final + '.') and tmp in before, ('renamed before it was synced', tmp)
+assert folder in synced, 'the folder was never synced'
+EOF
+	if [ $? = 0 ] && [ "$rc" = 0 ]; then
+		echo "ok erase record: written to a temporary file, synced, renamed over FILE, the folder synced (strace)"
+	else
+		echo "FAIL erase record: written to a temporary file, synced, renamed over FILE, the folder synced (exit $rc)"
+		tail -n 3 "$out/rec-sys.err" | sed 's/^/  /'
+	fi
+else
+	echo "skip erase record: strace is not installed (tests/setup installs it): how the record is written not checked"
+fi
+
 # A folder named without its slash, when it is one: a record in it, as with the slash.
 rm -rf "$out/records-noslash"
 mkdir -p "$out/records-noslash"

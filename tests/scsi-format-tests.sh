@@ -50,6 +50,24 @@ formatting() { grep -A1 '^cdb: 55\|^cdb: 04' "$1" | grep -v '^--' | tr '\n' ';';
 # Nothing that changes the disk went out: no MODE SELECT, no FORMAT UNIT.
 nothing_sent() { ! grep -q '^cdb: 55\|^cdb: 04' "$out/fmt.log"; }
 
+# --- the bytes, from SBC-3's layouts, whatever sg_format sends: FORMAT UNIT (04h) byte 1 FMTPINFO
+# (bits 7:6) | FMTDATA 10h | CMPLST 08h, and the short parameter list header: byte 0 PROTECTION FIELD
+# USAGE, byte 1 IMMED 02h, a defect list of length 0.  Table 38: type 0 FMTPINFO 00b; type 1 10b;
+# type 2 11b with PFU 0; type 3 11b with PFU 1.
+while IFS='|' read -r ours cdb data disk; do
+	read -r -a disk_env <<< "$disk"
+	# shellcheck disable=SC2086 # ours are words
+	run SHIM_LOG_FULL=1 "${disk_env[@]}" -- $ours $destroy /dev/null
+	got=$(grep -A1 '^cdb: 04' "$out/fmt.log" | tr '\n' ';')
+	[ "$rc" = 0 ] && [ "$got" = "cdb: $cdb;data: $data;" ]
+	result $? "$ours: FORMAT UNIT $cdb, parameter list $data (SBC-3 table 38)" || echo "  got: $got"
+done <<'EOF'
+--set-sector-size 4096 --protection-info 0|04 18 00 00 00 00|00 02 00 00|SHIM_SCSI_PROTECT=1
+--set-sector-size 4096 --protection-info 1|04 98 00 00 00 00|00 02 00 00|SHIM_SCSI_PROTECT=1
+--set-sector-size 512 --protection-info 2|04 d8 00 00 00 00|00 02 00 00|SHIM_SCSI_BLOCK_LEN=520 SHIM_SCSI_PROTECT=1
+--set-sector-size 512 --protection-info 3|04 d8 00 00 00 00|01 02 00 00|SHIM_SCSI_BLOCK_LEN=520 SHIM_SCSI_PROTECT=1
+EOF
+
 # --- the bytes, against sg_format under the same double ---
 if [ -z "${DOUBLE_COMPARE:-}" ] && oracle "scsi format" sg_format "sg3-utils' sg_format"; then
 	while IFS='|' read -r ours theirs disk; do

@@ -281,6 +281,38 @@ tokens "$out/tcg-revert.log" > "$out/tcg-revert.tokens"
 	grep -qx " Revert: SUCCESS, the drive's TCG state is its factory's; Locking now not enabled, not locked" "$out/tcg-cmd.out" &&
 	[ "$(grep -c '^cdb: .* 5e 00$' "$out/tcg-cmd.log")" = 3 ]
 result $? "MX500: Properties, StartSession, Revert (three TRUSTED SENDs), the drive in its factory state, exit 0"
+# What each IF-SEND carries, from the TCG Core Specification 2.01's layouts and UIDs, without an
+# oracle: the ComPacket's ComID (bytes 4-5), the Packet's TPer and host session numbers (20-23,
+# 24-27), and the call: invoking UID, method UID, and StartSession's arguments.  Properties and
+# StartSession go to the Session Manager (UID ..00FF) outside a session (both numbers 0); Revert to
+# the Admin SP (0000020500000001) inside it: the TPer's number from SyncSession (the double's 1001h)
+# and our HostSessionID (1); StartSession names the Admin SP, Write, the PSID as HostChallenge
+# (name 0) and the PSID authority (000000090001FF01) as HostSigningAuthority (name 3).
+python3 - "$out/tcg-revert.log" "$psid" > "$out/tcg-fields.err" 2>&1 << 'EOF'
+import sys
+psid = sys.argv[2].encode()
+packets = [bytes.fromhex(l[5:].replace(' ', '').strip()) for l in open(sys.argv[1]) if l.startswith('data:')]
+uid = lambda h: bytes([0xa8]) + bytes.fromhex(h)
+SM, ADMIN_SP, PSID_AUTH = uid('00000000000000ff'), uid('0000020500000001'), uid('000000090001ff01')
+PROPERTIES, START_SESSION, REVERT = uid('000000000000ff01'), uid('000000000000ff02'), uid('0000000600000202')
+assert len(packets) == 3, len(packets)
+for p, (tsn, hsn, invoking, method) in zip(packets, [(0, 0, SM, PROPERTIES), (0, 0, SM, START_SESSION),
+                                                     (0x1001, 1, ADMIN_SP, REVERT)]):
+    assert p[4:6] == bytes.fromhex('0888'), p[4:6].hex()
+    got = (int.from_bytes(p[20:24], 'big'), int.from_bytes(p[24:28], 'big'))
+    assert got == (tsn, hsn), ('session numbers', got, (tsn, hsn))
+    d = p[56:56 + int.from_bytes(p[52:56], 'big')]
+    assert d[0] == 0xf8 and d[1:10] == invoking and d[10:19] == method, ('call', d[:19].hex())
+args = packets[1][56 + 19:]
+# [ HostSessionID (tiny 1), SPID, Write (tiny 1), { 0 HostChallenge }, { 3 HostSigningAuthority } ]
+assert args[0] == 0xf0 and args[1] == 0x01 and args[2:11] == ADMIN_SP and args[11] == 0x01, args[:12].hex()
+challenge = bytes([0xd0, len(psid)]) + psid
+assert args[12:15] == bytes([0xf2, 0x00, 0xd0]) and args[13 + 1:13 + 1 + len(challenge)] == challenge, args[12:50].hex()
+rest = args[13 + 1 + len(challenge):]
+assert rest[:13] == bytes([0xf3, 0xf2, 0x03]) + PSID_AUTH + bytes([0xf3]), rest[:13].hex()
+EOF
+result $? "IF-SEND fields from the Core layouts: ComID, session numbers, Session Manager then Admin SP, StartSession's arguments" ||
+	sed 's/^/  /' "$out/tcg-fields.err" | tail -n 3
 # TRUSTED SEND (ACS-3 7.59): FEATURE the protocol, COUNT and LBA 7:0 the 512-byte blocks, LBA 23:8 the ComID;
 # SAT's ATA PASS-THROUGH (16), PIO data-out, the length in COUNT.  sedutil sends the same registers in the
 # 12-byte form: a1 0a 06 01 01 00 88 08 00 5e.
