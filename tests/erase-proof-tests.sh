@@ -241,17 +241,8 @@ else
 	echo "FAIL erase record: a folder named without its slash: one record in it (exit $rc; $(ls "$out/records-noslash"))"
 fi
 
-# until_true SECONDS CMD...: CMD every 0.1 s until it succeeds (1 where it never did).
-until_true() {
-	local n=$(($1 * 10))
-	shift
-	while [ "$n" -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 reserved() { ls "$1"/erase-*.json > /dev/null 2>&1; }
 
 # Where auditors carry records: an exFAT stick (through FUSE, as the kernel here may have no exfat),

@@ -179,8 +179,7 @@ grep -q "Sanitize operation completed without error" "$out/tog.tty" || ok=1
 result $((ok | $?)) "on a terminal: one status line per disk, redrawn in place"
 
 # A disk's process killed by a signal (the OOM killer, a stray kill).  member PID PATH: the
-# process of hdparm PID's run that has PATH open.  until_true SECONDS CMD...: CMD, tried every
-# 0.1 s until it succeeds (1 where it never did): the tests wait for a state, not a time.
+# process of hdparm PID's run that has PATH open; the tests wait for a state (until_true), not a time.
 member() {
 	local c f
 	for c in $(pgrep -P "$1"); do
@@ -190,16 +189,8 @@ member() {
 	done
 	return 1
 }
-until_true() {
-	local n=$(($1 * 10))
-	shift
-	while [ "$n" -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 at_gate() { c=$(member "$pid" /dev/full) && case $(cat /proc/"$c"/wchan 2> /dev/null) in *pipe_read*) true ;; *) false ;; esac; }
 erasing() { grep -q '^/dev/full cdb: 85 .* f4 ' "$out/tog.log" 2> /dev/null && c=$(member "$pid" /dev/full); }
 # ata_bg ENV...: the three disks' security erase with records, in the background (pid).
