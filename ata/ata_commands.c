@@ -459,6 +459,34 @@ int ata_smart_read_data(struct device *dev, uint8_t data[512], struct ata_result
 	return ata_exec(dev, &cmd, res);
 }
 
+/*
+ * SCT Status (log E0h, ACS-3 8.3.2) after an SCT command, as smartctl reads
+ * it: the last command was Error Recovery Control (action code, bytes
+ * 16-17), this function (18-19), and ended without error (extended status,
+ * 14-15).  A pass-through that lost the command, or another command that
+ * ran in between, is said in res->cause: EIO.
+ */
+static int sct_completed(struct device *dev, uint16_t function, struct ata_result *res)
+{
+	uint8_t status[512];
+	struct ata_result read;
+	uint16_t ext, action, done;
+	int err = ata_smart_log(dev, false, ATA_SCT_LOG, status, &read);
+
+	if (err) {
+		*res = read;
+		return err;
+	}
+	ext = get_le16(status + 14);
+	action = get_le16(status + 16);
+	done = get_le16(status + 18);
+	if (ext == 0 && action == ATA_SCT_ACTION_ERC && done == function)
+		return 0;
+	snprintf(res->cause, sizeof(res->cause), "SCT Status after it says extended status %04Xh, action %u, function"
+		 " %u, not Error Recovery Control's %u completed", ext, action, done, function);
+	return EIO;
+}
+
 int ata_sct_erc(struct device *dev, bool set, uint16_t selection, uint16_t *value, struct ata_result *res)
 {
 	uint8_t block[512] = { 0 };
@@ -479,6 +507,8 @@ int ata_sct_erc(struct device *dev, bool set, uint16_t selection, uint16_t *valu
 	put_le16(block + 4, selection);
 	put_le16(block + 6, set ? *value : 0);
 	err = ata_exec(dev, &cmd, res);
+	if (!err)
+		err = sct_completed(dev, set ? ATA_SCT_ERC_SET : ATA_SCT_ERC_RETURN, res);
 	if (!err && !set && !res->have_regs) {
 		snprintf(res->cause, sizeof(res->cause), "the drive's answer did not come back");
 		err = EIO;

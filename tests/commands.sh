@@ -443,7 +443,7 @@ if [ -z "${DOUBLE_COMPARE:-}" ]; then
 	rm -f "$out/erc-smartctl.log" "$out/erc-ours.log"
 	env SHIM_IDENTIFY="$intel" SHIM_LOGS="$out/sct-erc" SHIM_LOG="$out/erc-smartctl.log" LD_PRELOAD="$shim" \
 		smartctl -l scterc,70,70 -d sat /dev/null > /dev/null 2>&1
-	env SHIM_IDENTIFY="$intel" SHIM_LOG="$out/erc-ours.log" LD_PRELOAD="$shim" \
+	env SHIM_IDENTIFY="$intel" SHIM_LOGS="$out/sct-erc" SHIM_LOG="$out/erc-ours.log" LD_PRELOAD="$shim" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$H" -q --erc 70,70 /dev/null > /dev/null 2>&1
 	rc=$?
 	scterc_sets() {
@@ -481,7 +481,9 @@ fi
 
 # --erc read through a pass-through that echoes the registers it was sent (COUNT 01h, LBA 7:0 E0h:
 # E001h, 5734.5 s): refused, as smartctl refuses it ("returns COUNT and LBA_LOW register unchanged").
-run SHIM_IDENTIFY="$top/tests/identify/real/INTEL_SSDSA2CW120G3--4PC10302.hex" SHIM_COUNT=1 SHIM_LBA=0xe0 -- --erc
+mkdir -p "$out/sct-erc-get"
+grep -v '^#' "$top/tests/ops/data/sct-status-erc-get.hex" > "$out/sct-erc-get/e0.hex"
+run SHIM_IDENTIFY="$top/tests/identify/real/INTEL_SSDSA2CW120G3--4PC10302.hex" SHIM_LOGS="$out/sct-erc-get" SHIM_COUNT=1 SHIM_LBA=0xe0 -- --erc
 if [ "$rc" = 5 ] && grep -q 'COUNT and LBA came back as they were sent (01h, E0h): not the drive.s answer' "$out/cmd.err" &&
 	! grep -q 'error recovery limits:' "$out/cmd.out"; then
 	echo "ok --erc: registers echoed by a bridge (E001h) are refused, not shown as 5734.5 s"
