@@ -371,7 +371,8 @@ rc=$?
 tokens "$out/tcg-cmd.log" > "$out/tcg-stdin.tokens"
 [ "$rc" = 0 ] && [ -n "$cmdline" ] && [ "${cmdline/$psid/}" = "$cmdline" ] && cmp -s "$out/tcg-stdin.tokens" "$out/tcg-revert.tokens" &&
 	grep -qx " Revert: SUCCESS, the drive's TCG state is its factory's; Locking now not enabled, not locked" "$out/tcg-cmd.out"
-result $? "--tcg-psid-revert -: the PSID from standard input, not in /proc/PID/cmdline ($cmdline); the same calls, reverted"
+result $? "--tcg-psid-revert -: the PSID from standard input, not in /proc/PID/cmdline; the same calls, reverted" ||
+	echo "  cmdline: $cmdline"
 if command -v script > /dev/null; then
 	rm -f "$out/tcg-cmd.log"
 	{ sleep 1; echo "$psid"; } | script -qec "env SHIM_IDENTIFY=$identify SHIM_LOG=$out/tcg-cmd.log SHIM_TCG=$mx500 \
