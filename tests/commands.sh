@@ -459,6 +459,29 @@ if [ -z "${DOUBLE_COMPARE:-}" ]; then
 		echo "FAIL --erc 70,70: the same SCT Error Recovery Control commands as smartctl -l scterc,70,70 (exit $rc)"
 		diff <(echo "$theirs") <(scterc_sets "$out/erc-ours.log") | head -6 | sed 's/^/  /'
 	fi
+	# --json --erc and --json -H: smartctl's shapes, held against smartctl -j reading the same answers
+	# (every member of its ata_sct_erc; its temperature's current).
+	mkdir -p "$out/sct-erc-get2"
+	grep -v '^#' "$top/tests/ops/data/sct-status-erc-get.hex" > "$out/sct-erc-get2/e0.hex"
+	for pair in "ata_sct_erc:error_recovery:-l scterc:--erc:$out/sct-erc-get2:0x46" "temperature:temperature:-l scttempsts:-H:$out/sct:0xff"; do
+		IFS=: read -r their_key our_key their_opt our_opt logs count <<< "$pair"
+		# shellcheck disable=SC2086 # their option is words
+		env SHIM_IDENTIFY="$intel" SHIM_LOGS="$logs" SHIM_COUNT=$count SHIM_LBA=0 LD_PRELOAD="$shim" \
+			smartctl -j $their_opt -d sat /dev/null > "$out/json-theirs.json" 2> /dev/null
+		run SHIM_IDENTIFY="$intel" SHIM_LOGS="$logs" SHIM_COUNT=$count SHIM_LBA=0 -- --json $our_opt
+		if python3 - "$out/json-theirs.json" "$out/cmd.out" "$their_key" "$our_key" << 'EOF'
+import json, sys
+theirs = json.load(open(sys.argv[1]))[sys.argv[3]]
+ours = json.load(open(sys.argv[2]))["devices"][0][sys.argv[4]]
+keys = ["current"] if sys.argv[3] == "temperature" else list(theirs)
+assert keys and all(ours[k] == theirs[k] for k in keys), (ours, theirs)
+EOF
+		then
+			echo "ok --json $our_opt: $our_key as smartctl -j $their_opt gives $their_key"
+		else
+			echo "FAIL --json $our_opt: $our_key as smartctl -j $their_opt gives $their_key (exit $rc)"
+		fi
+	done
 	# A Hitachi drive (QEMU's page with a Hitachi model): 9.65's command (F0h) and lines, byte for byte,
 	# for COUNT 64h (30 C), 02h (-19) and FFh (over 107), in range and not (ERROR bit 4).  (COUNT 00h,
 	# "under -20", cannot be played here: the double answers CHECK POWER MODE with the same COUNT,
