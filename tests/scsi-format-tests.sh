@@ -216,6 +216,28 @@ run SHIM_SCSI_CONTROL=08,80 -- -I /dev/null
 [ "$rc" = 0 ] && ! grep -q '^cdb: 5a .. 0a' "$out/fmt.log" && ! grep -q 'ATO' "$out/fmt.out"
 result $? "-I on a disk without protection information: the Control page not asked"
 
+# SIGINT during --format-wait (a 20 s format): the wait ends, the format goes on in the disk, exit 4,
+# and the record, whole, says the wait was interrupted with the disk's format before it (512 bytes,
+# no protection), known since the format was sent.
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+rm -f "$out/fmt-int.json" "$out/fmt.log"
+env SHIM_SCSI=1 SHIM_SCSI_FORMAT=20 SHIM_SCSI_BLOCKS=1000000 SHIM_LOG="$out/fmt.log" "${preload[@]}" "$asan" \
+	"$H" --set-sector-size 4096 --format-wait $destroy --erase-record "$out/fmt-int.json" /dev/null \
+	> "$out/fmt.out" 2> "$out/fmt.err" &
+pid=$!
+until_true 10 grep -qs '^cdb: 03' "$out/fmt.log"
+kill -s INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 4 ] && grep -q 'interrupted: the format goes on in the drive' "$out/fmt.err" && python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["outcome"] == "wait_interrupted" and r["erase"]["sent"] and r["exit_status"] == 4, r["outcome"]
+assert r["format"]["before"] == {"block_bytes": 512, "metadata_bytes": 0, "blocks": 1000000, "protection_type": 0}, r["format"]
+assert r["format"]["after"] is None' "$out/fmt-int.json"
+result $? "SIGINT during --format-wait: exit 4, the record says wait_interrupted, with the format before it" ||
+	sed 's/^/  /' "$out/fmt.err" | head -n 3
+
 # --- many disks at once (/dev/null, /dev/zero and /dev/full are three disks of the double) ---
 run SHIM_SCSI_FORMAT=3 -- --set-sector-size 4096 --format-wait $destroy /dev/null
 single=$took
