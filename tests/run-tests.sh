@@ -291,15 +291,6 @@ fi
 root_and_loop=
 [ "$(id -u)" = 0 ] && command -v losetup > /dev/null && root_and_loop=1
 [ -z "$root_and_loop" ] || beside idle bash tests/idle-tests.sh "$HDPARM" "$out"
-# The deliberate faults (tests/mutants/list): each put into a copy of the tree, rebuilt, and its suite
-# must fail.  After idle's in the same line: its own idle suite must not share tracefs with that one.
-if [ -n "${SKIP_REBUILDS:-}" ]; then
-	skip "mutants: SKIP_REBUILDS is set"
-elif [ -z "$root_and_loop" ]; then
-	skip "mutants: need root and losetup (their suites use loop devices)"
-else
-	beside mutants bash tests/mutants/run.sh "$out"
-fi
 
 # --- the pure functions, case tables in C (tests/unit/unit.c) ---
 unit_srcs=(tests/unit/unit.c nvme/nvme.c ata/sat.c ata/ata_commands.c transport/sg.c transport/sense.c ops/ranges.c scsi/scsi_pages.c block/sysfs.c output/report.c output/json.c ops/erasecheck.c ops/erase_blocks.c ops/erase_verify.c block/readq.c output/progress.c ata/epc_decode.c ops/checks.c block/partition.c block/reach.c block/wake_trace.c tcg/tcg_discovery.c tcg/tcg_session.c tcg/tcg_methods.c ops/tcg_locked.c ops/tcg_ask.c ops/erase_record.c)
@@ -359,6 +350,17 @@ fi
 
 # --- what ran beside ---
 collect_beside
+
+# The deliberate faults (tests/mutants/list): each put into a copy of the tree, rebuilt, and its suite
+# must fail.  Last, alone: their suites use loop devices, tracefs and mounts that the suites above use
+# too (beside them, a mounted exFAT stick's loop device changed another suite's read-ahead).
+if [ -n "${SKIP_REBUILDS:-}" ]; then
+	skip "mutants: SKIP_REBUILDS is set"
+elif [ -z "$root_and_loop" ]; then
+	skip "mutants: need root and losetup (their suites use loop devices)"
+else
+	suite mutants bash tests/mutants/run.sh "$out"
+fi
 
 for s in "${skips[@]}"; do echo "skipped: $s"; done
 echo "$passed passed, $failed failed, ${#skips[@]} skipped"
