@@ -56,6 +56,7 @@ struct member {
 	size_t log_len;
 	char *json;
 	size_t json_len;
+	size_t json_cut;		/* bytes of its device object that never came (0: it came whole, or none) */
 	dev_t reached[MAX_REACHED];
 	unsigned int n_reached;
 	char record[512];		/* its erase record's path, "" where none */
@@ -520,6 +521,7 @@ static void member_ended(struct member *m)
 {
 	reap(m, true);
 	if (m->json_wanted) {
+		m->json_cut = m->json_wanted;
 		free(m->json);
 		m->json = NULL;
 		m->json_len = m->json_wanted = 0;
@@ -637,10 +639,27 @@ static const char *how_to_follow(const struct settings *s)
 	return "--sanitize-status";
 }
 
+/* text said on stderr and, where the run is JSON, as m's device object in its place (outcome: NULL, none). */
+static void say_instead(const struct member *m, const struct run_flags *run, const char *text, const char *outcome)
+{
+	if (!run->json) {
+		complain("%s", text);
+		return;
+	}
+	json_object_begin(NULL);
+	json_string("name", m->job->device);
+	report_operation("erase of many disks");
+	complain("%s", text);
+	if (outcome && settings_erase(&m->job->s))
+		json_string("erase_outcome", outcome);
+	report_json_errors();
+	report_operation(NULL);
+	json_object_end();
+}
+
 /*
- * m's process was killed: said on stderr, and as its device object (its
- * outcome and the error) where the run is JSON.  Its erase record, written
- * before the erase went out, says the outcome is unknown.
+ * m's process was killed: said, and its device object says so.  Its erase
+ * record, written before the erase went out, says the outcome is unknown.
  */
 static void say_death(const struct member *m, const struct run_flags *run)
 {
@@ -655,19 +674,7 @@ static void say_death(const struct member *m, const struct run_flags *run)
 			 " still be erasing: check with %s%s%s\n", m->job->device, sig, strsignal(sig),
 			 how_to_follow(&m->job->s), m->record[0] ? "; its record says the outcome is unknown: " : "",
 			 m->record);
-	if (!run->json) {
-		complain("%s", text);
-		return;
-	}
-	json_object_begin(NULL);
-	json_string("name", m->job->device);
-	report_operation("erase of many disks");
-	complain("%s", text);
-	if (settings_erase(&m->job->s))
-		json_string("erase_outcome", m->stage == DIED ? "not_started" : "unknown");
-	report_json_errors();
-	report_operation(NULL);
-	json_object_end();
+	say_instead(m, run, text, m->stage == DIED ? "not_started" : "unknown");
 }
 
 bool jobs_erase_together(const struct job *jobs, int njobs)
@@ -723,10 +730,18 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	for (int i = 0; i < started; i++) {
 		replay(&m[i]);
-		if (m[i].stage == DIED || m[i].stage == KILLED)
+		if (m[i].stage == DIED || m[i].stage == KILLED) {
 			say_death(&m[i], run);
-		else
+		} else if (m[i].json_cut) {
+			char text[400];
+
+			/* Never spliced in: the document stays whole, and says what is missing. */
+			snprintf(text, sizeof(text), "%s: its process's JSON object came cut short (%zu bytes missing): it"
+				 " is left out; the output above is all there is\n", m[i].job->device, m[i].json_cut);
+			say_instead(&m[i], run, text, NULL);
+		} else {
 			json_add_devices(m[i].json, m[i].json_len);
+		}
 		if (m[i].exit_status)
 			status = m[i].exit_status;
 		close_member(&m[i]);
