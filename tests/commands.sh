@@ -7,6 +7,8 @@ out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
 shim="$out/sgio-shim.so"
 page="$top/tests/identify/pages/qemu-ahci-hdd.hex"
+# shellcheck source=tests/tools/oracle.sh
+. "$top/tests/tools/oracle.sh"
 
 if ! ${CC:-cc} -shared -fPIC -O2 -o "$shim" "$top/tests/tools/sgio-shim.c" -ldl; then
 	echo "FAIL build tests/tools/sgio-shim.c"
@@ -178,7 +180,8 @@ expect "-S120y: a value in the option's word may be followed by more options" 0 
 # 16-byte descriptor per configuration, byte 0 bit 7 set when valid, bytes
 # 2-3 the DESCRIPTOR CHECK word, bytes 4-7 the LOGICAL SECTOR SIZE in WORDS.
 # Offered: 256 words (512 bytes, check 1111h) and 2048 words (4096 bytes,
-# check 2222h).  The log directory says log 2Fh has one page.
+# check 1234h: two bytes that differ, so that their order and each byte
+# show).  The log directory says log 2Fh has one page.
 logs="$out/logs"
 mkdir -p "$logs"
 hex_page() { # OFFSET=BYTE ...: 512 bytes in hex, zero but where given
@@ -188,7 +191,7 @@ hex_page() { # OFFSET=BYTE ...: 512 bytes in hex, zero but where given
 	echo "${b[@]}"
 }
 hex_page 0=01 94=01 > "$logs/00.hex"
-hex_page 0=80 2=11 3=11 5=01 16=80 18=22 19=22 21=08 > "$logs/2f.hex"
+hex_page 0=80 2=11 3=11 5=01 16=80 18=34 19=12 21=08 > "$logs/2f.hex"
 crafted="$top/tests/identify/pages/crafted-security-big.hex"
 sector_size_case() { # SIZE WANTED-EXIT WANTED-LAST-CDB
 	run SHIM_IDENTIFY="$crafted" SHIM_LOGS="$logs" -- --set-sector-size "$1" --please-destroy-my-drive
@@ -202,10 +205,37 @@ sector_size_case() { # SIZE WANTED-EXIT WANTED-LAST-CDB
 		echo "  wanted:       $3"
 	fi
 }
-# SET SECTOR CONFIGURATION EXT (B2h): FEATURE = the descriptor's check word, COUNT = its index.
-sector_size_case 4096 0 "85 07 00 22 22 00 01 00 00 00 00 00 00 40 b2 00"
+# SET SECTOR CONFIGURATION EXT (B2h), ACS-4: FEATURE 15:0 = the COMMAND CHECK, the descriptor's
+# DESCRIPTOR CHECK word; COUNT 2:0 = the descriptor's index (as openSeaChest sends it).
+sector_size_case 4096 0 "85 07 00 12 34 00 01 00 00 00 00 00 00 40 b2 00"
 sector_size_case 512 0 "85 07 00 11 11 00 00 00 00 00 00 00 00 40 b2 00"
 sector_size_case 2048 22 "85 09 0e 00 00 00 01 00 2f 00 00 00 00 40 2f 00"
+# hdparm 9.65 under the same double: the same log read, the same command, output and exit, but
+# for what hdparm.8 lists: 9.65 drops the check word's low byte (FEATURE 1200h, which a drive that
+# checks it rejects), and sets CK_COND; the DEVICE byte, whose bits ACS-4 makes obsolete or N/A
+# for these commands, each tool fills its own way (9.65 E0h, ours 40h).  Native only: 9.65
+# cannot load a cross build's double.
+if [ -z "${DOUBLE_COMPARE:-}" ] && oracle_965 "--set-sector-size against hdparm 9.65" "${ORACLE:-/usr/sbin/hdparm}"; then
+	run SHIM_IDENTIFY="$crafted" SHIM_LOGS="$logs" -- --set-sector-size 4096 --please-destroy-my-drive
+	echo "exit $rc" >> "$out/cmd.out"
+	cp "$out/cmd.out" "$out/sss-ours.out"
+	awk '/^cdb: / { $15 = "dev"; print }' "$out/cmd.log" > "$out/sss-ours.cdb"
+	rm -f "$out/cmd.log"
+	env SHIM_IDENTIFY="$crafted" SHIM_LOGS="$logs" SHIM_LOG="$out/cmd.log" LD_PRELOAD="$shim" \
+		"${ORACLE:-/usr/sbin/hdparm}" --set-sector-size 4096 --please-destroy-my-drive /dev/null > "$out/sss-965.out" 2> /dev/null
+	echo "exit $?" >> "$out/sss-965.out"
+	# Theirs, with the listed difference put right: FEATURE 7:0 the check's low byte, no CK_COND.
+	awk '/^cdb: / { $15 = "dev"; print }' "$out/cmd.log" |
+		sed 's/^\(cdb: 85 07\) 20 12 00 \(.* b2 00\)$/\1 00 12 34 \2/' > "$out/sss-965.cdb"
+	if cmp -s "$out/sss-ours.out" "$out/sss-965.out" && cmp -s "$out/sss-ours.cdb" "$out/sss-965.cdb" &&
+		grep -q '^cdb: 85 07 00 12 34 .* b2 00$' "$out/sss-965.cdb"; then
+		echo "ok --set-sector-size 4096: 9.65's commands and output, but for the whole check word (hdparm.8)"
+	else
+		echo "FAIL --set-sector-size 4096: 9.65's commands and output, but for the whole check word (hdparm.8)"
+		diff "$out/sss-965.cdb" "$out/sss-ours.cdb" | head -6 | sed 's/^/  /'
+		diff "$out/sss-965.out" "$out/sss-ours.out" | head -4 | sed 's/^/  /'
+	fi
+fi
 run SHIM_LOGS="$logs" -- -I
 expect "-I lists the log's sizes in bytes, as 9.65 does" 0 "512 bytes [ Supported: 512 4096 ]" ""
 
