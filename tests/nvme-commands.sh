@@ -177,6 +177,46 @@ fi
 run SHIM_NVME_DELAY=80 SHIM_DELAY_MS=1000 -- --yes-i-know-what-i-am-doing --format-erase user
 check "--format-erase without a terminal: no status line" 0 "*" "Issuing NVMe Format NVM with user-data erase of namespace 1" ""
 if grep -q 'formatting' "$out/nvme-cmd.err"; then echo "FAIL nvme: --format-erase without a terminal: stderr has no status line"; else echo "ok nvme: --format-erase without a terminal: stderr has no status line"; fi
+# -H against smartctl (-A, -c) and nvme-cli (smart-log, id-ctrl) reading the same answers: the
+# composite temperature of the SMART / Health log (bytes 2:1, kelvin) and Identify Controller's
+# WCTEMP and CCTEMP (bytes 267:266 and 269:268, kelvin), here 348 K and 358 K (75 and 85 C) in a
+# copy of QEMU's page, for 250 K (below zero) and 330 K; and --json -H against smartctl -j.
+if [ -z "${DOUBLE_COMPARE:-}" ] && oracle nvme smartctl && oracle nvme nvme nvme-cli; then
+	python3 - "$top/tests/nvme/qemu-ctrl.hex" "$out/thresholds-ctrl.hex" << 'PY'
+import sys
+b = open(sys.argv[1]).read().split()
+b[266:270] = ["5c", "01", "66", "01"]
+open(sys.argv[2], "w").write("".join(" ".join(b[i:i + 16]) + "\n" for i in range(0, len(b), 16)))
+PY
+	for kelvin in 250 330; do
+		e=(SHIM_NVME="$out/thresholds-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_TEMP=$kelvin SHIM_SYSFS="$out/sysfs-none")
+		smartctl=$(for o in -A -c; do env "${e[@]}" "${preload[@]}" smartctl $o -d nvme /dev/null 2> /dev/null; done |
+			sed -n 's/^Temperature: *\(-*[0-9]*\) Celsius$/\1/p; s/^Warning  Comp. Temp. Threshold: *\([0-9]*\) Celsius$/\1/p
+				s/^Critical Comp. Temp. Threshold: *\([0-9]*\) Celsius$/\1/p' | tr '\n' ' ')
+		nvmecli=$({ env "${e[@]}" "${preload[@]}" nvme smart-log /dev/null 2> /dev/null | sed -n 's/^temperature\t*: \(-*[0-9]*\)°C.*/\1/p'
+			env "${e[@]}" "${preload[@]}" nvme id-ctrl /dev/null 2> /dev/null | awk '$1 == "wctemp" || $1 == "cctemp" { print $3 - 273 }'; } | tr '\n' ' ')
+		run "${e[@]}" -- -H
+		ours=$(sed -n 's/^ drive temperature (celsius) is:  //p; s/^ warning threshold (celsius):  *//p; s/^ critical threshold (celsius):  *//p' \
+			"$out/nvme-cmd.out" | tr '\n' ' ')
+		if [ "$rc" = 0 ] && [ "$ours" = "$((kelvin - 273)) 75 85 " ] && [ "$smartctl" = "$ours" ] && [ "$nvmecli" = "$ours" ]; then
+			echo "ok nvme: -H at $kelvin K: the temperature and thresholds smartctl and nvme-cli read ($ours)"
+		else
+			echo "FAIL nvme: -H at $kelvin K: the temperature and thresholds smartctl and nvme-cli read (exit $rc)"
+			echo "  ours: $ours; smartctl: $smartctl; nvme-cli: $nvmecli"
+		fi
+		env "${e[@]}" "${preload[@]}" smartctl -j -A -d nvme /dev/null > "$out/nvme-smartctl.json" 2> /dev/null
+		run "${e[@]}" -- --json -H
+		if python3 -c 'import json, sys
+theirs = json.load(open(sys.argv[1]))["temperature"]
+ours = json.load(open(sys.argv[2]))["devices"][0]["temperature"]
+sys.exit(0 if ours["current"] == theirs["current"] == int(sys.argv[3]) - 273 else 1)' "$out/nvme-smartctl.json" "$out/nvme-cmd.out" "$kelvin"; then
+			echo "ok nvme: --json -H at $kelvin K: temperature.current as smartctl -j gives it"
+		else
+			echo "FAIL nvme: --json -H at $kelvin K: temperature.current as smartctl -j gives it (exit $rc)"
+		fi
+	done
+fi
+
 # Protection information (DPS byte 29, DPC byte 28, FLBAS bit 4 of Identify Namespace): -I and its
 # JSON against nvme-cli's decoding (id-ns -H) of the same page under the same double.
 if [ -z "${DOUBLE_COMPARE:-}" ] && oracle nvme nvme nvme-cli; then
