@@ -189,7 +189,7 @@ b[266:270] = ["5c", "01", "66", "01"]
 open(sys.argv[2], "w").write("".join(" ".join(b[i:i + 16]) + "\n" for i in range(0, len(b), 16)))
 PY
 	for kelvin in 250 330; do
-		e=(SHIM_NVME="$out/thresholds-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_TEMP=$kelvin SHIM_SYSFS="$out/sysfs-none")
+		e=(SHIM_NVME="$out/thresholds-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_TEMP="$kelvin" SHIM_SYSFS="$out/sysfs-none")
 		smartctl=$(for o in -A -c; do env "${e[@]}" "${preload[@]}" smartctl $o -d nvme /dev/null 2> /dev/null; done |
 			sed -n 's/^Temperature: *\(-*[0-9]*\) Celsius$/\1/p; s/^Warning  Comp. Temp. Threshold: *\([0-9]*\) Celsius$/\1/p
 				s/^Critical Comp. Temp. Threshold: *\([0-9]*\) Celsius$/\1/p' | tr '\n' ' ')
