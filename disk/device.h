@@ -429,6 +429,7 @@ struct device {
 	bool refused;		/* a dangerous option lacked its confirmation flag */
 	bool record_unwritable;	/* --erase-record's folder cannot be written: no erase, and no record */
 	bool sanitize_started;	/* this run started a sanitize (a SCSI disk keeps no record of one) */
+	bool erc_set;		/* --erc's limits were set: its read-back must hold them */
 	/* A format this run started in the background (--set-sector-size on SCSI): the disk before it, for old -> new. */
 	bool format_started;
 	bool formats_shown;	/* the formats on offer were listed (once a run) */

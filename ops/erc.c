@@ -10,6 +10,8 @@
  * RECOVERY TIME LIMIT).  This file words them; the kinds only read and
  * send.
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "checks.h"
@@ -36,6 +38,29 @@ static void json_limit(const char *key, unsigned int ds)
 	json_object_end();
 }
 
+/*
+ * After a set, the read-back must hold what was asked: a drive may round a
+ * limit or keep its own floor, and a bridge may drop the command yet say
+ * it went.  A RAID set relies on the limit, so a difference is a failure.
+ */
+static bool read_back_differs(const struct device *dev, const struct settings *s, enum opt_id opt,
+			      const struct disk_erc *e)
+{
+	unsigned int want_r = (unsigned int)s->v[opt].num, want_w = (unsigned int)s->v[opt].num2;
+	char r[16], w[16], wr[16], ww[16];
+
+	if (!dev->erc_set || (e->read_ds == want_r && (e->one_limit || e->write_ds == want_w)))
+		return false;
+	if (e->one_limit)
+		complain("%s: the disk kept %s, not the %s asked\n", s->v[opt].name, limit_text(e->read_ds, r, sizeof(r)),
+			 limit_text(want_r, wr, sizeof(wr)));
+	else
+		complain("%s: the drive kept read %s, write %s, not the read %s, write %s asked\n", s->v[opt].name,
+			 limit_text(e->read_ds, r, sizeof(r)), limit_text(e->write_ds, w, sizeof(w)),
+			 limit_text(want_r, wr, sizeof(wr)), limit_text(want_w, ww, sizeof(ww)));
+	return true;
+}
+
 int erc_get_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct disk_erc e = { 0 };
@@ -56,7 +81,7 @@ int erc_get_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	json_limit("write", e.write_ds);
 	json_string("source", e.source);
 	json_object_end();
-	return 0;
+	return read_back_differs(dev, s, opt, &e) ? EIO : 0;
 }
 
 int erc_set_step(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -72,5 +97,6 @@ int erc_set_step(struct device *dev, const struct settings *s, enum opt_id opt)
 		    limit_text(e.write_ds, w, sizeof(w)));
 	if ((err = dev->disk->erc_set(dev, &e)))
 		return say_cause_for(&e.cause, err, s->v[opt].name);
+	dev->erc_set = true;
 	return 0;
 }

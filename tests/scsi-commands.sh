@@ -316,7 +316,19 @@ if [ -z "${DOUBLE_COMPARE:-}" ]; then
 --epc-goto idle_a|sg_start --pc=10 --mod=0
 --epc-goto standby_y|sg_start --pc=11 --mod=1
 --epc-goto standby_z|sg_start --pc=11 --mod=0
+--erc 40|sdparm --page=rw --set=RTL=4000
+--erc 655|sdparm --page=rw --set=RTL=65500
 PAIRS
+	# --erc reads the RECOVERY TIME LIMIT that sdparm --get=RTL reads (7000 ms).
+	theirs=$(env SHIM_SCSI=1 "${preload[@]}" sdparm --page=rw --get=RTL /dev/null 2> /dev/null | awk '$1 == "RTL" { print $2 }')
+	run -- --erc
+	if [ "$rc" = 0 ] && [ "$theirs" = 7000 ] &&
+		grep -qx ' error recovery limit:  7.0 s, reads and writes (Read-Write Error Recovery mode page (01h))' "$out/scsi-cmd.out"; then
+		echo "ok scsi: --erc reads the limit sdparm --get=RTL reads ($theirs ms)"
+	else
+		echo "FAIL scsi: --erc reads the limit sdparm --get=RTL reads (sdparm: '$theirs' ms, exit $rc)"
+		sed 's/^/  /' "$out/scsi-cmd.out" "$out/scsi-cmd.err" | head -4
+	fi
 	# sdparm -l: "IACT  20  [cha: y, def: 20, sav: 20]": current, changeable, default, saved of each
 	# field; of the enable bits --epc shows the current value and whether it may change.
 	theirs=$(env SHIM_SCSI=1 SHIM_SCSI_POWER=epc "${preload[@]}" sdparm --page=po -l /dev/null 2> /dev/null |

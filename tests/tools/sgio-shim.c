@@ -71,7 +71,9 @@
  *                       answers, ATA_16 and ATA_12 are refused (ILLEGAL REQUEST, invalid
  *                       command operation code), and it answers INQUIRY (VPD 00h, 80h, 83h,
  *                       B0h, B1h, B2h), READ CAPACITY (16), MODE SENSE (10) of the caching
- *                       page, REQUEST SENSE; other commands end GOOD.  Answers follow SPC-4
+ *                       page and the Read-Write Error Recovery page (RECOVERY TIME LIMIT 7000 ms,
+ *                       changeable; MODE SELECT sets it for the process), REQUEST SENSE; other
+ *                       commands end GOOD.  Answers follow SPC-4
  *                       and SBC-3 (an 8 TB SAS disk, 512-byte logical and 4096-byte physical
  *                       blocks, 7200 rpm, 3.5 inch, thin provisioned).
  *   SHIM_SCSI_LACK=80,b1   VPD pages it does not have (also left out of page 00h)
@@ -538,7 +540,10 @@ static void power_model(void)
 	}
 }
 
-/* MODE SELECT (10) of the power condition or background control page: the model takes it. */
+/* The Read-Write Error Recovery page's RECOVERY TIME LIMIT (ms), which MODE SELECT changes. */
+static unsigned int recovery_ms = 7000;
+
+/* MODE SELECT (10) of the power condition, background control or error recovery page: the model takes it. */
 static void power_model_select(const unsigned char *cdb, const unsigned char *data, unsigned int len)
 {
 	unsigned int at = 8 + (data[6] << 8 | data[7]);
@@ -546,7 +551,9 @@ static void power_model_select(const unsigned char *cdb, const unsigned char *da
 	power_model();
 	if (at + 2 > len)
 		return;
-	if ((data[at] & 0x3f) == 0x1a && at + 40 <= len) {
+	if ((data[at] & 0x3f) == 0x01 && at + 12 <= len) {
+		recovery_ms = (unsigned int)(data[at + 10] << 8 | data[at + 11]);
+	} else if ((data[at] & 0x3f) == 0x1a && at + 40 <= len) {
 		memcpy(power_pages[0] + 2, data + at + 2, 38);
 		if (cdb[1] & 1)
 			memcpy(power_pages[3] + 2, data + at + 2, 38);
@@ -1044,12 +1051,18 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 			page[p + 5] = (unsigned char)b5;
 			page[p + 8] = 0xff; page[p + 9] = 0xff;	/* BUSY TIMEOUT PERIOD: unlimited */
 			p += 12;
-		} else if (code == 0x01 && getenv("SHIM_SCSI_FORMAT")) {
-			/* Read-Write Error Recovery (SBC-3 6.4.9): AWRE, ARRE; changeable the same two. */
+		} else if (code == 0x01 && (getenv("SHIM_SCSI_FORMAT") || getenv("SHIM_SCSI"))) {
+			/* Read-Write Error Recovery (SBC-3 6.4.9): AWRE, ARRE, READ RETRY COUNT 0Bh, RECOVERY
+			 * TIME LIMIT (bytes 10-11, ms); changeable AWRE, ARRE and the limit. */
 			page[p] = 0x81; page[p + 1] = 0x0a;
 			page[p + 2] = 0xc0;
-			if (pc != 0x40)
+			if (pc != 0x40) {
 				page[p + 3] = 0x0b;
+				page[p + 10] = (unsigned char)(recovery_ms >> 8);
+				page[p + 11] = (unsigned char)recovery_ms;
+			} else {
+				page[p + 10] = page[p + 11] = 0xff;
+			}
 			p += 12;
 		} else if (code == 0x1a && getenv("SHIM_SCSI_POWER") && strcmp(getenv("SHIM_SCSI_POWER"), "epc") == 0) {
 			power_model();
