@@ -363,14 +363,14 @@ int tcg_psid_revert_step(struct device *dev, const struct settings *s, enum opt_
 	poll_wait_begin();
 	err = run_session(ss, psid, &stage, &status);
 	poll_wait_end();
-	if (err == EINTR) {
-		erase_run_status(dev, "interrupted");
-		complain(" --tcg-psid-revert: %s: %s;%s %s\n", stage->method, ss->cause.why,
+	if (err) {
+		/* No method status came: where the Revert was sent, only the drive knows whether it ran. */
+		const char *why = ss->cause.why[0] ? ss->cause.why : strerror(err);
+
+		erase_run_status(dev, err == EINTR ? "interrupted" : why);
+		complain(" --tcg-psid-revert: %s%s: %s;%s %s\n", stage->method, err == EINTR ? "" : " failed", why,
 			 ss->tsn ? " the session was ended (END OF SESSION);" : "",
 			 stage == &REVERT ? "the drive may have reverted: --tcg shows its state" : "nothing was reverted");
-	} else if (err) {
-		erase_run_status(dev, ss->cause.why[0] ? ss->cause.why : strerror(err));
-		complain(" --tcg-psid-revert: %s failed: %s\n", stage->method, ss->cause.why[0] ? ss->cause.why : strerror(err));
 	} else if (status != STATUS_SUCCESS) {
 		char name[24];
 

@@ -356,6 +356,34 @@ revert SHIM_TCG_REVERT_STATUS=0x3f -- $yes --tcg-psid-revert "$psid"
 tokens "$out/tcg-cmd.log" > "$out/tcg-fail.tokens"
 [ "$rc" = 5 ] && grep -qx ' Revert: the drive answered FAIL' "$out/tcg-cmd.err" && [ "$(tail -n 1 "$out/tcg-fail.tokens")" = "0888 EOS" ]
 result $? "Revert answered FAIL: said, the session ended with END OF SESSION, exit 5" || sed 's/^/  /' "$out/tcg-fail.tokens"
+# A drive that never answers a call (the double's SHIM_TCG_SILENT: the call is taken, IF-RECV keeps
+# saying nothing is outstanding, and the wait runs on the double's clock, in no time): the wait ends
+# at its limit (30 s a call, 600 s the Revert), nothing more is called but END OF SESSION where a
+# session is open, the record says failed, exit 110 (ETIMEDOUT).  Whether a Revert that went
+# unanswered ran, only the drive knows: said so.
+for case in "Properties:1:30:nothing was reverted" "StartSession:2:30:nothing was reverted" \
+	"Revert:3:600:the session was ended (END OF SESSION); the drive may have reverted: --tcg shows its state"; do
+	IFS=: read -r method calls limit tail <<< "$case"
+	rm -f "$out/tcg-silent.json"
+	revert SHIM_TCG_SILENT="$method" -- $yes --tcg-psid-revert "$psid" --erase-record "$out/tcg-silent.json"
+	tokens "$out/tcg-cmd.log" > "$out/tcg-silent.tokens"
+	head -n "$calls" "$out/tcg-revert.tokens" > "$out/tcg-silent.want"
+	[ "$method" = Revert ] && echo "0888 EOS" >> "$out/tcg-silent.want"
+	[ "$rc" = 110 ] && cmp -s "$out/tcg-silent.tokens" "$out/tcg-silent.want" &&
+		grep -qxF " --tcg-psid-revert: $method failed: the drive gave no answer in $limit s; $tail" "$out/tcg-cmd.err" &&
+		python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["outcome"] == "failed" and r["exit_status"] == 110, r' "$out/tcg-silent.json"
+	result $? "$method never answered: given up after $limit s, nothing more sent$([ "$method" = Revert ] && echo " but END OF SESSION"), said, exit 110" ||
+		diff "$out/tcg-silent.want" "$out/tcg-silent.tokens" | cut -c1-100 | sed 's/^/  /'
+done
+# A Security Send that fails (NVMe status 0002h, invalid field): the first call, Properties, goes no
+# further; nothing else is sent, exit 5.
+revert SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_OACS=1 SHIM_BLOCK_DEV=259:0 SHIM_NVME_FAIL=81 -- \
+	$yes --tcg-psid-revert "$psid"
+[ "$rc" = 5 ] && [ "$(grep -c '^nvme-admin: 81 ' "$out/tcg-cmd.log")" = 1 ] &&
+	grep -q '^ --tcg-psid-revert: Properties failed: .*; nothing was reverted$' "$out/tcg-cmd.err"
+result $? "NVMe: the Security Send of Properties fails: nothing more sent, said, exit 5" || grep -m3 '^nvme-admin: 8' "$out/tcg-cmd.log"
 # The PSID kept off the command line, where every user reads it in /proc/PID/cmdline (ps) for the
 # whole revert: "-" reads it from standard input; none given asks on the terminal, not echoed.
 rm -f "$out/tcg-cmd.log"
