@@ -48,13 +48,14 @@ static bool ask(void)
 	struct termios was, quiet;
 	bool got;
 
-	fprintf(stderr, "PSID (the 32 characters on the drive's label, without dashes): ");
-	fflush(stderr);
 	if (tcgetattr(STDIN_FILENO, &was) != 0)
 		return false;
 	quiet = was;
 	quiet.c_lflag &= ~(tcflag_t)ECHO;
+	/* Echo off before the prompt: what is typed once it shows is neither echoed nor flushed. */
 	tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
+	fprintf(stderr, "PSID (the 32 characters on the drive's label, without dashes): ");
+	fflush(stderr);
 	got = read_line();
 	tcsetattr(STDIN_FILENO, TCSAFLUSH, &was);
 	fputc('\n', stderr);

@@ -9,6 +9,8 @@ shim="$out/sgio-shim.so"
 page="$top/tests/identify/pages/qemu-ahci-hdd.hex"
 # shellcheck source=tests/tools/oracle.sh
 . "$top/tests/tools/oracle.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 
 if ! ${CC:-cc} -shared -fPIC -O2 -o "$shim" "$top/tests/tools/sgio-shim.c" -ldl; then
 	echo "FAIL build tests/tools/sgio-shim.c"
@@ -350,7 +352,7 @@ fi
 rm -f "$out/cmd.log"
 env "${erase_env[@]}" SHIM_DELAY_MS=5000 "$H" --security-erase pw /dev/null > "$out/cmd.out" 2> "$out/cmd.err" < /dev/null &
 pid=$!
-sleep 1
+until_true 10 grep -qs ' f4 00$' "$out/cmd.log"	# the erase sent: the drive holds it 5 s
 kill -TERM "$pid"
 wait "$pid"
 rc=$?

@@ -16,6 +16,8 @@ page="$top/tests/identify/real/FUJITSU_MHY2120BH--0084000D.hex"
 double_name=config
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 cfg="$out/cfg.conf"
 
 ok() { echo "ok config: $1"; }
@@ -398,7 +400,7 @@ env SHIM_IDENTIFY="$page" SHIM_COUNT=0xff SHIM_LOG="$out/cfg.log" "${preload[@]}
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 	$exec_cmd > "$out/cfg.out" 2> "$out/cfg.err" &
 pid=$!
-sleep 2
+until_true 20 grep -qs 'not present: watched when it appears' "$out/cfg.err"	# started, the disk not there
 ln -sf "$loop" "$out/cfg-later-link"
 for _ in $(seq 100); do grep -qs ' e0 00$' "$out/cfg.log" && break; sleep 0.1; done
 kill -TERM "$pid" 2> /dev/null

@@ -13,6 +13,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 double_name=record
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 ctrl=$top/tests/nvme/qemu-ctrl.hex
 # shellcheck source=tests/tools/schema-python.sh
 . "$top/tests/tools/schema-python.sh" "erase record"
@@ -169,7 +171,9 @@ env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_
 	"$H" $yes --sanitize-block-erase --sanitize-wait --erase-verify full --erase-record "$out/rec-int.json" \
 	/dev/null > "$out/rec.out" 2> "$out/rec.err" &
 pid=$!
-sleep 1.5
+# In the full read-back: past the sample's few blocks, 64 MiB read (/proc/PID/io's rchar).
+read_past() { [ "$(awk '$1 == "rchar:" { print $2 }' "/proc/$1/io" 2> /dev/null)" -gt "$2" ] 2> /dev/null; }
+until_true 30 read_past "$pid" 67108864
 kill -s INT "$pid"
 wait "$pid"
 rc=$?
@@ -242,8 +246,6 @@ else
 	echo "FAIL erase record: a folder named without its slash: one record in it (exit $rc; $(ls "$out/records-noslash"))"
 fi
 
-# shellcheck source=tests/lib.sh
-. "$top/tests/lib.sh"
 reserved() { ls "$1"/erase-*.json > /dev/null 2>&1; }
 
 # Where auditors carry records: an exFAT stick (through FUSE, as the kernel here may have no exfat),

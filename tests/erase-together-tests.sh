@@ -16,6 +16,8 @@ double_name=together
 ctrl=$top/tests/nvme/qemu-ctrl.hex
 # shellcheck source=tests/tools/schema-python.sh
 . "$top/tests/tools/schema-python.sh" "erase together"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 asan="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 yes=--yes-i-know-what-i-am-doing
 disks=(/dev/null /dev/zero /dev/full)
@@ -78,12 +80,9 @@ awk '$2 == "nvme-admin:" && $3 == "84" { last_start = NR }
 	$2 == "nvme-admin:" && $3 == "02" && ++polls[$1] == 4 && !first_end { first_end = NR }
 	END { exit !(last_start && first_end && last_start < first_end) }' "$out/tog.log"
 result $? "three NVMe sanitizes: all three sent before any ended ($(sent))"
-# Three erases of S seconds each end in about S, not 3 S (S, one disk alone, measured just before).
-if [ "$rc" = 0 ] && [ "$(echo "$together < 2 * $single" | bc)" = 1 ]; then
-	echo "ok erase together: three NVMe sanitizes of ${single%???????} s each took ${together%???????} s together"
-else
-	echo "FAIL erase together: three NVMe sanitizes of ${single%???????} s each took ${together%???????} s together (exit $rc)"
-fi
+# The times, for the reader only: the order of the commands above is the check, which a busy
+# machine cannot upset.
+echo "  three NVMe sanitizes: ${single%???????} s each alone, ${together%???????} s together"
 n=0 bad=
 for f in "$out"/tog-records/erase-NVME0001-*.json; do
 	[ -f "$f" ] || continue
@@ -134,11 +133,17 @@ result $? "--json: each disk's outcome in its own object, in the order given"
 # disk's process, whose wait ends as a run of one's does; three whole records, wait_interrupted.
 rm -rf "$out/tog-records"
 mkdir -p "$out/tog-records"
+rm -f "$out/tog.log"
 env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 SHIM_NVME_SANITIZE=1000:2 \
-	SHIM_DISK_IMAGE="$out/tog-before.img" "${preload[@]}" "$asan" "$H" $yes --sanitize-block-erase --sanitize-wait \
-	--erase-record "$out/tog-records/" "${disks[@]}" > "$out/tog.out" 2> "$out/tog.err" &
+	SHIM_DISK_IMAGE="$out/tog-before.img" SHIM_LOG="$out/tog.log" SHIM_LOG_DEVICE=1 "${preload[@]}" "$asan" "$H" $yes \
+	--sanitize-block-erase --sanitize-wait --erase-record "$out/tog-records/" "${disks[@]}" > "$out/tog.out" 2> "$out/tog.err" &
 pid=$!
-sleep 2
+# Each disk waiting: its sanitize sent, and its status read after it.
+waiting() {
+	[ "$(awk '$2 == "nvme-admin:" && $3 == "84" { s[$1] = 1 } $2 == "nvme-admin:" && $3 == "02" && s[$1] { p[$1] = 1 }
+		END { print length(p) }' "$out/tog.log" 2> /dev/null)" = 3 ]
+}
+until_true 30 waiting
 kill -s INT "$pid"
 wait "$pid"
 rc=$?
@@ -146,24 +151,23 @@ rc=$?
 	[ "$(cat "$out"/tog-records/*.json | grep -c '"outcome": "wait_interrupted"')" = 3 ]
 result $? "SIGINT to hdparm: each disk's wait ends, three whole records say so, exit 4"
 
-# ATA SECURITY ERASE UNIT, which holds its caller until it ends (the double's takes 2 s): three
-# at once take about one's time (S: one disk alone, just before).
+# ATA SECURITY ERASE UNIT, which holds its caller until it ends: the double holds each disk's until
+# the test opens a gate.  All three reach the drives while every one is held: sent together, not one
+# after another's end (nothing timed, so a busy machine cannot upset it).
 crafted=$top/tests/identify/pages/crafted-security-big.hex
-ata() {
-	rm -f "$out/tog.log"
-	t0=$(date +%s.%N)
-	env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_DELAY_MS=2000 SHIM_DELAY_CMD=f4 SHIM_LOG="$out/tog.log" \
-		SHIM_LOG_DEVICE=1 "${preload[@]}" "$asan" "$H" --security-erase pw "$@" > "$out/tog.out" 2> "$out/tog.err"
-	rc=$?
-	took=$(echo "$(date +%s.%N) - $t0" | bc)
-}
-ata /dev/null
-single=$took
-ata "${disks[@]}"
+rm -f "$out/tog.log" "$out/tog-gate"
+env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_DELAY_MS="until:$out/tog-gate" SHIM_DELAY_CMD=f4 SHIM_LOG="$out/tog.log" \
+	SHIM_LOG_DEVICE=1 "${preload[@]}" "$asan" "$H" --security-erase pw "${disks[@]}" > "$out/tog.out" 2> "$out/tog.err" &
+pid=$!
+erases() { awk '$2 == "cdb:" && $3 == "85" && $17 == "f4" { print $1 }' "$out/tog.log" 2> /dev/null | sort | tr '\n' ' '; }
+until_true 30 eval '[ "$(erases)" = "/dev/full /dev/null /dev/zero " ]'
+held=$(erases)
+touch "$out/tog-gate"
+wait "$pid"
+rc=$?
 # ATA PASS-THROUGH (16), 85h: the command in byte 14 (SAT-4 table 140).
-erases=$(awk '$2 == "cdb:" && $3 == "85" && $17 == "f4" { print $1 }' "$out/tog.log" | sort | tr '\n' ' ')
-[ "$erases" = "/dev/full /dev/null /dev/zero " ] && [ "$rc" = 0 ] && [ "$(echo "$took < 2 * $single" | bc)" = 1 ] && [ "$(grep -c 'Issuing SECURITY_ERASE' "$out/tog.out")" = 3 ]
-result $? "three ATA security erases of ${single%???????} s each took ${took%???????} s together"
+[ "$held" = "/dev/full /dev/null /dev/zero " ] && [ "$rc" = 0 ] && [ "$(grep -c 'Issuing SECURITY_ERASE' "$out/tog.out")" = 3 ]
+result $? "three ATA security erases: all three sent while each was held (sent while held: $held)"
 
 # On a terminal: one status line per disk, redrawn in place (the cursor goes up three lines), and
 # wiped at the end; the output after it.
@@ -189,8 +193,6 @@ member() {
 	done
 	return 1
 }
-# shellcheck source=tests/lib.sh
-. "$top/tests/lib.sh"
 at_gate() { c=$(member "$pid" /dev/full) && case $(cat /proc/"$c"/wchan 2> /dev/null) in *pipe_read*) true ;; *) false ;; esac; }
 erasing() { grep -q '^/dev/full cdb: 85 .* f4 ' "$out/tog.log" 2> /dev/null && c=$(member "$pid" /dev/full); }
 # ata_bg ENV...: the three disks' security erase with records, in the background (pid).

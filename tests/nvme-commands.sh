@@ -14,6 +14,8 @@ double_name=nvme
 . "$top/tests/tools/double.sh"
 # shellcheck source=tests/tools/oracle.sh
 . "$top/tests/tools/oracle.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 
 # The disk images the sample after an erase reads (SHIM_DISK_IMAGE): zeros, and zeros with the last block not.
 mkdir -p "$out/sysfs-none/sys"
@@ -123,11 +125,12 @@ else
 fi
 # SIGTERM during --json --sanitize-wait: the document is still written whole, and says the drive carries on.
 rm -f "$out/nvme-cmd.log"
-env SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANITIZE=4000:2 SHIM_SYSFS="$out/sysfs-none" "${preload[@]}" \
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+env SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANITIZE=4000:2 SHIM_SYSFS="$out/sysfs-none" \
+	SHIM_LOG="$out/nvme-cmd.log" "${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 	"$H" --json --sanitize-wait /dev/null > "$out/nvme-cmd.out" 2> "$out/nvme-cmd.err" &
 wait_pid=$!
-sleep 1.5
+# Waiting: the Sanitize Status log (Get Log Page 02h of log 81h) read once.
+until_true 10 grep -qs '^nvme-admin: 02 .* 81 ' "$out/nvme-cmd.log"
 kill -TERM "$wait_pid"
 wait "$wait_pid"
 rc=$?

@@ -13,6 +13,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 double_name=tcg
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 asan="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 identify="$top/tests/identify/pages/qemu-ahci-hdd.hex"
 sedutil=${SEDUTIL:-/var/cache/hdparm-tests/sedutil-cli}
@@ -392,7 +394,7 @@ echo "$psid" | env SHIM_IDENTIFY="$identify" SHIM_LOG="$out/tcg-cmd.log" SHIM_TC
 	SHIM_LOG_FULL=1 SHIM_DELAY_CMD=5e SHIM_DELAY_MS=700 "${preload[@]}" "$asan" "$H" $yes --tcg-psid-revert - /dev/null \
 	> "$out/tcg-cmd.out" 2> "$out/tcg-cmd.err" &
 pid=$!
-sleep 0.5
+until_true 10 grep -qs '^cdb: .* 5e 00$' "$out/tcg-cmd.log"	# in the revert: its first TRUSTED SEND held 700 ms
 cmdline=$(tr '\0' ' ' < /proc/"$pid"/cmdline 2> /dev/null)
 wait "$pid"
 rc=$?
@@ -403,7 +405,7 @@ result $? "--tcg-psid-revert -: the PSID from standard input, not in /proc/PID/c
 	echo "  cmdline: $cmdline"
 if command -v script > /dev/null; then
 	rm -f "$out/tcg-cmd.log"
-	{ sleep 1; echo "$psid"; } | script -qec "env SHIM_IDENTIFY=$identify SHIM_LOG=$out/tcg-cmd.log SHIM_TCG=$mx500 \
+	{ until_true 20 grep -qs 'PSID (the 32' "$out/tcg-tty.out"; echo "$psid"; } | script -qec "env SHIM_IDENTIFY=$identify SHIM_LOG=$out/tcg-cmd.log SHIM_TCG=$mx500 \
 		SHIM_TCG_AFTER=$after SHIM_TCG_PSID=$psid SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE=$out/tcg-before.img \
 		SHIM_DISK_IMAGE_AFTER=$out/tcg-after.img SHIM_LOG_FULL=1 ${preload[*]} $asan $H $yes --tcg-psid-revert /dev/null" \
 		/dev/null > "$out/tcg-tty.out" 2>&1

@@ -53,7 +53,8 @@
  *   SHIM_SANITIZE=C:L,C:L,abort:R   successive SANITIZE STATUS EXT answers: COUNT C and
  *                       LBA L (hex), or ABRT with LBA 7:0 = R; the last one repeats
  *   SHIM_DELAY_MS=N, SHIM_DELAY_CMD=XX   ATA command XX (hex) takes N ms; XX@PATH: only on the
- *                       device PATH (many disks at once: one disk slower than the others)
+ *                       device PATH (many disks at once: one disk slower than the others);
+ *                       SHIM_DELAY_MS=until:FILE: it is held until FILE exists (a gate the test opens)
  *   SHIM_KEEP_FEATURES=1   a SET FEATURES that succeeds is written into the SHIM_IDENTIFY
  *                       file (APM, write cache, look-ahead, acoustic level), so IDENTIFY
  *                       after it, in this process or a later one, says what was set
@@ -239,6 +240,19 @@ static unsigned long long env_num(const char *name, unsigned long long dflt)
 	const char *v = getenv(name);
 
 	return v ? strtoull(v, NULL, 0) : dflt;
+}
+
+/* A delayed command's time: SHIM_DELAY_MS ms, or ("until:FILE") until FILE exists. */
+static void hold(void)
+{
+	const char *ms = getenv("SHIM_DELAY_MS");
+
+	if (ms && strncmp(ms, "until:", 6) == 0) {
+		while (access(ms + 6, F_OK) != 0)
+			usleep(10000);
+		return;
+	}
+	usleep((useconds_t)env_num("SHIM_DELAY_MS", 0) * 1000);
 }
 
 /* ---- EPC: SET FEATURES 4Ah changes the Power Conditions log (SHIM_LOGS/08.hex) and IDENTIFY ---- */
@@ -1296,7 +1310,7 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		return 0;
 	}
 	if (delayed(command))
-		usleep((useconds_t)env_num("SHIM_DELAY_MS", 0) * 1000);
+		hold();
 	if (getenv("SHIM_BOOTTIME_JUMP") && command == 0xe0)
 		disk_in_standby = 1;
 	if (getenv("SHIM_BOOTTIME_JUMP") && command == 0xe5)
@@ -1579,7 +1593,7 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 	}
 	log_nvme("nvme-admin", cmd);
 	if (getenv("SHIM_NVME_DELAY") && strtoul(getenv("SHIM_NVME_DELAY"), NULL, 16) == cmd->opcode)
-		usleep((useconds_t)env_num("SHIM_DELAY_MS", 0) * 1000);
+		hold();
 	if (fail && strtoul(fail, NULL, 16) == cmd->opcode)
 		return 0x0002;	/* NVMe status: invalid field in command */
 	if (cmd->opcode == 0x84)
