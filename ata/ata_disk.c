@@ -1,9 +1,10 @@
 /*
  * The commands of every disk, done on an ATA drive (libata disks, SAT
  * bridges, the legacy IDE driver): -I and -i from IDENTIFY, and the
- * table of its disk operations.  The SET FEATURES-style settings and
- * power commands it points to are in settings.c, sectors in sectors.c;
- * every command goes through the ATA commands (ata_commands.c, sat.c).
+ * table of its disk operations.  The operations that word what it
+ * returns are in ops/ (ata_features.c for SET FEATURES-style settings,
+ * power_mode.c, sectors.c, ...); every command goes through the ATA
+ * commands (ata_commands.c, sat.c).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -333,123 +333,133 @@ static int parse_word_value(const struct option_desc *o, struct cursor *c, struc
 }
 
 /* One option at the cursor (its letter or name already consumed). */
+/* A number (-S120), maybe optional (-a, -a256), maybe a pair (--erc 70,50). */
+static int parse_number(const struct option_desc *o, struct cursor *c, struct opt_value *v)
+{
+	uint64_t n;
+	int err;
+
+	take_next_word_if(c, isdigit);
+	v->has_value = read_digits(c, &n);
+	v->num2 = n;
+	/* --erc 70,50: a second number after a comma (one alone stands for both). */
+	if (o->arg == ARG_OPTIONAL_PAIR && v->has_value && *c->p == ',') {
+		c->p++;
+		if (!read_digits(c, &v->num2))
+			return bad_value(o);
+	}
+	if ((o->arg == ARG_NUM && !v->has_value) ||
+	    (v->has_value && (n < o->min || n > o->max || v->num2 < o->min || v->num2 > o->max)))
+		return bad_value(o);
+	if ((err = end_of_value(o, c)))
+		return err;
+	if (v->has_value)
+		v->num = n;
+	return 0;
+}
+
+/* A number after an optional letter: 'p' (permanent) for -N, 'f' (flagged) for --make-bad-sector. */
+static int parse_lettered_u64(const struct option_desc *o, struct cursor *c, struct opt_value *v)
+{
+	char letter = o->arg == ARG_MAX_SECTORS ? 'p' : 'f';
+
+	if (!*c->p && c->left > 0 && (isdigit((unsigned char)**c->next) || **c->next == letter)) {
+		c->p = *c->next++;
+		c->left--;
+		c->own_word = true;
+	}
+	v->flag = *c->p == letter;
+	if (v->flag)
+		c->p++;
+	return parse_u64(o, c, v, o->arg == ARG_FLAGGED_U64 || v->flag);
+}
+
+/* A size, then a file (--fallocate KB FILE). */
+static int parse_size_file(const struct option_desc *o, struct cursor *c, struct opt_value *v)
+{
+	struct opt_value file = { 0 };
+	int err;
+
+	if ((err = parse_u64(o, c, v, true)) || (err = parse_file(o, c, &file)))
+		return err;
+	v->str = file.str;
+	return 0;
+}
+
+/* An optional word whose first letter is one of the option's (--security-mode h|m). */
+static int parse_letter(const struct option_desc *o, struct cursor *c, struct opt_value *v)
+{
+	const char *w;
+
+	if (c->left <= 0 || !isalpha((unsigned char)**c->next))
+		return 0;
+	w = *c->next++;
+	c->left--;
+	if (!strchr(o->letters, w[0])) {
+		complain("--%s: bad %s '%s' (one of: %s)\n", o->name, o->what, w, o->letters);
+		return EINVAL;
+	}
+	v->str = w;
+	v->has_value = true;
+	c->p = "";
+	return 0;
+}
+
+/* The configuration file: devices are named by path under /dev, so any other word first is the file. */
+static int parse_config(struct cursor *c, struct opt_value *v)
+{
+	if (c->left > 0 && **c->next != '-' && strncmp(*c->next, "/dev/", 5) != 0) {
+		v->str = *c->next++;
+		c->left--;
+	} else {
+		v->str = HDPARM_CONFIG;
+	}
+	v->has_value = true;
+	return 0;
+}
+
 int parse_value(const struct option_desc *o, struct cursor *c, struct settings *s)
 {
 	struct opt_value *v = &s->v[o->id];
-	uint64_t n;
 	int err;
 
 	c->own_word = false;
 	switch (o->arg) {
 	case ARG_NONE:
-		break;
+		return 0;
 	case ARG_OPTIONAL_NUM:
 	case ARG_NUM:
 	case ARG_OPTIONAL_PAIR:
-		take_next_word_if(c, isdigit);
-		v->has_value = read_digits(c, &n);
-		v->num2 = n;
-		/* --erc 70,50: a second number after a comma (one alone stands for both). */
-		if (o->arg == ARG_OPTIONAL_PAIR && v->has_value && *c->p == ',') {
-			c->p++;
-			if (!read_digits(c, &v->num2))
-				return bad_value(o);
-		}
-		if ((o->arg == ARG_NUM && !v->has_value) ||
-		    (v->has_value && (n < o->min || n > o->max || v->num2 < o->min || v->num2 > o->max)))
-			return bad_value(o);
-		if ((err = end_of_value(o, c)))
-			return err;
-		if (v->has_value)
-			v->num = n;
-		break;
+		return parse_number(o, c, v);
 	case ARG_XFERMODE:
-		if ((err = parse_xfermode(o, c, v)))
-			return err;
-		break;
+		return parse_xfermode(o, c, v);
 	case ARG_MAX_SECTORS:
 	case ARG_FLAGGED_U64:
-		/* An optional leading letter: 'p' (permanent) for -N, 'f' (flagged) for --make-bad-sector. */
-		{
-			char letter = o->arg == ARG_MAX_SECTORS ? 'p' : 'f';
-
-			if (!*c->p && c->left > 0 && (isdigit((unsigned char)**c->next) || **c->next == letter)) {
-				c->p = *c->next++;
-				c->left--;
-				c->own_word = true;
-			}
-			v->flag = *c->p == letter;
-			if (v->flag)
-				c->p++;
-			if ((err = parse_u64(o, c, v, o->arg == ARG_FLAGGED_U64 || v->flag)))
-				return err;
-		}
-		break;
+		return parse_lettered_u64(o, c, v);
 	case ARG_U64:
-		if ((err = parse_u64(o, c, v, true)))
-			return err;
-		break;
+		return parse_u64(o, c, v, true);
 	case ARG_FILE:
-		if ((err = parse_file(o, c, v)))
-			return err;
-		break;
+		return parse_file(o, c, v);
 	case ARG_SIZE_FILE:
-		if ((err = parse_u64(o, c, v, true)))
-			return err;
-		{
-			struct opt_value file = { 0 };
-
-			if ((err = parse_file(o, c, &file)))
-				return err;
-			v->str = file.str;
-		}
-		break;
+		return parse_size_file(o, c, v);
 	case ARG_PASSWORD:
-		if ((err = parse_password(o, c, s, v)))
-			return err;
-		break;
+		return parse_password(o, c, s, v);
 	case ARG_PSID:
-		if ((err = parse_psid(o, c, v)))
-			return err;
-		break;
+		return parse_psid(o, c, v);
 	case ARG_LETTER:
-		if (c->left > 0 && isalpha((unsigned char)**c->next)) {
-			const char *w = *c->next++;
-
-			c->left--;
-			if (!strchr(o->letters, w[0])) {
-				complain("--%s: bad %s '%s' (one of: %s)\n", o->name, o->what, w, o->letters);
-				return EINVAL;
-			}
-			v->str = w;
-			v->has_value = true;
-			c->p = "";
-		}
-		break;
+		return parse_letter(o, c, v);
 	case ARG_WORD:
 	case ARG_WORD_SECONDS:
-		if ((err = parse_word_value(o, c, v)))
-			return err;
-		break;
+		return parse_word_value(o, c, v);
 	case ARG_CONFIG:
-		/* Devices are named by path under /dev: any other word first is the file. */
-		if (c->left > 0 && **c->next != '-' && strncmp(*c->next, "/dev/", 5) != 0) {
-			v->str = *c->next++;
-			c->left--;
-		} else {
-			v->str = HDPARM_CONFIG;
-		}
-		v->has_value = true;
-		break;
+		return parse_config(c, v);
 	case ARG_PATTERN:
-		if ((err = parse_pattern(o, c, v)))
-			return err;
-		break;
+		return parse_pattern(o, c, v);
 	case ARG_RANGES:
 		if ((err = parse_trim_ranges(o, c, s)))
 			return err;
 		v->has_value = true;
-		break;
+		return 0;
 	}
 	return 0;
 }

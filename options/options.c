@@ -41,7 +41,8 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_FLUSH_WCACHE, .letter = 'F', .usage = "-F   Flush drive write cache" },
 	{ .id = OPT_GEOMETRY, .letter = 'g', .usage = "-g   Display drive geometry" },
 	{ .id = OPT_HELP, .letter = 'h', .usage = "-h   Display terse usage information" },
-	{ .id = OPT_HITACHI_TEMP, .letter = 'H', .usage = "-H   Read temperature from drive (Hitachi only)" },
+	/* Every kind of disk (ops/temperature.c); the usage line is 9.65's, word for word. */
+	{ .id = OPT_TEMPERATURE, .letter = 'H', .usage = "-H   Read temperature from drive (Hitachi only)" },
 	{ .id = OPT_IDENTITY, .letter = 'i', .usage = "-i   Display drive identification" },
 	{ .id = OPT_IDENTIFY, .letter = 'I', .usage = "-I   Detailed/current information directly from drive" },
 	{ .id = OPT_WDIDLE3, .letter = 'J', .arg = ARG_OPTIONAL_NUM, .max = 300, .what = "WDC-idle3-timeout", .usage = "-J   Get/set Western DIgital \"Idle3\" timeout for a WDC \"Green\" drive (DANGEROUS)", .confirm = { .needs = NEED_DESTROY, .form = SET_FORM, .label = "-J", .why = "This implementation is not as thorough as the official WDIDLE3.EXE. Use at your own risk!" } },

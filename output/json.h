@@ -11,7 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* 2: rotation_rate as smartctl gives it (0 for a solid-state drive, left out when not reported). */
+/*
+ * Raised where a key's meaning or shape changes (hdparm.8, JSON OUTPUT): 2 made rotation_rate
+ * smartctl's; 3 made erase_check an array of one object a disk the erase reached.
+ */
 #define JSON_FORMAT_VERSION 3
 
 /* Start the document: the tool, its version, and an open "devices" array. */

@@ -154,7 +154,7 @@ static const struct step steps[] = {
 	STEP(OPT_FWDOWNLOAD_MODEE_MAX, WHEN_GIVEN, false, firmware_download, ATA),
 	STEP(OPT_READ_SECTOR, WHEN_GIVEN, false, read_sector_step, ANY),
 	STEP(OPT_DRQ_HSM_ERROR, WHEN_GIVEN, false, drq_hsm_error, ATA),
-	STEP(OPT_HITACHI_TEMP, WHEN_NOISY, false, temperature_step, ANY),
+	STEP(OPT_TEMPERATURE, WHEN_NOISY, false, temperature_step, ANY),
 
 	/* Queries. */
 	STEP(OPT_MULTCOUNT, WHEN_QUERY, true, get_multcount, ANY),
