@@ -59,6 +59,7 @@ check: hdparm
 lint:
 	@n=$$(cat $(SRCS) | grep -c 'ioctl([^;]*SG_IO[,)]'); [ "$$n" = 1 ] || { echo "lint: $$n ioctl(SG_IO) call sites; one is wanted, in transport/sg.c" >&2; exit 1; }
 	@bash tests/layers.sh
+	@bash tests/sizes.sh $(SRCS)
 	@cppcheck --enable=warning,performance,portability --error-exitcode=1 --quiet -D_GNU_SOURCE $(addprefix -I,$(DIRS)) $(SRCS) tests/tools/*.c
 	@clang-tidy --quiet $(SRCS) -- -std=gnu11 -D_GNU_SOURCE $(addprefix -I,$(DIRS)) 2> .lint.err; rc=$$?; \
 		grep -v 'warnings\{0,1\} generated\.$$' .lint.err >&2; rm -f .lint.err; exit $$rc
