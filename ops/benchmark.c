@@ -225,6 +225,12 @@ int time_device_reads(struct device *dev, const struct settings *s, enum opt_id 
 	/* Writes still in the drive's cache would compete with the timed reads. */
 	if (dev->disk->flush_quietly)
 		dev->disk->flush_quietly(dev);
+	/* The heading before the reads, as 9.65 prints it: a read that fails leaves it on stdout. */
+	out(" Timing %s disk reads", s->v[OPT_DIRECT].given ? "O_DIRECT" : "buffered");
+	if (s->v[OPT_OFFSET].given)
+		out(" (offset %llu GB)", (unsigned long long)s->v[OPT_OFFSET].num);
+	out(": ");
+	fflush(stdout);
 	if (lseek(dev->fd, (off_t)offset, SEEK_SET) == (off_t)-1) {
 		err = errno;
 		complain_errno("lseek() failed");
@@ -240,10 +246,6 @@ int time_device_reads(struct device *dev, const struct settings *s, enum opt_id 
 		elapsed = monotonic_seconds() - start;
 	} while (elapsed < 3.0 && iterations < max_iterations);
 
-	out(" Timing %s disk reads", s->v[OPT_DIRECT].given ? "O_DIRECT" : "buffered");
-	if (s->v[OPT_OFFSET].given)
-		out(" (offset %llu GB)", (unsigned long long)s->v[OPT_OFFSET].num);
-	out(": ");
 	print_rate(iterations * TIMING_MB, elapsed);
 	dev->disk_reads = (struct timing_result){ .valid = true, .mib = iterations * TIMING_MB, .seconds = elapsed,
 						  .direct = s->v[OPT_DIRECT].given,
