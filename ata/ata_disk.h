@@ -4,7 +4,7 @@
 
 #include "device.h"
 
-/* The ATA commands of every disk (device.h). */
+/* The ATA commands of every disk (disk_ops.h). */
 extern const struct disk_ops ata_disk;
 
 struct ata_result;

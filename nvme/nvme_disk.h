@@ -4,7 +4,7 @@
 
 #include "device.h"
 
-/* The NVMe commands of every disk (device.h). */
+/* The NVMe commands of every disk (disk_ops.h). */
 extern const struct disk_ops nvme_disk;
 
 #endif

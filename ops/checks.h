@@ -25,7 +25,7 @@ int check_range(const char *opt, const char *what, uint64_t capacity, uint64_t l
 /* "succeeded" or "FAILED", 9.65's word for a command it announced; returns err. */
 int say_outcome(int err);
 
-/* Word a disk's cause (device.h) on stderr, once: " WHAT failed: WHY" or " WHY"; returns err. */
+/* Word a disk's cause (disk_facts.h) on stderr, once: " WHAT failed: WHY" or " WHY"; returns err. */
 int say_cause(const struct disk_cause *c, int err);
 
 /* The same, where a cause about the option is worded after it as typed (" -W0: WHY"). */

@@ -1,0 +1,275 @@
+/*
+ * The facts a kind of disk returns to the operations, and the requests it
+ * takes from them: plain structs that carry no state of the run (that is
+ * in device.h) and name no kind.  Filled by the kinds' functions
+ * (disk_ops.h), worded by the operations.
+ */
+#ifndef HDPARM_DISK_FACTS_H
+#define HDPARM_DISK_FACTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Why a disk's command failed, for the operation to word once:
+ * " WHAT failed: WHY" (WHY empty: the errno's text), or " WHY" alone where
+ * no command is to blame.  All empty: nothing to say (said before).
+ */
+struct disk_cause {
+	const char *what;	/* the command, as the failure line names it */
+	char why[512];
+	bool about_option;	/* why is about what the option asked: worded after it, as typed (" -W0: why") */
+	bool whole_line;	/* why is the whole line, as 9.65 words it (no leading space) */
+	unsigned int status;	/* the disk's own status, where it gave one (NVMe: SCT 10:8, SC 7:0); 0: none */
+};
+
+/* -W and -A: which of a disk's caches. */
+enum disk_cache { DISK_WRITE_CACHE, DISK_LOOKAHEAD };
+
+/* What a disk says of one of its caches. */
+enum disk_cache_state { CACHE_UNKNOWN, CACHE_UNSUPPORTED, CACHE_OFF, CACHE_ON };
+
+/* What a disk says of its temperature (-H): facts, worded by the operation (temperature.c). */
+struct disk_temperature {
+	enum temperature_source { TEMP_HITACHI, TEMP_SCT_STATUS, TEMP_SMART_ATTRIBUTE, TEMP_NVME_HEALTH, TEMP_SCSI_LOG } source;
+	int celsius;
+	uint8_t raw;		/* TEMP_HITACHI: the count register, which 9.65 decodes */
+	bool in_range;		/* TEMP_HITACHI: the error register's bit 4 is clear */
+	int warning, critical;	/* TEMP_NVME_HEALTH: WCTEMP and CCTEMP in Celsius; INT_MIN: not reported */
+	int reference;		/* TEMP_SCSI_LOG: the reference temperature; INT_MIN: none */
+	struct disk_cause cause;	/* on failure: what failed, and why */
+};
+
+/*
+ * --erc: how long the drive may try to recover a sector before it reports
+ * an error, in tenths of a second (0: no limit).  ATA keeps one for reads
+ * and one for writes; NVMe and SCSI one for both (one_limit).
+ */
+struct disk_erc {
+	unsigned int read_ds, write_ds;
+	bool one_limit;
+	const char *source;	/* where the disk keeps it, in the standard's words */
+	struct disk_cause cause;	/* on failure: what failed, and why */
+};
+
+/* Where sector commands may reach: the sectors, their size, and what holds them. */
+struct disk_geometry {
+	uint64_t sectors;
+	unsigned int sector_bytes;
+	const char *space;	/* "drive" or "namespace": what an LBA beyond it is beyond */
+};
+
+/* What a disk's TRIM (DSM, Dataset Management, UNMAP) holds one command's ranges to. */
+struct trim_limits {
+	uint64_t capacity;		/* sectors: every range ends within */
+	const char *space;		/* "drive" or "namespace": what a range beyond it is beyond */
+	unsigned int max_ranges;	/* range entries in one command */
+	uint64_t max_range_sectors;	/* sectors in one entry */
+	uint64_t max_command_sectors;	/* sectors in one command (UINT64_MAX: no limit but the entries) */
+	char none[160];			/* EOPNOTSUPP: why the disk has no TRIM */
+};
+
+/* How an erase option erases: the command it sends. */
+enum erase_method { ERASE_BY_SANITIZE, ERASE_BY_FORMAT };
+
+/* How the erase was done: what the sample is held against. */
+enum erase_kind {
+	ERASE_TO_ZEROS,		/* block erase, format with user-data erase */
+	ERASE_TO_PATTERN,	/* overwrite with the pattern given */
+	ERASE_TO_SOME_PATTERN,	/* not known here (a sanitize this run did not start): zeros or one repeated pattern */
+	ERASE_CRYPTO,		/* cryptographic erase: anything but the old data */
+};
+
+/* A sanitize the command line asks for: the action and its switches. */
+struct sanitize_request {
+	enum sanitize_action {
+		SANITIZE_BLOCK_ERASE, SANITIZE_CRYPTO_ERASE, SANITIZE_OVERWRITE, SANITIZE_EXIT_FAILURE,
+		SANITIZE_STATUS		/* only asked: --sanitize-status */
+	} action;
+	bool ause;		/* --sanitize-ause: a failure may be left by exit failure mode */
+	bool no_deallocate;	/* --sanitize-no-deallocate (NVMe) */
+	unsigned int passes;	/* an overwrite's passes as given, 0-15 (0: 16) */
+	uint32_t pattern;	/* an overwrite's pattern */
+	char command[64];	/* filled by the disk's check: the command, as "Issuing ..." names it ("": not said) */
+	enum erase_kind leaves;	/* filled by the disk's check: what the erase leaves */
+};
+
+/* --format-erase: a format with a secure erase, as the disk plans it. */
+struct format_request {
+	bool crypto;		/* a cryptographic erase, else a user-data erase */
+	bool all_namespaces;	/* filled by the check: the format erases every namespace of the subsystem */
+	uint32_t cdw10;		/* filled by the check: the command, keeping the namespace's format */
+};
+
+/* --sanitize-wait: where a sanitize stands, read once a second; facts, worded by sanitize_wait.c. */
+struct sanitize_poll {
+	enum sanitize_phase {
+		SANITIZE_RUNNING, SANITIZE_COMPLETED, SANITIZE_COMPLETED_NO_DEALLOC, SANITIZE_FAILED, SANITIZE_NONE
+	} phase;
+	const char *status;	/* the disk's word for it, for the JSON ("completed", "in progress", ...) */
+	bool has_progress;
+	unsigned int progress;	/* of 65536 */
+	uint32_t estimate_s;	/* the disk's estimate for the action running; 0: none */
+	enum erase_kind left;	/* what the last erase leaves, where this run did not start it */
+	bool no_record;		/* SANITIZE_NONE says nothing of one that ended (SCSI): ended, if it ran */
+	char detail[256];	/* SANITIZE_FAILED, SANITIZE_NONE: the disk's words for why */
+	bool has_log;		/* NVMe's Sanitize Status log, below, for the JSON */
+	unsigned int passes;
+	bool global_erased;
+	uint32_t estimates[3];	/* overwrite, block erase, crypto erase; UINT32_MAX: none */
+	/* --sanitize-status's lines besides: */
+	const char *state_text;	/* the "State:" line */
+	unsigned int percent;	/* the progress, as the disk's standard rounds it */
+	bool last_ok;		/* ATA: the last sanitize completed without error */
+	bool antifreeze;	/* ATA: the antifreeze lock is set */
+	bool failed_advice;	/* how the failure state is left, said with it */
+	struct disk_cause cause;
+};
+
+/*
+ * -I and -i: a disk's own pages (IDENTIFY and its logs, Identify
+ * Controller and Namespace, INQUIRY and VPD), each kind's own struct,
+ * read by it and shown by its decoder.
+ */
+struct disk_pages;
+enum pages_form {
+	PAGES_TEXT,	/* -I */
+	PAGES_JSON,	/* -I with --json */
+	PAGES_BRIEF,	/* -i */
+	PAGES_BRIEF_JSON,	/* -i with --json, and no -I for the "identify" object */
+	PAGES_RAW,	/* --Istdout, --Iraw: the page as the drive sent it */
+};
+
+/* -C: where a disk's power stands, as facts; worded by power_mode.c. */
+struct disk_power_mode {
+	const char *state;	/* -C's word ("standby", "idle", "active/idle", "non-operational", ...); NULL: unknown */
+	int power_state;	/* NVMe: the power state; -1: none */
+	bool have_descriptor;	/* NVMe: the state's descriptor, below */
+	bool operational;
+	char max_power[24];	/* its maximum power, as nvme_power_text() writes it */
+	double max_power_watts;
+	enum apst_state { APST_NONE, APST_NOT_SUPPORTED, APST_UNKNOWN, APST_DISABLED, APST_ENABLED } apst;
+	char latency_limit[32];	/* the kernel's APST latency limit ("": not said) */
+	struct disk_cause cause;	/* on failure; or a lesser read that failed, said before the state */
+};
+
+/* -y: the standby a disk is put in, chosen before anything is sent. */
+struct disk_standby {
+	int nvme_state;		/* NVMe: the non-operational power state chosen; -1: the disk's one standby */
+	char max_power[24];	/* its maximum power, as nvme_power_text() writes it */
+	char note[256];		/* why not a deeper one, said first ("": nothing to say) */
+};
+
+/* Who a disk is, for an erase record: its own words, trimmed ("": it has none). */
+struct disk_identity {
+	char model[64];		/* SCSI: vendor and product */
+	char serial[96];
+	char firmware[16];
+	char wwn[48];		/* "naa.5000c500a1b2c3d4", "eui.0025385b71b0e7c2", "nguid.<32 hex>"; "": none */
+	uint64_t capacity_bytes;	/* the disk's (a namespace's) own, whatever the kernel sees */
+	const char *media;	/* "hdd", "ssd", "nvme"; NULL: the disk does not say */
+	struct disk_cause cause;
+};
+
+/*
+ * What an ATA drive keeps beyond the host's reach, and its locks, read just
+ * before an erase: a host protected area (the native max address above the
+ * accessible one), a DCO that lowers the native max, and the security state.
+ */
+struct disk_hidden {
+	uint64_t accessible;	/* sectors the host reaches (IDENTIFY) */
+	uint64_t native;	/* sectors below the native max address; 0: not read */
+	uint64_t dco;		/* sectors the DCO overlay says the drive has; 0: no DCO, or not read */
+	bool amac;		/* ACCESSIBLE MAX ADDRESS CONFIGURATION (ACS-3) */
+	bool security_supported, security_enabled, security_locked, security_frozen;
+	bool sanitize_supported;
+	struct disk_cause cause;	/* a read that failed (what it would have said stays 0) */
+};
+
+/* The power conditions of ATA's EPC feature set and of SCSI's power condition mode page, in --epc's order. */
+enum disk_pc { DISK_PC_IDLE_A, DISK_PC_IDLE_B, DISK_PC_IDLE_C, DISK_PC_STANDBY_Y, DISK_PC_STANDBY_Z, DISK_PCS };
+
+/* One power condition as the disk describes it; timers in 100 ms units, a limit of 0 one it does not say. */
+struct disk_pc_state {
+	bool supported, saveable, changeable;
+	bool default_enabled, saved_enabled, current_enabled;
+	uint32_t default_timer, saved_timer, current_timer, min_timer, max_timer;
+};
+
+/* --epc: a disk's power conditions. */
+struct disk_epc {
+	/* in: how much to read: all; the conditions only where in force; only whether the disk has them */
+	enum epc_depth { EPC_READ_ALL, EPC_READ_IF_ENABLED, EPC_READ_PRESENCE } depth;
+	bool switchable;	/* they are enabled and disabled as a whole (ATA's EPC feature set) */
+	bool enabled;		/* they are in force (on SCSI, always) */
+	bool conditions_read;	/* pc[] holds them (not so where depth let them be) */
+	const char *source;	/* where the disk keeps them, in the standard's words */
+	const char *timer_limit;	/* the longest timer it counts, in words */
+	struct disk_pc_state pc[DISK_PCS];
+	struct disk_cause cause;
+};
+
+/* What --epc-enable, --epc-disable, --epc-timer, --epc-goto and --epc-restore ask of a disk. */
+struct disk_epc_change {
+	enum { EPC_SWITCH, EPC_SET, EPC_GOTO, EPC_RESTORE } what;
+	enum disk_pc pc;	/* EPC_SET, EPC_GOTO */
+	bool on;		/* EPC_SWITCH: enable; EPC_SET: enable with the timer, or disable */
+	uint64_t tenths;	/* EPC_SET: the timer, as epc_counts() gave it */
+	bool save;		/* EPC_SET, EPC_RESTORE: saved as well */
+	bool from_saved;	/* EPC_RESTORE: the saved settings (else the defaults) */
+};
+
+/* A SCSI disk's background medium scan (Background Control mode page): what keeps it from its timers. */
+struct disk_background_scan {
+	bool enabled;		/* EN_BMS */
+	bool prescan;		/* EN_PS */
+	bool changeable;	/* EN_BMS may be changed */
+	bool saveable;
+	unsigned int interval_hours;	/* between scans (0: the disk's choice) */
+	unsigned int min_idle_ms;	/* idle time before a scan starts */
+	struct disk_cause cause;
+};
+
+/*
+ * --set-sector-size: the block formats a disk can be formatted to, and the
+ * one in use (f[current]; a disk that lists none has only that one, and
+ * any other length is the disk's to refuse).
+ */
+struct disk_block_formats {
+	struct disk_block_format {
+		uint32_t data_bytes;
+		uint16_t metadata_bytes;
+		unsigned int performance;	/* relative performance: 0 best ... 3 degraded */
+		unsigned int pi_types;		/* the protection types it takes: bit t type t, bit 0 none */
+	} f[64];
+	unsigned int n, current;
+	const char *command;		/* what formats it ("FORMAT UNIT"), for the record */
+	bool rated;			/* performance is the disk's rating (NVMe) */
+	bool unlisted;			/* the disk lists no lengths: any is tried (SCSI without VPD B4h) */
+	uint64_t blocks;		/* in the format in use */
+	unsigned int pi_type;		/* protection information in use: 1-3, 0 none */
+	unsigned int pi_types;		/* those it can take: bit 0 type 1, bit 1 type 2, bit 2 type 3 */
+	struct disk_cause cause;
+};
+
+/* A format to ask for: f[index] of disk_block_formats, or where the disk lists none, bytes. */
+struct disk_format_request {
+	unsigned int index;
+	uint32_t bytes;
+	unsigned int pi_type;		/* 0: none */
+};
+
+/* Where a format started in the background stands (FORMAT UNIT with IMMED). */
+struct disk_format_poll {
+	bool running;
+	bool failed;			/* detail says how */
+	bool has_progress;
+	unsigned int progress;		/* of 65536 */
+	char detail[160];
+	struct disk_cause cause;
+};
+
+/* Where a disk's power stands, as the commands that do not wake it say. */
+enum disk_power { DISK_POWER_UNKNOWN, DISK_POWER_ACTIVE, DISK_POWER_STANDBY };
+
+#endif

@@ -1,0 +1,125 @@
+/*
+ * The interface each kind of disk fills (ata/, nvme/, scsi/): one table of
+ * functions a device is given by run/disk.c.  They send and read, and
+ * print nothing; a failure comes back as a disk_cause (disk_facts.h).
+ */
+#ifndef HDPARM_DISK_OPS_H
+#define HDPARM_DISK_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "disk_facts.h"
+#include "reach.h"
+#include "sector_range.h"
+
+struct device;
+
+/*
+ * Those commands, each done the natural way for one transport (ATA, NVMe,
+ * SCSI).  Chosen once per device (disk.c); a command calls through
+ * dev->disk and never asks which transport it is on.  A NULL entry: the
+ * disk has no such command, and the option is refused.
+ */
+struct disk_ops {
+	const char *kind;	/* "ATA", "NVMe", "SCSI": for messages */
+	bool ata;		/* ATA commands (SET FEATURES, security, ...) reach the drive */
+	bool scsi;		/* a SCSI disk without ATA pass-through */
+	/* --read-sector: the geometry, and one sector read into buf (bytes long); nothing said. */
+	int (*geometry)(struct device *dev, struct disk_geometry *g, struct disk_cause *c);
+	int (*sector_read)(struct device *dev, uint64_t lba, void *buf, unsigned int bytes, struct disk_cause *c);
+	/* TRIM: the limits (EOPNOTSUPP with l->none: the disk has none), and one command's ranges sent; nothing said. */
+	int (*trim_limits)(struct device *dev, struct trim_limits *l, struct disk_cause *c);
+	int (*trim_send)(struct device *dev, const struct sector_range *pieces, unsigned int n, struct disk_cause *c);
+	/*
+	 * -I, -i, --Istdout, --Iraw: the pages read for a form (nothing said,
+	 * but a lesser read that failed may leave *c set), shown by
+	 * the kind's decoder (0, or EINVAL for a page it cannot decode), the page
+	 * as the drive sent it (false: none, as on SCSI), and freed.
+	 */
+	int (*pages_read)(struct device *dev, enum pages_form form, struct disk_pages **p, struct disk_cause *c);
+	int (*pages_show)(const struct disk_pages *p, enum pages_form form);
+	bool (*pages_raw)(const struct disk_pages *p, const void **bytes, size_t *len, const char **name);
+	void (*pages_free)(struct disk_pages *p);
+	/* -W and -A, queried (a state, which may come with a cause and an errno) and set; nothing said. */
+	int (*cache_get)(struct device *dev, enum disk_cache which, enum disk_cache_state *st, struct disk_cause *c);
+	int (*cache_set)(struct device *dev, enum disk_cache which, bool on, struct disk_cause *c);
+	bool lookahead;		/* the disk has a read look-ahead for -A */
+	/* -F: the drive's write cache out to the medium; nothing said. */
+	int (*flush)(struct device *dev, struct disk_cause *c);
+	/* Write the drive's cache out before a timing; nothing said, whatever happens (may be NULL). */
+	void (*flush_quietly)(struct device *dev);
+	/* After an erase option this disk has no command for: which options do erase it, and what it supports ("": nothing to say). */
+	void (*erase_choices)(struct device *dev, char *text, size_t size);
+	/* A power option this disk has no command for: how its power is managed instead. */
+	void (*power_managed)(struct device *dev, char *text, size_t size);
+	/*
+	 * --sanitize-block-erase, -crypto-scramble, -overwrite, -exit-failure-mode:
+	 * refused before anything is sent where the disk cannot (EOPNOTSUPP, *c
+	 * saying why), then started; nothing said.
+	 */
+	int (*sanitize_check)(struct device *dev, struct sanitize_request *r, struct disk_cause *c);
+	int (*sanitize_start)(struct device *dev, const struct sanitize_request *r, struct disk_cause *c);
+	/* --format-erase: refused before anything is sent where the disk cannot, then the format; nothing said. */
+	int (*format_check)(struct device *dev, struct format_request *r, struct disk_cause *c);
+	int (*format_start)(struct device *dev, const struct format_request *r, struct disk_cause *c);
+	/* --sanitize-status (after sanitize_check of SANITIZE_STATUS): the state, with the lines it has; nothing said. */
+	int (*sanitize_status)(struct device *dev, struct sanitize_poll *p);
+	/* --sanitize-wait: where the sanitize stands now; nothing said. */
+	int (*sanitize_poll)(struct device *dev, struct sanitize_poll *p);
+	/* -C: the power mode and what goes with it; 0 or an errno, nothing said. */
+	int (*power_mode)(struct device *dev, struct disk_power_mode *m);
+	/* The power state by a command that does not wake the disk; 0 or an errno, nothing said. */
+	int (*power_state)(struct device *dev, enum disk_power *state);
+	/*
+	 * -y: the standby chosen (NULL: the disk has one; EOPNOTSUPP with *c: none
+	 * to be had), then entered: t from standby_target, or NULL for the disk's
+	 * own choice (the idle watcher); nothing said.
+	 */
+	int (*standby_target)(struct device *dev, struct disk_standby *t, struct disk_cause *c);
+	int (*standby_now)(struct device *dev, const struct disk_standby *t, struct disk_cause *c);
+	/* -Y: asleep (a SCSI disk: stopped) now, and in advice what to know after it ("": nothing); nothing said. */
+	int (*sleep_now)(struct device *dev, struct disk_cause *c, char *advice, size_t size);
+	/* -S: the standby timer, in ATA's encoding of it (standby.h) and in seconds (-1: none); nothing said. */
+	int (*standby_timer)(struct device *dev, unsigned int value, long seconds, struct disk_cause *c);
+	/* The temperature (-H), by whatever the disk keeps it in; 0 or an errno, nothing said. */
+	int (*temperature)(struct device *dev, struct disk_temperature *t);
+	bool temperature_wakes_nothing;	/* reading it never wakes the disk (an NVMe admin command): no power check first */
+	/* --erc: the error recovery time limits (NULL: the disk has none); 0 or an errno, nothing said. */
+	int (*erc_get)(struct device *dev, struct disk_erc *e);
+	/* --erc READ,WRITE: set them (e's read_ds and write_ds); 0 or an errno with e->cause, nothing said. */
+	int (*erc_set)(struct device *dev, struct disk_erc *e);
+	/* --epc: the power conditions (EOPNOTSUPP with a cause: none); 0 or an errno, nothing said. */
+	int (*epc_read)(struct device *dev, struct disk_epc *e);
+	/* The time in tenths the disk will count for tenths (rounded as it counts); 0: more than it can count. */
+	uint64_t (*epc_counts)(uint64_t tenths);
+	/* One change of the power conditions, allowed by what epc_read said; 0 or an errno with *c, nothing said. */
+	int (*epc_change)(struct device *dev, const struct disk_epc_change *ch, struct disk_cause *c);
+	/* --background-scan: the background medium scan, read and switched (NULL: none); nothing said. */
+	int (*background_scan_get)(struct device *dev, struct disk_background_scan *b);
+	int (*background_scan_set)(struct device *dev, bool on, bool save, struct disk_cause *c);
+	/* --set-sector-size: the formats on offer (EOPNOTSUPP with a cause: it cannot format), and a format to f[index] with pi_type; nothing said. */
+	int (*block_formats)(struct device *dev, struct disk_block_formats *b);
+	int (*block_format_set)(struct device *dev, const struct disk_format_request *r, struct disk_cause *c);
+	/* --format-wait: a format block_format_set started, as it stands (NULL: its command ends with it). */
+	int (*block_format_poll)(struct device *dev, struct disk_format_poll *p);
+	/*
+	 * --tcg: IF-RECV of a security protocol and its SP SPECIFIC field into
+	 * buf (len a multiple of 512), *got the bytes that came (NULL: the disk
+	 * has no such command); 0, or an errno with *c (EOPNOTSUPP: it refuses
+	 * the protocol; EACCES: the kernel would not send it), nothing said.
+	 */
+	int (*security_recv)(struct device *dev, uint8_t protocol, uint16_t sp_specific, uint8_t *buf, size_t len,
+			     size_t *got, struct disk_cause *c);
+	/* IF-SEND: len bytes of buf (a multiple of 512) to a security protocol; 0 or an errno with *c, nothing said. */
+	int (*security_send)(struct device *dev, uint8_t protocol, uint16_t sp_specific, const uint8_t *buf, size_t len,
+			     struct disk_cause *c);
+	/* Before an erase: what the disk hides from the host (NULL: nothing it can hide); nothing said. */
+	int (*hidden_areas)(struct device *dev, struct disk_hidden *h);
+	/* Who the disk is (an erase record's device); 0 or an errno with id->cause, nothing said. */
+	int (*identity)(struct device *dev, struct disk_identity *id);
+	/* How far erase option opt reaches beyond the disk named (NULL: no further); nothing said. */
+	enum reach_scope (*erase_scope)(struct device *dev, enum erase_method how);
+};
+
+#endif
