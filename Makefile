@@ -25,11 +25,11 @@ SUBST = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@HDPARM_CONFIG@|$(CONFIG)|g'
 
 # Folders by layer, top to bottom: a file includes its own folder's and
 # those below it, never above (README).
-DIRS = cli options run ops disk ata nvme scsi tcg transport block output lib
+DIRS = cli options run ops ops/any_disk ops/ata ops/block ops/erase disk ata nvme scsi tcg transport block output lib
 SRCS = cli/hdparm.c cli/option_values.c cli/psid.c cli/config_file.c cli/config_keys.c cli/config_jobs.c \
 	options/options.c \
 	run/actions.c run/config.c run/disk.c run/idle.c run/together.c \
-	ops/confirm.c ops/ata_features.c ops/max_address.c ops/wdidle3.c ops/blockdev.c ops/sectors.c ops/sector_format.c ops/checks.c ops/inuse.c ops/trim.c ops/security.c ops/sanitize.c ops/epc.c ops/background_scan.c ops/dco.c ops/firmware.c ops/files.c ops/erasecheck.c ops/erase_blocks.c ops/erase_verify.c ops/erase_record.c ops/erc.c ops/standby.c ops/benchmark.c ops/iodepth.c ops/ranges.c ops/temperature.c ops/flush.c ops/power_mode.c ops/cache.c ops/power_now.c ops/standby_timer.c ops/sanitize_wait.c ops/read_sector.c ops/sanitize_start.c ops/format_erase.c ops/describe.c ops/sanitize_status.c ops/setting_now.c ops/tcg_status.c ops/tcg_locked.c ops/tcg_ask.c ops/tcg_revert.c \
+	ops/confirm.c ops/ata/ata_features.c ops/ata/max_address.c ops/ata/wdidle3.c ops/block/blockdev.c ops/ata/sectors.c ops/erase/sector_format.c ops/checks.c ops/ata/ata_checks.c ops/block/inuse.c ops/any_disk/trim.c ops/ata/security.c ops/erase/sanitize.c ops/any_disk/epc.c ops/any_disk/background_scan.c ops/ata/dco.c ops/ata/firmware.c ops/block/files.c ops/erase/erasecheck.c ops/erase/erase_blocks.c ops/erase/erase_verify.c ops/erase/erase_record.c ops/any_disk/erc.c ops/any_disk/standby.c ops/block/benchmark.c ops/block/iodepth.c ops/block/ranges.c ops/any_disk/temperature.c ops/any_disk/flush.c ops/any_disk/power_mode.c ops/any_disk/cache.c ops/any_disk/power_now.c ops/any_disk/standby_timer.c ops/erase/sanitize_wait.c ops/any_disk/read_sector.c ops/erase/sanitize_start.c ops/erase/format_erase.c ops/any_disk/describe.c ops/erase/sanitize_status.c ops/any_disk/setting_now.c ops/any_disk/tcg_status.c ops/any_disk/tcg_locked.c ops/any_disk/tcg_ask.c ops/erase/tcg_revert.c \
 	ata/ata_disk.c ata/ata_epc.c ata/epc_decode.c ata/identify_decode.c ata/identify_text.c ata/identify_brief.c ata/identify_json.c ata/identify_hex.c ata/sat.c ata/ata_commands.c ata/modes.c ata/ata_trusted.c \
 	tcg/tcg_discovery.c tcg/tcg_session.c tcg/tcg_methods.c \
 	nvme/nvme.c nvme/nvme_disk.c nvme/nvme_erase.c nvme/nvme_identify.c \

@@ -2,7 +2,7 @@
  * The Extended Power Conditions feature set of ATA drives (ACS-3 4.9): its
  * five conditions read from the Power Conditions log (08h), and changed by
  * the SET FEATURES EPC subcommands.  What is shown and refused is
- * ops/epc.c's.
+ * ops/any_disk/epc.c's.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* --Istdin: an IDENTIFY page read as hex words (--Istdout writes them: ops/describe.c). */
+/* --Istdin: an IDENTIFY page read as hex words (--Istdout writes them: ops/any_disk/describe.c). */
 #include <ctype.h>
 #include <stdio.h>
 

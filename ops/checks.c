@@ -1,7 +1,8 @@
 /*
- * What a command that touches data checks before it sends anything: the
- * drive's IDENTIFY page, a whole disk rather than a partition (sector
- * commands take absolute LBAs), and LBAs within the drive.
+ * What a command that touches data checks before it sends anything (a
+ * whole disk rather than a partition, since sector commands take absolute
+ * LBAs; LBAs within the drive), and the words every kind's outcome and
+ * cause are said in.
  */
 #include <errno.h>
 #include <string.h>
@@ -12,30 +13,8 @@
 
 #include "checks.h"
 #include "partition.h"
-#include "ata_commands.h"
 #include "sysfs.h"
 #include "report.h"
-
-const uint16_t *identify_or_report_each(struct device *dev, int *err)
-{
-	struct ata_result res;
-	const uint16_t *id = ata_identify(dev, err, &res);
-
-	if (!id)
-		ata_report("IDENTIFY DEVICE", &res, *err);
-	return id;
-}
-
-const uint16_t *identify_or_report(struct device *dev, int *err)
-{
-	struct ata_result res;
-	bool first = !dev->ata.id_failed;
-	const uint16_t *id = ata_identify(dev, err, &res);
-
-	if (!id && first)
-		ata_report("HDIO_DRIVE_CMD(identify)", &res, *err);
-	return id;
-}
 
 /*
  * Sector commands take absolute LBAs: refuse a partition, naming the right
@@ -78,26 +57,6 @@ int say_outcome(int err)
 {
 	out(err ? "FAILED\n" : "succeeded\n");
 	return err;
-}
-
-void ata_report(const char *what, const struct ata_result *res, int err)
-{
-	complain(" %s failed: %s\n", what, res->cause[0] ? res->cause : strerror(err));
-}
-
-int ata_command(struct device *dev, const char *what, uint8_t command, uint16_t feature, uint16_t count)
-{
-	struct ata_result res;
-	int err = ata_nondata(dev, command, feature, count, 0, false, &res, 0);
-
-	if (err)
-		ata_report(what, &res, err);
-	return err;
-}
-
-int ata_set_features(struct device *dev, const char *what, uint8_t subcommand, uint16_t count)
-{
-	return ata_command(dev, what, ATA_OP_SET_FEATURES, subcommand, count);
 }
 
 int say_cause(const struct disk_cause *c, int err)

@@ -1,17 +1,10 @@
-/* The checks a command that touches data makes before it sends anything. */
+/* The checks a command that touches data makes before it sends anything, and the words of its outcome. */
 #ifndef HDPARM_CHECKS_H
 #define HDPARM_CHECKS_H
 
 #include <stdint.h>
 
 #include "device.h"
-#include "ata_commands.h"
-
-/* The drive's IDENTIFY page; its failure is reported the first time only. */
-const uint16_t *identify_or_report(struct device *dev, int *err);
-
-/* The same, its failure reported for each query that needed the page (-N, -W/-A queries, as 9.65). */
-const uint16_t *identify_or_report_each(struct device *dev, int *err);
 
 /* 0 on a whole disk; EINVAL, naming the absolute LBA for lba, on a partition. */
 int need_whole_disk(struct device *dev, uint64_t lba);
@@ -30,14 +23,6 @@ int say_cause(const struct disk_cause *c, int err);
 
 /* The same, where a cause about the option is worded after it as typed (" -W0: WHY"). */
 int say_cause_for(const struct disk_cause *c, int err, const char *as_typed);
-
-/*
- * An ATA-only option's command, worded as 9.65 words a failure: " WHAT
- * failed: why" (the ATA commands, ata_commands.c, say nothing).
- */
-void ata_report(const char *what, const struct ata_result *res, int err);
-int ata_command(struct device *dev, const char *what, uint8_t command, uint16_t feature, uint16_t count);
-int ata_set_features(struct device *dev, const char *what, uint8_t subcommand, uint16_t count);
 
 /* Write back and forget the device's cached blocks, so no stale copy survives a command. */
 void drop_cached_sectors(struct device *dev);

@@ -41,7 +41,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_FLUSH_WCACHE, .letter = 'F', .usage = "-F   Flush drive write cache" },
 	{ .id = OPT_GEOMETRY, .letter = 'g', .usage = "-g   Display drive geometry" },
 	{ .id = OPT_HELP, .letter = 'h', .usage = "-h   Display terse usage information" },
-	/* Every kind of disk (ops/temperature.c); the usage line is 9.65's, word for word. */
+	/* Every kind of disk (ops/any_disk/temperature.c); the usage line is 9.65's, word for word. */
 	{ .id = OPT_TEMPERATURE, .letter = 'H', .usage = "-H   Read temperature from drive (Hitachi only)" },
 	{ .id = OPT_IDENTITY, .letter = 'i', .usage = "-i   Display drive identification" },
 	{ .id = OPT_IDENTIFY, .letter = 'I', .usage = "-I   Detailed/current information directly from drive" },

@@ -74,7 +74,7 @@ build_and_compare() {
 		# Without the Makefile's _FILE_OFFSET_BITS=64, a 32-bit off_t must stop the build.
 		local incs=()
 		for d in $dirs; do incs+=(-I"$build/$d"); done
-		if "$triplet-gcc" -std=gnu11 -D_GNU_SOURCE "${incs[@]}" -c -o /dev/null "$build/ops/files.c" 2> "$build/narrow.log"; then
+		if "$triplet-gcc" -std=gnu11 -D_GNU_SOURCE "${incs[@]}" -c -o /dev/null "$build/ops/block/files.c" 2> "$build/narrow.log"; then
 			echo "FAIL cross $arch: a build with a 32-bit off_t compiles"
 		elif grep -q 'off_t must be 64 bits' "$build/narrow.log"; then
 			echo "ok cross $arch: a build with a 32-bit off_t is refused by the compiler"

@@ -24,7 +24,7 @@ make_device "$SIZE" "${BENCH_BPS:-0}" 0 || { echo "verify bench: could not set u
 out=$bench_tmp
 incs=()
 for d in $(sed -n 's/^DIRS = //p' "$top/Makefile"); do incs+=("-I$top/$d"); done
-srcs=(ops/erase_verify.c ops/erase_blocks.c block/readq.c
+srcs=(ops/erase/erase_verify.c ops/erase/erase_blocks.c block/readq.c
 	output/progress.c output/report.c output/json.c)
 if ! ${CC:-cc} -O2 -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 "${incs[@]}" -o "$out/verify-speed" \
 	"$top/tests/bench/verify-speed.c" "${srcs[@]/#/$top/}"; then

@@ -1,5 +1,5 @@
 /*
- * The benchmark's driver of --erase-verify full (ops/erase_verify.c): every
+ * The benchmark's driver of --erase-verify full (ops/erase/erase_verify.c): every
  * block of DEVICE read and judged as after a cryptographic erase, nothing
  * compared with before.  Prints "MB/s BLOCKS" (MB: 10^6 bytes).
  */

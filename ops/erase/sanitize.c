@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ata_checks.h"
 #include "checks.h"
 #include "sanitize.h"
 #include "ata_commands.h"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "identify.h"
+#include "ata_checks.h"
 #include "checks.h"
 #include "dco.h"
 #include "json.h"

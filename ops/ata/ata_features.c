@@ -16,6 +16,7 @@
 
 #include "ata_commands.h"
 #include "ata_features.h"
+#include "ata_checks.h"
 #include "checks.h"
 #include "epc.h"
 #include "json.h"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "ata_commands.h"
+#include "ata_checks.h"
 #include "checks.h"
 #include "identify.h"
 #include "json.h"

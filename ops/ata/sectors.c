@@ -14,6 +14,7 @@
 
 #include "identify.h"
 #include "largefile.h"
+#include "ata_checks.h"
 #include "checks.h"
 #include "erasecheck.h"
 #include "sector_format.h"

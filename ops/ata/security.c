@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "identify.h"
+#include "ata_checks.h"
 #include "checks.h"
 #include "erase_record.h"
 #include "erase_verify.h"

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ata_checks.h"
 #include "checks.h"
 #include "files.h"
 #include "firmware.h"

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "ata_commands.h"
+#include "ata_checks.h"
 #include "checks.h"
 #include "json.h"
 #include "report.h"
