@@ -1,6 +1,8 @@
 /* sysfs attributes of block devices: queue depth, partition start, the disk's driver and cache. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -233,4 +235,48 @@ bool sysfs_usb_bridge(int fd, char id[12], const char **driver)
 			snprintf(id, 12, "%.4s:%.4s", vid, pid);
 	}
 	return true;
+}
+
+/* sda, hdb, nvme0n1: the kernel's names of the disks --metrics reads by default. */
+static const char *digits(const char *p)
+{
+	const char *start = p;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p > start ? p : NULL;
+}
+
+static bool spoken_disk(const char *n)
+{
+	const char *p;
+
+	if ((n[0] == 's' || n[0] == 'h') && n[1] == 'd' && n[2] >= 'a' && n[2] <= 'z')
+		return true;
+	/* nvmeCnN, a namespace; not nvmeCcPnN, one path to it. */
+	return strncmp(n, "nvme", 4) == 0 && (p = digits(n + 4)) && *p == 'n' && (p = digits(p + 1)) && !*p;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+int sysfs_whole_disks(char (*names)[NAME_MAX_DISK], int max)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) && n < max) {
+		size_t len = strlen(e->d_name);
+
+		if (spoken_disk(e->d_name) && len < NAME_MAX_DISK)
+			memcpy(names[n++], e->d_name, len + 1);
+	}
+	closedir(d);
+	qsort(names, (size_t)n, sizeof(names[0]), by_name);
+	return n;
 }

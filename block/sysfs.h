@@ -69,4 +69,13 @@ bool sysfs_driver_above(const char *dir, const char *const drivers[], size_t n, 
  */
 bool sysfs_usb_bridge(int fd, char id[12], const char **driver);
 
+/*
+ * The whole disks /sys/block lists that hdparm speaks to, by kernel name:
+ * sd*, hd* and NVMe namespaces (nvme0n1; not the per-path nvme0c0n1),
+ * sorted.  At most max names of NAME_MAX_DISK bytes; the count, or -1 where
+ * /sys/block cannot be read.
+ */
+#define NAME_MAX_DISK 32
+int sysfs_whole_disks(char (*names)[NAME_MAX_DISK], int max);
+
 #endif

@@ -22,6 +22,7 @@
 #include "version.h"
 #include "identify.h"
 #include "idle.h"
+#include "metrics_run.h"
 #include "json.h"
 #include "options.h"
 #include "psid.h"
@@ -279,6 +280,12 @@ static bool config_given(const struct settings *s)
 	return s->v[OPT_APPLY_CONFIG].given || s->v[OPT_CHECK_CONFIG].given || s->v[OPT_IDLE_CONFIG].given;
 }
 
+/* Options whose devices are optional: the configuration's, and --metrics (every disk). */
+static bool devices_optional(const struct settings *s)
+{
+	return config_given(s) || s->v[OPT_METRICS].given;
+}
+
 static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 {
 	struct cursor c = { .next = argv + 1, .left = argc - 1 };
@@ -303,7 +310,7 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 		c.p = word + 1;
 		if ((err = parse_word(ps, &c)) || ps->stopped)
 			return err;
-		if (c.left == 0 && !ps->istdin && !config_given(&ps->s)) {
+		if (c.left == 0 && !ps->istdin && !devices_optional(&ps->s)) {
 			complain("%s: no device given after %s\n", progname, word);
 			return EINVAL;
 		}
@@ -498,6 +505,21 @@ static int run_config(const struct parse_state *ps)
 	return status;
 }
 
+/* --metrics [DEV...]: the devices named, or (none) every disk. */
+static int run_metrics_of(const struct parse_state *ps)
+{
+	const char **paths = calloc((size_t)ps->njobs + 1, sizeof(*paths));
+	int status;
+
+	if (!paths)
+		return ENOMEM;
+	for (int i = 0; i < ps->njobs; i++)
+		paths[i] = ps->jobs[i].device;
+	status = run_metrics(paths, ps->njobs, &ps->run);
+	free(paths);
+	return status;
+}
+
 /* --tcg-psid-revert - (or no PSID): read once, before any disk is opened, for every disk named. */
 static int read_psid(struct parse_state *ps)
 {
@@ -544,6 +566,12 @@ int main(int argc, char **argv)
 		return identify_from_stdin(ps.run.json);
 	}
 	if ((status = read_psid(&ps))) {
+		free(ps.s.ranges);
+		free(ps.jobs);
+		return status;
+	}
+	if (ps.s.v[OPT_METRICS].given) {
+		status = run_metrics_of(&ps);
 		free(ps.s.ranges);
 		free(ps.jobs);
 		return status;

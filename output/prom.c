@@ -1,0 +1,186 @@
+/*
+ * The Prometheus text exposition format (0.0.4): per family "# HELP",
+ * "# TYPE", then its samples, "name{label="value",...} number".  Label
+ * values escape backslash, double quote and newline; a help text escapes
+ * backslash and newline.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prom.h"
+
+struct text {
+	char *s;
+	size_t len, cap;
+};
+
+struct family {
+	char *name, *help;
+	struct text samples;
+};
+
+struct prom {
+	struct family *f;
+	size_t n, cap;
+	int failed;	/* ENOMEM once: the rendering says nothing rather than a part */
+};
+
+static int put(struct text *t, const char *s, size_t n)
+{
+	if (t->len + n + 1 > t->cap) {
+		size_t cap = t->cap ? t->cap : 256;
+		char *s2;
+
+		while (cap < t->len + n + 1)
+			cap *= 2;
+		if (!(s2 = realloc(t->s, cap)))
+			return ENOMEM;
+		t->s = s2;
+		t->cap = cap;
+	}
+	memcpy(t->s + t->len, s, n);
+	t->len += n;
+	t->s[t->len] = '\0';
+	return 0;
+}
+
+static int puts_t(struct text *t, const char *s)
+{
+	return put(t, s, strlen(s));
+}
+
+/* s with the characters the format escapes escaped: all three in a label value, no quote in a help text. */
+static int put_escaped(struct text *t, const char *s, int quote)
+{
+	int err = 0;
+
+	for (; *s && !err; s++) {
+		if (*s == '\\')
+			err = puts_t(t, "\\\\");
+		else if (*s == '\n')
+			err = puts_t(t, "\\n");
+		else if (*s == '"' && quote)
+			err = puts_t(t, "\\\"");
+		else
+			err = put(t, s, 1);
+	}
+	return err;
+}
+
+struct prom *prom_new(void)
+{
+	return calloc(1, sizeof(struct prom));
+}
+
+void prom_free(struct prom *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->f[i].name);
+		free(p->f[i].help);
+		free(p->f[i].samples.s);
+	}
+	free(p->f);
+	free(p);
+}
+
+static struct family *family(struct prom *p, const char *name, const char *help)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (strcmp(p->f[i].name, name) == 0)
+			return &p->f[i];
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 16;
+		struct family *f = realloc(p->f, cap * sizeof(*f));
+
+		if (!f)
+			return NULL;
+		p->f = f;
+		p->cap = cap;
+	}
+	p->f[p->n] = (struct family){ .name = strdup(name), .help = strdup(help) };
+	if (!p->f[p->n].name || !p->f[p->n].help) {
+		free(p->f[p->n].name);
+		free(p->f[p->n].help);
+		return NULL;
+	}
+	return &p->f[p->n++];
+}
+
+int prom_gauge(struct prom *p, const char *name, const char *help, double value, ...)
+{
+	struct family *f = family(p, name, help);
+	char number[40];
+	const char *label;
+	int err, first = 1;
+	va_list ap;
+
+	if (!f) {
+		p->failed = ENOMEM;
+		return ENOMEM;
+	}
+	err = puts_t(&f->samples, name);
+	va_start(ap, value);
+	while (!err && (label = va_arg(ap, const char *))) {
+		const char *v = va_arg(ap, const char *);
+
+		err = puts_t(&f->samples, first ? "{" : ",");
+		if (!err)
+			err = puts_t(&f->samples, label);
+		if (!err)
+			err = puts_t(&f->samples, "=\"");
+		if (!err)
+			err = put_escaped(&f->samples, v ? v : "", 1);
+		if (!err)
+			err = puts_t(&f->samples, "\"");
+		first = 0;
+	}
+	va_end(ap);
+	if (!err && !first)
+		err = puts_t(&f->samples, "}");
+	/* Integers as integers (sizes in bytes run past a float's 6 digits); no exponent below 10^15. */
+	snprintf(number, sizeof(number), " %.15g\n", value);
+	if (!err)
+		err = puts_t(&f->samples, number);
+	if (err)
+		p->failed = err;
+	return err;
+}
+
+char *prom_render(const struct prom *p, size_t *len)
+{
+	struct text t = { 0 };
+	int err = p->failed;
+
+	for (size_t i = 0; i < p->n && !err; i++) {
+		const struct family *f = &p->f[i];
+
+		err = puts_t(&t, "# HELP ");
+		if (!err)
+			err = puts_t(&t, f->name);
+		if (!err)
+			err = puts_t(&t, " ");
+		if (!err)
+			err = put_escaped(&t, f->help, 0);
+		if (!err)
+			err = puts_t(&t, "\n# TYPE ");
+		if (!err)
+			err = puts_t(&t, f->name);
+		if (!err)
+			err = puts_t(&t, " gauge\n");
+		if (!err && f->samples.len)
+			err = put(&t, f->samples.s, f->samples.len);
+	}
+	if (!err && !t.s)
+		err = put(&t, "", 0);
+	if (err) {
+		free(t.s);
+		return NULL;
+	}
+	*len = t.len;
+	return t.s;
+}

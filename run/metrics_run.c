@@ -1,0 +1,96 @@
+/*
+ * --metrics: each disk opened in turn, its samples gathered (a disk that
+ * does not open or answer is down, and the others are still read), and
+ * the exposition written once at the end, each family's samples together.
+ * Without a device, every whole disk that /sys/block lists: sd*, hd*,
+ * NVMe namespaces.  A disk that is down is data, not a failure of the run:
+ * the exit status is 0 once the text is out.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "disk.h"
+#include "metrics.h"
+#include "prom.h"
+#include "report.h"
+#include "metrics_run.h"
+#include "sysfs.h"
+
+#define MAX_DISKS 4096
+
+/* The kernel's name of the disk at path: the last part of where its links lead ("sda", "nvme0n1"). */
+static void kernel_name(const char *path, char *name, size_t size)
+{
+	char *real = realpath(path, NULL);
+	const char *base = real ? real : path, *slash = strrchr(base, '/');
+
+	snprintf(name, size, "%s", slash ? slash + 1 : base);
+	free(real);
+}
+
+static void one_disk(const char *path, const struct run_flags *run, struct prom *p)
+{
+	struct device dev;
+	char name[256];
+
+	kernel_name(path, name, sizeof(name));
+	memset(&dev, 0, sizeof(dev));
+	dev.path = path;
+	dev.run = *run;
+	report_operation("open");
+	dev.fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (dev.fd < 0) {
+		complain_errno(path);
+		metrics_down(name, p);
+		return;
+	}
+	disk_choose(&dev);
+	report_operation("--metrics");
+	metrics_collect(&dev, name, p);
+	close(dev.fd);
+}
+
+int run_metrics(const char *const *paths, int n, const struct run_flags *run)
+{
+	struct prom *p = prom_new();
+	char (*names)[NAME_MAX_DISK] = NULL;
+	char *text;
+	size_t len;
+
+	if (!p)
+		return ENOMEM;
+	if (n == 0) {
+		if (!(names = calloc(MAX_DISKS, sizeof(*names)))) {
+			prom_free(p);
+			return ENOMEM;
+		}
+		if ((n = sysfs_whole_disks(names, MAX_DISKS)) < 0) {
+			complain("--metrics: /sys/block cannot be read: name the disks\n");
+			free(names);
+			prom_free(p);
+			return ENOENT;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		char path[NAME_MAX_DISK + 8];
+
+		if (names)
+			snprintf(path, sizeof(path), "/dev/%s", names[i]);
+		one_disk(names ? path : paths[i], run, p);
+	}
+	free(names);
+	text = prom_render(p, &len);
+	prom_free(p);
+	if (!text) {
+		complain("--metrics: out of memory\n");
+		return ENOMEM;
+	}
+	out_str(text);
+	free(text);
+	fflush(stdout);
+	return ferror(stdout) ? EIO : 0;
+}

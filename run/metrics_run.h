@@ -1,0 +1,10 @@
+/* --metrics [DEV...]: every disk's samples, in Prometheus's text format on stdout (metrics_run.c). */
+#ifndef HDPARM_RUN_METRICS_H
+#define HDPARM_RUN_METRICS_H
+
+#include "device.h"
+
+/* The disks named (none: every whole disk /sys/block lists); 0 where the text was written. */
+int run_metrics(const char *const *paths, int n, const struct run_flags *run);
+
+#endif

@@ -1,0 +1,152 @@
+#!/bin/bash
+# --metrics against the test double (tests/tools/sgio-shim.c): an awake ATA, NVMe and SCSI disk.
+# Each output passes promtool check metrics (Debian's prometheus package), and each value is what
+# -H, -C, --erc, -W and -I print for the same answers of the double; without a device, the disks
+# /sys/block lists (a fake one) are read; a loop device's block sizes are blockdev's.  (The
+# commands sent to a sleeping disk, and a disk that does not answer: tests/ops/metrics.cases.)
+# Usage: metrics-tests.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" / "skip NAME" lines.
+set -u
+H=$1
+out=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+double_name=metrics
+# shellcheck source=tests/tools/double.sh
+. "$top/tests/tools/double.sh"
+# shellcheck source=tests/tools/oracle.sh
+. "$top/tests/tools/oracle.sh"
+asan="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+
+result() {
+	if [ "$1" = 0 ]; then echo "ok metrics: $2"; else echo "FAIL metrics: $2"; sed 's/^/  /' "$out/metrics.why" 2> /dev/null | head -n 8; fi
+}
+
+mkdir -p "$out/metrics-logs"
+grep -v '^#' "$top/tests/ops/data/sct-status-erc-get.hex" > "$out/metrics-logs/e0.hex"
+intel=$top/tests/identify/real/INTEL_SSDSA2CW120G3--4PC10302.hex
+# The same awake disk of each kind: ATA (a real SSD's page: SCT Status 38 C, the error recovery
+# timers FFh), NVMe (QEMU's controller, 311 K), SCSI (an 8 TB SAS disk: 38 C, limit 7000 ms).
+kinds=(
+	"ata SHIM_IDENTIFY=$intel SHIM_COUNT=0xff SHIM_LBA=0 SHIM_LOGS=$out/metrics-logs"
+	"nvme SHIM_NVME=$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex SHIM_NVME_TEMP=311 SHIM_SYSFS=$out/metrics-nosys"
+	"scsi SHIM_SCSI=1 SHIM_SCSI_TEMPERATURE=38,60"
+)
+mkdir -p "$out/metrics-nosys/sys"
+for k in "${kinds[@]}"; do
+	read -r kind envs <<< "$k"
+	# shellcheck disable=SC2086 # the double's settings are words
+	env $envs "${preload[@]}" "$asan" "$H" --metrics /dev/null > "$out/metrics-$kind.prom" 2> "$out/metrics-$kind.err"
+	rc=$?
+	# shellcheck disable=SC2086
+	env $envs "${preload[@]}" "$asan" "$H" -H -C --erc -W -I /dev/null > "$out/metrics-$kind.txt" 2> /dev/null
+	python3 - "$kind" "$out/metrics-$kind.prom" "$out/metrics-$kind.txt" > "$out/metrics.why" 2>&1 << 'EOF'
+import re, sys
+kind, prom, text = sys.argv[1], open(sys.argv[2]).read(), open(sys.argv[3]).read()
+samples = {}
+for line in prom.splitlines():
+    if line.startswith('#'):
+        continue
+    m = re.fullmatch(r'(\w+)(?:\{(.*)\})? (\S+)', line)
+    assert m, line
+    labels = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2) or ''))
+    assert labels.get('device') == 'null', line
+    samples[(m.group(1), labels.get('state') or labels.get('op') or '')] = (float(m.group(3)), labels)
+def text_of(pattern):
+    m = re.search(pattern, text, re.M)
+    assert m, pattern
+    return m.group(1)
+problems = []
+def want(key, value):
+    got = samples.get(key, (None,))[0]
+    if got != value:
+        problems.append('%s: %s, wanted %s (what the other options print)' % (key, got, value))
+want(('hdparm_disk_up', ''), 1)
+want(('hdparm_disk_temperature_celsius', ''), float(text_of(r'^ drive temperature \(celsius\) is:  (-?\d+)$')))
+state = text_of(r'^ drive state is:  (\S+)')
+for s in ('active', 'idle', 'standby', 'sleep'):
+    want(('hdparm_disk_power_state', s), 1.0 if {'active/idle': 'active'}.get(state, state) == s else 0.0)
+erc = re.search(r'^ error recovery limits?:  (?:read )?(off|\S+ s)(?:, write (off|\S+ s))?', text, re.M)
+assert erc, 'no --erc line'
+seconds = lambda t: 0.0 if t == 'off' else float(t[:-2])
+want(('hdparm_disk_error_recovery_limit_seconds', 'read'), seconds(erc.group(1)))
+want(('hdparm_disk_error_recovery_limit_seconds', 'write'), seconds(erc.group(2) or erc.group(1)))
+want(('hdparm_disk_write_cache_enabled', ''), float(text_of(r'^ write-caching =  (\d)')))
+info = samples.get(('hdparm_disk_info', ''), (None, {}))[1]
+if kind in ('ata', 'nvme'):
+    for label, pattern in (('model', r'Model Number:\s+(.*?)\s*$'), ('serial', r'Serial Number:\s+(.*?)\s*$'),
+                           ('firmware', r'Firmware Revision:\s+(.*?)\s*$')):
+        if info.get(label) != text_of(pattern):
+            problems.append('info %s: %r, -I says %r' % (label, info.get(label), text_of(pattern)))
+if info.get('kind') != kind:
+    problems.append('info kind: %r' % info.get('kind'))
+if kind == 'ata':
+    want(('hdparm_disk_capacity_bytes', ''), 512.0 * int(text_of(r'LBA48  user addressable sectors:\s+(\d+)')))
+for p in problems:
+    print(p)
+sys.exit(1 if problems else 0)
+EOF
+	[ "$rc" = 0 ] && [ ! -s "$out/metrics-$kind.err" ] && [ ! -s "$out/metrics.why" ]
+	result $? "$kind: each value as -H, -C, --erc, -W and -I give it"
+	if oracle metrics promtool "promtool (prometheus)"; then
+		promtool check metrics < "$out/metrics-$kind.prom" > "$out/metrics.why" 2>&1
+		result $? "$kind: promtool check metrics accepts the text"
+	fi
+done
+
+# Three disks of the double and one that does not open, in one run: every family once, its samples
+# together; the disk that did not open is down and the others are still read; exit 0.
+env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LBA=0 SHIM_LOGS="$out/metrics-logs" "${preload[@]}" "$asan" \
+	"$H" --metrics /dev/null /dev/zero "$out/no-such-disk" /dev/full > "$out/metrics-four.prom" 2> "$out/metrics-four.err"
+rc=$?
+python3 - "$out/metrics-four.prom" > "$out/metrics.why" 2>&1 << 'EOF'
+import re, sys
+seen, last, problems = [], None, []
+up = {}
+for line in open(sys.argv[1]):
+    m = re.match(r'# TYPE (\w+) gauge$', line)
+    if m:
+        if m.group(1) in seen:
+            problems.append('%s has two TYPE lines' % m.group(1))
+        seen.append(m.group(1))
+    m = re.match(r'hdparm_disk_up\{device="([^"]*)"\} (\d)$', line)
+    if m:
+        up[m.group(1)] = m.group(2)
+if up != {'null': '1', 'zero': '1', 'no-such-disk': '0', 'full': '1'}:
+    problems.append('up: %s' % up)
+for p in problems:
+    print(p)
+sys.exit(1 if problems else 0)
+EOF
+[ "$rc" = 0 ] && [ ! -s "$out/metrics.why" ] && [ "$(grep -c 'no-such-disk' "$out/metrics-four.err")" = 1 ]
+result $? "four disks, one not there: each family once, that one down (said on stderr), the others read, exit 0"
+
+# No device: the whole disks /sys/block lists (a fake /sys: sd*, hd*, NVMe namespaces; not a
+# namespace's per-path node, a loop device, a CD-ROM or a dm volume), none of which opens here.
+sys=$out/metrics-sys/sys
+rm -rf "$out/metrics-sys"
+mkdir -p "$sys/block"
+for d in sdzz hdzz nvme99n1 nvme99c0n1 loop99 sr99 dm-99 nvme99n2; do mkdir "$sys/block/$d"; done
+env SHIM_SYSFS="$out/metrics-sys" "${preload[@]}" "$asan" "$H" --metrics > "$out/metrics-all.prom" 2> /dev/null
+rc=$?
+devices=$(sed -n 's/^hdparm_disk_up{device="\([^"]*\)"} 0$/\1/p' "$out/metrics-all.prom" | tr '\n' ' ')
+[ "$rc" = 0 ] && [ "$devices" = "hdzz nvme99n1 nvme99n2 sdzz " ]
+result $? "no device: every whole disk /sys/block lists, sorted (got: $devices)"
+
+# A loop device (root): no commands, the kernel's block sizes, as blockdev gives them.
+if [ "$(id -u)" != 0 ]; then
+	echo "skip metrics: a loop device's block sizes need root"
+else
+	truncate -s 8M "$out/metrics-loop.img"
+	if loop=$(losetup --sector-size 4096 -f --show "$out/metrics-loop.img" 2> /dev/null); then
+		"$H" --metrics "$loop" > "$out/metrics-loop.prom" 2> /dev/null
+		rc=$?
+		name=${loop#/dev/}
+		grep -qx "hdparm_disk_logical_block_size_bytes{device=\"$name\"} $(blockdev --getss "$loop")" "$out/metrics-loop.prom" &&
+			grep -qx "hdparm_disk_physical_block_size_bytes{device=\"$name\"} $(blockdev --getpbsz "$loop")" "$out/metrics-loop.prom" &&
+			[ "$rc" = 0 ]
+		result $? "a loop device: its logical and physical block sizes as blockdev --getss and --getpbsz give them"
+		losetup -d "$loop"
+	else
+		echo "FAIL metrics: no loop device could be set up"
+	fi
+fi
+echo "end of suite"
