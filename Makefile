@@ -36,7 +36,7 @@ SRCS = cli/hdparm.c cli/option_values.c cli/psid.c cli/config_file.c cli/config_
 	scsi/scsi.c scsi/scsi_pages.c scsi/scsi_disk.c scsi/scsi_power.c scsi/scsi_erase.c scsi/scsi_epc.c scsi/scsi_background.c scsi/scsi_format.c \
 	transport/sense.c transport/sg.c \
 	block/sysfs.c block/readq.c block/wake_trace.c block/partition.c block/reach.c \
-	output/json.c output/progress.c output/report.c output/prom.c
+	output/json.c output/progress.c output/report.c output/prom.c output/file_write.c
 OBJS = $(SRCS:.c=.o)
 HDRS = $(wildcard $(addsuffix /*.h,$(DIRS)))
 

@@ -283,7 +283,7 @@ static bool config_given(const struct settings *s)
 /* Options whose devices are optional: the configuration's, and --metrics (every disk). */
 static bool devices_optional(const struct settings *s)
 {
-	return config_given(s) || s->v[OPT_METRICS].given;
+	return config_given(s) || s->v[OPT_METRICS].given || s->v[OPT_METRICS_FILE].given;
 }
 
 static int parse_command_line(struct parse_state *ps, int argc, char **argv)
@@ -505,7 +505,7 @@ static int run_config(const struct parse_state *ps)
 	return status;
 }
 
-/* --metrics [DEV...]: the devices named, or (none) every disk. */
+/* --metrics or --metrics-file FILE [DEV...]: the devices named, or (none) every disk. */
 static int run_metrics_of(const struct parse_state *ps)
 {
 	const char **paths = calloc((size_t)ps->njobs + 1, sizeof(*paths));
@@ -515,7 +515,7 @@ static int run_metrics_of(const struct parse_state *ps)
 		return ENOMEM;
 	for (int i = 0; i < ps->njobs; i++)
 		paths[i] = ps->jobs[i].device;
-	status = run_metrics(paths, ps->njobs, &ps->run);
+	status = run_metrics(paths, ps->njobs, &ps->run, ps->s.v[OPT_METRICS_FILE].given ? ps->s.v[OPT_METRICS_FILE].str : NULL);
 	free(paths);
 	return status;
 }
@@ -570,7 +570,7 @@ int main(int argc, char **argv)
 		free(ps.jobs);
 		return status;
 	}
-	if (ps.s.v[OPT_METRICS].given) {
+	if (ps.s.v[OPT_METRICS].given || ps.s.v[OPT_METRICS_FILE].given) {
 		status = run_metrics_of(&ps);
 		free(ps.s.ranges);
 		free(ps.jobs);

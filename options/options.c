@@ -162,6 +162,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_IDLE_SPINDOWN, .name = "idle-spindown", .arg = ARG_U64, .min = 1, .max = 604800, .what = "the idle time must be 1 to 604800 seconds", .cls = CLASS_ALONE, .usage = "--idle-spindown SECONDS       Stay in the foreground; put each disk in standby after SECONDS without I/O" },
 	{ .id = OPT_WHY, .name = "why", .cls = CLASS_MODIFIER, .usage = "--why                         With --idle-spindown: say which process woke a disk it put in standby" },
 	{ .id = OPT_METRICS, .name = "metrics", .cls = CLASS_ALONE, .usage = "--metrics [DEV...]            Print every disk's state for Prometheus (none named: every disk), waking none" },
+	{ .id = OPT_METRICS_FILE, .name = "metrics-file", .arg = ARG_FILE, .what = "file name", .cls = CLASS_ALONE, .usage = "--metrics-file FILE [DEV...]  The same, written whole into FILE (node_exporter's textfile folder)" },
 	{ .id = OPT_JSON, .name = "json", .cls = CLASS_MODIFIER, .usage = "--json                        Print one JSON document instead of text (schema: hdparm.8)" },
 };
 

@@ -4,7 +4,8 @@
  * the exposition written once at the end, each family's samples together.
  * Without a device, every whole disk that /sys/block lists: sd*, hd*,
  * NVMe namespaces.  A disk that is down is data, not a failure of the run:
- * the exit status is 0 once the text is out.
+ * the exit status is 0 once the text is out, on stdout or (--metrics-file)
+ * written whole into its file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "disk.h"
+#include "file_write.h"
 #include "metrics.h"
 #include "prom.h"
 #include "report.h"
@@ -54,7 +56,7 @@ static void one_disk(const char *path, const struct run_flags *run, struct prom 
 	close(dev.fd);
 }
 
-int run_metrics(const char *const *paths, int n, const struct run_flags *run)
+int run_metrics(const char *const *paths, int n, const struct run_flags *run, const char *file)
 {
 	struct prom *p = prom_new();
 	char (*names)[NAME_MAX_DISK] = NULL;
@@ -88,6 +90,14 @@ int run_metrics(const char *const *paths, int n, const struct run_flags *run)
 	if (!text) {
 		complain("--metrics: out of memory\n");
 		return ENOMEM;
+	}
+	if (file) {
+		int err = file_write_whole(file, text, len, 0);
+
+		free(text);
+		if (err)
+			complain("--metrics-file: %s: %s (the file is left as it was)\n", file, strerror(err));
+		return err;
 	}
 	out_str(text);
 	free(text);

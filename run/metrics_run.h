@@ -4,7 +4,11 @@
 
 #include "device.h"
 
-/* The disks named (none: every whole disk /sys/block lists); 0 where the text was written. */
-int run_metrics(const char *const *paths, int n, const struct run_flags *run);
+/*
+ * The disks named (none: every whole disk /sys/block lists), on stdout or,
+ * with file, written whole into it (node_exporter's textfile collector reads
+ * only whole files).  0 where the text was written.
+ */
+int run_metrics(const char *const *paths, int n, const struct run_flags *run, const char *file);
 
 #endif

@@ -131,6 +131,42 @@ devices=$(sed -n 's/^hdparm_disk_up{device="\([^"]*\)"} 0$/\1/p' "$out/metrics-a
 [ "$rc" = 0 ] && [ "$devices" = "hdzz nvme99n1 nvme99n2 sdzz " ]
 result $? "no device: every whole disk /sys/block lists, sorted (got: $devices)"
 
+# --metrics-file: the same text, written whole (a temporary file beside it, renamed over it), read
+# by Debian's prometheus-node-exporter's textfile collector: its samples served, no scrape error.
+tf=$out/metrics-textfile
+rm -rf "$tf"
+mkdir -p "$tf"
+echo "stale" > "$tf/hdparm.prom"
+env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LBA=0 SHIM_LOGS="$out/metrics-logs" "${preload[@]}" "$asan" \
+	"$H" --metrics-file "$tf/hdparm.prom" /dev/null > "$out/metrics-file.out" 2>&1
+rc=$?
+[ "$rc" = 0 ] && [ ! -s "$out/metrics-file.out" ] && [ "$(ls "$tf")" = hdparm.prom ] &&
+	env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LBA=0 SHIM_LOGS="$out/metrics-logs" "${preload[@]}" "$asan" \
+		"$H" --metrics /dev/null 2> /dev/null | cmp -s - "$tf/hdparm.prom"
+result $? "--metrics-file: --metrics' text in the file, nothing on stdout, no temporary file left"
+env "${preload[@]}" "$asan" "$H" --metrics-file "$out/no-such-folder/hdparm.prom" /dev/null > /dev/null 2> "$out/metrics.err"
+rc=$?
+[ "$rc" = 2 ] && grep -q "^--metrics-file: $out/no-such-folder/hdparm.prom: No such file or directory" "$out/metrics.err"
+result $? "--metrics-file into a folder that is not there: said, exit 2 (ENOENT)"
+if oracle metrics prometheus-node-exporter "prometheus-node-exporter"; then
+	port=$((20000 + $$ % 20000))
+	prometheus-node-exporter --collector.disable-defaults --collector.textfile --collector.textfile.directory="$tf" \
+		--web.listen-address="127.0.0.1:$port" > "$out/node-exporter.log" 2>&1 &
+	exporter=$!
+	scrape() {
+		python3 -c 'import sys, urllib.request
+sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())' "$port" > "$out/metrics-scrape.txt" 2> /dev/null
+	}
+	for _ in $(seq 100); do scrape && break; sleep 0.1; done
+	kill "$exporter" 2> /dev/null
+	wait "$exporter" 2> /dev/null
+	grep -qx 'hdparm_disk_up{device="null"} 1' "$out/metrics-scrape.txt" &&
+		grep -qx 'hdparm_disk_temperature_celsius{device="null"} 38' "$out/metrics-scrape.txt" &&
+		grep -qx 'node_textfile_scrape_error 0' "$out/metrics-scrape.txt"
+	result $? "node_exporter's textfile collector serves the file's samples, node_textfile_scrape_error 0" ||
+		tail -n 3 "$out/node-exporter.log" | sed 's/^/  /'
+fi
+
 # A loop device (root): no commands, the kernel's block sizes, as blockdev gives them.
 if [ "$(id -u)" != 0 ]; then
 	echo "skip metrics: a loop device's block sizes need root"

@@ -18,6 +18,7 @@
 #include "array.h"
 #include "erase_record.h"
 #include "erase_verify.h"
+#include "file_write.h"
 #include "erasecheck.h"
 #include "json.h"
 #include "report.h"
@@ -265,76 +266,6 @@ struct record_file {
 	size_t reserved;	/* bytes the file holds, its room for a record written in place */
 };
 
-static int write_all(int fd, const char *text, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = write(fd, text + done, len - done);
-
-		if (n < 0 && errno != EINTR)
-			return errno;
-		if (n > 0)
-			done += (size_t)n;
-	}
-	return 0;
-}
-
-/* text, then blanks up to pad bytes, through fd, synced; fd closed. */
-static int fill(int fd, const char *text, size_t len, size_t pad)
-{
-	static const char blanks[256] = { [0 ... 255] = ' ' };
-	int err = write_all(fd, text, len);
-
-	for (size_t at = len; !err && at < pad; at += sizeof(blanks))
-		err = write_all(fd, blanks, pad - at < sizeof(blanks) ? pad - at : sizeof(blanks));
-	if (!err && fsync(fd))
-		err = errno;
-	if (close(fd) && !err)
-		err = errno;
-	return err;
-}
-
-static void sync_folder(const char *path)
-{
-	char folder[4096];
-	int dir;
-
-	snprintf(folder, sizeof(folder), "%s", path);
-	dir = open(dirname(folder), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dir >= 0) {
-		fsync(dir);
-		close(dir);
-	}
-}
-
-/* text at path, whole or not at all: a temporary file beside it, synced, renamed over it, the folder synced. */
-static int write_beside(const char *path, const char *text, size_t len, size_t pad)
-{
-	char tmp[4096];
-	int fd, err;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return errno;
-	if (fchmod(fd, 0644)) {
-		err = errno;
-		close(fd);
-	} else
-		err = fill(fd, text, len, pad);
-	/* rename() replaces a file on every file system, FAT and exFAT too (link() is refused there). */
-	if (!err && rename(tmp, path))
-		err = errno;
-	if (err) {
-		unlink(tmp);
-		return err;
-	}
-	sync_folder(path);
-	return 0;
-}
-
 /*
  * In a folder: a file of its own, under path's name or, where another
  * record took that name (many disks of one serial number in one second),
@@ -357,14 +288,14 @@ static int create_unique(char *path, size_t size, const char *text, size_t len, 
 			return ENAMETOOLONG;
 	}
 	{
-		int err = fill(fd, text, len, pad);
+		int err = file_fill(fd, text, len, pad);
 
 		if (err) {
 			unlink(path);
 			return err;
 		}
 	}
-	sync_folder(path);
+	file_sync_folder(path);
 	return 0;
 }
 
@@ -375,7 +306,7 @@ static int write_in_place(const struct record_file *rf, const char *text, size_t
 
 	if (fd < 0)
 		return errno;
-	return fill(fd, text, len, rf->reserved);
+	return file_fill(fd, text, len, rf->reserved);
 }
 
 #define NO_EXIT_STATUS (-1)
@@ -440,7 +371,7 @@ static int reserve(struct device *dev, const struct settings *s, const char *pen
 	if (erase_record_is_folder(given))
 		err = create_unique(rf->path, sizeof(rf->path), text, len, rf->reserved);
 	else
-		err = write_beside(rf->path, text, len, rf->reserved);
+		err = file_write_whole(rf->path, text, len, rf->reserved);
 	free(text);
 	if (err) {
 		free(rf);
@@ -454,7 +385,7 @@ static int reserve(struct device *dev, const struct settings *s, const char *pen
 static int put(struct device *dev, const char *text, size_t len, size_t pad)
 {
 	const struct record_file *rf = dev->record;
-	int err = write_beside(rf->path, text, len, pad);
+	int err = file_write_whole(rf->path, text, len, pad);
 
 	return err && write_in_place(rf, text, len) == 0 ? 0 : err;
 }
