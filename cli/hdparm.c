@@ -161,8 +161,8 @@ static bool may_follow(const struct option_desc *alone, enum opt_id id)
 	bool idle = alone && (alone->id == OPT_IDLE_SPINDOWN || alone->id == OPT_IDLE_CONFIG);
 	bool apply = alone && alone->id == OPT_APPLY_CONFIG;
 
-	return (id == OPT_SANITIZE_WAIT && sanitize) || (erase_modifier && erase) || (id == OPT_WHY && idle) ||
-	       (id == OPT_SETTINGS_ONLY && apply);
+	return (id == OPT_SANITIZE_WAIT && sanitize) || (erase_modifier && erase) ||
+	       ((id == OPT_WHY || id == OPT_METRICS_FILE) && idle) || (id == OPT_SETTINGS_ONLY && apply);
 }
 
 static int parse_option(struct parse_state *ps, const struct option_desc *o, struct cursor *c, const char *spelled)
@@ -178,7 +178,7 @@ static int parse_option(struct parse_state *ps, const struct option_desc *o, str
 		complain("%s: no option may follow the one before it\n", spelled);
 		return EINVAL;
 	}
-	if (o->cls == CLASS_ALONE && ps->actions) {
+	if (o->cls == CLASS_ALONE && ps->actions && !(ps->no_more_options && may_follow(ps->alone, o->id))) {
 		complain("%s: must come before any other option\n", spelled);
 		return EINVAL;
 	}
@@ -201,7 +201,8 @@ static int parse_option(struct parse_state *ps, const struct option_desc *o, str
 		return err;
 	if (o->cls != CLASS_MODIFIER)
 		ps->actions++;
-	if (o->cls == CLASS_ALONE) {
+	/* The first one rules the run: --idle-spindown's --metrics-file only says where its counters go. */
+	if (o->cls == CLASS_ALONE && !ps->alone) {
 		ps->no_more_options = true;
 		ps->alone = o;
 	}
@@ -217,6 +218,8 @@ static int parse_option(struct parse_state *ps, const struct option_desc *o, str
 		ps->run.why = true;
 	if (o->id == OPT_SETTINGS_ONLY)
 		ps->run.settings_only = true;
+	if (o->id == OPT_METRICS_FILE)
+		ps->run.metrics_file = ps->s.v[OPT_METRICS_FILE].str;
 	return 0;
 }
 
@@ -283,7 +286,8 @@ static bool config_given(const struct settings *s)
 /* Options whose devices are optional: the configuration's, and --metrics (every disk). */
 static bool devices_optional(const struct settings *s)
 {
-	return config_given(s) || s->v[OPT_METRICS].given || s->v[OPT_METRICS_FILE].given;
+	return config_given(s) || s->v[OPT_METRICS].given ||
+	       (s->v[OPT_METRICS_FILE].given && !s->v[OPT_IDLE_SPINDOWN].given);
 }
 
 static int parse_command_line(struct parse_state *ps, int argc, char **argv)
@@ -570,7 +574,7 @@ int main(int argc, char **argv)
 		free(ps.jobs);
 		return status;
 	}
-	if (ps.s.v[OPT_METRICS].given || ps.s.v[OPT_METRICS_FILE].given) {
+	if (ps.alone && (ps.alone->id == OPT_METRICS || ps.alone->id == OPT_METRICS_FILE)) {
 		status = run_metrics_of(&ps);
 		free(ps.s.ranges);
 		free(ps.jobs);

@@ -21,6 +21,7 @@ struct run_flags {
 	bool json;		/* --json: one JSON document instead of the text */
 	bool why;		/* --why: the idle watcher says who woke a disk */
 	bool settings_only;	/* --settings-only: --apply-config sends no command that acts once (standby, security) */
+	const char *metrics_file;	/* --metrics-file with the idle watcher: its counters, rewritten as they change */
 };
 
 struct erase_run;

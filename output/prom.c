@@ -19,6 +19,7 @@ struct text {
 
 struct family {
 	char *name, *help;
+	const char *type;	/* "gauge" or "counter" */
 	struct text samples;
 };
 
@@ -88,7 +89,7 @@ void prom_free(struct prom *p)
 	free(p);
 }
 
-static struct family *family(struct prom *p, const char *name, const char *help)
+static struct family *family(struct prom *p, const char *name, const char *help, const char *type)
 {
 	for (size_t i = 0; i < p->n; i++)
 		if (strcmp(p->f[i].name, name) == 0)
@@ -102,7 +103,7 @@ static struct family *family(struct prom *p, const char *name, const char *help)
 		p->f = f;
 		p->cap = cap;
 	}
-	p->f[p->n] = (struct family){ .name = strdup(name), .help = strdup(help) };
+	p->f[p->n] = (struct family){ .name = strdup(name), .help = strdup(help), .type = type };
 	if (!p->f[p->n].name || !p->f[p->n].help) {
 		free(p->f[p->n].name);
 		free(p->f[p->n].help);
@@ -111,20 +112,18 @@ static struct family *family(struct prom *p, const char *name, const char *help)
 	return &p->f[p->n++];
 }
 
-int prom_gauge(struct prom *p, const char *name, const char *help, double value, ...)
+static int sample(struct prom *p, const char *name, const char *help, const char *type, double value, va_list ap)
 {
-	struct family *f = family(p, name, help);
+	struct family *f = family(p, name, help, type);
 	char number[40];
 	const char *label;
 	int err, first = 1;
-	va_list ap;
 
 	if (!f) {
 		p->failed = ENOMEM;
 		return ENOMEM;
 	}
 	err = puts_t(&f->samples, name);
-	va_start(ap, value);
 	while (!err && (label = va_arg(ap, const char *))) {
 		const char *v = va_arg(ap, const char *);
 
@@ -139,7 +138,6 @@ int prom_gauge(struct prom *p, const char *name, const char *help, double value,
 			err = puts_t(&f->samples, "\"");
 		first = 0;
 	}
-	va_end(ap);
 	if (!err && !first)
 		err = puts_t(&f->samples, "}");
 	/* Integers as integers (sizes in bytes run past a float's 6 digits); no exponent below 10^15. */
@@ -148,6 +146,28 @@ int prom_gauge(struct prom *p, const char *name, const char *help, double value,
 		err = puts_t(&f->samples, number);
 	if (err)
 		p->failed = err;
+	return err;
+}
+
+int prom_gauge(struct prom *p, const char *name, const char *help, double value, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, value);
+	err = sample(p, name, help, "gauge", value, ap);
+	va_end(ap);
+	return err;
+}
+
+int prom_counter(struct prom *p, const char *name, const char *help, double value, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, value);
+	err = sample(p, name, help, "counter", value, ap);
+	va_end(ap);
 	return err;
 }
 
@@ -171,7 +191,11 @@ char *prom_render(const struct prom *p, size_t *len)
 		if (!err)
 			err = puts_t(&t, f->name);
 		if (!err)
-			err = puts_t(&t, " gauge\n");
+			err = puts_t(&t, " ");
+		if (!err)
+			err = puts_t(&t, f->type);
+		if (!err)
+			err = puts_t(&t, "\n");
 		if (!err && f->samples.len)
 			err = put(&t, f->samples.s, f->samples.len);
 	}

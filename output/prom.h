@@ -21,6 +21,9 @@ void prom_free(struct prom *p);
  */
 int prom_gauge(struct prom *p, const char *name, const char *help, double value, ...) __attribute__((sentinel));
 
+/* The same, of a counter (its name ends in _total). */
+int prom_counter(struct prom *p, const char *name, const char *help, double value, ...) __attribute__((sentinel));
+
 /* The exposition text, NUL-ended and malloc'd (*len without the NUL); NULL where memory ran out. */
 char *prom_render(const struct prom *p, size_t *len);
 

@@ -33,11 +33,16 @@
 #include <unistd.h>
 
 #include "disk.h"
+#include "file_write.h"
 #include "idle.h"
+#include "prom.h"
 #include "reach.h"
 #include "report.h"
 #include "sysfs.h"
 #include "wake_trace.h"
+
+/* The processes a disk counts wake-ups of, the last one "other". */
+#define WOKE_BY_MAX 8
 
 struct watched {
 	struct device dev;
@@ -53,9 +58,19 @@ struct watched {
 	bool asleep;		/* in standby, by us or found so: nothing is sent until it moves */
 	bool gone;
 	int wanted;		/* the path (of those given) that named it */
+	/* --metrics-file: what it did, since the watcher started. */
+	unsigned long long standbys;	/* standby commands sent */
+	unsigned long long wakeups;	/* I/O after a standby */
+	struct woke_by {
+		char comm[16];
+		unsigned long long n;
+	} by[WOKE_BY_MAX];		/* --why: the wake-ups by the process that issued the first I/O */
+	int nby;
 };
 
 static volatile sig_atomic_t stop_signal;
+/* Something the metrics file shows changed since it was written. */
+static bool changed;
 /* --why: the trace of who issues I/O to the disks asleep (no instance: not asked, or unavailable). */
 static struct wake_trace why;
 
@@ -151,11 +166,71 @@ static void spin_down(struct watched *w)
 		say(w, LOG_NOTICE, text);
 	}
 	close(w->dev.fd);
+	if (state != DISK_POWER_STANDBY)
+		w->standbys++;
+	changed = true;
 	w->asleep = true;
 	w->asleep_since = now_s();
 	wake_trace_mark(&why, w->devnum);
 	/* Our own commands are not the disk's I/O. */
 	(void)read_ios(w, &w->ios);
+}
+
+/* One more wake-up by the process comm (the first WOKE_BY_MAX names each; the rest under "other"). */
+static void count_waker(struct watched *w, const char *comm)
+{
+	int i;
+
+	/* The last place counts the rest, as "other": the names before it are the first ones seen. */
+	for (i = 0; i < w->nby && strncmp(w->by[i].comm, comm, sizeof(w->by[0].comm) - 1) != 0; i++)
+		;
+	if (i == w->nby && w->nby < WOKE_BY_MAX - 1) {
+		memcpy(w->by[i].comm, comm, strnlen(comm, sizeof(w->by[0].comm) - 1));
+		w->nby++;
+	} else if (i == w->nby) {
+		i = WOKE_BY_MAX - 1;
+	}
+	w->by[i].n++;
+}
+
+/* --metrics-file: each disk watched, whole, as node_exporter's textfile collector wants it. */
+static void write_metrics(const struct watched *ws, int count, const char *file)
+{
+	static int said;
+	struct prom *p = prom_new();
+	char *text = NULL;
+	size_t len = 0;
+	int err = ENOMEM;
+
+	for (int i = 0; p && i < count; i++) {
+		const struct watched *w = &ws[i];
+		const char *slash = strrchr(w->node[0] ? w->node : w->dev.path, '/');
+		const char *name = slash ? slash + 1 : w->dev.path;
+
+		if (w->gone)
+			continue;
+		prom_gauge(p, "hdparm_idle_asleep", "1 while the watcher has the disk in standby", w->asleep, "device", name,
+			   (const char *)NULL);
+		prom_counter(p, "hdparm_idle_standbys_total", "Standby commands the watcher sent", (double)w->standbys,
+			     "device", name, (const char *)NULL);
+		prom_counter(p, "hdparm_idle_wakeups_total", "I/O that woke the disk after a standby", (double)w->wakeups,
+			     "device", name, (const char *)NULL);
+		for (int j = 0; j < WOKE_BY_MAX; j++)
+			if (w->by[j].n)
+				prom_counter(p, "hdparm_idle_wakeups_by_process_total",
+				     "Wake-ups by the process of the first I/O (--why)", (double)w->by[j].n, "device", name,
+				     "process", j == WOKE_BY_MAX - 1 ? "other" : w->by[j].comm, (const char *)NULL);
+	}
+	if (p && (text = prom_render(p, &len)))
+		err = file_write_whole(file, text, len, 0);
+	free(text);
+	prom_free(p);
+	/* Said once, and again once it works: a watcher runs for months. */
+	if (err && !said++)
+		complain(" --metrics-file: %s: %s (tried again at each change)\n", file, strerror(err));
+	if (!err)
+		said = 0;
+	changed = false;
 }
 
 static bool awaiting;	/* the configuration's watcher: a disk gone or not there yet is looked for again */
@@ -165,6 +240,7 @@ static bool gone(struct watched *w)
 	say(w, LOG_WARNING, awaiting ? "gone (no longer in sysfs, or no medium): watched again when it comes back"
 				     : "gone (no longer in sysfs, or no medium): no longer watched");
 	w->gone = true;
+	changed = true;
 	return false;
 }
 
@@ -184,11 +260,15 @@ static bool look(struct watched *w)
 			int len = snprintf(text, sizeof(text), "active again after %lld s in standby",
 					   (long long)(w->last_io - w->asleep_since));
 
-			if (wake_trace_first(&why, w->devnum, &io))
+			if (wake_trace_first(&why, w->devnum, &io)) {
 				snprintf(text + len, sizeof(text) - (size_t)len,
 					 "; woken by %s (pid %ld): %s of %u sectors at LBA %llu", io.comm, io.pid, io.op,
 					 io.sectors, (unsigned long long)io.lba);
+				count_waker(w, io.comm);
+			}
 			say(w, LOG_NOTICE, text);
+			w->wakeups++;
+			changed = true;
 		}
 		w->asleep = false;
 	} else if (!w->asleep && now_s() - w->last_io >= (time_t)w->seconds) {
@@ -272,6 +352,7 @@ static int add_watches_of(struct watched *ws, int count, const char *path, unsig
 		for (int i = 0; i < count; i++)
 			if (!ws[i].gone && strcmp(ws[i].stat_dir, ws[count].stat_dir) == 0)
 				return count;	/* named twice */
+		changed = true;
 		return count + 1;
 	}
 	reach_list(&r, list, sizeof(list));
@@ -426,6 +507,8 @@ int idle_spindown(const unsigned int seconds[], const char *const paths[], int n
 			note(" --why: unavailable (%s): watching without it\n", reason);
 	}
 	alive = count;
+	if (run->metrics_file)
+		write_metrics(ws, count, run->metrics_file);
 	suspended = suspended_ms();
 	while ((alive || await) && !stop_signal) {
 		long long now_suspended;
@@ -445,6 +528,8 @@ int idle_spindown(const unsigned int seconds[], const char *const paths[], int n
 		for (int i = 0; i < count && !stop_signal; i++)
 			alive += !ws[i].gone && look(&ws[i]);
 		trace_asleep(ws, count);
+		if (changed && run->metrics_file)
+			write_metrics(ws, count, run->metrics_file);
 	}
 	wake_trace_close(&why);
 	free(ws);

@@ -14,6 +14,8 @@ page="$top/tests/identify/pages/qemu-ahci-hdd.hex"
 double_name=idle
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 truncate -s 8M "$out/idle-a.img" "$out/idle-b.img"
 a=$(losetup -f --show "$out/idle-a.img") || { echo "FAIL idle: losetup"; echo "end of suite"; exit 0; }
 b=$(losetup -f --show "$out/idle-b.img") || { losetup -d "$a"; echo "FAIL idle: losetup"; echo "end of suite"; exit 0; }
@@ -146,19 +148,37 @@ fi
 
 # --why: the first request to a disk in standby, from the kernel's block_rq_issue tracepoint (tracefs,
 # an instance of our own, removed at the end): the process that issued it, the kind, the LBA.
+# (Each state waited for: the standby, then the wake-up; how long it slept is the machine's.)
 start SHIM_COUNT=0xff -- 2 --why "$a"
-sleep 3.5
+until_true 20 grep -qs "$a: standby after 2 s without I/O" "$out/idle-cmd.err"
 dd if="$a" of=/dev/null bs=4096 count=1 skip=100 iflag=direct 2> /dev/null &
 dd_pid=$!
 wait "$dd_pid"
-sleep 2.5
+until_true 20 grep -qs "$a: active again" "$out/idle-cmd.err"
 stop
 leftover=$(ls -d /sys/kernel/tracing/instances/hdparm-* /sys/kernel/debug/tracing/instances/hdparm-* 2> /dev/null)
-if grep -qF "$a: active again after 2 s in standby; woken by dd (pid $dd_pid): read of 8 sectors at LBA 800" "$out/idle-cmd.err" &&
+if grep -qE "^[-0-9: ]*$a: active again after [0-9]+ s in standby; woken by dd \(pid $dd_pid\): read of 8 sectors at LBA 800$" "$out/idle-cmd.err" &&
 	[ -z "$leftover" ]; then
 	ok "--why: woken by dd (pid $dd_pid): read of 8 sectors at LBA 800; the trace instance removed"
 else
 	bad "--why names the dd that woke the disk" "leftover instance: $leftover" "$(cat "$out/idle-cmd.err")"
+fi
+# --metrics-file: the watcher's counters, the file rewritten whole as they change (each state waited
+# for, not slept for): the standby sent, then the dd that woke the disk, by its process (--why).
+name=${a#/dev/}
+rm -f "$out/idle.prom"
+start SHIM_COUNT=0xff -- 2 --why --metrics-file "$out/idle.prom" "$a"
+until_true 20 grep -qsx "hdparm_idle_standbys_total{device=\"$name\"} 1" "$out/idle.prom"
+asleep=$(sed -n "s/^hdparm_idle_asleep{device=\"$name\"} //p" "$out/idle.prom")
+dd if="$a" of=/dev/null bs=4096 count=1 skip=200 iflag=direct 2> /dev/null
+until_true 20 grep -qsx "hdparm_idle_wakeups_total{device=\"$name\"} 1" "$out/idle.prom"
+stop
+if [ "$asleep" = 1 ] && grep -qx "hdparm_idle_asleep{device=\"$name\"} 0" "$out/idle.prom" &&
+	grep -qx "hdparm_idle_wakeups_by_process_total{device=\"$name\",process=\"dd\"} 1" "$out/idle.prom" &&
+	[ "$(ls "$out" | grep -c '^idle\.prom\.')" = 0 ] && { ! command -v promtool > /dev/null || promtool check metrics < "$out/idle.prom"; }; then
+	ok "--metrics-file: asleep 1 after the standby, then a wake-up counted, by dd (--why); whole files, promtool accepts them"
+else
+	bad "--metrics-file: the watcher's counters" "asleep after the standby: '$asleep'" "$(cat "$out/idle.prom" 2> /dev/null)" "$(cat "$out/idle-cmd.err")"
 fi
 # A closed terminal (SIGHUP) ends the watcher as SIGTERM does: its trace instance is removed.  One
 # killed (SIGKILL) leaves its instance; the next watcher with --why removes it.
