@@ -20,8 +20,10 @@ UDEVDIR ?= $(call pkgvar,udevdir,udev,/lib/udev)
 SYSTEMDUTILDIR ?= $(call pkgvar,systemdutildir,systemd,/lib/systemd)
 SYSTEMDUNITDIR ?= $(call pkgvar,systemdsystemunitdir,systemd,/lib/systemd/system)
 CONFIG ?= /etc/hdparm.conf
-# The shipped udev rule, sleep hook and unit get these paths as they are installed.
-SUBST = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@HDPARM_CONFIG@|$(CONFIG)|g'
+# node_exporter's textfile folder (Debian's), where hdparm-metrics.service writes hdparm.prom.
+TEXTFILEDIR ?= /var/lib/prometheus/node-exporter
+# The shipped udev rule, sleep hook and units get these paths as they are installed.
+SUBST = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@HDPARM_CONFIG@|$(CONFIG)|g' -e 's|@TEXTFILEDIR@|$(TEXTFILEDIR)|g'
 
 # Folders by layer, top to bottom: a file includes its own folder's and
 # those below it, never above (README).
@@ -82,13 +84,16 @@ install: hdparm install-integration
 	install -m 0644 hdparm.8 $(DESTDIR)$(MANDIR)/hdparm.8
 	install -m 0644 erase-record.schema.json $(DESTDIR)$(DATADIR)/erase-record.schema.json
 
-# The udev rule, the sleep hook and the idle unit (hdparm.8, KEEPING SETTINGS).
+# The udev rule, the sleep hook and the idle unit (hdparm.8, KEEPING SETTINGS);
+# the metrics service and its timer (hdparm.8, METRICS).
 install-integration:
 	install -d $(DESTDIR)$(UDEVDIR)/rules.d $(DESTDIR)$(SYSTEMDUTILDIR)/system-sleep $(DESTDIR)$(SYSTEMDUNITDIR)
 	$(SUBST) dist/85-hdparm.rules.in > $(DESTDIR)$(UDEVDIR)/rules.d/85-hdparm.rules
 	$(SUBST) dist/hdparm.sleep.in > $(DESTDIR)$(SYSTEMDUTILDIR)/system-sleep/hdparm
 	chmod 0755 $(DESTDIR)$(SYSTEMDUTILDIR)/system-sleep/hdparm
 	$(SUBST) dist/hdparm-idle.service.in > $(DESTDIR)$(SYSTEMDUNITDIR)/hdparm-idle.service
+	$(SUBST) dist/hdparm-metrics.service.in > $(DESTDIR)$(SYSTEMDUNITDIR)/hdparm-metrics.service
+	$(SUBST) dist/hdparm-metrics.timer.in > $(DESTDIR)$(SYSTEMDUNITDIR)/hdparm-metrics.timer
 
 clean:
 	rm -f hdparm $(OBJS)

@@ -301,10 +301,29 @@ ln -s "$(cd "$(dirname "$H")" && pwd)/$(basename "$H")" "$inst/bin/hdparm"
 if make -s -C "$top" install-integration DESTDIR="$inst" SBINDIR="$inst/bin" CONFIG="$cfg" UDEVDIR=/lib/udev \
 	SYSTEMDUTILDIR=/lib/systemd SYSTEMDUNITDIR=/lib/systemd/system > "$out/cfg.out" 2>&1 &&
 	[ -f "$inst/lib/udev/rules.d/85-hdparm.rules" ] && [ -x "$inst/lib/systemd/system-sleep/hdparm" ] &&
-	[ -f "$inst/lib/systemd/system/hdparm-idle.service" ]; then
-	ok "make install-integration: the rule, the sleep hook and the unit, at DESTDIR's udev and systemd places"
+	[ -f "$inst/lib/systemd/system/hdparm-idle.service" ] && [ -f "$inst/lib/systemd/system/hdparm-metrics.service" ] &&
+	[ -f "$inst/lib/systemd/system/hdparm-metrics.timer" ]; then
+	ok "make install-integration: the rule, the sleep hook and the units, at DESTDIR's udev and systemd places"
 else
 	bad "make install-integration" "$(cat "$out/cfg.out")"
+fi
+# hdparm-metrics.service's command, run as systemd runs it (TEXTFILEDIR given to make): the text of
+# --metrics written whole into its folder's hdparm.prom; its timer every 5 minutes.
+mkdir -p "$out/cfg-textfile"
+make -s -C "$top" install-integration DESTDIR="$out/cfg-inst2" SBINDIR="$inst/bin" CONFIG="$cfg" UDEVDIR=/lib/udev \
+	SYSTEMDUTILDIR=/lib/systemd SYSTEMDUNITDIR=/lib/systemd/system TEXTFILEDIR="$out/cfg-textfile" > "$out/cfg.out" 2>&1
+metrics_cmd=$(sed -n 's/^ExecStart=//p' "$out/cfg-inst2/lib/systemd/system/hdparm-metrics.service")
+# shellcheck disable=SC2086 # the unit's command line is words
+env SHIM_IDENTIFY="$page" SHIM_COUNT=0xff "${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+	${metrics_cmd/%/ /dev/null} > "$out/cfg.out" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && [ "$metrics_cmd" = "$inst/bin/hdparm --metrics-file $out/cfg-textfile/hdparm.prom" ] &&
+	grep -qx 'hdparm_disk_up{device="null"} 1' "$out/cfg-textfile/hdparm.prom" &&
+	grep -qx 'OnUnitActiveSec=5min' "$out/cfg-inst2/lib/systemd/system/hdparm-metrics.timer" &&
+	grep -qx "ConditionPathIsDirectory=$out/cfg-textfile" "$out/cfg-inst2/lib/systemd/system/hdparm-metrics.service"; then
+	ok "hdparm-metrics.service's command writes the disks' samples into TEXTFILEDIR/hdparm.prom; its timer every 5 minutes"
+else
+	bad "hdparm-metrics.service" "exit $rc: $metrics_cmd" "$(cat "$out/cfg.out")"
 fi
 rule_cmd=$(sed -n 's/^ACTION=="add", RUN+="\(.*\)"$/\1/p' "$inst/lib/udev/rules.d/85-hdparm.rules")
 change_cmd=$(sed -n 's/^ACTION=="change", RUN+="\(.*\)"$/\1/p' "$inst/lib/udev/rules.d/85-hdparm.rules")

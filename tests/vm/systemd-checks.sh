@@ -109,5 +109,16 @@ if wait_for 30 resumed && wait_for 30 stopped 2; then
 else
 	bad "the watcher after a suspend" "$(idle_log | tail -n 6 | tr '\n' '|')"
 fi
+# The shipped timer (1 min after boot, then every 5): hdparm-metrics.service wrote every disk's samples
+# into node_exporter's textfile folder, whole.
+prom=/var/lib/prometheus/node-exporter/hdparm.prom
+metrics_ran() { [ "$(systemctl show -p Result --value hdparm-metrics.service)" = success ] && [ -s "$prom" ]; }
+if wait_for 120 metrics_ran && grep -q '^hdparm_disk_up{device="sd[a-z]*"} 1$' "$prom" &&
+	[ -z "$(ls /var/lib/prometheus/node-exporter | grep -v '^hdparm\.prom$')" ]; then
+	ok "hdparm-metrics.timer ran its service: $prom holds every disk's samples ($(grep -c '^hdparm_disk_up' "$prom") disks), no temporary file"
+else
+	bad "hdparm-metrics.timer" "$(systemctl status --no-pager hdparm-metrics.timer hdparm-metrics.service 2>&1 | tail -n 8 | tr '\n' '|')" \
+		"$(head -c 600 "$prom" 2> /dev/null | tr '\n' '|')"
+fi
 echo END
 systemctl poweroff
