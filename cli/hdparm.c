@@ -160,9 +160,11 @@ static bool may_follow(const struct option_desc *alone, enum opt_id id)
 				    alone->id == OPT_TCG_PSID_REVERT));
 	bool idle = alone && (alone->id == OPT_IDLE_SPINDOWN || alone->id == OPT_IDLE_CONFIG);
 	bool apply = alone && alone->id == OPT_APPLY_CONFIG;
+	bool metrics = alone && (alone->id == OPT_METRICS || alone->id == OPT_METRICS_FILE);
 
 	return (id == OPT_SANITIZE_WAIT && sanitize) || (erase_modifier && erase) ||
-	       ((id == OPT_WHY || id == OPT_METRICS_FILE) && idle) || (id == OPT_SETTINGS_ONLY && apply);
+	       ((id == OPT_WHY || id == OPT_METRICS_FILE) && idle) || (id == OPT_SETTINGS_ONLY && apply) ||
+	       (id == OPT_CHECK_CONFIG && metrics);
 }
 
 static int parse_option(struct parse_state *ps, const struct option_desc *o, struct cursor *c, const char *spelled)
@@ -509,17 +511,49 @@ static int run_config(const struct parse_state *ps)
 	return status;
 }
 
+/* --metrics --check-config [FILE] [DEV...]: the configuration's disks (those named, or its blocks'), with their drift. */
+static int run_metrics_config_of(const struct parse_state *ps, const char *file)
+{
+	char **devices = calloc((size_t)ps->njobs + 1, sizeof(*devices));
+	struct config_file cf;
+	struct config_list l;
+	char err[600] = "";
+	int status;
+
+	if (!devices)
+		return ENOMEM;
+	for (int i = 0; i < ps->njobs; i++)
+		devices[i] = (char *)ps->jobs[i].device;
+	status = config_load(ps->s.v[OPT_CHECK_CONFIG].str, &cf, err, sizeof(err));
+	if (!status)
+		status = config_jobs(&cf, devices, ps->njobs, false, &l, err, sizeof(err));
+	if (status) {
+		complain("%s\n", err);
+		config_free(&cf);
+		free(devices);
+		return status;
+	}
+	status = run_metrics_config(l.jobs, l.n, &ps->run, file);
+	config_jobs_free(&l);
+	config_free(&cf);
+	free(devices);
+	return status;
+}
+
 /* --metrics or --metrics-file FILE [DEV...]: the devices named, or (none) every disk. */
 static int run_metrics_of(const struct parse_state *ps)
 {
-	const char **paths = calloc((size_t)ps->njobs + 1, sizeof(*paths));
+	const char *file = ps->s.v[OPT_METRICS_FILE].given ? ps->s.v[OPT_METRICS_FILE].str : NULL;
+	const char **paths;
 	int status;
 
-	if (!paths)
+	if (ps->s.v[OPT_CHECK_CONFIG].given)
+		return run_metrics_config_of(ps, file);
+	if (!(paths = calloc((size_t)ps->njobs + 1, sizeof(*paths))))
 		return ENOMEM;
 	for (int i = 0; i < ps->njobs; i++)
 		paths[i] = ps->jobs[i].device;
-	status = run_metrics(paths, ps->njobs, &ps->run, ps->s.v[OPT_METRICS_FILE].given ? ps->s.v[OPT_METRICS_FILE].str : NULL);
+	status = run_metrics(paths, ps->njobs, &ps->run, file);
 	free(paths);
 	return status;
 }

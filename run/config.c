@@ -15,6 +15,7 @@
 #include "actions.h"
 #include "ata_commands.h"
 #include "config.h"
+#include "prom.h"
 #include "disk.h"
 #include "idle.h"
 #include "json.h"
@@ -319,6 +320,28 @@ static void run_job(struct config_run *r, const struct config_job *job, const st
 	report_json_errors();
 	json_object_end();
 	report_operation(NULL);
+}
+
+void config_drift_samples(const struct config_job *job, const struct run_flags *run, const char *name, struct prom *p)
+{
+	struct device dev;
+
+	memset(&dev, 0, sizeof(dev));
+	dev.path = job->device;
+	dev.run = *run;
+	if ((dev.fd = open(job->device, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return;
+	disk_choose(&dev);
+	for (size_t i = 0; i < job->nitems; i++) {
+		const struct config_item *it = &job->items[i];
+		struct setting_now now;
+
+		if (acts_once(it->opt) || read_now(&dev, job, it, &now))
+			continue;
+		prom_gauge(p, "hdparm_config_drifted", "1 where the disk's setting differs from the configuration's (--check-config)",
+			   !setting_holds(it->opt, &job->s.v[it->opt], &now), "device", name, "key", it->key, (const char *)NULL);
+	}
+	close(dev.fd);
 }
 
 int config_run(const struct config_job *jobs, size_t n, bool check, const char *file, const struct run_flags *run)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "disk.h"
 #include "file_write.h"
 #include "metrics.h"
@@ -34,12 +35,11 @@ static void kernel_name(const char *path, char *name, size_t size)
 	free(real);
 }
 
-static void one_disk(const char *path, const struct run_flags *run, struct prom *p)
+static void one_disk(const char *path, const struct run_flags *run, struct prom *p, char *name, size_t size)
 {
 	struct device dev;
-	char name[256];
 
-	kernel_name(path, name, sizeof(name));
+	kernel_name(path, name, size);
 	memset(&dev, 0, sizeof(dev));
 	dev.path = path;
 	dev.run = *run;
@@ -56,36 +56,12 @@ static void one_disk(const char *path, const struct run_flags *run, struct prom 
 	close(dev.fd);
 }
 
-int run_metrics(const char *const *paths, int n, const struct run_flags *run, const char *file)
+/* The samples rendered, on stdout or written whole into file; p freed. */
+static int emit(struct prom *p, const char *file)
 {
-	struct prom *p = prom_new();
-	char (*names)[NAME_MAX_DISK] = NULL;
-	char *text;
 	size_t len;
+	char *text = prom_render(p, &len);
 
-	if (!p)
-		return ENOMEM;
-	if (n == 0) {
-		if (!(names = calloc(MAX_DISKS, sizeof(*names)))) {
-			prom_free(p);
-			return ENOMEM;
-		}
-		if ((n = sysfs_whole_disks(names, MAX_DISKS)) < 0) {
-			complain("--metrics: /sys/block cannot be read: name the disks\n");
-			free(names);
-			prom_free(p);
-			return ENOENT;
-		}
-	}
-	for (int i = 0; i < n; i++) {
-		char path[NAME_MAX_DISK + 8];
-
-		if (names)
-			snprintf(path, sizeof(path), "/dev/%s", names[i]);
-		one_disk(names ? path : paths[i], run, p);
-	}
-	free(names);
-	text = prom_render(p, &len);
 	prom_free(p);
 	if (!text) {
 		complain("--metrics: out of memory\n");
@@ -103,4 +79,49 @@ int run_metrics(const char *const *paths, int n, const struct run_flags *run, co
 	free(text);
 	fflush(stdout);
 	return ferror(stdout) ? EIO : 0;
+}
+
+int run_metrics(const char *const *paths, int n, const struct run_flags *run, const char *file)
+{
+	struct prom *p = prom_new();
+	char (*names)[NAME_MAX_DISK] = NULL;
+
+	if (!p)
+		return ENOMEM;
+	if (n == 0) {
+		if (!(names = calloc(MAX_DISKS, sizeof(*names)))) {
+			prom_free(p);
+			return ENOMEM;
+		}
+		if ((n = sysfs_whole_disks(names, MAX_DISKS)) < 0) {
+			complain("--metrics: /sys/block cannot be read: name the disks\n");
+			free(names);
+			prom_free(p);
+			return ENOENT;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		char path[NAME_MAX_DISK + 8], name[256];
+
+		if (names)
+			snprintf(path, sizeof(path), "/dev/%s", names[i]);
+		one_disk(names ? path : paths[i], run, p, name, sizeof(name));
+	}
+	free(names);
+	return emit(p, file);
+}
+
+int run_metrics_config(const struct config_job *jobs, size_t n, const struct run_flags *run, const char *file)
+{
+	struct prom *p = prom_new();
+
+	if (!p)
+		return ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		char name[256];
+
+		one_disk(jobs[i].device, run, p, name, sizeof(name));
+		config_drift_samples(&jobs[i], run, name, p);
+	}
+	return emit(p, file);
 }

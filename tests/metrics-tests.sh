@@ -119,6 +119,21 @@ EOF
 [ "$rc" = 0 ] && [ ! -s "$out/metrics.why" ] && [ "$(grep -c 'no-such-disk' "$out/metrics-four.err")" = 1 ]
 result $? "four disks, one not there: each family once, that one down (said on stderr), the others read, exit 0"
 
+# --metrics --check-config FILE: each setting's drift as --check-config says it for the same answers
+# (DRIFTED 1, holds 0; one it cannot read, or a command such as standby, no sample); nothing sent
+# but reads (no SET FEATURES, EFh, reaches the double).
+printf '/dev/null {\n\twrite_cache = off\n\tlookahead = on\n\tapm = 254\n\tstandby\n}\n' > "$out/metrics.conf"
+e=(SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LOG="$out/metrics-conf.log")
+env "${e[@]}" "${preload[@]}" "$asan" "$H" --check-config "$out/metrics.conf" > "$out/metrics-check.txt" 2> /dev/null
+want=$(sed -n 's/^ \([a-z_]*\) = [^:]*: DRIFTED.*/\1 1/p; s/^ \([a-z_]*\) = [^:]*: holds$/\1 0/p' "$out/metrics-check.txt" | sort | tr '\n' ';')
+rm -f "$out/metrics-conf.log"
+env "${e[@]}" "${preload[@]}" "$asan" "$H" --metrics --check-config "$out/metrics.conf" > "$out/metrics-conf.prom" 2> /dev/null
+rc=$?
+got=$(sed -n 's/^hdparm_config_drifted{device="null",key="\([a-z_]*\)"} \([01]\)$/\1 \2/p' "$out/metrics-conf.prom" | sort | tr '\n' ';')
+[ "$rc" = 0 ] && [ "$want" = "lookahead 0;write_cache 1;" ] && [ "$got" = "$want" ] && ! grep -q ' ef 00$' "$out/metrics-conf.log" &&
+	{ ! command -v promtool > /dev/null || promtool check metrics < "$out/metrics-conf.prom" > /dev/null 2>&1; }
+result $? "--check-config's drift: $got as --check-config says it ($want), nothing set"
+
 # No device: the whole disks /sys/block lists (a fake /sys: sd*, hd*, NVMe namespaces; not a
 # namespace's per-path node, a loop device, a CD-ROM or a dm volume), none of which opens here.
 sys=$out/metrics-sys/sys
