@@ -164,7 +164,7 @@ static bool may_follow(const struct option_desc *alone, enum opt_id id)
 
 	return (id == OPT_SANITIZE_WAIT && sanitize) || (erase_modifier && erase) ||
 	       ((id == OPT_WHY || id == OPT_METRICS_FILE) && idle) || (id == OPT_SETTINGS_ONLY && apply) ||
-	       (id == OPT_CHECK_CONFIG && metrics);
+	       ((id == OPT_CHECK_CONFIG || id == OPT_TCG) && metrics);
 }
 
 static int parse_option(struct parse_state *ps, const struct option_desc *o, struct cursor *c, const char *spelled)
@@ -222,6 +222,8 @@ static int parse_option(struct parse_state *ps, const struct option_desc *o, str
 		ps->run.settings_only = true;
 	if (o->id == OPT_METRICS_FILE)
 		ps->run.metrics_file = ps->s.v[OPT_METRICS_FILE].str;
+	if (o->id == OPT_TCG && ps->alone && (ps->alone->id == OPT_METRICS || ps->alone->id == OPT_METRICS_FILE))
+		ps->run.metrics_tcg = true;
 	return 0;
 }
 

@@ -22,6 +22,7 @@ struct run_flags {
 	bool why;		/* --why: the idle watcher says who woke a disk */
 	bool settings_only;	/* --settings-only: --apply-config sends no command that acts once (standby, security) */
 	const char *metrics_file;	/* --metrics-file with the idle watcher: its counters, rewritten as they change */
+	bool metrics_tcg;	/* --metrics --tcg: each awake disk's TCG locking too */
 };
 
 struct erase_run;

@@ -52,7 +52,7 @@ static void one_disk(const char *path, const struct run_flags *run, struct prom 
 	}
 	disk_choose(&dev);
 	report_operation("--metrics");
-	metrics_collect(&dev, name, p);
+	metrics_collect(&dev, name, p, run->metrics_tcg);
 	close(dev.fd);
 }
 

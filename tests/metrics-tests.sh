@@ -134,6 +134,24 @@ got=$(sed -n 's/^hdparm_config_drifted{device="null",key="\([a-z_]*\)"} \([01]\)
 	{ ! command -v promtool > /dev/null || promtool check metrics < "$out/metrics-conf.prom" > /dev/null 2>&1; }
 result $? "--check-config's drift: $got as --check-config says it ($want), nothing set"
 
+# APM, as -B reads it (a real drive's page, level 128), and with --tcg the Locking feature of Level 0
+# Discovery as --tcg decodes it (a real MX500's: enabled, not locked); without --tcg, no IF-RECV.
+fujitsu=$top/tests/identify/real/FUJITSU_MHY2120BH--0084000D.hex
+apm=$(env SHIM_IDENTIFY="$fujitsu" "${preload[@]}" "$asan" "$H" -B /dev/null 2> /dev/null | sed -n 's/^ APM_level\t= //p')
+got=$(env SHIM_IDENTIFY="$fujitsu" SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics /dev/null 2> /dev/null |
+	sed -n 's/^hdparm_disk_apm_level{device="null"} //p')
+[ "$apm" = 128 ] && [ "$got" = "$apm" ]
+result $? "hdparm_disk_apm_level $got, as -B reads it ($apm)"
+t=(SHIM_COUNT=0xff SHIM_TCG="$top/tests/tcg/crucial-mx500.txt" SHIM_LOG="$out/metrics-tcg.log")
+want=$(env "${t[@]}" "${preload[@]}" "$asan" "$H" --tcg /dev/null 2> /dev/null |
+	sed -n 's/.*Locking (0002h).* locking enabled \([a-z]*\), locked \([a-z]*\),.*/\1 \2/p' | sed 's/yes/1/g; s/no/0/g')
+got=$(env "${t[@]}" "${preload[@]}" "$asan" "$H" --metrics --tcg /dev/null 2> /dev/null |
+	sed -n 's/^hdparm_disk_tcg_locking_enabled{device="null"} //p; s/^hdparm_disk_tcg_locked{device="null"} //p' | tr '\n' ' ')
+rm -f "$out/metrics-tcg.log"
+env "${t[@]}" "${preload[@]}" "$asan" "$H" --metrics /dev/null > /dev/null 2>&1
+[ "$want" = "1 0" ] && [ "$got" = "1 0 " ] && ! grep -q '^cdb: .* 5c 00$' "$out/metrics-tcg.log"
+result $? "--metrics --tcg: locking enabled and locked ($got) as --tcg decodes them ($want); without --tcg no TRUSTED RECEIVE"
+
 # No device: the whole disks /sys/block lists (a fake /sys: sd*, hd*, NVMe namespaces; not a
 # namespace's per-path node, a loop device, a CD-ROM or a dm volume), none of which opens here.
 sys=$out/metrics-sys/sys

@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 
@@ -20,6 +21,8 @@
 
 #include "metrics.h"
 #include "report.h"
+#include "setting_now.h"
+#include "tcg_ask.h"
 
 /* -C's words, by kind, and the state each is in Prometheus. */
 static const struct {
@@ -99,9 +102,28 @@ static void block_sizes(struct device *dev, const char *name, struct prom *p)
 			   physical, "device", name, (const char *)NULL);
 }
 
-/* What only an awake disk is asked: where a command fails or the disk lacks it, its sample is left out. */
-static void awake(struct device *dev, const char *name, struct prom *p)
+/* --metrics --tcg: Level 0 Discovery's Locking feature (IF-RECV, as --tcg asks it). */
+static void tcg_locking(struct device *dev, const char *name, struct prom *p)
 {
+	struct tcg_asked *a = calloc(1, sizeof(*a));
+	struct disk_cause c = { 0 };
+	struct tcg_locking lk = { 0 };
+
+	if (a && tcg_ask_level0(dev, a, &c) == 0)
+		tcg_locking_of(a->buf, &a->l0, &lk);
+	free(a);
+	if (!lk.present)
+		return;
+	prom_gauge(p, "hdparm_disk_tcg_locking_enabled", "1 where TCG locking is enabled (--tcg)", lk.enabled, "device", name,
+		   (const char *)NULL);
+	prom_gauge(p, "hdparm_disk_tcg_locked", "1 where a TCG locking range is locked (--tcg)", lk.locked, "device", name,
+		   (const char *)NULL);
+}
+
+/* What only an awake disk is asked: where a command fails or the disk lacks it, its sample is left out. */
+static void awake(struct device *dev, const char *name, struct prom *p, bool tcg)
+{
+	struct setting_now apm = { 0 };
 	struct disk_temperature t = { .warning = INT_MIN, .critical = INT_MIN, .reference = INT_MIN };
 	struct disk_erc e = { 0 };
 	enum disk_cache_state wc = CACHE_UNKNOWN;
@@ -131,9 +153,15 @@ static void awake(struct device *dev, const char *name, struct prom *p)
 	    (wc == CACHE_ON || wc == CACHE_OFF))
 		prom_gauge(p, "hdparm_disk_write_cache_enabled", "1 where the disk's volatile write cache is on",
 			   wc == CACHE_ON, "device", name, (const char *)NULL);
+	/* As -B reads it (IDENTIFY, read already): 1-254, 255 off; none where the disk has no APM. */
+	if (setting_now(dev, OPT_APM, &(struct opt_value){ 0 }, &apm) == 0 && apm.kind == SETTING_READ)
+		prom_gauge(p, "hdparm_disk_apm_level", "The disk's Advanced Power Management level (255: off), as -B reads it",
+			   (double)apm.num, "device", name, (const char *)NULL);
+	if (tcg)
+		tcg_locking(dev, name, p);
 }
 
-int metrics_collect(struct device *dev, const char *name, struct prom *p)
+int metrics_collect(struct device *dev, const char *name, struct prom *p, bool tcg)
 {
 	struct disk_power_mode m = { .power_state = -1 };
 	struct disk_identity id = { 0 };
@@ -164,6 +192,6 @@ int metrics_collect(struct device *dev, const char *name, struct prom *p)
 		identity(dev, name, p, &id);
 	power_state(name, p, state);
 	block_sizes(dev, name, p);
-	awake(dev, name, p);
+	awake(dev, name, p, tcg);
 	return 0;
 }

@@ -7,10 +7,11 @@
 
 /*
  * The samples of the open disk dev, labelled device="name", read without
- * waking it.  0 where it answered; else the errno of its first command,
- * said on stderr, and its hdparm_disk_up sample is 0.
+ * waking it (tcg: its TCG locking too).  0 where it answered; else the
+ * errno of its first command, said on stderr, and its hdparm_disk_up
+ * sample is 0.
  */
-int metrics_collect(struct device *dev, const char *name, struct prom *p);
+int metrics_collect(struct device *dev, const char *name, struct prom *p, bool tcg);
 
 /* A disk that did not open: its hdparm_disk_up sample, 0. */
 int metrics_down(const char *name, struct prom *p);
