@@ -53,19 +53,30 @@ static int puts_t(struct text *t, const char *s)
 	return put(t, s, strlen(s));
 }
 
-/* s with the characters the format escapes escaped: all three in a label value, no quote in a help text. */
+/*
+ * s with the characters the format escapes escaped: all three in a label
+ * value, no quote in a help text.  A byte outside printable ASCII (a
+ * drive's model string may hold any) is written as the text \xNN, its
+ * backslash escaped: the format wants UTF-8, and a device's bytes are not.
+ */
 static int put_escaped(struct text *t, const char *s, int quote)
 {
 	int err = 0;
 
 	for (; *s && !err; s++) {
-		if (*s == '\\')
+		unsigned char c = (unsigned char)*s;
+		char hex[8];
+
+		if (c == '\\')
 			err = puts_t(t, "\\\\");
-		else if (*s == '\n')
+		else if (c == '\n')
 			err = puts_t(t, "\\n");
-		else if (*s == '"' && quote)
+		else if (c == '"' && quote)
 			err = puts_t(t, "\\\"");
-		else
+		else if (c < 0x20 || c > 0x7e) {
+			snprintf(hex, sizeof(hex), "\\\\x%02X", c);
+			err = puts_t(t, hex);
+		} else
 			err = put(t, s, 1);
 	}
 	return err;

@@ -92,6 +92,16 @@ EOF
 	fi
 done
 
+# A drive whose strings hold any byte (a mutated page, tests/identify/pages/garbage.hex): the labels
+# stay printable ASCII (each other byte as the text \xNN), which the format and promtool accept.
+env SHIM_IDENTIFY="$top/tests/identify/pages/garbage.hex" SHIM_COUNT=0xff "${preload[@]}" "$asan" \
+	"$H" --metrics /dev/null > "$out/metrics-garbage.prom" 2> /dev/null
+LC_ALL=C grep -q '[^ -~]' "$out/metrics-garbage.prom"
+printable=$?
+grep -q '^hdparm_disk_info{device="null",kind="ata",model="\\\\xAC' "$out/metrics-garbage.prom" && [ "$printable" = 1 ] &&
+	{ ! command -v promtool > /dev/null || promtool check metrics < "$out/metrics-garbage.prom" > "$out/metrics.why" 2>&1; }
+result $? "a drive's strings of any byte: labels in printable ASCII (\\xNN), promtool accepts them"
+
 # Three disks of the double and one that does not open, in one run: every family once, its samples
 # together; the disk that did not open is down and the others are still read; exit 0.
 env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LBA=0 SHIM_LOGS="$out/metrics-logs" "${preload[@]}" "$asan" \
