@@ -35,7 +35,7 @@ SRCS = cli/hdparm.c cli/option_values.c cli/psid.c cli/config_file.c cli/config_
 	ata/ata_disk.c ata/ata_epc.c ata/epc_decode.c ata/identify_decode.c ata/identify_text.c ata/identify_brief.c ata/identify_json.c ata/identify_hex.c ata/sat.c ata/ata_commands.c ata/modes.c ata/ata_trusted.c \
 	tcg/tcg_discovery.c tcg/tcg_session.c tcg/tcg_methods.c \
 	nvme/nvme.c nvme/nvme_disk.c nvme/nvme_erase.c nvme/nvme_identify.c \
-	scsi/scsi.c scsi/scsi_pages.c scsi/scsi_disk.c scsi/scsi_power.c scsi/scsi_erase.c scsi/scsi_epc.c scsi/scsi_background.c scsi/scsi_format.c \
+	scsi/scsi.c scsi/scsi_pages.c scsi/scsi_disk.c scsi/scsi_power.c scsi/scsi_temperature.c scsi/scsi_erase.c scsi/scsi_epc.c scsi/scsi_background.c scsi/scsi_format.c \
 	transport/sense.c transport/sg.c \
 	block/sysfs.c block/readq.c block/wake_trace.c block/partition.c block/reach.c \
 	output/json.c output/progress.c output/report.c output/prom.c output/file_write.c

@@ -191,7 +191,7 @@ int ata_trusted_send(struct device *dev, bool dma, uint8_t protocol, uint16_t sp
 int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf[512], struct disk_cause *c);
 
 /* Decode SCSI sense data into res (registers when present). Exposed for tests. */
-void sense_decode(const uint8_t *sense, unsigned int len, struct ata_result *res);
+void sat_result_from_sense(const uint8_t *sense, unsigned int len, struct ata_result *res);
 
 /*
  * Behind a USB bridge: REQUEST SENSE through it, which wakes nothing

@@ -150,7 +150,7 @@ static void decode_fixed_sense(const uint8_t *s, unsigned int len, struct ata_re
 	}
 }
 
-void sense_decode(const uint8_t *sense, unsigned int len, struct ata_result *res)
+void sat_result_from_sense(const uint8_t *sense, unsigned int len, struct ata_result *res)
 {
 	struct sense s;
 
@@ -246,7 +246,7 @@ static int sg_exec(struct device *dev, const struct ata_cmd *cmd, bool twelve, s
 	if (r.cat != SG_CAT_IOCTL) {
 		res->sense_len = r.sense_len;
 		memcpy(res->sense, r.sense, r.sense_len);
-		sense_decode(res->sense, res->sense_len, res);
+		sat_result_from_sense(res->sense, res->sense_len, res);
 	}
 	return judge(res, &r, cmd->len && !cmd->data_out, cmd->len);
 }

@@ -26,6 +26,7 @@
 #include "scsi_disk.h"
 #include "scsi_epc.h"
 #include "scsi_power.h"
+#include "scsi_temperature.h"
 #include "scsi_erase.h"
 #include "sysfs.h"
 #include "unaligned.h"

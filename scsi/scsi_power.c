@@ -1,8 +1,7 @@
 /*
- * A SCSI disk's power and temperature: REQUEST SENSE's low-power
- * conditions (-C), START STOP UNIT (-y, -Y), the power condition mode
- * page's standby timer (-S), and the Temperature log page (-H).  The
- * table of the disk's commands is scsi_disk.c's.
+ * A SCSI disk's power: REQUEST SENSE's low-power conditions (-C), START
+ * STOP UNIT (-y, -Y), the power condition mode page's standby timer (-S).
+ * The table of the disk's commands is scsi_disk.c's.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -36,27 +35,6 @@ int scsi_disk_power_state(struct device *dev, enum disk_power *state)
 
 	*state = err ? DISK_POWER_UNKNOWN : strcmp(scsi_power_state(&now), "standby") == 0 ? DISK_POWER_STANDBY : DISK_POWER_ACTIVE;
 	return err;
-}
-
-/* -H: the Temperature log page's current temperature, and its reference (the trip point smartctl shows). */
-int scsi_disk_temperature(struct device *dev, struct disk_temperature *t)
-{
-	uint8_t buf[64];
-	struct scsi_result res;
-	struct scsi_temperature st;
-	int err = scsi_log_sense(dev, LOG_PAGE_TEMPERATURE, buf, sizeof(buf), &res);
-
-	if (!err && (!scsi_decode_temperature_page(buf, res.got, &st) || !st.has_current)) {
-		snprintf(res.cause, sizeof(res.cause), "the disk returned no temperature");
-		err = EIO;
-	}
-	if (err)
-		return scsi_cause(&t->cause, "LOG SENSE (temperature)", &res, err);
-	t->source = TEMP_SCSI_LOG;
-	t->celsius = st.current;
-	if (st.has_reference)
-		t->reference = st.reference;
-	return 0;
 }
 
 /* -y and the idle watcher: START STOP UNIT into the standby power condition. */

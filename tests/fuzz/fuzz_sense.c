@@ -1,4 +1,4 @@
-/* Sense data of any length and format through sense_decode(). */
+/* Sense data of any length and format through sat_result_from_sense(). */
 #include <stdint.h>
 #include <string.h>
 
@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ata_result res;
 
 	memset(&res, 0, sizeof(res));
-	sense_decode(data, (unsigned int)(size > 255 ? 255 : size), &res);
+	sat_result_from_sense(data, (unsigned int)(size > 255 ? 255 : size), &res);
 	/* What was decoded must stay inside what was given. */
 	if (res.have_regs && size < 8)
 		__builtin_trap();
