@@ -723,9 +723,18 @@ static int ata_disk_identity(struct device *dev, struct disk_identity *d)
 	return 0;
 }
 
+/* The IDENTIFY page the settings are read from (ata_commands.c keeps it for the run). */
+static const uint16_t *identify_page(struct device *dev, int *err)
+{
+	struct ata_result res;
+
+	return ata_identify(dev, err, &res);
+}
+
 const struct disk_ops ata_disk = {
 	.kind = "ATA",
 	.ata = true,
+	.identify_page = identify_page,
 	.geometry = ata_geometry,
 	.sector_read = ata_sector_read,
 	.trim_limits = ata_trim_limits,

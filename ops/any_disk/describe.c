@@ -53,10 +53,9 @@ static int show_raw(struct device *dev, const struct settings *s, enum opt_id op
 	const char *name;
 
 	if (!dev->disk->pages_raw || !dev->disk->pages_raw(p, &bytes, &len, &name)) {
-		if (!dev->disk->scsi)
+		if (!dev->disk->no_raw_page)
 			return refuse_missing_command(dev, s->v[opt].name);
-		complain(" %s: %s is a SCSI disk without ATA pass-through: it has no IDENTIFY page (-I shows what it reports)\n",
-			 s->v[opt].name, dev->path);
+		complain(" %s: %s %s\n", s->v[opt].name, dev->path, dev->disk->no_raw_page);
 		return EOPNOTSUPP;
 	}
 	if (opt == OPT_IRAW)

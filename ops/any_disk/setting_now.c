@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "ata.h"
-#include "ata_commands.h"
 #include "blockdev.h"
 #include "epc.h"
 #include "setting_now.h"
@@ -70,15 +69,14 @@ static int read_erc(struct device *dev, struct setting_now *now)
 /* An ATA drive's IDENTIFY page; NULL with *err and now's why (another kind of disk: EOPNOTSUPP). */
 static const uint16_t *identify_now(struct device *dev, struct setting_now *now, int *err)
 {
-	struct ata_result res;
 	const uint16_t *id;
 
 	*err = 0;
-	if (!dev->disk->ata) {
+	if (!dev->disk->identify_page) {
 		*err = unreadable(now, SETTING_UNSUPPORTED, "an ATA setting");
 		return NULL;
 	}
-	if (!(id = ata_identify(dev, err, &res))) {
+	if (!(id = dev->disk->identify_page(dev, err))) {
 		*err = *err ? *err : EIO;
 		snprintf(now->why, sizeof(now->why), "IDENTIFY DEVICE failed: %s", strerror(*err));
 	}

@@ -246,7 +246,8 @@ int sector_format_check(struct device *dev, const struct settings *s, enum opt_i
 	struct disk_format_request r;
 	int chosen = -1, err;
 
-	if (dev->disk->ata)
+	/* A disk without block formats (ATA): SET SECTOR CONFIGURATION's own checks, ops/ata/sectors.c. */
+	if (!dev->disk->block_format_set)
 		return sector_format_ata_refusal(s);
 	if ((err = check(dev, s, opt, &b, &r, &chosen)))
 		dev->refused = true;
