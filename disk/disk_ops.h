@@ -19,10 +19,10 @@ struct device;
  * Those commands, each done the natural way for one transport (ATA, NVMe,
  * SCSI).  Chosen once per device (disk.c); a command calls through
  * dev->disk and never asks which transport it is on: the operations of
- * every disk (ops/any_disk, ops/erase) ask for a function or a fact, and
- * make lint holds them to it (tests/layers.sh); what is ATA's alone is in
- * ops/ata, or its step row says ATA.  A NULL entry: the disk has no such
- * command, and the option is refused.
+ * every disk (ops/any_disk, ops/erase, and the helpers in ops/) ask for a
+ * function or a fact, and make lint holds them to it (tests/layers.sh);
+ * what is ATA's alone is in ops/ata, or its step row says ATA.  A NULL
+ * entry: the disk has no such command, and the option is refused.
  */
 struct disk_ops {
 	const char *kind;	/* "ATA", "NVMe", "SCSI": for messages */
@@ -44,8 +44,8 @@ struct disk_ops {
 	int (*pages_show)(const struct disk_pages *p, enum pages_form form);
 	bool (*pages_raw)(const struct disk_pages *p, const void **bytes, size_t *len, const char **name);
 	void (*pages_free)(struct disk_pages *p);
-	/* Why there is no raw page (--Istdout, --Iraw), after the device's path; NULL: the option is refused as missing. */
-	const char *no_raw_page;
+	/* Why ATA commands cannot reach it, said after its path ("is a SCSI disk without ATA pass-through"); NULL: not said. */
+	const char *no_ata;
 	/* An ATA drive's IDENTIFY page, read once (the settings it reports: APM, AAM, ...); NULL with *err where it failed. */
 	const uint16_t *(*identify_page)(struct device *dev, int *err);
 	/* -W and -A, queried (a state, which may come with a cause and an errno) and set; nothing said. */

@@ -35,8 +35,8 @@ int confirm_destructive(struct device *dev, const struct settings *s, const char
 int refuse_on_this_disk(const struct device *dev, const char *option)
 {
 	/* A SCSI disk is refused by its path: the user may not know the bridge has no SAT. */
-	if (dev->disk && dev->disk->scsi) {
-		complain(" %s is a SCSI disk without ATA pass-through: %s needs an ATA drive\n", dev->path, option);
+	if (dev->disk && dev->disk->no_ata) {
+		complain(" %s %s: %s needs an ATA drive\n", dev->path, dev->disk->no_ata, option);
 		if (dev->usb_driver && strcmp(dev->usb_driver, "uas") == 0 && dev->usb_id[0])
 			complain(" %s is behind the uas driver: some USB bridges pass ATA commands only under usb-storage"
 				 " (boot with usb-storage.quirks=%s:u to use it for this enclosure)\n",
@@ -77,7 +77,8 @@ void say_bridge_advice(const struct device *dev, const char *command, const char
 {
 	char quirk[120] = "";
 
-	if (!dev->usb_driver || !dev->disk || !dev->disk->ata)
+	/* ATA commands the bridge did not pass: only where the disk is taken for ATA. */
+	if (!dev->usb_driver || !dev->disk || !dev->disk->identify_page)
 		return;
 	if (strcmp(dev->usb_driver, "uas") == 0 && dev->usb_id[0])
 		snprintf(quirk, sizeof(quirk), "; or boot with usb-storage.quirks=%s:u, under which some bridges pass ATA commands",

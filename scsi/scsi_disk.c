@@ -750,7 +750,7 @@ static int scsi_disk_identity(struct device *dev, struct disk_identity *d)
 const struct disk_ops scsi_disk = {
 	.kind = "SCSI",
 	.scsi = true,
-	.no_raw_page = "is a SCSI disk without ATA pass-through: it has no IDENTIFY page (-I shows what it reports)",
+	.no_ata = "is a SCSI disk without ATA pass-through",
 	.erc_get = scsi_erc_get,
 	.erc_set = scsi_erc_set,
 	.epc_read = scsi_disk_epc_read,

@@ -30,9 +30,10 @@ for d in "${!rank[@]}"; do
 		done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
 	done
 done
-# The operations of every disk ask a kind for a function or a fact, never which kind it is (disk_ops.h).
+# The operations of every disk, and the helpers they share, ask a kind for a function or a fact, never
+# which kind it is (disk_ops.h).
 while IFS= read -r hit; do
 	echo "layers: $hit: an operation of every disk asks which kind the disk is (ask for a function, or move it to ops/ata)"
 	bad=1
-done < <(grep -nE 'disk->(ata|scsi)\b' ops/any_disk/*.c ops/erase/*.c)
+done < <(grep -nE 'disk->(ata|scsi)\b' ops/*.c ops/any_disk/*.c ops/erase/*.c)
 exit $bad

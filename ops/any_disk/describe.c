@@ -53,9 +53,10 @@ static int show_raw(struct device *dev, const struct settings *s, enum opt_id op
 	const char *name;
 
 	if (!dev->disk->pages_raw || !dev->disk->pages_raw(p, &bytes, &len, &name)) {
-		if (!dev->disk->no_raw_page)
+		if (!dev->disk->no_ata)
 			return refuse_missing_command(dev, s->v[opt].name);
-		complain(" %s: %s %s\n", s->v[opt].name, dev->path, dev->disk->no_raw_page);
+		complain(" %s: %s %s: it has no IDENTIFY page (-I shows what it reports)\n", s->v[opt].name, dev->path,
+			 dev->disk->no_ata);
 		return EOPNOTSUPP;
 	}
 	if (opt == OPT_IRAW)
