@@ -67,6 +67,8 @@ struct confirmation {
 	const char *why;	/* the warning shown when a flag is missing */
 	const char *why_destroy;	/* for --please-destroy-my-drive, when not the same */
 	bool whole_disk;	/* it erases the whole disk: refused on a partition, or while the kernel holds any disk it reaches */
+	/* Beyond the disk named, it reaches what the disk's kind says a sanitize or a format reaches (an NVMe subsystem). */
+	enum erase_reach { REACHES_NAMED, REACHES_AS_SANITIZE, REACHES_AS_FORMAT } reaches;
 	bool writes_medium;	/* it writes the medium by pass-through: refused through a volume or an NVMe controller node */
 };
 

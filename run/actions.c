@@ -221,16 +221,17 @@ bool carries_dangerous_option(const struct settings *s)
 	return false;
 }
 
-/* How far the erase opt reaches from the node named: the disk's kind says (an NVMe sanitize, the subsystem). */
-static enum reach_scope erase_scope(struct device *dev, enum opt_id opt)
+/*
+ * How far an erase reaches from the node named: its row says whether it
+ * reaches as a sanitize or as a format does (a TCG revert erases what the
+ * Locking SP covers: on NVMe, every namespace, as a sanitize does), and the
+ * disk's kind says how far that is (an NVMe sanitize: the subsystem).
+ */
+static enum reach_scope erase_scope(struct device *dev, const struct confirmation *c)
 {
-	bool format = opt == OPT_FORMAT_ERASE || (opt == OPT_SET_SECTOR_SIZE && !dev->disk->ata);
-
-	/* A TCG revert erases what the drive's Locking SP covers: on NVMe, every namespace, as a sanitize does. */
-	if (!dev->disk->erase_scope || (opt != OPT_SANITIZE_BLOCK_ERASE && opt != OPT_SANITIZE_CRYPTO &&
-					opt != OPT_SANITIZE_OVERWRITE && opt != OPT_TCG_PSID_REVERT && !format))
+	if (!dev->disk->erase_scope || c->reaches == REACHES_NAMED)
 		return REACH_NAMED;
-	return dev->disk->erase_scope(dev, format ? ERASE_BY_FORMAT : ERASE_BY_SANITIZE);
+	return dev->disk->erase_scope(dev, c->reaches == REACHES_AS_FORMAT ? ERASE_BY_FORMAT : ERASE_BY_SANITIZE);
 }
 
 /*
@@ -255,7 +256,7 @@ static int preflight(struct device *dev, const struct settings *s)
 		if (!err && (c->needs & NEED_DESTROY))
 			err = confirm_destructive(dev, s, c->label, c->why_destroy ? c->why_destroy : c->why);
 		if (!err && c->whole_disk)
-			err = need_disk_unused(dev, s->v[option_table[i].id].name, erase_scope(dev, option_table[i].id));
+			err = need_disk_unused(dev, s->v[option_table[i].id].name, erase_scope(dev, c));
 		else if (!err && c->writes_medium)
 			err = need_named_target(dev, s->v[option_table[i].id].name, REACH_NAMED, &dev->reach);
 		if (err)
