@@ -68,6 +68,8 @@ struct step {
 	bool ata_only;		/* an ATA command, refused on other disks */
 	enum { HINT_NONE, HINT_ERASE, HINT_POWER } hint;	/* refused on a disk: what it has instead */
 	step_fn *check;		/* an erase: the disk's refusal, nothing sent (many disks check all first) */
+	/* One of an option's rows by kind (--set-sector-size: ATA's command, the others' format): skipped on the rest. */
+	enum { ALL_KINDS, ATA_KIND, OTHER_KINDS } for_kind;
 	bool once;		/* a set the disk could not do said why: its option's query, which would say it again, is left out */
 };
 
@@ -85,7 +87,10 @@ struct step {
 
 static const struct step steps[] = {
 	/* Settings. */
-	ERASE_STEP(OPT_SET_SECTOR_SIZE, set_sector_size, sector_format_check),
+	{ .opt = OPT_SET_SECTOR_SIZE, .when = WHEN_GIVEN, .run = set_sector_size, .check = set_sector_size_check,
+	  .for_kind = ATA_KIND },
+	{ .opt = OPT_SET_SECTOR_SIZE, .when = WHEN_GIVEN, .run = sector_format_step, .check = sector_format_check,
+	  .for_kind = OTHER_KINDS },
 	STEP(OPT_FORMAT_WAIT, WHEN_GIVEN, false, sector_format_wait_step, ANY),
 	STEP(OPT_TRIM_STDIN, WHEN_GIVEN, false, trim_from_stdin, ANY),
 	STEP(OPT_WDIDLE3, WHEN_SET, false, set_wdidle3, ATA),
@@ -328,10 +333,18 @@ static int refuse_step(struct device *dev, const struct settings *s, const struc
 	return err;
 }
 
+/* A row by kind that is not this disk's: the option's other row serves it. */
+static bool other_kinds_row(const struct device *dev, const struct step *st)
+{
+	return (st->for_kind == ATA_KIND && !dev->disk->ata) || (st->for_kind == OTHER_KINDS && dev->disk->ata);
+}
+
 static int run_step(struct device *dev, const struct settings *s, const struct step *st, bool refused[OPT_COUNT])
 {
 	int err;
 
+	if (other_kinds_row(dev, st))
+		return 0;
 	if (st->ata_only && !dev->disk->ata) {
 		/* An option with a set and a query step is refused once. */
 		if (refused[st->opt])
@@ -355,7 +368,7 @@ static int check_erases(struct device *dev, const struct settings *s)
 		const struct step *st = &steps[i];
 		int err;
 
-		if (!st->check || !step_applies(st, s))
+		if (!st->check || !step_applies(st, s) || other_kinds_row(dev, st))
 			continue;
 		report_operation(option_name(st->opt));
 		err = st->ata_only && !dev->disk->ata ? refuse_step(dev, s, st) : st->check(dev, s, st->opt);

@@ -17,7 +17,6 @@
 #include "ata_checks.h"
 #include "checks.h"
 #include "erasecheck.h"
-#include "sector_format.h"
 #include "sectors.h"
 #include "ata_commands.h"
 #include "report.h"
@@ -104,6 +103,18 @@ int make_bad_sector(struct device *dev, const struct settings *s, enum opt_id op
 	return err;
 }
 
+/* The ATA row's check: SET SECTOR CONFIGURATION has no protection information and no LBA formats. */
+int set_sector_size_check(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	(void)dev;
+	(void)opt;
+	if (!s->v[OPT_PROTECTION_INFO].given && !s->v[OPT_LBAF].given)
+		return 0;
+	complain(" %s: an ATA drive's SET SECTOR CONFIGURATION has no protection information and no LBA formats\n",
+		 s->v[OPT_PROTECTION_INFO].given ? "--protection-info" : "--lbaf");
+	return EINVAL;
+}
+
 int set_sector_size(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	uint64_t wanted = s->v[opt].num;
@@ -113,10 +124,8 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 	int err, index = -1;
 	unsigned int check = 0;
 
-	/* Other kinds format to another block size (sector_format.c); ATA keeps 9.65's command. */
-	if (!dev->disk->ata)
-		return sector_format_step(dev, s, opt);
-	if ((err = sector_format_ata_refusal(s)))
+	/* ATA keeps 9.65's command; the other kinds format to another block size (erase/sector_format.c). */
+	if ((err = set_sector_size_check(dev, s, opt)))
 		return err;
 	if ((err = need_whole_disk(dev, 0)))
 		return err;

@@ -6,6 +6,6 @@
 
 #include "commands.h"
 
-step_fn write_sector, make_bad_sector, set_sector_size, drq_hsm_error;
+step_fn write_sector, make_bad_sector, set_sector_size, set_sector_size_check, drq_hsm_error;
 
 #endif

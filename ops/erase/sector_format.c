@@ -246,21 +246,9 @@ int sector_format_check(struct device *dev, const struct settings *s, enum opt_i
 	struct disk_format_request r;
 	int chosen = -1, err;
 
-	/* A disk without block formats (ATA): SET SECTOR CONFIGURATION's own checks, ops/ata/sectors.c. */
-	if (!dev->disk->block_format_set)
-		return sector_format_ata_refusal(s);
 	if ((err = check(dev, s, opt, &b, &r, &chosen)))
 		dev->refused = true;
 	return err;
-}
-
-int sector_format_ata_refusal(const struct settings *s)
-{
-	if (!s->v[OPT_PROTECTION_INFO].given && !s->v[OPT_LBAF].given)
-		return 0;
-	complain(" %s: an ATA drive's SET SECTOR CONFIGURATION has no protection information and no LBA formats\n",
-		 s->v[OPT_PROTECTION_INFO].given ? "--protection-info" : "--lbaf");
-	return EINVAL;
 }
 
 int sector_format_step(struct device *dev, const struct settings *s, enum opt_id opt)

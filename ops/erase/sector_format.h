@@ -16,7 +16,5 @@ step_fn sector_format_wait_step;
 /* Before the confirmation is asked for: the formats on offer and the one BYTES would choose (nothing sent). */
 void sector_format_preview(struct device *dev, const struct settings *s, enum opt_id opt);
 
-/* An ATA drive's refusal of --protection-info and --lbaf, said; 0 when neither is given. */
-int sector_format_ata_refusal(const struct settings *s);
 
 #endif
