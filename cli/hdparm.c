@@ -474,6 +474,12 @@ static int run_idle_spindown(const struct parse_state *ps)
 	return status;
 }
 
+/* --metrics or --metrics-file ruling the run (--idle-spindown's --metrics-file does not). */
+static bool metrics_asked(const struct parse_state *ps)
+{
+	return ps->alone && (ps->alone->id == OPT_METRICS || ps->alone->id == OPT_METRICS_FILE);
+}
+
 /*
  * The configuration's settings for the devices named (or every disk its
  * blocks name): checked, applied, or watched for idleness.  A file that
@@ -503,39 +509,13 @@ static int run_config(const struct parse_state *ps)
 		free(devices);
 		return opt == OPT_CHECK_CONFIG ? 2 : status;
 	}
-	if (opt == OPT_IDLE_CONFIG)
+	if (metrics_asked(ps))
+		status = run_metrics_config(l.jobs, l.n, &ps->run,
+					    ps->s.v[OPT_METRICS_FILE].given ? ps->s.v[OPT_METRICS_FILE].str : NULL);
+	else if (opt == OPT_IDLE_CONFIG)
 		status = idle_spindown_config(l.jobs, l.n, &ps->run);
 	else
 		status = config_run(l.jobs, l.n, opt == OPT_CHECK_CONFIG, file, &ps->run);
-	config_jobs_free(&l);
-	config_free(&cf);
-	free(devices);
-	return status;
-}
-
-/* --metrics --check-config [FILE] [DEV...]: the configuration's disks (those named, or its blocks'), with their drift. */
-static int run_metrics_config_of(const struct parse_state *ps, const char *file)
-{
-	char **devices = calloc((size_t)ps->njobs + 1, sizeof(*devices));
-	struct config_file cf;
-	struct config_list l;
-	char err[600] = "";
-	int status;
-
-	if (!devices)
-		return ENOMEM;
-	for (int i = 0; i < ps->njobs; i++)
-		devices[i] = (char *)ps->jobs[i].device;
-	status = config_load(ps->s.v[OPT_CHECK_CONFIG].str, &cf, err, sizeof(err));
-	if (!status)
-		status = config_jobs(&cf, devices, ps->njobs, false, &l, err, sizeof(err));
-	if (status) {
-		complain("%s\n", err);
-		config_free(&cf);
-		free(devices);
-		return status;
-	}
-	status = run_metrics_config(l.jobs, l.n, &ps->run, file);
 	config_jobs_free(&l);
 	config_free(&cf);
 	free(devices);
@@ -549,8 +529,9 @@ static int run_metrics_of(const struct parse_state *ps)
 	const char **paths;
 	int status;
 
+	/* --metrics --check-config: the configuration's disks (those named, or its blocks'), with their drift. */
 	if (ps->s.v[OPT_CHECK_CONFIG].given)
-		return run_metrics_config_of(ps, file);
+		return run_config(ps);
 	if (!(paths = calloc((size_t)ps->njobs + 1, sizeof(*paths))))
 		return ENOMEM;
 	for (int i = 0; i < ps->njobs; i++)
@@ -610,7 +591,7 @@ int main(int argc, char **argv)
 		free(ps.jobs);
 		return status;
 	}
-	if (ps.alone && (ps.alone->id == OPT_METRICS || ps.alone->id == OPT_METRICS_FILE)) {
+	if (metrics_asked(&ps)) {
 		status = run_metrics_of(&ps);
 		free(ps.s.ranges);
 		free(ps.jobs);
