@@ -204,9 +204,14 @@ static void write_metrics(const struct watched *ws, int count, const char *file)
 
 	for (int i = 0; p && i < count; i++) {
 		const struct watched *w = &ws[i];
-		const char *slash = strrchr(w->node[0] ? w->node : w->dev.path, '/');
-		const char *name = slash ? slash + 1 : w->dev.path;
+		/* The kernel's name, as --metrics and node_exporter label a disk, whatever link named it. */
+		char *real = realpath(w->node[0] ? w->node : w->dev.path, NULL);
+		const char *path = real ? real : w->node[0] ? w->node : w->dev.path;
+		const char *slash = strrchr(path, '/');
+		char name[64];
 
+		snprintf(name, sizeof(name), "%s", slash ? slash + 1 : path);
+		free(real);
 		if (w->gone)
 			continue;
 		prom_gauge(p, "hdparm_idle_asleep", "1 while the watcher has the disk in standby", w->asleep, "device", name,
@@ -325,6 +330,7 @@ static void after_resume(struct watched *ws, int count, time_t suspended)
 		}
 		ws[i].last_io = now_s();
 		ws[i].asleep = false;
+		changed = true;
 	}
 }
 

@@ -166,10 +166,12 @@ else
 	bad "--why names the dd that woke the disk" "leftover instance: $leftover" "$(cat "$out/idle-cmd.err")"
 fi
 # --metrics-file: the watcher's counters, the file rewritten whole as they change (each state waited
-# for, not slept for): the standby sent, then the dd that woke the disk, by its process (--why).
+# for, not slept for): the standby sent, then the dd that woke the disk, by its process (--why).  The
+# disk is named by a link, and labelled by the kernel's name, as --metrics and node_exporter label it.
 name=${a#/dev/}
-rm -f "$out/idle.prom"
-start SHIM_COUNT=0xff -- 2 --why --metrics-file "$out/idle.prom" "$a"
+rm -f "$out/idle.prom" "$out/idle-link"
+ln -s "$a" "$out/idle-link"
+start SHIM_COUNT=0xff -- 2 --why --metrics-file "$out/idle.prom" "$out/idle-link"
 until_true 20 grep -qsx "hdparm_idle_standbys_total{device=\"$name\"} 1" "$out/idle.prom"
 asleep=$(sed -n "s/^hdparm_idle_asleep{device=\"$name\"} //p" "$out/idle.prom")
 dd if="$a" of=/dev/null bs=4096 count=1 skip=200 iflag=direct 2> /dev/null
