@@ -19,6 +19,7 @@
 
 #include <linux/fs.h>
 
+#include "array.h"
 #include "metrics.h"
 #include "report.h"
 #include "setting_now.h"
@@ -37,7 +38,7 @@ static const char *const all_states[] = { "active", "idle", "standby", "sleep" }
 
 static const char *state_of(const char *word)
 {
-	for (size_t i = 0; word && i < sizeof(states) / sizeof(states[0]); i++)
+	for (size_t i = 0; word && i < ARRAY_SIZE(states); i++)
 		if (strcmp(word, states[i].word) == 0)
 			return states[i].state;
 	return NULL;
@@ -53,7 +54,7 @@ int metrics_down(const char *name, struct prom *p)
 /* One sample a state, 1 for the one the disk is in (none where -C's word names no state). */
 static void power_state(const char *name, struct prom *p, const char *state)
 {
-	for (size_t i = 0; state && i < sizeof(all_states) / sizeof(all_states[0]); i++)
+	for (size_t i = 0; state && i < ARRAY_SIZE(all_states); i++)
 		prom_gauge(p, "hdparm_disk_power_state", "1 for the power state the disk is in, asked without waking it",
 			   strcmp(state, all_states[i]) == 0, "device", name, "state", all_states[i], (const char *)NULL);
 }

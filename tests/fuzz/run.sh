@@ -32,6 +32,7 @@ build fuzz_nvme "$here/fuzz_nvme.c" "$top/nvme/nvme_identify.c" "$top/output/jso
 build fuzz_json "$here/fuzz_json.c" "$top/output/json.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/ata/sat.c" "$top/ata/ata_commands.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" || exit 1
 build fuzz_scsi "$here/fuzz_scsi.c" "$top/scsi/scsi_pages.c" "$top/transport/sense.c" "$top/output/report.c" "$top/output/json.c" || exit 1
 build fuzz_tcg "$here/fuzz_tcg.c" "$top/tcg/tcg_discovery.c" "$top/tcg/tcg_session.c" "$top/tcg/tcg_methods.c" || exit 1
+build fuzz_prom "$here/fuzz_prom.c" "$top/output/prom.c" || exit 1
 build fuzz_text "$here/fuzz_text.c" "$top/ops/block/ranges.c" "$top/block/sysfs.c" "$top/block/wake_trace.c" "$top/output/report.c" "$top/output/json.c" || exit 1
 common=("$top/options/options.c" "$top/cli/option_values.c" "$top/cli/psid.c" "$top/cli/config_file.c" "$top/cli/config_keys.c" "$top/cli/config_jobs.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/output/json.c" "$top/ata/sat.c" "$top/ata/ata_commands.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/ata/modes.c" "$top/output/report.c")
 build fuzz_cmdline "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/cli/hdparm.c" "${common[@]}" || exit 1
@@ -39,7 +40,7 @@ build fuzz_config "$here/fuzz_config.c" "${common[@]}" || exit 1
 build fuzz_trim -DTRIM_ONLY "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/cli/hdparm.c" "${common[@]}" || exit 1
 
 status=0
-for t in identify sense nvme json cmdline trim scsi tcg text config; do
+for t in identify sense nvme json cmdline trim scsi tcg text config prom; do
 	corpus="$here/corpus/$t"
 	regress="$here/regressions/$t"
 	mkdir -p "$regress"
