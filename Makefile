@@ -28,17 +28,8 @@ SUBST = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@HDPARM_CONFIG@|$(CONFIG)|g' -e 
 # Folders by layer, top to bottom: a file includes its own folder's and
 # those below it, never above (README).
 DIRS = cli options run ops ops/any_disk ops/ata ops/block ops/erase disk ata nvme scsi tcg transport block output lib
-SRCS = cli/hdparm.c cli/option_values.c cli/psid.c cli/config_file.c cli/config_keys.c cli/config_jobs.c \
-	options/options.c \
-	run/actions.c run/config.c run/disk.c run/idle.c run/together.c run/metrics_run.c \
-	ops/confirm.c ops/ata/ata_features.c ops/ata/max_address.c ops/ata/wdidle3.c ops/block/blockdev.c ops/ata/sectors.c ops/erase/sector_format.c ops/checks.c ops/ata/ata_checks.c ops/block/inuse.c ops/any_disk/trim.c ops/ata/security.c ops/erase/sanitize.c ops/any_disk/epc.c ops/any_disk/background_scan.c ops/ata/dco.c ops/ata/firmware.c ops/block/files.c ops/erase/erasecheck.c ops/erase/erase_blocks.c ops/erase/erase_verify.c ops/erase/erase_record.c ops/any_disk/erc.c ops/any_disk/standby.c ops/block/benchmark.c ops/block/iodepth.c ops/block/ranges.c ops/any_disk/temperature.c ops/any_disk/flush.c ops/any_disk/power_mode.c ops/any_disk/cache.c ops/any_disk/power_now.c ops/any_disk/standby_timer.c ops/erase/sanitize_wait.c ops/any_disk/read_sector.c ops/erase/sanitize_start.c ops/erase/format_erase.c ops/any_disk/describe.c ops/erase/sanitize_status.c ops/any_disk/setting_now.c ops/any_disk/tcg_status.c ops/any_disk/tcg_locked.c ops/any_disk/tcg_ask.c ops/any_disk/metrics.c ops/erase/tcg_revert.c \
-	ata/ata_disk.c ata/ata_epc.c ata/epc_decode.c ata/identify_decode.c ata/identify_text.c ata/identify_brief.c ata/identify_json.c ata/identify_hex.c ata/sat.c ata/ata_commands.c ata/modes.c ata/ata_trusted.c \
-	tcg/tcg_discovery.c tcg/tcg_session.c tcg/tcg_methods.c \
-	nvme/nvme.c nvme/nvme_disk.c nvme/nvme_erase.c nvme/nvme_identify.c \
-	scsi/scsi.c scsi/scsi_pages.c scsi/scsi_disk.c scsi/scsi_power.c scsi/scsi_temperature.c scsi/scsi_erase.c scsi/scsi_epc.c scsi/scsi_background.c scsi/scsi_format.c \
-	transport/sense.c transport/sg.c \
-	block/sysfs.c block/readq.c block/wake_trace.c block/partition.c block/reach.c \
-	output/json.c output/progress.c output/report.c output/prom.c output/file_write.c
+# Every C file of those folders: a new file is built without naming it here.
+SRCS = $(sort $(wildcard $(addsuffix /*.c,$(DIRS))))
 OBJS = $(SRCS:.c=.o)
 HDRS = $(wildcard $(addsuffix /*.h,$(DIRS)))
 

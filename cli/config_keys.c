@@ -14,71 +14,44 @@
 #include "option_values.h"
 #include "options.h"
 
-enum key_form {
-	KEY_NUMBER,		/* a number within the option's range */
-	KEY_ON_OFF,		/* on, off, 1 or 0 */
-	KEY_BARE,		/* a word alone: standby, quiet */
-	KEY_OPTION_VALUE,	/* anything the option takes on the command line: udma5, 70,70, idle_a=60 */
-	KEY_IGNORED,		/* Debian's own, not hdparm's: ROOTFS */
-};
-
 enum key_power { ANY_POWER, ON_MAINS, ON_BATTERY };
 
+/* A key found: the option it gives, its value's form, and the power it applies on. */
 struct config_key {
-	const char *key;
 	enum opt_id opt;
-	enum key_form form;
+	enum config_form form;
 	enum key_power power;
 };
 
-static const struct config_key keys[] = {
-	{ "read_ahead_sect", OPT_READAHEAD, KEY_NUMBER, ANY_POWER },
-	{ "lookahead", OPT_LOOKAHEAD, KEY_ON_OFF, ANY_POWER },
-	{ "bus", OPT_BUSSTATE, KEY_ON_OFF, ANY_POWER },
-	{ "apm", OPT_APM, KEY_NUMBER, ON_MAINS },
-	{ "apm_battery", OPT_APM, KEY_NUMBER, ON_BATTERY },
-	{ "io32_support", OPT_IO32BIT, KEY_NUMBER, ANY_POWER },
-	{ "dma", OPT_DMA, KEY_ON_OFF, ANY_POWER },
-	{ "defect_mana", OPT_DEFECTS, KEY_ON_OFF, ANY_POWER },
-	{ "cd_speed", OPT_CDROMSPEED, KEY_NUMBER, ANY_POWER },
-	{ "mult_sect_io", OPT_MULTCOUNT, KEY_NUMBER, ANY_POWER },
-	{ "prefetch_sect", OPT_PREFETCH, KEY_NUMBER, ANY_POWER },
-	{ "read_only", OPT_READONLY, KEY_ON_OFF, ANY_POWER },
-	{ "write_read_verify", OPT_WRV, KEY_ON_OFF, ANY_POWER },
-	{ "spindown_time", OPT_STANDBY, KEY_NUMBER, ANY_POWER },
-	{ "force_spindown_time", OPT_STANDBY, KEY_NUMBER, ANY_POWER },
-	{ "poweron_standby", OPT_POWERUP_STANDBY, KEY_ON_OFF, ANY_POWER },
-	{ "interrupt_unmask", OPT_UNMASK, KEY_ON_OFF, ANY_POWER },
-	{ "write_cache", OPT_WCACHE, KEY_ON_OFF, ANY_POWER },
-	{ "transfer_mode", OPT_XFERMODE, KEY_OPTION_VALUE, ANY_POWER },
-	{ "acoustic_management", OPT_ACOUSTIC, KEY_NUMBER, ANY_POWER },
-	{ "keep_settings_over_reset", OPT_KEEP, KEY_ON_OFF, ANY_POWER },
-	{ "keep_features_over_reset", OPT_DRIVE_KEEP, KEY_ON_OFF, ANY_POWER },
-	{ "chipset_pio_mode", OPT_PIOMODE, KEY_OPTION_VALUE, ANY_POWER },
-	{ "security_unlock", OPT_SECURITY_UNLOCK, KEY_OPTION_VALUE, ANY_POWER },
-	{ "security_pass", OPT_SECURITY_SET_PASS, KEY_OPTION_VALUE, ANY_POWER },
-	{ "security_disable", OPT_SECURITY_DISABLE, KEY_OPTION_VALUE, ANY_POWER },
-	{ "user-master", OPT_USER_MASTER, KEY_OPTION_VALUE, ANY_POWER },
-	{ "security_mode", OPT_SECURITY_MODE, KEY_OPTION_VALUE, ANY_POWER },
-	{ "ROOTFS", OPT_COUNT, KEY_IGNORED, ANY_POWER },
-	{ "quiet", OPT_QUIET, KEY_BARE, ANY_POWER },
-	{ "standby", OPT_STANDBY_NOW, KEY_BARE, ANY_POWER },
-	{ "sleep", OPT_SLEEP_NOW, KEY_BARE, ANY_POWER },
-	{ "disable_seagate", OPT_SEAGATE, KEY_BARE, ANY_POWER },
-	{ "security_freeze", OPT_SECURITY_FREEZE, KEY_BARE, ANY_POWER },
-	/* Not Debian's: what this hdparm keeps besides. */
-	{ "erc", OPT_ERC, KEY_OPTION_VALUE, ANY_POWER },
-	{ "epc", OPT_EPC_ENABLE, KEY_ON_OFF, ANY_POWER },
-	{ "epc_timer", OPT_EPC_TIMER, KEY_OPTION_VALUE, ANY_POWER },
-	{ "idle_spindown", OPT_IDLE_SPINDOWN, KEY_NUMBER, ANY_POWER },
+/* Keys that are not an option's own (an option's key is in its row: options.c). */
+static const struct {
+	const char *key;
+	struct config_key k;
+} other_keys[] = {
+	{ "force_spindown_time", { OPT_STANDBY, KEY_NUMBER, ANY_POWER } },
+	{ "ROOTFS", { OPT_COUNT, KEY_NONE, ANY_POWER } },	/* Debian's own, not hdparm's: read and left alone */
 };
 
-static const struct config_key *find_key(const char *key)
+static bool find_key(const char *key, struct config_key *k)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (strcmp(keys[i].key, key) == 0)
-			return &keys[i];
-	return NULL;
+	for (size_t i = 0; i < option_count; i++) {
+		const struct config_key_spec *c = &option_table[i].config;
+
+		if (!c->key)
+			continue;
+		if (strcmp(c->key, key) == 0 || (c->battery_key && strcmp(c->battery_key, key) == 0)) {
+			*k = (struct config_key){ option_table[i].id, c->form,
+						  !c->battery_key ? ANY_POWER
+						  : strcmp(c->key, key) == 0 ? ON_MAINS : ON_BATTERY };
+			return true;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(other_keys); i++)
+		if (strcmp(other_keys[i].key, key) == 0) {
+			*k = other_keys[i].k;
+			return true;
+		}
+	return false;
 }
 
 static int bad(const struct config_file *cf, const struct config_entry *e, unsigned int col, char *err, size_t size,
@@ -119,7 +92,7 @@ static int read_value(const struct config_file *cf, const struct config_entry *e
 	struct opt_value *v = &s->v[k->opt];
 	char *end;
 
-	if (k->form == KEY_BARE || k->form == KEY_IGNORED) {
+	if (k->form == KEY_BARE || k->form == KEY_NONE) {
 		if (e->value && k->form == KEY_BARE)
 			return bad(cf, e, e->value_col, err, size, "takes no value");
 		return 0;
@@ -154,7 +127,8 @@ static int read_value(const struct config_file *cf, const struct config_entry *e
 static int add_entry(const struct config_file *cf, const struct config_entry *e, bool on_battery,
 		     struct config_job *job, char *err, size_t size)
 {
-	const struct config_key *k = find_key(e->key);
+	struct config_key found;
+	const struct config_key *k = find_key(e->key, &found) ? &found : NULL;
 	struct opt_value *v;
 	enum opt_id opt;
 	size_t i;
@@ -162,7 +136,7 @@ static int add_entry(const struct config_file *cf, const struct config_entry *e,
 
 	if (!k)
 		return bad(cf, e, e->key_col, err, size, "unknown key");
-	if (k->form == KEY_IGNORED || (k->power == ON_MAINS && on_battery) || (k->power == ON_BATTERY && !on_battery))
+	if (k->form == KEY_NONE || (k->power == ON_MAINS && on_battery) || (k->power == ON_BATTERY && !on_battery))
 		return read_value(cf, e, k, &(struct settings){ 0 }, err, size);
 	opt = k->opt;
 	/* epc = off is --epc-disable: the two are one setting. */

@@ -28,15 +28,15 @@
  * flags they need, which of their uses need them, and the warning.
  */
 const struct option_desc option_table[] = {
-	{ .id = OPT_READAHEAD, .letter = 'a', .arg = ARG_OPTIONAL_NUM, .max = 2048, .what = "filesystem-read-ahead", .usage = "-a   Get/set fs readahead" },
-	{ .id = OPT_LOOKAHEAD, .letter = 'A', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "look-ahead", .usage = "-A   Get/set the drive look-ahead flag (0/1)" },
-	{ .id = OPT_BUSSTATE, .letter = 'b', .arg = ARG_OPTIONAL_NUM, .max = 2, .what = "bus-state", .usage = "-b   Get/set bus state (0 == off, 1 == on, 2 == tristate)" },
-	{ .id = OPT_APM, .letter = 'B', .arg = ARG_OPTIONAL_NUM, .min = 1, .max = 255, .what = "power-management-mode", .usage = "-B   Set Advanced Power Management setting (1-255)" },
-	{ .id = OPT_IO32BIT, .letter = 'c', .arg = ARG_OPTIONAL_NUM, .max = 3, .what = "32-bit-IO", .usage = "-c   Get/set IDE 32-bit IO setting" },
+	{ .id = OPT_READAHEAD, .letter = 'a', .arg = ARG_OPTIONAL_NUM, .max = 2048, .what = "filesystem-read-ahead", .usage = "-a   Get/set fs readahead", .config = { "read_ahead_sect", KEY_NUMBER } },
+	{ .id = OPT_LOOKAHEAD, .letter = 'A', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "look-ahead", .usage = "-A   Get/set the drive look-ahead flag (0/1)", .config = { "lookahead", KEY_ON_OFF } },
+	{ .id = OPT_BUSSTATE, .letter = 'b', .arg = ARG_OPTIONAL_NUM, .max = 2, .what = "bus-state", .usage = "-b   Get/set bus state (0 == off, 1 == on, 2 == tristate)", .config = { "bus", KEY_ON_OFF } },
+	{ .id = OPT_APM, .letter = 'B', .arg = ARG_OPTIONAL_NUM, .min = 1, .max = 255, .what = "power-management-mode", .usage = "-B   Set Advanced Power Management setting (1-255)", .config = { "apm", KEY_NUMBER, "apm_battery" } },
+	{ .id = OPT_IO32BIT, .letter = 'c', .arg = ARG_OPTIONAL_NUM, .max = 3, .what = "32-bit-IO", .usage = "-c   Get/set IDE 32-bit IO setting", .config = { "io32_support", KEY_NUMBER } },
 	{ .id = OPT_POWERMODE, .letter = 'C', .usage = "-C   Check drive power mode status" },
-	{ .id = OPT_DMA, .letter = 'd', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "dma-enable", .usage = "-d   Get/set using_dma flag" },
-	{ .id = OPT_DEFECTS, .letter = 'D', .arg = ARG_NUM, .max = 1, .what = "defects-management", .usage = "-D   Enable/disable drive defect management" },
-	{ .id = OPT_CDROMSPEED, .letter = 'E', .arg = ARG_NUM, .max = 255, .what = "CDROM/DVD-speed", .usage = "-E   Set cd/dvd drive speed" },
+	{ .id = OPT_DMA, .letter = 'd', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "dma-enable", .usage = "-d   Get/set using_dma flag", .config = { "dma", KEY_ON_OFF } },
+	{ .id = OPT_DEFECTS, .letter = 'D', .arg = ARG_NUM, .max = 1, .what = "defects-management", .usage = "-D   Enable/disable drive defect management", .config = { "defect_mana", KEY_ON_OFF } },
+	{ .id = OPT_CDROMSPEED, .letter = 'E', .arg = ARG_NUM, .max = 255, .what = "CDROM/DVD-speed", .usage = "-E   Set cd/dvd drive speed", .config = { "cd_speed", KEY_NUMBER } },
 	{ .id = OPT_FLUSH_BUFFERS, .letter = 'f', .usage = "-f   Flush buffer cache for device on exit" },
 	{ .id = OPT_FLUSH_WCACHE, .letter = 'F', .usage = "-F   Flush drive write cache" },
 	{ .id = OPT_GEOMETRY, .letter = 'g', .usage = "-g   Display drive geometry" },
@@ -46,35 +46,35 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_IDENTITY, .letter = 'i', .usage = "-i   Display drive identification" },
 	{ .id = OPT_IDENTIFY, .letter = 'I', .usage = "-I   Detailed/current information directly from drive" },
 	{ .id = OPT_WDIDLE3, .letter = 'J', .arg = ARG_OPTIONAL_NUM, .max = 300, .what = "WDC-idle3-timeout", .usage = "-J   Get/set Western DIgital \"Idle3\" timeout for a WDC \"Green\" drive (DANGEROUS)", .confirm = { .needs = NEED_DESTROY, .form = SET_FORM, .label = "-J", .why = "This implementation is not as thorough as the official WDIDLE3.EXE. Use at your own risk!" } },
-	{ .id = OPT_KEEP, .letter = 'k', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "kernel-keep-settings", .usage = "-k   Get/set keep_settings_over_reset flag (0/1)" },
-	{ .id = OPT_DRIVE_KEEP, .letter = 'K', .arg = ARG_NUM, .max = 1, .what = "drive-keep-settings", .usage = "-K   Set drive keep_features_over_reset flag (0/1)" },
+	{ .id = OPT_KEEP, .letter = 'k', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "kernel-keep-settings", .usage = "-k   Get/set keep_settings_over_reset flag (0/1)", .config = { "keep_settings_over_reset", KEY_ON_OFF } },
+	{ .id = OPT_DRIVE_KEEP, .letter = 'K', .arg = ARG_NUM, .max = 1, .what = "drive-keep-settings", .usage = "-K   Set drive keep_features_over_reset flag (0/1)", .config = { "keep_features_over_reset", KEY_ON_OFF } },
 	{ .id = OPT_DOORLOCK, .letter = 'L', .arg = ARG_NUM, .max = 1, .what = "door-lock", .usage = "-L   Set drive doorlock (0/1) (removable harddisks only)" },
-	{ .id = OPT_MULTCOUNT, .letter = 'm', .arg = ARG_OPTIONAL_NUM, .max = 64, .what = "multmode-count", .usage = "-m   Get/set multiple sector count" },
-	{ .id = OPT_ACOUSTIC, .letter = 'M', .arg = ARG_OPTIONAL_NUM, .max = 255, .what = "acoustic-management", .usage = "-M   Get/set acoustic management (0-254, 128: quiet, 254: fast)" },
+	{ .id = OPT_MULTCOUNT, .letter = 'm', .arg = ARG_OPTIONAL_NUM, .max = 64, .what = "multmode-count", .usage = "-m   Get/set multiple sector count", .config = { "mult_sect_io", KEY_NUMBER } },
+	{ .id = OPT_ACOUSTIC, .letter = 'M', .arg = ARG_OPTIONAL_NUM, .max = 255, .what = "acoustic-management", .usage = "-M   Get/set acoustic management (0-254, 128: quiet, 254: fast)", .config = { "acoustic_management", KEY_NUMBER } },
 	{ .id = OPT_NOWERR, .letter = 'n', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "ignore-write-errors", .usage = "-n   Get/set ignore-write-errors flag (0/1)" },
 	{ .id = OPT_MAX_SECTORS, .letter = 'N', .arg = ARG_MAX_SECTORS, .min = 1, .max = LBA48_MAX, .what = "sector", .usage = "-N   Get/set max visible number of sectors (HPA) (VERY DANGEROUS)", .confirm = { .needs = NEED_IN_STEP, .form = SET_FORM, .writes_medium = true } },
-	{ .id = OPT_PIOMODE, .letter = 'p', .arg = ARG_XFERMODE, .max = 255, .what = "PIO-mode", .usage = "-p   Set PIO mode on IDE interface chipset (0,1,2,3,4,...)" },
-	{ .id = OPT_PREFETCH, .letter = 'P', .arg = ARG_NUM, .max = 255, .what = "prefetch", .usage = "-P   Set drive prefetch count" },
-	{ .id = OPT_QUIET, .letter = 'q', .usage = "-q   Change next setting quietly" },
+	{ .id = OPT_PIOMODE, .letter = 'p', .arg = ARG_XFERMODE, .max = 255, .what = "PIO-mode", .usage = "-p   Set PIO mode on IDE interface chipset (0,1,2,3,4,...)", .config = { "chipset_pio_mode", KEY_OPTION_VALUE } },
+	{ .id = OPT_PREFETCH, .letter = 'P', .arg = ARG_NUM, .max = 255, .what = "prefetch", .usage = "-P   Set drive prefetch count", .config = { "prefetch_sect", KEY_NUMBER } },
+	{ .id = OPT_QUIET, .letter = 'q', .usage = "-q   Change next setting quietly", .config = { "quiet", KEY_BARE } },
 	{ .id = OPT_QUEUE_DEPTH, .letter = 'Q', .arg = ARG_OPTIONAL_NUM, .max = 1024, .what = "queue-depth", .usage = "-Q   Get/set DMA queue_depth (if supported)" },
-	{ .id = OPT_READONLY, .letter = 'r', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "read-only", .usage = "-r   Get/set device readonly flag (DANGEROUS to set)" },
-	{ .id = OPT_WRV, .letter = 'R', .arg = ARG_OPTIONAL_NUM, .max = 3, .what = "write-read-verify", .usage = "-R   Get/set device write-read-verify flag" },
-	{ .id = OPT_POWERUP_STANDBY, .letter = 's', .arg = ARG_NUM, .max = 1, .what = "powerup-in-standby", .usage = "-s   Set power-up in standby flag (0/1) (DANGEROUS)", .confirm = { .needs = NEED_YES, .form = NONZERO_VALUE, .label = "-s1", .why = "This requires BIOS and kernel support to recognize/boot the drive." } },
-	{ .id = OPT_STANDBY, .letter = 'S', .arg = ARG_NUM, .max = 255, .what = "standby-interval", .usage = "-S   Set standby (spindown) timeout" },
+	{ .id = OPT_READONLY, .letter = 'r', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "read-only", .usage = "-r   Get/set device readonly flag (DANGEROUS to set)", .config = { "read_only", KEY_ON_OFF } },
+	{ .id = OPT_WRV, .letter = 'R', .arg = ARG_OPTIONAL_NUM, .max = 3, .what = "write-read-verify", .usage = "-R   Get/set device write-read-verify flag", .config = { "write_read_verify", KEY_ON_OFF } },
+	{ .id = OPT_POWERUP_STANDBY, .letter = 's', .arg = ARG_NUM, .max = 1, .what = "powerup-in-standby", .usage = "-s   Set power-up in standby flag (0/1) (DANGEROUS)", .confirm = { .needs = NEED_YES, .form = NONZERO_VALUE, .label = "-s1", .why = "This requires BIOS and kernel support to recognize/boot the drive." }, .config = { "poweron_standby", KEY_ON_OFF } },
+	{ .id = OPT_STANDBY, .letter = 'S', .arg = ARG_NUM, .max = 255, .what = "standby-interval", .usage = "-S   Set standby (spindown) timeout", .config = { "spindown_time", KEY_NUMBER } },
 	{ .id = OPT_TIMINGS, .letter = 't', .usage = "-t   Perform device read timings" },
 	{ .id = OPT_CACHE_TIMINGS, .letter = 'T', .usage = "-T   Perform cache read timings" },
-	{ .id = OPT_UNMASK, .letter = 'u', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "unmask-irq", .usage = "-u   Get/set unmaskirq flag (0/1)" },
+	{ .id = OPT_UNMASK, .letter = 'u', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "unmask-irq", .usage = "-u   Get/set unmaskirq flag (0/1)", .config = { "interrupt_unmask", KEY_ON_OFF } },
 	{ .id = OPT_OBSOLETE_U, .letter = 'U', .cls = CLASS_MODIFIER, .usage = "-U   Obsolete" },
 	{ .id = OPT_DEFAULTS, .letter = 'v', .usage = "-v   Use defaults; same as -acdgkmur for IDE drives" },
 	{ .id = OPT_VERSION, .letter = 'V', .usage = "-V   Display program version and exit immediately" },
 	{ .id = OPT_RESET, .letter = 'w', .usage = "-w   Perform device reset (DANGEROUS)" },
-	{ .id = OPT_WCACHE, .letter = 'W', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "write-cache", .usage = "-W   Get/set drive write-caching flag (0/1)" },
+	{ .id = OPT_WCACHE, .letter = 'W', .arg = ARG_OPTIONAL_NUM, .max = 1, .what = "write-cache", .usage = "-W   Get/set drive write-caching flag (0/1)", .config = { "write_cache", KEY_ON_OFF } },
 	{ .id = OPT_OBSOLETE_X, .letter = 'x', .cls = CLASS_MODIFIER, .usage = "-x   Obsolete" },
-	{ .id = OPT_XFERMODE, .letter = 'X', .arg = ARG_XFERMODE, .max = 255, .what = "transfer-mode", .usage = "-X   Set IDE xfer mode (DANGEROUS)" },
-	{ .id = OPT_STANDBY_NOW, .letter = 'y', .usage = "-y   Put drive in standby mode" },
-	{ .id = OPT_SLEEP_NOW, .letter = 'Y', .usage = "-Y   Put drive to sleep" },
+	{ .id = OPT_XFERMODE, .letter = 'X', .arg = ARG_XFERMODE, .max = 255, .what = "transfer-mode", .usage = "-X   Set IDE xfer mode (DANGEROUS)", .config = { "transfer_mode", KEY_OPTION_VALUE } },
+	{ .id = OPT_STANDBY_NOW, .letter = 'y', .usage = "-y   Put drive in standby mode", .config = { "standby", KEY_BARE } },
+	{ .id = OPT_SLEEP_NOW, .letter = 'Y', .usage = "-Y   Put drive to sleep", .config = { "sleep", KEY_BARE } },
 	{ .id = OPT_REREAD_PARTITIONS, .letter = 'z', .usage = "-z   Re-read partition table" },
-	{ .id = OPT_SEAGATE, .letter = 'Z', .usage = "-Z   Disable Seagate auto-powersaving mode" },
+	{ .id = OPT_SEAGATE, .letter = 'Z', .usage = "-Z   Disable Seagate auto-powersaving mode", .config = { "disable_seagate", KEY_BARE } },
 
 	{ .id = OPT_DCO_FREEZE, .name = "dco-freeze", .usage = "--dco-freeze      Freeze/lock current device configuration until next power cycle" },
 	{ .id = OPT_DCO_IDENTIFY, .name = "dco-identify", .usage = "--dco-identify    Read/dump device configuration identify data" },
@@ -101,28 +101,28 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_READ_SECTOR, .name = "read-sector", .arg = ARG_U64, .max = LBA48_MAX, .what = "bad/missing sector value", .usage = "--read-sector     Read and dump (in hex) a sector directly from the media" },
 	{ .id = OPT_REPAIR_SECTOR, .name = "repair-sector", .arg = ARG_U64, .max = LBA48_MAX, .what = "bad/missing sector value", .cls = CLASS_SOLE, .usage = "--repair-sector   Alias for the --write-sector option (VERY DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--write-sector", .why = WRITE_SECTOR_WARNING, .writes_medium = true } },
 	{ .id = OPT_SANITIZE_ANTIFREEZE, .name = "sanitize-antifreeze-lock", .cls = CLASS_ALONE, .usage = "--sanitize-antifreeze-lock  Block sanitize-freeze-lock command until next power cycle" },
-	{ .id = OPT_SANITIZE_BLOCK_ERASE, .name = "sanitize-block-erase", .cls = CLASS_ALONE, .usage = "--sanitize-block-erase      Start block erase operation", .confirm = { .needs = NEED_YES, .label = "--sanitize", .why = SANITIZE_WARNING, .whole_disk = true, .reaches = REACHES_AS_SANITIZE } },
-	{ .id = OPT_SANITIZE_CRYPTO, .name = "sanitize-crypto-scramble", .cls = CLASS_ALONE, .usage = "--sanitize-crypto-scramble  Change the internal encryption keys that used for used data", .confirm = { .needs = NEED_YES, .label = "--sanitize", .why = SANITIZE_WARNING, .whole_disk = true, .reaches = REACHES_AS_SANITIZE } },
+	{ .id = OPT_SANITIZE_BLOCK_ERASE, .name = "sanitize-block-erase", .cls = CLASS_ALONE, .usage = "--sanitize-block-erase      Start block erase operation", .confirm = { .needs = NEED_YES, .label = "--sanitize", .why = SANITIZE_WARNING, .whole_disk = true, .reaches = REACHES_AS_SANITIZE }, .together = TOGETHER_ERASE },
+	{ .id = OPT_SANITIZE_CRYPTO, .name = "sanitize-crypto-scramble", .cls = CLASS_ALONE, .usage = "--sanitize-crypto-scramble  Change the internal encryption keys that used for used data", .confirm = { .needs = NEED_YES, .label = "--sanitize", .why = SANITIZE_WARNING, .whole_disk = true, .reaches = REACHES_AS_SANITIZE }, .together = TOGETHER_ERASE },
 	{ .id = OPT_SANITIZE_FREEZE, .name = "sanitize-freeze-lock", .cls = CLASS_ALONE, .usage = "--sanitize-freeze-lock      Lock drive's sanitize features until next power cycle" },
-	{ .id = OPT_SANITIZE_OVERWRITE, .name = "sanitize-overwrite", .arg = ARG_PATTERN, .cls = CLASS_ALONE, .usage = "--sanitize-overwrite  PATTERN  Overwrite the internal media with constant PATTERN", .confirm = { .needs = NEED_YES, .label = "--sanitize", .why = SANITIZE_WARNING, .whole_disk = true, .reaches = REACHES_AS_SANITIZE } },
+	{ .id = OPT_SANITIZE_OVERWRITE, .name = "sanitize-overwrite", .arg = ARG_PATTERN, .cls = CLASS_ALONE, .usage = "--sanitize-overwrite  PATTERN  Overwrite the internal media with constant PATTERN", .confirm = { .needs = NEED_YES, .label = "--sanitize", .why = SANITIZE_WARNING, .whole_disk = true, .reaches = REACHES_AS_SANITIZE }, .together = TOGETHER_ERASE },
 	{ .id = OPT_SANITIZE_PASSES, .name = "sanitize-overwrite-passes", .arg = ARG_U64, .max = 7, .what = "Number of passes must be in range 0..7", .cls = CLASS_MODIFIER, .usage = "--sanitize-overwrite-passes COUNT  Number of overwrite passes from 0 to 7, default 0 means 16 passes" },
 	{ .id = OPT_SANITIZE_STATUS, .name = "sanitize-status", .cls = CLASS_ALONE, .usage = "--sanitize-status           Show sanitize status information" },
 	{ .id = OPT_SECURITY_HELP, .name = "security-help", .cls = CLASS_ALONE, .usage = "--security-help             Display help for ATA security commands" },
-	{ .id = OPT_SET_SECTOR_SIZE, .name = "set-sector-size", .arg = ARG_U64, .min = 0x200, .max = 0x1080, .what = "sector size out of range", .cls = CLASS_SOLE, .usage = "--set-sector-size           Change logical sector size of drive", .confirm = { .needs = NEED_DESTROY, .label = "--set-sector-size", .why = "This will likely destroy all data on the drive.", .whole_disk = true, .reaches = REACHES_AS_FORMAT } },
+	{ .id = OPT_SET_SECTOR_SIZE, .name = "set-sector-size", .arg = ARG_U64, .min = 0x200, .max = 0x1080, .what = "sector size out of range", .cls = CLASS_SOLE, .usage = "--set-sector-size           Change logical sector size of drive", .confirm = { .needs = NEED_DESTROY, .label = "--set-sector-size", .why = "This will likely destroy all data on the drive.", .whole_disk = true, .reaches = REACHES_AS_FORMAT }, .together = TOGETHER_FORMAT },
 	{ .id = OPT_TRIM_RANGES, .name = "trim-sector-ranges", .arg = ARG_RANGES, .max = LBA48_MAX, .cls = CLASS_SOLE, .usage = "--trim-sector-ranges        Tell SSD firmware to discard unneeded data sectors: lba:count ..", .confirm = { .needs = NEED_DESTROY, .label = "--trim-sector-ranges", .why = "This might destroy the drive and/or all data on it.", .writes_medium = true } },
 	{ .id = OPT_TRIM_STDIN, .name = "trim-sector-ranges-stdin", .cls = CLASS_SOLE, .usage = "--trim-sector-ranges-stdin  Same as above, but reads lba:count pairs from stdin", .confirm = { .needs = NEED_DESTROY, .label = "--trim-sector-ranges-stdin", .why = "This might destroy the drive and/or all data on it.", .writes_medium = true } },
 	{ .id = OPT_VERBOSE, .name = "verbose", .cls = CLASS_MODIFIER, .usage = "--verbose                   Display extra diagnostics from some commands" },
 	{ .id = OPT_WRITE_SECTOR, .name = "write-sector", .arg = ARG_U64, .max = LBA48_MAX, .what = "bad/missing sector value", .cls = CLASS_SOLE, .usage = "--write-sector              Repair/overwrite a (possibly bad) sector directly on the media (VERY DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--write-sector", .why = WRITE_SECTOR_WARNING, .writes_medium = true } },
 
 	/* Listed by --security-help rather than -h, as in 9.65. */
-	{ .id = OPT_SECURITY_FREEZE, .name = "security-freeze" },
-	{ .id = OPT_SECURITY_UNLOCK, .name = "security-unlock", .arg = ARG_PASSWORD, .cls = CLASS_ALONE },
-	{ .id = OPT_SECURITY_SET_PASS, .name = "security-set-pass", .arg = ARG_PASSWORD, .cls = CLASS_ALONE, .confirm = { .needs = NEED_IN_STEP } },
-	{ .id = OPT_SECURITY_DISABLE, .name = "security-disable", .arg = ARG_PASSWORD, .cls = CLASS_ALONE, .confirm = { .needs = NEED_IN_STEP } },
-	{ .id = OPT_SECURITY_ERASE, .name = "security-erase", .arg = ARG_PASSWORD, .cls = CLASS_ALONE, .confirm = { .needs = NEED_IN_STEP, .whole_disk = true } },
-	{ .id = OPT_SECURITY_ERASE_ENHANCED, .name = "security-erase-enhanced", .arg = ARG_PASSWORD, .cls = CLASS_ALONE, .confirm = { .needs = NEED_IN_STEP, .whole_disk = true } },
-	{ .id = OPT_SECURITY_MODE, .name = "security-mode", .arg = ARG_LETTER, .what = "security level", .cls = CLASS_MODIFIER, .letters = "hm" },
-	{ .id = OPT_USER_MASTER, .name = "user-master", .arg = ARG_LETTER, .what = "password type", .cls = CLASS_MODIFIER, .letters = "um" },
+	{ .id = OPT_SECURITY_FREEZE, .name = "security-freeze", .config = { "security_freeze", KEY_BARE } },
+	{ .id = OPT_SECURITY_UNLOCK, .name = "security-unlock", .arg = ARG_PASSWORD, .cls = CLASS_ALONE, .config = { "security_unlock", KEY_OPTION_VALUE } },
+	{ .id = OPT_SECURITY_SET_PASS, .name = "security-set-pass", .arg = ARG_PASSWORD, .cls = CLASS_ALONE, .confirm = { .needs = NEED_IN_STEP }, .config = { "security_pass", KEY_OPTION_VALUE } },
+	{ .id = OPT_SECURITY_DISABLE, .name = "security-disable", .arg = ARG_PASSWORD, .cls = CLASS_ALONE, .confirm = { .needs = NEED_IN_STEP }, .config = { "security_disable", KEY_OPTION_VALUE } },
+	{ .id = OPT_SECURITY_ERASE, .name = "security-erase", .arg = ARG_PASSWORD, .cls = CLASS_ALONE, .confirm = { .needs = NEED_IN_STEP, .whole_disk = true }, .together = TOGETHER_ERASE },
+	{ .id = OPT_SECURITY_ERASE_ENHANCED, .name = "security-erase-enhanced", .arg = ARG_PASSWORD, .cls = CLASS_ALONE, .confirm = { .needs = NEED_IN_STEP, .whole_disk = true }, .together = TOGETHER_ERASE },
+	{ .id = OPT_SECURITY_MODE, .name = "security-mode", .arg = ARG_LETTER, .what = "security level", .cls = CLASS_MODIFIER, .letters = "hm", .config = { "security_mode", KEY_OPTION_VALUE } },
+	{ .id = OPT_USER_MASTER, .name = "user-master", .arg = ARG_LETTER, .what = "password type", .cls = CLASS_MODIFIER, .letters = "um", .config = { "user-master", KEY_OPTION_VALUE } },
 	{ .id = OPT_SECURITY_PROMPT, .name = "security-prompt-for-password", .cls = CLASS_MODIFIER },
 
 	/* Confirmation flags: not in 9.65's -h, listed at the end of ours. */
@@ -133,33 +133,33 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_IODEPTH, .name = "iodepth", .arg = ARG_U64, .min = 1, .max = 256, .what = "the number of requests in flight must be 1 to 256", .cls = CLASS_MODIFIER, .usage = "--iodepth N                   With -t or --seeks: N O_DIRECT requests in flight (1-256)" },
 	{ .id = OPT_BLOCK_SIZE, .name = "block-size", .arg = ARG_U64, .min = 4, .max = 65536, .what = "the block size must be 4 to 65536 KiB", .cls = CLASS_MODIFIER, .usage = "--block-size KiB              Request size for --iodepth and --seeks (4-65536)" },
 	{ .id = OPT_SEEKS, .name = "seeks", .usage = "--seeks                       Time random O_DIRECT reads: seeks/sec and latency" },
-	{ .id = OPT_SANITIZE_WAIT, .name = "sanitize-wait", .usage = "--sanitize-wait               Wait for a sanitize operation to end, showing its progress" },
+	{ .id = OPT_SANITIZE_WAIT, .name = "sanitize-wait", .usage = "--sanitize-wait               Wait for a sanitize operation to end, showing its progress", .together = TOGETHER_ERASE },
 	{ .id = OPT_SANITIZE_NO_DEALLOC, .name = "sanitize-no-deallocate", .cls = CLASS_MODIFIER, .usage = "--sanitize-no-deallocate      With a sanitize (NVMe): leave the blocks allocated afterwards" },
 	{ .id = OPT_SANITIZE_AUSE, .name = "sanitize-ause", .cls = CLASS_MODIFIER, .usage = "--sanitize-ause               With a sanitize: allow a failed one to be left by --sanitize-exit-failure-mode" },
 	{ .id = OPT_SANITIZE_EXIT_FAILURE, .name = "sanitize-exit-failure-mode", .cls = CLASS_ALONE, .usage = "--sanitize-exit-failure-mode  Leave the failure state of a sanitize started with --sanitize-ause" },
-	{ .id = OPT_FORMAT_ERASE, .name = "format-erase", .arg = ARG_WORD, .words = (const char *const[]){ "user", "crypto", NULL }, .what = "secure erase", .cls = CLASS_ALONE, .usage = "--format-erase user|crypto    NVMe: format with a user-data or cryptographic erase (DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--format-erase", .why = FORMAT_ERASE_WARNING, .whole_disk = true, .reaches = REACHES_AS_FORMAT } },
+	{ .id = OPT_FORMAT_ERASE, .name = "format-erase", .arg = ARG_WORD, .words = (const char *const[]){ "user", "crypto", NULL }, .what = "secure erase", .cls = CLASS_ALONE, .usage = "--format-erase user|crypto    NVMe: format with a user-data or cryptographic erase (DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--format-erase", .why = FORMAT_ERASE_WARNING, .whole_disk = true, .reaches = REACHES_AS_FORMAT }, .together = TOGETHER_ERASE },
 	{ .id = OPT_ERASE_VERIFY, .name = "erase-verify", .arg = ARG_WORD, .words = (const char *const[]){ "sample", "full", NULL }, .what = "verification", .cls = CLASS_MODIFIER, .usage = "--erase-verify sample|full    After an erase: read back a sample of blocks (the default), or every block" },
 	{ .id = OPT_ERASE_RECORD, .name = "erase-record", .arg = ARG_FILE, .what = "record file", .cls = CLASS_MODIFIER, .usage = "--erase-record FILE|DIR/|-     With an erase: write its record, one JSON document (schema: hdparm.8)" },
 	{ .id = OPT_ERASE_OPERATOR, .name = "erase-operator", .arg = ARG_FILE, .what = "operator", .cls = CLASS_MODIFIER, .usage = "--erase-operator NAME          With --erase-record: who ran the erase" },
 	{ .id = OPT_CONTINUE_ON_REFUSAL, .name = "continue-on-refusal", .cls = CLASS_MODIFIER, .usage = "--continue-on-refusal         Erasing many disks: erase the others where one is refused" },
 	{ .id = OPT_TCG, .name = "tcg", .usage = "--tcg                         Show a self-encrypting drive's TCG state (Level 0 Discovery); changes nothing" },
-	{ .id = OPT_TCG_PSID_REVERT, .name = "tcg-psid-revert", .arg = ARG_PSID, .cls = CLASS_ALONE, .usage = "--tcg-psid-revert [PSID|-]    TCG: factory reset with the PSID on the drive's label (-: read it from stdin; none: asked); erases everything (DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--tcg-psid-revert", .why = PSID_REVERT_WARNING, .whole_disk = true, .reaches = REACHES_AS_SANITIZE } },
-	{ .id = OPT_FORMAT_WAIT, .name = "format-wait", .usage = "--format-wait                 Wait for a format (--set-sector-size on SCSI) to end, showing its progress" },
+	{ .id = OPT_TCG_PSID_REVERT, .name = "tcg-psid-revert", .arg = ARG_PSID, .cls = CLASS_ALONE, .usage = "--tcg-psid-revert [PSID|-]    TCG: factory reset with the PSID on the drive's label (-: read it from stdin; none: asked); erases everything (DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--tcg-psid-revert", .why = PSID_REVERT_WARNING, .whole_disk = true, .reaches = REACHES_AS_SANITIZE }, .together = TOGETHER_ERASE },
+	{ .id = OPT_FORMAT_WAIT, .name = "format-wait", .usage = "--format-wait                 Wait for a format (--set-sector-size on SCSI) to end, showing its progress", .together = TOGETHER_FORMAT },
 	{ .id = OPT_PROTECTION_INFO, .name = "protection-info", .arg = ARG_U64, .max = 3, .what = "protection information type must be 0 to 3", .cls = CLASS_MODIFIER, .usage = "--protection-info 0|1|2|3     With --set-sector-size (SCSI, NVMe): the protection type (0: none, the default)" },
 	{ .id = OPT_LBAF, .name = "lbaf", .arg = ARG_U64, .max = 63, .what = "LBA format must be 0 to 63", .cls = CLASS_MODIFIER, .usage = "--lbaf N                      With --set-sector-size (NVMe): format to LBA format N" },
 	{ .id = OPT_APPLY_CONFIG, .name = "apply-config", .arg = ARG_CONFIG, .cls = CLASS_ALONE, .usage = "--apply-config [FILE] [DEV...] Apply the configuration (" HDPARM_CONFIG "): only what differs is sent" },
 	{ .id = OPT_CHECK_CONFIG, .name = "check-config", .arg = ARG_CONFIG, .cls = CLASS_ALONE, .usage = "--check-config [FILE] [DEV...] Compare each setting with the disk's; exit 1 when any differs" },
 	{ .id = OPT_SETTINGS_ONLY, .name = "settings-only", .cls = CLASS_MODIFIER, .usage = "--settings-only               With --apply-config: send no command that acts once (standby, sleep, security_*)" },
 	{ .id = OPT_IDLE_CONFIG, .name = "idle-spindown-config", .arg = ARG_CONFIG, .cls = CLASS_ALONE, .usage = "--idle-spindown-config [FILE] --idle-spindown for each disk the configuration gives idle_spindown" },
-	{ .id = OPT_ERC, .name = "erc", .arg = ARG_OPTIONAL_PAIR, .max = 65535, .what = "bad value: READ[,WRITE] in tenths of a second, each 0 to 65535", .usage = "--erc [READ[,WRITE]]          Get/set the drive's error recovery time limits, in tenths of a second (0: none)" },
+	{ .id = OPT_ERC, .name = "erc", .arg = ARG_OPTIONAL_PAIR, .max = 65535, .what = "bad value: READ[,WRITE] in tenths of a second, each 0 to 65535", .usage = "--erc [READ[,WRITE]]          Get/set the drive's error recovery time limits, in tenths of a second (0: none)", .config = { "erc", KEY_OPTION_VALUE } },
 	{ .id = OPT_EPC, .name = "epc", .usage = "--epc                         Show the Extended Power Conditions: timers and states" },
-	{ .id = OPT_EPC_ENABLE, .name = "epc-enable", .usage = "--epc-enable                  Enable the EPC feature set" },
+	{ .id = OPT_EPC_ENABLE, .name = "epc-enable", .usage = "--epc-enable                  Enable the EPC feature set", .config = { "epc", KEY_ON_OFF } },
 	{ .id = OPT_EPC_DISABLE, .name = "epc-disable", .usage = "--epc-disable                 Disable the EPC feature set (APM works again)" },
-	{ .id = OPT_EPC_TIMER, .name = "epc-timer", .arg = ARG_WORD_SECONDS, .words = EPC_CONDITIONS, .save_suffix = true, .what = "power condition", .usage = "--epc-timer NAME=SECONDS[,save]  Set a power condition's timer (0: disable it)" },
+	{ .id = OPT_EPC_TIMER, .name = "epc-timer", .arg = ARG_WORD_SECONDS, .words = EPC_CONDITIONS, .save_suffix = true, .what = "power condition", .usage = "--epc-timer NAME=SECONDS[,save]  Set a power condition's timer (0: disable it)", .config = { "epc_timer", KEY_OPTION_VALUE } },
 	{ .id = OPT_EPC_GOTO, .name = "epc-goto", .arg = ARG_WORD, .words = EPC_CONDITIONS, .what = "power condition", .usage = "--epc-goto NAME               Enter a power condition now" },
 	{ .id = OPT_EPC_RESTORE, .name = "epc-restore", .arg = ARG_WORD, .words = (const char *const[]){ "default", "saved", NULL }, .save_suffix = true, .what = "settings", .usage = "--epc-restore default|saved[,save]  Restore every power condition's settings" },
 	{ .id = OPT_BACKGROUND_SCAN, .name = "background-scan", .arg = ARG_WORD, .words = (const char *const[]){ "off", "on", NULL }, .save_suffix = true, .what = "setting", .usage = "--background-scan on|off[,save]  Switch a SCSI disk's background medium scan" },
-	{ .id = OPT_IDLE_SPINDOWN, .name = "idle-spindown", .arg = ARG_U64, .min = 1, .max = 604800, .what = "the idle time must be 1 to 604800 seconds", .cls = CLASS_ALONE, .usage = "--idle-spindown SECONDS       Stay in the foreground; put each disk in standby after SECONDS without I/O" },
+	{ .id = OPT_IDLE_SPINDOWN, .name = "idle-spindown", .arg = ARG_U64, .min = 1, .max = 604800, .what = "the idle time must be 1 to 604800 seconds", .cls = CLASS_ALONE, .usage = "--idle-spindown SECONDS       Stay in the foreground; put each disk in standby after SECONDS without I/O", .config = { "idle_spindown", KEY_NUMBER } },
 	{ .id = OPT_WHY, .name = "why", .cls = CLASS_MODIFIER, .usage = "--why                         With --idle-spindown: say which process woke a disk it put in standby" },
 	{ .id = OPT_METRICS, .name = "metrics", .cls = CLASS_ALONE, .usage = "--metrics [DEV...]            Print every disk's state for Prometheus (none named: every disk), waking none" },
 	{ .id = OPT_METRICS_FILE, .name = "metrics-file", .arg = ARG_FILE, .what = "file name", .cls = CLASS_ALONE, .usage = "--metrics-file FILE [DEV...]  The same, written whole into FILE (node_exporter's textfile folder)" },
@@ -174,22 +174,24 @@ void settings_name_values(struct settings *s)
 		snprintf(s->v[option_table[i].id].name, sizeof(s->v[0].name), "%s", option_name(option_table[i].id));
 }
 
-bool settings_erase(const struct settings *s)
+/* An option given whose row runs many disks together as kind does (ONE_BY_ONE: in either way). */
+static bool given_together(const struct settings *s, enum together kind)
 {
-	static const enum opt_id erasing[] = {
-		OPT_SANITIZE_BLOCK_ERASE, OPT_SANITIZE_CRYPTO, OPT_SANITIZE_OVERWRITE, OPT_FORMAT_ERASE,
-		OPT_SECURITY_ERASE, OPT_SECURITY_ERASE_ENHANCED, OPT_SANITIZE_WAIT, OPT_TCG_PSID_REVERT,
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(erasing); i++)
-		if (s->v[erasing[i]].given)
+	for (size_t i = 0; i < option_count; i++)
+		if (s->v[option_table[i].id].given && option_table[i].together != ONE_BY_ONE &&
+		    (kind == ONE_BY_ONE || option_table[i].together == kind))
 			return true;
 	return false;
 }
 
+bool settings_erase(const struct settings *s)
+{
+	return given_together(s, TOGETHER_ERASE);
+}
+
 bool settings_together(const struct settings *s)
 {
-	return settings_erase(s) || s->v[OPT_SET_SECTOR_SIZE].given || s->v[OPT_FORMAT_WAIT].given;
+	return given_together(s, ONE_BY_ONE);
 }
 
 const struct option_desc *option_desc(enum opt_id opt)

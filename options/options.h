@@ -72,6 +72,28 @@ struct confirmation {
 	bool writes_medium;	/* it writes the medium by pass-through: refused through a volume or an NVMe controller node */
 };
 
+/* How /etc/hdparm.conf gives the option (a row's .config): Debian's key and the form of its value. */
+enum config_form {
+	KEY_NONE,		/* not a key of the file */
+	KEY_NUMBER,		/* a number within the option's range */
+	KEY_ON_OFF,		/* on, off, 1 or 0 */
+	KEY_BARE,		/* a word alone: standby, quiet */
+	KEY_OPTION_VALUE,	/* anything the option takes on the command line: udma5, 70,70, idle_a=60 */
+};
+
+struct config_key_spec {
+	const char *key;	/* on mains power, or always when there is no battery_key */
+	enum config_form form;
+	const char *battery_key;	/* on battery power (apm_battery) */
+};
+
+/* Many disks in one command are checked all before any is sent a command (run/together.c). */
+enum together {
+	ONE_BY_ONE,		/* each disk in turn */
+	TOGETHER_ERASE,		/* an erase, or the wait for one: also what an erase record tells of */
+	TOGETHER_FORMAT,	/* a format (not an erase: no record of its own) */
+};
+
 struct option_desc {
 	enum opt_id id;
 	char letter;		/* short form, or 0 */
@@ -85,6 +107,8 @@ struct option_desc {
 	const char *const *words;	/* ARG_WORD: the accepted words, NULL-terminated */
 	bool save_suffix;	/* ARG_WORD(_SECONDS): ",save" may follow (v->flag) */
 	struct confirmation confirm;
+	struct config_key_spec config;	/* its key in /etc/hdparm.conf (cli/config_keys.c), if any */
+	enum together together;
 };
 
 extern const struct option_desc option_table[];
