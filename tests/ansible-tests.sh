@@ -14,8 +14,9 @@ double_name=ansible
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
 
-ok() { echo "ok ansible: $1"; }
-bad() { echo "FAIL ansible: $1"; shift; printf '  %s\n' "$@"; }
+suite="ansible"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 
 if ! command -v ansible-playbook > /dev/null; then
 	echo "skip ansible: no ansible-playbook (tests/setup installs ansible-core)"

@@ -5,34 +5,18 @@ set -u
 H=$1
 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-shim="$out/sgio-shim.so"
 page="$top/tests/identify/pages/qemu-ahci-hdd.hex"
 # shellcheck source=tests/tools/oracle.sh
 . "$top/tests/tools/oracle.sh"
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
 
-if ! ${CC:-cc} -shared -fPIC -O2 -o "$shim" "$top/tests/tools/sgio-shim.c" -ldl; then
-	echo "FAIL build tests/tools/sgio-shim.c"
-	exit 0
-fi
-# PRELOAD=qemu: HDPARM is qemu-user running a cross build, and the double goes to the
-# program it runs (QEMU_SET_ENV), not to qemu itself.
-if [ "${PRELOAD:-}" = qemu ]; then preload=(QEMU_SET_ENV="LD_PRELOAD=$shim"); else preload=(LD_PRELOAD="$shim"); fi
+double_name=cmd
+# shellcheck source=tests/tools/double.sh
+. "$top/tests/tools/double.sh"
 
 # run ENV... -- ARGS...: hdparm on the double; stdout, stderr and log in $out/cmd.*
-run() {
-	local envs=()
-	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
-	shift
-	rm -f "$out/cmd.log"
-	# A sanitizer build wants its runtime first; the double must come first here.
-	env SHIM_LOG="$out/cmd.log" SHIM_IDENTIFY="$page" "${envs[@]}" "${preload[@]}" \
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		"$H" "$@" /dev/null > "$out/cmd.out" 2> "$out/cmd.err"
-	rc=$?
-	touch "$out/cmd.log"
-}
+run() { run_on_double cmd SHIM_IDENTIFY="$page" "$@" /dev/null; }
 
 truncate -s 1536 "$out/fw.bin"
 while IFS='|' read -r args want; do
@@ -48,26 +32,16 @@ while IFS='|' read -r args want; do
 	run SHIM_IDENTIFY="$use" -- $args
 	got=$(sed 's/^cdb: //' "$out/cmd.log")
 	if [ "$got" = "$(printf '%b' "$want")" ]; then
-		echo "ok command bytes: hdparm $args"
+		ok "command bytes: hdparm $args"
 	else
-		echo "FAIL command bytes: hdparm $args"
+		bad "command bytes: hdparm $args"
 		echo "  got:    $(echo "$got" | tr '\n' ';')"
 		echo "  wanted: $(printf '%b' "$want" | tr '\n' ';')"
 	fi
 done < "$top/tests/commands.txt"
 
 # expect NAME EXIT STDOUT-TEXT STDERR-TEXT: the last run's outcome.
-expect() {
-	local name=$1 want_rc=$2 out_text=$3 err_text=$4
-	if [ "$rc" = "$want_rc" ] && { [ -z "$out_text" ] || grep -qF -- "$out_text" "$out/cmd.out"; } &&
-		{ [ -z "$err_text" ] || grep -qF -- "$err_text" "$out/cmd.err"; }; then
-		echo "ok $name"
-	else
-		echo "FAIL $name (exit $rc, wanted $want_rc)"
-		sed 's/^/  stdout: /' "$out/cmd.out" | head -5
-		sed 's/^/  stderr: /' "$out/cmd.err" | head -5
-	fi
-}
+expect() { expect_run cmd "$@"; }
 
 # Completion registers come back in either sense format.
 for fmt in descriptor fixed late; do
@@ -100,9 +74,9 @@ run SHIM_SENSE=descriptor SHIM_REPLY=medium SHIM_LBA=104800 -- --read-sector 104
 expect "a medium error names the failing LBA" 5 "" "--read-sector 104800: medium error (unrecovered read error, auto reallocate failed) (ATA status 0x51, error 0x40: UNC), LBA 104800"
 run SHIM_SENSE=late SHIM_REPLY=medium SHIM_LBA=104800 -- --read-sector 104800
 if [ "$rc" = 5 ] && grep -q 'medium error' "$out/cmd.err" && ! grep -q ', LBA' "$out/cmd.err"; then
-	echo "ok late-layout sense: no LBA claimed from a truncated register set"
+	ok "late-layout sense: no LBA claimed from a truncated register set"
 else
-	echo "FAIL late-layout sense: no LBA claimed from a truncated register set (exit $rc)"
+	bad "late-layout sense: no LBA claimed from a truncated register set (exit $rc)"
 fi
 run SHIM_SENSE=fixed SHIM_LBA=0x100000000 -- -N
 expect "sense fixed: LBA bits 47:24 missing is an error, not a wrong size" 5 "" "LBA bits 47:24 were not returned"
@@ -152,9 +126,9 @@ for len in 1 2 3 7 8 12 13 21; do
 		c_ok=$(grep -c 'drive state is:  unknown' "$out/cmd.out")
 		run SHIM_SENSE=$fmt SHIM_REPLY=sense SHIM_KEY=3 SHIM_SENSE_LEN=$len -- -y
 		if [ "$c_rc" = 5 ] && [ "$c_ok" = 1 ] && [ "$rc" = 5 ] && [ -s "$out/cmd.err" ]; then
-			echo "ok truncated $fmt sense ($len bytes) is a failure"
+			ok "truncated $fmt sense ($len bytes) is a failure"
 		else
-			echo "FAIL truncated $fmt sense ($len bytes) is a failure (exit $c_rc, $rc)"
+			bad "truncated $fmt sense ($len bytes) is a failure (exit $c_rc, $rc)"
 		fi
 	done
 done
@@ -169,9 +143,9 @@ while read -r args; do
 	# shellcheck disable=SC2086
 	run -- $args
 	if [ "$rc" = 22 ] && [ ! -s "$out/cmd.log" ] && [ "$(wc -l < "$out/cmd.err")" = 1 ]; then
-		echo "ok trailing characters refused: hdparm $args"
+		ok "trailing characters refused: hdparm $args"
 	else
-		echo "FAIL trailing characters refused: hdparm $args (exit $rc, $(wc -l < "$out/cmd.log") commands sent)"
+		bad "trailing characters refused: hdparm $args (exit $rc, $(wc -l < "$out/cmd.log") commands sent)"
 		sed 's/^/  stderr: /' "$out/cmd.err" | head -3
 	fi
 done < "$top/tests/cmdline/trailing.txt"
@@ -200,9 +174,9 @@ sector_size_case() { # SIZE WANTED-EXIT WANTED-LAST-CDB
 	local last
 	last=$(grep '^cdb: ' "$out/cmd.log" | tail -n 1 | sed 's/^cdb: //')
 	if [ "$rc" = "$2" ] && [ "$last" = "$3" ]; then
-		echo "ok --set-sector-size $1: log sizes in words"
+		ok "--set-sector-size $1: log sizes in words"
 	else
-		echo "FAIL --set-sector-size $1: log sizes in words (exit $rc, wanted $2)"
+		bad "--set-sector-size $1: log sizes in words (exit $rc, wanted $2)"
 		echo "  last command: $last"
 		echo "  wanted:       $3"
 	fi
@@ -231,9 +205,9 @@ if [ -z "${DOUBLE_COMPARE:-}" ] && oracle_965 "--set-sector-size against hdparm 
 		sed 's/^\(cdb: 85 07\) 20 12 00 \(.* b2 00\)$/\1 00 12 34 \2/' > "$out/sss-965.cdb"
 	if cmp -s "$out/sss-ours.out" "$out/sss-965.out" && cmp -s "$out/sss-ours.cdb" "$out/sss-965.cdb" &&
 		grep -q '^cdb: 85 07 00 12 34 .* b2 00$' "$out/sss-965.cdb"; then
-		echo "ok --set-sector-size 4096: 9.65's commands and output, but for the whole check word (hdparm.8)"
+		ok "--set-sector-size 4096: 9.65's commands and output, but for the whole check word (hdparm.8)"
 	else
-		echo "FAIL --set-sector-size 4096: 9.65's commands and output, but for the whole check word (hdparm.8)"
+		bad "--set-sector-size 4096: 9.65's commands and output, but for the whole check word (hdparm.8)"
 		diff "$out/sss-965.cdb" "$out/sss-ours.cdb" | head -6 | sed 's/^/  /'
 		diff "$out/sss-965.out" "$out/sss-ours.out" | head -4 | sed 's/^/  /'
 	fi
@@ -247,9 +221,9 @@ multi() { # NAME ENV... -- ARGS...: hdparm on /dev/null then /dev/zero; log line
 	shift
 	run SHIM_LOG_DEVICE=1 "$@" /dev/zero
 	if [ "$rc" != 0 ] && ! grep -q '^/dev/zero ' "$out/cmd.log"; then
-		echo "ok $name: nothing sent to the second device"
+		ok "$name: nothing sent to the second device"
 	else
-		echo "FAIL $name: nothing sent to the second device (exit $rc)"
+		bad "$name: nothing sent to the second device (exit $rc)"
 		grep '^/dev/zero ' "$out/cmd.log" | head -3 | sed 's/^/  sent: /'
 	fi
 }
@@ -263,9 +237,9 @@ multi "-N failing on the first device" SHIM_REPLY=abort -- -N 100 --yes-i-know-w
 # A query run goes on to the next device after a failure.
 run SHIM_LOG_DEVICE=1 SHIM_REPLY=abort -- -C /dev/zero
 if [ "$rc" = 5 ] && grep -q '^/dev/zero cdb: ' "$out/cmd.log"; then
-	echo "ok -C failing on the first device: the second is still asked"
+	ok "-C failing on the first device: the second is still asked"
 else
-	echo "FAIL -C failing on the first device: the second is still asked (exit $rc)"
+	bad "-C failing on the first device: the second is still asked (exit $rc)"
 fi
 
 # --trim-sector-ranges-stdin: malformed input is refused, nothing trimmed.
@@ -280,22 +254,22 @@ stdin_trim() { # NAME WANTED-EXIT INPUT-PRINTF
 }
 stdin_trim nul 22 '10:8\0 20:8\n'
 if [ "$rc" = 22 ] && ! grep -q ' 06 00$' "$out/cmd.log" && grep -q 'pair #1' "$out/cmd.err"; then
-	echo "ok --trim-sector-ranges-stdin: a NUL byte is malformed input, nothing trimmed"
+	ok "--trim-sector-ranges-stdin: a NUL byte is malformed input, nothing trimmed"
 else
-	echo "FAIL --trim-sector-ranges-stdin: a NUL byte is malformed input, nothing trimmed (exit $rc)"
+	bad "--trim-sector-ranges-stdin: a NUL byte is malformed input, nothing trimmed (exit $rc)"
 fi
 stdin_trim padded 0 '000000000000000000000000000000000000000000000000000000000000000010:0000000000000000000000000000000000000000000000000000000000000008 20:8\n'
 if [ "$rc" = 0 ] && grep -q '^data: 0a 00 00 00 00 00 08 00 14 00 00 00 00 00 08 00 00' "$out/cmd.log"; then
-	echo "ok --trim-sector-ranges-stdin: zero-padded numbers longer than 63 characters"
+	ok "--trim-sector-ranges-stdin: zero-padded numbers longer than 63 characters"
 else
-	echo "FAIL --trim-sector-ranges-stdin: zero-padded numbers longer than 63 characters (exit $rc)"
+	bad "--trim-sector-ranges-stdin: zero-padded numbers longer than 63 characters (exit $rc)"
 	sed 's/^/  /' "$out/cmd.err" "$out/cmd.log" | cut -c1-100 | head -4
 fi
 stdin_trim junk 22 '10:8 20:8x\n'
 if [ "$rc" = 22 ] && ! grep -q ' 06 00$' "$out/cmd.log" && grep -q 'pair #2' "$out/cmd.err"; then
-	echo "ok --trim-sector-ranges-stdin: a malformed pair stops everything before it is sent"
+	ok "--trim-sector-ranges-stdin: a malformed pair stops everything before it is sent"
 else
-	echo "FAIL --trim-sector-ranges-stdin: a malformed pair stops everything before it is sent (exit $rc)"
+	bad "--trim-sector-ranges-stdin: a malformed pair stops everything before it is sent (exit $rc)"
 fi
 
 # NVMe TRIM: a range over 2^32-1 blocks is split, and the ranges after it
@@ -306,9 +280,9 @@ run SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_N
 want="nvme-io: 09 01 00 00 00 02 00 00 00 04 00 00 00
 data: 00 00 00 00 ff ff ff ff 00 00 00 00 00 00 00 00 00 00 00 00 06 00 00 00 ff ff ff ff 00 00 00 00 00 00 00 00 0a 00 00 00 00 00 00 00 02 00 00 00"
 if [ "$rc" = 0 ] && [ "$(cat "$out/cmd.log")" = "$want" ]; then
-	echo "ok NVMe TRIM: a split range, then exactly the next range asked for"
+	ok "NVMe TRIM: a split range, then exactly the next range asked for"
 else
-	echo "FAIL NVMe TRIM: a split range, then exactly the next range asked for (exit $rc)"
+	bad "NVMe TRIM: a split range, then exactly the next range asked for (exit $rc)"
 	sed 's/^/  got: /' "$out/cmd.log" | cut -c1-200
 fi
 
@@ -317,9 +291,9 @@ rm -f "$out/cmd.log"
 env SHIM_LOG="$out/cmd.log" SHIM_IDENTIFY="$page" SHIM_REPLY=abort "${preload[@]}" \
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$H" -y /dev/null 2>&1 | cat > "$out/cmd.both"
 if [ "$(sed -n 3p "$out/cmd.both")" = " issuing standby command" ] && sed -n 4p "$out/cmd.both" | grep -q 'failed: aborted command'; then
-	echo "ok under a pipe, the announcement comes before the failure"
+	ok "under a pipe, the announcement comes before the failure"
 else
-	echo "FAIL under a pipe, the announcement comes before the failure"
+	bad "under a pipe, the announcement comes before the failure"
 	sed 's/^/  /' "$out/cmd.both"
 fi
 
@@ -334,9 +308,9 @@ rc=$?
 # The crafted page's word 89 is 16: about 32 minutes.
 if [ "$rc" = 0 ] && [ "$(grep -o "erasing: 0 min 0[0-9] s of about 32 min (the drive's estimate)" "$out/erase.tty" | wc -l)" -ge 2 ] &&
 	grep -q 'erasing took 0 min 0[23] s' "$out/erase.tty"; then
-	echo "ok security erase on a terminal: the status line updates, then says how long it took"
+	ok "security erase on a terminal: the status line updates, then says how long it took"
 else
-	echo "FAIL security erase on a terminal: the status line updates, then says how long it took (exit $rc)"
+	bad "security erase on a terminal: the status line updates, then says how long it took (exit $rc)"
 	od -c "$out/erase.tty" | tail -n 8 | sed 's/^/  /'
 fi
 rm -f "$out/cmd.log"
@@ -344,9 +318,9 @@ env "${erase_env[@]}" "$H" --security-erase pw /dev/null > "$out/cmd.out" 2> "$o
 rc=$?
 if [ "$rc" = 0 ] && [ ! -s "$out/cmd.err" ] &&
 	[ "$(cat "$out/cmd.out")" = "$(printf '\n/dev/null:\n Issuing SECURITY_ERASE command, password="pw", user=user')" ]; then
-	echo "ok security erase without a terminal: no status line, output as before"
+	ok "security erase without a terminal: no status line, output as before"
 else
-	echo "FAIL security erase without a terminal: no status line, output as before (exit $rc)"
+	bad "security erase without a terminal: no status line, output as before (exit $rc)"
 	sed 's/^/  /' "$out/cmd.out" "$out/cmd.err" | head -5
 fi
 rm -f "$out/cmd.log"
@@ -358,9 +332,9 @@ wait "$pid"
 rc=$?
 if [ "$rc" = 143 ] && grep -q 'the drive goes on erasing, and stays locked' "$out/cmd.err" &&
 	grep -q 'hdparm -I /dev/null' "$out/cmd.err" && [ "$(grep -c ' f4 00$' "$out/cmd.log")" = 1 ]; then
-	echo "ok security erase interrupted: the warning, exit 143, exactly one erase sent"
+	ok "security erase interrupted: the warning, exit 143, exactly one erase sent"
 else
-	echo "FAIL security erase interrupted: the warning, exit 143, exactly one erase sent (exit $rc)"
+	bad "security erase interrupted: the warning, exit 143, exactly one erase sent (exit $rc)"
 	sed 's/^/  /' "$out/cmd.err" | head -3
 fi
 # The JSON result of an erase carries its time.
@@ -370,9 +344,9 @@ if python3 -c '
 import json, sys
 e = json.load(open(sys.argv[1]))["devices"][0]["security_erase"]
 sys.exit(0 if e["completed"] and 1.1 <= e["seconds"] < 5 and e["estimate_minutes"] == 32 else 1)' "$out/erase.json"; then
-	echo "ok security erase with --json: the result carries the seconds it took"
+	ok "security erase with --json: the result carries the seconds it took"
 else
-	echo "FAIL security erase with --json: the result carries the seconds it took"
+	bad "security erase with --json: the result carries the seconds it took"
 	sed 's/^/  /' "$out/erase.json" | head -5
 fi
 
@@ -394,16 +368,16 @@ status_cdb="85 07 20 00 00 00 00 00 00 00 00 00 00 40 b4 00"
 run SHIM_IDENTIFY="$crafted" SHIM_SANITIZE=4000:0000,4000:8000,8000:ffff -- --sanitize-wait
 if [ "$rc" = 0 ] && [ "$(grep -c "^cdb: $status_cdb$" "$out/cmd.log")" = 3 ] &&
 	grep -q '^Sanitize operation completed without error$' "$out/cmd.out" && [ ! -s "$out/cmd.err" ]; then
-	echo "ok --sanitize-wait: polls until done, exit 0"
+	ok "--sanitize-wait: polls until done, exit 0"
 else
-	echo "FAIL --sanitize-wait: polls until done, exit 0 (exit $rc)"
+	bad "--sanitize-wait: polls until done, exit 0 (exit $rc)"
 	sed 's/^/  /' "$out/cmd.out" "$out/cmd.err" | head -5
 fi
 on_tty SHIM_SANITIZE=4000:0000,4000:8000,8000:ffff -- --sanitize-wait
 if [ "$rc" = 0 ] && grep -q 'sanitize: 0% done' "$out/tty.out" && grep -q 'sanitize: 50% done' "$out/tty.out"; then
-	echo "ok --sanitize-wait on a terminal: the progress line shows 0% then 50%"
+	ok "--sanitize-wait on a terminal: the progress line shows 0% then 50%"
 else
-	echo "FAIL --sanitize-wait on a terminal: the progress line shows 0% then 50% (exit $rc)"
+	bad "--sanitize-wait on a terminal: the progress line shows 0% then 50% (exit $rc)"
 	od -c "$out/tty.out" | tail -n 6 | sed 's/^/  /'
 fi
 run SHIM_IDENTIFY="$crafted" SHIM_SANITIZE=4000:0000,abort:01 -- --sanitize-wait
@@ -414,25 +388,25 @@ expect "--sanitize-wait: nothing running and no success recorded is a failure" 5
 run SHIM_IDENTIFY="$crafted" SHIM_SANITIZE=4000:0000,8000:0000 -- --yes-i-know-what-i-am-doing --sanitize-block-erase --sanitize-wait
 if [ "$rc" = 0 ] && [ "$(sed -n 2p "$out/cmd.log")" = "cdb: 85 07 00 00 12 00 00 42 72 00 45 00 6b 40 b4 00" ] &&
 	[ "$(grep -c "^cdb: $status_cdb$" "$out/cmd.log")" = 2 ]; then
-	echo "ok --sanitize-block-erase --sanitize-wait: the erase, then status until done"
+	ok "--sanitize-block-erase --sanitize-wait: the erase, then status until done"
 else
-	echo "FAIL --sanitize-block-erase --sanitize-wait: the erase, then status until done (exit $rc)"
+	bad "--sanitize-block-erase --sanitize-wait: the erase, then status until done (exit $rc)"
 	sed 's/^/  /' "$out/cmd.log" "$out/cmd.err" | head -5
 fi
 # The sanitize object: the same spelling of the action as on NVMe and SCSI.
 run SHIM_IDENTIFY="$crafted" -- --json --yes-i-know-what-i-am-doing --sanitize-crypto-scramble
 if [ "$rc" = 0 ] && grep -q '"action": "crypto_erase"' "$out/cmd.out" && grep -q '"outcome": "started"' "$out/cmd.out"; then
-	echo "ok --json --sanitize-crypto-scramble: action crypto_erase, outcome started"
+	ok "--json --sanitize-crypto-scramble: action crypto_erase, outcome started"
 else
-	echo "FAIL --json --sanitize-crypto-scramble: action crypto_erase, outcome started (exit $rc)"
+	bad "--json --sanitize-crypto-scramble: action crypto_erase, outcome started (exit $rc)"
 fi
 
 # A sanitize the drive aborts ends the device's run: no SANITIZE STATUS EXT, no earlier sanitize's success.
 run SHIM_IDENTIFY="$crafted" SHIM_REPLY=abort SHIM_SANITIZE=0000:8000 -- --yes-i-know-what-i-am-doing --sanitize-block-erase --sanitize-wait
 if [ "$rc" = 5 ] && [ "$(grep -c "^cdb: $status_cdb$" "$out/cmd.log")" = 0 ] && ! grep -q completed "$out/cmd.out"; then
-	echo "ok --sanitize-block-erase aborted, then --sanitize-wait: nothing more sent or said"
+	ok "--sanitize-block-erase aborted, then --sanitize-wait: nothing more sent or said"
 else
-	echo "FAIL --sanitize-block-erase aborted, then --sanitize-wait: nothing more sent or said (exit $rc)"
+	bad "--sanitize-block-erase aborted, then --sanitize-wait: nothing more sent or said (exit $rc)"
 	sed 's/^/  /' "$out/cmd.log" "$out/cmd.out" | head -8
 fi
 
@@ -449,9 +423,9 @@ if [ -z "${DOUBLE_COMPARE:-}" ]; then
 	run SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LOGS="$out/sct" -- -H
 	ours=$(sed -n 's/^ drive temperature (celsius) is:  //p' "$out/cmd.out")
 	if [ "$theirs" = 38 ] && [ "$ours" = 38 ] && grep -qx ' read from:  SCT Status' "$out/cmd.out"; then
-		echo "ok -H: SCT Status read as smartctl reads it (38)"
+		ok "-H: SCT Status read as smartctl reads it (38)"
 	else
-		echo "FAIL -H: SCT Status read as smartctl reads it (smartctl: '$theirs', ours: '$ours')"
+		bad "-H: SCT Status read as smartctl reads it (smartctl: '$theirs', ours: '$ours')"
 	fi
 	# No SCT, not a Hitachi drive (QEMU's page): SMART attribute 194, as smartctl -A reads it.
 	mkdir -p "$out/smart"
@@ -462,9 +436,9 @@ if [ -z "${DOUBLE_COMPARE:-}" ]; then
 	ours=$(sed -n 's/^ drive temperature (celsius) is:  //p' "$out/cmd.out")
 	if [ "$theirs" = 36 ] && [ "$ours" = 36 ] && grep -qx ' read from:  SMART attribute 194' "$out/cmd.out" &&
 		! grep -q ' f0 00$' "$out/cmd.log"; then
-		echo "ok -H without SCT: SMART attribute 194 read as smartctl -A reads it (36), no vendor command"
+		ok "-H without SCT: SMART attribute 194 read as smartctl -A reads it (36), no vendor command"
 	else
-		echo "FAIL -H without SCT: SMART attribute 194 read as smartctl -A reads it (smartctl: '$theirs', ours: '$ours')"
+		bad "-H without SCT: SMART attribute 194 read as smartctl -A reads it (smartctl: '$theirs', ours: '$ours')"
 	fi
 	# --erc 70,70 sends what smartctl -l scterc,70,70 sends: SMART WRITE LOG of log E0h, its CDB
 	# (but the DEVICE byte, obsolete in ACS-3, which each tool fills its own way) and its data, for
@@ -486,9 +460,9 @@ if [ -z "${DOUBLE_COMPARE:-}" ]; then
 	theirs=$(scterc_sets "$out/erc-smartctl.log")
 	if [ "$rc" = 0 ] && [ "$(echo "$theirs" | grep -c '^data: 03 00 01 00 0[12] 00 46 00 ')" = 2 ] &&
 		[ "$(scterc_sets "$out/erc-ours.log")" = "$theirs" ]; then
-		echo "ok --erc 70,70: the same SCT Error Recovery Control commands as smartctl -l scterc,70,70"
+		ok "--erc 70,70: the same SCT Error Recovery Control commands as smartctl -l scterc,70,70"
 	else
-		echo "FAIL --erc 70,70: the same SCT Error Recovery Control commands as smartctl -l scterc,70,70 (exit $rc)"
+		bad "--erc 70,70: the same SCT Error Recovery Control commands as smartctl -l scterc,70,70 (exit $rc)"
 		diff <(echo "$theirs") <(scterc_sets "$out/erc-ours.log") | head -6 | sed 's/^/  /'
 	fi
 	# --json --erc and --json -H: smartctl's shapes, held against smartctl -j reading the same answers
@@ -509,9 +483,9 @@ keys = ["current"] if sys.argv[3] == "temperature" else list(theirs)
 assert keys and all(ours[k] == theirs[k] for k in keys), (ours, theirs)
 EOF
 		then
-			echo "ok --json $our_opt: $our_key as smartctl -j $their_opt gives $their_key"
+			ok "--json $our_opt: $our_key as smartctl -j $their_opt gives $their_key"
 		else
-			echo "FAIL --json $our_opt: $our_key as smartctl -j $their_opt gives $their_key (exit $rc)"
+			bad "--json $our_opt: $our_key as smartctl -j $their_opt gives $their_key (exit $rc)"
 		fi
 	done
 	# A Hitachi drive (QEMU's page with a Hitachi model): 9.65's command (F0h) and lines, byte for byte,
@@ -526,9 +500,9 @@ EOF
 		echo "exit $?" >> "$out/cmd.965"
 		echo "exit $rc" >> "$out/cmd.out"
 		if cmp -s "$out/cmd.out" "$out/cmd.965" && [ "$(grep -c ' f0 00$' "$out/cmd.log")" = 1 ]; then
-			echo "ok -H on a Hitachi drive (COUNT ${regs%:*}, ERROR ${regs#*:}): 9.65's command, the same output as hdparm 9.65"
+			ok "-H on a Hitachi drive (COUNT ${regs%:*}, ERROR ${regs#*:}): 9.65's command, the same output as hdparm 9.65"
 		else
-			echo "FAIL -H on a Hitachi drive (COUNT ${regs%:*}, ERROR ${regs#*:}): 9.65's command, the same output as hdparm 9.65"
+			bad "-H on a Hitachi drive (COUNT ${regs%:*}, ERROR ${regs#*:}): 9.65's command, the same output as hdparm 9.65"
 			diff "$out/cmd.965" "$out/cmd.out" | head -5 | sed 's/^/  /'
 		fi
 	done
@@ -541,9 +515,9 @@ grep -v '^#' "$top/tests/ops/data/sct-status-erc-get.hex" > "$out/sct-erc-get/e0
 run SHIM_IDENTIFY="$top/tests/identify/real/INTEL_SSDSA2CW120G3--4PC10302.hex" SHIM_LOGS="$out/sct-erc-get" SHIM_COUNT=1 SHIM_LBA=0xe0 -- --erc
 if [ "$rc" = 5 ] && grep -q 'COUNT and LBA came back as they were sent (01h, E0h): not the drive.s answer' "$out/cmd.err" &&
 	! grep -q 'error recovery limits:' "$out/cmd.out"; then
-	echo "ok --erc: registers echoed by a bridge (E001h) are refused, not shown as 5734.5 s"
+	ok "--erc: registers echoed by a bridge (E001h) are refused, not shown as 5734.5 s"
 else
-	echo "FAIL --erc: registers echoed by a bridge (E001h) are refused (exit $rc)"
+	bad "--erc: registers echoed by a bridge (E001h) are refused (exit $rc)"
 	sed 's/^/  /' "$out/cmd.out" "$out/cmd.err" | head -4
 fi
 # A drive without SCT Error Recovery Control (word 206 bit 3 clear): --erc 70,70 refused once, not
@@ -551,9 +525,9 @@ fi
 run SHIM_IDENTIFY="$top/tests/identify/real/Maxtor_96147H8--BAC51KJ0.hex" -- --erc 70,70
 if [ "$rc" = 95 ] && [ "$(grep -c 'the drive has no SCT Error Recovery Control' "$out/cmd.err")" = 1 ] &&
 	[ -z "$(grep -v ' ec 00$' "$out/cmd.log")" ]; then
-	echo "ok --erc 70,70 without SCT: refused once, nothing sent but IDENTIFY"
+	ok "--erc 70,70 without SCT: refused once, nothing sent but IDENTIFY"
 else
-	echo "FAIL --erc 70,70 without SCT: refused once, nothing sent but IDENTIFY (exit $rc)"
+	bad "--erc 70,70 without SCT: refused once, nothing sent but IDENTIFY (exit $rc)"
 	sed 's/^/  /' "$out/cmd.err" "$out/cmd.log" | head -4
 fi
 
@@ -578,9 +552,9 @@ else
 			echo "exit $?" >> "$out/fw-$who.out"
 		done
 		if cmp -s "$out/fw-ours.out" "$out/fw-965.out" && cmp -s "$out/fw-ours.err" "$out/fw-965.err"; then
-			echo "ok $o: stdout, stderr and exit status are hdparm 9.65's ($(head -n 1 "$out/fw-965.err"))"
+			ok "$o: stdout, stderr and exit status are hdparm 9.65's ($(head -n 1 "$out/fw-965.err"))"
 		else
-			echo "FAIL $o: stdout, stderr and exit status are hdparm 9.65's"
+			bad "$o: stdout, stderr and exit status are hdparm 9.65's"
 			diff "$out/fw-965.out" "$out/fw-ours.out" | head -4 | sed 's/^/  /'
 			diff "$out/fw-965.err" "$out/fw-ours.err" | head -4 | sed 's/^/  /'
 		fi
@@ -594,17 +568,17 @@ expect "firmware download without a terminal: a dot a segment, as before" 0 "...
 on_tty -- --yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload-mode3 "$out/fw4.bin"
 if [ "$rc" = 0 ] && grep -q 'firmware: segment 2 of 4 sent (1024 of 2048 bytes)' "$out/tty.out" &&
 	grep -q 'firmware: segment 4 of 4 sent (2048 of 2048 bytes)' "$out/tty.out" && ! grep -q '\.\.\.\.' "$out/tty.out"; then
-	echo "ok firmware download on a terminal: the status line counts the segments"
+	ok "firmware download on a terminal: the status line counts the segments"
 else
-	echo "FAIL firmware download on a terminal: the status line counts the segments (exit $rc)"
+	bad "firmware download on a terminal: the status line counts the segments (exit $rc)"
 	od -c "$out/tty.out" | tail -n 6 | sed 's/^/  /'
 fi
 ranges=$(for i in $(seq 0 599); do printf '%d:1 ' $((i * 10)); done)
 on_tty -- --please-destroy-my-drive --trim-sector-ranges $ranges
 if [ "$rc" = 0 ] && grep -q 'trim: 512 of 600 ranges done' "$out/tty.out" && grep -q 'trim: 600 of 600 ranges done' "$out/tty.out"; then
-	echo "ok TRIM of 600 ranges on a terminal: the status line counts the ranges"
+	ok "TRIM of 600 ranges on a terminal: the status line counts the ranges"
 else
-	echo "FAIL TRIM of 600 ranges on a terminal: the status line counts the ranges (exit $rc)"
+	bad "TRIM of 600 ranges on a terminal: the status line counts the ranges (exit $rc)"
 	od -c "$out/tty.out" | tail -n 6 | sed 's/^/  /'
 fi
 echo "end of suite"

@@ -13,40 +13,17 @@ ORACLE=${ORACLE:-/usr/sbin/hdparm}
 debian="$top/tests/config/debian-hdparm.conf"
 # A real drive: APM 128, acoustic 254, write cache on (hdparm 9.65 says so below).
 page="$top/tests/identify/real/FUJITSU_MHY2120BH--0084000D.hex"
-double_name=config
+double_name=config suite=config
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
 cfg="$out/cfg.conf"
 
-ok() { echo "ok config: $1"; }
-bad() { echo "FAIL config: $1"; shift; printf '  %s\n' "$@"; }
-
 # run ENV... -- ARGS...: hdparm on the double; rc, and $out/cfg.{out,err,log}
-run() {
-	local envs=()
-	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
-	shift
-	rm -f "$out/cfg.log"
-	env SHIM_LOG="$out/cfg.log" SHIM_IDENTIFY="$page" "${envs[@]}" "${preload[@]}" \
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		"$H" "$@" > "$out/cfg.out" 2> "$out/cfg.err"
-	rc=$?
-	touch "$out/cfg.log"
-}
-
+run() { run_on_double cfg SHIM_IDENTIFY="$page" "$@"; }
 # expect NAME EXIT STDOUT-TEXT STDERR-TEXT: the last run (texts: fixed strings, "" for any).
-expect() {
-	local name=$1 want_rc=$2 out_text=$3 err_text=$4
-	if [ "$rc" = "$want_rc" ] && { [ -z "$out_text" ] || grep -qF -- "$out_text" "$out/cfg.out"; } &&
-		{ [ -z "$err_text" ] || grep -qF -- "$err_text" "$out/cfg.err"; }; then
-		ok "$name"
-	else
-		bad "$name" "exit $rc (wanted $want_rc)" "stdout: $(tr '\n' '|' < "$out/cfg.out")" \
-			"stderr: $(tr '\n' '|' < "$out/cfg.err")"
-	fi
-}
+expect() { expect_run cfg "$@"; }
 
 # sent_nothing NAME: the last run sent no command but IDENTIFY (ECh), whatever else it did.
 sent_nothing() {

@@ -10,9 +10,11 @@ set -u
 H=$1
 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-double_name=epc
+suite="epc" double_name=epc
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 
 # hex_bytes SIZE OFFSET=BYTE ...: SIZE bytes in hex, zero but where given.
 hex_bytes() {
@@ -74,12 +76,7 @@ run() {
 	done
 	shift
 	fresh_drive "$enabled"
-	rm -f "$out/epc-cmd.log"
-	env SHIM_IDENTIFY="$out/epc/page.hex" SHIM_LOGS="$out/epc/logs" SHIM_LOG="$out/epc-cmd.log" "${envs[@]}" \
-		"${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		"$H" "$@" /dev/null > "$out/epc-cmd.out" 2> "$out/epc-cmd.err"
-	rc=$?
-	touch "$out/epc-cmd.log"
+	run_on_double epc-cmd SHIM_IDENTIFY="$out/epc/page.hex" SHIM_LOGS="$out/epc/logs" "${envs[@]}" -- "$@" /dev/null
 }
 
 
@@ -100,9 +97,9 @@ ok = ok and c["standby_y"] == {"name": "standby_y", "supported": False} and c["s
 sys.exit(0 if ok else 1)
 PY
 then
-	echo "ok epc: --json --epc after --epc-timer: the epc object with the new timer"
+	ok "--json --epc after --epc-timer: the epc object with the new timer"
 else
-	echo "FAIL epc: --json --epc after --epc-timer: the epc object with the new timer (exit $rc)"
+	bad "--json --epc after --epc-timer: the epc object with the new timer (exit $rc)"
 	head -c 800 "$out/epc-cmd.out" | sed 's/^/  /'
 fi
 
@@ -112,14 +109,14 @@ printf '/dev/null {\n\tepc = on\n\tepc_timer = idle_a=2\n\tepc_timer = idle_b=30
 run -- --check-config "$out/epc.conf"
 if [ "$rc" = 1 ] && grep -qF " epc = on: holds" "$out/epc-cmd.out" && grep -qF " epc_timer = idle_b=30: DRIFTED (is idle_b=0)" "$out/epc-cmd.out" &&
 	! awk '{ print $15 }' "$out/epc-cmd.log" | grep -qx ef; then
-	echo "ok epc: --check-config reads epc and a condition's timer from the log, sends nothing"
+	ok "--check-config reads epc and a condition's timer from the log, sends nothing"
 else
-	echo "FAIL epc: --check-config of epc_timer (exit $rc)"
+	bad "--check-config of epc_timer (exit $rc)"
 	sed 's/^/  /' "$out/epc-cmd.out" "$out/epc-cmd.err"
 fi
 printf '/dev/null {\n\tepc_timer = idle_a=2\n}\n' > "$out/epc.conf"
 run -- --check-config "$out/epc.conf"
-if [ "$rc" = 0 ] && grep -qF " epc_timer = idle_a=2: holds" "$out/epc-cmd.out"; then echo "ok epc: --check-config: Idle_a's 2 s holds"; else echo "FAIL epc: Idle_a's timer holds (exit $rc)"; sed 's/^/  /' "$out/epc-cmd.out"; fi
+if [ "$rc" = 0 ] && grep -qF " epc_timer = idle_a=2: holds" "$out/epc-cmd.out"; then ok "--check-config: Idle_a's 2 s holds"; else bad "Idle_a's timer holds (exit $rc)"; sed 's/^/  /' "$out/epc-cmd.out"; fi
 printf '/dev/null {\n\tepc_timer = idle_b=30\n}\n' > "$out/epc.conf"
 run -- --apply-config "$out/epc.conf"
 sent=$(sed 's/^cdb: //' "$out/epc-cmd.log" | awk '$15 == "ef"')
@@ -131,9 +128,9 @@ again=$(sed 's/^cdb: //' "$out/epc-cmd.log" | awk '$15 == "ef"')
 if [ "$rc" = 0 ] && grep -qF " epc_timer = idle_b=30: set (was idle_b=0)" "$out/epc-cmd.out" &&
 	[ "$sent" = "85 06 00 00 4a 00 82 00 22 00 2c 00 01 40 ef 00" ] && [ -z "$again" ] &&
 	grep -qF " epc_timer = idle_b=30: already set, not sent" "$out/epc-cmd.2"; then
-	echo "ok epc: --apply-config sets Idle_b's timer (the bytes of --epc-timer idle_b=30, tests/epc-commands.txt), then finds it set"
+	ok "--apply-config sets Idle_b's timer (the bytes of --epc-timer idle_b=30, tests/epc-commands.txt), then finds it set"
 else
-	echo "FAIL epc: --apply-config of epc_timer (exit $rc)"
+	bad "--apply-config of epc_timer (exit $rc)"
 	echo "  sent: $sent; again: $again"
 	sed 's/^/  /' "$out/epc-cmd.out" "$out/epc-cmd.2" "$out/epc-cmd.err"
 fi

@@ -10,7 +10,7 @@ set -u
 H=$1
 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-double_name=record
+suite="erase record" double_name=record
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
 # shellcheck source=tests/lib.sh
@@ -29,13 +29,8 @@ printf 'left behind' | dd of="$out/rec-mid.img" bs=512 seek=1000 conv=notrunc st
 
 # run ENV... -- ARGS...: hdparm on the double's namespace 259:0; rc, $out/rec.out, $out/rec.err
 run() {
-	local envs=()
-	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
-	shift
-	env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 \
-		SHIM_DISK_IMAGE="$out/rec-before.img" "${envs[@]}" "${preload[@]}" "$asan" \
-		"$H" "$@" /dev/null > "$out/rec.out" 2> "$out/rec.err"
-	rc=$?
+	run_on_double rec SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 \
+		SHIM_DISK_IMAGE="$out/rec-before.img" "$@" /dev/null
 }
 
 # check NAME FILE PYTHON-EXPRESSION: FILE validates against the schema and the expression (over r,
@@ -61,9 +56,9 @@ if not eval(expr):
 EOF
 	)
 	if [ -z "$why" ]; then
-		echo "ok erase record: $name"
+		ok "$name"
 	else
-		echo "FAIL erase record: $name (exit $rc)"
+		bad "$name (exit $rc)"
 		echo "$why" | head -n 8 | sed 's/^/  /'
 		sed 's/^/  stderr: /' "$out/rec.err" | head -n 4
 	fi
@@ -97,9 +92,9 @@ run SHIM_NVME_SANITIZE=0:1 SHIM_LOG="$out/rec.log" -- $yes --sanitize-block-eras
 touch "$out/rec.log"
 if [ "$rc" = 2 ] && ! grep -q 'nvme-admin: 84' "$out/rec.log" && [ ! -e "$out/no-such-folder" ] &&
 	grep -q "no-such-folder/ cannot be written to (No such file or directory): the erase was not started" "$out/rec.err"; then
-	echo "ok erase record: a folder that is not there: the erase is refused, nothing sent, exit 2"
+	ok "a folder that is not there: the erase is refused, nothing sent, exit 2"
 else
-	echo "FAIL erase record: a folder that is not there: the erase is refused, nothing sent, exit 2 (exit $rc)"
+	bad "a folder that is not there: the erase is refused, nothing sent, exit 2 (exit $rc)"
 	sed 's/^/  /' "$out/rec.err" "$out/rec.log" | head -n 4
 fi
 mkdir -p "$out/records"
@@ -109,7 +104,7 @@ set -- "$out"/records/erase-NVME0001-*.json
 if [ "$#" = 1 ] && [ -f "$1" ]; then
 	check "a folder: one record named by the serial number" "$1" "r['erase']['technique'] == 'crypto_erase'"
 else
-	echo "FAIL erase record: a folder: one record named by the serial number ($(ls "$out/records"))"
+	bad "a folder: one record named by the serial number ($(ls "$out/records"))"
 fi
 run SHIM_NVME_SANITIZE=0:1 SHIM_DISK_IMAGE_AFTER="$out/rec-pattern.img" -- $yes --sanitize-overwrite hex:5aa5c33c \
 	--sanitize-wait --erase-record -
@@ -137,14 +132,14 @@ check "ATA --security-erase: sampled before, read back after, the drive's own na
 	 and r['hidden_areas']['accessible_sectors'] == 1073741824 and r['hidden_areas']['hpa_sectors'] == 4096
 	 and r['hidden_areas']['security'] == {'supported': True, 'enabled': True, 'locked': False, 'frozen': False}"
 if grep -q 'LBA 1073741824 to 1073745919, hidden by a host protected area, were not read back' "$out/rec.out"; then
-	echo "ok erase record: ATA --erase-verify full says what a host protected area kept from it"
+	ok "ATA --erase-verify full says what a host protected area kept from it"
 else
-	echo "FAIL erase record: ATA --erase-verify full says what a host protected area kept from it"
+	bad "ATA --erase-verify full says what a host protected area kept from it"
 fi
 if grep -q 'after the erase: all 64 blocks sampled over the disk read as zeros' "$out/rec.out"; then
-	echo "ok erase record: ATA --security-erase with --erase-verify: the sample's line"
+	ok "ATA --security-erase with --erase-verify: the sample's line"
 else
-	echo "FAIL erase record: ATA --security-erase with --erase-verify: the sample's line"
+	bad "ATA --security-erase with --erase-verify: the sample's line"
 fi
 
 # --erase-verify full on a terminal: a status line with the share read, the rate and the time
@@ -163,17 +158,23 @@ else
 	tr '\r' '\n' < "$out/rec.tty" | tail -n 5 | sed 's/^/  /'
 fi
 # SIGINT during it: the read-back stops, and the record is written whole, saying how far it got
-# (a 64 GiB sparse image: a read-back of minutes).
+# (a 4 TiB sparse image: a read-back of many minutes, however fast the machine).
 rm -f "$out/rec-int.json"
-truncate -s 64G "$out/rec-big.img"
+truncate -s 4T "$out/rec-big.img"
 env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:1 SHIM_BLOCK_DEV=259:0 \
 	SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_DISK_IMAGE_AFTER="$out/rec-big.img" "${preload[@]}" "$asan" \
 	"$H" $yes --sanitize-block-erase --sanitize-wait --erase-verify full --erase-record "$out/rec-int.json" \
 	/dev/null > "$out/rec.out" 2> "$out/rec.err" &
 pid=$!
-# In the full read-back: past the sample's few blocks, 64 MiB read (/proc/PID/io's rchar).
+# In the full read-back: its io_uring is open, or (pread) past the sample's few blocks, 64 MiB read
+# (/proc/PID/io's rchar, which io_uring's reads do not count).
 read_past() { [ "$(awk '$1 == "rchar:" { print $2 }' "/proc/$1/io" 2> /dev/null)" -gt "$2" ] 2> /dev/null; }
-until_true 30 read_past "$pid" 67108864
+in_full_read() {
+	local f
+	for f in /proc/"$1"/fd/*; do [ "$(readlink "$f")" = 'anon_inode:[io_uring]' ] && return 0; done
+	read_past "$1" 67108864
+}
+until_true 30 in_full_read "$pid"
 kill -s INT "$pid"
 wait "$pid"
 rc=$?
@@ -225,9 +226,9 @@ for tmp, _, _, before in onto:
 assert folder in synced, 'the folder was never synced'
 EOF
 	if [ $? = 0 ] && [ "$rc" = 0 ]; then
-		echo "ok erase record: written to a temporary file, synced, renamed over FILE, the folder synced (strace)"
+		ok "written to a temporary file, synced, renamed over FILE, the folder synced (strace)"
 	else
-		echo "FAIL erase record: written to a temporary file, synced, renamed over FILE, the folder synced (exit $rc)"
+		bad "written to a temporary file, synced, renamed over FILE, the folder synced (exit $rc)"
 		tail -n 3 "$out/rec-sys.err" | sed 's/^/  /'
 	fi
 else
@@ -243,7 +244,7 @@ set -- "$out"/records-noslash/erase-NVME0001-*.json
 if [ "$#" = 1 ] && [ -f "$1" ]; then
 	check "a folder named without its slash: one record in it" "$1" "rc == 0 and r['outcome'] == 'erased_and_verified'"
 else
-	echo "FAIL erase record: a folder named without its slash: one record in it (exit $rc; $(ls "$out/records-noslash"))"
+	bad "a folder named without its slash: one record in it (exit $rc; $(ls "$out/records-noslash"))"
 fi
 
 reserved() { ls "$1"/erase-*.json > /dev/null 2>&1; }
@@ -267,7 +268,7 @@ else
 		check "exFAT (no hard links): one whole record in the folder, no temporary file" "$1" \
 			"rc == 0 and r['outcome'] == 'erased_and_verified' and r['exit_status'] == 0"
 	else
-		echo "FAIL erase record: exFAT (no hard links): one whole record in the folder, no temporary file (exit $rc; $(ls "$fs"))"
+		bad "exFAT (no hard links): one whole record in the folder, no temporary file (exit $rc; $(ls "$fs"))"
 		sed 's/^/  stderr: /' "$out/rec.err" | head -n 4
 	fi
 	umount "$fs"
@@ -283,9 +284,9 @@ else
 	touch "$out/rec.log"
 	if [ "$rc" != 0 ] && ! grep -q 'nvme-admin: 84' "$out/rec.log" && [ -z "$(ls "$fs" | grep -v '^fill$')" ] &&
 		grep -q "cannot be written to (No space left on device): the erase was not started" "$out/rec.err"; then
-		echo "ok erase record: a full file system: the erase is refused, nothing sent, no file left (exit $rc)"
+		ok "a full file system: the erase is refused, nothing sent, no file left (exit $rc)"
 	else
-		echo "FAIL erase record: a full file system: the erase is refused, nothing sent, no file left (exit $rc)"
+		bad "a full file system: the erase is refused, nothing sent, no file left (exit $rc)"
 		sed 's/^/  /' "$out/rec.err" | head -n 4
 	fi
 	rm -f "$fs/fill"
@@ -307,7 +308,7 @@ else
 		check "filled during the erase: the record written over its reserved room, whole" "$1" \
 			"rc == 0 and r['outcome'] == 'erased_and_verified' and r['exit_status'] == 0"
 	else
-		echo "FAIL erase record: filled during the erase: the record written over its reserved room, whole (exit $rc; $(ls "$fs"))"
+		bad "filled during the erase: the record written over its reserved room, whole (exit $rc; $(ls "$fs"))"
 	fi
 	# Full, and the reserved file gone too: the whole record on stderr, and the exit says so.
 	rm -f "$fs"/*
@@ -322,7 +323,7 @@ else
 		check "nowhere to write it: the whole record on stderr" "$out/rec-stderr.json" \
 			"r['outcome'] == 'erased_and_verified' and r['erase']['sent']"
 	else
-		echo "FAIL erase record: nowhere to write it: the whole record on stderr (exit $rc)"
+		bad "nowhere to write it: the whole record on stderr (exit $rc)"
 		sed 's/^/  /' "$out/rec.err" | head -n 4
 	fi
 	umount "$fs"
@@ -365,7 +366,7 @@ for sig in KILL TERM; do
 				"$out/rec-$sig.json" "rc == 137 and r['outcome'] == 'unknown' and r['erase']['sent']
 				 and r['exit_status'] is None and r['erase']['command'] == 'NVMe Sanitize (block erase)'"
 		else
-			echo "FAIL erase record: killed during the erase: one record, no temporary file ($(ls "$out/rec-$sig.json"*))"
+			bad "killed during the erase: one record, no temporary file ($(ls "$out/rec-$sig.json"*))"
 		fi
 	else
 		check "SIGTERM during the wait: a whole record, wait_interrupted" "$out/rec-$sig.json" \

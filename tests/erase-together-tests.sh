@@ -10,7 +10,7 @@ set -u
 H=$1
 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-double_name=together
+suite="erase together" double_name=together
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
 ctrl=$top/tests/nvme/qemu-ctrl.hex
@@ -29,28 +29,12 @@ slow=1000:2,8000:2,c000:2,0:1
 
 # nvme ENV... -- ARGS...: hdparm on the double's NVMe disks; rc, seconds taken, $out/tog.{out,err,log}
 nvme() {
-	local envs=() t0 t1
-	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
-	shift
-	rm -f "$out/tog.log"
-	t0=$(date +%s.%N)
-	env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 \
-		SHIM_DISK_IMAGE="$out/tog-before.img" SHIM_DISK_IMAGE_AFTER="$out/tog-zeros.img" \
-		SHIM_LOG="$out/tog.log" SHIM_LOG_DEVICE=1 "${envs[@]}" "${preload[@]}" "$asan" \
-		"$H" "$@" > "$out/tog.out" 2> "$out/tog.err"
-	rc=$?
-	t1=$(date +%s.%N)
-	took=$(echo "$t1 - $t0" | bc)
-	touch "$out/tog.log"
+	run_on_double tog SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 \
+		SHIM_DISK_IMAGE="$out/tog-before.img" SHIM_DISK_IMAGE_AFTER="$out/tog-zeros.img" SHIM_LOG_DEVICE=1 "$@"
 }
 
-result() {
-	if [ "$1" = 0 ]; then echo "ok erase together: $2"; else
-		echo "FAIL erase together: $2 (exit $rc)"
-		sed 's/^/  stderr: /' "$out/tog.err" | head -n 6
-		return 1
-	fi
-}
+# result STATUS NAME: ok, or FAIL with the last run's output.
+result() { result_of tog "$@"; }
 
 # Sanitizes sent: the devices, in the order the double saw them.
 sent() { awk '$2 == "nvme-admin:" && $3 == "84" { print $1 }' "$out/tog.log" | tr '\n' ' '; }

@@ -9,8 +9,9 @@ set -u
 H=$1
 out=$2
 command -v strace >/dev/null || { echo "skip iodepth: no strace (tests/setup installs it)"; echo "end of suite"; exit 0; }
-ok() { echo "ok iodepth $1"; }
-bad() { echo "FAIL iodepth $1"; shift; printf '  %s\n' "$@"; }
+suite="iodepth"
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 img="$out/q.img"
 truncate -s 2G "$img"

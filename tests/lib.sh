@@ -1,3 +1,5 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (out, H and preload are the suite's; rc and took are for it.)
 # Sourced by the suites: what more than one of them needs.
 #
 # until_true SECONDS COMMAND...: COMMAND, tried every 0.1 s until it succeeds; false where it never
@@ -12,4 +14,59 @@ until_true() {
 		n=$((n - 1))
 	done
 	return 1
+}
+
+# ok NAME, bad NAME DETAIL...: a check's line, "ok SUITE: NAME" or "FAIL SUITE: NAME" with a line per
+# detail; SUITE is $suite, which the suite sets (empty: no prefix).
+ok() { echo "ok ${suite:+$suite: }$1"; }
+bad() {
+	echo "FAIL ${suite:+$suite: }$1"
+	shift
+	[ $# -eq 0 ] || printf '  %s\n' "$@"
+}
+
+# run_on_double STEM ENV... -- ARGS...: hdparm ($H) with ENV on the test double that
+# tests/tools/double.sh built ($preload); rc, took (seconds), and $out/STEM.out, STEM.err and the
+# double's log STEM.log (empty when nothing was sent).  A suite's run() names its STEM, its double's
+# environment and its device: run() { run_on_double cfg SHIM_IDENTIFY="$page" "$@" /dev/null; }
+run_on_double() {
+	local stem=$1 envs=() t0
+	shift
+	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+	shift
+	rm -f "$out/$stem.log"
+	t0=$EPOCHREALTIME
+	# A sanitizer build wants its runtime first; the double must come first here.
+	env SHIM_LOG="$out/$stem.log" "${envs[@]}" "${preload[@]}" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$H" "$@" > "$out/$stem.out" 2> "$out/$stem.err"
+	rc=$?
+	took=$(echo "$EPOCHREALTIME - $t0" | bc)
+	touch "$out/$stem.log"
+}
+
+# expect_run STEM NAME EXIT STDOUT-TEXT STDERR-TEXT: the last run_on_double STEM exited EXIT and its
+# output holds each text (a fixed string; "": anything).
+expect_run() {
+	local stem=$1 name=$2 want_rc=$3 out_text=$4 err_text=$5
+	if [ "$rc" = "$want_rc" ] && { [ -z "$out_text" ] || grep -qF -- "$out_text" "$out/$stem.out"; } &&
+		{ [ -z "$err_text" ] || grep -qF -- "$err_text" "$out/$stem.err"; }; then
+		ok "$name"
+	else
+		bad "$name (exit $rc, wanted $want_rc)" "stdout: $(head -n 8 "$out/$stem.out" | tr '\n' '|')" \
+			"stderr: $(head -n 5 "$out/$stem.err" | tr '\n' '|')"
+	fi
+}
+
+# result_of STEM STATUS NAME: ok NAME where STATUS is 0; else FAIL with the last run's exit status and
+# output.  Returns STATUS.
+result_of() {
+	local stem=$1 status=$2 name=$3
+	if [ "$status" = 0 ]; then
+		ok "$name"
+	else
+		bad "$name (exit $rc)" "out: $(head -n 12 "$out/$stem.out" 2> /dev/null | tr '\n' '|')" \
+			"err: $(head -n 5 "$out/$stem.err" 2> /dev/null | tr '\n' '|')"
+	fi
+	return "$status"
 }

@@ -13,8 +13,9 @@ truncate -s 64M "$img"
 dev=$(losetup -f --show "$img" 2>/dev/null) || { echo "skip loop: losetup failed"; echo "end of suite"; exit 0; }
 trap 'losetup -d "$dev"' EXIT
 
-ok() { echo "ok $1"; }
-bad() { echo "FAIL $1"; shift; printf '  %s\n' "$@"; }
+suite=""
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # expect NAME EXIT 'STDOUT' ARGS...: exact stdout and exit status.
 expect() {

@@ -9,15 +9,17 @@ set -u
 H=$1
 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-double_name=metrics
+suite=metrics double_name=metrics
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 # shellcheck source=tests/tools/oracle.sh
 . "$top/tests/tools/oracle.sh"
 asan="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
 result() {
-	if [ "$1" = 0 ]; then echo "ok metrics: $2"; else echo "FAIL metrics: $2"; sed 's/^/  /' "$out/metrics.why" 2> /dev/null | head -n 8; fi
+	if [ "$1" = 0 ]; then ok "$2"; else bad "$2"; sed 's/^/  /' "$out/metrics.why" 2> /dev/null | head -n 8; fi
 }
 
 mkdir -p "$out/metrics-logs"
@@ -225,7 +227,7 @@ else
 		result $? "a loop device: its logical and physical block sizes as blockdev --getss and --getpbsz give them"
 		losetup -d "$loop"
 	else
-		echo "FAIL metrics: no loop device could be set up"
+		bad "no loop device could be set up"
 	fi
 fi
 echo "end of suite"

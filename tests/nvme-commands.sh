@@ -9,7 +9,7 @@ set -u
 H=$1
 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-double_name=nvme
+suite="nvme" double_name=nvme
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
 # shellcheck source=tests/tools/oracle.sh
@@ -61,18 +61,11 @@ for n in 1 2; do
 done
 
 # run ENV... -- ARGS...: hdparm on the double's NVMe controller (QEMU's Identify pages); output in $out/nvme-cmd.*
+# The double's sysfs is an empty tree unless a row lays one out: the host's own (a loop device's
+# partition may be 259:0 there) must not answer for the double's disk.
 run() {
-	local envs=()
-	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
-	shift
-	rm -f "$out/nvme-cmd.log"
-	# The double's sysfs is an empty tree unless a row lays one out: the host's own (a loop
-	# device's partition may be 259:0 there) must not answer for the double's disk.
-	env SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_LOG="$out/nvme-cmd.log" \
-		SHIM_SYSFS="$out/sysfs-none" "${envs[@]}" "${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		"$H" "$@" /dev/null > "$out/nvme-cmd.out" 2> "$out/nvme-cmd.err"
-	rc=$?
-	touch "$out/nvme-cmd.log"
+	run_on_double nvme-cmd SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" \
+		SHIM_SYSFS="$out/sysfs-none" "$@" /dev/null
 }
 
 
@@ -93,9 +86,9 @@ ok = ok and dev["erase_check"] == [{"device": "/dev/null", "blocks": 64, "zeros"
 sys.exit(0 if ok and dev["errors"] == [] else 1)
 PY
 then
-	echo "ok nvme: --json --format-erase: format_erase and erase_check objects"
+	ok "--json --format-erase: format_erase and erase_check objects"
 else
-	echo "FAIL nvme: --json --format-erase: format_erase and erase_check objects (exit $rc)"
+	bad "--json --format-erase: format_erase and erase_check objects (exit $rc)"
 	head -c 600 "$out/nvme-cmd.out" | sed 's/^/  /'
 fi
 # The sanitize object: its action spelled as on every kind of disk (hdparm.8, JSON OUTPUT).
@@ -105,9 +98,9 @@ import json, sys
 sys.exit(0 if json.load(open(sys.argv[1]))["devices"][0]["sanitize"] == {"action": "crypto_erase", "outcome": "started"} else 1)
 PY
 then
-	echo "ok nvme: --json --sanitize-crypto-scramble: action crypto_erase, outcome started"
+	ok "--json --sanitize-crypto-scramble: action crypto_erase, outcome started"
 else
-	echo "FAIL nvme: --json --sanitize-crypto-scramble: action crypto_erase, outcome started (exit $rc)"
+	bad "--json --sanitize-crypto-scramble: action crypto_erase, outcome started (exit $rc)"
 fi
 run SHIM_NVME_SANITIZE=0:2,8000:2,0:1 -- --json --sanitize-wait
 if [ "$rc" = 0 ] && python3 - "$out/nvme-cmd.out" <<'PY'
@@ -118,9 +111,9 @@ want = {"status": "completed", "progress": 0, "overwrite_passes_done": 0, "globa
 sys.exit(0 if s == want else 1)
 PY
 then
-	echo "ok nvme: --json --sanitize-wait: the sanitize_status object"
+	ok "--json --sanitize-wait: the sanitize_status object"
 else
-	echo "FAIL nvme: --json --sanitize-wait: the sanitize_status object (exit $rc)"
+	bad "--json --sanitize-wait: the sanitize_status object (exit $rc)"
 	head -c 600 "$out/nvme-cmd.out" | sed 's/^/  /'
 fi
 # SIGTERM during --json --sanitize-wait: the document is still written whole, and says the drive carries on.
@@ -141,9 +134,9 @@ ok = d["sanitize_wait"] == {"interrupted": True, "drive_continues": True}
 sys.exit(0 if ok and d["errors"][0]["operation"] == "--sanitize-wait" else 1)
 PY
 then
-	echo "ok nvme: SIGTERM during --json --sanitize-wait: a whole document that says the drive carries on"
+	ok "SIGTERM during --json --sanitize-wait: a whole document that says the drive carries on"
 else
-	echo "FAIL nvme: SIGTERM during --json --sanitize-wait: a whole document (exit $rc)"
+	bad "SIGTERM during --json --sanitize-wait: a whole document (exit $rc)"
 	head -c 600 "$out/nvme-cmd.out" "$out/nvme-cmd.err" | sed 's/^/  /'
 fi
 
@@ -157,9 +150,9 @@ want = {"power_state": 2, "power_mode": "non-operational", "max_power_watts": 0.
 sys.exit(0 if all(d.get(k, "missing") == v for k, v in want.items()) and d["errors"] == [] else 1)
 PY
 then
-	echo "ok nvme: --json -C: power_state, power_mode, max_power_watts, apst_enabled"
+	ok "--json -C: power_state, power_mode, max_power_watts, apst_enabled"
 else
-	echo "FAIL nvme: --json -C: power_state, power_mode, max_power_watts, apst_enabled (exit $rc)"
+	bad "--json -C: power_state, power_mode, max_power_watts, apst_enabled (exit $rc)"
 	head -c 600 "$out/nvme-cmd.out" | sed 's/^/  /'
 fi
 
@@ -172,14 +165,14 @@ script -qec "env SHIM_NVME=$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns
 rc=$?
 if [ "$rc" = 0 ] && [ "$(grep -o 'formatting: 0 min 0[0-9] s' "$out/nvme-tty.out" | wc -l)" -ge 2 ] &&
 	grep -q 'formatting took 0 min 0[23] s' "$out/nvme-tty.out"; then
-	echo "ok nvme: --format-erase on a terminal: the status line counts the seconds, then says how long it took"
+	ok "--format-erase on a terminal: the status line counts the seconds, then says how long it took"
 else
-	echo "FAIL nvme: --format-erase on a terminal: the status line counts the seconds (exit $rc)"
+	bad "--format-erase on a terminal: the status line counts the seconds (exit $rc)"
 	od -c "$out/nvme-tty.out" | tail -n 8 | sed 's/^/  /'
 fi
 run SHIM_NVME_DELAY=80 SHIM_DELAY_MS=1000 -- --yes-i-know-what-i-am-doing --format-erase user
 check "--format-erase without a terminal: no status line" 0 "*" "Issuing NVMe Format NVM with user-data erase of namespace 1" ""
-if grep -q 'formatting' "$out/nvme-cmd.err"; then echo "FAIL nvme: --format-erase without a terminal: stderr has no status line"; else echo "ok nvme: --format-erase without a terminal: stderr has no status line"; fi
+if grep -q 'formatting' "$out/nvme-cmd.err"; then bad "--format-erase without a terminal: stderr has no status line"; else ok "--format-erase without a terminal: stderr has no status line"; fi
 # -H against smartctl (-A, -c) and nvme-cli (smart-log, id-ctrl) reading the same answers: the
 # composite temperature of the SMART / Health log (bytes 2:1, kelvin) and Identify Controller's
 # WCTEMP and CCTEMP (bytes 267:266 and 269:268, kelvin), here 348 K and 358 K (75 and 85 C) in a
@@ -202,9 +195,9 @@ PY
 		ours=$(sed -n 's/^ drive temperature (celsius) is:  //p; s/^ warning threshold (celsius):  *//p; s/^ critical threshold (celsius):  *//p' \
 			"$out/nvme-cmd.out" | tr '\n' ' ')
 		if [ "$rc" = 0 ] && [ "$ours" = "$((kelvin - 273)) 75 85 " ] && [ "$smartctl" = "$ours" ] && [ "$nvmecli" = "$ours" ]; then
-			echo "ok nvme: -H at $kelvin K: the temperature and thresholds smartctl and nvme-cli read ($ours)"
+			ok "-H at $kelvin K: the temperature and thresholds smartctl and nvme-cli read ($ours)"
 		else
-			echo "FAIL nvme: -H at $kelvin K: the temperature and thresholds smartctl and nvme-cli read (exit $rc)"
+			bad "-H at $kelvin K: the temperature and thresholds smartctl and nvme-cli read (exit $rc)"
 			echo "  ours: $ours; smartctl: $smartctl; nvme-cli: $nvmecli"
 		fi
 		env "${e[@]}" "${preload[@]}" smartctl -j -A -d nvme /dev/null > "$out/nvme-smartctl.json" 2> /dev/null
@@ -213,9 +206,9 @@ PY
 theirs = json.load(open(sys.argv[1]))["temperature"]
 ours = json.load(open(sys.argv[2]))["devices"][0]["temperature"]
 sys.exit(0 if ours["current"] == theirs["current"] == int(sys.argv[3]) - 273 else 1)' "$out/nvme-smartctl.json" "$out/nvme-cmd.out" "$kelvin"; then
-			echo "ok nvme: --json -H at $kelvin K: temperature.current as smartctl -j gives it"
+			ok "--json -H at $kelvin K: temperature.current as smartctl -j gives it"
 		else
-			echo "FAIL nvme: --json -H at $kelvin K: temperature.current as smartctl -j gives it (exit $rc)"
+			bad "--json -H at $kelvin K: temperature.current as smartctl -j gives it (exit $rc)"
 		fi
 	done
 fi
@@ -237,9 +230,9 @@ if [ -z "${DOUBLE_COMPARE:-}" ] && oracle nvme nvme nvme-cli; then
 			printf '%s\n' "$line" | grep -q 'the first 8' && echo first
 			printf '%s\n' "$line" | grep -oE 'take type [0-9, ]*' | grep -oE '[1-3]' | sed 's/^/can /'; } | sort | tr '\n' ' ')
 		if [ "$rc" = 0 ] && [ -n "$ours" ] && [ "$ours" = "$theirs" ]; then
-			echo "ok nvme: DPS $ps DPC $pc: -I says what nvme-cli says ($ours)"
+			ok "DPS $ps DPC $pc: -I says what nvme-cli says ($ours)"
 		else
-			echo "FAIL nvme: DPS $ps DPC $pc: -I says what nvme-cli says"
+			bad "DPS $ps DPC $pc: -I says what nvme-cli says"
 			echo "  ours:   $ours ($line)"
 			echo "  theirs: $theirs"
 		fi
@@ -248,9 +241,9 @@ if [ -z "${DOUBLE_COMPARE:-}" ] && oracle nvme nvme nvme-cli; then
 	if python3 -c 'import json, sys
 p = json.load(open(sys.argv[1]))["devices"][0]["identify"]["protection_information"]
 sys.exit(0 if p == {"type": 1, "first_in_metadata": True, "metadata_at_block_end": True, "types_supported": [1, 2, 3]} else 1)' "$out/nvme-cmd.out"; then
-		echo "ok nvme: --json -I: protection_information (type 1, first, at the block end, types 1-3)"
+		ok "--json -I: protection_information (type 1, first, at the block end, types 1-3)"
 	else
-		echo "FAIL nvme: --json -I: protection_information"
+		bad "--json -I: protection_information"
 	fi
 fi
 # --set-sector-size on a namespace: Format NVM (80h) to the LBA format of that size without metadata,
@@ -264,9 +257,9 @@ if [ -z "${DOUBLE_COMPARE:-}" ] && oracle nvme nvme nvme-cli; then
 	run -- --set-sector-size 4096 --please-destroy-my-drive
 	if [ "$rc" = 0 ] && [ -n "$theirs" ] && [ "$(grep '^nvme-admin: 80 ' "$out/nvme-cmd.log")" = "$theirs" ] &&
 		grep -qxF ' block size: 512 -> 4096 bytes; blocks: 65536 -> 8192; protection information: none -> none' "$out/nvme-cmd.out"; then
-		echo "ok nvme: --set-sector-size 4096: the Format NVM nvme-cli sends for --lbaf=4; 512 -> 4096 bytes, 65536 -> 8192 blocks"
+		ok "--set-sector-size 4096: the Format NVM nvme-cli sends for --lbaf=4; 512 -> 4096 bytes, 65536 -> 8192 blocks"
 	else
-		echo "FAIL nvme: --set-sector-size 4096: nvme-cli's Format NVM, old -> new (exit $rc)"
+		bad "--set-sector-size 4096: nvme-cli's Format NVM, old -> new (exit $rc)"
 		echo "  ours:   $(grep '^nvme-admin: 80 ' "$out/nvme-cmd.log")"
 		echo "  theirs: $theirs"
 		sed 's/^/  /' "$out/nvme-cmd.out" "$out/nvme-cmd.err" | head -20
@@ -282,9 +275,9 @@ if [ -z "${DOUBLE_COMPARE:-}" ] && oracle nvme nvme nvme-cli; then
 	run SHIM_NVME_DPC=1f -- --set-sector-size 4096 --protection-info 1 --please-destroy-my-drive
 	if [ "$rc" = 0 ] && [ -n "$theirs" ] && [ "$(grep '^nvme-admin: 80 ' "$out/nvme-cmd.log")" = "$theirs" ] &&
 		grep -qxF ' block size: 512 -> 4096 bytes; blocks: 65536 -> 8192; protection information: none -> type 1' "$out/nvme-cmd.out"; then
-		echo "ok nvme: --set-sector-size 4096 --protection-info 1: the Format NVM nvme-cli sends for --lbaf=5 --pi=1"
+		ok "--set-sector-size 4096 --protection-info 1: the Format NVM nvme-cli sends for --lbaf=5 --pi=1"
 	else
-		echo "FAIL nvme: --set-sector-size 4096 --protection-info 1: nvme-cli's Format NVM (exit $rc)"
+		bad "--set-sector-size 4096 --protection-info 1: nvme-cli's Format NVM (exit $rc)"
 		echo "  ours:   $(grep '^nvme-admin: 80 ' "$out/nvme-cmd.log")"
 		echo "  theirs: $theirs"
 	fi
@@ -310,8 +303,8 @@ run -- --json --set-sector-size 4096 --please-destroy-my-drive
 if python3 -c 'import json, sys
 f = json.load(open(sys.argv[1]))["devices"][0]["sector_format"]
 sys.exit(0 if (f["before"]["block_bytes"], f["after"]["block_bytes"], f["before"]["blocks"], f["after"]["blocks"]) == (512, 4096, 65536, 8192) else 1)' "$out/nvme-cmd.out"; then
-	echo "ok nvme: --json --set-sector-size: sector_format before and after"
+	ok "--json --set-sector-size: sector_format before and after"
 else
-	echo "FAIL nvme: --json --set-sector-size: sector_format before and after"
+	bad "--json --set-sector-size: sector_format before and after"
 fi
 echo "end of suite"

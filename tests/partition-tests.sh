@@ -14,8 +14,9 @@ page="$top/tests/identify/pages/crafted-security-big.hex"
 img="$out/part.img"
 mnt="$out/part.mnt"
 
-ok() { echo "ok partition: $1"; }
-bad() { echo "FAIL partition: $1"; shift; printf '  %s\n' "$@"; }
+suite="partition"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 
 for tool in sfdisk partx mkfs.ext2 unshare; do
 	command -v "$tool" > /dev/null || { echo "skip partition: no $tool (tests/setup installs it)"; echo "end of suite"; exit 0; }

@@ -9,22 +9,14 @@ set -u
 H=$1
 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-double_name=scsi
+suite="scsi" double_name=scsi
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 
-# run ENV... -- ARGS...: hdparm on the double's SCSI disk; stdout, stderr and log in $out/scsi.*
-run() {
-	local envs=()
-	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
-	shift
-	rm -f "$out/scsi-cmd.log"
-	env SHIM_SCSI=1 SHIM_LOG="$out/scsi-cmd.log" "${envs[@]}" "${preload[@]}" \
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		"$H" "$@" /dev/null > "$out/scsi-cmd.out" 2> "$out/scsi-cmd.err"
-	rc=$?
-	touch "$out/scsi-cmd.log"
-}
+# run ENV... -- ARGS...: hdparm on the double's SCSI disk; stdout, stderr and log in $out/scsi-cmd.*
+run() { run_on_double scsi-cmd SHIM_SCSI=1 "$@" /dev/null; }
 
 
 # The rows of the table ({probe}, {sense_caching}, ...: its named pieces, kept in piece[] for the checks below).
@@ -39,32 +31,32 @@ readcap=${piece[readcap]} read5=${piece[read5]}
 # --- identity (beyond the rows) ---
 run -- -I
 if grep -q 'cylinders\|HDIO\|sense data' "$out/scsi-cmd.out" "$out/scsi-cmd.err"; then
-	echo "FAIL scsi: -I prints no ATA noise"
+	bad "-I prints no ATA noise"
 else
-	echo "ok scsi: -I prints no ATA noise"
+	ok "-I prints no ATA noise"
 fi
 run -- --verbose -I
 if [ "$rc" = 0 ] && ! grep -q 'sense data' "$out/scsi-cmd.err"; then
-	echo "ok scsi: --verbose -I: the probe's refusal is no news"
+	ok "--verbose -I: the probe's refusal is no news"
 else
-	echo "FAIL scsi: --verbose -I: the probe's refusal is no news (exit $rc)"
+	bad "--verbose -I: the probe's refusal is no news (exit $rc)"
 	head -n 3 "$out/scsi-cmd.err" | sed 's/^/  /'
 fi
 # --sanitize-wait's end in JSON, as on NVMe: the state last read (idle after a sanitize that ran: its end).
 run SHIM_SCSI_SANITIZING=0,8000,done -- --json --sanitize-wait
 if [ "$rc" = 0 ] && python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["devices"][0]
 sys.exit(0 if d["sanitize_status"]["status"] == "completed" else 1)' "$out/scsi-cmd.out"; then
-	echo "ok scsi: --json --sanitize-wait: sanitize_status says completed"
+	ok "--json --sanitize-wait: sanitize_status says completed"
 else
-	echo "FAIL scsi: --json --sanitize-wait: sanitize_status says completed (exit $rc)"
+	bad "--json --sanitize-wait: sanitize_status says completed (exit $rc)"
 	head -c 400 "$out/scsi-cmd.out" | sed 's/^/  /'
 fi
 run SHIM_SCSI_LACK=80,83,b1 -- -I
 if [ "$rc" = 0 ] && grep -q 'Model Number:' "$out/scsi-cmd.out" &&
 	! grep -q 'Serial Number:\|Rotation Rate\|WWN' "$out/scsi-cmd.out"; then
-	echo "ok scsi: -I without VPD 80h, 83h, B1h leaves their lines out"
+	ok "-I without VPD 80h, 83h, B1h leaves their lines out"
 else
-	echo "FAIL scsi: -I without VPD 80h, 83h, B1h leaves their lines out (exit $rc)"
+	bad "-I without VPD 80h, 83h, B1h leaves their lines out (exit $rc)"
 fi
 run -- --json -I
 if [ "$rc" = 0 ] && python3 - "$out/scsi-cmd.out" <<'EOF'
@@ -80,27 +72,27 @@ bad = {k: d.get(k) for k in want if d.get(k) != want[k]}
 sys.exit(1 if bad else 0)
 EOF
 then
-	echo "ok scsi: --json -I: smartctl's SCSI keys"
+	ok "--json -I: smartctl's SCSI keys"
 else
-	echo "FAIL scsi: --json -I: smartctl's SCSI keys (exit $rc)"
+	bad "--json -I: smartctl's SCSI keys (exit $rc)"
 	head -c 600 "$out/scsi-cmd.out" | sed 's/^/  /'
 fi
 
 # --- a device's answers are input: lengths bounded, strings escaped (issue 26) ---
 run SHIM_SCSI_SERIAL_LEN=255 -- -I
 if [ "$(grep -c 'Serial Number:' "$out/scsi-cmd.out")" = 1 ] && ! grep -q '[^ -~	]' "$out/scsi-cmd.out"; then
-	echo "ok scsi: -I: the long serial prints as one line of printable text"
+	ok "-I: the long serial prints as one line of printable text"
 else
-	echo "FAIL scsi: -I: the long serial prints as one line of printable text"
+	bad "-I: the long serial prints as one line of printable text"
 fi
 # Control characters in the serial (ESC [ 2 J clears a terminal): escaped as \xNN.
 esc=$(printf 'AB\033[2J\007CD')
 run SHIM_SCSI_SERIAL="$esc" -- -I
 check "-I: control characters in the serial are escaped" 0 "*" 'Serial Number:      AB\x1b[2J\x07CD' ""
 if ! grep -q "$(printf '\033')" "$out/scsi-cmd.out"; then
-	echo "ok scsi: -I: no escape byte reaches stdout"
+	ok "-I: no escape byte reaches stdout"
 else
-	echo "FAIL scsi: -I: no escape byte reaches stdout"
+	bad "-I: no escape byte reaches stdout"
 fi
 run SHIM_SCSI_SERIAL="$esc" -- -i
 check "-i: control characters in the serial are escaped" 0 "*" 'SerialNo=AB\x1b[2J\x07CD' ""
@@ -139,16 +131,16 @@ sdev=$(sysfs_tree sd "" "write through" "write back")
 run SHIM_SCSI_WCE=0 SHIM_SYSFS="$out/sysfs-sd" SHIM_BLOCK_DEV=8:0 -- -q -W1
 check "-W1: through sd's cache_type, no MODE SELECT of ours" 0 "$probe;$sense_caching;$changeable" "" ""
 if [ "$(cat "$sdev/scsi_disk/6:0:0:0/cache_type")" = "write back" ]; then
-	echo "ok scsi: -W1: cache_type was written \"write back\""
+	ok "-W1: cache_type was written \"write back\""
 else
-	echo "FAIL scsi: -W1: cache_type was written \"write back\" (it holds: $(cat "$sdev/scsi_disk/6:0:0:0/cache_type"))"
+	bad "-W1: cache_type was written \"write back\" (it holds: $(cat "$sdev/scsi_disk/6:0:0:0/cache_type"))"
 fi
 # -W0: the cache is synchronized first, then cache_type "write through".
 sdev=$(sysfs_tree sd "" "write back" "write through")
 run SHIM_SYSFS="$out/sysfs-sd" SHIM_BLOCK_DEV=8:0 -- -q -W0
 check "-W0: SYNCHRONIZE CACHE, then sd's cache_type" 0 "$probe;$sense_caching;$changeable;$sync" "" ""
-[ "$(cat "$sdev/scsi_disk/6:0:0:0/cache_type")" = "write through" ] && echo "ok scsi: -W0: cache_type was written \"write through\"" ||
-	echo "FAIL scsi: -W0: cache_type was written \"write through\""
+[ "$(cat "$sdev/scsi_disk/6:0:0:0/cache_type")" = "write through" ] && ok "-W0: cache_type was written \"write through\"" ||
+	bad "-W0: cache_type was written \"write through\""
 # The kernel does not follow (queue/write_cache still says write through after -W1): an error.
 sysfs_tree sd "" "write through" "write through" > /dev/null
 run SHIM_SCSI_WCE=0 SHIM_SYSFS="$out/sysfs-sd" SHIM_BLOCK_DEV=8:0 -- -q -W1
@@ -162,8 +154,8 @@ check "-W0: the kernel still says write back: failure that names fsync" 5 "*" ""
 sdev=$(sysfs_tree nosd "" no "write back")
 run SHIM_SCSI_WCE=0 SHIM_SYSFS="$out/sysfs-nosd" SHIM_BLOCK_DEV=8:0 -- -q -W1
 check "-W1 without cache_type: MODE SELECT, then a rescan" 0 "$probe;$sense_caching;$changeable;$select_caching;$caching_wce1" "" ""
-[ "$(cat "$sdev/rescan" 2> /dev/null)" = 1 ] && echo "ok scsi: -W1 without cache_type: device/rescan was written 1" ||
-	echo "FAIL scsi: -W1 without cache_type: device/rescan was written 1"
+[ "$(cat "$sdev/rescan" 2> /dev/null)" = 1 ] && ok "-W1 without cache_type: device/rescan was written 1" ||
+	bad "-W1 without cache_type: device/rescan was written 1"
 # An sg node (/dev/null is the character device 1:3): /sys/dev/char/1:3/device is the same SCSI
 # device, so sd's cache_type is written; the disk's queue is under device/block/.
 sg_tree() { # CACHE_TYPE WRITE_CACHE
@@ -176,8 +168,8 @@ sg_tree() { # CACHE_TYPE WRITE_CACHE
 sdev=$(sg_tree "write through" "write back")
 run SHIM_SCSI_WCE=0 SHIM_SYSFS="$out/sysfs-sg" -- -q -W1
 check "-W1 through an sg node: sd's cache_type, no MODE SELECT of ours" 0 "$probe;$sense_caching;$changeable" "" ""
-[ "$(cat "$sdev/scsi_disk/6:0:0:0/cache_type")" = "write back" ] && echo "ok scsi: -W1 through an sg node: cache_type was written \"write back\"" ||
-	echo "FAIL scsi: -W1 through an sg node: cache_type was written \"write back\""
+[ "$(cat "$sdev/scsi_disk/6:0:0:0/cache_type")" = "write back" ] && ok "-W1 through an sg node: cache_type was written \"write back\"" ||
+	bad "-W1 through an sg node: cache_type was written \"write back\""
 sg_tree "write through" "write through" > /dev/null
 run SHIM_SCSI_WCE=0 SHIM_SYSFS="$out/sysfs-sg" -- -q -W1
 check "-W1 through an sg node: the disk's queue still says write through: failure" 5 "*" "" \
@@ -201,9 +193,9 @@ check "uas: -B refused, with the usb-storage quirk for 152d:0578" 95 "$probe" ""
 	"some USB bridges pass ATA commands only under usb-storage (boot with usb-storage.quirks=152d:0578:u"
 run SHIM_SYSFS="$out/sysfs-usb-storage" SHIM_BLOCK_DEV=8:0 -- -B 128
 if [ "$rc" = 95 ] && grep -q 'needs an ATA drive' "$out/scsi-cmd.err" && ! grep -q 'quirks' "$out/scsi-cmd.err"; then
-	echo "ok scsi: usb-storage: -B refused, no quirk to suggest"
+	ok "usb-storage: -B refused, no quirk to suggest"
 else
-	echo "FAIL scsi: usb-storage: -B refused, no quirk to suggest (exit $rc)"
+	bad "usb-storage: -B refused, no quirk to suggest (exit $rc)"
 fi
 run SHIM_SYSFS="$out/sysfs-uas" SHIM_BLOCK_DEV=8:0 -- --read-sector 5
 check "uas: a disk too large for READ CAPACITY (10) is asked (16) too" 0 \
@@ -219,7 +211,7 @@ check "--read-sector: READ CAPACITY agrees with the kernel: read" 0 "*" "reading
 
 # --- sectors (beyond the rows): a READ that transferred nothing dumps nothing ---
 run SHIM_SCSI_READ_RESID=512 -- --read-sector 5
-if [ "$rc" = 5 ] && ! grep -q '5a5a' "$out/scsi-cmd.out"; then echo "ok scsi: --read-sector: no dump of the untouched buffer"; else echo "FAIL scsi: --read-sector: no dump of the untouched buffer"; fi
+if [ "$rc" = 5 ] && ! grep -q '5a5a' "$out/scsi-cmd.out"; then ok "--read-sector: no dump of the untouched buffer"; else bad "--read-sector: no dump of the untouched buffer"; fi
 
 # --- ATA-only options: refused before anything but the probe is sent ---
 while read -r opt; do
@@ -228,7 +220,7 @@ while read -r opt; do
 	name=$(echo "${opt%% *}" | sed 's/^\(-[A-Za-z]\)[0-9]*$/\1/')
 	check "$name: refused, nothing sent" 95 "$probe" "" "/dev/null is a SCSI disk without ATA pass-through: $name needs an ATA drive"
 	if [ "$(grep -c 'needs an ATA drive' "$out/scsi-cmd.err")" != 1 ]; then
-		echo "FAIL scsi: $name: refused once"
+		bad "$name: refused once"
 	fi
 done <<'EOF'
 -B 128
@@ -261,9 +253,9 @@ import json, sys
 sys.exit(0 if json.load(open(sys.argv[1]))["devices"][0]["sanitize"] == {"action": "crypto_erase", "outcome": "started"} else 1)
 PY
 then
-	echo "ok scsi: --json --sanitize-crypto-scramble: action crypto_erase, outcome started"
+	ok "--json --sanitize-crypto-scramble: action crypto_erase, outcome started"
 else
-	echo "FAIL scsi: --json --sanitize-crypto-scramble: action crypto_erase, outcome started (exit $rc)"
+	bad "--json --sanitize-crypto-scramble: action crypto_erase, outcome started (exit $rc)"
 fi
 
 # -H against smartctl reading the same LOG SENSE answers of the double (not in the cross builds'
@@ -274,9 +266,9 @@ if [ -z "${DOUBLE_COMPARE:-}" ]; then
 		sed -n 's/^Current Drive Temperature: *\([0-9]*\) C$/\1/p; s/^Drive Trip Temperature: *\([0-9]*\) C$/trip \1/p' | tr '\n' ' ')
 	if [ "$rc" = 0 ] && [ "$theirs" = "41 trip 65 " ] && grep -qx ' drive temperature (celsius) is:  41' "$out/scsi-cmd.out" &&
 		grep -qx ' reference temperature (celsius): 65' "$out/scsi-cmd.out"; then
-		echo "ok scsi: -H: the temperature and reference smartctl reads from the same page (41, trip 65)"
+		ok "-H: the temperature and reference smartctl reads from the same page (41, trip 65)"
 	else
-		echo "FAIL scsi: -H: the temperature and reference smartctl reads (smartctl: '$theirs', exit $rc)"
+		bad "-H: the temperature and reference smartctl reads (smartctl: '$theirs', exit $rc)"
 	fi
 fi
 
@@ -301,9 +293,9 @@ if [ -z "${DOUBLE_COMPARE:-}" ]; then
 		# shellcheck disable=SC2086
 		t=$(sent_by -- $theirs)
 		if [ -n "$o" ] && [ "$o" = "$t" ]; then
-			echo "ok scsi: $ours sends what $theirs sends"
+			ok "$ours sends what $theirs sends"
 		else
-			echo "FAIL scsi: $ours sends what $theirs sends"
+			bad "$ours sends what $theirs sends"
 			echo "  ours:   $o"
 			echo "  theirs: $t"
 		fi
@@ -324,9 +316,9 @@ PAIRS
 	run -- --erc
 	if [ "$rc" = 0 ] && [ "$theirs" = 7000 ] &&
 		grep -qx ' error recovery limit:  7.0 s, reads and writes (Read-Write Error Recovery mode page (01h))' "$out/scsi-cmd.out"; then
-		echo "ok scsi: --erc reads the limit sdparm --get=RTL reads ($theirs ms)"
+		ok "--erc reads the limit sdparm --get=RTL reads ($theirs ms)"
 	else
-		echo "FAIL scsi: --erc reads the limit sdparm --get=RTL reads (sdparm: '$theirs' ms, exit $rc)"
+		bad "--erc reads the limit sdparm --get=RTL reads (sdparm: '$theirs' ms, exit $rc)"
 		sed 's/^/  /' "$out/scsi-cmd.out" "$out/scsi-cmd.err" | head -4
 	fi
 	# sdparm -l: "IACT  20  [cha: y, def: 20, sav: 20]": current, changeable, default, saved of each
@@ -350,9 +342,9 @@ for c in d:
 		*(round(c[k] * 10) for k in ("default_seconds", "saved_seconds")))
 	print(bit, int(c["enabled"]), ch)' "$out/scsi-cmd.out" 2> /dev/null | sort)
 	if [ "$rc" = 0 ] && [ -n "$ours" ] && [ "$ours" = "$theirs" ]; then
-		echo "ok scsi: --epc reads each condition as sdparm --page=po -l does (current, changeable, default, saved)"
+		ok "--epc reads each condition as sdparm --page=po -l does (current, changeable, default, saved)"
 	else
-		echo "FAIL scsi: --epc reads each condition as sdparm --page=po -l does (exit $rc)"
+		bad "--epc reads each condition as sdparm --page=po -l does (exit $rc)"
 		echo "  ours:   $(echo "$ours" | tr '\n' ';')"
 		echo "  theirs: $(echo "$theirs" | tr '\n' ';')"
 	fi
@@ -372,9 +364,9 @@ if [ -z "${DOUBLE_COMPARE:-}" ]; then
 		ours=$(printf '%s\n' "$line" | sed -n 's/.*information: type \([1-3]\), \([0-9]*\) bytes per logical block.*/type \1 \2 bytes /p')
 		[ "$t" = 0 ] && want="	Protection information: none" || want=$line
 		if [ "$rc" = 0 ] && [ "$ours" = "$smart" ] && [ "$line" = "$want" ] && [ "$readcap" = "$([ "$t" = 0 ] && echo 0 0 "$e" || echo 1 $((t - 1)) "$e")" ]; then
-			echo "ok scsi: protection type $t, exponent $e: -I says what smartctl and sg_readcap read (${ours:-none})"
+			ok "protection type $t, exponent $e: -I says what smartctl and sg_readcap read (${ours:-none})"
 		else
-			echo "FAIL scsi: protection type $t, exponent $e: -I says what smartctl and sg_readcap read"
+			bad "protection type $t, exponent $e: -I says what smartctl and sg_readcap read"
 			echo "  ours: $line; smartctl: $smart; sg_readcap: $readcap"
 		fi
 	done
@@ -388,15 +380,15 @@ if [ -z "${DOUBLE_COMPARE:-}" ]; then
 	ours=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["devices"][0]["identify"]
 print(d["scsi_protection_type"], d["scsi_protection_interval_bytes_per_lb"], d["scsi_protection_intervals_per_lb"])' "$out/scsi-cmd.out" 2> /dev/null)
 	if [ -n "$theirs" ] && [ "$ours" = "$theirs $intervals" ]; then
-		echo "ok scsi: --json -I: scsi_protection_type and interval bytes as smartctl's JSON, intervals as its text ($ours)"
+		ok "--json -I: scsi_protection_type and interval bytes as smartctl's JSON, intervals as its text ($ours)"
 	else
-		echo "FAIL scsi: --json -I: protection keys (ours: $ours; smartctl: $theirs, intervals $intervals)"
+		bad "--json -I: protection keys (ours: $ours; smartctl: $theirs, intervals $intervals)"
 	fi
 	run -- --json -I
 	if ! grep -q scsi_protection "$out/scsi-cmd.out"; then
-		echo "ok scsi: --json -I: no protection keys where the disk has none (as smartctl)"
+		ok "--json -I: no protection keys where the disk has none (as smartctl)"
 	else
-		echo "FAIL scsi: --json -I: no protection keys where the disk has none"
+		bad "--json -I: no protection keys where the disk has none"
 	fi
 fi
 
@@ -435,9 +427,9 @@ env SHIM_IDENTIFY="$bridge_page" SHIM_REPLY=abort SHIM_LOG="$out/scsi-cmd.log" "
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$H" -C /dev/null > "$out/scsi-cmd.out" 2> "$out/scsi-cmd.err"
 rc=$?
 if ! grep -q '^cdb: 03 ' "$out/scsi-cmd.log" && ! grep -q 'USB bridge' "$out/scsi-cmd.err"; then
-	echo "ok scsi: not behind a bridge: -C sends no REQUEST SENSE, names no bridge"
+	ok "not behind a bridge: -C sends no REQUEST SENSE, names no bridge"
 else
-	echo "FAIL scsi: not behind a bridge: -C sends no REQUEST SENSE, names no bridge"
+	bad "not behind a bridge: -C sends no REQUEST SENSE, names no bridge"
 fi
 
 # --- a SAT bridge that returns no registers (it ignores CK_COND) ---

@@ -9,9 +9,11 @@ set -u
 H=$1
 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-double_name=scsi-format
+suite="scsi format" double_name=scsi-format
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 # shellcheck source=tests/tools/oracle.sh
 . "$top/tests/tools/oracle.sh"
 destroy=--please-destroy-my-drive
@@ -22,28 +24,10 @@ asan="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 used=(SHIM_SCSI_BLOCK_LEN=520 SHIM_SCSI_PROT=2 SHIM_SCSI_PROTECT=1)
 
 # run ENV... -- ARGS...: hdparm on the double's disk(s) (default /dev/null); rc, took, $out/fmt.{out,err,log}
-run() {
-	local envs=() t0 t1
-	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
-	shift
-	rm -f "$out/fmt.log"
-	t0=$(date +%s.%N)
-	env SHIM_SCSI=1 SHIM_SCSI_FORMAT=2 SHIM_SCSI_BLOCKS=1000000 SHIM_LOG="$out/fmt.log" "${envs[@]}" "${preload[@]}" "$asan" \
-		"$H" "$@" > "$out/fmt.out" 2> "$out/fmt.err"
-	rc=$?
-	t1=$(date +%s.%N)
-	took=$(echo "$t1 - $t0" | bc)
-	touch "$out/fmt.log"
-}
+run() { run_on_double fmt SHIM_SCSI=1 SHIM_SCSI_FORMAT=2 SHIM_SCSI_BLOCKS=1000000 "$@"; }
 
-result() {
-	if [ "$1" = 0 ]; then echo "ok scsi format: $2"; else
-		echo "FAIL scsi format: $2 (exit $rc)"
-		sed 's/^/  out: /' "$out/fmt.out" | head -n 8
-		sed 's/^/  err: /' "$out/fmt.err" | head -n 4
-		return 1
-	fi
-}
+# result STATUS NAME: ok, or FAIL with the last run's output.
+result() { result_of fmt "$@"; }
 
 # The MODE SELECT and FORMAT UNIT of a log (CDB and data lines), one line.
 formatting() { grep -A1 '^cdb: 55\|^cdb: 04' "$1" | grep -v '^--' | tr '\n' ';'; }
@@ -219,8 +203,6 @@ result $? "-I on a disk without protection information: the Control page not ask
 # SIGINT during --format-wait (a 20 s format): the wait ends, the format goes on in the disk, exit 4,
 # and the record, whole, says the wait was interrupted with the disk's format before it (512 bytes,
 # no protection), known since the format was sent.
-# shellcheck source=tests/lib.sh
-. "$top/tests/lib.sh"
 rm -f "$out/fmt-int.json" "$out/fmt.log"
 env SHIM_SCSI=1 SHIM_SCSI_FORMAT=20 SHIM_SCSI_BLOCKS=1000000 SHIM_LOG="$out/fmt.log" "${preload[@]}" "$asan" \
 	"$H" --set-sector-size 4096 --format-wait $destroy --erase-record "$out/fmt-int.json" /dev/null \

@@ -10,7 +10,7 @@ set -u
 H=$1
 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-double_name=tcg
+suite="tcg" double_name=tcg
 # shellcheck source=tests/tools/double.sh
 . "$top/tests/tools/double.sh"
 # shellcheck source=tests/lib.sh
@@ -21,25 +21,10 @@ sedutil=${SEDUTIL:-/var/cache/hdparm-tests/sedutil-cli}
 ctrl=$top/tests/nvme/qemu-ctrl.hex
 
 # run ENV... -- ARGS...: hdparm --tcg on the double's disk; rc, $out/tcg-cmd.{out,err,log}
-run() {
-	local envs=()
-	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
-	shift
-	rm -f "$out/tcg-cmd.log"
-	env SHIM_IDENTIFY="$identify" SHIM_LOG="$out/tcg-cmd.log" "${envs[@]}" "${preload[@]}" "$asan" \
-		"$H" "$@" /dev/null > "$out/tcg-cmd.out" 2> "$out/tcg-cmd.err"
-	rc=$?
-	touch "$out/tcg-cmd.log"
-}
+run() { run_on_double tcg-cmd SHIM_IDENTIFY="$identify" "$@" /dev/null; }
 
-result() {
-	if [ "$1" = 0 ]; then echo "ok tcg: $2"; else
-		echo "FAIL tcg: $2 (exit $rc)"
-		sed 's/^/  out: /' "$out/tcg-cmd.out" | head -n 12
-		sed 's/^/  err: /' "$out/tcg-cmd.err" | head -n 4
-		return 1
-	fi
-}
+# result STATUS NAME: ok, or FAIL with the last run's output.
+result() { result_of tcg-cmd "$@"; }
 
 # --- the decoding, against sedutil-cli --query on the same answers ---
 if [ -z "${DOUBLE_COMPARE:-}" ] && [ -x "$sedutil" ]; then
@@ -135,7 +120,7 @@ PY
 		result $? "session layer: sedutil's Properties, StartSession (PSID) and end of session read and written again byte for byte" ||
 			sed 's/^/  /' "$out/tcg-reencode.out"
 	else
-		echo "FAIL tcg: build tests/tools/tcg-reencode.c"
+		bad "build tests/tools/tcg-reencode.c"
 		sed 's/^/  /' "$out/tcg-reencode.build" | head -n 5
 	fi
 	rm -f "$disk"

@@ -7,8 +7,9 @@ H=$1
 out=$2
 command -v strace >/dev/null || { echo "skip timing: no strace (tests/setup installs it)"; echo "end of suite"; exit 0; }
 
-ok() { echo "ok timing $1"; }
-bad() { echo "FAIL timing $1"; shift; printf '  %s\n' "$@"; }
+suite="timing"
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 big="$out/t-big.img" small="$out/t-small.img" mid="$out/t-mid.img"
 truncate -s 3G "$big"
