@@ -17,13 +17,12 @@ double_name=idle
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
 truncate -s 8M "$out/idle-a.img" "$out/idle-b.img"
-a=$(losetup -f --show "$out/idle-a.img") || { echo "FAIL idle: losetup"; echo "end of suite"; exit 0; }
-b=$(losetup -f --show "$out/idle-b.img") || { losetup -d "$a"; echo "FAIL idle: losetup"; echo "end of suite"; exit 0; }
+a=$(losetup -f --show "$out/idle-a.img") || { bad "losetup"; echo "end of suite"; exit 0; }
+b=$(losetup -f --show "$out/idle-b.img") || { losetup -d "$a"; bad "losetup"; echo "end of suite"; exit 0; }
 trap 'losetup -d "$a" 2> /dev/null; losetup -d "$b" 2> /dev/null' EXIT
 udevadm settle 2> /dev/null
 
-ok() { echo "ok idle: $1"; }
-bad() { echo "FAIL idle: $1"; shift; printf '  %s\n' "$@"; }
+suite="idle"
 
 # start ENV... -- SECONDS DEVICE...: the watcher in the background, its log in $out/idle-cmd.log
 # (not idle.log: that is the suite's own).
@@ -225,7 +224,7 @@ if command -v unshare > /dev/null; then
 		bad "--why without tracefs" "$(cat "$out/idle-cmd.err")"
 	fi
 else
-	echo "FAIL idle: unshare is not installed (util-linux)"
+	bad "unshare is not installed (util-linux)"
 fi
 
 # Frugal: it sleeps min(SECONDS, 600)/10 s between looks (hd-idle wakes once a minute), and each
