@@ -9,13 +9,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-
-
 #include "identify.h"
 #include "sense.h"
 #include "ata_commands.h"
 #include "unaligned.h"
+
+/* What the ATA commands keep of one drive, read once (dev->ata_state, made on first use). */
+struct ata_state {
+	bool id_valid;		/* id[] holds the drive's IDENTIFY page */
+	bool id_failed;		/* IDENTIFY was tried and failed: do not retry */
+	int id_error;		/* ... with this errno */
+	char id_cause[160];	/* ... and this explanation */
+	uint8_t identify_op;	/* 0xec (ATA) or 0xa1 (ATAPI) */
+	uint16_t id[IDENTIFY_WORDS];
+	bool log_dir_valid;	/* log_dir holds the General Purpose Log directory */
+	bool log_dir_failed;
+	uint16_t log_dir[256];
+};
+
+/* Where memory ran out: nothing is kept, and what needs the state fails with ENOMEM. */
+static struct ata_state *state_of(struct device *dev)
+{
+	if (!dev->ata_state)
+		dev->ata_state = calloc(1, sizeof(*dev->ata_state));
+	return dev->ata_state;
+}
+
+bool ata_identify_failed_before(const struct device *dev)
+{
+	return dev->ata_state && dev->ata_state->id_failed;
+}
 
 static void page_to_host(uint16_t *w, const uint8_t *raw)
 {
@@ -26,15 +49,21 @@ static void page_to_host(uint16_t *w, const uint8_t *raw)
 const uint16_t *ata_identify(struct device *dev, int *err, struct ata_result *res)
 {
 	static const uint8_t ops[2] = { ATA_OP_IDENTIFY, ATA_OP_IDENTIFY_PACKET };
+	struct ata_state *st = state_of(dev);
 	uint8_t raw[512];
 
 	*err = 0;
-	if (dev->ata.id_valid)
-		return dev->ata.id;
-	if (dev->ata.id_failed) {
-		*err = dev->ata.id_error;
+	if (!st) {
+		*err = ENOMEM;
 		memset(res, 0, sizeof(*res));
-		snprintf(res->cause, sizeof(res->cause), "%s", dev->ata.id_cause);
+		return NULL;
+	}
+	if (st->id_valid)
+		return st->id;
+	if (st->id_failed) {
+		*err = st->id_error;
+		memset(res, 0, sizeof(*res));
+		snprintf(res->cause, sizeof(res->cause), "%s", st->id_cause);
 		return NULL;
 	}
 	for (int i = 0; i < 2; i++) {
@@ -48,18 +77,18 @@ const uint16_t *ata_identify(struct device *dev, int *err, struct ata_result *re
 		memset(raw, 0, sizeof(raw));
 		*err = ata_exec(dev, &cmd, res);
 		if (!*err) {
-			page_to_host(dev->ata.id, raw);
-			dev->ata.id_valid = true;
-			dev->ata.identify_op = ops[i];
-			return dev->ata.id;
+			page_to_host(st->id, raw);
+			st->id_valid = true;
+			st->identify_op = ops[i];
+			return st->id;
 		}
 		/* Only an ATAPI device (which aborts IDENTIFY DEVICE) gets the second try. */
 		if (*err != EIO)
 			break;
 	}
-	dev->ata.id_failed = true;
-	dev->ata.id_error = *err;
-	snprintf(dev->ata.id_cause, sizeof(dev->ata.id_cause), "%s", res->cause);
+	st->id_failed = true;
+	st->id_error = *err;
+	snprintf(st->id_cause, sizeof(st->id_cause), "%s", res->cause);
 	return NULL;
 }
 
@@ -79,32 +108,33 @@ static int read_log(struct device *dev, uint8_t log, uint8_t page, void *buf)
 
 void ata_identify_forget(struct device *dev)
 {
-	dev->ata.id_valid = false;
-	dev->ata.id_failed = false;
+	if (dev->ata_state)
+		dev->ata_state->id_valid = dev->ata_state->id_failed = false;
 }
 
 int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf[512], struct disk_cause *c)
 {
+	struct ata_state *st = dev->ata_state;
 	int err;
 
-	if (!dev->ata.id_valid || dev->ata.id[ATA_ID_COMMAND_SET_EXT] == 0)
+	if (!st || !st->id_valid || st->id[ATA_ID_COMMAND_SET_EXT] == 0)
 		return ENOENT;
-	if (!dev->ata.log_dir_valid) {
+	if (!st->log_dir_valid) {
 		uint8_t raw[512];
 
-		if (dev->ata.log_dir_failed)
+		if (st->log_dir_failed)
 			return ENOENT;
 		err = read_log(dev, 0, 0, raw);
 		if (err) {
-			dev->ata.log_dir_failed = true;
+			st->log_dir_failed = true;
 			c->whole_line = true;
 			snprintf(c->why, sizeof(c->why), "READ_LOG_EXT(0,0) failed: %s", strerror(err));
 			return ENOENT;
 		}
-		page_to_host(dev->ata.log_dir, raw);
-		dev->ata.log_dir_valid = true;
+		page_to_host(st->log_dir, raw);
+		st->log_dir_valid = true;
 	}
-	if (dev->ata.log_dir[log] <= page)
+	if (st->log_dir[log] <= page)
 		return ENOENT;
 	err = read_log(dev, log, page, buf);
 	if (err) {
@@ -126,25 +156,28 @@ bool ata_pass_through_refused(struct device *dev)
 		.len = sizeof(raw),
 	};
 	bool verbose = dev->run.verbose;
+	struct ata_state *st = state_of(dev);
 	int err;
 
+	if (!st)
+		return false;
 	/* A probe: its sense data is no news, even with --verbose. */
 	dev->run.verbose = false;
 	err = ata_exec(dev, &cmd, &res);
 	dev->run.verbose = verbose;
 	if (!err) {
-		page_to_host(dev->ata.id, raw);
-		dev->ata.id_valid = true;
-		dev->ata.identify_op = ATA_OP_IDENTIFY;
+		page_to_host(st->id, raw);
+		st->id_valid = true;
+		st->identify_op = ATA_OP_IDENTIFY;
 		return false;
 	}
 	if (err != EIO || res.have_regs || !res.sense_valid || res.sense_key != SENSE_ILLEGAL_REQUEST ||
 	    (res.asc != ASC_INVALID_OPCODE && res.asc != ASC_INVALID_FIELD_IN_CDB))
 		return false;
 	/* No IDENTIFY is sent again: what asks for the page gets this answer. */
-	dev->ata.id_failed = true;
-	dev->ata.id_error = EOPNOTSUPP;
-	snprintf(dev->ata.id_cause, sizeof(dev->ata.id_cause), "a SCSI disk without ATA pass-through has no IDENTIFY page");
+	st->id_failed = true;
+	st->id_error = EOPNOTSUPP;
+	snprintf(st->id_cause, sizeof(st->id_cause), "a SCSI disk without ATA pass-through has no IDENTIFY page");
 	return true;
 }
 
@@ -265,7 +298,7 @@ int ata_set_sector_configuration(struct device *dev, uint16_t check, uint16_t in
 int ata_identify_without_data(struct device *dev, struct ata_result *res)
 {
 	struct ata_cmd cmd = {
-		.tf = { .command = dev->ata.identify_op },
+		.tf = { .command = dev->ata_state ? dev->ata_state->identify_op : 0 },
 		.protocol = ATA_PROTO_NONDATA,
 		.timeout_s = 60,
 	};

@@ -173,6 +173,9 @@ bool ata_pass_through_refused(struct device *dev);
 /* The drive has changed (a setting, a firmware, a DCO): IDENTIFY is read afresh, a failure tried again. */
 void ata_identify_forget(struct device *dev);
 
+/* IDENTIFY was sent and failed (its failure is not sent again, nor said again). */
+bool ata_identify_failed_before(const struct device *dev);
+
 /*
  * One 512-byte page of a General Purpose log, where the log directory
  * lists it: 0, or ENOENT (not listed, or a read that failed: *c says which,

@@ -41,7 +41,7 @@ int ata_cause(struct disk_cause *c, const char *what, const struct ata_result *r
 const uint16_t *identify_for(struct device *dev, int *err, struct disk_cause *c)
 {
 	struct ata_result res;
-	bool first = !dev->ata.id_failed;
+	bool first = !ata_identify_failed_before(dev);
 	const uint16_t *id = ata_identify(dev, err, &res);
 
 	if (!id && first)

@@ -25,6 +25,8 @@ struct run_flags {
 	bool metrics_tcg;	/* --metrics --tcg: each awake disk's TCG locking too */
 };
 
+struct ata_state;
+struct nvme_node;
 struct erase_run;
 struct record_file;
 
@@ -33,20 +35,10 @@ struct device {
 	int fd;
 	struct run_flags run;
 	const struct disk_ops *disk;	/* the transport's commands */
-	/* What an ATA drive's commands keep of it, read once (ata/ata_commands.c). */
-	struct ata_cache {
-		bool id_valid;		/* id[] holds the drive's IDENTIFY page */
-		bool id_failed;		/* IDENTIFY was tried and failed: do not retry */
-		int id_error;		/* ... with this errno */
-		char id_cause[160];	/* ... and this explanation */
-		uint8_t identify_op;	/* 0xec (ATA) or 0xa1 (ATAPI) */
-		uint16_t id[256];	/* IDENTIFY_WORDS (identify.h) */
-		bool log_dir_valid;	/* log_dir holds the General Purpose Log directory */
-		bool log_dir_failed;
-		uint16_t log_dir[256];
-	} ata;
-	uint32_t nvme_nsid;	/* NVMe: the namespace (0: not NVMe, NVME_NSID_ALL: a controller node, none) */
-	bool scsi_cautious;	/* SCSI behind a USB bridge: only the commands the sd driver sends there */
+	/* What the kind keeps of the disk between commands, its own struct, made by it on first use and
+	   freed by the runner (disk_release()): ATA's IDENTIFY page and log directory (ata_commands.c). */
+	struct ata_state *ata_state;
+	struct nvme_node *nvme_node;	/* NVMe's: the namespace the node names (nvme.h) */
 	const char *usb_driver;	/* behind a USB bridge: "usb-storage" or "uas" (NULL: none) */
 	char usb_id[12];	/* ... the bridge's idVendor:idProduct ("": unread), for advice */
 	struct timing_result {

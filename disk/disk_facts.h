@@ -99,6 +99,7 @@ struct format_request {
 	bool crypto;		/* a cryptographic erase, else a user-data erase */
 	bool all_namespaces;	/* filled by the check: the format erases every namespace of the subsystem */
 	uint32_t cdw10;		/* filled by the check: the command, keeping the namespace's format */
+	uint32_t nsid;		/* filled by the check: the namespace formatted */
 };
 
 /* --sanitize-wait: where a sanitize stands, read once a second; facts, worded by sanitize_wait.c. */

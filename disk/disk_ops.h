@@ -127,6 +127,8 @@ struct disk_ops {
 	int (*identity)(struct device *dev, struct disk_identity *id);
 	/* How far erase option opt reaches beyond the disk named (NULL: no further); nothing said. */
 	enum reach_scope (*erase_scope)(struct device *dev, enum erase_method how);
+	/* The namespace the node names, for what an erase reaches (reach_find()); NULL: the kind has none. */
+	uint32_t (*namespace_id)(struct device *dev);
 };
 
 #endif

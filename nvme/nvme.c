@@ -127,7 +127,7 @@ long nvme_admin_get_ns_features(struct device *dev, uint8_t fid, struct disk_cau
 {
 	uint32_t result;
 
-	return features(dev, NVME_ADMIN_GET_FEATURES, dev->nvme_nsid, fid, 0, "NVMe Get Features", c, &result)
+	return features(dev, NVME_ADMIN_GET_FEATURES, nvme_nsid(dev), fid, 0, "NVMe Get Features", c, &result)
 		       ? -1
 		       : (long)result;
 }
@@ -136,7 +136,7 @@ int nvme_admin_set_ns_features(struct device *dev, uint8_t fid, uint32_t value, 
 {
 	uint32_t result;
 
-	return features(dev, NVME_ADMIN_SET_FEATURES, dev->nvme_nsid, fid, value, what, c, &result);
+	return features(dev, NVME_ADMIN_SET_FEATURES, nvme_nsid(dev), fid, value, what, c, &result);
 }
 
 int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uint32_t bytes, uint32_t *result,
@@ -244,7 +244,7 @@ int nvme_admin_format(struct device *dev, uint32_t nsid, uint32_t cdw10, struct 
 
 int nvme_io_flush(struct device *dev, struct disk_cause *c)
 {
-	struct nvme_passthru_cmd cmd = { .opcode = NVME_IO_FLUSH, .nsid = dev->nvme_nsid, .timeout_ms = 60000 };
+	struct nvme_passthru_cmd cmd = { .opcode = NVME_IO_FLUSH, .nsid = nvme_nsid(dev), .timeout_ms = 60000 };
 
 	return nvme_send(dev, NVME_IOCTL_IO_CMD, &cmd, "NVMe Flush", c);
 }
@@ -253,7 +253,7 @@ int nvme_io_read(struct device *dev, uint64_t lba, void *buf, uint32_t bytes, st
 {
 	struct nvme_passthru_cmd cmd = {
 		.opcode = NVME_IO_READ,
-		.nsid = dev->nvme_nsid,
+		.nsid = nvme_nsid(dev),
 		.addr = (uint64_t)(uintptr_t)buf,
 		.data_len = bytes,
 		.cdw10 = (uint32_t)lba,
@@ -279,7 +279,7 @@ int nvme_io_deallocate(struct device *dev, const struct sector_range *pieces, un
 	uint8_t *buf = malloc(NVME_DSM_BYTES);
 	struct nvme_passthru_cmd cmd = {
 		.opcode = NVME_IO_DSM,
-		.nsid = dev->nvme_nsid,
+		.nsid = nvme_nsid(dev),
 		.addr = (uint64_t)(uintptr_t)buf,
 		.data_len = 16 * n,
 		.cdw10 = n - 1,	/* NR: ranges, 0-based */
@@ -298,34 +298,41 @@ int nvme_io_deallocate(struct device *dev, const struct sector_range *pieces, un
 
 int nvme_identify_namespace(struct device *dev, void *buf, struct disk_cause *c)
 {
-	return identify(dev, NVME_CNS_NAMESPACE, dev->nvme_nsid, buf, c);
+	return identify(dev, NVME_CNS_NAMESPACE, nvme_nsid(dev), buf, c);
 }
 
-void nvme_detect(struct device *dev)
+/* The device is NVMe, its node naming namespace nsid: the kind's state made (false: no memory). */
+static bool keep_nsid(struct device *dev, uint32_t nsid)
+{
+	if (!dev->nvme_node && !(dev->nvme_node = calloc(1, sizeof(*dev->nvme_node))))
+		return false;
+	dev->nvme_node->nsid = nsid;
+	return true;
+}
+
+bool nvme_detect(struct device *dev)
 {
 	struct stat st;
 	uint8_t *buf;
+	bool found = false;
 	int id;
 
-	dev->nvme_nsid = 0;
 	if (fstat(dev->fd, &st) || !(S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)))
-		return;
+		return false;
 	/* A namespace, as a block device or a generic node (/dev/ngXnY), says which it is. */
 	id = ioctl(dev->fd, NVME_IOCTL_ID);
-	if (id > 0) {
-		dev->nvme_nsid = (uint32_t)id;
-		return;
-	}
+	if (id > 0)
+		return keep_nsid(dev, (uint32_t)id);
 	if (!S_ISCHR(st.st_mode))
-		return;
+		return false;
 	/*
 	 * A controller (/dev/nvmeX) answers Identify Controller but names no
 	 * namespace: its queries are the controller's, and a namespace's
 	 * command through it is refused rather than sent to namespace 1.
 	 */
 	buf = malloc(NVME_IDENTIFY_BYTES);
-	if (buf && identify(dev, NVME_CNS_CONTROLLER, 0, buf, &(struct disk_cause){ 0 }) == 0) {
-		dev->nvme_nsid = NVME_NSID_ALL;
-	}
+	if (buf && identify(dev, NVME_CNS_CONTROLLER, 0, buf, &(struct disk_cause){ 0 }) == 0)
+		found = keep_nsid(dev, NVME_NSID_ALL);
 	free(buf);
+	return found;
 }

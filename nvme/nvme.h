@@ -13,12 +13,22 @@
 
 #include "device.h"
 
+/* What the NVMe kind keeps of a device (dev->nvme_node), made when the device is found to be NVMe. */
+struct nvme_node {
+	uint32_t nsid;		/* the namespace the node names; NVME_NSID_ALL: a controller node, none */
+};
+
 /*
- * Fill dev->nvme_nsid: the namespace of a /dev/nvmeXnY block device or a
- * /dev/ngXnY generic node, NVME_NSID_ALL for a /dev/nvmeX controller (no
- * namespace); 0 for anything else.
+ * The device is NVMe: a /dev/nvmeXnY block device or a /dev/ngXnY generic
+ * node (its namespace kept), or a /dev/nvmeX controller (NVME_NSID_ALL).
  */
-void nvme_detect(struct device *dev);
+bool nvme_detect(struct device *dev);
+
+/* The namespace the device's node names (NVME_NSID_ALL: a controller node); 0: not NVMe. */
+static inline uint32_t nvme_nsid(const struct device *dev)
+{
+	return dev->nvme_node ? dev->nvme_node->nsid : 0;
+}
 
 /* Identify (cns: nvme_spec.h's enum nvme_cns) into buf, NVME_IDENTIFY_BYTES long. */
 int nvme_admin_identify(struct device *dev, uint8_t cns, uint32_t nsid, void *buf, struct disk_cause *c);

@@ -65,8 +65,8 @@ static int nvme_pages_read(struct device *dev, enum pages_form form, struct disk
 		free(p);
 		return err;
 	}
-	p->nsid = dev->nvme_nsid;
-	if (form != PAGES_RAW && dev->nvme_nsid != NVME_NSID_ALL)
+	p->nsid = nvme_nsid(dev);
+	if (form != PAGES_RAW && nvme_nsid(dev) != NVME_NSID_ALL)
 		p->have_ns = nvme_identify_namespace(dev, &p->ns, c) == 0;
 	if (form == PAGES_TEXT || form == PAGES_JSON)
 		read_state(dev, p);
@@ -388,7 +388,7 @@ static int namespace_geometry(struct device *dev, uint64_t *nlba, unsigned int *
 	int err;
 
 	/* A controller node names no namespace: none is chosen for the user. */
-	if (dev->nvme_nsid == NVME_NSID_ALL) {
+	if (nvme_nsid(dev) == NVME_NSID_ALL) {
 		snprintf(c->why, sizeof(c->why),
 			 "%s is an NVMe controller, not a namespace: name the namespace (/dev/nvmeXnY or /dev/ngXnY)", dev->path);
 		return EINVAL;
@@ -441,6 +441,11 @@ static int nvme_disk_trim_send(struct device *dev, const struct sector_range *pi
 }
 
 /* -H: the SMART / Health log's composite temperature, and Identify Controller's WCTEMP and CCTEMP (0: none). */
+static uint32_t nvme_disk_namespace(struct device *dev)
+{
+	return nvme_nsid(dev);
+}
+
 static int nvme_disk_temperature(struct device *dev, struct disk_temperature *t)
 {
 	uint8_t log[512];
@@ -507,7 +512,7 @@ static int nvme_disk_identity(struct device *dev, struct disk_identity *d)
 	d->media = "nvme";
 	free(ctrl);
 	/* A controller node names no namespace: its identity is the controller's. */
-	if (dev->nvme_nsid == NVME_NSID_ALL)
+	if (nvme_nsid(dev) == NVME_NSID_ALL)
 		return 0;
 	if (posix_memalign((void **)&ns, 4096, NVME_IDENTIFY_BYTES))
 		return ENOMEM;
@@ -585,6 +590,7 @@ const struct disk_ops nvme_disk = {
 	.standby_target = nvme_standby_target,
 	.standby_now = nvme_disk_standby_now,
 	.erase_scope = nvme_erase_scope,
+	.namespace_id = nvme_disk_namespace,
 	.identity = nvme_disk_identity,
 	.temperature = nvme_disk_temperature,
 	.temperature_wakes_nothing = true,

@@ -321,7 +321,7 @@ int nvme_format_check(struct device *dev, struct format_request *r, struct disk_
 		return err;
 	supported_erases(&c, what, sizeof(what));
 	cause->about_option = true;
-	if (dev->nvme_nsid == NVME_NSID_ALL) {
+	if (nvme_nsid(dev) == NVME_NSID_ALL) {
 		snprintf(cause->why, sizeof(cause->why), "%s has no namespace to format", dev->path);
 		return EOPNOTSUPP;
 	}
@@ -339,6 +339,7 @@ int nvme_format_check(struct device *dev, struct format_request *r, struct disk_
 	err = ns ? nvme_identify_namespace(dev, ns, cause) : ENOMEM;
 	if (!err)
 		r->cdw10 = format_cdw10(ns, ses);
+	r->nsid = nvme_nsid(dev);
 	free(ns);
 	/* FNA bits 0 and 1: a format, or its secure erase, applies to every namespace of the subsystem. */
 	r->all_namespaces = c.fna & (NVME_FNA_ERASE_ALL | NVME_FNA_FORMAT_ALL);
@@ -347,7 +348,7 @@ int nvme_format_check(struct device *dev, struct format_request *r, struct disk_
 
 int nvme_format_start(struct device *dev, const struct format_request *r, struct disk_cause *c)
 {
-	return nvme_admin_format(dev, dev->nvme_nsid, r->cdw10, c);
+	return nvme_admin_format(dev, nvme_nsid(dev), r->cdw10, c);
 }
 
 /* ---- Format NVM to another LBA format (--set-sector-size), no secure erase ---- */
@@ -360,9 +361,9 @@ int nvme_block_formats(struct device *dev, struct disk_block_formats *b)
 
 	if (err)
 		return err;
-	if (dev->nvme_nsid == NVME_NSID_ALL || !(c.oacs & NVME_OACS_FORMAT)) {
+	if (nvme_nsid(dev) == NVME_NSID_ALL || !(c.oacs & NVME_OACS_FORMAT)) {
 		b->cause.about_option = true;
-		snprintf(b->cause.why, sizeof(b->cause.why), dev->nvme_nsid == NVME_NSID_ALL ? "%s has no namespace to format"
+		snprintf(b->cause.why, sizeof(b->cause.why), nvme_nsid(dev) == NVME_NSID_ALL ? "%s has no namespace to format"
 			 : "this NVMe controller has no Format NVM command", dev->path);
 		return EOPNOTSUPP;
 	}
@@ -394,6 +395,6 @@ int nvme_block_format_set(struct device *dev, const struct disk_format_request *
 	uint32_t cdw10 = (r->index & NVME_FORMAT_LBAF_MASK) | (uint32_t)((r->index >> 4) & 3) << NVME_FORMAT_LBAFU_SHIFT |
 			 (uint32_t)(r->pi_type & NVME_DPS_TYPE_MASK) << NVME_FORMAT_PI_SHIFT;
 
-	return nvme_admin_format(dev, dev->nvme_nsid, cdw10, c);
+	return nvme_admin_format(dev, nvme_nsid(dev), cdw10, c);
 }
 

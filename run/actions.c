@@ -497,6 +497,7 @@ int process_device(const char *path, const struct settings *s, const struct run_
 		json_string("erase_outcome", erase_outcome(&dev, s, status));
 	if (dev.fd >= 0)
 		close(dev.fd);
+	disk_release(&dev);
 	erase_run_free(&dev);
 	erase_record_free(&dev);
 	json_device_end(&dev);

@@ -315,6 +315,7 @@ static void run_job(struct config_run *r, const struct config_job *job, const st
 		} else {
 			run_items(r, &dev, job);
 			close(dev.fd);
+			disk_release(&dev);
 		}
 	}
 	report_json_errors();
@@ -342,6 +343,7 @@ void config_drift_samples(const struct config_job *job, const struct run_flags *
 			   !setting_holds(it->opt, &job->s.v[it->opt], &now), "device", name, "key", it->key, (const char *)NULL);
 	}
 	close(dev.fd);
+	disk_release(&dev);
 }
 
 int config_run(const struct config_job *jobs, size_t n, bool check, const char *file, const struct run_flags *run)

@@ -5,6 +5,8 @@
  * (libata disks, SAT bridges, the legacy IDE driver), unless it turns out
  * to be a SCSI disk that refuses ATA pass-through.
  */
+#include <stdlib.h>
+
 #include "ata_disk.h"
 #include "disk.h"
 #include "sysfs.h"
@@ -18,13 +20,19 @@ void disk_choose(struct device *dev)
 	/* A bridge decides what reaches the disk: the kinds and the advice need to know it. */
 	if (!sysfs_usb_bridge(dev->fd, dev->usb_id, &dev->usb_driver))
 		dev->usb_driver = NULL;
-	nvme_detect(dev);
-	if (dev->nvme_nsid) {
+	if (nvme_detect(dev)) {
 		dev->disk = &nvme_disk;
 	} else if (scsi_may_lack_ata(dev) && ata_pass_through_refused(dev)) {
 		dev->disk = &scsi_disk;
-		scsi_disk_attach(dev);
 	} else {
 		dev->disk = &ata_disk;
 	}
+}
+
+void disk_release(struct device *dev)
+{
+	free(dev->ata_state);
+	free(dev->nvme_node);
+	dev->ata_state = NULL;
+	dev->nvme_node = NULL;
 }

@@ -10,4 +10,7 @@
 /* Set dev->disk (and the NVMe namespace): NVMe, a SCSI disk without ATA pass-through, or ATA. */
 void disk_choose(struct device *dev);
 
+/* Free what the kind kept of the device (its state: device.h); the device may be chosen again. */
+void disk_release(struct device *dev);
+
 #endif

@@ -114,8 +114,9 @@ static bool watch(struct watched *w, const char *path, const struct run_flags *r
 {
 	char node[sizeof(w->node)];
 
-	/* The node's name may live in w itself. */
+	/* The node's name may live in w itself; a watcher left in the slot (a disk named twice) goes. */
 	snprintf(node, sizeof(node), "%s", w->node);
+	disk_release(&w->dev);
 	memset(w, 0, sizeof(*w));
 	snprintf(w->node, sizeof(w->node), "%s", node);
 	w->dev.path = path;
@@ -138,6 +139,7 @@ static bool watch(struct watched *w, const char *path, const struct run_flags *r
 		return true;
 	}
 	close(w->dev.fd);
+	disk_release(&w->dev);
 	return false;
 }
 
@@ -427,12 +429,16 @@ static int drop_gone(struct watched *ws, int count)
 	int kept = 0;
 
 	for (int i = 0; i < count; i++) {
-		if (ws[i].gone)
+		if (ws[i].gone) {
+			disk_release(&ws[i].dev);
 			continue;
+		}
 		if (kept != i) {
 			ws[kept] = ws[i];
 			if (ws[kept].node[0])
 				ws[kept].dev.path = ws[kept].node;
+			/* Its kind's state moved with it: the slot left holds none. */
+			memset(&ws[i], 0, sizeof(ws[i]));
 		}
 		kept++;
 	}
@@ -538,6 +544,8 @@ int idle_spindown(const unsigned int seconds[], const char *const paths[], int n
 			write_metrics(ws, count, run->metrics_file);
 	}
 	wake_trace_close(&why);
+	for (int i = 0; i < count; i++)
+		disk_release(&ws[i].dev);
 	free(ws);
 	if (stop_signal)
 		return 0;

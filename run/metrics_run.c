@@ -54,6 +54,7 @@ static void one_disk(const char *path, const struct run_flags *run, struct prom 
 	report_operation("--metrics");
 	metrics_collect(&dev, name, p, run->metrics_tcg);
 	close(dev.fd);
+	disk_release(&dev);
 }
 
 /* The samples rendered, on stdout or written whole into file; p freed. */

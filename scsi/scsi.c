@@ -166,7 +166,7 @@ int scsi_read_capacity(struct device *dev, struct scsi_capacity *cap, struct scs
 	 * (16) only for a disk too large for (10) to say.  Elsewhere (16),
 	 * and (10) for an old disk that refuses it.
 	 */
-	if (dev->scsi_cautious) {
+	if (scsi_cautious(dev)) {
 		err = read_capacity10(dev, cap, res);
 		if (err || cap->blocks != (uint64_t)READ_CAPACITY_10_TOO_LARGE + 1)
 			return err;
@@ -185,7 +185,7 @@ int scsi_mode_sense(struct device *dev, uint8_t page_code, uint8_t sub, enum scs
 	 * DBD: no block descriptors.  Behind a USB bridge, what the sd
 	 * driver asks there at every probe: all pages, 192 bytes at most.
 	 */
-	bool all = dev->scsi_cautious && !sub;
+	bool all = scsi_cautious(dev) && !sub;
 	uint8_t ask = all ? MODE_PAGE_ALL : page_code & 0x3f;
 	size_t alloc = all ? 192 : 128;
 	uint8_t cdb[10] = { SCSI_MODE_SENSE_10, 0x08, (uint8_t)(pc | ask), sub };

@@ -16,6 +16,12 @@
 #include "scsi_pages.h"
 #include "sense.h"
 
+/* Behind a USB bridge: only the commands the sd driver sends there, for a bridge may hang on others. */
+static inline bool scsi_cautious(const struct device *dev)
+{
+	return dev->usb_driver != NULL;
+}
+
 enum scsi_opcode {
 	SCSI_FORMAT_UNIT = 0x04,
 	SCSI_REQUEST_SENSE = 0x03,
@@ -116,7 +122,7 @@ size_t scsi_listed_vpd(struct device *dev, const uint8_t *list, size_t list_len,
 
 /*
  * READ CAPACITY (16), or (10) where (16) is refused; behind a USB bridge
- * (dev->scsi_cautious) (10) first, and (16) only when (10) cannot say.
+ * (scsi_cautious()) (10) first, and (16) only when (10) cannot say.
  */
 int scsi_read_capacity(struct device *dev, struct scsi_capacity *cap, struct scsi_result *res);
 
@@ -124,7 +130,7 @@ int scsi_read_capacity(struct device *dev, struct scsi_capacity *cap, struct scs
  * MODE SENSE (10) of one page (subpage sub, or 0), the values pc asks for: *page
  * points into buf at the page (after the header and block descriptors),
  * *page_len its bytes.  A page cut short of its own length is EIO.
- * Behind a USB bridge (dev->scsi_cautious) all pages are asked for, in
+ * Behind a USB bridge (scsi_cautious()) all pages are asked for, in
  * 192 bytes at most, as the sd driver asks there.
  */
 #define MODE_SENSE_BUF 192	/* the buffer scsi_mode_sense() takes */

@@ -20,7 +20,7 @@ static int control_page(struct device *dev, enum scsi_page_control pc, uint8_t m
 
 	*len = 0;
 	/* Behind a USB bridge only what the sd driver asks is asked: no subpages. */
-	if (dev->scsi_cautious) {
+	if (scsi_cautious(dev)) {
 		c->about_option = true;
 		snprintf(c->why, sizeof(c->why), "not asked of a disk behind a USB bridge");
 		return EOPNOTSUPP;

@@ -53,11 +53,6 @@ bool scsi_may_lack_ata(struct device *dev)
 	return !type[0] || strcmp(type, "0") == 0 || strcmp(type, "14") == 0;
 }
 
-void scsi_disk_attach(struct device *dev)
-{
-	dev->scsi_cautious = dev->usb_driver != NULL;
-}
-
 /* ---- the facts -I and --json print ---- */
 
 struct scsi_facts {

@@ -13,9 +13,6 @@
  */
 bool scsi_may_lack_ata(struct device *dev);
 
-/* Chosen as a SCSI disk: note whether a USB bridge stands in front (only the commands sd sends there). */
-void scsi_disk_attach(struct device *dev);
-
 extern const struct disk_ops scsi_disk;
 
 #endif

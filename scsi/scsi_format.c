@@ -56,7 +56,7 @@ int scsi_block_formats(struct device *dev, struct disk_block_formats *b)
 	struct scsi_result res;
 	int err;
 
-	if (dev->scsi_cautious)
+	if (scsi_cautious(dev))
 		return cannot_format(&b->cause, "not sent through a USB bridge: what it makes of FORMAT UNIT is its own");
 	if ((err = scsi_inquiry(dev, &inq, &res)))
 		return scsi_cause(&b->cause, "INQUIRY", &res, err);

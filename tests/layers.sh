@@ -35,5 +35,5 @@ done
 while IFS= read -r hit; do
 	echo "layers: $hit: an operation of every disk asks which kind the disk is (ask for a function, or move it to ops/ata)"
 	bad=1
-done < <(grep -nE 'disk->(ata|scsi)\b' ops/*.c ops/any_disk/*.c ops/erase/*.c)
+done < <(grep -nE 'disk->(ata|scsi)\b|->(ata_state|nvme_node)\b' ops/*.c ops/any_disk/*.c ops/erase/*.c)
 exit $bad

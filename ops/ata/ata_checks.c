@@ -22,7 +22,7 @@ const uint16_t *identify_or_report_each(struct device *dev, int *err)
 const uint16_t *identify_or_report(struct device *dev, int *err)
 {
 	struct ata_result res;
-	bool first = !dev->ata.id_failed;
+	bool first = !ata_identify_failed_before(dev);
 	const uint16_t *id = ata_identify(dev, err, &res);
 
 	if (!id && first)

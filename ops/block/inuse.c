@@ -169,9 +169,14 @@ static int refuse_node(struct device *dev, const char *option, const struct reac
 	return EINVAL;
 }
 
+void disk_reach(struct device *dev, enum reach_scope scope, struct reach *r)
+{
+	reach_find(dev->fd, dev->disk && dev->disk->namespace_id ? dev->disk->namespace_id(dev) : 0, scope, r);
+}
+
 int need_named_target(struct device *dev, const char *option, enum reach_scope scope, struct reach *r)
 {
-	reach_find(dev->fd, dev->nvme_nsid, scope, r);
+	disk_reach(dev, scope, r);
 	if (r->kind == NODE_STACKED || r->more || (r->kind == NODE_NVME_CONTROLLER && scope == REACH_NAMED))
 		return refuse_node(dev, option, r);
 	return 0;

@@ -14,6 +14,9 @@
  */
 int need_named_target(struct device *dev, const char *option, enum reach_scope scope, struct reach *r);
 
+/* The disks scope reaches from the device named (reach_find(), with the namespace its kind says it names). */
+void disk_reach(struct device *dev, enum reach_scope scope, struct reach *r);
+
 /*
  * 0 when option may erase every disk it reaches from dev with scope: dev
  * is a whole disk (need_whole_disk) named as need_named_target wants, and

@@ -19,6 +19,7 @@
 #include "erase_record.h"
 #include "erase_verify.h"
 #include "erasecheck.h"
+#include "inuse.h"
 #include "reach.h"
 #include "sysfs.h"
 #include "json.h"
@@ -71,7 +72,7 @@ void erase_json_sanitize_status(const struct sanitize_poll *p)
 static const struct reach *disks_of(struct device *dev)
 {
 	if (!dev->reach_valid) {
-		reach_find(dev->fd, dev->nvme_nsid, REACH_NAMED, &dev->reach);
+		disk_reach(dev, REACH_NAMED, &dev->reach);
 		dev->reach_valid = true;
 	}
 	return &dev->reach;

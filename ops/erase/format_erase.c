@@ -61,7 +61,7 @@ int format_erase_step(struct device *dev, const struct settings *s, enum opt_id 
 		out("This controller's format erases every namespace: %s\n", names);
 	}
 	snprintf(command, sizeof(command), "NVMe Format NVM with %s of namespace %u",
-		 r.crypto ? "cryptographic erase" : "user-data erase", (unsigned int)dev->nvme_nsid);
+		 r.crypto ? "cryptographic erase" : "user-data erase", (unsigned int)r.nsid);
 	erase_sample_before(dev, leaves, 0, command);
 	if (erase_proof_asked(s))
 		erase_run_hidden(dev);

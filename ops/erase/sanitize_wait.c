@@ -14,6 +14,7 @@
 #include "erasecheck.h"
 #include "json.h"
 #include "progress.h"
+#include "inuse.h"
 #include "reach.h"
 #include "report.h"
 #include "sanitize_wait.h"
@@ -25,7 +26,7 @@ static int check_after(struct device *dev, const struct settings *s, const struc
 						       : "Sanitize operation completed without error\n");
 	drop_cached_sectors(dev);
 	if (!dev->reach_valid && dev->disk->erase_scope) {
-		reach_find(dev->fd, dev->nvme_nsid, dev->disk->erase_scope(dev, ERASE_BY_SANITIZE), &dev->reach);
+		disk_reach(dev, dev->disk->erase_scope(dev, ERASE_BY_SANITIZE), &dev->reach);
 		dev->reach_valid = true;
 	}
 	return erase_check(dev, p->left, 0, verify_full(s));
