@@ -325,15 +325,12 @@ int ata_exec(struct device *dev, const struct ata_cmd *cmd, struct ata_result *r
 
 const char *sat_low_power_state(struct device *dev)
 {
-	uint8_t cdb[6] = { 0x03, 0, 0, 0, 32, 0 };	/* REQUEST SENSE, 32 bytes */
-	uint8_t buf[32] = { 0 };
 	struct sg_reply r;
 	struct sense now;
 
 	if (!dev->usb_driver)
 		return NULL;
-	sg_send(dev, cdb, sizeof(cdb), SG_DATA_IN, buf, sizeof(buf), ATA_DEFAULT_TIMEOUT_S, &r);
-	if (r.cat != SG_CAT_GOOD || !sense_normalise(buf, (unsigned int)r.got, &now))
+	if (!sg_request_sense(dev, ATA_DEFAULT_TIMEOUT_S, &now, &r) || r.cat != SG_CAT_GOOD)
 		return NULL;
 	/* "Low power condition on" alone does not say which: CHECK POWER MODE may. */
 	switch (sense_power_condition(&now)) {

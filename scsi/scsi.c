@@ -11,30 +11,24 @@
 #include "sg.h"
 #include "unaligned.h"
 
-int scsi_exec(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum scsi_dir dir, void *buf,
-	      size_t len, unsigned int timeout_s, struct scsi_result *res)
+/* How a command ended, as the SCSI kind's callers read it: 0, or an errno with res->cause. */
+static int result_of_reply(const struct sg_reply *r, struct scsi_result *res)
 {
-	static const enum sg_dir directions[] = {
-		[SCSI_NO_DATA] = SG_NO_DATA, [SCSI_DATA_IN] = SG_DATA_IN, [SCSI_DATA_OUT] = SG_DATA_OUT,
-	};
-	struct sg_reply r;
-
 	memset(res, 0, sizeof(*res));
-	sg_send(dev, cdb, cdb_len, directions[dir], buf, len, timeout_s, &r);
-	res->status = r.status;
-	res->got = r.got;
-	switch (r.cat) {
+	res->status = r->status;
+	res->got = r->got;
+	switch (r->cat) {
 	case SG_CAT_IOCTL:
-		snprintf(res->cause, sizeof(res->cause), "%s", strerror(r.err));
-		return r.err;
+		snprintf(res->cause, sizeof(res->cause), "%s", strerror(r->err));
+		return r->err;
 	case SG_CAT_TIMEOUT:
 		snprintf(res->cause, sizeof(res->cause), "command timed out");
 		return ETIMEDOUT;
 	case SG_CAT_HOST_ERROR:
-		snprintf(res->cause, sizeof(res->cause), "host error 0x%02x", r.host_status);
+		snprintf(res->cause, sizeof(res->cause), "host error 0x%02x", r->host_status);
 		return EIO;
 	case SG_CAT_SENSE:
-		if (!sense_normalise(r.sense, r.sense_len, &res->sense)) {
+		if (!sense_normalise(r->sense, r->sense_len, &res->sense)) {
 			snprintf(res->cause, sizeof(res->cause), "bad/missing sense data");
 			return EIO;
 		}
@@ -43,10 +37,37 @@ int scsi_exec(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum
 		sense_describe(&res->sense, res->cause, sizeof(res->cause));
 		return EIO;
 	case SG_CAT_STATUS:
-		snprintf(res->cause, sizeof(res->cause), "SCSI status 0x%02x", r.status);
+		snprintf(res->cause, sizeof(res->cause), "SCSI status 0x%02x", r->status);
 		return EIO;
 	case SG_CAT_GOOD:
 		break;
+	}
+	return 0;
+}
+
+int scsi_exec(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum scsi_dir dir, void *buf,
+	      size_t len, unsigned int timeout_s, struct scsi_result *res)
+{
+	static const enum sg_dir directions[] = {
+		[SCSI_NO_DATA] = SG_NO_DATA, [SCSI_DATA_IN] = SG_DATA_IN, [SCSI_DATA_OUT] = SG_DATA_OUT,
+	};
+	struct sg_reply r;
+
+	sg_send(dev, cdb, cdb_len, directions[dir], buf, len, timeout_s, &r);
+	return result_of_reply(&r, res);
+}
+
+int scsi_request_sense(struct device *dev, struct sense *now, struct scsi_result *res)
+{
+	struct sg_reply r;
+	bool got = sg_request_sense(dev, 0, now, &r);
+	int err = result_of_reply(&r, res);
+
+	if (err)
+		return err;
+	if (!got) {
+		snprintf(res->cause, sizeof(res->cause), "REQUEST SENSE returned no sense data");
+		return EIO;
 	}
 	return 0;
 }
@@ -344,23 +365,6 @@ int scsi_log_sense(struct device *dev, uint8_t page, uint8_t *buf, size_t len, s
 	put_be16(cdb + 7, (uint16_t)len);
 	memset(buf, 0, len);
 	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, buf, len, 0, res);
-}
-
-int scsi_request_sense(struct device *dev, struct sense *now, struct scsi_result *res)
-{
-	uint8_t buf[32];
-	uint8_t cdb[6] = { SCSI_REQUEST_SENSE, 0, 0, 0, sizeof(buf), 0 };
-	int err;
-
-	memset(buf, 0, sizeof(buf));
-	err = scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, buf, sizeof(buf), 0, res);
-	if (err)
-		return err;
-	if (!sense_normalise(buf, (unsigned int)res->got, now)) {
-		snprintf(res->cause, sizeof(res->cause), "REQUEST SENSE returned no sense data");
-		return EIO;
-	}
-	return 0;
 }
 
 int scsi_sanitize(struct device *dev, uint8_t action, const uint8_t *param, size_t len, struct scsi_result *res)

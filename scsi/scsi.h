@@ -24,7 +24,7 @@ static inline bool scsi_cautious(const struct device *dev)
 
 enum scsi_opcode {
 	SCSI_FORMAT_UNIT = 0x04,
-	SCSI_REQUEST_SENSE = 0x03,
+	/* REQUEST SENSE (03h): transport/sg.h, which a SAT bridge's ATA disk asks too. */
 	SCSI_INQUIRY = 0x12,
 	SCSI_START_STOP_UNIT = 0x1b,
 	SCSI_READ_CAPACITY_10 = 0x25,

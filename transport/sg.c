@@ -68,3 +68,12 @@ void sg_send(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum 
 		complain("%c", '\n');
 	}
 }
+
+bool sg_request_sense(struct device *dev, unsigned int timeout_s, struct sense *now, struct sg_reply *r)
+{
+	uint8_t buf[32] = { 0 };
+	uint8_t cdb[6] = { SG_REQUEST_SENSE, 0, 0, 0, sizeof(buf), 0 };
+
+	sg_send(dev, cdb, sizeof(cdb), SG_DATA_IN, buf, sizeof(buf), timeout_s, r);
+	return sense_normalise(buf, (unsigned int)r->got, now);
+}

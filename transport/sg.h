@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "device.h"
+#include "sense.h"
 
 /* A request whose timeout is 0 gets this many seconds. */
 #define SG_DEFAULT_TIMEOUT_S 30
@@ -42,5 +43,15 @@ struct sg_reply {
 /* Send cdb with len bytes of buf in direction dir; *r says how it ended. */
 void sg_send(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum sg_dir dir, void *buf, size_t len,
 	     unsigned int timeout_s, struct sg_reply *r);
+
+/*
+ * REQUEST SENSE (SPC-4 6.39), on any kind that takes SCSI commands (a SCSI
+ * disk, a SAT bridge): the sense data the device holds now, normalised into
+ * *now; false where the bytes that came hold none.  *r says how the command
+ * ended (the caller judges it).
+ */
+#define SG_REQUEST_SENSE 0x03
+
+bool sg_request_sense(struct device *dev, unsigned int timeout_s, struct sense *now, struct sg_reply *r);
 
 #endif
