@@ -51,6 +51,7 @@ check: hdparm
 # (clang-tidy's count of the warnings it suppressed in system headers is left out).
 lint:
 	@n=$$(cat $(SRCS) | grep -c 'ioctl([^;]*SG_IO[,)]'); [ "$$n" = 1 ] || { echo "lint: $$n ioctl(SG_IO) call sites; one is wanted, in transport/sg.c" >&2; exit 1; }
+	@f=$$(grep -l 'ioctl([^;]*NVME_IOCTL' $(SRCS) | tr '\n' ' '); [ "$$f" = "transport/nvme_ioctl.c " ] || { echo "lint: NVMe pass-through ioctls in $$f; they are wanted in transport/nvme_ioctl.c alone" >&2; exit 1; }
 	@bash tests/layers.sh
 	@bash tests/sizes.sh $(SRCS)
 	@cppcheck --enable=warning,performance,portability --error-exitcode=1 --quiet -D_GNU_SOURCE $(addprefix -I,$(DIRS)) $(SRCS) tests/tools/*.c

@@ -1,6 +1,6 @@
 /*
- * NVMe through the kernel's pass-through ioctls (NVME_IOCTL_ADMIN_CMD,
- * NVME_IOCTL_IO_CMD): one typed call per command this program sends, its
+ * NVMe commands, sent by the transport's pass-through (transport/nvme_ioctl.c,
+ * admin and I/O queues): one typed call per command this program sends, its
  * opcode and fields named in nvme_spec.h.  Nothing is printed: a failed
  * command fills a struct disk_cause (the command, and the NVMe status in
  * words) for the caller to word.  The disk's commands built on these are
@@ -11,13 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 
-#include <linux/nvme_ioctl.h>
 
 #include "array.h"
 #include "nvme.h"
+#include "nvme_ioctl.h"
 #include "nvme_spec.h"
 #include "unaligned.h"
 
@@ -54,11 +53,11 @@ static const char *nvme_status_text(int status)
  * (what, or the caller's c->what where what is NULL) and why (the NVMe
  * status in words).  A command that succeeds leaves *c as it was.
  */
-static int nvme_send(struct device *dev, unsigned long req, struct nvme_passthru_cmd *cmd, const char *what,
+static int nvme_send(struct device *dev, enum nvme_queue q, struct nvme_passthru_cmd *cmd, const char *what,
 		     struct disk_cause *c)
 {
-	int rc = ioctl(dev->fd, req, cmd);
-	int err = rc < 0 ? errno : EIO;
+	int rc = nvme_ioctl_send(dev->fd, q, cmd);
+	int err = rc < 0 ? -rc : EIO;
 
 	if (rc == 0)
 		return 0;
@@ -81,7 +80,7 @@ static int identify(struct device *dev, uint8_t cns, uint32_t nsid, void *buf, s
 	};
 
 	memset(buf, 0, NVME_IDENTIFY_BYTES);
-	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd,
+	return nvme_send(dev, NVME_ADMIN_QUEUE, &cmd,
 			 cns == NVME_CNS_CONTROLLER ? "NVMe Identify Controller" : "NVMe Identify Namespace", c);
 }
 
@@ -110,7 +109,7 @@ static int features(struct device *dev, uint8_t opcode, uint32_t nsid, uint8_t f
 		    struct disk_cause *c, uint32_t *result)
 {
 	struct nvme_passthru_cmd cmd = { .opcode = opcode, .nsid = nsid, .cdw10 = fid, .cdw11 = value };
-	int err = nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, what, c);
+	int err = nvme_send(dev, NVME_ADMIN_QUEUE, &cmd, what, c);
 
 	*result = cmd.result;
 	return err;
@@ -152,7 +151,7 @@ int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uin
 	int err;
 
 	memset(buf, 0, bytes);
-	if ((err = nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Get Features", c)))
+	if ((err = nvme_send(dev, NVME_ADMIN_QUEUE, &cmd, "NVMe Get Features", c)))
 		return err;
 	*result = cmd.result;
 	return 0;
@@ -177,7 +176,7 @@ int nvme_admin_get_log(struct device *dev, uint8_t lid, void *buf, uint32_t byte
 	};
 
 	memset(buf, 0, bytes);
-	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, NULL, c);
+	return nvme_send(dev, NVME_ADMIN_QUEUE, &cmd, NULL, c);
 }
 
 int nvme_admin_security_receive(struct device *dev, uint8_t protocol, uint16_t sp_specific, void *buf, uint32_t len,
@@ -197,7 +196,7 @@ int nvme_admin_security_receive(struct device *dev, uint8_t protocol, uint16_t s
 	};
 
 	memset(buf, 0, len);
-	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Security Receive", c);
+	return nvme_send(dev, NVME_ADMIN_QUEUE, &cmd, "NVMe Security Receive", c);
 }
 
 int nvme_admin_security_send(struct device *dev, uint8_t protocol, uint16_t sp_specific, const void *buf, uint32_t len,
@@ -213,7 +212,7 @@ int nvme_admin_security_send(struct device *dev, uint8_t protocol, uint16_t sp_s
 		.cdw11 = len,
 	};
 
-	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Security Send", c);
+	return nvme_send(dev, NVME_ADMIN_QUEUE, &cmd, "NVMe Security Send", c);
 }
 
 int nvme_admin_sanitize(struct device *dev, uint32_t cdw10, uint32_t pattern, struct disk_cause *c)
@@ -226,7 +225,7 @@ int nvme_admin_sanitize(struct device *dev, uint32_t cdw10, uint32_t pattern, st
 		.cdw11 = pattern,
 	};
 
-	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Sanitize", c);
+	return nvme_send(dev, NVME_ADMIN_QUEUE, &cmd, "NVMe Sanitize", c);
 }
 
 int nvme_admin_format(struct device *dev, uint32_t nsid, uint32_t cdw10, struct disk_cause *c)
@@ -239,14 +238,14 @@ int nvme_admin_format(struct device *dev, uint32_t nsid, uint32_t cdw10, struct 
 		.timeout_ms = 4u * 3600u * 1000u,
 	};
 
-	return nvme_send(dev, NVME_IOCTL_ADMIN_CMD, &cmd, "NVMe Format NVM", c);
+	return nvme_send(dev, NVME_ADMIN_QUEUE, &cmd, "NVMe Format NVM", c);
 }
 
 int nvme_io_flush(struct device *dev, struct disk_cause *c)
 {
 	struct nvme_passthru_cmd cmd = { .opcode = NVME_IO_FLUSH, .nsid = nvme_nsid(dev), .timeout_ms = 60000 };
 
-	return nvme_send(dev, NVME_IOCTL_IO_CMD, &cmd, "NVMe Flush", c);
+	return nvme_send(dev, NVME_IO_QUEUE, &cmd, "NVMe Flush", c);
 }
 
 int nvme_io_read(struct device *dev, uint64_t lba, void *buf, uint32_t bytes, struct disk_cause *c)
@@ -262,7 +261,7 @@ int nvme_io_read(struct device *dev, uint64_t lba, void *buf, uint32_t bytes, st
 		.timeout_ms = 60000,
 	};
 
-	return nvme_send(dev, NVME_IOCTL_IO_CMD, &cmd, NULL, c);
+	return nvme_send(dev, NVME_IO_QUEUE, &cmd, NULL, c);
 }
 
 void nvme_dsm_pack(const struct sector_range *pieces, unsigned int n, uint8_t buf[NVME_DSM_BYTES])
@@ -291,7 +290,7 @@ int nvme_io_deallocate(struct device *dev, const struct sector_range *pieces, un
 	if (!buf)
 		return ENOMEM;
 	nvme_dsm_pack(pieces, n, buf);
-	err = nvme_send(dev, NVME_IOCTL_IO_CMD, &cmd, "NVMe Dataset Management (deallocate)", c);
+	err = nvme_send(dev, NVME_IO_QUEUE, &cmd, "NVMe Dataset Management (deallocate)", c);
 	free(buf);
 	return err;
 }
@@ -320,7 +319,7 @@ bool nvme_detect(struct device *dev)
 	if (fstat(dev->fd, &st) || !(S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)))
 		return false;
 	/* A namespace, as a block device or a generic node (/dev/ngXnY), says which it is. */
-	id = ioctl(dev->fd, NVME_IOCTL_ID);
+	id = nvme_ioctl_nsid(dev->fd);
 	if (id > 0)
 		return keep_nsid(dev, (uint32_t)id);
 	if (!S_ISCHR(st.st_mode))
