@@ -17,6 +17,7 @@
 #include "ata_checks.h"
 #include "checks.h"
 #include "erasecheck.h"
+#include "erase_record.h"
 #include "sectors.h"
 #include "ata_commands.h"
 #include "report.h"
@@ -152,7 +153,7 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 	}
 	out("changing sector size configuration to %llu: ", (unsigned long long)wanted);
 	fflush(stdout);
-	erase_run_format_sent(dev, "ATA SET SECTOR CONFIGURATION EXT", NULL);
+	erase_format_about_to_send(dev, "ATA SET SECTOR CONFIGURATION EXT", NULL);
 	err = say_outcome(ata_set_sector_configuration(dev, (uint16_t)check, (uint16_t)index, &res));
 	erase_run_format_ended(dev, err ? "failed" : "completed", NULL, NULL);
 	if (err)

@@ -130,7 +130,7 @@ static int security_erase(struct device *dev, const struct settings *s, enum opt
 
 	/* Before ERASE PREPARE: the drive aborts an ERASE UNIT that does not follow it at once. */
 	if (proven) {
-		erase_sample_before(dev, ERASE_TO_SOME_PATTERN, 0,
+		erase_about_to_send(dev, ERASE_TO_SOME_PATTERN, 0,
 				    enhanced ? "SECURITY ERASE UNIT (enhanced)" : "SECURITY ERASE UNIT");
 		erase_run_hidden(dev);
 	}

@@ -408,7 +408,7 @@ int erase_record_check(struct device *dev, const struct settings *s)
 	return err == ENOENT || err == ENOTDIR || err == ENOSPC || err == EROFS ? err : EACCES;
 }
 
-void erase_record_sent(struct device *dev)
+static void erase_record_sent(struct device *dev)
 {
 	struct record_file *rf = dev->record;
 	size_t len;
@@ -485,4 +485,16 @@ void erase_record_free(struct device *dev)
 {
 	free(dev->record);
 	dev->record = NULL;
+}
+
+void erase_about_to_send(struct device *dev, enum erase_kind kind, uint32_t pattern, const char *command)
+{
+	erase_sample_before(dev, kind, pattern, command);
+	erase_record_sent(dev);
+}
+
+void erase_format_about_to_send(struct device *dev, const char *command, const struct disk_format_summary *before)
+{
+	erase_run_format_sent(dev, command, before);
+	erase_record_sent(dev);
 }

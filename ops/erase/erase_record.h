@@ -30,8 +30,15 @@ int erase_record_write(struct device *dev, const struct settings *s, int status)
  */
 int erase_record_check(struct device *dev, const struct settings *s);
 
-/* Just before the erase goes out: the file says it was sent, its outcome unknown (what a kill leaves). */
-void erase_record_sent(struct device *dev);
+/*
+ * Just before an erase goes out: the sample of the disks it reaches
+ * (erase_sample_before()), then the record's file says it was sent, its
+ * outcome unknown (what a kill leaves).
+ */
+void erase_about_to_send(struct device *dev, enum erase_kind kind, uint32_t pattern, const char *command);
+
+/* The same for a format (erase_run_format_sent()): no sample, the record's file says it was sent. */
+void erase_format_about_to_send(struct device *dev, const char *command, const struct disk_format_summary *before);
 
 /*
  * A signal (sig) stops hdparm while the erase runs in the drive: the file

@@ -16,7 +16,6 @@
 #include <linux/fs.h>
 
 #include "array.h"
-#include "erase_record.h"
 #include "erase_verify.h"
 #include "erasecheck.h"
 #include "inuse.h"
@@ -186,7 +185,6 @@ void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t patt
 			b->blocks = 0;	/* a partial sample compares nothing */
 		sample_close(&sd);
 	}
-	erase_record_sent(dev);
 }
 
 static const struct erase_before *before_of(const struct device *dev, dev_t devnum)
@@ -383,7 +381,6 @@ void erase_run_format_sent(struct device *dev, const char *command, const struct
 	/* Known from the start: a wait that is interrupted still records what the disk was. */
 	if ((run->have_before = before != NULL))
 		run->format_before = *before;
-	erase_record_sent(dev);
 }
 
 void erase_run_format_ended(struct device *dev, const char *status, const struct disk_format_summary *before,

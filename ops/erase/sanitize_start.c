@@ -12,6 +12,7 @@
 #include "checks.h"
 #include "erase_verify.h"
 #include "erasecheck.h"
+#include "erase_record.h"
 #include "report.h"
 #include "sanitize_start.h"
 
@@ -64,7 +65,7 @@ int sanitize_start_step(struct device *dev, const struct settings *s, enum opt_i
 	if ((err = check_request(dev, s, opt, &r)))
 		return err;
 	if (erases)
-		erase_sample_before(dev, r.leaves, r.pattern, r.command);
+		erase_about_to_send(dev, r.leaves, r.pattern, r.command);
 	if (erases && erase_proof_asked(s))
 		erase_run_hidden(dev);
 	out("Issuing %s\n", r.command);

@@ -18,6 +18,7 @@
 
 #include "checks.h"
 #include "erasecheck.h"
+#include "erase_record.h"
 #include "clock.h"
 #include "json.h"
 #include "progress.h"
@@ -284,7 +285,7 @@ int sector_format_step(struct device *dev, const struct settings *s, enum opt_id
 		snprintf(command, sizeof(command), "%s %s to %u-byte blocks, protection type %u", dev->disk->kind,
 			 before.command ? before.command : "format", r.bytes, r.pi_type);
 		dev->format_before = summary_of(&before);
-		erase_run_format_sent(dev, command, &dev->format_before);
+		erase_format_about_to_send(dev, command, &dev->format_before);
 	}
 	if ((err = dev->disk->block_format_set(dev, &r, &cause)))
 		return say_cause_for(&cause, err, name);

@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "erase_verify.h"
 #include "erasecheck.h"
+#include "erase_record.h"
 #include "json.h"
 #include "progress.h"
 #include "reach.h"
@@ -352,7 +353,7 @@ int tcg_psid_revert_step(struct device *dev, const struct settings *s, enum opt_
 		reach_list(&dev->reach, names, sizeof(names));
 		out("This revert erases every namespace of the NVM subsystem: %s\n", names);
 	}
-	erase_sample_before(dev, ERASE_CRYPTO, 0, command);
+	erase_about_to_send(dev, ERASE_CRYPTO, 0, command);
 	if (erase_proof_asked(s))
 		erase_run_hidden(dev);
 	out("Issuing %s\n", command);
