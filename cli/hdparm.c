@@ -339,7 +339,7 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 		complain("--erase-verify goes with --format-erase, --security-erase, --tcg-psid-revert or --sanitize-wait\n");
 		return EINVAL;
 	}
-	if (ps->s.v[OPT_ERASE_RECORD].given && !settings_together(&ps->s)) {
+	if (ps->s.v[OPT_ERASE_RECORD].given && !settings_recorded(&ps->s)) {
 		complain("--erase-record goes with an erase (--sanitize-*, --format-erase, --security-erase, --tcg-psid-revert),"
 			 " --sanitize-wait, or a format (--set-sector-size, --format-wait)\n");
 		return EINVAL;
@@ -380,7 +380,12 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 	/* A format of many disks runs them together; its wait is part of it. */
 	if (ps->sole && ps->sole->id == OPT_SET_SECTOR_SIZE && ps->s.v[OPT_FORMAT_WAIT].given)
 		ps->actions--;
-	if (ps->sole && (ps->actions > 1 || (ps->njobs > 1 && ps->sole->id != OPT_SET_SECTOR_SIZE))) {
+	if ((ps->s.v[OPT_FW_SLOT].given || ps->s.v[OPT_FW_ACTIVATE_NOW].given) && !ps->s.v[OPT_FWDOWNLOAD].given) {
+		complain("--fw-slot and --fw-activate-now go with --fwdownload\n");
+		return EINVAL;
+	}
+	/* Many disks of a format or a firmware download run together: each checked before any is sent a command. */
+	if (ps->sole && (ps->actions > 1 || (ps->njobs > 1 && ps->sole->together == ONE_BY_ONE))) {
 		complain("--%s: must be the only option, for a single device\n", ps->sole->name);
 		return EINVAL;
 	}

@@ -29,6 +29,31 @@ enum disk_cache { DISK_WRITE_CACHE, DISK_LOOKAHEAD };
 /* What a disk says of one of its caches. */
 enum disk_cache_state { CACHE_UNKNOWN, CACHE_UNSUPPORTED, CACHE_OFF, CACHE_ON };
 
+/* What a disk says of its firmware (--fwdownload's plan, -I's slots): facts, worded by the operation. */
+#define DISK_FW_SLOTS 7
+struct disk_firmware {
+	char revision[41];		/* the image running now ("": not said) */
+	bool can_download;		/* the disk takes a download (else cause.why says why not) */
+	unsigned int slots;		/* its slots (0: one image, no slots) */
+	bool slot1_read_only;
+	bool activate_now;		/* it can activate an image without a reset */
+	unsigned int active_slot;	/* 0: not said */
+	unsigned int next_slot;		/* the slot active after the next reset (0: not said) */
+	char slot_revision[DISK_FW_SLOTS + 1][9];	/* [1..slots]: each slot's image ("": empty) */
+	uint32_t piece;			/* the bytes of each download piece the disk takes (the last may be shorter) */
+	uint32_t granularity;		/* the image must be whole pieces of this many bytes (0: whole dwords) */
+	struct disk_cause cause;
+};
+
+/* How a commit ended: the image is in its slot either way where a reset is still needed. */
+enum firmware_commit {
+	FW_COMMITTED,			/* replaced; active now, or at the next reset as asked */
+	FW_NEEDS_CONVENTIONAL_RESET,	/* in its slot; active after a conventional reset (a power cycle) */
+	FW_NEEDS_SUBSYSTEM_RESET,	/* ... after an NVM subsystem reset */
+	FW_NEEDS_CONTROLLER_RESET,	/* ... after a controller level reset */
+	FW_COMMIT_FAILED,		/* cause.why says why, and what to do */
+};
+
 /* What a disk says of its temperature (-H): facts, worded by the operation (temperature.c). */
 struct disk_temperature {
 	enum temperature_source { TEMP_HITACHI, TEMP_SCT_STATUS, TEMP_SMART_ATTRIBUTE, TEMP_NVME_HEALTH, TEMP_SCSI_LOG } source;

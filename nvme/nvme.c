@@ -179,6 +179,33 @@ int nvme_admin_get_log(struct device *dev, uint8_t lid, void *buf, uint32_t byte
 	return nvme_send(dev, NVME_ADMIN_QUEUE, &cmd, NULL, c);
 }
 
+int nvme_admin_fw_download(struct device *dev, const void *buf, uint32_t bytes, uint32_t offset, struct disk_cause *c)
+{
+	/* NUMD: the dwords less one; OFST: the offset in dwords.  The controller's, not a namespace's. */
+	struct nvme_passthru_cmd cmd = {
+		.opcode = NVME_ADMIN_FW_DOWNLOAD,
+		.addr = (uint64_t)(uintptr_t)buf,
+		.data_len = bytes,
+		.cdw10 = bytes / 4 - 1,
+		.cdw11 = offset / 4,
+		.timeout_ms = 60000,
+	};
+
+	return nvme_send(dev, NVME_ADMIN_QUEUE, &cmd, "NVMe Firmware Image Download", c);
+}
+
+int nvme_admin_fw_commit(struct device *dev, unsigned int slot, unsigned int action, struct disk_cause *c)
+{
+	/* An activation may take the controller minutes (MTFA bounds only an activation without reset). */
+	struct nvme_passthru_cmd cmd = {
+		.opcode = NVME_ADMIN_FW_COMMIT,
+		.cdw10 = NVME_COMMIT_CDW10(slot, action),
+		.timeout_ms = 600000,
+	};
+
+	return nvme_send(dev, NVME_ADMIN_QUEUE, &cmd, "NVMe Firmware Commit", c);
+}
+
 int nvme_admin_security_receive(struct device *dev, uint8_t protocol, uint16_t sp_specific, void *buf, uint32_t len,
 				struct disk_cause *c)
 {

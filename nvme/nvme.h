@@ -62,6 +62,12 @@ int nvme_admin_security_receive(struct device *dev, uint8_t protocol, uint16_t s
 int nvme_admin_security_send(struct device *dev, uint8_t protocol, uint16_t sp_specific, const void *buf, uint32_t len,
 			     struct disk_cause *c);
 
+/* Firmware Image Download: bytes (whole dwords) of buf at offset bytes of the image. */
+int nvme_admin_fw_download(struct device *dev, const void *buf, uint32_t bytes, uint32_t offset, struct disk_cause *c);
+
+/* Firmware Commit of slot (0: the controller chooses) with action (nvme_spec.h); c->status: the NVMe status. */
+int nvme_admin_fw_commit(struct device *dev, unsigned int slot, unsigned int action, struct disk_cause *c);
+
 int nvme_admin_sanitize(struct device *dev, uint32_t cdw10, uint32_t pattern, struct disk_cause *c);
 
 /* Format NVM of namespace nsid (NVME_NSID_ALL: every one) with CDW10 (nvme_spec.h's fields). */

@@ -16,6 +16,7 @@
 #include "json.h"
 #include "nvme.h"
 #include "nvme_disk.h"
+#include "nvme_firmware.h"
 #include "reach.h"
 #include "nvme_erase.h"
 #include "nvme_identify.h"
@@ -591,6 +592,9 @@ const struct disk_ops nvme_disk = {
 	.standby_now = nvme_disk_standby_now,
 	.erase_scope = nvme_erase_scope,
 	.namespace_id = nvme_disk_namespace,
+	.firmware = nvme_firmware,
+	.firmware_piece = nvme_firmware_piece,
+	.firmware_commit = nvme_firmware_commit,
 	.identity = nvme_disk_identity,
 	.temperature = nvme_disk_temperature,
 	.temperature_wakes_nothing = true,

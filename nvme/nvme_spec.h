@@ -21,6 +21,8 @@ enum nvme_admin_opcode {
 	NVME_ADMIN_IDENTIFY = 0x06,
 	NVME_ADMIN_SET_FEATURES = 0x09,
 	NVME_ADMIN_GET_FEATURES = 0x0a,
+	NVME_ADMIN_FW_COMMIT = 0x10,
+	NVME_ADMIN_FW_DOWNLOAD = 0x11,
 	NVME_ADMIN_FORMAT_NVM = 0x80,
 	NVME_ADMIN_SECURITY_SEND = 0x81,
 	NVME_ADMIN_SECURITY_RECEIVE = 0x82,
@@ -33,6 +35,7 @@ enum nvme_admin_opcode {
 /* Log page identifiers of Get Log Page (CDW10 bits 7:0). */
 enum nvme_log_id {
 	NVME_LOG_SMART_HEALTH = 0x02,	/* 512 bytes: bytes 2:1 the composite temperature, kelvin */
+	NVME_LOG_FW_SLOT = 0x03,	/* 512 bytes: struct nvme_fw_slot_log */
 	NVME_LOG_SANITIZE_STATUS = 0x81,
 };
 #define NVME_SMART_COMPOSITE_TEMPERATURE 1
@@ -62,6 +65,46 @@ enum nvme_sanitize_action {
 /* OACS (Identify Controller bytes 257:256): bit 1, Format NVM. */
 #define NVME_OACS_SECURITY (1u << 0)	/* Security Send and Receive */
 #define NVME_OACS_FORMAT (1u << 1)
+#define NVME_OACS_FIRMWARE (1u << 2)	/* Firmware Commit and Firmware Image Download */
+
+/* FRMW (Identify Controller byte 260): the firmware slots. */
+#define NVME_FRMW_SLOT1_RO (1u << 0)
+#define NVME_FRMW_SLOTS(frmw) (((frmw) >> 1) & 7)
+#define NVME_FRMW_ACTIVATE_NOW (1u << 4)	/* activation without a reset */
+#define NVME_FW_SLOTS_MAX 7
+
+/* FWUG (Identify Controller byte 319): the download granularity in 4 KiB units; 0: not said, FFh: none. */
+#define NVME_FWUG_UNIT 4096u
+#define NVME_FWUG_NONE 0xffu
+
+/* Firmware Commit's CDW10 (NVMe Base 1.4, 5.11): the slot in 2:0, the commit action in 5:3. */
+enum nvme_commit_action {
+	NVME_COMMIT_REPLACE = 0,		/* replace the image in the slot, not activated */
+	NVME_COMMIT_REPLACE_AT_RESET = 1,	/* replace, and activate it at the next reset */
+	NVME_COMMIT_ACTIVATE_AT_RESET = 2,	/* activate the slot's image at the next reset */
+	NVME_COMMIT_REPLACE_NOW = 3,		/* replace, and activate it now, without a reset */
+};
+#define NVME_COMMIT_CDW10(slot, action) ((uint32_t)(slot) | (uint32_t)(action) << 3)
+
+/* Firmware Commit and Image Download: their command specific statuses (SCT 1), NVMe Base 1.4. */
+enum nvme_commit_status {
+	NVME_SC_INVALID_FW_SLOT = 0x106,
+	NVME_SC_INVALID_FW_IMAGE = 0x107,
+	NVME_SC_FW_NEEDS_CONVENTIONAL_RESET = 0x10b,
+	NVME_SC_FW_NEEDS_SUBSYSTEM_RESET = 0x110,
+	NVME_SC_FW_NEEDS_CONTROLLER_RESET = 0x111,
+	NVME_SC_FW_NEEDS_MAX_TIME_VIOLATION = 0x112,
+	NVME_SC_FW_ACTIVATION_PROHIBITED = 0x113,
+	NVME_SC_OVERLAPPING_RANGE = 0x114,
+};
+
+/* Firmware Slot Information log (03h). */
+struct nvme_fw_slot_log {
+	uint8_t afi;		/* the active slot in 2:0, the slot active at the next reset in 6:4 (0: none said) */
+	uint8_t rsvd1[7];
+	char frs[NVME_FW_SLOTS_MAX][8];	/* each slot's revision, ASCII ("": empty) */
+	uint8_t rsvd64[448];
+} __attribute__((packed));
 
 /* FNA (Identify Controller byte 524): how Format NVM reaches the namespaces. */
 #define NVME_FNA_FORMAT_ALL (1u << 0)		/* a format applies to every namespace */
@@ -196,7 +239,11 @@ struct nvme_id_ctrl {
 	uint32_t hmpre, hmmin;	/* host memory buffer, 4 KiB units */
 	uint8_t tnvmcap[16];	/* total NVM capacity, bytes */
 	uint8_t unvmcap[16];	/* unallocated NVM capacity, bytes */
-	uint8_t rsvd312[16];
+	uint32_t rpmbs;
+	uint16_t edstt;
+	uint8_t dsto;
+	uint8_t fwug;		/* firmware update granularity (NVME_FWUG_*) */
+	uint8_t rsvd320[8];
 	uint32_t sanicap;	/* sanitize capabilities */
 	uint8_t rsvd332[180];
 	uint8_t sqes, cqes;
@@ -241,6 +288,8 @@ _Static_assert(sizeof(struct nvme_id_ns) == NVME_IDENTIFY_BYTES, "Identify Names
 _Static_assert(offsetof(struct nvme_id_ctrl, oacs) == 256, "OACS at byte 256");
 _Static_assert(offsetof(struct nvme_id_ctrl, tnvmcap) == 280, "TNVMCAP at byte 280");
 _Static_assert(offsetof(struct nvme_id_ctrl, sanicap) == 328, "SANICAP at byte 328");
+_Static_assert(offsetof(struct nvme_id_ctrl, fwug) == 319, "FWUG at byte 319");
+_Static_assert(sizeof(struct nvme_fw_slot_log) == 512, "the Firmware Slot Information log is 512 bytes");
 _Static_assert(offsetof(struct nvme_id_ctrl, nn) == 516, "NN at byte 516");
 _Static_assert(offsetof(struct nvme_id_ctrl, vwc) == 525, "VWC at byte 525");
 _Static_assert(offsetof(struct nvme_id_ctrl, psd) == 2048, "power states at byte 2048");

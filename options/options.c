@@ -84,7 +84,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_DRQ_HSM_ERROR, .name = "drq-hsm-error", .usage = "--drq-hsm-error   Crash system with a \"stuck DRQ\" error (VERY DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--drq-hsm-error", .why = "This deliberately leaves the drive in a stuck-DRQ state and may hang or crash the system." } },
 	{ .id = OPT_FALLOCATE, .name = "fallocate", .arg = ARG_SIZE_FILE, .max = 1ULL << 53, .what = "bad/missing block-count", .cls = CLASS_SOLE, .usage = "--fallocate       Create a file without writing data to disk" },
 	{ .id = OPT_FIBMAP, .name = "fibmap", .arg = ARG_FILE, .cls = CLASS_SOLE, .usage = "--fibmap          Show device extents (and fragmentation) for a file" },
-	{ .id = OPT_FWDOWNLOAD, .name = "fwdownload", .arg = ARG_FILE, .cls = CLASS_SOLE, .usage = "--fwdownload            Download firmware file to drive (EXTREMELY DANGEROUS)", .confirm = { .needs = NEED_YES | NEED_DESTROY, .label = "--fwdownload", .why = FWDOWNLOAD_YES, .why_destroy = FWDOWNLOAD_DESTROY, .writes_medium = true } },
+	{ .id = OPT_FWDOWNLOAD, .name = "fwdownload", .arg = ARG_FILE, .cls = CLASS_SOLE, .usage = "--fwdownload            Download firmware file to drive (EXTREMELY DANGEROUS)", .confirm = { .needs = NEED_YES | NEED_DESTROY, .label = "--fwdownload", .why = FWDOWNLOAD_YES, .why_destroy = FWDOWNLOAD_DESTROY, .writes_medium = true }, .together = TOGETHER_FIRMWARE },
 	{ .id = OPT_FWDOWNLOAD_MODE3, .name = "fwdownload-mode3", .arg = ARG_FILE, .cls = CLASS_SOLE, .usage = "--fwdownload-mode3      Download firmware using min-size segments (EXTREMELY DANGEROUS)", .confirm = { .needs = NEED_YES | NEED_DESTROY, .label = "--fwdownload", .why = FWDOWNLOAD_YES, .why_destroy = FWDOWNLOAD_DESTROY, .writes_medium = true } },
 	{ .id = OPT_FWDOWNLOAD_MODE3_MAX, .name = "fwdownload-mode3-max", .arg = ARG_FILE, .cls = CLASS_SOLE, .usage = "--fwdownload-mode3-max  Download firmware using max-size segments (EXTREMELY DANGEROUS)", .confirm = { .needs = NEED_YES | NEED_DESTROY, .label = "--fwdownload", .why = FWDOWNLOAD_YES, .why_destroy = FWDOWNLOAD_DESTROY, .writes_medium = true } },
 	{ .id = OPT_FWDOWNLOAD_MODE7, .name = "fwdownload-mode7", .arg = ARG_FILE, .cls = CLASS_SOLE, .usage = "--fwdownload-mode7      Download firmware using a single segment (EXTREMELY DANGEROUS)", .confirm = { .needs = NEED_YES | NEED_DESTROY, .label = "--fwdownload", .why = FWDOWNLOAD_YES, .why_destroy = FWDOWNLOAD_DESTROY, .writes_medium = true } },
@@ -163,6 +163,8 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_WHY, .name = "why", .cls = CLASS_MODIFIER, .usage = "--why                         With --idle-spindown: say which process woke a disk it put in standby" },
 	{ .id = OPT_METRICS, .name = "metrics", .cls = CLASS_ALONE, .usage = "--metrics [DEV...]            Print every disk's state for Prometheus (none named: every disk), waking none" },
 	{ .id = OPT_METRICS_FILE, .name = "metrics-file", .arg = ARG_FILE, .what = "file name", .cls = CLASS_ALONE, .usage = "--metrics-file FILE [DEV...]  The same, written whole into FILE (node_exporter's textfile folder)" },
+	{ .id = OPT_FW_SLOT, .name = "fw-slot", .arg = ARG_U64, .min = 1, .max = 7, .what = "the firmware slot must be 1 to 7", .cls = CLASS_MODIFIER, .usage = "--fw-slot N                   With --fwdownload (NVMe): commit the image to slot N (default: a writable one not active)" },
+	{ .id = OPT_FW_ACTIVATE_NOW, .name = "fw-activate-now", .cls = CLASS_MODIFIER, .usage = "--fw-activate-now             With --fwdownload (NVMe, SCSI): activate the new firmware now, without a reset" },
 	{ .id = OPT_JSON, .name = "json", .cls = CLASS_MODIFIER, .usage = "--json                        Print one JSON document instead of text (schema: hdparm.8)" },
 };
 
@@ -192,6 +194,11 @@ bool settings_erase(const struct settings *s)
 bool settings_together(const struct settings *s)
 {
 	return given_together(s, ONE_BY_ONE);
+}
+
+bool settings_recorded(const struct settings *s)
+{
+	return given_together(s, TOGETHER_ERASE) || given_together(s, TOGETHER_FORMAT);
 }
 
 const struct option_desc *option_desc(enum opt_id opt)

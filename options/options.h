@@ -91,7 +91,8 @@ struct config_key_spec {
 enum together {
 	ONE_BY_ONE,		/* each disk in turn */
 	TOGETHER_ERASE,		/* an erase, or the wait for one: also what an erase record tells of */
-	TOGETHER_FORMAT,	/* a format (not an erase: no record of its own) */
+	TOGETHER_FORMAT,	/* a format (not an erase: recorded, but nothing read back) */
+	TOGETHER_FIRMWARE,	/* a firmware download: no record */
 };
 
 struct option_desc {
@@ -128,5 +129,8 @@ bool settings_erase(const struct settings *s);
 
 /* What many disks do at once, each checked before any is sent a command: an erase, or a format. */
 bool settings_together(const struct settings *s);
+
+/* An erase or a format was given: what --erase-record writes of. */
+bool settings_recorded(const struct settings *s);
 
 #endif

@@ -23,6 +23,7 @@
 #include "files.h"
 #include "inuse.h"
 #include "firmware.h"
+#include "firmware_update.h"
 #include "flush.h"
 #include "format_erase.h"
 #include "tcg_revert.h"
@@ -151,7 +152,9 @@ static const struct step steps[] = {
 	STEP(OPT_TRIM_RANGES, WHEN_GIVEN, false, trim_from_args, ANY),
 	STEP(OPT_WRITE_SECTOR, WHEN_GIVEN, false, write_sector, ATA),
 	STEP(OPT_REPAIR_SECTOR, WHEN_GIVEN, false, write_sector, ATA),
-	STEP(OPT_FWDOWNLOAD, WHEN_GIVEN, false, firmware_download, ATA),
+	{ .opt = OPT_FWDOWNLOAD, .when = WHEN_GIVEN, .run = firmware_download, .for_kind = ATA_KIND },
+	{ .opt = OPT_FWDOWNLOAD, .when = WHEN_GIVEN, .run = firmware_update_step, .check = firmware_update_check,
+	  .for_kind = OTHER_KINDS },
 	STEP(OPT_FWDOWNLOAD_MODE3, WHEN_GIVEN, false, firmware_download, ATA),
 	STEP(OPT_FWDOWNLOAD_MODE3_MAX, WHEN_GIVEN, false, firmware_download, ATA),
 	STEP(OPT_FWDOWNLOAD_MODE7, WHEN_GIVEN, false, firmware_download, ATA),

@@ -71,6 +71,10 @@ run_case() {
 	rm -f "$f.out" "$f.err"
 }
 
+# The firmware images firmware.cases sends ({out}/fw-SIZE.bin): the commands' dwords are what the
+# script holds; their bytes are held against nvme-cli's in nvme-commands.sh.
+for size in 10 8192 12288 16384; do head -c "$size" /dev/urandom > "$out/fw-$size.bin"; done
+
 # The pieces (*.defs) first, then the tables.
 for file in "$top"/tests/ops/*.defs "$top"/tests/ops/*.cases; do
 	table=$(basename "$file")
@@ -78,6 +82,7 @@ for file in "$top"/tests/ops/*.defs "$top"/tests/ops/*.cases; do
 	defining=
 	while IFS= read -r line || [ -n "$line" ]; do
 		line=${line//\{top\}/$top}
+		line=${line//\{out\}/$out}
 		if [ -n "$defining" ]; then
 			if [ "$line" = end ]; then defining=; else defined[$defining]+="$line"$'\n'; fi
 			continue
