@@ -35,6 +35,7 @@ struct disk_pages {
 	uint32_t nsid;
 	struct nvme_state state;
 	uint8_t apst_table[NVME_APST_BYTES];
+	struct nvme_fw_slot_log fw_slots;
 };
 
 /* The features -I shows: the write cache, the power state and APST; any that fails is left out. */
@@ -48,11 +49,14 @@ static void read_state(struct device *dev, struct disk_pages *p)
 			 nvme_admin_get_features_data(dev, NVME_FEAT_APST, p->apst_table, sizeof(p->apst_table), &apst,
 						      &unsaid) == 0;
 
+	bool have_slots = nvme_admin_get_log(dev, NVME_LOG_FW_SLOT, &p->fw_slots, sizeof(p->fw_slots), &unsaid) == 0;
+
 	p->state = (struct nvme_state){
 		.write_cache = vwc < 0 ? -1 : (int)(vwc & 1),
 		.apst = have_apst ? (int)(apst & 1) : -1,
 		.power_state = ps < 0 ? -1 : (int)(ps & NVME_PM_STATE_MASK),
 		.apst_table = have_apst ? p->apst_table : NULL,
+		.fw_slots = have_slots ? &p->fw_slots : NULL,
 	};
 }
 

@@ -153,6 +153,68 @@ static void print_apst_table(const uint8_t *table, unsigned int npss)
 		out("\tAPST transitions: none programmed\n");
 }
 
+/* Slot n's revision (1-based) from the log, in buf ("": empty). */
+static const char *slot_revision(const struct nvme_fw_slot_log *log, unsigned int n, char *buf, size_t size)
+{
+	size_t len = 0;
+	const char *frs = log->frs[n - 1];
+
+	while (len < sizeof(log->frs[0]) && frs[len] >= 0x20 && frs[len] < 0x7f)
+		len++;
+	while (len && frs[len - 1] == ' ')
+		len--;
+	snprintf(buf, size, "%.*s", (int)len, frs);
+	return buf;
+}
+
+/* Each slot's firmware, the one running and the one that runs after the next reset (FRMW, log 03h). */
+static void print_firmware_slots(unsigned int frmw, const struct nvme_fw_slot_log *log)
+{
+	unsigned int active = log ? log->afi & 7 : 0, next = log ? (log->afi >> 4) & 7 : 0;
+	char rev[9];
+
+	if (!log || !NVME_FRMW_SLOTS(frmw))
+		return;
+	out("Firmware slots:\n");
+	for (unsigned int n = 1; n <= NVME_FRMW_SLOTS(frmw); n++) {
+		const char *r = slot_revision(log, n, rev, sizeof(rev));
+
+		const char *notes[3] = { n == active ? "running" : NULL, n == next ? "runs after the next reset" : NULL,
+					 n == 1 && (frmw & NVME_FRMW_SLOT1_RO) ? "read-only" : NULL };
+		const char *sep = " (";
+
+		out("\t%c  slot %u: %s", n == active ? '*' : ' ', n, *r ? r : "empty");
+		for (size_t i = 0; i < ARRAY_SIZE(notes); i++)
+			if (notes[i]) {
+				out("%s%s", sep, notes[i]);
+				sep = ", ";
+			}
+		out("%s\n", *sep == ',' ? ")" : "");
+	}
+}
+
+static void json_firmware_slots(unsigned int frmw, const struct nvme_fw_slot_log *log)
+{
+	char rev[9];
+
+	if (!log || !NVME_FRMW_SLOTS(frmw))
+		return;
+	json_array_begin("firmware_slots");
+	for (unsigned int n = 1; n <= NVME_FRMW_SLOTS(frmw); n++) {
+		json_object_begin(NULL);
+		json_uint("slot", n);
+		if (*slot_revision(log, n, rev, sizeof(rev)))
+			json_string("revision", rev);
+		else
+			json_null("revision");
+		json_bool("active", n == (log->afi & 7u));
+		json_bool("active_after_reset", n == ((log->afi >> 4) & 7u));
+		json_bool("read_only", n == 1 && (frmw & NVME_FRMW_SLOT1_RO));
+		json_object_end();
+	}
+	json_array_end();
+}
+
 void nvme_print_identify(const struct nvme_id_ctrl *c, const struct nvme_id_ns *ns, uint32_t nsid,
 			 const struct nvme_state *state)
 {
@@ -231,6 +293,7 @@ void nvme_print_identify(const struct nvme_id_ctrl *c, const struct nvme_id_ns *
 			out(" (preferred %u KiB, minimum %u KiB)", le32toh(c->hmpre) * 4, le32toh(c->hmmin) * 4);
 		out_char('\n');
 	}
+	print_firmware_slots(frmw, state->fw_slots);
 	if (wctemp || cctemp) {
 		out("Temperature thresholds:\n");
 		if (wctemp)
@@ -409,5 +472,6 @@ void nvme_json_identify(const struct nvme_id_ctrl *c, const struct nvme_id_ns *n
 		json_object_end();
 	}
 	json_array_end();
+	json_firmware_slots(c->frmw, state->fw_slots);
 	json_object_end();
 }

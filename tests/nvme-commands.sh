@@ -213,6 +213,52 @@ sys.exit(0 if ours["current"] == theirs["current"] == int(sys.argv[3]) - 273 els
 	done
 fi
 
+# --fwdownload against nvme-cli under the same double: the Firmware Image Download (11h) and Commit
+# (10h) commands, data included, equal what "nvme fw-download --xfer=4096" then "nvme fw-commit
+# --slot=S --action=A" send for the same image: slot 2 action 1 by default (the crafted controller:
+# three slots, slot 1 read only, FWUG 0), --fw-slot 3, and --fw-activate-now (action 3) on a copy
+# with FRMW bit 4.  The image is whole pieces: nvme-cli 2.3 sends its last piece whole, past the
+# end of a shorter image, where hdparm sends what is left.
+if [ -z "${DOUBLE_COMPARE:-}" ] && oracle nvme nvme nvme-cli; then
+	head -c 12288 /dev/urandom > "$out/fw-image.bin"
+	grep -v '^#' "$top/tests/ops/data/nvme-ctrl-fw-now.hex" > "$out/fw-now-ctrl.hex"
+	fw_commands() { awk '$1 == "nvme-admin:" && ($2 == "10" || $2 == "11") || $1 == "data:"' "$1"; }
+	for c in "crafted-ctrl 2 1 -" "crafted-ctrl 3 1 --fw-slot 3" "fw-now 2 3 --fw-activate-now"; do
+		read -r page slot action extra <<< "$c"
+		[ "$extra" = - ] && extra=
+		ctrl_page="$top/tests/nvme/$page.hex"
+		[ "$page" = fw-now ] && ctrl_page="$out/fw-now-ctrl.hex"
+		e=(SHIM_NVME="$ctrl_page,$top/tests/nvme/qemu-ns.hex" SHIM_SYSFS="$out/sysfs-none")
+		rm -f "$out/fw-theirs.log"
+		env "${e[@]}" SHIM_LOG="$out/fw-theirs.log" "${preload[@]}" nvme fw-download /dev/null --fw="$out/fw-image.bin" --xfer=4096 > /dev/null 2>&1
+		env "${e[@]}" SHIM_LOG="$out/fw-theirs.log" "${preload[@]}" nvme fw-commit /dev/null --slot="$slot" --action="$action" > /dev/null 2>&1
+		# shellcheck disable=SC2086
+		run "${e[@]}" -- --yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload "$out/fw-image.bin" $extra
+		if [ "$(fw_commands "$out/nvme-cmd.log")" = "$(fw_commands "$out/fw-theirs.log")" ] &&
+			[ "$(fw_commands "$out/nvme-cmd.log" | grep -c '^nvme-admin: 11 ')" = 3 ]; then
+			ok "--fwdownload ${extra:-(slot 2)}: Firmware Image Download and Commit as nvme-cli's fw-download --xfer=4096 and fw-commit --slot=$slot --action=$action"
+		else
+			bad "--fwdownload ${extra:-(slot 2)}: Firmware Image Download and Commit as nvme-cli's fw-download --xfer=4096 and fw-commit --slot=$slot --action=$action (exit $rc)" \
+				"ours:   $(fw_commands "$out/nvme-cmd.log" | cut -c1-60 | tr '\n' '|')" "theirs: $(fw_commands "$out/fw-theirs.log" | cut -c1-60 | tr '\n' '|')"
+		fi
+	done
+	# Two controllers at once: both checked (the slot log read) before either is sent a piece.
+	rm -f "$out/nvme-cmd.log"
+	env SHIM_NVME="$top/tests/nvme/crafted-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_SYSFS="$out/sysfs-none" SHIM_LOG="$out/nvme-cmd.log" \
+		SHIM_LOG_DEVICE=1 "${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$H" --yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload "$out/fw-image.bin" /dev/null /dev/zero > "$out/nvme-cmd.out" 2>&1
+	rc=$?
+	first_piece=$(grep -n ' nvme-admin: 11 ' "$out/nvme-cmd.log" | head -n 1 | cut -d: -f1)
+	checks=$(head -n "${first_piece:-0}" "$out/nvme-cmd.log" | grep -c ' nvme-admin: 02 ')
+	if [ "$rc" = 0 ] && [ "${checks:-0}" -ge 2 ] && [ "$(grep -c '^Done\.$' "$out/nvme-cmd.out")" = 2 ] &&
+		[ "$(grep -c '/dev/null nvme-admin: 10 ' "$out/nvme-cmd.log")" = 1 ] && [ "$(grep -c '/dev/zero nvme-admin: 10 ' "$out/nvme-cmd.log")" = 1 ]; then
+		ok "--fwdownload of two controllers: both checked before the first piece, then each committed once"
+	else
+		bad "--fwdownload of two controllers: both checked before the first piece, then each committed once (exit $rc)" \
+			"$(tr '\n' '|' < "$out/nvme-cmd.out")"
+	fi
+fi
+
 # Protection information (DPS byte 29, DPC byte 28, FLBAS bit 4 of Identify Namespace): -I and its
 # JSON against nvme-cli's decoding (id-ns -H) of the same page under the same double.
 if [ -z "${DOUBLE_COMPARE:-}" ] && oracle nvme nvme nvme-cli; then
