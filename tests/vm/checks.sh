@@ -378,6 +378,17 @@ N=/dev/nvme0n1
 check nvme-I 0 $H -I $N
 check nvme-ctrl-I 0 $H -I /dev/nvme0
 check nvme-i 0 $H -i $N
+# Firmware: QEMU's controller has no Firmware Image Download and Commit (OACS bit 2 clear), which
+# nvme-cli's fw-download, sent anyway, confirms (QEMU answers Invalid Command Opcode); ours refuses
+# before anything is sent.  Its one slot, read only, holds QEMU's revision (-I: nvme-I).
+head -c 8192 /dev/zero > /tmp/fw.bin
+check_true nvme-fwdownload-refused-as-qemu-answers sh -c "
+	$H --yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload /tmp/fw.bin $N > /tmp/fw.out 2>&1
+	rc=\$?
+	cat /tmp/fw.out
+	[ \$rc = 95 ] && grep -q 'no Firmware Image Download and Commit (OACS bit 2): refused, nothing sent' /tmp/fw.out &&
+	! nvme fw-download /dev/nvme0 --fw=/tmp/fw.bin --xfer=4096 > /tmp/fw-cli.out 2>&1 && cat /tmp/fw-cli.out &&
+	grep -qi 'invalid.*opcode\\|INVALID_OPCODE' /tmp/fw-cli.out"
 check nvme-C 0 $H -C $N
 # The power state -C names is the one nvme-cli's Get Features (Power Management) reports.
 check_true nvme-C-agrees-with-nvme-cli sh -c "
