@@ -41,7 +41,9 @@ struct disk_firmware {
 	unsigned int next_slot;		/* the slot active after the next reset (0: not said) */
 	char slot_revision[DISK_FW_SLOTS + 1][9];	/* [1..slots]: each slot's image ("": empty) */
 	uint32_t piece;			/* the bytes of each download piece the disk takes (the last may be shorter) */
-	uint32_t granularity;		/* the image must be whole pieces of this many bytes (0: whole dwords) */
+	uint32_t granularity;		/* the image must be whole pieces of this many bytes (1: any) */
+	unsigned int kind_plan;		/* the kind's own choice of command (SCSI: the WRITE BUFFER mode) */
+	bool activated_with_download;	/* the last piece activated the image (no deferral): said, and read back */
 	struct disk_cause cause;
 };
 

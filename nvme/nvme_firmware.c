@@ -70,10 +70,12 @@ int nvme_firmware(struct device *dev, struct disk_firmware *fw)
 	}
 	nvme_firmware_slots(ctrl, log, fw);
 	most = max_transfer(ctrl);
+	/* NUMD and OFST count dwords: an image of whole dwords at least, whole pieces of FWUG where it is given. */
 	if (ctrl->fwug && ctrl->fwug != NVME_FWUG_NONE) {
 		fw->granularity = ctrl->fwug * NVME_FWUG_UNIT;
 		fw->piece = fw->granularity;
 	} else {
+		fw->granularity = 4;
 		fw->piece = ctrl->fwug == NVME_FWUG_NONE ? PIECE_FREE : PIECE_UNSAID;
 	}
 	if (most && fw->piece > most && !fw->granularity)
@@ -92,8 +94,10 @@ int nvme_firmware(struct device *dev, struct disk_firmware *fw)
 	return err;
 }
 
-int nvme_firmware_piece(struct device *dev, const uint8_t *buf, uint32_t len, uint32_t offset, struct disk_cause *c)
+int nvme_firmware_piece(struct device *dev, struct disk_firmware *fw, const uint8_t *buf, uint32_t len, uint32_t offset,
+			struct disk_cause *c)
 {
+	(void)fw;
 	return nvme_admin_fw_download(dev, buf, len, offset, c);
 }
 
@@ -129,8 +133,10 @@ static enum firmware_commit commit_status(unsigned int slot, struct disk_cause *
 	return FW_COMMIT_FAILED;
 }
 
-enum firmware_commit nvme_firmware_commit(struct device *dev, unsigned int slot, bool now, struct disk_cause *c)
+enum firmware_commit nvme_firmware_commit(struct device *dev, const struct disk_firmware *fw, unsigned int slot, bool now,
+					  struct disk_cause *c)
 {
+	(void)fw;
 	int err = nvme_admin_fw_commit(dev, slot, now ? NVME_COMMIT_REPLACE_NOW : NVME_COMMIT_REPLACE_AT_RESET, c);
 
 	return err ? commit_status(slot, c) : FW_COMMITTED;

@@ -6,8 +6,10 @@
 #include "nvme_spec.h"
 
 int nvme_firmware(struct device *dev, struct disk_firmware *fw);
-int nvme_firmware_piece(struct device *dev, const uint8_t *buf, uint32_t len, uint32_t offset, struct disk_cause *c);
-enum firmware_commit nvme_firmware_commit(struct device *dev, unsigned int slot, bool now, struct disk_cause *c);
+int nvme_firmware_piece(struct device *dev, struct disk_firmware *fw, const uint8_t *buf, uint32_t len, uint32_t offset,
+			struct disk_cause *c);
+enum firmware_commit nvme_firmware_commit(struct device *dev, const struct disk_firmware *fw, unsigned int slot, bool now,
+					  struct disk_cause *c);
 
 /* The slots from Identify Controller's FRMW and the Firmware Slot Information log (pure). */
 void nvme_firmware_slots(const struct nvme_id_ctrl *ctrl, const struct nvme_fw_slot_log *log, struct disk_firmware *fw);

@@ -115,6 +115,33 @@ int scsi_inquiry(struct device *dev, struct scsi_inquiry *inq, struct scsi_resul
 	return err;
 }
 
+int scsi_write_buffer(struct device *dev, uint8_t mode, uint32_t offset, const void *buf, uint32_t len,
+		      struct scsi_result *res)
+{
+	/* Bytes 3-5: the buffer offset; 6-8: the parameter list length.  A drive may take minutes to save. */
+	uint8_t cdb[10] = { SCSI_WRITE_BUFFER, mode, 0 };
+
+	put_be24(cdb + 3, offset);
+	put_be24(cdb + 6, len);
+	return scsi_exec(dev, cdb, sizeof(cdb), len ? SCSI_DATA_OUT : SCSI_NO_DATA, (void *)(uintptr_t)buf, len, 600,
+			 res);
+}
+
+int scsi_read_buffer_descriptor(struct device *dev, uint8_t *boundary, uint32_t *capacity, struct scsi_result *res)
+{
+	uint8_t cdb[10] = { SCSI_READ_BUFFER, RB_MODE_DESCRIPTOR, 0, 0, 0, 0, 0, 0, 4, 0 };
+	uint8_t desc[4] = { 0 };
+	int err = scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, desc, sizeof(desc), 0, res);
+
+	if (!err && res->got < sizeof(desc)) {
+		snprintf(res->cause, sizeof(res->cause), "READ BUFFER's descriptor came back as %zu bytes", res->got);
+		err = EIO;
+	}
+	*boundary = desc[0];
+	*capacity = get_be24(desc + 1);
+	return err;
+}
+
 int scsi_vpd(struct device *dev, uint8_t page, uint8_t *buf, size_t len, size_t *page_len, struct scsi_result *res)
 {
 	int err = inquiry(dev, true, page, buf, len, res);

@@ -29,6 +29,8 @@ enum scsi_opcode {
 	SCSI_START_STOP_UNIT = 0x1b,
 	SCSI_READ_CAPACITY_10 = 0x25,
 	SCSI_SYNCHRONIZE_CACHE_10 = 0x35,
+	SCSI_WRITE_BUFFER = 0x3b,
+	SCSI_READ_BUFFER = 0x3c,
 	SCSI_UNMAP = 0x42,
 	SCSI_SANITIZE = 0x48,
 	SCSI_LOG_SENSE = 0x4d,
@@ -48,6 +50,12 @@ enum scsi_opcode {
 #define FORMAT_CMPLST 0x08
 #define FORMAT_IMMED 0x02
 #define MI_REPORT_SUPPORTED_OPCODES 0x0c
+/* WRITE BUFFER's modes for microcode (SPC-4 6.49): with offsets, saved and activated; saved and
+   activated later (deferred); the deferred microcode activated.  READ BUFFER's descriptor mode. */
+#define WB_MODE_OFFSETS_SAVE_ACTIVATE 0x07
+#define WB_MODE_OFFSETS_SAVE_DEFER 0x0e
+#define WB_MODE_ACTIVATE_DEFERRED 0x0f
+#define RB_MODE_DESCRIPTOR 0x03
 
 /* SANITIZE's byte 1 (SBC-4 5.30): IMMED, AUSE and the SERVICE ACTION (bits 4:0). */
 enum scsi_sanitize_action {
@@ -107,6 +115,13 @@ int scsi_cause(struct disk_cause *c, const char *what, const struct scsi_result 
 bool scsi_refused(int err, const struct scsi_result *res);
 
 int scsi_inquiry(struct device *dev, struct scsi_inquiry *inq, struct scsi_result *res);
+
+/* WRITE BUFFER (10) of len bytes of buf (len 0: none) in mode, buffer 0, at offset. */
+int scsi_write_buffer(struct device *dev, uint8_t mode, uint32_t offset, const void *buf, uint32_t len,
+		      struct scsi_result *res);
+
+/* READ BUFFER (10) descriptor of buffer 0: its offset boundary (2^n bytes) and capacity. */
+int scsi_read_buffer_descriptor(struct device *dev, uint8_t *boundary, uint32_t *capacity, struct scsi_result *res);
 
 /*
  * One VPD page into buf (its 4-byte header included), *page_len the bytes

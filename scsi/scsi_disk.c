@@ -24,6 +24,7 @@
 #include "scsi_background.h"
 #include "scsi_format.h"
 #include "scsi_disk.h"
+#include "scsi_firmware.h"
 #include "scsi_epc.h"
 #include "scsi_power.h"
 #include "scsi_temperature.h"
@@ -782,4 +783,7 @@ const struct disk_ops scsi_disk = {
 	.temperature = scsi_disk_temperature,
 	.erase_choices = scsi_erase_choices,
 	.identity = scsi_disk_identity,
+	.firmware = scsi_firmware,
+	.firmware_piece = scsi_firmware_piece,
+	.firmware_commit = scsi_firmware_commit,
 };

@@ -243,7 +243,6 @@ done <<'EOF'
 --make-bad-sector 100
 --write-sector 100
 --drq-hsm-error
---fwdownload /dev/null
 EOF
 
 # The sanitize object: the same spelling of the action as on NVMe and ATA.
@@ -441,4 +440,45 @@ env SHIM_REPLY=noregs SHIM_IDENTIFY="$page" SHIM_LOG="$out/scsi-cmd.log" "${prel
 rc=$?
 check "bridge without registers: -C says unknown, not standby" 5 "85 06 20 00 00 00 00 00 00 00 00 00 00 00 e5 00" \
 	" drive state is:  unknown" "the bridge returned no registers"
+# --fwdownload's WRITE BUFFER against sg_write_buffer's (sg3-utils) for the same mode and piece
+# size: one script of the scripted double (tests/tools/script-double.c) holds the CDBs (mode 0Eh in
+# pieces of 4 KiB, then mode 0Fh) and each piece's first 32 bytes of data, and both programs must
+# send exactly it; hdparm's own reads (its probe, INQUIRY, READ BUFFER's descriptor) before and
+# after are in its script alone.
+# shellcheck source=tests/tools/oracle.sh
+. "$top/tests/tools/oracle.sh"
+if [ -z "${DOUBLE_COMPARE:-}" ] && oracle scsi sg_write_buffer sg3-utils; then
+	sd="$out/script-double-fw.so"
+	if ${CC:-cc} -shared -fPIC -O2 -o "$sd" "$top/tests/tools/script-double.c" -ldl; then
+		head -c 8192 /dev/urandom > "$out/fw-scsi.bin"
+		first() { od -An -tx1 -v -j "$1" -N 32 "$out/fw-scsi.bin" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'; }
+		wb="sg 3b 0e 00 00 00 00 00 10 00 00 out $(first 0)
+sg 3b 0e 00 00 10 00 00 10 00 00 out $(first 4096)"
+		inquiry="sg 12 00 00 00 60 00 -> data @$top/tests/ops/data/scsi-inquiry-e004.hex
+sg 3c 03 00 00 00 00 00 00 04 00 -> data 09 00 10 00"
+		probe="sg 85 08 0e 00 00 00 01 00 00 00 00 00 00 00 ec 00 -> sense 70 00 05 00 00 00 00 0a 00 00 00 00 20 00 00 00 00 00
+sg a1 08 0e 00 01 00 00 00 00 ec 00 00 -> sense 70 00 05 00 00 00 00 0a 00 00 00 00 20 00 00 00 00 00"
+		printf 'node scsi\n%s\n' "$wb" > "$out/fw-theirs.script"
+		printf 'node scsi\nsg 3b 0f 00 00 00 00 00 00 00 00\n' > "$out/fw-theirs-activate.script"
+		printf 'node scsi\n%s\n%s\n%s\nsg 3b 0f 00 00 00 00 00 00 00 00\n%s\n' "$probe" "$inquiry" "$wb" "$inquiry" > "$out/fw-ours.script"
+		rm -f "$out/fw-theirs.report" "$out/fw-ours.report"
+		env DOUBLE_SCRIPT="$out/fw-theirs.script" DOUBLE_REPORT="$out/fw-theirs.report" LD_PRELOAD="$sd" \
+			sg_write_buffer --mode=0xe --bpw=4096 --in="$out/fw-scsi.bin" /dev/null > /dev/null 2>&1
+		env DOUBLE_SCRIPT="$out/fw-theirs-activate.script" DOUBLE_REPORT="$out/fw-theirs.report" LD_PRELOAD="$sd" \
+			sg_write_buffer --mode=0xf /dev/null > /dev/null 2>&1
+		env DOUBLE_SCRIPT="$out/fw-ours.script" DOUBLE_REPORT="$out/fw-ours.report" "${preload[@]/$shim/$sd}" \
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+			"$H" --yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload "$out/fw-scsi.bin" --fw-activate-now \
+			/dev/null > "$out/fw-ours.out" 2>&1
+		rc=$?
+		if [ ! -s "$out/fw-theirs.report" ] && [ ! -s "$out/fw-ours.report" ] && [ "$rc" = 5 ]; then
+			ok "--fwdownload --fw-activate-now: WRITE BUFFER 0Eh in pieces of 4 KiB, then 0Fh, as sg_write_buffer --mode=0xe --bpw=4096 then --mode=0xf"
+		else
+			bad "--fwdownload --fw-activate-now: WRITE BUFFER 0Eh in pieces of 4 KiB, then 0Fh, as sg_write_buffer --mode=0xe --bpw=4096 then --mode=0xf (exit $rc)" \
+				"sg_write_buffer: $(tr '\n' '|' < "$out/fw-theirs.report" 2> /dev/null)" "ours: $(tr '\n' '|' < "$out/fw-ours.report" 2> /dev/null)"
+		fi
+	else
+		bad "build tests/tools/script-double.c"
+	fi
+fi
 echo "end of suite"

@@ -45,11 +45,11 @@ static int read_image(const char *option, const char *path, struct fw_plan *p)
 		complain(" %s: %s is not a firmware image (a regular file of 1 byte to %u MiB): refused, nothing sent\n",
 			 option, path, IMAGE_MAX >> 20);
 		err = EINVAL;
-	} else if (st.st_size % 4) {
+	} else if (p->fw.granularity == 4 && st.st_size % 4) {
 		complain(" %s: %s is %lld bytes, not whole dwords (4 bytes): refused, nothing sent\n", option, path,
 			 (long long)st.st_size);
 		err = EINVAL;
-	} else if (p->fw.granularity && st.st_size % p->fw.granularity) {
+	} else if (p->fw.granularity > 1 && st.st_size % p->fw.granularity) {
 		complain(" %s: %s is %lld bytes, not whole pieces of the %u bytes the disk downloads by: refused, nothing sent\n",
 			 option, path, (long long)st.st_size, p->fw.granularity);
 		err = EINVAL;
@@ -141,7 +141,7 @@ int firmware_update_check(struct device *dev, const struct settings *s, enum opt
 	return err;
 }
 
-static int send_pieces(struct device *dev, const struct fw_plan *p)
+static int send_pieces(struct device *dev, struct fw_plan *p)
 {
 	uint32_t pieces = (p->size + p->fw.piece - 1) / p->fw.piece;
 	struct status_line line;
@@ -152,7 +152,7 @@ static int send_pieces(struct device *dev, const struct fw_plan *p)
 		uint32_t len = p->size - offset < p->fw.piece ? p->size - offset : p->fw.piece;
 		struct disk_cause c = { 0 };
 
-		if ((err = dev->disk->firmware_piece(dev, p->image + offset, len, offset, &c))) {
+		if ((err = dev->disk->firmware_piece(dev, &p->fw, p->image + offset, len, offset, &c))) {
 			status_end(&line);
 			say_cause(&c, err);
 			complain(" the download stopped at byte %u of %u: nothing was committed; the drive runs its old firmware\n",
@@ -193,7 +193,9 @@ static void json_firmware(const struct fw_plan *p, enum firmware_commit outcome,
 		json_uint("slot", p->slot);
 	else
 		json_null("slot");
-	json_string("action", p->now ? "replace_and_activate_now" : "replace_activate_at_reset");
+	json_string("action", p->fw.activated_with_download ? "saved_and_activated"
+			      : p->now				 ? "replace_and_activate_now"
+								 : "replace_activate_at_reset");
 	json_string("status", outcome_names[outcome]);
 	json_string("revision_before", p->fw.revision);
 	if (after)
@@ -220,12 +222,12 @@ static int read_back(struct device *dev, const struct fw_plan *p, enum firmware_
 		out(" slot %u now holds: %s%s\n", p->slot, *now.slot_revision[p->slot] ? now.slot_revision[p->slot] : "(empty)",
 		    now.next_slot == p->slot ? "; it runs after the next reset" : "");
 	json_firmware(p, outcome, &now);
-	if (!p->now || outcome != FW_COMMITTED)
+	if (!(p->now || p->fw.activated_with_download) || outcome != FW_COMMITTED)
 		return 0;
 	out(" firmware revision: %s -> %s\n", p->fw.revision, now.revision);
 	if (strcmp(now.revision, p->fw.revision) == 0) {
-		complain(" --fw-activate-now: the disk said the new firmware is active, but it still runs %s: not updated\n",
-			 now.revision);
+		complain(" %s: the disk said the new firmware is active, but it still runs %s: not updated\n",
+			 p->now ? "--fw-activate-now" : "--fwdownload", now.revision);
 		return EIO;
 	}
 	return 0;
@@ -252,7 +254,7 @@ int firmware_update_step(struct device *dev, const struct settings *s, enum opt_
 		return err;
 	}
 	free(p.image);
-	outcome = dev->disk->firmware_commit(dev, p.slot, p.now, &c);
+	outcome = dev->disk->firmware_commit(dev, &p.fw, p.slot, p.now, &c);
 	if (outcome == FW_COMMIT_FAILED) {
 		say_cause(&c, EIO);
 		json_firmware(&p, outcome, NULL);
@@ -260,6 +262,8 @@ int firmware_update_step(struct device *dev, const struct settings *s, enum opt_
 	}
 	if (outcome != FW_COMMITTED)
 		out(" the image is in its slot; it becomes active after %s\n", reset_words[outcome]);
+	else if (p.fw.activated_with_download)
+		out(" the disk has no deferred activation: it activated the firmware as it saved it\n");
 	else
 		out(p.now ? " committed and activated\n" : " committed: it becomes active at the next reset\n");
 	if ((err = read_back(dev, &p, outcome)))
