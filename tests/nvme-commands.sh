@@ -242,6 +242,17 @@ if [ -z "${DOUBLE_COMPARE:-}" ] && oracle nvme nvme nvme-cli; then
 				"ours:   $(fw_commands "$out/nvme-cmd.log" | cut -c1-60 | tr '\n' '|')" "theirs: $(fw_commands "$out/fw-theirs.log" | cut -c1-60 | tr '\n' '|')"
 		fi
 	done
+	# On a terminal, a status line: the share sent; without one (above), none.
+	script -qec "env SHIM_NVME=$top/tests/nvme/crafted-ctrl.hex,$top/tests/nvme/qemu-ns.hex SHIM_SYSFS=$out/sysfs-none ${preload[*]} \
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 $H --yes-i-know-what-i-am-doing \
+		--please-destroy-my-drive --fwdownload $out/fw-image.bin /dev/null" /dev/null > "$out/fw-tty.out" < /dev/null
+	if tr '\r' '\n' < "$out/fw-tty.out" | grep -q '^firmware: 33% sent (4096 of 12288 bytes)' &&
+		tr '\r' '\n' < "$out/fw-tty.out" | grep -q '^firmware: 100% sent (12288 of 12288 bytes)' &&
+		! grep -q 'sent (' "$out/nvme-cmd.out" "$out/nvme-cmd.err"; then
+		ok "--fwdownload on a terminal: a status line of the share sent; none without one"
+	else
+		bad "--fwdownload on a terminal: a status line of the share sent; none without one" "$(tr '\r' '\n' < "$out/fw-tty.out" | head -n 6 | tr '\n' '|')"
+	fi
 	# Two controllers at once: both checked (the slot log read) before either is sent a piece.
 	rm -f "$out/nvme-cmd.log"
 	env SHIM_NVME="$top/tests/nvme/crafted-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_SYSFS="$out/sysfs-none" SHIM_LOG="$out/nvme-cmd.log" \
