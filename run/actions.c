@@ -266,7 +266,7 @@ static int preflight(struct device *dev, const struct settings *s)
 		if (!err && c->whole_disk)
 			err = need_disk_unused(dev, s->v[option_table[i].id].name, erase_scope(dev, c));
 		else if (!err && c->writes_medium)
-			err = need_named_target(dev, s->v[option_table[i].id].name, REACH_NAMED, &dev->reach);
+			err = need_named_target(dev, s->v[option_table[i].id].name, erase_scope(dev, c), &dev->reach);
 		if (err)
 			return err;
 	}

@@ -114,6 +114,11 @@ static int plan(struct device *dev, const struct settings *s, enum opt_id opt, s
 	memset(p, 0, sizeof(*p));
 	if (!dev->disk->firmware || !dev->disk->firmware_piece || !dev->disk->firmware_commit)
 		return refuse_missing_command(dev, option);
+	/* The whole controller runs the new firmware: every namespace of it must be free. */
+	err = dev->disk->erase_scope ? need_disk_unused(dev, option, dev->disk->erase_scope(dev, ERASE_BY_SANITIZE))
+				     : need_disk_unused(dev, option, REACH_NAMED);
+	if (err)
+		return err;
 	if ((err = dev->disk->firmware(dev, &p->fw)))
 		return say_cause_for(&p->fw.cause, err, option);
 	if (!p->fw.can_download) {
@@ -125,11 +130,7 @@ static int plan(struct device *dev, const struct settings *s, enum opt_id opt, s
 		complain(" --fw-activate-now: this disk cannot activate firmware without a reset: refused, nothing sent\n");
 		return EOPNOTSUPP;
 	}
-	if ((err = choose_slot(option, s, p)) || (err = read_image(option, s->v[opt].str, p)))
-		return err;
-	/* The whole controller runs the new firmware: every namespace of it must be free. */
-	return dev->disk->erase_scope ? need_disk_unused(dev, option, dev->disk->erase_scope(dev, ERASE_BY_SANITIZE))
-				      : need_disk_unused(dev, option, REACH_NAMED);
+	return (err = choose_slot(option, s, p)) ? err : read_image(option, s->v[opt].str, p);
 }
 
 int firmware_update_check(struct device *dev, const struct settings *s, enum opt_id opt)

@@ -676,6 +676,9 @@ for n in hx-m2 disk/by-id/nvme-hdparm-multi-2 hx-ng2 hx-mctrl; do
 	check_fails "reach-sanitize-other-namespace-${n##*/}" "mounted on /mnt/m1): refused, nothing sent" $H $Y --sanitize-block-erase "/dev/$n"
 	# A TCG revert erases what the Locking SP covers, every namespace: the same refusal, before any IF-RECV.
 	check_fails "reach-revert-other-namespace-${n##*/}" "mounted on /mnt/m1): refused, nothing sent" $H $Y --tcg-psid-revert "$PSID" "/dev/$n"
+	# A firmware download changes what the whole controller runs: the same refusal, before any command.
+	check_fails "reach-fwdownload-other-namespace-${n##*/}" "mounted on /mnt/m1): refused, nothing sent" $H $Y \
+		--please-destroy-my-drive --fwdownload /tmp/fw.bin "/dev/$n"
 done
 # Namespace 2 formatted through its generic node while namespace 1 stays mounted (FNA 0): only 2 is erased.
 check_true reach-format-ng2 sh -c "$H $Y --format-erase user /dev/hx-ng2 > /tmp/f2 && grep -q 'of namespace 2\$' /tmp/f2 && grep -q 'all 64 blocks sampled over the disk read as zeros' /tmp/f2"
