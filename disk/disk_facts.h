@@ -35,10 +35,8 @@ struct disk_firmware {
 	char revision[41];		/* the image running now ("": not said) */
 	bool can_download;		/* the disk takes a download (else cause.why says why not) */
 	unsigned int slots;		/* its slots (0: one image, no slots) */
-	bool slot1_read_only;
-	bool activate_now;		/* it can activate an image without a reset */
-	unsigned int active_slot;	/* 0: not said */
-	unsigned int next_slot;		/* the slot active after the next reset (0: not said) */
+	bool slot1_read_only, activate_now;	/* slot 1 is not written; an image can be activated without a reset */
+	unsigned int active_slot, next_slot;	/* the slot running, the one after the next reset (0: not said) */
 	char slot_revision[DISK_FW_SLOTS + 1][9];	/* [1..slots]: each slot's image ("": empty) */
 	uint32_t piece;			/* the bytes of each download piece the disk takes (the last may be shorter) */
 	uint32_t granularity;		/* the image must be whole pieces of this many bytes (1: any) */
@@ -51,8 +49,7 @@ struct disk_firmware {
 enum firmware_commit {
 	FW_COMMITTED,			/* replaced; active now, or at the next reset as asked */
 	FW_NEEDS_CONVENTIONAL_RESET,	/* in its slot; active after a conventional reset (a power cycle) */
-	FW_NEEDS_SUBSYSTEM_RESET,	/* ... after an NVM subsystem reset */
-	FW_NEEDS_CONTROLLER_RESET,	/* ... after a controller level reset */
+	FW_NEEDS_SUBSYSTEM_RESET, FW_NEEDS_CONTROLLER_RESET,	/* ... after an NVM subsystem, a controller level reset */
 	FW_COMMIT_FAILED,		/* cause.why says why, and what to do */
 };
 

@@ -32,7 +32,7 @@ int scsi_firmware(struct device *dev, struct disk_firmware *fw)
 	fw->granularity = 1;
 	fw->activate_now = true;
 	fw->kind_plan = WB_MODE_OFFSETS_SAVE_DEFER;
-	if ((err = scsi_read_buffer_descriptor(dev, &shift, &capacity, &res))) {
+	if (scsi_read_buffer_descriptor(dev, &shift, &capacity, &res)) {
 		snprintf(fw->cause.why, sizeof(fw->cause.why),
 			 "the disk gave no download buffer (READ BUFFER descriptor: %s)", res.cause);
 		return 0;
