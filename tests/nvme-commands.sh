@@ -242,6 +242,42 @@ if [ -z "${DOUBLE_COMPARE:-}" ] && oracle nvme nvme nvme-cli; then
 				"ours:   $(fw_commands "$out/nvme-cmd.log" | cut -c1-60 | tr '\n' '|')" "theirs: $(fw_commands "$out/fw-theirs.log" | cut -c1-60 | tr '\n' '|')"
 		fi
 	done
+	# --json -I: the slots (the double's log is all zeros: every slot empty, none running).
+	run SHIM_NVME="$top/tests/nvme/crafted-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_SYSFS="$out/sysfs-none" -- --json -I
+	if [ "$rc" = 0 ] && python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))["devices"][0]["identify"]["firmware_slots"]
+want = [{"slot": n, "revision": None, "active": False, "active_after_reset": False, "read_only": n == 1} for n in (1, 2, 3)]
+sys.exit(0 if s == want else 1)' "$out/nvme-cmd.out"; then
+		ok "--json -I: firmware_slots, three (FRMW 07h), slot 1 read only"
+	else
+		bad "--json -I: firmware_slots, three (FRMW 07h), slot 1 read only (exit $rc)"
+	fi
+	# The slots as nvme-cli's fw-log reads the same log (the scripted double: slot 1 7.2.22 running,
+	# slot 2 8.0.1 after the next reset): AFI and each slot's revision.
+	sd="$out/script-double-fwlog.so"
+	if ${CC:-cc} -shared -fPIC -O2 -o "$sd" "$top/tests/tools/script-double.c" -ldl; then
+		log="admin 02 -> data @$top/tests/ops/data/nvme-fw-slots-after.hex"
+		printf 'node nvme 1\n%s\n' "$log" > "$out/fwlog-theirs.script"
+		printf 'node nvme 1\nadmin 06 cdw10=1 -> data @%s\nadmin 06 cdw10=0 -> data @%s\nadmin 0a cdw10=6\nadmin 0a cdw10=2\nadmin 0a cdw10=c\n%s\n' \
+			"$top/tests/nvme/crafted-ctrl.hex" "$top/tests/nvme/qemu-ns.hex" "$log" > "$out/fwlog-ours.script"
+		env DOUBLE_SCRIPT="$out/fwlog-theirs.script" LD_PRELOAD="$sd" nvme fw-log /dev/null -o json > "$out/fwlog-theirs.json" 2> /dev/null
+		env DOUBLE_SCRIPT="$out/fwlog-ours.script" DOUBLE_REPORT="$out/fwlog-ours.report" "${preload[@]/$shim/$sd}" \
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$H" --json -I /dev/null > "$out/fwlog-ours.json" 2> /dev/null
+		if [ ! -s "$out/fwlog-ours.report" ] && python3 -c 'import json, re, sys
+theirs = list(json.load(open(sys.argv[1])).values())[0]
+ours = json.load(open(sys.argv[2]))["devices"][0]["identify"]["firmware_slots"]
+afi = theirs["Active Firmware Slot (afi)"]
+revs = {int(k.split()[-1]): re.search(r"\((.*)\)", v).group(1).rstrip(".") for k, v in theirs.items() if k.startswith("Firmware Rev Slot")}
+want = [{"slot": n, "revision": revs.get(n), "active": n == afi & 7, "active_after_reset": n == (afi >> 4) & 7, "read_only": n == 1} for n in (1, 2, 3)]
+sys.exit(0 if ours == want and revs == {1: "7.2.22", 2: "8.0.1"} else 1)' "$out/fwlog-theirs.json" "$out/fwlog-ours.json"; then
+			ok "--json -I: the firmware slots as nvme-cli's fw-log reads the same log (AFI 21h, 7.2.22 and 8.0.1)"
+		else
+			bad "--json -I: the firmware slots as nvme-cli's fw-log reads the same log" "theirs: $(tr -d '\n' < "$out/fwlog-theirs.json")" \
+				"ours: $(tr -d '\n' < "$out/fwlog-ours.json" | grep -o '"firmware_slots".*' | cut -c1-300)"
+		fi
+	else
+		bad "build tests/tools/script-double.c"
+	fi
 	# On a terminal, a status line: the share sent; without one (above), none.
 	script -qec "env SHIM_NVME=$top/tests/nvme/crafted-ctrl.hex,$top/tests/nvme/qemu-ns.hex SHIM_SYSFS=$out/sysfs-none ${preload[*]} \
 		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 $H --yes-i-know-what-i-am-doing \
