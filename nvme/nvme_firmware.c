@@ -5,6 +5,7 @@
  * granularity; Firmware Commit, whose statuses are sorted here into what the
  * operation words.  Nothing is printed.
  */
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,7 +81,8 @@ int nvme_firmware(struct device *dev, struct disk_firmware *fw)
 	}
 	if (most && fw->piece > most && !fw->granularity)
 		fw->piece = most;
-	if (!(ctrl->oacs & NVME_OACS_FIRMWARE))
+	/* OACS is little-endian on the wire, as every multi-byte field of the page. */
+	if (!(le16toh(ctrl->oacs) & NVME_OACS_FIRMWARE))
 		snprintf(fw->cause.why, sizeof(fw->cause.why),
 			 "this NVMe controller has no Firmware Image Download and Commit (OACS bit 2)");
 	else if (most && fw->granularity > most)
