@@ -1,11 +1,11 @@
 /*
- * hdparm: the command line, parsed by the option table of options.c (each
+ * hdparm: the command line, parsed by the option table of run/options.c (each
  * option's spelling, the kind and range of its value, the message used
  * when the value is bad, and its line in the usage text).  The command line
  * is parsed whole before any device is opened, so a bad option never
  * leaves a command half sent; each device then gets the options given
- * before it (they accumulate left to right, as in hdparm 9.65), run in
- * the fixed order of the step table in actions.c.
+ * before it (they accumulate left to right, as in hdparm 9.65), its rows'
+ * steps run in hdparm 9.65's fixed order (run/actions.c).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /*
  * What the command line asked, one value slot per option: the parser
  * (hdparm.c) fills it, every step reads it.  A low header, so that the
- * commands and transports need nothing of the command line's own table
- * (options.h): each value carries its option's name for messages.
+ * commands and transports need nothing of the option table (run/options.h),
+ * which names them: each value carries its option's name for messages.
  */
 #ifndef HDPARM_VALUES_H
 #define HDPARM_VALUES_H
@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include "sector_range.h"
 
-/* Every option hdparm knows; the table in options.c describes each one. */
+/* Every option hdparm knows; the table in run/options.c describes each one. */
 enum opt_id {
 	OPT_READAHEAD, OPT_LOOKAHEAD, OPT_BUSSTATE, OPT_APM, OPT_IO32BIT, OPT_POWERMODE,
 	OPT_DMA, OPT_DEFECTS, OPT_CDROMSPEED, OPT_FLUSH_BUFFERS, OPT_FLUSH_WCACHE, OPT_GEOMETRY,

@@ -1,8 +1,7 @@
 /*
- * The order in which one device's options run.  hdparm 9.65 runs every
- * "set" first, then every query, then timings and power commands, whatever
- * the order on the command line; scripts depend on the order of the output
- * lines, so this table keeps it.
+ * Running one device's options: the steps of every option given, in the
+ * order their rows' places say (9.65's order, options.h), after the checks
+ * that must pass before anything is sent.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,200 +10,56 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "array.h"
 #include "actions.h"
 #include "ata_commands.h"
-#include "benchmark.h"
-#include "cache.h"
 #include "commands.h"
-#include "dco.h"
-#include "describe.h"
 #include "disk.h"
-#include "files.h"
-#include "inuse.h"
-#include "firmware.h"
-#include "firmware_update.h"
-#include "flush.h"
-#include "format_erase.h"
-#include "tcg_revert.h"
-#include "iodepth.h"
-#include "json.h"
-#include "power_mode.h"
-#include "power_now.h"
-#include "read_sector.h"
-#include "sector_format.h"
-#include "tcg_status.h"
-#include "standby_timer.h"
-#include "background_scan.h"
-#include "epc.h"
-#include "erc.h"
 #include "erase_record.h"
 #include "erasecheck.h"
-#include "sanitize.h"
-#include "sanitize_start.h"
-#include "sanitize_status.h"
-#include "sanitize_wait.h"
-#include "sectors.h"
-#include "security.h"
-#include "blockdev.h"
-#include "ata_features.h"
-#include "max_address.h"
-#include "wdidle3.h"
-#include "temperature.h"
-#include "trim.h"
+#include "files.h"
+#include "inuse.h"
+#include "json.h"
 #include "report.h"
+#include "sector_format.h"
 
-enum when {
-	WHEN_GIVEN,		/* the option appeared */
-	WHEN_SET,		/* the option came with a value */
-	WHEN_QUERY,		/* the option appeared without -q before it (or -v's set) */
-	WHEN_NOISY,		/* the option appeared without -q before it */
-};
-
-struct step {
+/* A step of an option's row, with the option it belongs to. */
+struct placed_step {
 	enum opt_id opt;
-	enum when when;
-	bool in_defaults;	/* part of the default query set (-v, or no option) */
-	step_fn *run;
-	bool ata_only;		/* an ATA command, refused on other disks */
-	enum { HINT_NONE, HINT_ERASE, HINT_POWER } hint;	/* refused on a disk: what it has instead */
-	step_fn *check;		/* an erase: the disk's refusal, nothing sent (many disks check all first) */
-	/* One of an option's rows by kind (--set-sector-size: ATA's command, the others' format): skipped on the rest. */
-	enum { ALL_KINDS, ATA_KIND, OTHER_KINDS } for_kind;
-	bool once;		/* a set the disk could not do said why: its option's query, which would say it again, is left out */
+	const struct step *st;
 };
 
-/* Last column: ATA commands (refused on NVMe and SCSI disks), or steps that work on any device. */
-#define ATA true
-#define ANY false
-#define STEP(o, w, dflt, fn, ata) { .opt = (o), .when = (w), .in_defaults = (dflt), .run = (fn), .ata_only = (ata) }
-/* An ATA erase: where refused, the disk says what erases it instead. */
-#define ATA_ERASE_STEP(o, fn, chk) \
-	{ .opt = (o), .when = WHEN_GIVEN, .run = (fn), .ata_only = true, .hint = HINT_ERASE, .check = (chk) }
-/* An erase on any disk, with the check that comes before it. */
-#define ERASE_STEP(o, fn, chk) { .opt = (o), .when = WHEN_GIVEN, .run = (fn), .check = (chk) }
-/* A power setting: where refused, the disk says how its power is managed instead. */
-#define POWER_STEP(o, w, fn) { .opt = (o), .when = (w), .run = (fn), .ata_only = true, .hint = HINT_POWER }
+static int by_place(const void *a, const void *b)
+{
+	const struct placed_step *x = a, *y = b;
 
-static const struct step steps[] = {
-	/* Settings. */
-	{ .opt = OPT_SET_SECTOR_SIZE, .when = WHEN_GIVEN, .run = set_sector_size, .check = set_sector_size_check,
-	  .for_kind = ATA_KIND },
-	{ .opt = OPT_SET_SECTOR_SIZE, .when = WHEN_GIVEN, .run = sector_format_step, .check = sector_format_check,
-	  .for_kind = OTHER_KINDS },
-	STEP(OPT_FORMAT_WAIT, WHEN_GIVEN, false, sector_format_wait_step, ANY),
-	STEP(OPT_TRIM_STDIN, WHEN_GIVEN, false, trim_from_stdin, ANY),
-	STEP(OPT_WDIDLE3, WHEN_SET, false, set_wdidle3, ATA),
-	STEP(OPT_READAHEAD, WHEN_SET, false, set_kernel_setting, ANY),
-	STEP(OPT_PIOMODE, WHEN_SET, false, set_pio_mode, ANY),
-	STEP(OPT_IO32BIT, WHEN_SET, false, set_kernel_setting, ANY),
-	STEP(OPT_MULTCOUNT, WHEN_SET, false, set_multcount, ATA),
-	STEP(OPT_READONLY, WHEN_SET, false, set_kernel_setting, ANY),
-	STEP(OPT_UNMASK, WHEN_SET, false, set_kernel_setting, ANY),
-	STEP(OPT_DMA, WHEN_SET, false, set_kernel_setting, ANY),
-	STEP(OPT_QUEUE_DEPTH, WHEN_SET, false, set_queue_depth, ANY),
-	STEP(OPT_NOWERR, WHEN_SET, false, set_kernel_setting, ANY),
-	STEP(OPT_KEEP, WHEN_SET, false, set_kernel_setting, ANY),
-	STEP(OPT_DOORLOCK, WHEN_SET, false, set_drive_feature, ATA),
-	STEP(OPT_DRIVE_KEEP, WHEN_SET, false, set_drive_feature, ATA),
-	STEP(OPT_DEFECTS, WHEN_SET, false, set_drive_feature, ATA),
-	STEP(OPT_PREFETCH, WHEN_SET, false, set_drive_feature, ATA),
-	STEP(OPT_XFERMODE, WHEN_SET, false, set_drive_feature, ATA),
-	STEP(OPT_LOOKAHEAD, WHEN_SET, false, cache_set_step, ANY),
-	STEP(OPT_POWERUP_STANDBY, WHEN_SET, false, set_powerup_standby, ATA),
-	POWER_STEP(OPT_APM, WHEN_SET, set_drive_feature),
-	STEP(OPT_CDROMSPEED, WHEN_SET, false, set_cdrom_speed, ANY),
-	STEP(OPT_ACOUSTIC, WHEN_SET, false, set_drive_feature, ATA),
-	STEP(OPT_WRV, WHEN_SET, false, set_drive_feature, ATA),
-	STEP(OPT_WCACHE, WHEN_SET, false, cache_set_step, ANY),
-	{ .opt = OPT_ERC, .when = WHEN_SET, .run = erc_set_step, .once = true },
-	STEP(OPT_STANDBY, WHEN_SET, false, standby_timer_step, ANY),
-	STEP(OPT_EPC_ENABLE, WHEN_GIVEN, false, epc_step, ANY),
-	STEP(OPT_EPC_DISABLE, WHEN_GIVEN, false, epc_step, ANY),
-	STEP(OPT_EPC_RESTORE, WHEN_GIVEN, false, epc_step, ANY),
-	STEP(OPT_EPC_TIMER, WHEN_GIVEN, false, epc_step, ANY),
-	STEP(OPT_EPC_GOTO, WHEN_GIVEN, false, epc_step, ANY),
-	STEP(OPT_BACKGROUND_SCAN, WHEN_GIVEN, false, background_scan_step, ANY),
-	STEP(OPT_SECURITY_UNLOCK, WHEN_GIVEN, false, security_step, ATA),
-	STEP(OPT_SECURITY_SET_PASS, WHEN_GIVEN, false, security_step, ATA),
-	STEP(OPT_SECURITY_DISABLE, WHEN_GIVEN, false, security_step, ATA),
-	ATA_ERASE_STEP(OPT_SECURITY_ERASE, security_step, security_erase_check),
-	ATA_ERASE_STEP(OPT_SECURITY_ERASE_ENHANCED, security_step, security_erase_check),
-	STEP(OPT_SANITIZE_STATUS, WHEN_GIVEN, false, sanitize_status_step, ANY),
-	STEP(OPT_SANITIZE_FREEZE, WHEN_GIVEN, false, sanitize_step, ATA),
-	STEP(OPT_SANITIZE_ANTIFREEZE, WHEN_GIVEN, false, sanitize_step, ATA),
-	ERASE_STEP(OPT_SANITIZE_BLOCK_ERASE, sanitize_start_step, sanitize_start_check),
-	ERASE_STEP(OPT_SANITIZE_CRYPTO, sanitize_start_step, sanitize_start_check),
-	ERASE_STEP(OPT_SANITIZE_OVERWRITE, sanitize_start_step, sanitize_start_check),
-	STEP(OPT_SANITIZE_EXIT_FAILURE, WHEN_GIVEN, false, sanitize_start_step, ANY),
-	ERASE_STEP(OPT_FORMAT_ERASE, format_erase_step, format_erase_check),
-	ERASE_STEP(OPT_TCG_PSID_REVERT, tcg_psid_revert_step, tcg_psid_revert_check),
-	STEP(OPT_SANITIZE_WAIT, WHEN_GIVEN, false, sanitize_wait_step, ANY),
-	STEP(OPT_DCO_IDENTIFY, WHEN_GIVEN, false, dco_step, ATA),
-	STEP(OPT_DCO_RESTORE, WHEN_GIVEN, false, dco_step, ATA),
-	STEP(OPT_DCO_FREEZE, WHEN_GIVEN, false, dco_step, ATA),
-	STEP(OPT_DCO_SETMAX, WHEN_GIVEN, false, dco_step, ATA),
-	STEP(OPT_SECURITY_FREEZE, WHEN_GIVEN, false, security_freeze, ATA),
-	STEP(OPT_SEAGATE, WHEN_GIVEN, false, power_command, ATA),
-	STEP(OPT_BUSSTATE, WHEN_SET, false, set_kernel_setting, ANY),
-	STEP(OPT_MAX_SECTORS, WHEN_SET, false, set_max_sectors, ATA),
-	STEP(OPT_MAKE_BAD_SECTOR, WHEN_GIVEN, false, make_bad_sector, ATA),
-	STEP(OPT_TRIM_RANGES, WHEN_GIVEN, false, trim_from_args, ANY),
-	STEP(OPT_WRITE_SECTOR, WHEN_GIVEN, false, write_sector, ATA),
-	STEP(OPT_REPAIR_SECTOR, WHEN_GIVEN, false, write_sector, ATA),
-	{ .opt = OPT_FWDOWNLOAD, .when = WHEN_GIVEN, .run = firmware_download, .for_kind = ATA_KIND },
-	{ .opt = OPT_FWDOWNLOAD, .when = WHEN_GIVEN, .run = firmware_update_step, .check = firmware_update_check,
-	  .for_kind = OTHER_KINDS },
-	STEP(OPT_FWDOWNLOAD_MODE3, WHEN_GIVEN, false, firmware_download, ATA),
-	STEP(OPT_FWDOWNLOAD_MODE3_MAX, WHEN_GIVEN, false, firmware_download, ATA),
-	STEP(OPT_FWDOWNLOAD_MODE7, WHEN_GIVEN, false, firmware_download, ATA),
-	STEP(OPT_FWDOWNLOAD_MODEE, WHEN_GIVEN, false, firmware_download, ATA),
-	STEP(OPT_FWDOWNLOAD_MODEE_MAX, WHEN_GIVEN, false, firmware_download, ATA),
-	STEP(OPT_READ_SECTOR, WHEN_GIVEN, false, read_sector_step, ANY),
-	STEP(OPT_DRQ_HSM_ERROR, WHEN_GIVEN, false, drq_hsm_error, ATA),
-	STEP(OPT_TEMPERATURE, WHEN_NOISY, false, temperature_step, ANY),
+	return (x->st->at > y->st->at) - (x->st->at < y->st->at);
+}
 
-	/* Queries. */
-	STEP(OPT_MULTCOUNT, WHEN_QUERY, true, get_multcount, ANY),
-	STEP(OPT_IO32BIT, WHEN_QUERY, true, get_kernel_setting, ANY),
-	STEP(OPT_UNMASK, WHEN_QUERY, true, get_kernel_setting, ANY),
-	STEP(OPT_DMA, WHEN_QUERY, true, get_kernel_setting, ANY),
-	STEP(OPT_QUEUE_DEPTH, WHEN_QUERY, false, get_queue_depth, ANY),
-	STEP(OPT_KEEP, WHEN_QUERY, true, get_kernel_setting, ANY),
-	STEP(OPT_NOWERR, WHEN_QUERY, false, get_kernel_setting, ANY),
-	STEP(OPT_READONLY, WHEN_QUERY, true, get_kernel_setting, ANY),
-	STEP(OPT_READAHEAD, WHEN_QUERY, true, get_kernel_setting, ANY),
-	STEP(OPT_GEOMETRY, WHEN_GIVEN, true, get_geometry, ANY),
-	STEP(OPT_WDIDLE3, WHEN_QUERY, false, get_wdidle3, ATA),
-	STEP(OPT_POWERMODE, WHEN_NOISY, false, power_mode_step, ANY),
-	STEP(OPT_IDENTITY, WHEN_GIVEN, false, describe_step, ANY),
-	STEP(OPT_IDENTIFY, WHEN_GIVEN, false, describe_step, ANY),
-	STEP(OPT_ISTDOUT, WHEN_GIVEN, false, describe_step, ANY),
-	STEP(OPT_IRAW, WHEN_GIVEN, false, describe_step, ANY),
-	STEP(OPT_LOOKAHEAD, WHEN_QUERY, false, cache_get_step, ANY),
-	STEP(OPT_WCACHE, WHEN_QUERY, false, cache_get_step, ANY),
-	STEP(OPT_ERC, WHEN_QUERY, false, erc_get_step, ANY),
-	STEP(OPT_APM, WHEN_QUERY, false, get_drive_feature, ATA),
-	STEP(OPT_ACOUSTIC, WHEN_QUERY, false, get_drive_feature, ATA),
-	STEP(OPT_WRV, WHEN_QUERY, false, get_drive_feature, ATA),
-	STEP(OPT_BUSSTATE, WHEN_QUERY, false, get_kernel_setting, ANY),
-	STEP(OPT_MAX_SECTORS, WHEN_QUERY, false, get_max_sectors, ATA),
-	STEP(OPT_EPC, WHEN_GIVEN, false, epc_step, ANY),
-	STEP(OPT_TCG, WHEN_GIVEN, false, tcg_step, ANY),
+/*
+ * Every row's steps, in the order they run (their .at).  Two steps at one
+ * place would run in an order qsort picks: that is a mistake in the table,
+ * stopped at the first run rather than left to chance.
+ */
+static const struct placed_step *ordered_steps(size_t *n)
+{
+	static struct placed_step placed[OPTION_STEPS * OPT_COUNT];
+	static size_t count;
 
-	/* Timings, flushes and power commands. */
-	STEP(OPT_CACHE_TIMINGS, WHEN_GIVEN, false, time_cached_reads, ANY),
-	STEP(OPT_FLUSH_WCACHE, WHEN_GIVEN, false, flush_step, ANY),
-	STEP(OPT_TIMINGS, WHEN_GIVEN, false, time_device_reads, ANY),
-	STEP(OPT_SEEKS, WHEN_GIVEN, false, time_random_seeks, ANY),
-	STEP(OPT_FLUSH_BUFFERS, WHEN_GIVEN, false, flush_buffers, ANY),
-	STEP(OPT_REREAD_PARTITIONS, WHEN_GIVEN, false, reread_partitions, ANY),
-	STEP(OPT_IDLE_IMMEDIATE, WHEN_GIVEN, false, power_command, ATA),
-	STEP(OPT_STANDBY_NOW, WHEN_GIVEN, false, power_now_step, ANY),
-	STEP(OPT_IDLE_UNLOAD, WHEN_GIVEN, false, power_command, ATA),
-	STEP(OPT_SLEEP_NOW, WHEN_GIVEN, false, power_now_step, ANY),
-	STEP(OPT_RESET, WHEN_GIVEN, false, device_reset, ANY),
-};
+	if (!count) {
+		for (size_t i = 0; i < option_count; i++)
+			for (size_t k = 0; k < OPTION_STEPS && option_table[i].steps[k].run; k++)
+				placed[count++] = (struct placed_step){ option_table[i].id, &option_table[i].steps[k] };
+		qsort(placed, count, sizeof(placed[0]), by_place);
+		for (size_t i = 1; i < count; i++)
+			if (placed[i].st->at == placed[i - 1].st->at) {
+				fprintf(stderr, "hdparm: internal error: two steps at place %d (%s, %s)\n", placed[i].st->at,
+					option_name(placed[i - 1].opt), option_name(placed[i].opt));
+				abort();
+			}
+	}
+	*n = count;
+	return placed;
+}
 
 /* The option's use on this command line is one its row says needs confirming. */
 static bool dangerous_form_given(const struct option_desc *o, const struct settings *s)
@@ -273,9 +128,10 @@ static int preflight(struct device *dev, const struct settings *s)
 	return s->v[OPT_ERASE_RECORD].given ? erase_record_check(dev, s) : 0;
 }
 
-static bool step_applies(const struct step *st, const struct settings *s)
+static bool step_applies(const struct placed_step *ps, const struct settings *s)
 {
-	const struct opt_value *v = &s->v[st->opt];
+	const struct step *st = ps->st;
+	const struct opt_value *v = &s->v[ps->opt];
 
 	if (st->in_defaults && s->defaults)
 		return true;
@@ -324,13 +180,14 @@ static void json_device_end(const struct device *dev)
 }
 
 /* An ATA command on another kind of disk: refused, with what the disk has instead. */
-static int refuse_step(struct device *dev, const struct settings *s, const struct step *st)
+static int refuse_step(struct device *dev, const struct settings *s, const struct placed_step *ps)
 {
+	const struct step *st = ps->st;
 	int err;
 
 	if (st->hint == HINT_POWER && dev->disk->power_managed)
-		return refuse_power_option(dev, s->v[st->opt].name);
-	err = refuse_on_this_disk(dev, s->v[st->opt].name);
+		return refuse_power_option(dev, s->v[ps->opt].name);
+	err = refuse_on_this_disk(dev, s->v[ps->opt].name);
 	if (st->hint == HINT_ERASE)
 		say_erase_choices(dev);
 	return err;
@@ -342,39 +199,43 @@ static bool other_kinds_row(const struct device *dev, const struct step *st)
 	return (st->for_kind == ATA_KIND && !dev->disk->ata) || (st->for_kind == OTHER_KINDS && dev->disk->ata);
 }
 
-static int run_step(struct device *dev, const struct settings *s, const struct step *st, bool refused[OPT_COUNT])
+static int run_step(struct device *dev, const struct settings *s, const struct placed_step *ps, bool refused[OPT_COUNT])
 {
+	const struct step *st = ps->st;
 	int err;
 
 	if (other_kinds_row(dev, st))
 		return 0;
 	if (st->ata_only && !dev->disk->ata) {
 		/* An option with a set and a query step is refused once. */
-		if (refused[st->opt])
+		if (refused[ps->opt])
 			return EOPNOTSUPP;
-		refused[st->opt] = true;
-		return refuse_step(dev, s, st);
+		refused[ps->opt] = true;
+		return refuse_step(dev, s, ps);
 	}
-	if (st->when == WHEN_QUERY && refused[st->opt])
+	if (st->when == WHEN_QUERY && refused[ps->opt])
 		return 0;	/* the set before it failed, and said why */
-	err = st->run(dev, s, st->opt);
+	err = st->run(dev, s, ps->opt);
 	/* EINVAL: the value was refused, not the disk: what it has now is still worth reading. */
 	if (err && err != EINVAL && st->once)
-		refused[st->opt] = true;
+		refused[ps->opt] = true;
 	return err;
 }
 
 /* Every erase the settings ask for, checked on the disk as its step would, nothing sent: 0, or the refusal's errno. */
 static int check_erases(struct device *dev, const struct settings *s)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
-		const struct step *st = &steps[i];
+	size_t n;
+	const struct placed_step *placed = ordered_steps(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct step *st = placed[i].st;
 		int err;
 
-		if (!st->check || !step_applies(st, s) || other_kinds_row(dev, st))
+		if (!st->check || !step_applies(&placed[i], s) || other_kinds_row(dev, st))
 			continue;
-		report_operation(option_name(st->opt));
-		err = st->ata_only && !dev->disk->ata ? refuse_step(dev, s, st) : st->check(dev, s, st->opt);
+		report_operation(option_name(placed[i].opt));
+		err = st->ata_only && !dev->disk->ata ? refuse_step(dev, s, &placed[i]) : st->check(dev, s, placed[i].opt);
 		if (err)
 			return err;
 	}
@@ -400,11 +261,10 @@ static int pass_gate(struct device *dev, const struct settings *s, const struct 
 
 bool option_refused_on(const struct device *dev, enum opt_id opt)
 {
+	const struct step *steps = option_desc(opt)->steps;
 	bool any = false;
 
-	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
-		if (steps[i].opt != opt)
-			continue;
+	for (size_t i = 0; i < OPTION_STEPS && steps[i].run; i++) {
 		if (!steps[i].ata_only || dev->disk->ata)
 			return false;
 		any = true;
@@ -416,15 +276,16 @@ int run_setting(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	bool refused_here[OPT_COUNT] = { false };
 	int status = preflight(dev, s);
+	size_t n;
+	const struct placed_step *placed = ordered_steps(&n);
 
-	for (size_t i = 0; !status && !dev->refused && i < ARRAY_SIZE(steps); i++) {
-		const struct step *st = &steps[i];
+	for (size_t i = 0; !status && !dev->refused && i < n; i++) {
 		int err;
 
-		if (st->opt != opt || st->when == WHEN_QUERY || !step_applies(st, s))
+		if (placed[i].opt != opt || placed[i].st->when == WHEN_QUERY || !step_applies(&placed[i], s))
 			continue;
-		report_operation(option_name(st->opt));
-		if ((err = run_step(dev, s, st, refused_here)))
+		report_operation(option_name(opt));
+		if ((err = run_step(dev, s, &placed[i], refused_here)))
 			status = err;
 	}
 	fflush(stdout);
@@ -440,6 +301,8 @@ int process_device(const char *path, const struct settings *s, const struct run_
 	int status = 0;
 	bool querying = false;
 	bool refused_here[OPT_COUNT] = { false };
+	size_t nsteps;
+	const struct placed_step *placed = ordered_steps(&nsteps);
 
 	memset(&dev, 0, sizeof(dev));
 	dev.path = path;
@@ -467,21 +330,20 @@ int process_device(const char *path, const struct settings *s, const struct run_
 		status = pass_gate(&dev, s, gate, status);
 
 	/* A device that did not open, or an unconfirmed dangerous option, runs no step. */
-	for (size_t i = 0; dev.fd >= 0 && !dev.refused && i < ARRAY_SIZE(steps); i++) {
-		const struct step *st = &steps[i];
+	for (size_t i = 0; dev.fd >= 0 && !dev.refused && i < nsteps; i++) {
 		int err;
 
-		if (!step_applies(st, s))
+		if (!step_applies(&placed[i], s))
 			continue;
 		/* Settings may have changed the drive: queries read IDENTIFY afresh. */
-		if (!querying && st->when == WHEN_QUERY) {
+		if (!querying && placed[i].st->when == WHEN_QUERY) {
 			querying = true;
 			if (dev.disk->ata)
 				ata_identify_forget(&dev);
 		}
 		fflush(stdout);
-		report_operation(option_name(st->opt));
-		err = run_step(&dev, s, st, refused_here);
+		report_operation(option_name(placed[i].opt));
+		err = run_step(&dev, s, &placed[i], refused_here);
 		if (err)
 			status = err;
 		/* A refused dangerous option stops this device: nothing after it runs. */

@@ -14,7 +14,6 @@
 #include "actions.h"
 #include "cmdline.h"
 #include "config.h"
-#include "erase_record.h"
 #include "idle.h"
 #include "metrics_run.h"
 #include "together.h"
@@ -29,14 +28,6 @@ int process_device(const char *path, const struct settings *s, const struct run_
 	(void)gate;
 	*refused = false;
 	return 0;
-}
-
-/* The parser asks whether --erase-record names a folder; nothing here looks at the file system. */
-bool erase_record_is_folder(const char *given)
-{
-	size_t n = strlen(given);
-
-	return n && given[n - 1] == '/';
 }
 
 bool jobs_erase_together(const struct job *jobs, int njobs)

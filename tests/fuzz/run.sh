@@ -34,7 +34,22 @@ build fuzz_scsi "$here/fuzz_scsi.c" "$top/scsi/scsi_pages.c" "$top/transport/sen
 build fuzz_tcg "$here/fuzz_tcg.c" "$top/tcg/tcg_discovery.c" "$top/tcg/tcg_session.c" "$top/tcg/tcg_methods.c" || exit 1
 build fuzz_prom "$here/fuzz_prom.c" "$top/output/prom.c" || exit 1
 build fuzz_text "$here/fuzz_text.c" "$top/ops/block/ranges.c" "$top/block/sysfs.c" "$top/block/wake_trace.c" "$top/output/report.c" "$top/output/json.c" || exit 1
-common=("$top/options/options.c" "$top/cli/option_values.c" "$top/cli/psid.c" "$top/cli/config_file.c" "$top/cli/config_keys.c" "$top/cli/config_jobs.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/output/json.c" "$top/ata/sat.c" "$top/ata/ata_commands.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/ata/modes.c" "$top/output/report.c")
+# The option table names each option's steps, so the command-line targets link every operation and what
+# lies below it: compiled once into an archive (the runner's other files are the targets' stubs).
+objs=()
+rm -rf "$bin/obj" && mkdir -p "$bin/obj"
+for d in $(sed -n 's/^DIRS = //p' "$top/Makefile"); do
+	case $d in cli | run) continue ;; esac
+	for f in "$top/$d"/*.c; do [ -e "$f" ] && objs+=("$f"); done
+done
+objs+=("$top/run/options.c")
+printf '%s\n' "${objs[@]}" | xargs -P "$(nproc)" -I{} bash -c \
+	'o="$1/obj/$(echo "${2#"$3"/}" | tr / _).o"; "$4" "${@:5}" -c -o "$o" "$2"' bash "$bin" {} "$top" "$CLANG" \
+	"${flags[@]/-fsanitize=fuzzer,/-fsanitize=fuzzer-no-link,}" 2> "$bin/lib.build.log" ||
+	{ echo "FAIL fuzz build of the archive"; head -n 20 "$bin/lib.build.log" | sed 's/^/  /'; exit 1; }
+rm -f "$bin/libhdparm.a"
+ar rcs "$bin/libhdparm.a" "$bin"/obj/*.o
+common=("$top/cli/option_values.c" "$top/cli/psid.c" "$top/cli/config_file.c" "$top/cli/config_keys.c" "$top/cli/config_jobs.c" "$bin/libhdparm.a")
 build fuzz_cmdline "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/cli/hdparm.c" "${common[@]}" || exit 1
 build fuzz_config "$here/fuzz_config.c" "${common[@]}" || exit 1
 build fuzz_trim -DTRIM_ONLY "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/cli/hdparm.c" "${common[@]}" || exit 1

@@ -1,4 +1,7 @@
-/* The option table: how each option is spelled, parsed, listed and confirmed. */
+/*
+ * The option table: how each option is spelled, parsed, listed and
+ * confirmed, its /etc/hdparm.conf key, and the steps it runs.
+ */
 #ifndef HDPARM_OPTIONS_H
 #define HDPARM_OPTIONS_H
 
@@ -6,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "commands.h"
 #include "values.h"
 
 /* --apply-config's file when none is named; a packager may move it (CPPFLAGS=-DHDPARM_CONFIG=...). */
@@ -95,6 +99,39 @@ enum together {
 	TOGETHER_FIRMWARE,	/* a firmware download: no record */
 };
 
+enum when {
+	WHEN_GIVEN,		/* the option appeared */
+	WHEN_SET,		/* the option came with a value */
+	WHEN_QUERY,		/* the option appeared without -q before it (or -v's set) */
+	WHEN_NOISY,		/* the option appeared without -q before it */
+};
+
+/*
+ * Where a step runs (a step's .at): hdparm 9.65 runs every "set" first,
+ * then every query, then timings and power commands, whatever the order on
+ * the command line, and scripts depend on the order of the output lines.
+ * The runner sorts every row's steps by .at; no two share one.  A new step
+ * takes a free number between the two it runs between.
+ */
+enum { IN_SETTINGS = 1000, IN_QUERIES = 2000, IN_LAST = 3000 };
+
+/* One of an option's steps: its work in one phase (run/actions.c runs them). */
+struct step {
+	int at;			/* its place in 9.65's order */
+	enum when when;
+	bool in_defaults;	/* part of the default query set (-v, or no option) */
+	step_fn *run;
+	bool ata_only;		/* an ATA command, refused on other disks */
+	enum { HINT_NONE, HINT_ERASE, HINT_POWER } hint;	/* refused on a disk: what it has instead */
+	step_fn *check;		/* an erase: the disk's refusal, nothing sent (many disks check all first) */
+	/* One of an option's steps by kind (--set-sector-size: ATA's command, the others' format): skipped on the rest. */
+	enum { ALL_KINDS, ATA_KIND, OTHER_KINDS } for_kind;
+	bool once;		/* a set the disk could not do said why: its option's query, which would say it again, is left out */
+};
+
+/* The most steps an option has: a set and its query, or one step for ATA and one for the other kinds. */
+#define OPTION_STEPS 2
+
 struct option_desc {
 	enum opt_id id;
 	char letter;		/* short form, or 0 */
@@ -110,6 +147,7 @@ struct option_desc {
 	struct confirmation confirm;
 	struct config_key_spec config;	/* its key in /etc/hdparm.conf (cli/config_keys.c), if any */
 	enum together together;
+	struct step steps[OPTION_STEPS];	/* what it does, and when; .run NULL: none (a modifier) */
 };
 
 extern const struct option_desc option_table[];
