@@ -298,7 +298,10 @@ check_true fibmap-placement sh -c "
 	n=\$(awk 'NR == 5 { print \$4 }' /tmp/map) &&
 	dd if=/dev/sdb bs=512 skip=\$lba count=\$n 2>/dev/null | head -c 20480 | cmp - /mnt/file ||
 	{ cat /tmp/map; false; }"
-check fibmap-965-layout 0 $H --fibmap /mnt/file
+# Where ext4 puts the file differs from boot to boot (the same 40 sectors, 548 or 578 on): the
+# layout is held against the expected output with the LBAs masked, and the LBAs against 9.65's.
+check fibmap-965-layout 0 sh -c "$H --fibmap /mnt/file > /tmp/fm; rc=\$?; sed '5s/^\\( *[0-9]*\\) *[0-9]* *[0-9]* /\\1 LBA LBA /' /tmp/fm; exit \$rc"
+check_true fibmap-965-lbas sh -c "$H --fibmap /mnt/file > /tmp/fm && $OLD --fibmap /mnt/file > /tmp/fm-965 && cmp /tmp/fm /tmp/fm-965"
 check_fails fibmap-directory "not a regular file" $H --fibmap /mnt
 umount /mnt 2>/dev/null
 head -c 1024 /dev/zero > /tmp/fw.bin
