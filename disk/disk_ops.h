@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "disk_facts.h"
+#include "erase_facts.h"
 #include "reach.h"
 #include "sector_range.h"
 
@@ -91,7 +92,8 @@ struct disk_ops {
 	int (*standby_timer)(struct device *dev, unsigned int value, long seconds, struct disk_cause *c);
 	/* The temperature (-H), by whatever the disk keeps it in; 0 or an errno, nothing said. */
 	int (*temperature)(struct device *dev, struct disk_temperature *t);
-	bool temperature_wakes_nothing;	/* reading it never wakes the disk (an NVMe admin command): no power check first */
+	/* Its queries of what the disk records (-H) never wake it (NVMe's admin commands): no power check first. */
+	bool queries_wake_nothing;
 	/* --erc: the error recovery time limits (NULL: the disk has none); 0 or an errno, nothing said. */
 	int (*erc_get)(struct device *dev, struct disk_erc *e);
 	/* --erc READ,WRITE: set them (e's read_ds and write_ds); 0 or an errno with e->cause, nothing said. */

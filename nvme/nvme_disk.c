@@ -601,5 +601,5 @@ const struct disk_ops nvme_disk = {
 	.firmware_commit = nvme_firmware_commit,
 	.identity = nvme_disk_identity,
 	.temperature = nvme_disk_temperature,
-	.temperature_wakes_nothing = true,
+	.queries_wake_nothing = true,
 };

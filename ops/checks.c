@@ -83,3 +83,12 @@ void drop_cached_sectors(struct device *dev)
 	fsync(dev->fd);
 	ioctl(dev->fd, BLKFLSBUF, NULL);
 }
+
+bool disk_asleep(struct device *dev)
+{
+	enum disk_power power = DISK_POWER_UNKNOWN;
+
+	/* Where the power state cannot be told, the reading goes ahead. */
+	return !dev->disk->queries_wake_nothing && dev->disk->power_state && dev->disk->power_state(dev, &power) == 0 &&
+	       power == DISK_POWER_STANDBY;
+}

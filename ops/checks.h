@@ -2,6 +2,7 @@
 #ifndef HDPARM_CHECKS_H
 #define HDPARM_CHECKS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "device.h"
@@ -23,6 +24,13 @@ int say_cause(const struct disk_cause *c, int err);
 
 /* The same, where a cause about the option is worded after it as typed (" -W0: WHY"). */
 int say_cause_for(const struct disk_cause *c, int err, const char *as_typed);
+
+/*
+ * The disk is in standby, as a command that does not wake it says, and a
+ * query's read would wake it (a kind whose queries wake nothing is not
+ * asked): -H and --power-on-hours leave it asleep.
+ */
+bool disk_asleep(struct device *dev);
 
 /* Write back and forget the device's cached blocks, so no stale copy survives a command. */
 void drop_cached_sectors(struct device *dev);

@@ -248,30 +248,47 @@ const char *scsi_power_state(const struct sense *now)
 	}
 }
 
-bool scsi_decode_temperature_page(const uint8_t *buf, size_t got, struct scsi_temperature *t)
+/*
+ * A log page's parameter code, within the page's length and the got bytes
+ * that came: its value bytes (*len of them), or NULL.  Each parameter is
+ * its code (2 bytes), a control byte, its length, then that many bytes.
+ */
+static const uint8_t *log_parameter(const uint8_t *buf, size_t got, unsigned int code, size_t *len)
 {
 	size_t end, pos = 4;
+
+	if (got < 4)
+		return NULL;
+	end = 4 + (size_t)get_be16(buf + 2);
+	if (end > got)
+		end = got;
+	while (pos + 4 <= end) {
+		*len = buf[pos + 3];
+		if (pos + 4 + *len > end)
+			return NULL;
+		if (get_be16(buf + pos) == code)
+			return buf + pos + 4;
+		pos += 4 + *len;
+	}
+	return NULL;
+}
+
+bool scsi_decode_temperature_page(const uint8_t *buf, size_t got, struct scsi_temperature *t)
+{
+	const uint8_t *p;
+	size_t len;
 
 	*t = (struct scsi_temperature){ false, false, 0, 0 };
 	if (got < 4 || (buf[0] & 0x3f) != LOG_PAGE_TEMPERATURE)
 		return false;
-	end = 4 + (size_t)get_be16(buf + 2);
-	if (end > got)
-		end = got;
-	/* Each parameter: code (2 bytes), control, length, then length bytes; a temperature's second byte is the value. */
-	while (pos + 4 <= end) {
-		unsigned int code = get_be16(buf + pos), len = buf[pos + 3];
-
-		if (len >= 2 && pos + 4 + len <= end && buf[pos + 5] != LOG_TEMPERATURE_NONE) {
-			if (code == 0x0000) {
-				t->has_current = true;
-				t->current = buf[pos + 5];
-			} else if (code == 0x0001) {
-				t->has_reference = true;
-				t->reference = buf[pos + 5];
-			}
-		}
-		pos += 4 + len;
+	/* A temperature's second byte is the value. */
+	if ((p = log_parameter(buf, got, 0x0000, &len)) && len >= 2 && p[1] != LOG_TEMPERATURE_NONE) {
+		t->has_current = true;
+		t->current = p[1];
+	}
+	if ((p = log_parameter(buf, got, 0x0001, &len)) && len >= 2 && p[1] != LOG_TEMPERATURE_NONE) {
+		t->has_reference = true;
+		t->reference = p[1];
 	}
 	return true;
 }

@@ -70,14 +70,11 @@ static void json_temperature(const struct disk_temperature *t)
 int temperature_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct disk_temperature t = { .warning = INT_MIN, .critical = INT_MIN, .reference = INT_MIN };
-	enum disk_power power = DISK_POWER_UNKNOWN;
 	int err;
 
 	if (!dev->disk->temperature)
 		return refuse_missing_command(dev, s->v[opt].name);
-	/* Asked with a command that does not wake the disk; where that cannot tell, the reading goes ahead. */
-	if (!dev->disk->temperature_wakes_nothing && dev->disk->power_state && dev->disk->power_state(dev, &power) == 0 &&
-	    power == DISK_POWER_STANDBY) {
+	if (disk_asleep(dev)) {
 		out(" drive state is:  standby (the temperature was not read: that would wake the disk)\n");
 		json_object_begin("temperature");
 		json_null("current");
