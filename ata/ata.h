@@ -159,11 +159,22 @@ enum ata_dco {
 /* General Purpose logs read by address, and the pages used. */
 enum ata_log {
 	ATA_LOG_DIRECTORY = 0x00,
+	ATA_LOG_DEVICE_STATISTICS = 0x04,
 	ATA_LOG_POWER_CONDITIONS = 0x08,
 	ATA_LOG_SECTOR_CONFIGURATION = 0x2f,
 	ATA_LOG_IDENTIFY_DEVICE_DATA = 0x30,
 };
 #define ATA_IDDATA_PAGE_SATA 0x08	/* Serial ATA settings: DEVSLP timings */
+
+/*
+ * The Device Statistics log (ACS-3 9.5): pages of 64-bit statistics, each
+ * with flags in its top bits (63: supported, 62: valid) and its value
+ * below; the General Statistics page's header names it (byte 2: 01h).
+ */
+#define ATA_STATS_PAGE_GENERAL 0x01
+#define ATA_STAT_POWER_ON_HOURS 0x10	/* byte offset: a 32-bit value */
+#define ATA_STAT_SUPPORTED (1ULL << 63)
+#define ATA_STAT_VALID (1ULL << 62)
 
 /*
  * The data block of SECURITY SET PASSWORD, UNLOCK, ERASE UNIT and
@@ -288,6 +299,12 @@ enum ata_id_word {
 static inline bool ata_id_word_valid(uint16_t w)
 {
 	return (w & 0xc000) == 0x4000;
+}
+
+/* General Purpose Logging (word 84 bit 5): the logs READ LOG EXT reads, Device Statistics among them. */
+static inline bool ata_id_has_gpl(const uint16_t *id)
+{
+	return ata_id_word_valid(id[ATA_ID_COMMAND_SET_EXT]) && (id[ATA_ID_COMMAND_SET_EXT] & 0x0020);
 }
 
 /* Word 69's TRIM bits: read data after TRIM is deterministic (14), and is zeros (5). */

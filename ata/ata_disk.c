@@ -319,6 +319,37 @@ static int ata_disk_temperature(struct device *dev, struct disk_temperature *t)
 	return 0;
 }
 
+/* --power-on-hours: the General Statistics page of the Device Statistics log, where the log directory lists it. */
+static int ata_disk_power_on(struct device *dev, struct disk_power_on *p)
+{
+	uint8_t page[512];
+	uint64_t stat;
+	int err;
+	const uint16_t *id = identify_for(dev, &err, &p->cause);
+
+	if (!id)
+		return err;
+	if (!ata_id_has_gpl(id)) {
+		p->cause.about_option = true;
+		snprintf(p->cause.why, sizeof(p->cause.why), "the drive has no General Purpose Logging (IDENTIFY word 84 bit 5),"
+			 " which holds the Device Statistics log");
+		return EOPNOTSUPP;
+	}
+	p->source = "Device Statistics log";
+	err = ata_read_log_page(dev, ATA_LOG_DEVICE_STATISTICS, ATA_STATS_PAGE_GENERAL, page, &p->cause);
+	if (err && p->cause.why[0])
+		return EIO;	/* the directory or the page could not be read: the cause says which */
+	stat = err ? 0 : get_le64(page + ATA_STAT_POWER_ON_HOURS);
+	if (err || page[2] != ATA_STATS_PAGE_GENERAL || !(stat & ATA_STAT_SUPPORTED) || !(stat & ATA_STAT_VALID)) {
+		p->cause.about_option = true;
+		snprintf(p->cause.why, sizeof(p->cause.why), "the drive reports no power-on hours in its Device Statistics"
+			 " log (04h, General Statistics page)");
+		return EOPNOTSUPP;
+	}
+	p->hours = (uint32_t)stat;
+	return 0;
+}
+
 /* --erc: SCT Error Recovery Control, where word 206 says the drive has it. */
 static int erc_supported(struct device *dev, struct disk_erc *e)
 {
@@ -758,6 +789,7 @@ const struct disk_ops ata_disk = {
 	.sleep_now = ata_disk_sleep_now,
 	.standby_timer = ata_disk_standby_timer,
 	.temperature = ata_disk_temperature,
+	.power_on = ata_disk_power_on,
 	.identity = ata_disk_identity,
 	.hidden_areas = ata_disk_hidden_areas,
 	.erc_get = ata_disk_erc_get,

@@ -64,6 +64,14 @@ struct disk_temperature {
 	struct disk_cause cause;	/* on failure: what failed, and why */
 };
 
+/* --power-on-hours: how long the disk has been powered on in its life, as it counts it. */
+struct disk_power_on {
+	uint64_t hours;
+	int minutes;		/* and minutes, where the disk counts them (SCSI); -1: it counts hours */
+	const char *source;	/* where the disk keeps it, in the standard's words */
+	struct disk_cause cause;	/* on failure: what failed, and why */
+};
+
 /*
  * --erc: how long the drive may try to recover a sector before it reports
  * an error, in tenths of a second (0: no limit).  ATA keeps one for reads

@@ -92,7 +92,9 @@ struct disk_ops {
 	int (*standby_timer)(struct device *dev, unsigned int value, long seconds, struct disk_cause *c);
 	/* The temperature (-H), by whatever the disk keeps it in; 0 or an errno, nothing said. */
 	int (*temperature)(struct device *dev, struct disk_temperature *t);
-	/* Its queries of what the disk records (-H) never wake it (NVMe's admin commands): no power check first. */
+	/* --power-on-hours: the powered-on time the disk counts; 0 or an errno, nothing said. */
+	int (*power_on)(struct device *dev, struct disk_power_on *p);
+	/* Its queries of what the disk records (-H, --power-on-hours) never wake it (NVMe's admin commands): no power check first. */
 	bool queries_wake_nothing;
 	/* --erc: the error recovery time limits (NULL: the disk has none); 0 or an errno, nothing said. */
 	int (*erc_get)(struct device *dev, struct disk_erc *e);

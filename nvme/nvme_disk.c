@@ -471,6 +471,24 @@ static int nvme_disk_temperature(struct device *dev, struct disk_temperature *t)
 	return 0;
 }
 
+/* --power-on-hours: the SMART / Health log's count; one above 64 bits is beyond any disk's life, and said so. */
+static int nvme_disk_power_on(struct device *dev, struct disk_power_on *p)
+{
+	uint8_t log[512];
+	int err;
+
+	p->cause.what = "NVMe Get Log Page (SMART / Health)";
+	if ((err = nvme_admin_get_log(dev, NVME_LOG_SMART_HEALTH, log, sizeof(log), &p->cause)))
+		return err;
+	if (get_le64(log + NVME_SMART_POWER_ON_HOURS + 8)) {
+		snprintf(p->cause.why, sizeof(p->cause.why), "the controller counts more power-on hours than 64 bits hold");
+		return EIO;
+	}
+	p->hours = get_le64(log + NVME_SMART_POWER_ON_HOURS);
+	p->source = "SMART / Health log";
+	return 0;
+}
+
 /* Before a timing: the volatile write cache out.  Nothing said on failure. */
 static void nvme_disk_flush_quietly(struct device *dev)
 {
@@ -601,5 +619,6 @@ const struct disk_ops nvme_disk = {
 	.firmware_commit = nvme_firmware_commit,
 	.identity = nvme_disk_identity,
 	.temperature = nvme_disk_temperature,
+	.power_on = nvme_disk_power_on,
 	.queries_wake_nothing = true,
 };

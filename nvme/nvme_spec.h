@@ -39,6 +39,7 @@ enum nvme_log_id {
 	NVME_LOG_SANITIZE_STATUS = 0x81,
 };
 #define NVME_SMART_COMPOSITE_TEMPERATURE 1
+#define NVME_SMART_POWER_ON_HOURS 128	/* bytes 143:128, a 128-bit count */
 #define NVME_KELVIN_0C 273	/* as smartctl and nvme-cli convert */
 
 /* Get Log Page's CDW10: NUMDL, the dwords to return less one, in bits 31:16. */

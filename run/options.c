@@ -29,6 +29,7 @@
 #include "max_address.h"
 #include "power_mode.h"
 #include "power_now.h"
+#include "power_on.h"
 #include "read_sector.h"
 #include "sanitize.h"
 #include "sanitize_start.h"
@@ -213,6 +214,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_METRICS_FILE, .name = "metrics-file", .arg = ARG_FILE, .what = "file name", .cls = CLASS_ALONE, .usage = "--metrics-file FILE [DEV...]  The same, written whole into FILE (node_exporter's textfile folder)" },
 	{ .id = OPT_FW_SLOT, .name = "fw-slot", .arg = ARG_U64, .min = 1, .max = 7, .what = "the firmware slot must be 1 to 7", .cls = CLASS_MODIFIER, .usage = "--fw-slot N                   With --fwdownload (NVMe): commit the image to slot N (default: a writable one not active)" },
 	{ .id = OPT_FW_ACTIVATE_NOW, .name = "fw-activate-now", .cls = CLASS_MODIFIER, .usage = "--fw-activate-now             With --fwdownload (NVMe, SCSI): activate the new firmware now, without a reset" },
+	{ .id = OPT_POWER_ON_HOURS, .name = "power-on-hours", .usage = "--power-on-hours              How long the drive has been powered on in its life (not read from a sleeping disk)", .steps = { STEP(IN_QUERIES + 125, WHEN_GIVEN, power_on_step) } },
 	{ .id = OPT_JSON, .name = "json", .cls = CLASS_MODIFIER, .usage = "--json                        Print one JSON document instead of text (schema: hdparm.8)" },
 };
 

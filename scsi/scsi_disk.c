@@ -27,6 +27,7 @@
 #include "scsi_firmware.h"
 #include "scsi_epc.h"
 #include "scsi_power.h"
+#include "scsi_power_on.h"
 #include "scsi_temperature.h"
 #include "scsi_erase.h"
 #include "sysfs.h"
@@ -781,6 +782,7 @@ const struct disk_ops scsi_disk = {
 	.sleep_now = scsi_disk_sleep_now,
 	.standby_timer = scsi_disk_standby_timer,
 	.temperature = scsi_disk_temperature,
+	.power_on = scsi_disk_power_on,
 	.erase_choices = scsi_erase_choices,
 	.identity = scsi_disk_identity,
 	.firmware = scsi_firmware,

@@ -292,3 +292,16 @@ bool scsi_decode_temperature_page(const uint8_t *buf, size_t got, struct scsi_te
 	}
 	return true;
 }
+
+bool scsi_decode_power_on_minutes(const uint8_t *buf, size_t got, uint32_t *minutes)
+{
+	const uint8_t *p;
+	size_t len;
+
+	if (got < 4 || (buf[0] & 0x3f) != LOG_PAGE_BACKGROUND_SCAN)
+		return false;
+	if (!(p = log_parameter(buf, got, 0x0000, &len)) || len < 4)
+		return false;
+	*minutes = get_be32(p);
+	return true;
+}

@@ -131,6 +131,14 @@ struct scsi_temperature {
 bool scsi_decode_temperature_page(const uint8_t *buf, size_t got, struct scsi_temperature *t);
 
 /*
+ * The Background Scan Results log page (15h, SBC-3): parameter 0000h, the
+ * status, holds ACCUMULATED POWER ON MINUTES in its bytes 4-7.
+ */
+#define LOG_PAGE_BACKGROUND_SCAN 0x15
+/* false when the page is not that page, or its status parameter did not come whole. */
+bool scsi_decode_power_on_minutes(const uint8_t *buf, size_t got, uint32_t *minutes);
+
+/*
  * The Supported Block Lengths and Protection Types page (B4h): 8 bytes a
  * length, its LOGICAL BLOCK LENGTH (bytes 0-3) and T3PS..T0PS (byte 5
  * bits 3:0), the protection types it may be formatted with.

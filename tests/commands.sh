@@ -440,6 +440,20 @@ if [ -z "${DOUBLE_COMPARE:-}" ]; then
 	else
 		bad "-H without SCT: SMART attribute 194 read as smartctl -A reads it (smartctl: '$theirs', ours: '$ours')"
 	fi
+	# --power-on-hours (its own cases: tests/ops/power_on.cases): smartctl -l devstat reads the same
+	# Device Statistics log (pages 00h and 01h) and finds the same Power-on Hours at offset 10h.
+	mkdir -p "$out/devstat"
+	grep -hv '^#' "$top/tests/ops/data/ata-log-directory.hex" > "$out/devstat/00.hex"
+	grep -hv '^#' "$top/tests/ops/data/ata-devstat-list.hex" "$top/tests/ops/data/ata-devstat-general.hex" > "$out/devstat/04.hex"
+	theirs=$(env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LOGS="$out/devstat" LD_PRELOAD="$shim" \
+		smartctl -l devstat -d sat /dev/null 2> /dev/null | awk '$1 == "0x01" && $2 == "0x010" { print $4 }')
+	run SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LOGS="$out/devstat" -- --power-on-hours
+	ours=$(sed -n 's/^ power-on hours:  //p' "$out/cmd.out")
+	if [ "$rc" = 0 ] && [ "$theirs" = 12345 ] && [ "$ours" = 12345 ]; then
+		ok "--power-on-hours: the Device Statistics log's Power-on Hours, as smartctl -l devstat reads it (12345)"
+	else
+		bad "--power-on-hours: the Device Statistics log's Power-on Hours, as smartctl -l devstat reads it (smartctl: '$theirs', ours: '$ours', exit $rc)"
+	fi
 	# --erc 70,70 sends what smartctl -l scterc,70,70 sends: SMART WRITE LOG of log E0h, its CDB
 	# (but the DEVICE byte, obsolete in ACS-3, which each tool fills its own way) and its data, for
 	# the two timers set (function code 0001h).  The SCT Status smartctl reads after each says the

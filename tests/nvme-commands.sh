@@ -213,6 +213,35 @@ sys.exit(0 if ours["current"] == theirs["current"] == int(sys.argv[3]) - 273 els
 	done
 fi
 
+# --power-on-hours (its own cases: tests/ops/power_on.cases): nvme-cli's smart-log and smartctl -A
+# read the same SMART / Health log from the scripted double (tests/tools/script-double.c) and find
+# the same Power On Hours (bytes 143:128); hdparm sends exactly nvme-cli's one command.
+if [ -z "${DOUBLE_COMPARE:-}" ] && oracle nvme smartctl smartmontools && oracle nvme nvme nvme-cli; then
+	sd="$out/script-double-pon.so"
+	if ${CC:-cc} -shared -fPIC -O2 -o "$sd" "$top/tests/tools/script-double.c" -ldl; then
+		log="admin 02 nsid=ffffffff cdw10=7f0002 -> data @$top/tests/ops/data/nvme-smart-health.hex"
+		printf 'node nvme 1\n%s\n' "$log" > "$out/pon.script"
+		printf 'node nvme 1\nadmin 06 nsid=0 cdw10=1 -> data @%s\n%s\n' "$top/tests/nvme/qemu-ctrl.hex" "$log" > "$out/pon-smartctl.script"
+		nvmecli=$(env DOUBLE_SCRIPT="$out/pon.script" LD_PRELOAD="$sd" nvme smart-log /dev/null 2> /dev/null |
+			sed -n 's/^power_on_hours[[:space:]]*: *\([0-9]*\)$/\1/p')
+		smartctl=$(env DOUBLE_SCRIPT="$out/pon-smartctl.script" LD_PRELOAD="$sd" smartctl -A -d nvme /dev/null 2> /dev/null |
+			sed -n 's/^Power On Hours: *\([0-9,]*\)$/\1/p' | tr -d ,)
+		rm -f "$out/pon.report"
+		env DOUBLE_SCRIPT="$out/pon.script" DOUBLE_REPORT="$out/pon.report" "${preload[@]/$shim/$sd}" \
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$H" --power-on-hours /dev/null > "$out/pon.out" 2>&1
+		rc=$?
+		ours=$(sed -n 's/^ power-on hours:  //p' "$out/pon.out")
+		if [ "$rc" = 0 ] && [ ! -s "$out/pon.report" ] && [ "$ours" = 4660 ] && [ "$nvmecli" = 4660 ] && [ "$smartctl" = 4660 ]; then
+			ok "--power-on-hours: the SMART / Health log's Power On Hours, as nvme-cli smart-log and smartctl -A read it (4660)"
+		else
+			bad "--power-on-hours: the SMART / Health log's Power On Hours, as nvme-cli smart-log and smartctl -A read it (exit $rc)" \
+				"ours: '$ours', nvme-cli: '$nvmecli', smartctl: '$smartctl'" "$(tr '\n' '|' < "$out/pon.report" 2> /dev/null)"
+		fi
+	else
+		bad "build tests/tools/script-double.c"
+	fi
+fi
+
 # --fwdownload against nvme-cli under the same double: the Firmware Image Download (11h) and Commit
 # (10h) commands, data included, equal what "nvme fw-download --xfer=4096" then "nvme fw-commit
 # --slot=S --action=A" send for the same image: slot 2 action 1 by default (the crafted controller:

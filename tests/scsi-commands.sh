@@ -481,4 +481,36 @@ sg a1 08 0e 00 01 00 00 00 00 ec 00 00 -> sense 70 00 05 00 00 00 00 0a 00 00 00
 		bad "build tests/tools/script-double.c"
 	fi
 fi
+# --power-on-hours (its own cases: tests/ops/power_on.cases): sg_logs (sg3-utils) reads the same
+# Background Scan Results page from the scripted double and finds the same accumulated power on
+# minutes, 77198, which it shows as 1286:38.
+if [ -z "${DOUBLE_COMPARE:-}" ] && oracle scsi sg_logs sg3-utils; then
+	sd="$out/script-double-pon.so"
+	if ${CC:-cc} -shared -fPIC -O2 -o "$sd" "$top/tests/tools/script-double.c" -ldl; then
+		page="data @$top/tests/ops/data/scsi-background-scan.hex"
+		# hdparm: the two ATA PASS-THROUGH IDENTIFYs a SCSI disk refuses (so it is SCSI), REQUEST SENSE (active).
+		not_ata="sg 85 08 0e 00 00 00 01 00 00 00 00 00 00 00 ec 00 -> sense 70 00 05 00 00 00 00 0a 00 00 00 00 20 00 00 00 00 00
+sg a1 08 0e 00 01 00 00 00 00 ec 00 00 -> sense 70 00 05 00 00 00 00 0a 00 00 00 00 20 00 00 00 00 00"
+		# sg_logs: INQUIRY, then LOG SENSE of page 15h (its allocation lengths are its own).
+		printf 'node scsi\nsg 12 00 00 00 24 00 -> data @%s\nsg 4d 00 55 00 00 00 00 .. .. 00 -> %s\nsg 4d 00 55 00 00 00 00 .. .. 00 -> %s\n' \
+			"$top/tests/ops/data/scsi-inquiry-e004.hex" "$page" "$page" > "$out/pon-theirs.script"
+		printf 'node scsi\n%s\nsg 03 00 00 00 20 00 -> data 70 00 00 00 00 00 00 0a\nsg 4d 00 55 00 00 00 00 00 40 00 -> %s\n' \
+			"$not_ata" "$page" > "$out/pon-ours.script"
+		theirs=$(env DOUBLE_SCRIPT="$out/pon-theirs.script" LD_PRELOAD="$sd" sg_logs -p 0x15 /dev/null 2> /dev/null |
+			sed -n 's/^ *Accumulated power on minutes: *[0-9]* *\[h:m *\([0-9]*\):\([0-9]*\)\]$/\1 \2/p')
+		rm -f "$out/pon-ours.report"
+		env DOUBLE_SCRIPT="$out/pon-ours.script" DOUBLE_REPORT="$out/pon-ours.report" "${preload[@]/$shim/$sd}" \
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$H" --power-on-hours /dev/null > "$out/pon-ours.out" 2>&1
+		rc=$?
+		ours=$(sed -n 's/^ power-on hours:  //p; s/^ and minutes:  *//p' "$out/pon-ours.out" | tr '\n' ' ')
+		if [ "$rc" = 0 ] && [ ! -s "$out/pon-ours.report" ] && [ "$theirs" = "1286 38" ] && [ "$ours" = "1286 38 " ]; then
+			ok "--power-on-hours: the Background Scan Results page's power on minutes, as sg_logs -p 0x15 reads them (1286:38)"
+		else
+			bad "--power-on-hours: the Background Scan Results page's power on minutes, as sg_logs -p 0x15 reads them (exit $rc)" \
+				"ours: '$ours', sg_logs: '$theirs'" "$(tr '\n' '|' < "$out/pon-ours.report" 2> /dev/null)"
+		fi
+	else
+		bad "build tests/tools/script-double.c"
+	fi
+fi
 echo "end of suite"
