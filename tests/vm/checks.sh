@@ -433,6 +433,13 @@ for f in "Temperature:drive temperature (celsius) is:  " "Warning  Comp. Temp. T
 	theirs=$(sed -n "s/^${f%%:*}: *\([0-9]*\) Celsius\$/\1/p" /tmp/smart-nvme | head -n 1)
 	check_true "nvme-H-as-smartctl-${f%%:*}" sh -c "[ -n '$theirs' ] && grep -qx ' ${f#*:}$theirs' /tmp/H-nvme"
 done
+# --power-on-hours through a real kernel: QEMU's NVMe controller counts the hours since it started,
+# as smartctl reads them; its AHCI disk has no General Purpose Logging (IDENTIFY word 84), and its
+# SCSI disk no Background Scan Results page: each refused with why.
+theirs=$(sed -n 's/^Power On Hours: *\([0-9,]*\)$/\1/p' /tmp/smart-nvme | tr -d ,)
+check_true nvme-power-on-hours-as-smartctl sh -c "[ -n '$theirs' ] && $H --power-on-hours $N | grep -qx ' power-on hours:  $theirs'"
+check_fails ahci-power-on-hours-no-gpl "no General Purpose Logging (IDENTIFY word 84 bit 5)" $H --power-on-hours /dev/sda
+check_fails scsi-power-on-hours-no-page "no Background Scan Results log page" $H --power-on-hours /dev/sdd
 # --- erasing an NVMe disk (/dev/nvme1n1, 8192 blocks: markers at LBA 0, 4000-4007 and 8191) ---
 # QEMU's controller: Format NVM without crypto erase (FNA 0), no Sanitize (SANICAP 0).
 E=/dev/nvme1n1
