@@ -52,8 +52,11 @@ static const struct placed_step *ordered_steps(size_t *n)
 		qsort(placed, count, sizeof(placed[0]), by_place);
 		for (size_t i = 1; i < count; i++)
 			if (placed[i].st->at == placed[i - 1].st->at) {
-				fprintf(stderr, "hdparm: internal error: two steps at place %d (%s, %s)\n", placed[i].st->at,
-					option_name(placed[i - 1].opt), option_name(placed[i].opt));
+				char first[48];	/* option_name() has one buffer */
+
+				snprintf(first, sizeof(first), "%s", option_name(placed[i - 1].opt));
+				fprintf(stderr, "hdparm: internal error: two steps at place %d (%s, %s)\n", placed[i].st->at, first,
+					option_name(placed[i].opt));
 				abort();
 			}
 	}
