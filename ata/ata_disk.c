@@ -322,7 +322,7 @@ static int ata_disk_temperature(struct device *dev, struct disk_temperature *t)
 /* --power-on-hours: the General Statistics page of the Device Statistics log, where the log directory lists it. */
 static int ata_disk_power_on(struct device *dev, struct disk_power_on *p)
 {
-	uint8_t page[512];
+	uint8_t page[512] = { 0 };	/* a short transfer leaves zeros: no statistic, not stale bytes */
 	uint64_t stat;
 	int err;
 	const uint16_t *id = identify_for(dev, &err, &p->cause);

@@ -474,7 +474,7 @@ static int nvme_disk_temperature(struct device *dev, struct disk_temperature *t)
 /* --power-on-hours: the SMART / Health log's count; one above 64 bits is beyond any disk's life, and said so. */
 static int nvme_disk_power_on(struct device *dev, struct disk_power_on *p)
 {
-	uint8_t log[512];
+	uint8_t log[512] = { 0 };
 	int err;
 
 	p->cause.what = "NVMe Get Log Page (SMART / Health)";

@@ -53,6 +53,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((t.has_current && (t.current < 0 || t.current > 254)) || (t.has_reference && t.reference > 254))
 			__builtin_trap();
 	}
+	{
+		uint32_t minutes;
+
+		/* Read only from the status parameter's bytes 4-7: ASan sees a read beyond the bytes given. */
+		scsi_decode_power_on_minutes(data, size, &minutes);
+	}
 	for (uint8_t code = 0; code < 0x40; code++)
 		for (uint8_t sub = 0; sub < 2; sub++)
 			if (scsi_find_mode_page(data, size, code, sub, &offset, &page_len, text, sizeof(text)) == 0 &&

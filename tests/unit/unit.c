@@ -384,6 +384,26 @@ static void test_temperature_page(void)
 	       !scsi_decode_temperature_page((const uint8_t[]){ 0x0e, 0, 0, 0 }, 4, &t));
 }
 
+/*
+ * The Background Scan Results log page as SBC-3 lays it out: parameter 0000h (length 0Ch), its bytes
+ * 4-7 the accumulated power on minutes: 00012D8Eh, 77198 (sg_logs -p 0x15 reads the same bytes as
+ * 1286:38, tests/scsi-commands.sh).
+ */
+static void test_power_on_page(void)
+{
+	static const uint8_t page[] = { 0x15, 0, 0, 0x10, 0, 0, 3, 0x0c, 0, 1, 0x2d, 0x8e, 0, 0, 0, 5, 0, 0, 0, 3 };
+	uint32_t minutes = 0;
+
+	result("background scan page: 77198 minutes", scsi_decode_power_on_minutes(page, sizeof(page), &minutes) &&
+	       minutes == 77198);
+	result("background scan page cut inside its status parameter: nothing",
+	       !scsi_decode_power_on_minutes(page, 19, &minutes));
+	result("background scan page whose length stops before the minutes: nothing",
+	       !scsi_decode_power_on_minutes((const uint8_t[]){ 0x15, 0, 0, 6, 0, 0, 3, 2, 0, 1 }, 10, &minutes));
+	result("another page (0Dh): not the background scan page",
+	       !scsi_decode_power_on_minutes((const uint8_t[]){ 0x0d, 0, 0, 0 }, 4, &minutes));
+}
+
 static void test_sysfs(void)
 {
 	static const struct {
@@ -505,6 +525,7 @@ int main(void)
 	test_tcg_session();
 	test_tcg_methods();
 	test_temperature_page();
+	test_power_on_page();
 	test_sysfs();
 	test_erase_sample();
 	test_epc();
