@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 
 #include "checks.h"
+#include "json.h"
 #include "partition.h"
 #include "sysfs.h"
 #include "report.h"
@@ -91,4 +92,16 @@ bool disk_asleep(struct device *dev)
 	/* Where the power state cannot be told, the reading goes ahead. */
 	return !dev->disk->queries_wake_nothing && dev->disk->power_state && dev->disk->power_state(dev, &power) == 0 &&
 	       power == DISK_POWER_STANDBY;
+}
+
+void say_left_asleep(const struct settings *s, const char *what, const char *key, const char *null_key)
+{
+	out(" drive state is:  standby (%s was not read: that would wake the disk)\n", what);
+	json_object_begin(key);
+	if (null_key)
+		json_null(null_key);
+	json_string("not_read", "standby");
+	json_object_end();
+	if (!s->v[OPT_POWERMODE].given)
+		json_string("power_mode", "standby");
 }

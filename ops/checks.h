@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "device.h"
+#include "values.h"
 
 /* 0 on a whole disk; EINVAL, naming the absolute LBA for lba, on a partition. */
 int need_whole_disk(struct device *dev, uint64_t lba);
@@ -31,6 +32,14 @@ int say_cause_for(const struct disk_cause *c, int err, const char *as_typed);
  * asked): -H and --power-on-hours leave it asleep.
  */
 bool disk_asleep(struct device *dev);
+
+/*
+ * What such a query says instead: " drive state is:  standby (WHAT was not
+ * read: that would wake the disk)", and in the JSON the object KEY with
+ * "not_read": "standby" (after NULL_KEY: null, where not NULL), and the
+ * power mode where -C does not give it.
+ */
+void say_left_asleep(const struct settings *s, const char *what, const char *key, const char *null_key);
 
 /* Write back and forget the device's cached blocks, so no stale copy survives a command. */
 void drop_cached_sectors(struct device *dev);

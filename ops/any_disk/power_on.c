@@ -19,12 +19,7 @@ int power_on_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	if (!dev->disk->power_on)
 		return refuse_missing_command(dev, s->v[opt].name);
 	if (disk_asleep(dev)) {
-		out(" drive state is:  standby (the power-on time was not read: that would wake the disk)\n");
-		json_object_begin("power_on_time");
-		json_string("not_read", "standby");
-		json_object_end();
-		if (!s->v[OPT_POWERMODE].given)
-			json_string("power_mode", "standby");
+		say_left_asleep(s, "the power-on time", "power_on_time", NULL);
 		return 0;
 	}
 	if ((err = dev->disk->power_on(dev, &p)))

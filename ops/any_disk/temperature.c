@@ -75,13 +75,7 @@ int temperature_step(struct device *dev, const struct settings *s, enum opt_id o
 	if (!dev->disk->temperature)
 		return refuse_missing_command(dev, s->v[opt].name);
 	if (disk_asleep(dev)) {
-		out(" drive state is:  standby (the temperature was not read: that would wake the disk)\n");
-		json_object_begin("temperature");
-		json_null("current");
-		json_string("not_read", "standby");
-		json_object_end();
-		if (!s->v[OPT_POWERMODE].given)
-			json_string("power_mode", "standby");
+		say_left_asleep(s, "the temperature", "temperature", "current");	/* smartctl's "current": none */
 		return 0;
 	}
 	err = dev->disk->temperature(dev, &t);
