@@ -9,7 +9,7 @@
 # Usage: sizes.sh FILE.c...  Exit 1 with a line for each breach.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-SHIM_SWITCHES=86
+SHIM_SWITCHES=85
 bad=0
 for f in "$@"; do
 	awk -v f="$f" '/^{/ { start = NR; name = prev }

@@ -92,6 +92,8 @@
  *   SHIM_SCSI_SERIAL=TEXT  the unit serial number (VPD 80h); SHIM_SCSI_SERIAL_LEN=N: its PAGE
  *                       LENGTH byte says N whatever the text (the page is padded with 'S')
  *   SHIM_SCSI_B0_LONG=1 Block Limits says PAGE LENGTH 0100h (bytes 2-3), and is that long
+ *   SHIM_SCSI_UNMAP=L,D Block Limits' MAXIMUM UNMAP LBA COUNT L (400000h) and MAXIMUM UNMAP
+ *                       BLOCK DESCRIPTOR COUNT D (2); either may be left out ("4", ",0")
  *   SHIM_SCSI_DEVSPEC=N the mode parameter header's DEVICE-SPECIFIC PARAMETER (WP 80h, DPOFUA 10h)
  *   SHIM_SCSI_CACHING_CUT=N  only the first N bytes of the caching page arrive (the resid says
  *                       so), though its header and PAGE LENGTH claim all 20
@@ -468,6 +470,16 @@ static void put_be(unsigned char *p, unsigned long long v, int bytes)
 {
 	for (int i = 0; i < bytes; i++)
 		p[i] = (unsigned char)(v >> (8 * (bytes - 1 - i)));
+}
+
+/* Block Limits' MAXIMUM UNMAP LBA COUNT and ... BLOCK DESCRIPTOR COUNT: SHIM_SCSI_UNMAP=L,D (either may be left empty). */
+static void unmap_limits(unsigned char *page)
+{
+	const char *v = getenv("SHIM_SCSI_UNMAP");
+	const char *comma = v ? strchr(v, ',') : NULL;
+
+	put_be(page + 20, v && *v && *v != ',' ? strtoull(v, NULL, 0) : 0x400000, 4);
+	put_be(page + 24, comma && comma[1] ? strtoull(comma + 1, NULL, 0) : 2, 4);
 }
 
 /* SANITIZE's service action sa is one SHIM_SCSI_SANITIZE lists (hex, comma-separated). */
@@ -1026,8 +1038,7 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 				page[2] = 0x01;
 				page[3] = 0x00;
 			}
-			put_be(page + 20, env_num("SHIM_SCSI_UNMAP_BLOCKS", 0x400000), 4);	/* MAXIMUM UNMAP LBA COUNT */
-			put_be(page + 24, env_num("SHIM_SCSI_UNMAP_DESCRIPTORS", 2), 4);	/* ... BLOCK DESCRIPTOR COUNT */
+			unmap_limits(page);
 			break;
 		case 0xb1:
 			page[3] = 0x3c;
