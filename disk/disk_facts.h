@@ -36,9 +36,12 @@ struct disk_firmware {
 	bool can_download;		/* the disk takes a download (else cause.why says why not) */
 	unsigned int slots;		/* its slots (0: one image, no slots) */
 	bool slot1_read_only, activate_now;	/* slot 1 is not written; an image can be activated without a reset */
+	bool slots_read;		/* the slot log was read: active_slot, next_slot and slot_revision say what it said */
 	unsigned int active_slot, next_slot;	/* the slot running, the one after the next reset (0: not said) */
 	char slot_revision[DISK_FW_SLOTS + 1][9];	/* [1..slots]: each slot's image ("": empty) */
 	uint32_t piece;			/* the bytes of each download piece the disk takes (the last may be shorter) */
+	bool one_piece;			/* the disk takes no offsets: the whole image in one piece of at most piece bytes */
+	bool saved_as_sent;		/* the last piece saves the image (SCSI): the commit only activates it now */
 	uint32_t granularity;		/* the image must be whole pieces of this many bytes (1: any) */
 	unsigned int kind_plan;		/* the kind's own choice of command (SCSI: the WRITE BUFFER mode) */
 	bool activated_with_download;	/* the last piece activated the image (no deferral): said, and read back */

@@ -133,9 +133,12 @@ struct disk_ops {
 	enum reach_scope (*erase_scope)(struct device *dev, enum erase_method how);
 	/* Its firmware: revision, slots, what a download takes; 0 or an errno with fw->cause, nothing said. */
 	int (*firmware)(struct device *dev, struct disk_firmware *fw);
-	/* One piece of an image, len bytes at offset, as fw plans it (the kind may change its plan); 0 or an errno. */
+	/*
+	 * One piece of an image, len bytes at offset, as fw plans it (the kind may change its plan, to one
+	 * that activates the image at once only where now, activation now, was asked); 0 or an errno.
+	 */
 	int (*firmware_piece)(struct device *dev, struct disk_firmware *fw, const uint8_t *buf, uint32_t len,
-			      uint32_t offset, struct disk_cause *c);
+			      uint32_t offset, bool now, struct disk_cause *c);
 	/* The image downloaded, committed to slot (0: the disk has none) and activated now or at the next reset. */
 	enum firmware_commit (*firmware_commit)(struct device *dev, const struct disk_firmware *fw, unsigned int slot,
 						bool now, struct disk_cause *c);

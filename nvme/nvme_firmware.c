@@ -38,13 +38,19 @@ void nvme_firmware_slots(const struct nvme_id_ctrl *ctrl, const struct nvme_fw_s
 	slot_text(fw->revision, sizeof(fw->revision), ctrl->fr, sizeof(ctrl->fr));
 	if (!log)
 		return;
+	fw->slots_read = true;
 	fw->active_slot = log->afi & 7;
 	fw->next_slot = (log->afi >> 4) & 7;
 	for (unsigned int s = 1; s <= fw->slots && s <= DISK_FW_SLOTS; s++)
 		slot_text(fw->slot_revision[s], sizeof(fw->slot_revision[s]), log->frs[s - 1], sizeof(log->frs[s - 1]));
 }
 
-/* The largest transfer the controller takes (MDTS, in pages of 4 KiB: CAP.MPSMIN is not read here); 0: no limit. */
+/*
+ * The largest transfer the controller takes: MDTS, a power of two in units of the controller's minimum
+ * memory page size (CAP.MPSMIN, a register the kernel does not pass on), taken here as 4 KiB, the
+ * smallest CAP.MPSMIN can say: where the controller's pages are larger, its limit is too, and a piece
+ * held to this one is never too large; 0: no limit.
+ */
 static uint32_t max_transfer(const struct nvme_id_ctrl *ctrl)
 {
 	return ctrl->mdts && ctrl->mdts < 20 ? (uint32_t)4096 << ctrl->mdts : 0;
@@ -79,7 +85,8 @@ int nvme_firmware(struct device *dev, struct disk_firmware *fw)
 		fw->granularity = 4;
 		fw->piece = ctrl->fwug == NVME_FWUG_NONE ? PIECE_FREE : PIECE_UNSAID;
 	}
-	if (most && fw->piece > most && !fw->granularity)
+	/* MDTS caps every piece; a granularity above it is refused below. */
+	if (most && fw->piece > most)
 		fw->piece = most;
 	/* OACS is little-endian on the wire, as every multi-byte field of the page. */
 	if (!(le16toh(ctrl->oacs) & NVME_OACS_FIRMWARE))
@@ -97,9 +104,10 @@ int nvme_firmware(struct device *dev, struct disk_firmware *fw)
 }
 
 int nvme_firmware_piece(struct device *dev, struct disk_firmware *fw, const uint8_t *buf, uint32_t len, uint32_t offset,
-			struct disk_cause *c)
+			bool now, struct disk_cause *c)
 {
 	(void)fw;
+	(void)now;
 	return nvme_admin_fw_download(dev, buf, len, offset, c);
 }
 

@@ -6,7 +6,7 @@
 
 int scsi_firmware(struct device *dev, struct disk_firmware *fw);
 int scsi_firmware_piece(struct device *dev, struct disk_firmware *fw, const uint8_t *buf, uint32_t len, uint32_t offset,
-			struct disk_cause *c);
+			bool now, struct disk_cause *c);
 enum firmware_commit scsi_firmware_commit(struct device *dev, const struct disk_firmware *fw, unsigned int slot, bool now,
 					  struct disk_cause *c);
 

@@ -45,8 +45,9 @@ run_case() {
 	if [ -z "$want_rc" ] || [ -z "$args" ]; then
 		problems="the case has no exit or no args line"
 	else
+		# A case that hangs (a FIFO waited on) fails instead of holding the suite (timeout: 124).
 		# shellcheck disable=SC2086
-		env DOUBLE_SCRIPT="$f.script" DOUBLE_REPORT="$f.report" "${preload[@]}" \
+		timeout -k 10 120 env DOUBLE_SCRIPT="$f.script" DOUBLE_REPORT="$f.report" "${preload[@]}" \
 			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 			"$H" $args /dev/null > "$f.out" 2> "$f.err"
 		rc=$?
@@ -74,6 +75,8 @@ run_case() {
 # The firmware images firmware.cases sends ({out}/fw-SIZE.bin): the commands' dwords are what the
 # script holds; their bytes are held against nvme-cli's in nvme-commands.sh.
 for size in 10 8192 12288 16384; do head -c "$size" /dev/urandom > "$out/fw-$size.bin"; done
+# And a FIFO with no writer, which open() would wait on for ever.
+rm -f "$out/fw-fifo" && mkfifo "$out/fw-fifo"
 
 # The pieces (*.defs) first, then the tables.
 for file in "$top"/tests/ops/*.defs "$top"/tests/ops/*.cases; do

@@ -75,6 +75,11 @@ int firmware_download(struct device *dev, const struct settings *s, enum opt_id 
 	int err;
 	unsigned long long start;
 
+	/* Before anything else: a FIFO would hold open() for ever; a device node is not opened at all. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		complain("%s: not a regular file of 512 to %u bytes in 512-byte multiples\n", path, FW_MAX_BYTES);
+		return EINVAL;
+	}
 	if ((err = partition_start(block_device_of(dev->fd), dev->fd, dev->path, &start)))
 		return err;
 	if (start) {

@@ -24,17 +24,21 @@
  *   sense BYTES                               CHECK CONDITION with this sense data
  *   resid N                                   N bytes were not transferred
  *   status X | result X                       the NVMe status and completion result (hex)
+ *   signal N                                  once answered, signal N (decimal) goes to the
+ *                                             process, as a Ctrl-C or a kill mid-run would
  * Other ioctls fail with ENOTTY, as on a node that is none of these.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <linux/fs.h>
 #include <linux/nvme_ioctl.h>
@@ -197,7 +201,14 @@ static unsigned long reply_number(const char *line, const char *word)
 {
 	const char *p = reply_word(line, word);
 
-	return p ? strtoul(p, NULL, strcmp(word, "resid") == 0 ? 10 : 16) : 0;
+	return p ? strtoul(p, NULL, strcmp(word, "resid") == 0 || strcmp(word, "signal") == 0 ? 10 : 16) : 0;
+}
+
+/* "signal N": the process is sent N as the command returns (its handler runs before kill() does). */
+static void send_signal(const char *line)
+{
+	if (reply_word(line, "signal"))
+		kill(getpid(), (int)reply_number(line, "signal"));
 }
 
 static void describe_sg(const struct sg_io_hdr *io, char *text, size_t size)
@@ -265,6 +276,7 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		io->masked_status = 0x01;
 		io->driver_status = 0x08;
 	}
+	send_signal(line);
 	return 0;
 }
 
@@ -319,6 +331,7 @@ static int fake_nvme(unsigned long request, struct nvme_passthru_cmd *cmd)
 		fill_data(p ? "data" : "words", p ? p : reply_word(line, "words") ? reply_word(line, "words") : "",
 			  (unsigned char *)(uintptr_t)cmd->addr, cmd->data_len);
 	}
+	send_signal(line);
 	return (int)reply_number(line, "status");
 }
 

@@ -26,7 +26,9 @@
  *                       namespace size), I/O commands logged as "nvme-io: OPC NSID
  *                       CDW10 CDW11" and, for writes, "data:" with every byte sent;
  *                       NVME_IOCTL_ID says namespace 1.  Admin commands other than Identify
- *                       are logged as "nvme-admin: OPC NSID CDW10 CDW11" (dwords little-endian)
+ *                       are logged as "nvme-admin: OPC NSID CDW10 CDW11" (dwords little-endian);
+ *                       after a Firmware Commit (10h) to slot S, the Firmware Slot log (03h)
+ *                       says S holds 8.0.1 and runs after the next reset (AFI bits 6:4)
  *   SHIM_NVME_SANICAP=X, SHIM_NVME_OACS=X, SHIM_NVME_FNA=X   Identify Controller's SANICAP,
  *                       OACS and FNA (hex) instead of the page's; SHIM_NVME_FLBAS=X and
  *                       SHIM_NVME_DPS=X, SHIM_NVME_DPC=X: Identify Namespace's FLBAS, DPS and DPC
@@ -1577,7 +1579,7 @@ static void apply_format(unsigned char *buf)
 /* The admin commands: Identify from the pages, the sanitize log, the rest logged. */
 static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page, const char *ns_page)
 {
-	static unsigned int last_sanitize = 0x2;
+	static unsigned int last_sanitize = 0x2, committed_slot;
 	unsigned char *buf = (unsigned char *)(uintptr_t)cmd->addr;
 	const char *fail = getenv("SHIM_NVME_FAIL");
 
@@ -1642,6 +1644,12 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 	}
 	if (cmd->opcode == 0x02 && (cmd->cdw10 & 0xff) == 0x81)
 		sanitize_log(buf, cmd->data_len, last_sanitize);
+	if (cmd->opcode == 0x10)	/* Firmware Commit: the slot in CDW10 2:0 */
+		committed_slot = cmd->cdw10 & 7;
+	if (cmd->opcode == 0x02 && (cmd->cdw10 & 0xff) == 0x03 && committed_slot && cmd->data_len >= 64) {
+		buf[0] = (unsigned char)(committed_slot << 4);	/* AFI: the slot after the next reset */
+		memcpy(buf + 8 * committed_slot, "8.0.1   ", 8);	/* FRS of the slot: bytes 8 * slot on */
+	}
 	return 0;
 }
 
