@@ -24,6 +24,10 @@
  *   sense BYTES                               CHECK CONDITION with this sense data
  *   resid N                                   N bytes were not transferred
  *   status X | result X                       the NVMe status and completion result (hex)
+ *   raise SIG                                 once answered, the signal (INT, TERM, HUP, STOP, TSTP)
+ *                       raised in the program, at the point the script names: no race with a
+ *                       test's kill; DOUBLE_NOTES=FILE gets a line first, "SIG dumpable N"
+ *                       (prctl PR_GET_DUMPABLE at that point)
  * Other ioctls fail with ENOTTY, as on a node that is none of these.
  */
 #define _GNU_SOURCE
@@ -34,7 +38,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 
 #include <linux/fs.h>
 #include <linux/nvme_ioctl.h>
@@ -209,6 +215,32 @@ static void describe_sg(const struct sg_io_hdr *io, char *text, size_t size)
 		at += (size_t)snprintf(text + at, size - at, " %02x", cdb[i]);
 }
 
+/* "raise SIG" in line's reply: the note, then the signal. */
+static void raise_if_asked(const char *line)
+{
+	static const struct {
+		const char *name;
+		int sig;
+	} sigs[] = { { "INT", SIGINT }, { "TERM", SIGTERM }, { "HUP", SIGHUP }, { "STOP", SIGSTOP }, { "TSTP", SIGTSTP } };
+	const char *p = reply_word(line, "raise"), *notes = getenv("DOUBLE_NOTES");
+	char name[8] = "";
+	FILE *f;
+
+	if (!p || sscanf(p, " %7s", name) != 1)
+		return;
+	for (unsigned int i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (strcmp(name, sigs[i].name) != 0)
+			continue;
+		if (notes && (f = fopen(notes, "a"))) {
+			fprintf(f, "%s dumpable %d\n", name, prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
+			fclose(f);
+		}
+		raise(sigs[i].sig);
+		return;
+	}
+	report("no such signal: raise %s", name);
+}
+
 static int sg_matches(const struct sg_io_hdr *io, const char *line)
 {
 	static int want[MAX_BYTES];
@@ -265,6 +297,7 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		io->masked_status = 0x01;
 		io->driver_status = 0x08;
 	}
+	raise_if_asked(line);
 	return 0;
 }
 
@@ -319,6 +352,7 @@ static int fake_nvme(unsigned long request, struct nvme_passthru_cmd *cmd)
 		fill_data(p ? "data" : "words", p ? p : reply_word(line, "words") ? reply_word(line, "words") : "",
 			  (unsigned char *)(uintptr_t)cmd->addr, cmd->data_len);
 	}
+	raise_if_asked(line);
 	return (int)reply_number(line, "status");
 }
 
