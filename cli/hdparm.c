@@ -546,13 +546,16 @@ static int run_metrics_of(const struct parse_state *ps)
 	return status;
 }
 
-/* --tcg-psid-revert - (or no PSID): read once, before any disk is opened, for every disk named. */
+/*
+ * --tcg-psid-revert - (or no PSID): read once, before any disk is opened,
+ * for every disk named; given or read, the PSID is held (psid.h).
+ */
 static int read_psid(struct parse_state *ps)
 {
 	struct opt_value *v = &ps->s.v[OPT_TCG_PSID_REVERT];
 	const char *psid;
 
-	if (!v->given || (v->str && strcmp(v->str, "-") != 0))
+	if (!v->given)
 		return 0;
 	if (!(psid = psid_read(v->name, v->str)))
 		return EINVAL;

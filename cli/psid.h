@@ -17,6 +17,11 @@ int psid_check(const char *name, const char *psid);
  * Where given is "-" or NULL, the PSID read (standard input's first line,
  * or asked on the terminal); else given.  NULL with the refusal said where
  * none could be read (no terminal to ask on, end of input, too long).
+ * Either way the process is no longer dumpable (secret.h): the caller
+ * wipes the PSID with secret_forget() once it is no longer needed.  At the
+ * terminal's prompt the echo comes back on every way out: the line read,
+ * end of input, an error, SIGINT, SIGTERM, SIGHUP, SIGQUIT, and SIGTSTP
+ * (the prompt again once continued).
  */
 const char *psid_read(const char *name, const char *given);
 

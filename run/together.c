@@ -37,6 +37,7 @@
 #include "progress.h"
 #include "reach.h"
 #include "report.h"
+#include "secret.h"
 #include "together.h"
 
 enum stage { CHECKING, READY, REFUSED, DIED, RUNNING, ENDED, KILLED };
@@ -706,6 +707,8 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 	}
 	for (; started < njobs && !err; started++)
 		err = start_member(m, started, run);
+	/* Each disk's process has its copy of the PSID (it wipes it): this one's is wiped now (options/secret.h). */
+	secret_forget(jobs[0].s.v[OPT_TCG_PSID_REVERT].str);
 	if (err) {
 		/* The gates that close unanswered send nothing: every disk started stops where it is. */
 		complain("cannot erase %d disks at once: %s\n", njobs, strerror(err));

@@ -25,6 +25,7 @@
 #include "progress.h"
 #include "reach.h"
 #include "report.h"
+#include "secret.h"
 #include "tcg_ask.h"
 #include "tcg_methods.h"
 #include "tcg_revert.h"
@@ -64,7 +65,6 @@ struct session {
 	uint8_t buf[TCG_HOST_MAX_COMPACKET];
 	struct tcg_response r;
 	struct disk_cause cause;
-	bool ending;		/* END OF SESSION under way: a signal does not cut it short */
 };
 
 static const char *ssc_name(uint16_t code)
@@ -137,9 +137,10 @@ static double now_seconds(void)
 /*
  * The ComPacket of w's tokens sent (IF-SEND), then IF-RECV until the
  * drive has its answer (a ComPacket of length 0: not yet), for at most
- * seconds; the answer opened into ss->r.
+ * seconds; the answer opened into ss->r.  A signal (poll_wait_begin) ends
+ * the wait where signal_ends is true; else it is noted and the wait goes on.
  */
-static int exchange(struct session *ss, const struct tcg_writer *w, unsigned int seconds)
+static int exchange(struct session *ss, const struct tcg_writer *w, unsigned int seconds, bool signal_ends)
 {
 	struct device *dev = ss->dev;
 	size_t n = w->overflow ? 0 : tcg_packetize(ss->buf, sizeof(ss->buf), ss->comid, ss->tsn, ss->hsn, w->p, w->len);
@@ -154,7 +155,10 @@ static int exchange(struct session *ss, const struct tcg_writer *w, unsigned int
 			 TCG_HOST_MAX_COMPACKET);
 		return EOVERFLOW;
 	}
-	if ((err = dev->disk->security_send(dev, TCG_PROTOCOL_TCG, ss->comid, ss->buf, n, &ss->cause)))
+	err = dev->disk->security_send(dev, TCG_PROTOCOL_TCG, ss->comid, ss->buf, n, &ss->cause);
+	/* Sent, or not: the packet is not kept (StartSession's holds the PSID). */
+	explicit_bzero(ss->buf, n);
+	if (err)
 		return err;
 	for (;;) {
 		if ((err = dev->disk->security_recv(dev, TCG_PROTOCOL_TCG, ss->comid, ss->buf, sizeof(ss->buf), &got,
@@ -163,7 +167,7 @@ static int exchange(struct session *ss, const struct tcg_writer *w, unsigned int
 		if (got >= TCG_COMPACKET_HEADER && get_be32(ss->buf + 16) != 0)
 			break;
 		/* SIGINT, SIGTERM or SIGHUP: the wait ends here, so that the session can still be ended. */
-		if (!ss->ending && poll_wait_interrupted()) {
+		if (signal_ends && poll_wait_interrupted()) {
 			snprintf(ss->cause.why, sizeof(ss->cause.why), "interrupted while the drive had not answered");
 			return EINTR;
 		}
@@ -190,9 +194,7 @@ static void end_session(struct session *ss)
 	struct disk_cause keep = ss->cause;
 
 	tcg_write_end_session(&w);
-	ss->ending = true;
-	exchange(ss, &w, 2);
-	ss->ending = false;
+	exchange(ss, &w, 2, false);
 	ss->cause = keep;
 }
 
@@ -206,26 +208,38 @@ static int status_of(struct session *ss, int *status)
 	return EPROTO;
 }
 
-/* A method status other than SUCCESS, in words, with what to do; the errno it ends the run with. */
-static int explain(const char *method, int status, const char *psid, bool sid_blocked)
+/* StartSession refused the PSID: what looks wrong in it, and that tries are limited. */
+static void explain_psid(const char *psid, bool sid_blocked)
 {
-	char name[24];
 	size_t len = strlen(psid);
 	bool dashes = strchr(psid, '-') != NULL, spaces = strchr(psid, ' ') != NULL, lower = false;
 
 	for (const char *p = psid; *p; p++)
 		lower = lower || (*p >= 'a' && *p <= 'z');
+	complain(" The drive did not take the PSID given.");
+	if (dashes || spaces || lower || len != 32)
+		complain(" It has%s%s%s%s%s%s: labels print the PSID as 32 capitals and digits, without dashes.",
+			 dashes ? " dashes" : "", dashes && (spaces || lower) ? "," : "", spaces ? " spaces" : "",
+			 spaces && lower ? "," : "", lower ? " lower case" : "", len != 32 ? " (not 32 characters)" : "");
+	complain(" Tries are limited: past the drive's limit it refuses the PSID until it is powered off and on.\n");
+	if (sid_blocked)
+		complain(" (The drive also reports SID authentication blocked until its next power cycle: Block SID.)\n");
+}
+
+/*
+ * A method status other than SUCCESS, in words, with what to do; the
+ * errno it ends the run with.  psid: StartSession's (NULL for the Revert,
+ * by then wiped).
+ */
+static int explain(const char *method, int status, const char *psid, bool sid_blocked)
+{
+	char name[24];
+
 	complain(" %s: the drive answered %s\n", method, tcg_status_name(status, name, sizeof(name)));
 	switch (status) {
 	case STATUS_NOT_AUTHORIZED:
-		complain(" The drive did not take the PSID given.");
-		if (dashes || spaces || lower || len != 32)
-			complain(" It has%s%s%s%s%s%s: labels print the PSID as 32 capitals and digits, without dashes.",
-				 dashes ? " dashes" : "", dashes && (spaces || lower) ? "," : "", spaces ? " spaces" : "",
-				 spaces && lower ? "," : "", lower ? " lower case" : "", len != 32 ? " (not 32 characters)" : "");
-		complain(" Tries are limited: past the drive's limit it refuses the PSID until it is powered off and on.\n");
-		if (sid_blocked)
-			complain(" (The drive also reports SID authentication blocked until its next power cycle: Block SID.)\n");
+		if (psid)
+			explain_psid(psid, sid_blocked);
 		return EACCES;
 	case STATUS_AUTHORITY_LOCKED_OUT:
 		complain(" Too many wrong PSIDs: the drive refuses the PSID until it is powered off and on (a reset is not"
@@ -279,7 +293,9 @@ static int interrupted(struct session *ss, const char *next)
  * The session: Properties, StartSession as the PSID authority, Revert.
  * *stage names the call that ended it; *status its method status (-1: none
  * came).  A signal (poll_wait_begin) ends it between two calls or in a
- * wait for an answer, and a session opened is ended first.
+ * wait for an answer other than StartSession's, and a session opened is
+ * ended first.  The PSID's copies are wiped as soon as the session is
+ * open: the call's tokens, its packet (exchange), the PSID itself.
  */
 static int run_session(struct session *ss, const char *psid, const struct stage **stage, int *status)
 {
@@ -291,12 +307,21 @@ static int run_session(struct session *ss, const char *psid, const struct stage 
 	*status = -1;
 	*stage = &PROPERTIES;
 	tcg_write_properties(&w);
-	if ((err = exchange(ss, &w, ANSWER_SECONDS)) || (err = status_of(ss, status)) || *status != STATUS_SUCCESS)
+	if ((err = exchange(ss, &w, ANSWER_SECONDS, true)) || (err = status_of(ss, status)) || *status != STATUS_SUCCESS)
 		return err;
 	*stage = &START_SESSION;
 	w.len = 0;
 	tcg_write_start_session_psid(&w, HOST_SESSION, psid, strlen(psid));
-	if ((err = interrupted(ss, "it")) || (err = exchange(ss, &w, ANSWER_SECONDS)))
+	if ((err = interrupted(ss, "it")))
+		return err;
+	/*
+	 * Once StartSession is sent, the drive may open the session whatever
+	 * comes: a signal is noted and SyncSession still waited for (within
+	 * its limit), so that a session opened is ended before the run stops.
+	 */
+	err = exchange(ss, &w, ANSWER_SECONDS, false);
+	explicit_bzero(tokens, sizeof(tokens));	/* the call held the PSID */
+	if (err)
 		return err;
 	if (!tcg_read_sync_session(ss->r.data, ss->r.len, &hsn, &tsn)) {
 		/* Refused: no session was opened, none to end. */
@@ -308,7 +333,8 @@ static int run_session(struct session *ss, const char *psid, const struct stage 
 			 " session numbers");
 		return EPROTO;
 	}
-	/* The session is open; the Revert's own status is still to come (none where it is not answered). */
+	/* The session is open: the PSID has done its work.  The Revert's own status is still to come. */
+	secret_forget(psid);
 	*status = -1;
 	ss->hsn = hsn;
 	ss->tsn = tsn;
@@ -319,7 +345,7 @@ static int run_session(struct session *ss, const char *psid, const struct stage 
 	*stage = &REVERT;
 	w.len = 0;
 	tcg_write_revert_admin_sp(&w);
-	if ((err = exchange(ss, &w, REVERT_SECONDS)) || (err = status_of(ss, status))) {
+	if ((err = exchange(ss, &w, REVERT_SECONDS, true)) || (err = status_of(ss, status))) {
 		end_session(ss);
 		return err;
 	}
@@ -329,7 +355,7 @@ static int run_session(struct session *ss, const char *psid, const struct stage 
 	return 0;
 }
 
-int tcg_psid_revert_step(struct device *dev, const struct settings *s, enum opt_id opt)
+static int revert(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	const char *psid = s->v[opt].str;
 	const struct stage *stage;
@@ -376,7 +402,7 @@ int tcg_psid_revert_step(struct device *dev, const struct settings *s, enum opt_
 		char name[24];
 
 		erase_run_status(dev, tcg_status_name(status, name, sizeof(name)));
-		err = explain(stage->method, status, psid, sid_blocked);
+		err = explain(stage->method, status, stage == &START_SESSION ? psid : NULL, sid_blocked);
 	}
 	free(ss);
 	if (err) {
@@ -400,4 +426,13 @@ int tcg_psid_revert_step(struct device *dev, const struct settings *s, enum opt_
 	}
 	drop_cached_sectors(dev);
 	return erase_check(dev, ERASE_CRYPTO, 0, verify_full(s));
+}
+
+int tcg_psid_revert_step(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	int err = revert(dev, s, opt);
+
+	/* Wiped once the session is open (run_session); on every other way out, here. */
+	secret_forget(s->v[opt].str);
+	return err;
 }

@@ -24,20 +24,23 @@
  *   sense BYTES                               CHECK CONDITION with this sense data
  *   resid N                                   N bytes were not transferred
  *   status X | result X                       the NVMe status and completion result (hex)
- *   signal N                                  once answered, signal N (decimal) goes to the
- *                                             process, as a Ctrl-C or a kill mid-run would
+ *   raise SIG                                 once answered, the signal (INT, TERM, HUP, STOP, TSTP)
+ *                       raised in the program, at the point the script names: no race with a
+ *                       test's kill; DOUBLE_NOTES=FILE gets a line first, "SIG dumpable N"
+ *                       (prctl PR_GET_DUMPABLE at that point)
  * Other ioctls fail with ENOTTY, as on a node that is none of these.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <linux/fs.h>
@@ -201,14 +204,7 @@ static unsigned long reply_number(const char *line, const char *word)
 {
 	const char *p = reply_word(line, word);
 
-	return p ? strtoul(p, NULL, strcmp(word, "resid") == 0 || strcmp(word, "signal") == 0 ? 10 : 16) : 0;
-}
-
-/* "signal N": the process is sent N as the command returns (its handler runs before kill() does). */
-static void send_signal(const char *line)
-{
-	if (reply_word(line, "signal"))
-		kill(getpid(), (int)reply_number(line, "signal"));
+	return p ? strtoul(p, NULL, strcmp(word, "resid") == 0 ? 10 : 16) : 0;
 }
 
 static void describe_sg(const struct sg_io_hdr *io, char *text, size_t size)
@@ -218,6 +214,33 @@ static void describe_sg(const struct sg_io_hdr *io, char *text, size_t size)
 
 	for (unsigned int i = 0; i < io->cmd_len && at + 4 < size; i++)
 		at += (size_t)snprintf(text + at, size - at, " %02x", cdb[i]);
+}
+
+/* "raise SIG" in line's reply: the note, then the signal. */
+static void raise_if_asked(const char *line)
+{
+	static const struct {
+		const char *name;
+		int sig;
+	} sigs[] = { { "INT", SIGINT }, { "TERM", SIGTERM }, { "HUP", SIGHUP }, { "STOP", SIGSTOP }, { "TSTP", SIGTSTP } };
+	const char *p = reply_word(line, "raise"), *notes = getenv("DOUBLE_NOTES");
+	char name[8] = "";
+	FILE *f;
+
+	if (!p || sscanf(p, " %7s", name) != 1)
+		return;
+	for (unsigned int i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (strcmp(name, sigs[i].name) != 0)
+			continue;
+		if (notes && (f = fopen(notes, "a"))) {
+			fprintf(f, "%s dumpable %d\n", name, prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
+			fclose(f);
+		}
+		/* To the process, not this thread: a signal a helper thread waits for must reach it. */
+		kill(getpid(), sigs[i].sig);
+		return;
+	}
+	report("no such signal: raise %s", name);
 }
 
 static int sg_matches(const struct sg_io_hdr *io, const char *line)
@@ -276,7 +299,7 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		io->masked_status = 0x01;
 		io->driver_status = 0x08;
 	}
-	send_signal(line);
+	raise_if_asked(line);
 	return 0;
 }
 
@@ -331,7 +354,7 @@ static int fake_nvme(unsigned long request, struct nvme_passthru_cmd *cmd)
 		fill_data(p ? "data" : "words", p ? p : reply_word(line, "words") ? reply_word(line, "words") : "",
 			  (unsigned char *)(uintptr_t)cmd->addr, cmd->data_len);
 	}
-	send_signal(line);
+	raise_if_asked(line);
 	return (int)reply_number(line, "status");
 }
 
