@@ -362,6 +362,59 @@ if [ "$pre" = 256 ] && [ "$rc" = 0 ] && [ "$(blockdev --getra "$loop")" = 64 ]; 
 else
 	bad "the sleep hook" "before $pre, exit $rc, after $(blockdev --getra "$loop")" "$(cat "$out/cfg.out")"
 fi
+# The sleep hook's form (no device: every disk of /sys/block) gives the global lines to the disks the
+# udev form gives them to: not to a removable one.  In a mount namespace of its own, /dev/sdq is a USB
+# stick (removable 1 in the double's sysfs; a link to the double's /dev/null) and /dev/sdr a fixed
+# disk (/dev/zero).  The oracle is Debian's resume hook (95hdparm-apm: hdparm_try_apm, from
+# /lib/hdparm/hdparm-functions), which gives APM to the SATA disk and nothing to the USB one.
+if [ -r /lib/hdparm/hdparm-functions ]; then
+	usb_path=pci-0000:00:14.0-usb-0:1:1.0-scsi-0:0:0:0 sata_path=pci-0000:00:1f.2-ata-1
+	debian=$(for p in "$usb_path" "$sata_path"; do
+		ID_PATH=$p ID_ATA_FEATURE_SET_APM=1 sh -c '. /lib/hdparm/hdparm-functions; hdparm_try_apm /dev/sdx' > /dev/null 2>&1
+		echo $?
+	done | tr '\n' ' ')
+else
+	echo "skip config: /lib/hdparm/hdparm-functions (Debian's hdparm, tests/setup installs it) is missing: Debian's rule is not asked"
+	debian=skipped
+fi
+sys19="$out/cfg-sys19/sys"
+rm -rf "$out/cfg-sys19"
+mkdir -p "$sys19/block/sdq" "$sys19/block/sdr" "$sys19/dev/char/1:3" "$sys19/dev/char/1:5"
+for d in 1:3 1:5; do echo 1000 > "$sys19/dev/char/$d/size"; done
+echo 1 > "$sys19/dev/char/1:3/removable"
+echo 0 > "$sys19/dev/char/1:5/removable"
+printf 'apm = 254\n' > "$cfg"
+cp "$page" "$out/cfg-page.hex"
+# form19 LOG OUT -- COMMAND...: COMMAND with that /dev and the double; its exit status.
+form19() {
+	local log=$1 o=$2
+	shift 3
+	rm -f "$log"
+	env SHIM_IDENTIFY="$out/cfg-page.hex" SHIM_KEEP_FEATURES=1 SHIM_COUNT=0xff SHIM_SYSFS="$out/cfg-sys19" SHIM_LOG="$log" \
+		SHIM_LOG_DEVICE=1 "${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		unshare --mount sh -c 'mount -t tmpfs tmpfs /dev && mknod /dev/null c 1 3 && mknod /dev/zero c 1 5 &&
+			ln -s null /dev/sdq && ln -s zero /dev/sdr && exec "$@"' sh "$@" > "$o" 2>&1
+	rc=$?
+	touch "$log"
+}
+if ! unshare --mount true 2> /dev/null; then
+	echo "skip config: unshare --mount is refused here: the sleep hook's form with a removable disk was not run"
+else
+	form19 "$out/cfg.log" "$out/cfg.out" -- sh "$inst/lib/systemd/system-sleep/hdparm" post suspend
+	hook_rc=$rc
+	hook_sets=$(awk '$2 == "cdb:" && $17 == "ef" { print $1 }' "$out/cfg.log" | tr '\n' ' ')
+	form19 "$out/cfg.log2" "$out/cfg.out2" -- "$H" --apply-config "$cfg" /dev/sdq
+	refused=" no settings for it: the global lines of $cfg are not sent to a removable disk"
+	if { [ "$debian" = "1 0 " ] || [ "$debian" = skipped ]; } && [ "$hook_rc" = 0 ] && [ "$hook_sets" = "/dev/zero " ] && ! grep -q '^/dev/null ' "$out/cfg.log" &&
+		grep -A1 -xF '/dev/sdq:' "$out/cfg.out" | grep -qxF "$refused" && [ "$rc" = 0 ] && [ ! -s "$out/cfg.log2" ] &&
+		grep -qxF "$refused" "$out/cfg.out2"; then
+		ok "the sleep hook's form: global lines to the fixed disk (SET FEATURES APM), none to the removable one, as the udev form and Debian's resume hook"
+	else
+		bad "the sleep hook's form and a removable disk" "Debian's hdparm_try_apm, USB and SATA: $debian" \
+			"hook: exit $hook_rc, SET FEATURES to: $hook_sets; $(tr '\n' '|' < "$out/cfg.out")" \
+			"udev form: exit $rc; $(tr '\n' '|' < "$out/cfg.out2") log: $(tr '\n' '|' < "$out/cfg.log2")"
+	fi
+fi
 # The unit's ExecStart, with each disk's own idle_spindown (the double answers the standby commands).
 printf '%s {\n\tidle_spindown = 7\n}\n/dev/disk/by-id/not-here {\n\tidle_spindown = 9\n}\n' "$loop" > "$cfg"
 exec_cmd=$(sed -n 's/^ExecStart=//p' "$inst/lib/systemd/system/hdparm-idle.service")
