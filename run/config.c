@@ -53,10 +53,17 @@ static bool acts_once(enum opt_id opt)
 	return false;
 }
 
-/* standby and sleep: sent after every setting, which would wake the disk again (as "hdparm -Y -W0 -B128" orders them). */
-static bool puts_to_sleep(enum opt_id opt)
+/*
+ * When a line is sent: the settings first, then standby, then sleep, of
+ * one block or of every block naming the disk.  A setting sent after them
+ * would wake the disk again, and a disk asleep answers no command until
+ * it is reset: "hdparm -y -Y -W0 -B128" (9.65's order) sends them so.
+ */
+enum { SEND_SETTINGS, SEND_STANDBY, SEND_SLEEP, SEND_PASSES };
+
+static int send_rank(enum opt_id opt)
 {
-	return opt == OPT_STANDBY_NOW || opt == OPT_SLEEP_NOW;
+	return opt == OPT_SLEEP_NOW ? SEND_SLEEP : opt == OPT_STANDBY_NOW ? SEND_STANDBY : SEND_SETTINGS;
 }
 
 /* The disk no longer answers: nothing more is sent to it (udev kills a rule's program that runs too long). */
@@ -256,7 +263,7 @@ static int apply_item(struct config_run *r, struct device *dev, const struct con
 
 /*
  * Each setting of the job on its open device, in the file's order, and
- * standby or sleep after them all.  A disk that stops answering (a command
+ * standby, then sleep, after them all.  A disk that stops answering (a command
  * timed out) is given up at once, said once: the other disks go on.
  */
 static void run_items(struct config_run *r, struct device *dev, const struct config_job *job)
@@ -266,11 +273,11 @@ static void run_items(struct config_run *r, struct device *dev, const struct con
 	out("\n%s:\n", job->device);
 	disk_choose(dev);
 	json_array_begin("settings");
-	for (int last = 0; last < 2 && !disk_gone(err); last++)
+	for (int rank = 0; rank < SEND_PASSES && !disk_gone(err); rank++)
 		for (size_t i = 0; i < job->nitems && !disk_gone(err); i++) {
 			const struct config_item *it = &job->items[i];
 
-			if (puts_to_sleep(it->opt) != last)
+			if (send_rank(it->opt) != rank)
 				continue;
 			report_operation(option_name(it->opt));
 			err = r->check ? check_item(r, dev, job, it) : apply_item(r, dev, job, it);

@@ -163,6 +163,24 @@ printf '/dev/null {\n\tstandby\n\tapm = 254\n}\n' > "$cfg"
 run -- --apply-config "$cfg"
 cmds=$(sed 's/^cdb: //' "$out/cfg.log" | awk '$15 != "ec" { print $15 }' | tr '\n' ' ')
 if [ "$cmds" = "ef e0 " ]; then ok "standby before a setting in the file: sent after it (${cmds})"; else bad "standby after the settings" "commands: $cmds"; fi
+# standby and sleep both asked, of one disk: STANDBY IMMEDIATE (E0h), then SLEEP (E6h) last, after the
+# settings, as hdparm 9.65 sends "-Y -y" under the same double; in one block in either order, and in two
+# blocks naming the disk (its node, and a link to it).
+oracle_cmds=$(rm -f "$out/cfg.log"; env SHIM_LOG="$out/cfg.log" SHIM_IDENTIFY="$page" "${preload[@]}" "$ORACLE" -Y -y /dev/null > /dev/null 2>&1
+	sed 's/^cdb: //' "$out/cfg.log" | awk '$15 != "ec" { print $15 }' | tr '\n' ' ')
+ln -sf /dev/null "$out/cfg-null-link"
+for conf in '/dev/null {\n\tsleep\n\tstandby\n\tapm = 254\n}\n' '/dev/null {\n\tstandby\n\tsleep\n\tapm = 254\n}\n' \
+	"/dev/null {\n\tsleep\n}\n$out/cfg-null-link {\n\tstandby\n\tapm = 254\n}\n"; do
+	# shellcheck disable=SC2059 # the configuration is the format
+	printf "$conf" > "$cfg"
+	run -- --apply-config "$cfg"
+	cmds=$(sed 's/^cdb: //' "$out/cfg.log" | awk '$15 != "ec" { print $15 }' | tr '\n' ' ')
+	if [ "$oracle_cmds" = "e0 e6 " ] && [ "$cmds" = "ef $oracle_cmds" ]; then
+		ok "sleep last, after standby and the setting ($cmds): $(grep -c '{' "$cfg") block(s)"
+	else
+		bad "sleep last: $(tr '\n\t' '| ' < "$cfg")" "commands: $cmds, 9.65's -Y -y: $oracle_cmds"
+	fi
+done
 # --settings-only (the udev rule's change events): the command that acts once is not sent, said.
 run -- --apply-config "$cfg" --settings-only /dev/null
 cmds=$(sed 's/^cdb: //' "$out/cfg.log" | awk '$15 != "ec" { print $15 }' | tr '\n' ' ')
