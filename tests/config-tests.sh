@@ -20,17 +20,18 @@ double_name=config suite=config
 . "$top/tests/lib.sh"
 cfg="$out/cfg.conf"
 
-# run ENV... -- ARGS...: hdparm on the double; rc, and $out/cfg.{out,err,log}
-run() { run_on_double cfg SHIM_IDENTIFY="$page" "$@"; }
+# run ENV... -- ARGS...: hdparm on the double, a spinning drive (CHECK POWER MODE answers FFh, active or
+# idle: --check-config reads its settings); rc, and $out/cfg.{out,err,log}
+run() { run_on_double cfg SHIM_IDENTIFY="$page" SHIM_COUNT=0xff "$@"; }
 # expect NAME EXIT STDOUT-TEXT STDERR-TEXT: the last run (texts: fixed strings, "" for any).
 expect() { expect_run cfg "$@"; }
 
-# sent_nothing NAME: the last run sent no command but IDENTIFY (ECh), whatever else it did.
+# sent_nothing NAME: the last run sent no command but IDENTIFY (ECh) and CHECK POWER MODE (E5h), whatever else it did.
 sent_nothing() {
-	if ! sed 's/^cdb: //' "$out/cfg.log" | awk '{ print $15 }' | grep -qv '^ec$'; then
-		ok "$1: nothing but IDENTIFY sent"
+	if ! sed 's/^cdb: //' "$out/cfg.log" | awk '{ print $15 }' | grep -qv '^e[c5]$'; then
+		ok "$1: nothing but IDENTIFY and CHECK POWER MODE sent"
 	else
-		bad "$1: nothing but IDENTIFY sent" "log: $(tr '\n' '|' < "$out/cfg.log")"
+		bad "$1: nothing but IDENTIFY and CHECK POWER MODE sent" "log: $(tr '\n' '|' < "$out/cfg.log")"
 	fi
 }
 
@@ -83,6 +84,45 @@ assert s["apm"]["state"] == "drifted" and s["apm"]["actual"] == "128" and s["apm
 assert s["write_cache"]["state"] == "holds" and s["write_cache"]["option"] == "-W", s
 assert d["devices"][0]["config"]["block"] == "/dev/null"
 ' "$out/cfg.out"; then ok "--json --check-config: wanted, actual and state per setting"; else bad "--json --check-config" "exit $rc" "$(head -c 600 "$out/cfg.out")"; fi
+
+# A disk in standby is not woken to be checked: CHECK POWER MODE (E5h) answers COUNT 00h, standby (as
+# hdparm 9.65's -C reads it under the same double), and nothing else is sent; each setting is not
+# checked, and nothing drifted (exit 0).  A disk that does not answer it (the command times out) is
+# down: said once, nothing drifted, exit 2, though this double's IDENTIFY would still answer.
+cfg23="$out/cfg-23.conf"
+printf '/dev/null {\n\tapm = 254\n\twrite_cache = off\n}\n' > "$cfg23"
+oracle_state=$(env SHIM_IDENTIFY="$page" SHIM_COUNT=0 "${preload[@]}" "$ORACLE" -C /dev/null 2> /dev/null | sed -n 's/^ drive state is: *//p')
+run SHIM_COUNT=0 -- --json --check-config "$cfg23"
+cmds=$(sed 's/^cdb: //' "$out/cfg.log" | awk '{ print $15 }' | tr '\n' ' ')
+if [ "$oracle_state" = standby ] && [ "$rc" = 0 ] && [ "$cmds" = "e5 " ] && python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["devices"][0]["settings"]
+assert [x["key"] for x in s] == ["apm", "write_cache"], s
+assert all(x["state"] == "not_checked" and "standby" in x["why"] and x["actual"] is None for x in s), s
+' "$out/cfg.out"; then
+	ok "--check-config, a disk in standby: CHECK POWER MODE only, its settings not checked, exit 0"
+else
+	bad "--check-config, a disk in standby" "9.65 -C: $oracle_state; exit $rc, commands: $cmds" "$(head -c 600 "$out/cfg.out")"
+fi
+run SHIM_COUNT=0 -- --check-config "$cfg23"
+expect "--check-config, a disk in standby, said" 0 " apm = 254: not checked (the disk is in standby: reading it would wake the disk)" ""
+run SHIM_REPLY=timeout -- --check-config "$cfg23"
+cmds=$(sed 's/^cdb: //' "$out/cfg.log" | awk '{ print $15 }' | tr '\n' ' ')
+if [ "$rc" = 2 ] && [ "$cmds" = "e5 " ] && ! grep -q DRIFTED "$out/cfg.out" &&
+	grep -qxF " write_cache = off: not checked (the disk is not answering)" "$out/cfg.out" &&
+	[ "$(cat "$out/cfg.err")" = "/dev/null: not answering: Connection timed out; its settings were not checked" ]; then
+	ok "--check-config, a disk down: said once, no drift, exit 2; nothing but CHECK POWER MODE sent"
+else
+	bad "--check-config, a disk down" "exit $rc, commands: $cmds" "stdout: $(tr '\n' '|' < "$out/cfg.out")" "stderr: $(tr '\n' '|' < "$out/cfg.err")"
+fi
+# --metrics --check-config: neither wakes it nor gives it a drift sample.
+run SHIM_COUNT=0 -- --metrics --check-config "$cfg23"
+cmds=$(sed 's/^cdb: //' "$out/cfg.log" | awk '{ print $15 }' | sort -u | tr '\n' ' ')
+if [ "$rc" = 0 ] && [ "$cmds" = "e5 " ] && ! grep -q '^hdparm_config_drifted{' "$out/cfg.out"; then
+	ok "--metrics --check-config, a disk in standby: CHECK POWER MODE only, no drift sample"
+else
+	bad "--metrics --check-config, a disk in standby" "exit $rc, commands: $cmds" "$(grep drift "$out/cfg.out" | tr '\n' '|')"
+fi
 
 # --- apply: only what differs goes out, with the bytes -B254 sends (tests/commands.txt) ---
 # The double keeps what SET FEATURES sets (a copy of the page): IDENTIFY reads it back.
