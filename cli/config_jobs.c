@@ -193,7 +193,8 @@ static int add_other_disks(struct config_list *l, const struct config_file *cf, 
 			rc = ENOMEM;
 			break;
 		}
-		rc = add_job(l, cf, NULL, l->names[l->nnames++], err, errsize);
+		/* Its node's number: the sleep hook's form gives it the global lines as the udev form would. */
+		rc = add_job(l, cf, &st, l->names[l->nnames++], err, errsize);
 		if (l->nnames == sizeof(l->names) / sizeof(l->names[0]))
 			break;
 	}

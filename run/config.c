@@ -53,10 +53,17 @@ static bool acts_once(enum opt_id opt)
 	return false;
 }
 
-/* standby and sleep: sent after every setting, which would wake the disk again (as "hdparm -Y -W0 -B128" orders them). */
-static bool puts_to_sleep(enum opt_id opt)
+/*
+ * When a line is sent: the settings first, then standby, then sleep, of
+ * one block or of every block naming the disk.  A setting sent after them
+ * would wake the disk again, and a disk asleep answers no command until
+ * it is reset: "hdparm -y -Y -W0 -B128" (9.65's order) sends them so.
+ */
+enum { SEND_SETTINGS, SEND_STANDBY, SEND_SLEEP, SEND_PASSES };
+
+static int send_rank(enum opt_id opt)
 {
-	return opt == OPT_STANDBY_NOW || opt == OPT_SLEEP_NOW;
+	return opt == OPT_SLEEP_NOW ? SEND_SLEEP : opt == OPT_STANDBY_NOW ? SEND_STANDBY : SEND_SETTINGS;
 }
 
 /* The disk no longer answers: nothing more is sent to it (udev kills a rule's program that runs too long). */
@@ -254,23 +261,70 @@ static int apply_item(struct config_run *r, struct device *dev, const struct con
 	return 0;
 }
 
+enum before_check { CHECK_READ, CHECK_ASLEEP, CHECK_DOWN };
+
+/*
+ * Before --check-config reads a setting, the power mode, asked as -H and
+ * --power-on-hours ask it (ops/checks.c, disk_asleep()): a disk in standby
+ * keeps its settings, and reading them (IDENTIFY) would spin it up; a disk
+ * that does not answer is not held against the file, since what would
+ * still read (the kernel's read-ahead, a double's IDENTIFY) is no answer
+ * of the disk.
+ * Where the mode cannot be told, the settings are read.
+ */
+static enum before_check before_check(struct device *dev, int *err)
+{
+	enum disk_power power = DISK_POWER_UNKNOWN;
+
+	*err = 0;
+	if (dev->disk->queries_wake_nothing || !dev->disk->power_state)
+		return CHECK_READ;
+	*err = dev->disk->power_state(dev, &power);
+	if (disk_gone(*err))
+		return CHECK_DOWN;
+	return !*err && power == DISK_POWER_STANDBY ? CHECK_ASLEEP : CHECK_READ;
+}
+
+/* A disk asleep or down: each setting said not checked, why; a disk down is an error, said once. */
+static void not_checked(struct config_run *r, const struct config_job *job, enum before_check state, int err)
+{
+	const char *why = state == CHECK_ASLEEP ? "the disk is in standby: reading it would wake the disk"
+						: "the disk is not answering";
+
+	for (size_t i = 0; i < job->nitems; i++) {
+		report_operation(option_name(job->items[i].opt));
+		say(r, job, &job->items[i], NOT_CHECKED, NULL, why);
+	}
+	if (state == CHECK_DOWN) {
+		r->status = err;
+		complain("%s: not answering: %s; its settings were not checked\n", job->device, strerror(err));
+	}
+}
+
 /*
  * Each setting of the job on its open device, in the file's order, and
- * standby or sleep after them all.  A disk that stops answering (a command
+ * standby, then sleep, after them all.  A disk that stops answering (a command
  * timed out) is given up at once, said once: the other disks go on.
  */
 static void run_items(struct config_run *r, struct device *dev, const struct config_job *job)
 {
 	int err = 0;
 
+	enum before_check state;
+
 	out("\n%s:\n", job->device);
 	disk_choose(dev);
 	json_array_begin("settings");
-	for (int last = 0; last < 2 && !disk_gone(err); last++)
+	if (r->check && (state = before_check(dev, &err)) != CHECK_READ) {
+		not_checked(r, job, state, err);
+		json_array_end();
+		return;
+	}
+	for (int rank = 0; rank < SEND_PASSES && !disk_gone(err); rank++)
 		for (size_t i = 0; i < job->nitems && !disk_gone(err); i++) {
 			const struct config_item *it = &job->items[i];
 
-			if (puts_to_sleep(it->opt) != last)
+			if (send_rank(it->opt) != rank)
 				continue;
 			report_operation(option_name(it->opt));
 			err = r->check ? check_item(r, dev, job, it) : apply_item(r, dev, job, it);
@@ -326,6 +380,8 @@ static void run_job(struct config_run *r, const struct config_job *job, const st
 void config_drift_samples(const struct config_job *job, const struct run_flags *run, const char *name, struct prom *p)
 {
 	struct device dev;
+	bool read;
+	int err;
 
 	memset(&dev, 0, sizeof(dev));
 	dev.path = job->device;
@@ -333,7 +389,9 @@ void config_drift_samples(const struct config_job *job, const struct run_flags *
 	if ((dev.fd = open(job->device, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
 		return;
 	disk_choose(&dev);
-	for (size_t i = 0; i < job->nitems; i++) {
+	/* A disk asleep or down gives no sample, as --check-config reads none from it. */
+	read = before_check(&dev, &err) == CHECK_READ;
+	for (size_t i = 0; read && i < job->nitems; i++) {
 		const struct config_item *it = &job->items[i];
 		struct setting_now now;
 

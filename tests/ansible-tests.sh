@@ -33,10 +33,11 @@ cp "$top/tests/identify/real/FUJITSU_MHY2120BH--0084000D.hex" "$out/ans-page.hex
 cfg="$out/ans.conf"
 printf '%s {\n\tread_ahead_sect = 64\n\tapm = 254\n\twrite_cache = off\n}\n%s {\n\tread_ahead_sect = 128\n}\n' "$a" "$b" > "$cfg"
 
-# play [--check]: the playbook on the double; its recap line in $recap, the double's log in $out/ans.log
+# play [--check]: the playbook on the double, drives awake (CHECK POWER MODE FFh: --check-config reads
+# them); its recap line in $recap, the double's log in $out/ans.log
 play() {
 	rm -f "$out/ans.log"
-	env LC_ALL=C.UTF-8 ANSIBLE_LOCAL_TEMP="$out/ans-tmp" ANSIBLE_NOCOLOR=1 ANSIBLE_HOME="$out/ans-home" \
+	env LC_ALL=C.UTF-8 ANSIBLE_LOCAL_TEMP="$out/ans-tmp" ANSIBLE_NOCOLOR=1 ANSIBLE_HOME="$out/ans-home" SHIM_COUNT=0xff \
 		SHIM_LOG="$out/ans.log" SHIM_IDENTIFY="$out/ans-page.hex" SHIM_KEEP_FEATURES=1 SHIM_REAL_BLOCK=1 "${preload[@]}" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 		ansible-playbook -i localhost, "$@" -e hdparm="$H" -e config="$cfg" "$top/tests/ansible/hdparm-config.yml" \

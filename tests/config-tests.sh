@@ -20,17 +20,18 @@ double_name=config suite=config
 . "$top/tests/lib.sh"
 cfg="$out/cfg.conf"
 
-# run ENV... -- ARGS...: hdparm on the double; rc, and $out/cfg.{out,err,log}
-run() { run_on_double cfg SHIM_IDENTIFY="$page" "$@"; }
+# run ENV... -- ARGS...: hdparm on the double, a spinning drive (CHECK POWER MODE answers FFh, active or
+# idle: --check-config reads its settings); rc, and $out/cfg.{out,err,log}
+run() { run_on_double cfg SHIM_IDENTIFY="$page" SHIM_COUNT=0xff "$@"; }
 # expect NAME EXIT STDOUT-TEXT STDERR-TEXT: the last run (texts: fixed strings, "" for any).
 expect() { expect_run cfg "$@"; }
 
-# sent_nothing NAME: the last run sent no command but IDENTIFY (ECh), whatever else it did.
+# sent_nothing NAME: the last run sent no command but IDENTIFY (ECh) and CHECK POWER MODE (E5h), whatever else it did.
 sent_nothing() {
-	if ! sed 's/^cdb: //' "$out/cfg.log" | awk '{ print $15 }' | grep -qv '^ec$'; then
-		ok "$1: nothing but IDENTIFY sent"
+	if ! sed 's/^cdb: //' "$out/cfg.log" | awk '{ print $15 }' | grep -qv '^e[c5]$'; then
+		ok "$1: nothing but IDENTIFY and CHECK POWER MODE sent"
 	else
-		bad "$1: nothing but IDENTIFY sent" "log: $(tr '\n' '|' < "$out/cfg.log")"
+		bad "$1: nothing but IDENTIFY and CHECK POWER MODE sent" "log: $(tr '\n' '|' < "$out/cfg.log")"
 	fi
 }
 
@@ -83,6 +84,45 @@ assert s["apm"]["state"] == "drifted" and s["apm"]["actual"] == "128" and s["apm
 assert s["write_cache"]["state"] == "holds" and s["write_cache"]["option"] == "-W", s
 assert d["devices"][0]["config"]["block"] == "/dev/null"
 ' "$out/cfg.out"; then ok "--json --check-config: wanted, actual and state per setting"; else bad "--json --check-config" "exit $rc" "$(head -c 600 "$out/cfg.out")"; fi
+
+# A disk in standby is not woken to be checked: CHECK POWER MODE (E5h) answers COUNT 00h, standby (as
+# hdparm 9.65's -C reads it under the same double), and nothing else is sent; each setting is not
+# checked, and nothing drifted (exit 0).  A disk that does not answer it (the command times out) is
+# down: said once, nothing drifted, exit 2, though this double's IDENTIFY would still answer.
+cfg23="$out/cfg-23.conf"
+printf '/dev/null {\n\tapm = 254\n\twrite_cache = off\n}\n' > "$cfg23"
+oracle_state=$(env SHIM_IDENTIFY="$page" SHIM_COUNT=0 "${preload[@]}" "$ORACLE" -C /dev/null 2> /dev/null | sed -n 's/^ drive state is: *//p')
+run SHIM_COUNT=0 -- --json --check-config "$cfg23"
+cmds=$(sed 's/^cdb: //' "$out/cfg.log" | awk '{ print $15 }' | tr '\n' ' ')
+if [ "$oracle_state" = standby ] && [ "$rc" = 0 ] && [ "$cmds" = "e5 " ] && python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["devices"][0]["settings"]
+assert [x["key"] for x in s] == ["apm", "write_cache"], s
+assert all(x["state"] == "not_checked" and "standby" in x["why"] and x["actual"] is None for x in s), s
+' "$out/cfg.out"; then
+	ok "--check-config, a disk in standby: CHECK POWER MODE only, its settings not checked, exit 0"
+else
+	bad "--check-config, a disk in standby" "9.65 -C: $oracle_state; exit $rc, commands: $cmds" "$(head -c 600 "$out/cfg.out")"
+fi
+run SHIM_COUNT=0 -- --check-config "$cfg23"
+expect "--check-config, a disk in standby, said" 0 " apm = 254: not checked (the disk is in standby: reading it would wake the disk)" ""
+run SHIM_REPLY=timeout -- --check-config "$cfg23"
+cmds=$(sed 's/^cdb: //' "$out/cfg.log" | awk '{ print $15 }' | tr '\n' ' ')
+if [ "$rc" = 2 ] && [ "$cmds" = "e5 " ] && ! grep -q DRIFTED "$out/cfg.out" &&
+	grep -qxF " write_cache = off: not checked (the disk is not answering)" "$out/cfg.out" &&
+	[ "$(cat "$out/cfg.err")" = "/dev/null: not answering: Connection timed out; its settings were not checked" ]; then
+	ok "--check-config, a disk down: said once, no drift, exit 2; nothing but CHECK POWER MODE sent"
+else
+	bad "--check-config, a disk down" "exit $rc, commands: $cmds" "stdout: $(tr '\n' '|' < "$out/cfg.out")" "stderr: $(tr '\n' '|' < "$out/cfg.err")"
+fi
+# --metrics --check-config: neither wakes it nor gives it a drift sample.
+run SHIM_COUNT=0 -- --metrics --check-config "$cfg23"
+cmds=$(sed 's/^cdb: //' "$out/cfg.log" | awk '{ print $15 }' | sort -u | tr '\n' ' ')
+if [ "$rc" = 0 ] && [ "$cmds" = "e5 " ] && ! grep -q '^hdparm_config_drifted{' "$out/cfg.out"; then
+	ok "--metrics --check-config, a disk in standby: CHECK POWER MODE only, no drift sample"
+else
+	bad "--metrics --check-config, a disk in standby" "exit $rc, commands: $cmds" "$(grep drift "$out/cfg.out" | tr '\n' '|')"
+fi
 
 # --- apply: only what differs goes out, with the bytes -B254 sends (tests/commands.txt) ---
 # The double keeps what SET FEATURES sets (a copy of the page): IDENTIFY reads it back.
@@ -163,6 +203,24 @@ printf '/dev/null {\n\tstandby\n\tapm = 254\n}\n' > "$cfg"
 run -- --apply-config "$cfg"
 cmds=$(sed 's/^cdb: //' "$out/cfg.log" | awk '$15 != "ec" { print $15 }' | tr '\n' ' ')
 if [ "$cmds" = "ef e0 " ]; then ok "standby before a setting in the file: sent after it (${cmds})"; else bad "standby after the settings" "commands: $cmds"; fi
+# standby and sleep both asked, of one disk: STANDBY IMMEDIATE (E0h), then SLEEP (E6h) last, after the
+# settings, as hdparm 9.65 sends "-Y -y" under the same double; in one block in either order, and in two
+# blocks naming the disk (its node, and a link to it).
+oracle_cmds=$(rm -f "$out/cfg.log"; env SHIM_LOG="$out/cfg.log" SHIM_IDENTIFY="$page" "${preload[@]}" "$ORACLE" -Y -y /dev/null > /dev/null 2>&1
+	sed 's/^cdb: //' "$out/cfg.log" | awk '$15 != "ec" { print $15 }' | tr '\n' ' ')
+ln -sf /dev/null "$out/cfg-null-link"
+for conf in '/dev/null {\n\tsleep\n\tstandby\n\tapm = 254\n}\n' '/dev/null {\n\tstandby\n\tsleep\n\tapm = 254\n}\n' \
+	"/dev/null {\n\tsleep\n}\n$out/cfg-null-link {\n\tstandby\n\tapm = 254\n}\n"; do
+	# shellcheck disable=SC2059 # the configuration is the format
+	printf "$conf" > "$cfg"
+	run -- --apply-config "$cfg"
+	cmds=$(sed 's/^cdb: //' "$out/cfg.log" | awk '$15 != "ec" { print $15 }' | tr '\n' ' ')
+	if [ "$oracle_cmds" = "e0 e6 " ] && [ "$cmds" = "ef $oracle_cmds" ]; then
+		ok "sleep last, after standby and the setting ($cmds): $(grep -c '{' "$cfg") block(s)"
+	else
+		bad "sleep last: $(tr '\n\t' '| ' < "$cfg")" "commands: $cmds, 9.65's -Y -y: $oracle_cmds"
+	fi
+done
 # --settings-only (the udev rule's change events): the command that acts once is not sent, said.
 run -- --apply-config "$cfg" --settings-only /dev/null
 cmds=$(sed 's/^cdb: //' "$out/cfg.log" | awk '$15 != "ec" { print $15 }' | tr '\n' ' ')
@@ -361,6 +419,59 @@ if [ "$pre" = 256 ] && [ "$rc" = 0 ] && [ "$(blockdev --getra "$loop")" = 64 ]; 
 	ok "the sleep hook: nothing before a suspend, the configuration again after it"
 else
 	bad "the sleep hook" "before $pre, exit $rc, after $(blockdev --getra "$loop")" "$(cat "$out/cfg.out")"
+fi
+# The sleep hook's form (no device: every disk of /sys/block) gives the global lines to the disks the
+# udev form gives them to: not to a removable one.  In a mount namespace of its own, /dev/sdq is a USB
+# stick (removable 1 in the double's sysfs; a link to the double's /dev/null) and /dev/sdr a fixed
+# disk (/dev/zero).  The oracle is Debian's resume hook (95hdparm-apm: hdparm_try_apm, from
+# /lib/hdparm/hdparm-functions), which gives APM to the SATA disk and nothing to the USB one.
+if [ -r /lib/hdparm/hdparm-functions ]; then
+	usb_path=pci-0000:00:14.0-usb-0:1:1.0-scsi-0:0:0:0 sata_path=pci-0000:00:1f.2-ata-1
+	debian=$(for p in "$usb_path" "$sata_path"; do
+		ID_PATH=$p ID_ATA_FEATURE_SET_APM=1 sh -c '. /lib/hdparm/hdparm-functions; hdparm_try_apm /dev/sdx' > /dev/null 2>&1
+		echo $?
+	done | tr '\n' ' ')
+else
+	echo "skip config: /lib/hdparm/hdparm-functions (Debian's hdparm, tests/setup installs it) is missing: Debian's rule is not asked"
+	debian=skipped
+fi
+sys19="$out/cfg-sys19/sys"
+rm -rf "$out/cfg-sys19"
+mkdir -p "$sys19/block/sdq" "$sys19/block/sdr" "$sys19/dev/char/1:3" "$sys19/dev/char/1:5"
+for d in 1:3 1:5; do echo 1000 > "$sys19/dev/char/$d/size"; done
+echo 1 > "$sys19/dev/char/1:3/removable"
+echo 0 > "$sys19/dev/char/1:5/removable"
+printf 'apm = 254\n' > "$cfg"
+cp "$page" "$out/cfg-page.hex"
+# form19 LOG OUT -- COMMAND...: COMMAND with that /dev and the double; its exit status.
+form19() {
+	local log=$1 o=$2
+	shift 3
+	rm -f "$log"
+	env SHIM_IDENTIFY="$out/cfg-page.hex" SHIM_KEEP_FEATURES=1 SHIM_COUNT=0xff SHIM_SYSFS="$out/cfg-sys19" SHIM_LOG="$log" \
+		SHIM_LOG_DEVICE=1 "${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		unshare --mount sh -c 'mount -t tmpfs tmpfs /dev && mknod /dev/null c 1 3 && mknod /dev/zero c 1 5 &&
+			ln -s null /dev/sdq && ln -s zero /dev/sdr && exec "$@"' sh "$@" > "$o" 2>&1
+	rc=$?
+	touch "$log"
+}
+if ! unshare --mount true 2> /dev/null; then
+	echo "skip config: unshare --mount is refused here: the sleep hook's form with a removable disk was not run"
+else
+	form19 "$out/cfg.log" "$out/cfg.out" -- sh "$inst/lib/systemd/system-sleep/hdparm" post suspend
+	hook_rc=$rc
+	hook_sets=$(awk '$2 == "cdb:" && $17 == "ef" { print $1 }' "$out/cfg.log" | tr '\n' ' ')
+	form19 "$out/cfg.log2" "$out/cfg.out2" -- "$H" --apply-config "$cfg" /dev/sdq
+	refused=" no settings for it: the global lines of $cfg are not sent to a removable disk"
+	if { [ "$debian" = "1 0 " ] || [ "$debian" = skipped ]; } && [ "$hook_rc" = 0 ] && [ "$hook_sets" = "/dev/zero " ] && ! grep -q '^/dev/null ' "$out/cfg.log" &&
+		grep -A1 -xF '/dev/sdq:' "$out/cfg.out" | grep -qxF "$refused" && [ "$rc" = 0 ] && [ ! -s "$out/cfg.log2" ] &&
+		grep -qxF "$refused" "$out/cfg.out2"; then
+		ok "the sleep hook's form: global lines to the fixed disk (SET FEATURES APM), none to the removable one, as the udev form and Debian's resume hook"
+	else
+		bad "the sleep hook's form and a removable disk" "Debian's hdparm_try_apm, USB and SATA: $debian" \
+			"hook: exit $hook_rc, SET FEATURES to: $hook_sets; $(tr '\n' '|' < "$out/cfg.out")" \
+			"udev form: exit $rc; $(tr '\n' '|' < "$out/cfg.out2") log: $(tr '\n' '|' < "$out/cfg.log2")"
+	fi
 fi
 # The unit's ExecStart, with each disk's own idle_spindown (the double answers the standby commands).
 printf '%s {\n\tidle_spindown = 7\n}\n/dev/disk/by-id/not-here {\n\tidle_spindown = 9\n}\n' "$loop" > "$cfg"

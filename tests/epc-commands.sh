@@ -106,7 +106,7 @@ fi
 # A configuration's epc and epc_timer keys, held against the Power Conditions log (the double keeps
 # what SET FEATURES EPC sets): Idle_a enabled at 2 s holds; Idle_b, disabled, is sent and read back.
 printf '/dev/null {\n\tepc = on\n\tepc_timer = idle_a=2\n\tepc_timer = idle_b=30\n}\n' > "$out/epc.conf"
-run -- --check-config "$out/epc.conf"
+run SHIM_COUNT=0xff -- --check-config "$out/epc.conf"	# an awake drive (CHECK POWER MODE FFh): its settings are read
 if [ "$rc" = 1 ] && grep -qF " epc = on: holds" "$out/epc-cmd.out" && grep -qF " epc_timer = idle_b=30: DRIFTED (is idle_b=0)" "$out/epc-cmd.out" &&
 	! awk '{ print $15 }' "$out/epc-cmd.log" | grep -qx ef; then
 	ok "--check-config reads epc and a condition's timer from the log, sends nothing"
@@ -115,7 +115,7 @@ else
 	sed 's/^/  /' "$out/epc-cmd.out" "$out/epc-cmd.err"
 fi
 printf '/dev/null {\n\tepc_timer = idle_a=2\n}\n' > "$out/epc.conf"
-run -- --check-config "$out/epc.conf"
+run SHIM_COUNT=0xff -- --check-config "$out/epc.conf"	# an awake drive (CHECK POWER MODE FFh): its settings are read
 if [ "$rc" = 0 ] && grep -qF " epc_timer = idle_a=2: holds" "$out/epc-cmd.out"; then ok "--check-config: Idle_a's 2 s holds"; else bad "Idle_a's timer holds (exit $rc)"; sed 's/^/  /' "$out/epc-cmd.out"; fi
 printf '/dev/null {\n\tepc_timer = idle_b=30\n}\n' > "$out/epc.conf"
 run -- --apply-config "$out/epc.conf"
