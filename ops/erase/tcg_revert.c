@@ -353,7 +353,8 @@ int tcg_psid_revert_step(struct device *dev, const struct settings *s, enum opt_
 		reach_list(&dev->reach, names, sizeof(names));
 		out("This revert erases every namespace of the NVM subsystem: %s\n", names);
 	}
-	erase_about_to_send(dev, ERASE_CRYPTO, 0, command);
+	if ((err = erase_about_to_send(dev, ERASE_CRYPTO, 0, command)))
+		return err;
 	if (erase_proof_asked(s))
 		erase_run_hidden(dev);
 	out("Issuing %s\n", command);
