@@ -369,6 +369,8 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 		complain("--erase-record -: standard output already carries the --json document\n");
 		return EINVAL;
 	}
+	if ((err = erase_record_path_check(&ps->s)))
+		return err;
 	if ((ps->s.v[OPT_PROTECTION_INFO].given || ps->s.v[OPT_LBAF].given) && !ps->s.v[OPT_SET_SECTOR_SIZE].given) {
 		complain("--protection-info and --lbaf go with --set-sector-size\n");
 		return EINVAL;

@@ -1,17 +1,26 @@
 /*
  * Files written whole: the text and its padding, synced, through a
  * temporary file renamed over the name (rename() replaces a file on every
- * file system, FAT and exFAT too, where link() is refused).
+ * file system, FAT and exFAT too, where link() is refused).  Only a
+ * regular file is ever replaced: a name that is a device node, a FIFO, a
+ * socket or a symbolic link (/dev/stdout, /dev/null, a link into another
+ * folder) is left alone, checked when the option is read and again just
+ * before the rename.  SIGINT, SIGTERM and SIGHUP wait while a temporary
+ * file exists, so that no signal leaves one behind.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "file_write.h"
+#include "report.h"
 
 static int write_all(int fd, const char *text, size_t len)
 {
@@ -55,28 +64,137 @@ void file_sync_folder(const char *path)
 	}
 }
 
+/* The signals that stop hdparm, held (saved: the mask before) while a file is half made. */
+static void stops_held(sigset_t *saved)
+{
+	sigset_t stops;
+
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stops, saved);
+}
+
+/* What lstat() found at a name, in words; NULL for a regular file or nothing there. */
+static const char *kind_of(const struct stat *st)
+{
+	if (S_ISREG(st->st_mode))
+		return NULL;
+	if (S_ISDIR(st->st_mode))
+		return "a folder";
+	if (S_ISLNK(st->st_mode))
+		return "a symbolic link";
+	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+		return "a device node";
+	if (S_ISFIFO(st->st_mode))
+		return "a FIFO";
+	return S_ISSOCK(st->st_mode) ? "a socket" : "not a regular file";
+}
+
+const char *file_refusal(const char *path, bool folder_ok)
+{
+	struct stat st;
+	const char *kind;
+
+	/* Nothing there (or nothing that can be looked at): the write itself says what is wrong. */
+	if (lstat(path, &st) != 0 || !(kind = kind_of(&st)))
+		return NULL;
+	/* A folder, or a link to one, takes a new file of its own: nothing in it is replaced. */
+	if (folder_ok && (S_ISDIR(st.st_mode) || (S_ISLNK(st.st_mode) && stat(path, &st) == 0 && S_ISDIR(st.st_mode))))
+		return NULL;
+	return kind;
+}
+
+int file_check_writable(const char *option, const char *path, bool folder_ok)
+{
+	const char *kind = file_refusal(path, folder_ok);
+
+	if (!kind)
+		return 0;
+	complain("%s %s: %s, not a regular file%s: refused, nothing was sent\n", option, path, kind,
+		 folder_ok ? " or a folder" : "");
+	return EINVAL;
+}
+
+const char *file_strerror(int err)
+{
+	return err == FILE_NOT_REGULAR ? "not a regular file (a device node, FIFO, socket or symbolic link is left alone)"
+				       : strerror(err);
+}
+
+/* 0 where path is a regular file or nothing; FILE_NOT_REGULAR where a rename would replace something else. */
+static int may_replace(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) ? FILE_NOT_REGULAR : 0;
+}
+
 int file_write_whole(const char *path, const char *text, size_t len, size_t pad)
 {
 	char tmp[4096];
+	sigset_t saved;
 	int fd, err;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
 		return ENAMETOOLONG;
+	if ((err = may_replace(path)))
+		return err;
+	stops_held(&saved);
 	fd = mkstemp(tmp);
-	if (fd < 0)
-		return errno;
+	if (fd < 0) {
+		err = errno;
+		pthread_sigmask(SIG_SETMASK, &saved, NULL);
+		return err;
+	}
 	if (fchmod(fd, 0644)) {
 		err = errno;
 		close(fd);
 	} else
 		err = file_fill(fd, text, len, pad);
+	/* Again: the name may have become something else while the text was written. */
+	if (!err)
+		err = may_replace(path);
 	/* rename() replaces a file on every file system, FAT and exFAT too (link() is refused there). */
 	if (!err && rename(tmp, path))
 		err = errno;
-	if (err) {
+	if (err)
 		unlink(tmp);
-		return err;
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	if (!err)
+		file_sync_folder(path);
+	return err;
+}
+
+int file_create_new(const char *path, const char *text, size_t len, size_t pad)
+{
+	sigset_t saved;
+	int fd, err;
+
+	stops_held(&saved);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		err = errno;
+	else if ((err = file_fill(fd, text, len, pad)))
+		unlink(path);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	if (!err)
+		file_sync_folder(path);
+	return err;
+}
+
+int file_write_in_place(const char *path, const char *text, size_t len, size_t pad)
+{
+	/* O_NONBLOCK: a FIFO put there opens at once (or fails) rather than waiting for a reader. */
+	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return errno == ELOOP || errno == ENXIO ? FILE_NOT_REGULAR : errno;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return FILE_NOT_REGULAR;
 	}
-	file_sync_folder(path);
-	return 0;
+	return file_fill(fd, text, len, pad);
 }

@@ -69,8 +69,6 @@ struct watched {
 };
 
 static volatile sig_atomic_t stop_signal;
-/* Something the metrics file shows changed since it was written. */
-static bool changed;
 /* --why: the trace of who issues I/O to the disks asleep (no instance: not asked, or unavailable). */
 static struct wake_trace why;
 
@@ -170,7 +168,6 @@ static void spin_down(struct watched *w)
 	close(w->dev.fd);
 	if (state != DISK_POWER_STANDBY)
 		w->standbys++;
-	changed = true;
 	w->asleep = true;
 	w->asleep_since = now_s();
 	wake_trace_mark(&why, w->devnum);
@@ -195,8 +192,13 @@ static void count_waker(struct watched *w, const char *comm)
 	w->by[i].n++;
 }
 
-/* --metrics-file: each disk watched, whole, as node_exporter's textfile collector wants it. */
-static void write_metrics(const struct watched *ws, int count, const char *file)
+/*
+ * --metrics-file: each disk watched, whole, as node_exporter's textfile
+ * collector wants it, with the time of this look (looked: Unix seconds), a
+ * heartbeat: the file is written at every look, at least once a minute,
+ * so that a watcher that died or hangs is told from one with nothing new.
+ */
+static void write_metrics(const struct watched *ws, int count, const char *file, time_t looked)
 {
 	static int said;
 	struct prom *p = prom_new();
@@ -204,6 +206,10 @@ static void write_metrics(const struct watched *ws, int count, const char *file)
 	size_t len = 0;
 	int err = ENOMEM;
 
+	if (p)
+		prom_gauge(p, "hdparm_idle_last_look_timestamp_seconds",
+			   "When the watcher last read the disks' I/O counters, in Unix seconds", (double)looked,
+			   (const char *)NULL);
 	for (int i = 0; p && i < count; i++) {
 		const struct watched *w = &ws[i];
 		/* The kernel's name, as --metrics and node_exporter label a disk, whatever link named it. */
@@ -234,10 +240,9 @@ static void write_metrics(const struct watched *ws, int count, const char *file)
 	prom_free(p);
 	/* Said once, and again once it works: a watcher runs for months. */
 	if (err && !said++)
-		complain(" --metrics-file: %s: %s (tried again at each change)\n", file, strerror(err));
+		complain(" --metrics-file: %s: %s (tried again at each look)\n", file, file_strerror(err));
 	if (!err)
 		said = 0;
-	changed = false;
 }
 
 static bool awaiting;	/* the configuration's watcher: a disk gone or not there yet is looked for again */
@@ -247,7 +252,6 @@ static bool gone(struct watched *w)
 	say(w, LOG_WARNING, awaiting ? "gone (no longer in sysfs, or no medium): watched again when it comes back"
 				     : "gone (no longer in sysfs, or no medium): no longer watched");
 	w->gone = true;
-	changed = true;
 	return false;
 }
 
@@ -275,7 +279,6 @@ static bool look(struct watched *w)
 			}
 			say(w, LOG_NOTICE, text);
 			w->wakeups++;
-			changed = true;
 		}
 		w->asleep = false;
 	} else if (!w->asleep && now_s() - w->last_io >= (time_t)w->seconds) {
@@ -332,7 +335,6 @@ static void after_resume(struct watched *ws, int count, time_t suspended)
 		}
 		ws[i].last_io = now_s();
 		ws[i].asleep = false;
-		changed = true;
 	}
 }
 
@@ -360,7 +362,6 @@ static int add_watches_of(struct watched *ws, int count, const char *path, unsig
 		for (int i = 0; i < count; i++)
 			if (!ws[i].gone && strcmp(ws[i].stat_dir, ws[count].stat_dir) == 0)
 				return count;	/* named twice */
-		changed = true;
 		return count + 1;
 	}
 	reach_list(&r, list, sizeof(list));
@@ -480,13 +481,15 @@ static int look_for_absent(struct watched *ws, int count, const unsigned int sec
 int idle_spindown(const unsigned int seconds[], const char *const paths[], int n, const struct run_flags *run,
 		  bool await)
 {
-	struct watched *ws = calloc((size_t)n * REACH_MAX, sizeof(*ws));
+	struct watched *ws;
 	struct sigaction sa;
 	unsigned int shortest = UINT_MAX, poll;
 	int alive = 0, count = 0;
 	long long suspended;
 
-	if (!ws)
+	if (run->metrics_file && file_check_writable("--metrics-file", run->metrics_file, false))
+		return EINVAL;
+	if (!(ws = calloc((size_t)n * REACH_MAX, sizeof(*ws))))
 		return ENOMEM;
 	awaiting = await;
 	for (int i = 0; i < n; i++)
@@ -520,7 +523,7 @@ int idle_spindown(const unsigned int seconds[], const char *const paths[], int n
 	}
 	alive = count;
 	if (run->metrics_file)
-		write_metrics(ws, count, run->metrics_file);
+		write_metrics(ws, count, run->metrics_file, time(NULL));
 	suspended = suspended_ms();
 	while ((alive || await) && !stop_signal) {
 		long long now_suspended;
@@ -540,8 +543,8 @@ int idle_spindown(const unsigned int seconds[], const char *const paths[], int n
 		for (int i = 0; i < count && !stop_signal; i++)
 			alive += !ws[i].gone && look(&ws[i]);
 		trace_asleep(ws, count);
-		if (changed && run->metrics_file)
-			write_metrics(ws, count, run->metrics_file);
+		if (run->metrics_file)
+			write_metrics(ws, count, run->metrics_file, time(NULL));
 	}
 	wake_trace_close(&why);
 	for (int i = 0; i < count; i++)

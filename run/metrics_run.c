@@ -73,7 +73,7 @@ static int emit(struct prom *p, const char *file)
 
 		free(text);
 		if (err)
-			complain("--metrics-file: %s: %s (the file is left as it was)\n", file, strerror(err));
+			complain("--metrics-file: %s: %s (the file is left as it was)\n", file, file_strerror(err));
 		return err;
 	}
 	out_str(text);
@@ -84,10 +84,12 @@ static int emit(struct prom *p, const char *file)
 
 int run_metrics(const char *const *paths, int n, const struct run_flags *run, const char *file)
 {
-	struct prom *p = prom_new();
+	struct prom *p;
 	char (*names)[NAME_MAX_DISK] = NULL;
 
-	if (!p)
+	if (file && file_check_writable("--metrics-file", file, false))
+		return EINVAL;
+	if (!(p = prom_new()))
 		return ENOMEM;
 	if (n == 0) {
 		if (!(names = calloc(MAX_DISKS, sizeof(*names)))) {
@@ -114,9 +116,11 @@ int run_metrics(const char *const *paths, int n, const struct run_flags *run, co
 
 int run_metrics_config(const struct config_job *jobs, size_t n, const struct run_flags *run, const char *file)
 {
-	struct prom *p = prom_new();
+	struct prom *p;
 
-	if (!p)
+	if (file && file_check_writable("--metrics-file", file, false))
+		return EINVAL;
+	if (!(p = prom_new()))
 		return ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		char name[256];

@@ -373,4 +373,102 @@ for sig in KILL TERM; do
 			"rc == 4 and r['outcome'] == 'wait_interrupted' and r['erase']['sent']"
 	fi
 done
+# A FILE that is not a regular file is left alone (issue 60, item 10): a device node (as root,
+# --erase-record /dev/stdout once made the system's /dev/stdout a file), a FIFO, a symbolic link
+# (to a file: neither it nor the file is replaced), a dangling link.  Refused when the command line
+# is read: one line, exit 22, nothing sent to the disk (the double's log stays empty).
+rm -rf "$out/rec-kinds"
+mkdir -p "$out/rec-kinds"
+echo "another file" > "$out/rec-kinds/target"
+kinds=("a FIFO:fifo:-p" "a symbolic link:link:-L" "a symbolic link:dangling:-L")
+mkfifo "$out/rec-kinds/fifo"
+ln -s target "$out/rec-kinds/link"
+ln -s nowhere "$out/rec-kinds/dangling"
+if [ "$(id -u)" = 0 ] && mknod "$out/rec-kinds/node" c 1 3; then
+	kinds+=("a device node:node:-c")
+else
+	echo "skip erase record: a device node as FILE needs root (mknod)"
+fi
+for k in "${kinds[@]}"; do
+	IFS=: read -r kind name test_op <<< "$k"
+	f=$out/rec-kinds/$name
+	run SHIM_NVME_SANITIZE=0:1 -- $yes --sanitize-block-erase --sanitize-wait --erase-record "$f"
+	if [ "$rc" = 22 ] && [ ! -s "$out/rec.log" ] && test "$test_op" "$f" && [ "$(cat "$out/rec-kinds/target")" = "another file" ] &&
+		[ "$(cat "$out/rec.err")" = "--erase-record $f: $kind, not a regular file or a folder: refused, nothing was sent" ] &&
+		[ "$(ls "$out/rec-kinds" | wc -l)" = "$((${#kinds[@]} + 1))" ]; then
+		ok "--erase-record naming $kind ($name): refused at once, nothing sent, left as it was, exit 22"
+	else
+		bad "--erase-record naming $kind ($name): refused at once, nothing sent, left as it was (exit $rc)" \
+			"$(ls -l "$out/rec-kinds" | tr '\n' '|')" "$(head -c 300 "$out/rec.err")" "$(head -n 2 "$out/rec.log")"
+	fi
+done
+# A link to a folder is a folder: the record is a new file of its own in it, nothing replaced.
+rm -rf "$out/rec-linked" "$out/rec-folder-link"
+mkdir -p "$out/rec-linked"
+ln -s rec-linked "$out/rec-folder-link"
+run SHIM_NVME_SANITIZE=0:1 SHIM_DISK_IMAGE_AFTER="$out/rec-pattern.img" -- $yes --sanitize-block-erase --sanitize-wait \
+	--erase-record "$out/rec-folder-link"
+set -- "$out"/rec-linked/erase-NVME0001-*.json
+if [ "$#" = 1 ] && [ -f "$1" ] && [ -L "$out/rec-folder-link" ]; then
+	check "a symbolic link to a folder: one record in the folder, the link kept" "$1" "rc == 0 and r['outcome'] == 'erased_and_verified'"
+else
+	bad "a symbolic link to a folder: one record in the folder, the link kept (exit $rc; $(ls "$out/rec-linked"))"
+fi
+# ... and checked again when the record is written: FILE replaced by a FIFO while the drive erases
+# (a sanitize that never ends, waited for, then SIGTERM) is left a FIFO, and the record goes to stderr.
+rm -f "$out/rec-swap.json"*
+env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:2 SHIM_BLOCK_DEV=259:0 \
+	SHIM_DISK_IMAGE="$out/rec-before.img" "${preload[@]}" "$asan" "$H" $yes --sanitize-block-erase --sanitize-wait \
+	--erase-record "$out/rec-swap.json" /dev/null > "$out/rec.out" 2> "$out/rec.err" &
+pid=$!
+until_true 10 grep -qs '"outcome": "unknown"' "$out/rec-swap.json"
+rm -f "$out/rec-swap.json"
+mkfifo "$out/rec-swap.json"
+kill -s TERM "$pid"
+wait "$pid"
+rc=$?
+sed -n '/^{$/,/^}$/p' "$out/rec.err" > "$out/rec-stderr.json"
+if [ -p "$out/rec-swap.json" ] && [ "$(ls "$out"/rec-swap.json*)" = "$out/rec-swap.json" ] &&
+	grep -qF -- "--erase-record: $out/rec-swap.json could not be written: not a regular file" "$out/rec.err"; then
+	check "FILE made a FIFO during the erase: left a FIFO, no temporary file, the record on stderr" \
+		"$out/rec-stderr.json" "rc == 4 and r['outcome'] == 'wait_interrupted' and r['erase']['sent']"
+else
+	bad "FILE made a FIFO during the erase: left a FIFO, no temporary file, the record on stderr (exit $rc)" \
+		"$(ls -l "$out"/rec-swap.json*)" "$(head -n 3 "$out/rec.err")"
+fi
+rm -f "$out/rec-swap.json"
+
+# A record that cannot say "sent" just before the erase (issue 60, item 11): a TCG PSID revert whose
+# record's file system turns read-only between the record made (not_started) and the Revert (held at
+# its Level 0 Discovery, TRUSTED RECEIVE 5Ch, until the test opens the gate).  Nothing of the session
+# is sent (no TRUSTED SEND, 5Eh); one line says why; the record, on stderr, says refused, not sent.
+if [ "$(id -u)" != 0 ] || ! mount -t tmpfs -o size=1m tmpfs "$fs" 2> /dev/null; then
+	echo "skip erase record: a record turned read-only before the erase needs root to mount a tmpfs"
+else
+	rm -f "$out/rec-gate" "$out/rec.log"
+	env SHIM_IDENTIFY="$top/tests/identify/pages/qemu-ahci-hdd.hex" SHIM_TCG="$top/tests/tcg/crucial-mx500.txt" \
+		SHIM_TCG_PSID=ABCDEFGHIJKLMNOPQRSTUVWXYZ012345 SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE="$out/rec-before.img" \
+		SHIM_DELAY_CMD=5c SHIM_DELAY_MS="until:$out/rec-gate" SHIM_LOG="$out/rec.log" "${preload[@]}" "$asan" "$H" $yes \
+		--tcg-psid-revert ABCDEFGHIJKLMNOPQRSTUVWXYZ012345 --erase-record "$fs/rec.json" /dev/null \
+		> "$out/rec.out" 2> "$out/rec.err" &
+	pid=$!
+	until_true 10 eval 'grep -qs "\"outcome\": \"not_started\"" "$fs/rec.json" && grep -qs "^cdb: .* 5c 00\$" "$out/rec.log"'
+	mount -o remount,ro "$fs"
+	touch "$out/rec-gate"
+	wait "$pid"
+	rc=$?
+	sed -n '/^{$/,/^}$/p' "$out/rec.err" > "$out/rec-stderr.json"
+	if [ "$rc" = 30 ] && ! grep -q '^cdb: .* 5e 00$' "$out/rec.log" && ! grep -q '^Issuing' "$out/rec.out" &&
+		grep -qxF " --erase-record: $fs/rec.json could not be marked sent (Read-only file system): the erase was not sent, since its record could not say so" "$out/rec.err" &&
+		grep -qs '"outcome": "not_started"' "$fs/rec.json"; then
+		check "the record's file system read-only before the Revert: nothing sent, said, exit 30; refused, not sent" \
+			"$out/rec-stderr.json" "r['outcome'] == 'refused' and not r['erase']['sent'] and r['erase']['began'] is None
+			 and r['exit_status'] == 30"
+	else
+		bad "the record's file system read-only before the Revert: nothing sent, said, exit 30 (exit $rc)" \
+			"$(grep -c '^cdb: .* 5e 00$' "$out/rec.log") TRUSTED SENDs" "$(head -n 3 "$out/rec.err")"
+	fi
+	umount "$fs"
+fi
+rm -f "$out/rec-gate"
 echo "end of suite"

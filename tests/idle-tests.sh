@@ -183,6 +183,55 @@ if [ "$asleep" = 1 ] && grep -qx "hdparm_idle_asleep{device=\"$name\"} 0" "$out/
 else
 	bad "--metrics-file: the watcher's counters" "asleep after the standby: '$asleep'" "$(cat "$out/idle.prom" 2> /dev/null)" "$(cat "$out/idle-cmd.err")"
 fi
+# The heartbeat (issue 60, item 25): hdparm_idle_last_look_timestamp_seconds, the time of the last look
+# (Unix seconds), written at every look (each 1 s here) though nothing else changed, so that a dead
+# watcher is told from an idle one.  Between two files the date moves on, and it is within the run's.
+hb() { sed -n 's/^hdparm_idle_last_look_timestamp_seconds \([0-9]*\)$/\1/p' "$out/idle-hb.prom" 2> /dev/null; }
+rm -f "$out/idle-hb.prom"
+t0=$(date +%s)
+start SHIM_COUNT=0xff -- 10 --metrics-file "$out/idle-hb.prom" "$a"
+until_true 20 eval '[ -n "$(hb)" ]'
+first=$(hb) rest=$(grep -v last_look "$out/idle-hb.prom")
+until_true 20 eval '[ "$(hb)" -gt "$first" ] 2> /dev/null'
+second=$(hb)
+stop
+if [ "$first" -ge "$t0" ] && [ "$second" -gt "$first" ] && [ "$second" -le "$(date +%s)" ] &&
+	[ "$(grep -v last_look "$out/idle-hb.prom")" = "$rest" ] &&
+	grep -qx '# TYPE hdparm_idle_last_look_timestamp_seconds gauge' "$out/idle-hb.prom" &&
+	{ ! command -v promtool > /dev/null || promtool check metrics < "$out/idle-hb.prom"; }; then
+	ok "--metrics-file: the time of the last look, rewritten at every look with nothing else changed; promtool accepts it"
+else
+	bad "--metrics-file: the time of the last look, rewritten at every look" "started $t0: '$first', then '$second'" \
+		"$(cat "$out/idle-hb.prom" 2> /dev/null)"
+fi
+# Only a regular file is replaced (issue 60, item 10): a device node as the watcher's file is refused
+# before anything is sent (exit 22); one made a symbolic link while it watches is left a link, said.
+rm -f "$out/idle-node" "$out/idle-swap.prom"
+if mknod "$out/idle-node" c 1 3; then
+	start SHIM_COUNT=0xff -- 2 --metrics-file "$out/idle-node" "$a"
+	until_true 10 eval '! kill -0 "$pid" 2> /dev/null'
+	stop
+	if [ "$rc" = 22 ] && [ -c "$out/idle-node" ] && [ ! -s "$out/idle-cmd.log" ] &&
+		[ "$(cat "$out/idle-cmd.err")" = "--metrics-file $out/idle-node: a device node, not a regular file: refused, nothing was sent" ]; then
+		ok "--metrics-file naming a device node: the watcher refuses it at once, nothing sent, exit 22"
+	else
+		bad "--metrics-file naming a device node: the watcher refuses it at once" "exit $rc" "$(cat "$out/idle-cmd.err")" "$(ls -l "$out/idle-node")"
+	fi
+	rm -f "$out/idle-node"
+fi
+start SHIM_COUNT=0xff -- 10 --metrics-file "$out/idle-swap.prom" "$a"
+until_true 20 test -f "$out/idle-swap.prom"
+rm -f "$out/idle-swap.prom"
+ln -s idle-hb.prom "$out/idle-swap.prom"
+until_true 20 grep -qs -- '--metrics-file: .*: not a regular file' "$out/idle-cmd.err"
+stop
+if [ -L "$out/idle-swap.prom" ] && [ -z "$(ls "$out" | grep '^idle-swap\.prom\.')" ] && [ "$rc" = 0 ] &&
+	grep -qF -- " --metrics-file: $out/idle-swap.prom: not a regular file (a device node, FIFO, socket or symbolic link is left alone) (tried again at each look)" "$out/idle-cmd.err"; then
+	ok "the watcher's file made a symbolic link: left a link, no temporary file, said"
+else
+	bad "the watcher's file made a symbolic link: left a link, said" "$(ls -l "$out/idle-swap.prom"*)" "$(cat "$out/idle-cmd.err")"
+fi
+rm -f "$out/idle-swap.prom"
 # A closed terminal (SIGHUP) ends the watcher as SIGTERM does: its trace instance is removed.  One
 # killed (SIGKILL) leaves its instance; the next watcher with --why removes it.
 instances() { ls -d /sys/kernel/tracing/instances/hdparm-* /sys/kernel/debug/tracing/instances/hdparm-* 2> /dev/null; }

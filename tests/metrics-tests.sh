@@ -193,6 +193,74 @@ env "${preload[@]}" "$asan" "$H" --metrics-file "$out/no-such-folder/hdparm.prom
 rc=$?
 [ "$rc" = 2 ] && grep -q "^--metrics-file: $out/no-such-folder/hdparm.prom: No such file or directory" "$out/metrics.err"
 result $? "--metrics-file into a folder that is not there: said, exit 2 (ENOENT)"
+# Only a regular file is replaced (issue 60, item 10): a device node (as root, --metrics-file /dev/null
+# once made the system's /dev/null a file), a FIFO, a symbolic link, a folder are refused at once:
+# one line, exit 22, nothing sent to the disk (the double's log stays empty), left as they were.
+rm -rf "$out/metrics-kinds"
+mkdir -p "$out/metrics-kinds/folder"
+echo "another file" > "$out/metrics-kinds/target"
+mkfifo "$out/metrics-kinds/fifo"
+ln -s target "$out/metrics-kinds/link"
+kinds=("a FIFO:fifo:-p" "a symbolic link:link:-L" "a folder:folder:-d")
+if [ "$(id -u)" = 0 ] && mknod "$out/metrics-kinds/node" c 1 3; then
+	kinds+=("a device node:node:-c")
+else
+	echo "skip metrics: a device node as --metrics-file needs root (mknod)"
+fi
+for k in "${kinds[@]}"; do
+	IFS=: read -r kind name test_op <<< "$k"
+	f=$out/metrics-kinds/$name
+	rm -f "$out/metrics-cmd.log"
+	env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LOG="$out/metrics-cmd.log" "${preload[@]}" "$asan" \
+		"$H" --metrics-file "$f" /dev/null > "$out/metrics-file.out" 2> "$out/metrics.err"
+	rc=$?
+	[ "$rc" = 22 ] && [ ! -s "$out/metrics-cmd.log" ] && test "$test_op" "$f" &&
+		[ "$(cat "$out/metrics-kinds/target")" = "another file" ] && [ -z "$(ls "$out/metrics-kinds/folder")" ] &&
+		[ "$(cat "$out/metrics.err")" = "--metrics-file $f: $kind, not a regular file: refused, nothing was sent" ] &&
+		[ "$(ls "$out/metrics-kinds" | wc -l)" = "$((${#kinds[@]} + 1))" ]
+	result $? "--metrics-file naming $kind: refused at once, nothing sent, left as it was, exit 22 (exit $rc)" ||
+		{ head -n 2 "$out/metrics.err"; ls -l "$out/metrics-kinds"; } | sed 's/^/  /'
+done
+# ... and again at the write: FILE, not there when hdparm started, made a symbolic link while the disk
+# answers (CHECK POWER MODE, E5h, held until the test opens the gate): the link is left, said, exit 15.
+rm -f "$out/metrics-late" "$out/metrics-gate" "$out/metrics-cmd.log"
+env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LOG="$out/metrics-cmd.log" SHIM_DELAY_CMD=e5 \
+	SHIM_DELAY_MS="until:$out/metrics-gate" "${preload[@]}" "$asan" \
+	"$H" --metrics-file "$out/metrics-late" /dev/null > "$out/metrics-file.out" 2> "$out/metrics.err" &
+pid=$!
+until_true 10 grep -qs '^cdb: .* e5 00$' "$out/metrics-cmd.log"
+ln -s metrics-kinds/target "$out/metrics-late"
+touch "$out/metrics-gate"
+wait "$pid"
+rc=$?
+[ "$rc" = 15 ] && [ -L "$out/metrics-late" ] && [ "$(cat "$out/metrics-kinds/target")" = "another file" ] &&
+	[ -z "$(ls "$out" | grep '^metrics-late\.')" ] &&
+	grep -qxF -- "--metrics-file: $out/metrics-late: not a regular file (a device node, FIFO, socket or symbolic link is left alone) (the file is left as it was)" "$out/metrics.err"
+result $? "--metrics-file made a symbolic link during the run: left a link, no temporary file, said, exit 15 (exit $rc)" ||
+	sed 's/^/  /' "$out/metrics.err" | head -n 3
+rm -f "$out/metrics-late" "$out/metrics-gate"
+# A signal while the file is written (issue 60, item 12) leaves no temporary file: strace sends it
+# at the temporary file's fchmod(), between mkstemp() and rename().  The signal waits until the
+# file is whole and in place, then ends hdparm (exit 128 + the signal).
+if command -v strace > /dev/null; then
+	env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LBA=0 SHIM_LOGS="$out/metrics-logs" "${preload[@]}" "$asan" \
+		"$H" --metrics /dev/null > "$out/metrics-want.prom" 2> /dev/null
+	sf=$out/metrics-signalled
+	for sig in TERM INT HUP; do
+		rm -rf "$sf"
+		mkdir -p "$sf"
+		# (In a subshell whose stderr is dropped: bash's word on the signal that ended strace goes there.)
+		(env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LBA=0 SHIM_LOGS="$out/metrics-logs" "${preload[@]}" \
+			"$asan:detect_leaks=0" strace -f -qq -o /dev/null -e trace=fchmod -e inject=fchmod:signal=SIG"$sig" \
+			"$H" --metrics-file "$sf/hdparm.prom" /dev/null > /dev/null 2>&1
+			exit $?) 2> /dev/null
+		rc=$?
+		[ "$rc" = $((128 + $(kill -l "$sig"))) ] && [ "$(ls "$sf")" = hdparm.prom ] && cmp -s "$out/metrics-want.prom" "$sf/hdparm.prom"
+		result $? "SIG$sig while --metrics-file is written: the file whole, no temporary file left, exit 128 + $(kill -l "$sig") (exit $rc: $(ls "$sf" | tr '\n' ' '))"
+	done
+else
+	echo "skip metrics: strace is not installed (tests/setup installs it): a signal during the write not checked"
+fi
 if oracle metrics prometheus-node-exporter "prometheus-node-exporter"; then
 	port=$((20000 + $$ % 20000))
 	prometheus-node-exporter --collector.disable-defaults --collector.textfile --collector.textfile.directory="$tf" \

@@ -151,9 +151,10 @@ int set_sector_size(struct device *dev, const struct settings *s, enum opt_id op
 		complain("ERROR: unsupported sector size: %llu\n", (unsigned long long)wanted);
 		return EINVAL;
 	}
+	if ((err = erase_format_about_to_send(dev, "ATA SET SECTOR CONFIGURATION EXT", NULL)))
+		return err;
 	out("changing sector size configuration to %llu: ", (unsigned long long)wanted);
 	fflush(stdout);
-	erase_format_about_to_send(dev, "ATA SET SECTOR CONFIGURATION EXT", NULL);
 	err = say_outcome(ata_set_sector_configuration(dev, (uint16_t)check, (uint16_t)index, &res));
 	erase_run_format_ended(dev, err ? "failed" : "completed", NULL, NULL);
 	if (err)

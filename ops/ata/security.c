@@ -130,8 +130,9 @@ static int security_erase(struct device *dev, const struct settings *s, enum opt
 
 	/* Before ERASE PREPARE: the drive aborts an ERASE UNIT that does not follow it at once. */
 	if (proven) {
-		erase_about_to_send(dev, ERASE_TO_SOME_PATTERN, 0,
-				    enhanced ? "SECURITY ERASE UNIT (enhanced)" : "SECURITY ERASE UNIT");
+		if ((err = erase_about_to_send(dev, ERASE_TO_SOME_PATTERN, 0,
+					       enhanced ? "SECURITY ERASE UNIT (enhanced)" : "SECURITY ERASE UNIT")))
+			return err;
 		erase_run_hidden(dev);
 	}
 	err = ata_command(dev, "ERASE_PREPARE", ATA_OP_SECURITY_ERASE_PREPARE, 0, 0);

@@ -6,14 +6,12 @@
  * the folder.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "array.h"
 #include "erase_record.h"
@@ -276,37 +274,21 @@ static int create_unique(char *path, size_t size, const char *text, size_t len, 
 {
 	size_t n = strlen(path);
 	char base[4096];
-	int fd;
+	int err;
 
 	if (n < 5 || n >= sizeof(base) || strcmp(path + n - 5, ".json") != 0)
 		return EINVAL;
 	snprintf(base, sizeof(base), "%.*s", (int)(n - 5), path);
-	for (unsigned int k = 2; (fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0; k++) {
-		if (errno != EEXIST || k > 999)
-			return errno;
-		if (snprintf(path, size, "%s-%u.json", base, k) >= (int)size)
-			return ENAMETOOLONG;
-	}
-	{
-		int err = file_fill(fd, text, len, pad);
-
-		if (err) {
-			unlink(path);
-			return err;
-		}
-	}
-	file_sync_folder(path);
-	return 0;
+	for (unsigned int k = 2; (err = file_create_new(path, text, len, pad)) == EEXIST; k++)
+		if (k > 999 || snprintf(path, size, "%s-%u.json", base, k) >= (int)size)
+			return k > 999 ? EEXIST : ENAMETOOLONG;
+	return err;
 }
 
 /* Where no temporary file fits (a full file system): over the reserved file's own bytes. */
 static int write_in_place(const struct record_file *rf, const char *text, size_t len)
 {
-	int fd = open(rf->path, O_WRONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return errno;
-	return file_fill(fd, text, len, rf->reserved);
+	return file_write_in_place(rf->path, text, len, rf->reserved);
 }
 
 #define NO_EXIT_STATUS (-1)
@@ -390,6 +372,21 @@ static int put(struct device *dev, const char *text, size_t len, size_t pad)
 	return err && write_in_place(rf, text, len) == 0 ? 0 : err;
 }
 
+/* A record's errno as hdparm's exit status: the few a user acts on, else EACCES. */
+static int record_status(int err)
+{
+	return err == ENOENT || err == ENOTDIR || err == ENOSPC || err == EROFS || err == FILE_NOT_REGULAR ? err : EACCES;
+}
+
+int erase_record_path_check(const struct settings *s)
+{
+	const char *given = s->v[OPT_ERASE_RECORD].str;
+
+	if (!s->v[OPT_ERASE_RECORD].given || strcmp(given, "-") == 0)
+		return 0;
+	return file_check_writable("--erase-record", given, true);
+}
+
 int erase_record_check(struct device *dev, const struct settings *s)
 {
 	const char *given = s->v[OPT_ERASE_RECORD].str;
@@ -403,24 +400,43 @@ int erase_record_check(struct device *dev, const struct settings *s)
 		return 0;
 	dev->refused = dev->record_unwritable = true;
 	snprintf(folder, sizeof(folder), "%s", given);
-	complain(" --erase-record %s: %s cannot be written to (%s): the erase was not started, since its record could"
-		 " not be kept\n", given, erase_record_is_folder(given) ? given : dirname(folder), strerror(err));
-	return err == ENOENT || err == ENOTDIR || err == ENOSPC || err == EROFS ? err : EACCES;
+	if (err == FILE_NOT_REGULAR)
+		complain(" --erase-record %s: %s: the erase was not started, since its record could not be kept\n", given,
+			 file_strerror(err));
+	else
+		complain(" --erase-record %s: %s cannot be written to (%s): the erase was not started, since its record"
+			 " could not be kept\n", given, erase_record_is_folder(given) ? given : dirname(folder),
+			 strerror(err));
+	return record_status(err);
 }
 
-static void erase_record_sent(struct device *dev)
+/*
+ * The record says the erase was sent, before it is: 0, or the refusal,
+ * said, and the run's erase unmarked (its record, written at the end where
+ * it still can be, says refused, not sent).
+ */
+static int erase_record_sent(struct device *dev)
 {
 	struct record_file *rf = dev->record;
 	size_t len;
 	char *text;
+	int err;
 
 	if (!rf)
-		return;
+		return 0;
 	text = record_text(dev, rf->s, "unknown", NO_EXIT_STATUS, &rf->id, &len);
-	if (text && put(dev, text, len, rf->reserved))
-		complain(" --erase-record: %s could not be updated before the erase: it still says not_started\n",
-			 rf->path);
+	err = text ? put(dev, text, len, rf->reserved) : ENOMEM;
 	free(text);
+	if (!err)
+		return 0;
+	complain(" --erase-record: %s could not be marked sent (%s): the erase was not sent, since its record could"
+		 " not say so\n", rf->path, file_strerror(err));
+	if (dev->erase) {
+		dev->erase->sent = false;
+		dev->erase->began = 0;
+	}
+	dev->refused = true;
+	return record_status(err);
 }
 
 void erase_record_interrupted(void *device, int sig)
@@ -474,7 +490,7 @@ int erase_record_write(struct device *dev, const struct settings *s, int status)
 	if (err) {
 		/* The proof is not lost: whoever reads stderr (a terminal, the journal) has it whole. */
 		complain(" --erase-record: %s could not be written: %s; the record follows on stderr\n",
-			 dev->record ? dev->record->path : s->v[OPT_ERASE_RECORD].str, strerror(err));
+			 dev->record ? dev->record->path : s->v[OPT_ERASE_RECORD].str, file_strerror(err));
 		note("%.*s", (int)len, text);
 	}
 	free(text);
@@ -487,14 +503,14 @@ void erase_record_free(struct device *dev)
 	dev->record = NULL;
 }
 
-void erase_about_to_send(struct device *dev, enum erase_kind kind, uint32_t pattern, const char *command)
+int erase_about_to_send(struct device *dev, enum erase_kind kind, uint32_t pattern, const char *command)
 {
 	erase_sample_before(dev, kind, pattern, command);
-	erase_record_sent(dev);
+	return erase_record_sent(dev);
 }
 
-void erase_format_about_to_send(struct device *dev, const char *command, const struct disk_format_summary *before)
+int erase_format_about_to_send(struct device *dev, const char *command, const struct disk_format_summary *before)
 {
 	erase_run_format_sent(dev, command, before);
-	erase_record_sent(dev);
+	return erase_record_sent(dev);
 }

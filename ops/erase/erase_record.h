@@ -31,14 +31,27 @@ int erase_record_write(struct device *dev, const struct settings *s, int status)
 int erase_record_check(struct device *dev, const struct settings *s);
 
 /*
+ * Where the command line is read, before any disk is opened: FILE that is
+ * there and is neither a regular file nor a folder (a device node, a FIFO,
+ * a socket, a symbolic link to anything but a folder) is refused, said:
+ * EINVAL; else 0.
+ */
+int erase_record_path_check(const struct settings *s);
+
+/*
  * Just before an erase goes out: the sample of the disks it reaches
  * (erase_sample_before()), then the record's file says it was sent, its
- * outcome unknown (what a kill leaves).
+ * outcome unknown (what a kill leaves).  0; or, where the file cannot say
+ * so (its folder became read-only, the stick was pulled), the refusal,
+ * said, dev refused and its erase unmarked: the caller sends nothing and
+ * returns the status.
  */
-void erase_about_to_send(struct device *dev, enum erase_kind kind, uint32_t pattern, const char *command);
+int erase_about_to_send(struct device *dev, enum erase_kind kind, uint32_t pattern, const char *command)
+	__attribute__((warn_unused_result));
 
 /* The same for a format (erase_run_format_sent()): no sample, the record's file says it was sent. */
-void erase_format_about_to_send(struct device *dev, const char *command, const struct disk_format_summary *before);
+int erase_format_about_to_send(struct device *dev, const char *command, const struct disk_format_summary *before)
+	__attribute__((warn_unused_result));
 
 /*
  * A signal (sig) stops hdparm while the erase runs in the drive: the file

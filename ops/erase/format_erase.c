@@ -62,7 +62,8 @@ int format_erase_step(struct device *dev, const struct settings *s, enum opt_id 
 	}
 	snprintf(command, sizeof(command), "NVMe Format NVM with %s of namespace %u",
 		 r.crypto ? "cryptographic erase" : "user-data erase", (unsigned int)r.nsid);
-	erase_about_to_send(dev, leaves, 0, command);
+	if ((err = erase_about_to_send(dev, leaves, 0, command)))
+		return err;
 	if (erase_proof_asked(s))
 		erase_run_hidden(dev);
 	out("Issuing %s\n", command);

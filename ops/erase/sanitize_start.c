@@ -64,8 +64,8 @@ int sanitize_start_step(struct device *dev, const struct settings *s, enum opt_i
 
 	if ((err = check_request(dev, s, opt, &r)))
 		return err;
-	if (erases)
-		erase_about_to_send(dev, r.leaves, r.pattern, r.command);
+	if (erases && (err = erase_about_to_send(dev, r.leaves, r.pattern, r.command)))
+		return err;
 	if (erases && erase_proof_asked(s))
 		erase_run_hidden(dev);
 	out("Issuing %s\n", r.command);

@@ -269,6 +269,15 @@ int sector_format_step(struct device *dev, const struct settings *s, enum opt_id
 		out(" already formatted with %u-byte blocks: nothing sent\n", r.bytes);
 		return 0;
 	}
+	{
+		char command[96];
+
+		snprintf(command, sizeof(command), "%s %s to %u-byte blocks, protection type %u", dev->disk->kind,
+			 before.command ? before.command : "format", r.bytes, r.pi_type);
+		dev->format_before = summary_of(&before);
+		if ((err = erase_format_about_to_send(dev, command, &dev->format_before)))
+			return err;
+	}
 	if (before.rated)
 		out(" formatting to %u-byte blocks (format %u), %s metadata, ", r.bytes, r.index,
 		    before.f[r.index].metadata_bytes ? "with" : "no");
@@ -279,14 +288,6 @@ int sector_format_step(struct device *dev, const struct settings *s, enum opt_id
 	else
 		out("no protection information\n");
 	fflush(stdout);
-	{
-		char command[96];
-
-		snprintf(command, sizeof(command), "%s %s to %u-byte blocks, protection type %u", dev->disk->kind,
-			 before.command ? before.command : "format", r.bytes, r.pi_type);
-		dev->format_before = summary_of(&before);
-		erase_format_about_to_send(dev, command, &dev->format_before);
-	}
 	if ((err = dev->disk->block_format_set(dev, &r, &cause)))
 		return say_cause_for(&cause, err, name);
 	dev->format_wanted = (struct disk_format_summary){ .block_bytes = r.bytes, .pi_type = r.pi_type };

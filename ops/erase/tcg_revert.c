@@ -379,7 +379,8 @@ static int revert(struct device *dev, const struct settings *s, enum opt_id opt)
 		reach_list(&dev->reach, names, sizeof(names));
 		out("This revert erases every namespace of the NVM subsystem: %s\n", names);
 	}
-	erase_about_to_send(dev, ERASE_CRYPTO, 0, command);
+	if ((err = erase_about_to_send(dev, ERASE_CRYPTO, 0, command)))
+		return err;
 	if (erase_proof_asked(s))
 		erase_run_hidden(dev);
 	out("Issuing %s\n", command);
