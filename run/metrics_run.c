@@ -62,6 +62,7 @@ static int emit(struct prom *p, const char *file)
 {
 	size_t len;
 	char *text = prom_render(p, &len);
+	int out_err;
 
 	prom_free(p);
 	if (!text) {
@@ -76,10 +77,16 @@ static int emit(struct prom *p, const char *file)
 			complain("--metrics-file: %s: %s (the file is left as it was)\n", file, strerror(err));
 		return err;
 	}
-	out_str(text);
+	errno = 0;
+	out_str(text);	/* stdout is line-buffered: a failed write sets errno here */
+	out_err = errno;
 	free(text);
-	fflush(stdout);
-	return ferror(stdout) ? EIO : 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	out_err = errno ? errno : out_err ? out_err : EIO;
+	/* Said: an exit status alone does not tell a full disk from a disk that is down. */
+	complain("--metrics: standard output: %s\n", strerror(out_err));
+	return out_err;
 }
 
 int run_metrics(const char *const *paths, int n, const struct run_flags *run, const char *file)

@@ -212,6 +212,13 @@ sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv
 		tail -n 3 "$out/node-exporter.log" | sed 's/^/  /'
 fi
 
+# Standard output that cannot be written (/dev/full): the cause said on stderr, one line, and a
+# non-zero exit (the errno, ENOSPC); before, exit 5 and nothing said.
+env SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics /dev/null > /dev/full 2> "$out/metrics-full.err"
+rc=$?
+[ "$rc" = 28 ] && [ "$(cat "$out/metrics-full.err")" = "--metrics: standard output: No space left on device" ]
+result $? "--metrics >/dev/full: 'standard output: No space left on device' on stderr, exit 28 (got $rc)"
+
 # A loop device (root): no commands, the kernel's block sizes, as blockdev gives them.
 if [ "$(id -u)" != 0 ]; then
 	echo "skip metrics: a loop device's block sizes need root"
