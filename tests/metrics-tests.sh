@@ -212,6 +212,42 @@ sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv
 		tail -n 3 "$out/node-exporter.log" | sed 's/^/  /'
 fi
 
+# Two names of one disk (a link, as /dev/disk/by-id's, and the node): one set of series, the second
+# name said; node_exporter's textfile collector refuses a file with a series twice.
+ln -sf /dev/null "$out/metrics-by-id-link"
+env SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics /dev/null "$out/metrics-by-id-link" > "$out/metrics-twice.prom" 2> "$out/metrics-twice.err"
+rc=$?
+[ "$rc" = 0 ] && [ "$(grep -c '^hdparm_disk_up' "$out/metrics-twice.prom")" = 1 ] &&
+	[ -z "$(grep -v '^#' "$out/metrics-twice.prom" | sort | uniq -d)" ] &&
+	[ "$(cat "$out/metrics-twice.err")" = "--metrics: $out/metrics-by-id-link: the same disk as /dev/null, read once" ]
+result $? "a link and its node: one set of series, the second name said on stderr"
+
+# What is no disk (a regular file, a folder, a terminal, a partition: a fake /sys's 259:1, made a
+# block device by the double): one line on stderr, exit 22 (EINVAL), nothing on stdout and nothing
+# sent, to it or to the disk named with it.
+: > "$out/metrics-regular"
+mkdir -p "$out/metrics-part/sys/dev/block/259:1"
+echo 1 > "$out/metrics-part/sys/dev/block/259:1/partition"
+for what in "regular file:$out/metrics-regular" "folder:$out" "terminal:TTY" "partition:/dev/null"; do
+	kind=${what%%:*} path=${what#*:}
+	rm -f "$out/metrics-none.log"
+	e=(SHIM_COUNT=0xff SHIM_LOG="$out/metrics-none.log")
+	[ "$kind" = partition ] && e+=(SHIM_SYSFS="$out/metrics-part" SHIM_BLOCK_DEV=259:1)
+	python3 - "$out/metrics-none" "$path" env "${e[@]}" "${preload[@]}" "$asan" "$H" --metrics /dev/zero << 'EOF2'
+import os, pty, subprocess, sys
+outbase, path, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
+if path == 'TTY':
+    master, slave = pty.openpty()
+    path = os.ttyname(slave)
+rc = subprocess.call(cmd + [path], stdout=open(outbase + '.out', 'w'), stderr=open(outbase + '.err', 'w'))
+open(outbase + '.rc', 'w').write('%d %s\n' % (rc, path))
+EOF2
+	read -r rc named < "$out/metrics-none.rc"
+	[ "$rc" = 22 ] && [ ! -s "$out/metrics-none.out" ] && [ ! -s "$out/metrics-none.log" ] &&
+		[ "$(wc -l < "$out/metrics-none.err")" = 1 ] && grep -q "^--metrics: $named: a $kind" "$out/metrics-none.err"
+	result $? "a $kind named: refused in one line, exit 22, nothing sent (got $rc: $(head -c 120 "$out/metrics-none.err"))"
+done
+
 # Standard output that cannot be written (/dev/full): the cause said on stderr, one line, and a
 # non-zero exit (the errno, ENOSPC); before, exit 5 and nothing said.
 env SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics /dev/null > /dev/full 2> "$out/metrics-full.err"
