@@ -4,8 +4,9 @@
  * disk collector labels its series).  A sleeping disk stays asleep: its
  * power mode is asked the way -C asks it, and a disk in standby or sleep
  * is asked nothing more: its temperature, error recovery limits and write
- * cache are left out rather than read (what the kernel keeps, the block
- * sizes, is still given).  A disk whose power mode cannot be read is down, and is
+ * cache are left out rather than read, and what the kernel keeps of it is
+ * given instead of asked (its identity as sysfs has it, its size, the
+ * block sizes).  A disk whose power mode cannot be read is down, and is
  * asked nothing more; so is one that lets a command time out (the
  * transport sends it nothing after that), whatever it said before.
  */
@@ -22,6 +23,7 @@
 #include <linux/fs.h>
 
 #include "array.h"
+#include "kernel_identity.h"
 #include "metrics.h"
 #include "report.h"
 #include "setting_now.h"
@@ -172,7 +174,11 @@ static void awake(struct device *dev, const char *name, struct prom *p, bool tcg
 /* A disk in standby: its state, and what the kernel keeps of it in place of what it would be asked. */
 static void asleep(struct device *dev, const char *name, struct prom *p)
 {
+	struct disk_identity id;
+
 	prom_gauge(p, "hdparm_disk_up", UP_HELP, 1, "device", name, (const char *)NULL);
+	if (kernel_identity(dev, &id))
+		identity(dev, name, p, &id);
 	power_state(name, p, DISK_POWER_STANDBY);
 	block_sizes(dev, name, p);
 }
