@@ -168,21 +168,65 @@ static void ata_pages_free(struct disk_pages *p)
 	free(p);
 }
 
-/* CHECK POWER MODE's COUNT (ACS-3): 00h Standby_z, 01h Standby_y; anything else is a spinning drive. */
-static int ata_disk_power_state(struct device *dev, enum disk_power *state)
+/*
+ * CHECK POWER MODE's COUNT (ACS-3 7.3.2, normal outputs), decoded once for
+ * -C, --metrics and the checks that must not wake a drive: 9.65's word
+ * for -C (which has none for the EPC conditions 01h and 81h-83h) and the
+ * state.  40h and 41h are the NV Cache power mode of ATA8-ACS: PM0, active,
+ * its spindle spun down or up.
+ */
+static const struct {
+	uint8_t count;
+	const char *word;
+	enum disk_power power;
+} power_counts[] = {
+	{ 0x00, "standby", DISK_POWER_STANDBY },	/* Standby_z */
+	{ 0x01, "unknown", DISK_POWER_STANDBY },	/* Standby_y */
+	{ 0x40, "NVcache_spindown", DISK_POWER_ACTIVE },
+	{ 0x41, "NVcache_spinup", DISK_POWER_ACTIVE },
+	{ 0x80, "idle", DISK_POWER_IDLE },
+	{ 0x81, "unknown", DISK_POWER_IDLE },	/* Idle_a */
+	{ 0x82, "unknown", DISK_POWER_IDLE },	/* Idle_b */
+	{ 0x83, "unknown", DISK_POWER_IDLE },	/* Idle_c */
+	{ 0xff, "active/idle", DISK_POWER_ACTIVE },
+};
+
+/* -C: the state a drive says it is in (CHECK POWER MODE, or a bridge's sense data), into m. */
+static int ata_disk_power_mode(struct device *dev, struct disk_power_mode *m)
 {
 	struct ata_result res;
-	const char *low = sat_low_power_state(dev);
 	int err;
 
-	if (low && strcmp(low, "standby") == 0) {
-		*state = DISK_POWER_STANDBY;
+	m->power = DISK_POWER_UNKNOWN;
+	/* Some bridges spin a drive up for any ATA command: behind one, what needs none first. */
+	if ((m->state = sat_low_power_state(dev))) {
+		m->power = strcmp(m->state, "standby") == 0 ? DISK_POWER_STANDBY : DISK_POWER_IDLE;
 		return 0;
 	}
 	err = ata_check_power_mode(dev, &res);
-	if (!err && !res.have_regs)
-		err = EIO;	/* a bridge without registers: zeros would read as standby */
-	*state = err ? DISK_POWER_UNKNOWN : (res.out.count & 0xff) <= 0x01 ? DISK_POWER_STANDBY : DISK_POWER_ACTIVE;
+	if (err)
+		return ata_cause(&m->cause, "CHECK POWER MODE", &res, err);
+	if (!res.have_regs) {
+		/* 9.65 decoded the zeros as "standby". */
+		snprintf(m->cause.why, sizeof(m->cause.why),
+			 "CHECK POWER MODE: the state is unknown: the bridge returned no registers (it ignores CK_COND)");
+		return EIO;
+	}
+	m->state = "unknown";
+	for (size_t i = 0; i < ARRAY_SIZE(power_counts); i++)
+		if (power_counts[i].count == (res.out.count & 0xff)) {
+			m->state = power_counts[i].word;
+			m->power = power_counts[i].power;
+		}
+	return 0;
+}
+
+static int ata_disk_power_state(struct device *dev, enum disk_power *state)
+{
+	struct disk_power_mode m = { .power_state = -1 };
+	int err = ata_disk_power_mode(dev, &m);
+
+	*state = err ? DISK_POWER_UNKNOWN : m.power;
 	return err;
 }
 
@@ -266,35 +310,6 @@ static int ata_disk_erc_get(struct device *dev, struct disk_erc *e)
 static int ata_disk_erc_set(struct device *dev, struct disk_erc *e)
 {
 	return erc_timers(dev, e, true);
-}
-
-/* -C: CHECK POWER MODE's COUNT, in 9.65's words. */
-static int ata_disk_power_mode(struct device *dev, struct disk_power_mode *m)
-{
-	struct ata_result res;
-	int err;
-
-	/* Some bridges spin a drive up for any ATA command: behind one, what needs none first. */
-	if ((m->state = sat_low_power_state(dev)))
-		return 0;
-	err = ata_check_power_mode(dev, &res);
-	if (err)
-		return ata_cause(&m->cause, "CHECK POWER MODE", &res, err);
-	if (!res.have_regs) {
-		/* 9.65 decoded the zeros as "standby". */
-		snprintf(m->cause.why, sizeof(m->cause.why),
-			 "CHECK POWER MODE: the state is unknown: the bridge returned no registers (it ignores CK_COND)");
-		return EIO;
-	}
-	switch (res.out.count & 0xff) {
-	case 0x00: m->state = "standby"; break;
-	case 0x40: m->state = "NVcache_spindown"; break;
-	case 0x41: m->state = "NVcache_spinup"; break;
-	case 0x80: m->state = "idle"; break;
-	case 0xff: m->state = "active/idle"; break;
-	default: m->state = "unknown"; break;
-	}
-	return 0;
 }
 
 /* The sanitize actions: SANITIZE's subcommand, its signature, and 9.65's name for it. */

@@ -59,6 +59,8 @@ struct device {
 	/* A format this run started in the background (--set-sector-size on SCSI): the disk before it, for old -> new. */
 	bool format_started;
 	bool formats_shown;	/* the formats on offer were listed (once a run) */
+	/* --metrics: after one command timed out, none is sent (transport/sg.c), each failing at once as timed out */
+	bool stop_at_timeout, timed_out;
 	bool tcg_lock_asked;	/* after a failed read: whether TCG locks the drive was asked (once a run) */
 	struct disk_format_summary {
 		uint32_t block_bytes;

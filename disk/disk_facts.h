@@ -118,9 +118,18 @@ enum pages_form {
 	PAGES_RAW,	/* --Istdout, --Iraw: the page as the drive sent it */
 };
 
+/*
+ * Where a disk's power stands, as the commands that do not wake it say:
+ * each kind decodes its answer into one of these once, for -C, --metrics
+ * and the checks that must not wake a disk.  Only STANDBY is asleep (a
+ * disk in SLEEP answers nothing); IDLE is awake, spun up.
+ */
+enum disk_power { DISK_POWER_UNKNOWN, DISK_POWER_ACTIVE, DISK_POWER_IDLE, DISK_POWER_STANDBY };
+
 /* -C: where a disk's power stands, as facts; worded by power_mode.c. */
 struct disk_power_mode {
 	const char *state;	/* -C's word ("standby", "idle", "active/idle", "non-operational", ...); NULL: unknown */
+	enum disk_power power;	/* the same answer as a state (ATA: -C's "unknown" for 01h is STANDBY) */
 	int power_state;	/* NVMe: the power state; -1: none */
 	bool have_descriptor;	/* NVMe: the state's descriptor, below */
 	bool operational;
@@ -207,8 +216,5 @@ struct disk_background_scan {
 	unsigned int min_idle_ms;	/* idle time before a scan starts */
 	struct disk_cause cause;
 };
-
-/* Where a disk's power stands, as the commands that do not wake it say. */
-enum disk_power { DISK_POWER_UNKNOWN, DISK_POWER_ACTIVE, DISK_POWER_STANDBY };
 
 #endif

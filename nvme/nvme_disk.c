@@ -194,11 +194,14 @@ static int nvme_disk_power_mode(struct device *dev, struct disk_power_mode *m)
 		return EIO;
 	m->power_state = (int)(ps & NVME_PM_STATE_MASK);
 	m->state = "active/idle";
+	m->power = DISK_POWER_ACTIVE;
 	/* Without the descriptors, the state is all there is to say (the failed Identify is said). */
 	ctrl = nvme_identify_controller(dev, &err, &m->cause);
 	if (ctrl && (unsigned int)m->power_state <= ctrl->npss) {
-		if (ctrl->psd[m->power_state].flags & NVME_PS_NOPS)
+		if (ctrl->psd[m->power_state].flags & NVME_PS_NOPS) {
 			m->state = "non-operational";
+			m->power = DISK_POWER_IDLE;	/* --metrics' "idle"; nvme_disk_power_state's standby */
+		}
 		power_details(dev, ctrl, m);
 	}
 	free(ctrl);

@@ -182,6 +182,20 @@ int prom_counter(struct prom *p, const char *name, const char *help, double valu
 	return err;
 }
 
+int prom_merge(struct prom *into, const struct prom *from)
+{
+	int err = from->failed;
+
+	for (size_t i = 0; i < from->n && !err; i++) {
+		struct family *f = family(into, from->f[i].name, from->f[i].help, from->f[i].type);
+
+		err = f ? put(&f->samples, from->f[i].samples.s ? from->f[i].samples.s : "", from->f[i].samples.len) : ENOMEM;
+	}
+	if (err)
+		into->failed = err;
+	return err;
+}
+
 char *prom_render(const struct prom *p, size_t *len)
 {
 	struct text t = { 0 };

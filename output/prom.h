@@ -24,6 +24,9 @@ int prom_gauge(struct prom *p, const char *name, const char *help, double value,
 /* The same, of a counter (its name ends in _total). */
 int prom_counter(struct prom *p, const char *name, const char *help, double value, ...) __attribute__((sentinel));
 
+/* from's samples added to into's (one disk's, gathered apart until it answered); 0 or ENOMEM. */
+int prom_merge(struct prom *into, const struct prom *from);
+
 /* The exposition text, NUL-ended and malloc'd (*len without the NUL); NULL where memory ran out. */
 char *prom_render(const struct prom *p, size_t *len);
 

@@ -23,17 +23,19 @@ int scsi_power_mode(struct device *dev, struct disk_power_mode *m)
 	if (err)
 		return scsi_cause(&m->cause, "REQUEST SENSE", &res, err);
 	m->state = scsi_power_state(&now);
+	m->power = strcmp(m->state, "standby") == 0 ? DISK_POWER_STANDBY
+		   : strcmp(m->state, "idle") == 0  ? DISK_POWER_IDLE
+						    : DISK_POWER_ACTIVE;
 	return 0;
 }
 
 /* REQUEST SENSE does not wake a disk in a low power condition (SPC-4 4.5.2). */
 int scsi_disk_power_state(struct device *dev, enum disk_power *state)
 {
-	struct scsi_result res;
-	struct sense now;
-	int err = scsi_request_sense(dev, &now, &res);
+	struct disk_power_mode m = { .power_state = -1 };
+	int err = scsi_power_mode(dev, &m);
 
-	*state = err ? DISK_POWER_UNKNOWN : strcmp(scsi_power_state(&now), "standby") == 0 ? DISK_POWER_STANDBY : DISK_POWER_ACTIVE;
+	*state = err ? DISK_POWER_UNKNOWN : m.power;
 	return err;
 }
 

@@ -280,6 +280,98 @@ sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv
 		tail -n 3 "$out/node-exporter.log" | sed 's/^/  /'
 fi
 
+# A sleeping ATA disk behind libata keeps its hdparm_disk_info and capacity from what the kernel
+# keeps (a fake /sys laid out as libata writes it: vendor "ATA", the 16-byte model, and VPD page 83h
+# with SAT's T10 vendor ID designator, "ATA     ", IDENTIFY's 40-byte model and 20-byte serial, and
+# the NAA designator of its WWN; the size by BLKGETSIZE64): the same model, serial and WWN as the
+# awake disk's IDENTIFY gives, the kernel's size, and still only CHECK POWER MODE sent.
+awake=$(env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LBA=0 SHIM_LOGS="$out/metrics-logs" "${preload[@]}" "$asan" \
+	"$H" --metrics /dev/null 2> /dev/null | grep '^hdparm_disk_info')
+python3 - "$out/metrics-kern/sys/dev/block/8:0/device" "$awake" << 'EOF2'
+import os, re, sys
+d, info = sys.argv[1], sys.argv[2]
+labels = dict(re.findall(r'(\w+)="([^"]*)"', info))
+os.makedirs(d, exist_ok=True)
+open(d + '/vendor', 'w').write('ATA     \n')
+open(d + '/model', 'w').write(labels['model'][:16].ljust(16) + '\n')
+open(d + '/rev', 'w').write(labels['firmware'][-4:] + '\n')
+t10 = b'ATA     ' + labels['model'].ljust(40).encode() + labels['serial'].ljust(20).encode()
+naa = bytes.fromhex(labels['wwn'][4:]) if labels['wwn'] else b''
+body = bytes([2, 1, 0, len(t10)]) + t10 + (bytes([1, 3, 0, len(naa)]) + naa if naa else b'')
+open(d + '/vpd_pg83', 'wb').write(bytes([0, 0x83, len(body) >> 8, len(body) & 0xff]) + body)
+EOF2
+rm -f "$out/metrics-kern.log"
+env SHIM_IDENTIFY="$intel" SHIM_COUNT=0x00 SHIM_SYSFS="$out/metrics-kern" SHIM_BLOCK_DEV=8:0 SHIM_BLKSIZE=120034123776 \
+	SHIM_LOG="$out/metrics-kern.log" "${preload[@]}" "$asan" "$H" --metrics /dev/null > "$out/metrics-kern.prom" 2> /dev/null
+asleep=$(grep '^hdparm_disk_info' "$out/metrics-kern.prom")
+strip_fw() { sed 's/,firmware="[^"]*"//'; }
+[ -n "$awake" ] && [ "$(strip_fw <<< "$asleep")" = "$(strip_fw <<< "$awake")" ] &&
+	grep -qx 'hdparm_disk_capacity_bytes{device="null"} 120034123776' "$out/metrics-kern.prom" &&
+	grep -qx 'hdparm_disk_power_state{device="null",state="standby"} 1' "$out/metrics-kern.prom" &&
+	[ "$(grep -c '^cdb:' "$out/metrics-kern.log")" = 1 ]
+result $? "a sleeping disk: hdparm_disk_info and the capacity from what the kernel keeps, only CHECK POWER MODE sent ($asleep)"
+
+# Two names of one disk (a link, as /dev/disk/by-id's, and the node): one set of series, the second
+# name said; node_exporter's textfile collector refuses a file with a series twice.
+ln -sf /dev/null "$out/metrics-by-id-link"
+env SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics /dev/null "$out/metrics-by-id-link" > "$out/metrics-twice.prom" 2> "$out/metrics-twice.err"
+rc=$?
+[ "$rc" = 0 ] && [ "$(grep -c '^hdparm_disk_up' "$out/metrics-twice.prom")" = 1 ] &&
+	[ -z "$(grep -v '^#' "$out/metrics-twice.prom" | sort | uniq -d)" ] &&
+	[ "$(cat "$out/metrics-twice.err")" = "--metrics: $out/metrics-by-id-link: the same disk as /dev/null, read once" ]
+result $? "a link and its node: one set of series, the second name said on stderr"
+
+# What is no disk (a regular file, a folder, a terminal, a partition: a fake /sys's 259:1, made a
+# block device by the double): one line on stderr, exit 22 (EINVAL), nothing on stdout and nothing
+# sent, to it or to the disk named with it.
+: > "$out/metrics-regular"
+mkdir -p "$out/metrics-part/sys/dev/block/259:1"
+echo 1 > "$out/metrics-part/sys/dev/block/259:1/partition"
+for what in "regular file:$out/metrics-regular" "folder:$out" "terminal:TTY" "partition:/dev/null"; do
+	kind=${what%%:*} path=${what#*:}
+	rm -f "$out/metrics-none.log"
+	e=(SHIM_COUNT=0xff SHIM_LOG="$out/metrics-none.log")
+	[ "$kind" = partition ] && e+=(SHIM_SYSFS="$out/metrics-part" SHIM_BLOCK_DEV=259:1)
+	python3 - "$out/metrics-none" "$path" env "${e[@]}" "${preload[@]}" "$asan" "$H" --metrics /dev/zero << 'EOF2'
+import os, pty, subprocess, sys
+outbase, path, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
+if path == 'TTY':
+    master, slave = pty.openpty()
+    path = os.ttyname(slave)
+rc = subprocess.call(cmd + [path], stdout=open(outbase + '.out', 'w'), stderr=open(outbase + '.err', 'w'))
+open(outbase + '.rc', 'w').write('%d %s\n' % (rc, path))
+EOF2
+	read -r rc named < "$out/metrics-none.rc"
+	[ "$rc" = 22 ] && [ ! -s "$out/metrics-none.out" ] && [ ! -s "$out/metrics-none.log" ] &&
+		[ "$(wc -l < "$out/metrics-none.err")" = 1 ] && grep -q "^--metrics: $named: a $kind" "$out/metrics-none.err"
+	result $? "a $kind named: refused in one line, exit 22, nothing sent (got $rc: $(head -c 120 "$out/metrics-none.err"))"
+done
+
+# Standard output that cannot be written (/dev/full): the cause said on stderr, one line, and a
+# non-zero exit (the errno, ENOSPC); before, exit 5 and nothing said.
+env SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics /dev/null > /dev/full 2> "$out/metrics-full.err"
+rc=$?
+[ "$rc" = 28 ] && [ "$(cat "$out/metrics-full.err")" = "--metrics: standard output: No space left on device" ]
+result $? "--metrics >/dev/full: 'standard output: No space left on device' on stderr, exit 28 (got $rc)"
+
+# hdparm-metrics.service as installed: a start timeout below the timer's 5 minutes (a run held in
+# the kernel must not stop the timer for good), read-only system but the textfile folder, no
+# PrivateDevices (the disks' nodes), the two capabilities SG_IO and the NVMe ioctls need; and
+# systemd-analyze verify accepts the unit and its timer.
+rm -rf "$out/metrics-unit"
+make -s -C "$top" install-integration DESTDIR="$out/metrics-unit" SBINDIR="$(cd "$(dirname "$H")" && pwd)" \
+	SYSTEMDUNITDIR=/units UDEVDIR=/udev SYSTEMDUTILDIR=/util TEXTFILEDIR="$out/metrics-textfile" > /dev/null 2>&1
+unit=$out/metrics-unit/units/hdparm-metrics.service
+grep -qx 'TimeoutStartSec=4min' "$unit" && grep -qx 'ProtectSystem=strict' "$unit" &&
+	grep -qx "ReadWritePaths=$out/metrics-textfile" "$unit" && grep -qx 'NoNewPrivileges=yes' "$unit" &&
+	grep -qx 'PrivateTmp=yes' "$unit" && grep -qx 'CapabilityBoundingSet=CAP_SYS_RAWIO CAP_SYS_ADMIN' "$unit" &&
+	! grep -q '^PrivateDevices\|^DeviceAllow\|^DevicePolicy\|^ProtectClock\|^ProtectKernelLogs' "$unit"
+result $? "hdparm-metrics.service: TimeoutStartSec, ProtectSystem=strict but the textfile folder, the disks' nodes open"
+if oracle metrics systemd-analyze "systemd-analyze (systemd)"; then
+	(cd "$out/metrics-unit/units" && systemd-analyze verify --man=no ./hdparm-metrics.service ./hdparm-metrics.timer) > "$out/metrics.why" 2>&1
+	result $? "systemd-analyze verify accepts hdparm-metrics.service and its timer"
+fi
+
 # A loop device (root): no commands, the kernel's block sizes, as blockdev gives them.
 if [ "$(id -u)" != 0 ]; then
 	echo "skip metrics: a loop device's block sizes need root"

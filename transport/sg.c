@@ -38,6 +38,10 @@ void sg_send(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum 
 	struct sg_io_hdr io;
 
 	memset(r, 0, sizeof(*r));
+	if (dev->stop_at_timeout && dev->timed_out) {
+		r->cat = SG_CAT_TIMEOUT;	/* a disk that let one command time out is asked nothing more */
+		return;
+	}
 	memset(&io, 0, sizeof(io));
 	io.interface_id = 'S';
 	io.cmd_len = (unsigned char)cdb_len;
@@ -60,6 +64,7 @@ void sg_send(struct device *dev, const uint8_t *cdb, unsigned int cdb_len, enum 
 	if (dir == SG_DATA_IN)
 		r->got = io.resid <= 0 ? len : (size_t)io.resid < len ? len - (size_t)io.resid : 0;
 	r->cat = categorise(&io);
+	dev->timed_out |= r->cat == SG_CAT_TIMEOUT;
 	/* --verbose: the raw sense bytes, for a bug report. */
 	if (dev->run.verbose && r->sense_len) {
 		complain("SG_IO: sense data:");

@@ -23,6 +23,7 @@
  *                                             little-endian (an ATA page as --Istdout prints it)
  *   sense BYTES                               CHECK CONDITION with this sense data
  *   resid N                                   N bytes were not transferred
+ *   timeout                                   the command timed out (host_status DID_TIME_OUT, 03h)
  *   status X | result X                       the NVMe status and completion result (hex)
  *   raise SIG                                 once answered, the signal (INT, TERM, HUP, STOP, TSTP)
  *                       raised in the program, at the point the script names: no race with a
@@ -287,6 +288,8 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		fill_data(p ? "data" : "words", p ? p : reply_word(line, "words") ? reply_word(line, "words") : "",
 			  io->dxferp, io->dxfer_len);
 	}
+	if (reply_word(line, "timeout"))
+		io->host_status = 0x03;
 	p = reply_word(line, "sense");
 	if (p) {
 		int v[252];
