@@ -43,6 +43,7 @@ struct disk_firmware {
 	bool one_piece;			/* the disk takes no offsets: the whole image in one piece of at most piece bytes */
 	bool saved_as_sent;		/* the last piece saves the image (SCSI): the commit only activates it now */
 	uint32_t granularity;		/* the image must be whole pieces of this many bytes (1: any) */
+	uint32_t image_max;		/* the largest image the command's offset field reaches (0: no such bound) */
 	unsigned int kind_plan;		/* the kind's own choice of command (SCSI: the WRITE BUFFER mode) */
 	bool activated_with_download;	/* the last piece activated the image (no deferral): said, and read back */
 	struct disk_cause cause;

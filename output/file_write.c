@@ -186,13 +186,23 @@ int file_create_new(const char *path, const char *text, size_t len, size_t pad)
 
 int file_write_in_place(const char *path, const char *text, size_t len, size_t pad)
 {
-	/* O_NONBLOCK: a FIFO put there opens at once (or fails) rather than waiting for a reader. */
-	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
+	struct stat was, st;
+	int fd;
 
+	/*
+	 * Looked at before it is opened: opening is itself an act on a device node (a watchdog starts, a
+	 * tape rewinds, a disk closed after writing is read again by udev) and wakes a FIFO's reader.
+	 */
+	if (lstat(path, &was) != 0)
+		return errno;
+	if (!S_ISREG(was.st_mode))
+		return FILE_NOT_REGULAR;
+	/* O_NONBLOCK, O_NOFOLLOW: whatever it became since is not waited on, nor followed... */
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ELOOP || errno == ENXIO ? FILE_NOT_REGULAR : errno;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	/* ... and is written only where it is still the file looked at. */
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_dev != was.st_dev || st.st_ino != was.st_ino) {
 		close(fd);
 		return FILE_NOT_REGULAR;
 	}

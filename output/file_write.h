@@ -55,7 +55,11 @@ int file_write_whole(const char *path, const char *text, size_t len, size_t pad)
 /* A new file at path (EEXIST where the name is taken), filled as file_fill does; the same signals wait. */
 int file_create_new(const char *path, const char *text, size_t len, size_t pad);
 
-/* Over path's own bytes (no temporary file: a full file system), a regular file only; filled as file_fill does. */
+/*
+ * Over path's own bytes (no temporary file: a full file system), a regular
+ * file only, looked at before it is opened (nothing else is opened: that
+ * acts on a device node and wakes a FIFO's reader); filled as file_fill does.
+ */
 int file_write_in_place(const char *path, const char *text, size_t len, size_t pad);
 
 #endif

@@ -19,6 +19,8 @@
 #define PIECE_MAX (64u * 1024u)
 /* The smallest: a buffer said to hold less is a descriptor not to be believed (1 byte: 20,480 commands). */
 #define PIECE_MIN 512u
+/* WRITE BUFFER (10)'s BUFFER OFFSET is 3 bytes: a piece past 16 MiB would wrap onto the image's start. */
+#define IMAGE_REACH (1u << 24)
 /* OFFSET BOUNDARY FFh: the buffer takes offset 0 only. */
 #define BOUNDARY_NO_OFFSETS 0xffu
 
@@ -38,6 +40,7 @@ int scsi_firmware(struct device *dev, struct disk_firmware *fw)
 	fw->activate_now = true;
 	fw->kind_plan = WB_MODE_OFFSETS_SAVE_DEFER;
 	fw->saved_as_sent = true;
+	fw->image_max = IMAGE_REACH;
 	if (scsi_read_buffer_descriptor(dev, &shift, &capacity, &res)) {
 		snprintf(fw->cause.why, sizeof(fw->cause.why),
 			 "the disk gave no download buffer (READ BUFFER descriptor: %s)", res.cause);

@@ -416,7 +416,9 @@ else
 fi
 # ... and checked again when the record is written: FILE replaced by a FIFO while the drive erases
 # (a sanitize that never ends, waited for, then SIGTERM) is left a FIFO, and the record goes to stderr.
-rm -f "$out/rec-swap.json"*
+# The FIFO has a reader: hdparm must not even open it (opening a device node acts, and a FIFO's
+# reader is woken).  The reader holds it open; POLLHUP afterwards says a writer came and went.
+rm -f "$out/rec-swap.json"* "$out/rec-swap-ready" "$out/rec-swap-done"
 env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:2 SHIM_BLOCK_DEV=259:0 \
 	SHIM_DISK_IMAGE="$out/rec-before.img" "${preload[@]}" "$asan" "$H" $yes --sanitize-block-erase --sanitize-wait \
 	--erase-record "$out/rec-swap.json" /dev/null > "$out/rec.out" 2> "$out/rec.err" &
@@ -424,19 +426,34 @@ pid=$!
 until_true 10 grep -qs '"outcome": "unknown"' "$out/rec-swap.json"
 rm -f "$out/rec-swap.json"
 mkfifo "$out/rec-swap.json"
+python3 - "$out/rec-swap.json" "$out/rec-swap-ready" "$out/rec-swap-done" > "$out/rec-swap.watch" <<'EOF' &
+import os, select, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+open(sys.argv[2], 'w').close()
+while not os.path.exists(sys.argv[3]):
+    time.sleep(0.05)
+p = select.poll()
+p.register(fd, select.POLLIN)
+print('opened' if any(e & select.POLLHUP for _, e in p.poll(0)) else 'not opened')
+EOF
+watcher=$!
+until_true 10 test -e "$out/rec-swap-ready"
 kill -s TERM "$pid"
 wait "$pid"
 rc=$?
+touch "$out/rec-swap-done"
+wait "$watcher"
 sed -n '/^{$/,/^}$/p' "$out/rec.err" > "$out/rec-stderr.json"
 if [ -p "$out/rec-swap.json" ] && [ "$(ls "$out"/rec-swap.json*)" = "$out/rec-swap.json" ] &&
+	[ "$(cat "$out/rec-swap.watch")" = "not opened" ] &&
 	grep -qF -- "--erase-record: $out/rec-swap.json could not be written: not a regular file" "$out/rec.err"; then
-	check "FILE made a FIFO during the erase: left a FIFO, no temporary file, the record on stderr" \
+	check "FILE made a FIFO during the erase: left a FIFO, not opened, no temporary file, the record on stderr" \
 		"$out/rec-stderr.json" "rc == 4 and r['outcome'] == 'wait_interrupted' and r['erase']['sent']"
 else
-	bad "FILE made a FIFO during the erase: left a FIFO, no temporary file, the record on stderr (exit $rc)" \
-		"$(ls -l "$out"/rec-swap.json*)" "$(head -n 3 "$out/rec.err")"
+	bad "FILE made a FIFO during the erase: left a FIFO, not opened, no temporary file, the record on stderr (exit $rc)" \
+		"$(ls -l "$out"/rec-swap.json*)" "the FIFO's reader: $(cat "$out/rec-swap.watch")" "$(head -n 3 "$out/rec.err")"
 fi
-rm -f "$out/rec-swap.json"
+rm -f "$out/rec-swap.json" "$out/rec-swap-ready" "$out/rec-swap-done"
 
 # A record that cannot say "sent" just before the erase (issue 60, item 11): a TCG PSID revert whose
 # record's file system turns read-only between the record made (not_started) and the Revert (held at

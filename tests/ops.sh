@@ -75,6 +75,8 @@ run_case() {
 # The firmware images firmware.cases sends ({out}/fw-SIZE.bin): the commands' dwords are what the
 # script holds; their bytes are held against nvme-cli's in nvme-commands.sh.
 for size in 10 8192 12288 16384; do head -c "$size" /dev/urandom > "$out/fw-$size.bin"; done
+# One past what SCSI's WRITE BUFFER addresses (16 MiB and 64 KiB; sparse: refused before it is read).
+truncate -s 0 "$out/fw-16842752.bin" && truncate -s 16842752 "$out/fw-16842752.bin"
 # And a FIFO with no writer, which open() would wait on for ever.
 rm -f "$out/fw-fifo" && mkfifo "$out/fw-fifo"
 

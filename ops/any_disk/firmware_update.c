@@ -71,6 +71,9 @@ static int image_fits(const char *option, const char *path, long long size, cons
 	else if (fw->granularity > 1 && size % fw->granularity)
 		complain(" %s: %s is %lld bytes, not whole pieces of the %u bytes the disk downloads by: refused, nothing sent\n",
 			 option, path, size, fw->granularity);
+	else if (fw->image_max && size > fw->image_max)
+		complain(" %s: %s is %lld bytes; the disk's download command reaches %u bytes at most: refused, nothing sent\n",
+			 option, path, size, fw->image_max);
 	else if (fw->one_piece && size > fw->piece)
 		complain(" %s: %s is %lld bytes; the disk takes an image in one piece (no offsets) of at most %u bytes: refused, nothing sent\n",
 			 option, path, size, fw->piece);
