@@ -254,7 +254,7 @@ static int pass_gate(struct device *dev, const struct settings *s, const struct 
 {
 	if (!status && dev->fd >= 0)
 		status = check_erases(dev, s);
-	report_operation("erase of many disks");
+	/* The gate names the run's operation (run/together_member.c): an erase, a format or a firmware download. */
 	fflush(stdout);
 	status = gate->wait(dev, status, gate->arg);
 	if (status)

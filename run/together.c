@@ -17,8 +17,17 @@
  *
  * A disk's process can die (the OOM killer, a stray kill): before the gate
  * opens that is a refusal, and nothing goes to any disk; after it, the disk
- * is said to be in an unknown state.  This process never dies of a closed
- * pipe (SIGPIPE is ignored while the disks run).
+ * is said to be in an unknown state.  A signal to this process before the
+ * gate opens refuses the whole run at once (a process stopped or held in
+ * its checks is ended, not waited for); after it, the signal goes on to the
+ * disks' processes.  A disk's process whose parent is gone gets SIGTERM
+ * (PR_SET_PDEATHSIG) and stops as a run of one stops on it: no process
+ * outlives this one unnoticed.  This process never dies of a closed pipe
+ * (SIGPIPE stays ignored from the start of the run to the end: a reader of
+ * stdout that went away loses stdout, never the lines said on stderr).
+ *
+ * The lines name what the run does: an erase, a format or a firmware
+ * download (struct words).
  */
 #include <errno.h>
 #include <poll.h>
@@ -26,154 +35,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "erase_record.h"
-#include "json.h"
-#include "progress.h"
-#include "reach.h"
-#include "report.h"
+#include "clock.h"
 #include "secret.h"
 #include "together.h"
+#include "together_parts.h"
 
-enum stage { CHECKING, READY, REFUSED, DIED, RUNNING, ENDED, KILLED };
-
-#define MAX_REACHED (REACH_MAX + 1)
-
-struct member {
-	const struct job *job;
-	pid_t pid;
-	int out, err, msg, gate;	/* this end of its stdout, stderr, messages; the gate's answer */
-	enum stage stage;
-	char status[160];
-	char *msgs;			/* message bytes not yet taken */
-	size_t msgs_len, json_wanted;
-	FILE *log;			/* its stdout and stderr in the order they came: a stream byte, a length, the bytes */
-	char *log_buf;
-	size_t log_len;
-	char *json;
-	size_t json_len;
-	size_t json_cut;		/* bytes of its device object that never came (0: it came whole, or none) */
-	dev_t reached[MAX_REACHED];
-	unsigned int n_reached;
-	char record[512];		/* its erase record's path, "" where none */
-	bool reaped;			/* wait_status holds how its process ended */
-	int wait_status;
-	int exit_status;
-};
-
-/* ---- a disk's process ---- */
-
-struct child_end {
-	int msg, gate;
-};
-
-static void send_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
-/* The whole disks dev's erase reaches: the reach the guards found, else the node's own disk. */
-static size_t reached_text(const struct device *dev, char *buf, size_t size)
-{
-	struct stat st;
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (unsigned int i = 0; dev->reach_valid && i < dev->reach.n && len + 24 < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, " %u:%u", major(dev->reach.disk[i].devnum),
-					minor(dev->reach.disk[i].devnum));
-	if (!len && fstat(dev->fd, &st) == 0 && S_ISBLK(st.st_mode))
-		len = (size_t)snprintf(buf, size, " %u:%u", major(st.st_rdev), minor(st.st_rdev));
-	return len;
-}
-
-/* The gate, on the disk's side: say what the checks found, then wait for the answer. */
-static int wait_at_gate(struct device *dev, int status, void *arg)
-{
-	const struct child_end *end = arg;
-	char line[512], reached[400];
-	size_t len = 0;
-
-	if (status) {
-		send_all(end->msg, "N\n", 2);
-		return status;
-	}
-	if (erase_record_path(dev)) {
-		char path[600];
-
-		snprintf(path, sizeof(path), "P %s\n", erase_record_path(dev));
-		send_all(end->msg, path, strlen(path));
-	}
-	reached_text(dev, reached, sizeof(reached));
-	snprintf(line, sizeof(line), "R%s\n", reached);
-	send_all(end->msg, line, strlen(line));
-	while (len + 1 < sizeof(line)) {
-		ssize_t n = read(end->gate, line + len, 1);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0 || line[len] == '\n')
-			break;
-		len++;
-	}
-	line[len] = '\0';
-	if (strcmp(line, "go") == 0)
-		return 0;
-	if (strncmp(line, "stop ", 5) == 0) {
-		char *text;
-		long err = strtol(line + 5, &text, 10);
-
-		if (*text == ' ' && err > 0 && err < 256) {
-			complain(" %s\n", text + 1);
-			return (int)err;
-		}
-	}
-	/* The process that holds the gate is gone: nothing is sent. */
-	complain(" not started: hdparm stopped before the erases began\n");
-	return ECANCELED;
-}
-
-static void run_member(const struct job *job, const struct run_flags *run, struct child_end *end)
-{
-	struct erase_gate gate = { .wait = wait_at_gate, .arg = end };
-	bool refused = false;
-	int status;
-
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	/* The output goes on to its end where the process that shows it went away: the record is still written. */
-	signal(SIGPIPE, SIG_IGN);
-	progress_relay(end->msg);
-	status = process_device(job->device, &job->s, run, &gate, &refused);
-	fflush(stdout);
-	if (run->json) {
-		size_t len;
-		const char *text = json_devices_text(&len);
-		char head[32];
-
-		snprintf(head, sizeof(head), "J %zu\n", len);
-		send_all(end->msg, head, strlen(head));
-		send_all(end->msg, text, len);
-	}
-	/* Not exit(): the JSON document and the buffers are this process's copies of the whole run's. */
-	_exit(status > 0 && status < 256 ? status : status ? 1 : 0);
-}
-
-/* ---- this process: the gate, the status lines, the output ---- */
+/* What the run does, in its lines (words_of), and what its disks' processes are started with. */
+static const struct words *words;
+static struct member_start start;
 
 static volatile sig_atomic_t stop_signal;
 
@@ -220,17 +93,21 @@ static int make_pipes(struct member *m, int child[4])
 	return 0;
 }
 
-static int start_member(struct member *all, int k, const struct run_flags *run)
+/* m's process started: 0, or the errno of what failed (*what: "pipe" or "fork"), m left closed. */
+static int start_member(struct member *all, int k, const struct run_flags *run, const char **what)
 {
 	struct member *m = &all[k];
 	int child[4] = { -1, -1, -1, -1 }, err;
 
+	*what = "pipe";
 	if ((err = make_pipes(m, child)))
 		return err;
+	*what = "fork";
 	m->pid = fork();
 	if (m->pid == 0) {
-		struct child_end end = { .msg = child[2], .gate = child[3] };
+		struct member_start end = start;
 
+		end.msg = child[2], end.gate = child[3];
 		for (int i = 0; i <= k; i++)
 			close_member(&all[i]);
 		dup2(child[0], STDOUT_FILENO);
@@ -242,6 +119,8 @@ static int start_member(struct member *all, int k, const struct run_flags *run)
 	err = m->pid < 0 ? errno : 0;
 	for (int i = 0; i < 4; i++)
 		close(child[i]);
+	if (err)
+		close_member(m);
 	return err;
 }
 
@@ -304,7 +183,9 @@ static bool take_messages(struct member *m)
 		*nl = '\0';
 		switch (m->msgs[at]) {
 		case 'R':
-			m->stage = READY;
+			/* Ready, unless this process already gave its answer (a process that could not start, a signal). */
+			if (m->stage == CHECKING)
+				m->stage = READY;
 			take_reached(m, m->msgs + at + 1);
 			break;
 		case 'N':
@@ -399,7 +280,7 @@ static void why_not_started(const struct member *m, char *text, size_t size)
 			 strsignal(WTERMSIG(m->wait_status)));
 	else
 		snprintf(text, size, "stop %d not started: %s was refused, so nothing was sent to any disk"
-			 " (--continue-on-refusal erases the others)\n", ECANCELED, m->job->device);
+			 " (--continue-on-refusal %s)\n", ECANCELED, m->job->device, words->others);
 }
 
 /*
@@ -426,7 +307,7 @@ static void open_gate(struct member *m, int n, bool go_on)
 		for (int i = 0; i < j && m[j].stage == READY; i++)
 			if (m[i].stage == READY && shares_a_disk(&m[i], &m[j])) {
 				snprintf(text, sizeof(text), "stop %d %s reaches a disk that %s reaches too: each disk is"
-					 " erased once, named once\n", EINVAL, m[j].job->device, m[i].job->device);
+					 " %s once, named once\n", EINVAL, m[j].job->device, m[i].job->device, words->once);
 				answer(&m[j], text);
 				m[j].stage = REFUSED;
 				if (!refused)
@@ -445,69 +326,6 @@ static void open_gate(struct member *m, int n, bool go_on)
 			m[i].stage = RUNNING;
 		}
 	}
-}
-
-/* ---- the status lines: one per disk, redrawn in place on a terminal ---- */
-
-struct screen {
-	bool shown;
-	int lines;		/* drawn last time */
-	unsigned int width;
-};
-
-static const char *stage_text(const struct member *m)
-{
-	static const char *const text[] = {
-		[CHECKING] = "checking", [READY] = "checked, waiting for the other disks",
-		[REFUSED] = "refused", [DIED] = "its process died", [RUNNING] = "running", [ENDED] = "ended",
-		[KILLED] = "its process was killed",
-	};
-
-	return m->status[0] && (m->stage < DIED || m->stage == RUNNING) ? m->status : text[m->stage];
-}
-
-static void draw(struct screen *sc, const struct member *m, int n)
-{
-	char line[400];
-
-	if (!sc->shown)
-		return;
-	if (sc->lines) {
-		snprintf(line, sizeof(line), "\033[%dA", sc->lines);
-		send_all(STDERR_FILENO, line, strlen(line));
-	}
-	for (int i = 0; i < n; i++) {
-		int len = snprintf(line, sizeof(line), "\r%s: %s", m[i].job->device, stage_text(&m[i]));
-
-		/* A line that wraps would throw the redraw off by one. */
-		if (len > (int)sc->width)
-			len = (int)sc->width;
-		if (len > (int)sizeof(line) - 1)
-			len = (int)sizeof(line) - 1;
-		send_all(STDERR_FILENO, line, (size_t)len);
-		send_all(STDERR_FILENO, "\033[K\n", 4);
-	}
-	sc->lines = n;
-}
-
-static void wipe(struct screen *sc)
-{
-	char line[32];
-
-	if (!sc->shown || !sc->lines)
-		return;
-	snprintf(line, sizeof(line), "\033[%dA\r\033[J", sc->lines);
-	send_all(STDERR_FILENO, line, strlen(line));
-	sc->lines = 0;
-}
-
-static void screen_begin(struct screen *sc, const struct run_flags *run)
-{
-	struct winsize ws;
-
-	sc->shown = !run->json && isatty(STDERR_FILENO);
-	sc->lines = 0;
-	sc->width = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 ? ws.ws_col - 1u : 79u;
 }
 
 /* ---- the whole run ---- */
@@ -533,13 +351,109 @@ static void member_ended(struct member *m)
 		m->stage = WIFSIGNALED(m->wait_status) ? KILLED : ENDED;
 }
 
-/* Everything the disks' processes say, until all have ended. */
+/* How long the disks' processes have to end once a signal refused the run: only one held in the kernel takes longer. */
+#define END_WITHIN_S 2.0
+
+/*
+ * A signal before the gate opened: the run is refused, nothing goes to any
+ * disk.  A process at the gate is told so; one still in its checks is ended
+ * (SIGTERM: a record being written is finished first).  Each is continued,
+ * should it be stopped (SIGSTOP), so that it can end.
+ */
+static void stop_at_gate(struct member *m, int n, int sig)
+{
+	char text[400];
+
+	snprintf(text, sizeof(text), "stop %d not started: hdparm was interrupted by signal %d (%s) before the %s"
+		 " began, so nothing was sent to any disk\n", ECANCELED, sig, strsignal(sig), words->plural);
+	for (int i = 0; i < n; i++) {
+		if (m[i].reaped || m[i].pid <= 0)
+			continue;
+		if (m[i].stage == READY) {
+			answer(&m[i], text);
+			m[i].stage = REFUSED;
+		} else if (m[i].stage == CHECKING) {
+			close_fd(&m[i].gate);
+			m[i].stage = HALTED;
+			m[i].halted_by = sig;
+			kill(m[i].pid, SIGTERM);
+		}
+		kill(m[i].pid, SIGCONT);
+	}
+}
+
+/* The processes that did not end in time (held in the kernel, traced): killed, and left to end when they can. */
+static void abandon(struct member *m, int n, int sig)
+{
+	for (int i = 0; i < n; i++) {
+		/* Its messages end with it: where they did, only output that came too late is lost. */
+		if (m[i].msg >= 0 && !m[i].reaped && m[i].pid > 0) {
+			kill(m[i].pid, SIGKILL);
+			m[i].abandoned = !reap(&m[i], false);
+			m[i].stage = HALTED;
+			m[i].halted_by = sig;
+		}
+		close_member(&m[i]);
+	}
+}
+
+/*
+ * A signal to this process: before the gate opened it refuses the run;
+ * after, it goes on to the disks' processes (a terminal's reaches them all,
+ * a kill names this one alone), SIGHUP as SIGTERM.  *end_by: when the
+ * processes must have ended, once the run was refused.
+ */
+static void signal_seen(struct member *m, int n, bool *gate_open, double *end_by, int *forwarded)
+{
+	int sig = stop_signal;
+
+	if (!sig || sig == *forwarded)
+		return;
+	*forwarded = sig;
+	if (!*gate_open) {
+		stop_at_gate(m, n, sig);
+		*gate_open = true;
+		*end_by = monotonic_seconds() + END_WITHIN_S;
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		if (m[i].pid > 0 && !m[i].reaped)
+			kill(m[i].pid, sig == SIGHUP ? SIGTERM : sig);
+}
+
+/* What came on the descriptors poll found ready, taken; a process whose messages ended, seen to its end. */
+static bool take_ready(struct member *m, int n, const struct pollfd *pfd, int k)
+{
+	bool changed = false;
+
+	for (int p = 0; p < k; p++) {
+		if (!pfd[p].revents)
+			continue;
+		for (int i = 0; i < n; i++) {
+			int *fd = pfd[p].fd == m[i].out ? &m[i].out : pfd[p].fd == m[i].err ? &m[i].err
+							 : pfd[p].fd == m[i].msg ? &m[i].msg : NULL;
+
+			if (fd && !read_from(&m[i], *fd, &changed)) {
+				bool msgs_ended = fd == &m[i].msg;
+
+				close_fd(fd);
+				if (msgs_ended)
+					member_ended(&m[i]);
+				changed |= msgs_ended;
+			}
+		}
+	}
+	return changed;
+}
+
+/* Everything the disks' processes say, until all have ended (or, refused by a signal, were left). */
 static void follow(struct member *m, int n, const struct run_flags *run, bool go_on)
 {
 	struct pollfd *pfd;
 	struct screen sc;
 	bool gate_open = false;
 	int forwarded = 0;
+	double end_by = 0;
 
 	if (n <= 0)
 		return;
@@ -548,9 +462,14 @@ static void follow(struct member *m, int n, const struct run_flags *run, bool go
 	screen_begin(&sc, run);
 	draw(&sc, m, n);
 	for (;;) {
-		int k = 0, waiting = 0;
+		int k = 0, waiting = 0, wait_ms = 1000;
 		bool changed = false;
 
+		signal_seen(m, n, &gate_open, &end_by, &forwarded);
+		if (end_by && monotonic_seconds() >= end_by) {
+			abandon(m, n, forwarded);
+			changed = true;
+		}
 		for (int i = 0; i < n; i++) {
 			int fds[3] = { m[i].out, m[i].err, m[i].msg };
 
@@ -565,117 +484,30 @@ static void follow(struct member *m, int n, const struct run_flags *run, bool go
 		}
 		if (!k || !pfd)
 			break;
-		/* A signal sent to this process alone goes on to the disks' (a terminal's reaches all). */
-		if (stop_signal && forwarded != stop_signal) {
-			forwarded = stop_signal;
-			for (int i = 0; i < n; i++)
-				if (m[i].pid > 0)
-					kill(m[i].pid, stop_signal);
-		}
 		if (changed)
 			draw(&sc, m, n);
-		if (poll(pfd, (nfds_t)k, 1000) <= 0)
+		if (end_by && (end_by - monotonic_seconds()) * 1000 < wait_ms)
+			wait_ms = (int)((end_by - monotonic_seconds()) * 1000) + 1;
+		if (poll(pfd, (nfds_t)k, wait_ms) <= 0)
 			continue;
-		for (int p = 0; p < k; p++) {
-			if (!pfd[p].revents)
-				continue;
-			for (int i = 0; i < n; i++) {
-				int *fd = pfd[p].fd == m[i].out ? &m[i].out : pfd[p].fd == m[i].err ? &m[i].err
-								 : pfd[p].fd == m[i].msg ? &m[i].msg : NULL;
-
-				if (fd && !read_from(&m[i], *fd, &changed)) {
-					bool msgs_ended = fd == &m[i].msg;
-
-					close_fd(fd);
-					if (msgs_ended)
-						member_ended(&m[i]);
-					changed |= msgs_ended;
-				}
-			}
-		}
-		if (changed)
+		if (take_ready(m, n, pfd, k))
 			draw(&sc, m, n);
 	}
 	wipe(&sc);
 	free(pfd);
 }
 
-/* m's stdout and stderr, as they came. */
-static void replay(struct member *m)
+/* The disks started are told why at their gate; the one that failed and those after it are said at the end. */
+static void tell_not_started(struct member *m, int started, const struct start_failure *f)
 {
-	size_t at = 0;
+	char text[600];
 
-	if (!m->log)
-		return;
-	fclose(m->log);
-	m->log = NULL;
-	while (at + 1 + sizeof(unsigned int) <= m->log_len) {
-		char stream = m->log_buf[at];
-		unsigned int len;
-
-		memcpy(&len, m->log_buf + at + 1, sizeof(len));
-		at += 1 + sizeof(len);
-		if (len > m->log_len - at)
-			break;
-		if (stream == 'o')
-			fwrite(m->log_buf + at, 1, len, stdout);
-		else {
-			fflush(stdout);
-			fwrite(m->log_buf + at, 1, len, stderr);
-		}
-		at += len;
+	snprintf(text, sizeof(text), "stop %d not started: the process for %s could not be started (%s: %s), so"
+		 " nothing was sent to any disk\n", ECANCELED, m[f->failed].job->device, f->what, strerror(f->err));
+	for (int i = 0; i < started; i++) {
+		answer(&m[i], text);
+		m[i].stage = REFUSED;
 	}
-	fflush(stdout);
-}
-
-/* Where the drive shows how an erase it was sent stands. */
-static const char *how_to_follow(const struct settings *s)
-{
-	if (s->v[OPT_SECURITY_ERASE].given || s->v[OPT_SECURITY_ERASE_ENHANCED].given)
-		return "the Security section of hdparm -I";
-	if (s->v[OPT_TCG_PSID_REVERT].given)
-		return "--tcg";
-	if (s->v[OPT_SET_SECTOR_SIZE].given || s->v[OPT_FORMAT_WAIT].given)
-		return "--format-wait";
-	return "--sanitize-status";
-}
-
-/* text said on stderr and, where the run is JSON, as m's device object in its place (outcome: NULL, none). */
-static void say_instead(const struct member *m, const struct run_flags *run, const char *text, const char *outcome)
-{
-	if (!run->json) {
-		complain("%s", text);
-		return;
-	}
-	json_object_begin(NULL);
-	json_string("name", m->job->device);
-	report_operation("erase of many disks");
-	complain("%s", text);
-	if (outcome && settings_erase(&m->job->s))
-		json_string("erase_outcome", outcome);
-	report_json_errors();
-	report_operation(NULL);
-	json_object_end();
-}
-
-/*
- * m's process was killed: said, and its device object says so.  Its erase
- * record, written before the erase went out, says the outcome is unknown.
- */
-static void say_death(const struct member *m, const struct run_flags *run)
-{
-	int sig = WTERMSIG(m->wait_status);
-	char text[1200];
-
-	if (m->stage == DIED)
-		snprintf(text, sizeof(text), "%s: its process was killed by signal %d (%s) before the erases began:"
-			 " nothing was sent to any disk\n", m->job->device, sig, strsignal(sig));
-	else
-		snprintf(text, sizeof(text), "%s: the process erasing it was killed by signal %d (%s); the drive may"
-			 " still be erasing: check with %s%s%s\n", m->job->device, sig, strsignal(sig),
-			 how_to_follow(&m->job->s), m->record[0] ? "; its record says the outcome is unknown: " : "",
-			 m->record);
-	say_instead(m, run, text, m->stage == DIED ? "not_started" : "unknown");
 }
 
 bool jobs_erase_together(const struct job *jobs, int njobs)
@@ -689,69 +521,61 @@ bool jobs_erase_together(const struct job *jobs, int njobs)
 int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags *run)
 {
 	struct member *m = calloc((size_t)njobs, sizeof(*m));
-	struct sigaction sa, old_int, old_term, old_pipe;
+	struct sigaction sa, old_int, old_term;
+	struct start_failure fail = { .failed = -1 };
 	bool go_on = false;
-	int status = 0, err = 0, started = 0;
+	int status, started = 0;
 
 	if (!m)
 		return ENOMEM;
-	/* A disk's process that died leaves a pipe nobody reads: a write to it fails, and kills nothing. */
+	words = words_of(jobs, njobs);
+	start = (struct member_start){ .parent = getpid(), .words = words };
+	stop_signal = 0;
+	/* A disk's process that died leaves a pipe nobody reads, as a reader of stdout can: a write fails, and kills nothing. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, &old_pipe);
-	fflush(stdout);
-	fflush(stderr);
-	for (int i = 0; i < njobs; i++) {
-		m[i] = (struct member){ .job = &jobs[i], .out = -1, .err = -1, .msg = -1, .gate = -1 };
-		go_on |= jobs[i].s.v[OPT_CONTINUE_ON_REFUSAL].given;
-	}
-	for (; started < njobs && !err; started++)
-		err = start_member(m, started, run);
-	/* Each disk's process has its copy of the PSID (it wipes it): this one's is wiped now (options/secret.h). */
-	secret_forget(jobs[0].s.v[OPT_TCG_PSID_REVERT].str);
-	if (err) {
-		/* The gates that close unanswered send nothing: every disk started stops where it is. */
-		complain("cannot erase %d disks at once: %s\n", njobs, strerror(err));
-		m[started - 1].stage = REFUSED;
-		for (int i = 0; i < njobs; i++)
-			close_fd(&m[i].gate);
-	}
-	memset(&sa, 0, sizeof(sa));
+	sigaction(SIGPIPE, &sa, NULL);
+	/* From the first fork on, a signal is seen (a disk's process puts back its own); SIGHUP unless it was ignored (nohup). */
 	sa.sa_handler = on_stop_signal;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	follow(m, started, run, go_on && !err);
+	sigaction(SIGHUP, NULL, &start.hup);
+	if (start.hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
+	fflush(stdout);
+	fflush(stderr);
+	for (int i = 0; i < njobs; i++) {
+		m[i] = (struct member){ .job = &jobs[i], .words = words, .out = -1, .err = -1, .msg = -1, .gate = -1 };
+		go_on |= jobs[i].s.v[OPT_CONTINUE_ON_REFUSAL].given;
+	}
+	while (started < njobs && !(fail.err = start_member(m, started, run, &fail.what)))
+		started++;
+	fail.failed = started;
+	/* Each disk's process has its copy of the PSID (it wipes it): this one's is wiped now (options/secret.h). */
+	secret_forget(jobs[0].s.v[OPT_TCG_PSID_REVERT].str);
+	if (fail.err)
+		tell_not_started(m, started, &fail);
+	follow(m, started, run, go_on && !fail.err);
 	for (int i = 0; i < started; i++) {
 		int ws;
 
-		reap(&m[i], true);
+		reap(&m[i], !m[i].abandoned);
 		ws = m[i].wait_status;
-		m[i].exit_status = !m[i].reaped ? err : WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+		m[i].exit_status = !m[i].reaped || m[i].stage == HALTED ? ECANCELED
+				   : WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGPIPE, &old_pipe, NULL);
+	sigaction(SIGHUP, &start.hup, NULL);
+	status = say_members(m, started, run);
+	if (fail.err)
+		say_not_started(m, njobs, run, &fail);
 	for (int i = 0; i < started; i++) {
-		replay(&m[i]);
-		if (m[i].stage == DIED || m[i].stage == KILLED) {
-			say_death(&m[i], run);
-		} else if (m[i].json_cut) {
-			char text[400];
-
-			/* Never spliced in: the document stays whole, and says what is missing. */
-			snprintf(text, sizeof(text), "%s: its process's JSON object came cut short (%zu bytes missing): it"
-				 " is left out; the output above is all there is\n", m[i].job->device, m[i].json_cut);
-			say_instead(&m[i], run, text, NULL);
-		} else {
-			json_add_devices(m[i].json, m[i].json_len);
-		}
-		if (m[i].exit_status)
-			status = m[i].exit_status;
 		close_member(&m[i]);
 		free(m[i].msgs);
 		free(m[i].log_buf);
 		free(m[i].json);
 	}
 	free(m);
-	return err ? err : status;
+	return fail.err ? fail.err : status;
 }

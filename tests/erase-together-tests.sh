@@ -166,19 +166,10 @@ grep -q "Sanitize operation completed without error" "$out/tog.tty" || ok=1
 [ "$rc" = 0 ]
 result $((ok | $?)) "on a terminal: one status line per disk, redrawn in place"
 
-# A disk's process killed by a signal (the OOM killer, a stray kill).  member PID PATH: the
-# process of hdparm PID's run that has PATH open; the tests wait for a state (until_true), not a time.
-member() {
-	local c f
-	for c in $(pgrep -P "$1"); do
-		for f in /proc/"$c"/fd/*; do
-			[ "$(readlink "$f" 2> /dev/null)" = "$2" ] && { echo "$c"; return 0; }
-		done
-	done
-	return 1
-}
-at_gate() { c=$(member "$pid" /dev/full) && case $(cat /proc/"$c"/wchan 2> /dev/null) in *pipe_read*) true ;; *) false ;; esac; }
-erasing() { grep -q '^/dev/full cdb: 85 .* f4 ' "$out/tog.log" 2> /dev/null && c=$(member "$pid" /dev/full); }
+# A disk's process killed by a signal (the OOM killer, a stray kill), found by the disk it has open
+# (child_holding); the tests wait for a state (until_true), not a time.
+at_gate() { c=$(child_holding "$pid" /dev/full) && case $(cat /proc/"$c"/wchan 2> /dev/null) in *pipe_read*) true ;; *) false ;; esac; }
+erasing() { grep -q '^/dev/full cdb: 85 .* f4 ' "$out/tog.log" 2> /dev/null && c=$(child_holding "$pid" /dev/full); }
 # ata_bg ENV...: the three disks' security erase with records, in the background (pid).
 ata_bg() {
 	rm -f "$out/tog.log"

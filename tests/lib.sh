@@ -16,6 +16,18 @@ until_true() {
 	return 1
 }
 
+# child_holding PID PATH: the child of PID that has PATH open (a disk's process of a run of many
+# disks); fails where none has.
+child_holding() {
+	local c f
+	for c in $(pgrep -P "$1"); do
+		for f in /proc/"$c"/fd/*; do
+			[ "$(readlink "$f" 2> /dev/null)" = "$2" ] && { echo "$c"; return 0; }
+		done
+	done
+	return 1
+}
+
 # ok NAME, bad NAME DETAIL...: a check's line, "ok SUITE: NAME" or "FAIL SUITE: NAME" with a line per
 # detail; SUITE is $suite, which the suite sets (empty: no prefix).
 ok() { echo "ok ${suite:+$suite: }$1"; }

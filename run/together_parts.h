@@ -1,0 +1,101 @@
+/*
+ * The parts of a run of many disks at once (run/together.c): a disk's
+ * process, on its side of the gate (together_member.c), and what this
+ * process shows of them (together_say.c).  Not for the rest of the program.
+ */
+#ifndef HDPARM_TOGETHER_PARTS_H
+#define HDPARM_TOGETHER_PARTS_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "actions.h"
+#include "reach.h"
+
+/* What the run does, in its lines: "the process erasing it", "before the erases began". */
+struct words {
+	const char *many;	/* the JSON errors' operation */
+	const char *plural;	/* before the ... began */
+	const char *doing;	/* the process ... was killed */
+	const char *still;	/* what the disk may be doing since: check with (how_to_follow) */
+	const char *others;	/* what --continue-on-refusal does */
+	const char *once;	/* each disk is ... once, named once */
+};
+
+/* The run's: an erase where any disk is erased, else a format where any is formatted, else a firmware download. */
+const struct words *words_of(const struct job *jobs, int njobs);
+
+/* HALTED: its checks ended by this process (a signal came before the gate opened). */
+enum stage { CHECKING, READY, REFUSED, DIED, RUNNING, ENDED, KILLED, HALTED };
+
+#define MAX_REACHED (REACH_MAX + 1)
+
+struct member {
+	const struct job *job;
+	const struct words *words;
+	pid_t pid;
+	int out, err, msg, gate;	/* this end of its stdout, stderr, messages; the gate's answer */
+	enum stage stage;
+	char status[160];
+	char *msgs;			/* message bytes not yet taken */
+	size_t msgs_len, json_wanted;
+	FILE *log;			/* its stdout and stderr in the order they came: a stream byte, a length, the bytes */
+	char *log_buf;
+	size_t log_len;
+	char *json;
+	size_t json_len;
+	size_t json_cut;		/* bytes of its device object that never came (0: it came whole, or none) */
+	dev_t reached[MAX_REACHED];
+	unsigned int n_reached;
+	char record[512];		/* its erase record's path, "" where none */
+	bool reaped;			/* wait_status holds how its process ended */
+	bool abandoned;			/* killed and left: it did not end (held in the kernel), nobody waits for it */
+	int halted_by;			/* HALTED: the signal to this process that refused the run */
+	int wait_status;
+	int exit_status;
+};
+
+/* ---- a disk's process (together_member.c) ---- */
+
+/* What a disk's process is given: its ends of the message pipe and the gate, and how the run began. */
+struct member_start {
+	int msg, gate;
+	pid_t parent;			/* the process that runs the gate */
+	struct sigaction hup;		/* SIGHUP's handling before the run: the disk's process has it back */
+	const struct words *words;
+};
+
+/* The disk's process: job run up to the gate, its answer waited for, then on; it ends there. */
+_Noreturn void run_member(const struct job *job, const struct run_flags *run, struct member_start *st);
+
+/* n bytes to fd, all of them unless it fails. */
+void send_all(int fd, const char *p, size_t n);
+
+/* ---- what this process shows (together_say.c) ---- */
+
+/* The status lines: one per disk, redrawn in place on a terminal (standard error), else none. */
+struct screen {
+	bool shown;
+	int lines;		/* drawn last time */
+	unsigned int width;
+};
+
+void screen_begin(struct screen *sc, const struct run_flags *run);
+void draw(struct screen *sc, const struct member *m, int n);
+void wipe(struct screen *sc);
+
+/* Each started member's output in turn, in the order given, and what befell it; the exit status of the last that failed. */
+int say_members(struct member *m, int started, const struct run_flags *run);
+
+/* A disk's process that could not be started (fork or pipe failed, err), at member failed: nothing goes to any disk. */
+struct start_failure {
+	int failed, err;
+	const char *what;
+};
+
+/* The member that failed and those after it, never started: said, each with its JSON object. */
+void say_not_started(const struct member *m, int njobs, const struct run_flags *run, const struct start_failure *f);
+
+#endif
