@@ -126,11 +126,18 @@ for sig in TERM INT HUP; do
 	kids=$(pgrep -P "$pid" | tr '\n' ' ')
 	kill -STOP "$z"
 	kill -s "$sig" "$pid"
-	until_true 20 gone "$pid"
-	ended=$?
-	[ "$ended" = 0 ] && { wait "$pid"; rc=$?; } || rc=hung
+	# A hang is ended here (the run does not end in 10 s): the next signal's case starts clean.
+	if until_true 10 gone "$pid"; then
+		wait "$pid"
+		rc=$?
+	else
+		rc=hung
+		# shellcheck disable=SC2086
+		kill -9 "$pid" $kids 2> /dev/null
+		wait "$pid" 2> /dev/null
+	fi
 	# shellcheck disable=SC2086
-	until_true 20 gone $kids
+	until_true 10 gone $kids
 	left=$?
 	touch "$out/gate"
 	n=$(kill -l "$sig")
