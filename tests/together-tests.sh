@@ -126,11 +126,18 @@ for sig in TERM INT HUP; do
 	kids=$(pgrep -P "$pid" | tr '\n' ' ')
 	kill -STOP "$z"
 	kill -s "$sig" "$pid"
-	until_true 20 gone "$pid"
-	ended=$?
-	[ "$ended" = 0 ] && { wait "$pid"; rc=$?; } || rc=hung
+	# A hang is ended here (the run does not end in 10 s): the next signal's case starts clean.
+	if until_true 10 gone "$pid"; then
+		wait "$pid"
+		rc=$?
+	else
+		rc=hung
+		# shellcheck disable=SC2086
+		kill -9 "$pid" $kids 2> /dev/null
+		wait "$pid" 2> /dev/null
+	fi
 	# shellcheck disable=SC2086
-	until_true 20 gone $kids
+	until_true 10 gone $kids
 	left=$?
 	touch "$out/gate"
 	n=$(kill -l "$sig")
@@ -177,11 +184,17 @@ result_of ata $? "no descriptor left for the second disk (ulimit -n ${found:-non
 # No process left for the second disk: RLIMIT_NPROC, which root is not held to, under a user id of
 # no account (one of its own per run, so that two runs at once do not count each other's): with
 # one process allowed past hdparm, the second fork fails (EAGAIN).
+# The binary, the double and the page are copied to a folder that user can read (the tree's may not be).
 uid=$((60000 + $$ % 5000))
 if command -v setpriv > /dev/null && ! pgrep -U "$uid" > /dev/null; then
-	(ulimit -u 2 && exec setpriv --reuid="$uid" --regid="$uid" --clear-groups env SHIM_IDENTIFY="$crafted_ata" \
-		SHIM_BLOCK_DEV=8:0 "${preload[@]}" "$asan" "$H" --security-erase pw /dev/null /dev/zero /dev/full) > "$out/ata.out" 2> "$out/ata.err"
+	open_dir=$(mktemp -d)
+	chmod 755 "$open_dir"
+	cp "$H" "$shim" "$crafted_ata" "$open_dir/"
+	(ulimit -u 2 && exec setpriv --reuid="$uid" --regid="$uid" --clear-groups env SHIM_IDENTIFY="$open_dir/${crafted_ata##*/}" \
+		SHIM_BLOCK_DEV=8:0 "${preload[@]/$shim/$open_dir/${shim##*/}}" "$asan" "$open_dir/${H##*/}" --security-erase pw \
+		/dev/null /dev/zero /dev/full) > "$out/ata.out" 2> "$out/ata.err"
 	rc=$?
+	rm -rf "$open_dir"
 	[ "$rc" = 11 ] &&
 		grep -q '^/dev/zero: not started: its process could not be started (fork: Resource temporarily unavailable)' "$out/ata.err" &&
 		grep -q '^/dev/full: not started: the process for /dev/zero could not be started (fork: ' "$out/ata.err"
