@@ -71,6 +71,19 @@ rescue d1
 took=$(echo "$EPOCHREALTIME - $t0" | bc)
 same_lbas "ddrescue -d -b 512 names exactly the bad LBAs (0, 7-8, 1000, 2000-2004, 32767) in ${took}s" \
 	"$out/d1.bad" 0 7 8 1000 2000 2001 2002 2003 2004 32767
+# Where the kernel refuses the loop device direct I/O (faulty_disk_up's fallback), its reads reach the
+# file through the page cache: FUSE's direct_io keeps them sector-sized there (without it, a failure
+# spreads to the whole 4 KiB page: 0-15, 1000-1007, 32760-32767).
+if losetup --direct-io=off "$FAULTY_DEV" 2> /dev/null; then
+	rescue d1-buffered
+	same_lbas "ddrescue on the loop device without direct I/O names exactly the same LBAs" \
+		"$out/d1-buffered.bad" 0 7 8 1000 2000 2001 2002 2003 2004 32767
+	losetup --direct-io=on "$FAULTY_DEV" 2> /dev/null
+else
+	echo "skip faulty-disk: losetup --direct-io=off refused"
+fi
+: > "$FAULTY_LOG"
+rescue d1
 # The disk failed the sectors it was told to, and ddrescue did not read one of them as good.
 if grep -q '^read 0 512 0 0 EIO 0$' "$FAULTY_LOG" && grep -q '^read 16776704 512 32767 32767 EIO 0$' "$FAULTY_LOG"; then
 	ok "the log shows the sector-by-sector reads of LBA 0 and the last LBA failing"
@@ -135,6 +148,14 @@ else
 	dd if=/dev/zero of="$FAULTY_DEV" bs=512 seek=201 count=1 oflag=direct conv=notrunc 2> /dev/null
 	# 4 KiB over LBA 4088-4095: the bad sector whole, seven good ones with it.
 	dd if=/dev/zero of="$FAULTY_DEV" bs=4096 seek=511 count=1 oflag=direct conv=notrunc 2> /dev/null
+	# A write of part of a bad sector (straight to the FUSE file: the loop device writes whole
+	# sectors) fails: the drive would have to read the rest of it first.
+	if ! dd if=/dev/zero of="$out/d2/mnt/disk" bs=100 seek=$((202 * 512 + 100)) count=1 oflag=seek_bytes,direct \
+		conv=notrunc 2> /dev/null; then
+		ok "a write of part of a bad sector fails"
+	else
+		bad "a write of part of a bad sector fails"
+	fi
 	rescue d2-after
 	same_lbas "after zeros written to 100, 201 and 4088-4095 (dd oflag=direct), ddrescue finds 200 and 202 only" \
 		"$out/d2-after.bad" 200 202

@@ -58,7 +58,10 @@ def slow_range(text):
     if not sep:
         raise argparse.ArgumentTypeError('want LBA[+COUNT]:MS: %r' % text)
     first, count = lba_range(where)
-    return first, count, int(ms, 0)
+    ms = int(ms, 0)
+    if ms < 0:
+        raise argparse.ArgumentTypeError('want MS >= 0: %r' % text)
+    return first, count, ms
 
 
 class FaultyDisk(fuse.Operations):
@@ -161,16 +164,18 @@ class FaultyDisk(fuse.Operations):
             raise fuse.FuseOSError(errno.ENOSPC)
         first, last = span
         end = offset + len(data)
-        healed = 0
+        healed, part = 0, []
+        # note() takes the mutex too (not reentrant): it is called after the block, never in it.
         with self.mutex:
             hit = [lba for lba in range(first, last + 1) if lba in self.bad]
             if self.heal and hit:
                 part = [lba for lba in hit if lba * SECTOR < offset or (lba + 1) * SECTOR > end]
-                if part:
-                    self.note('write', offset, len(data), first, last, 'EIO', 0)
-                    raise fuse.FuseOSError(errno.EIO)
-                self.bad.difference_update(hit)
-                healed = len(hit)
+                if not part:
+                    self.bad.difference_update(hit)
+                    healed = len(hit)
+        if part:
+            self.note('write', offset, len(data), first, last, 'EIO', 0)
+            raise fuse.FuseOSError(errno.EIO)
         n = os.pwrite(self.fd, data[:max(0, self.size - offset)], offset)
         self.note('write', offset, len(data), first, last, 'ok', healed)
         return n
@@ -207,6 +212,10 @@ def main():
         p.error('%s: %s' % (args.image, e.strerror))
     if size == 0 or size % SECTOR:
         p.error('%s: its size (%d) is not a whole number of 512-byte sectors' % (args.image, size))
+    sectors = size // SECTOR
+    for first, count, *ms in args.bad + args.slow:
+        if first + count > sectors:
+            p.error('%d+%d: past the last LBA of %s (%d)' % (first, count, args.image, sectors - 1))
     if not os.path.isdir(args.mountpoint):
         p.error('%s: not a directory' % args.mountpoint)
     ready_fd = None
