@@ -42,7 +42,7 @@ same_lbas() {
 	if [ "$(tr '\n' ' ' < "$file")" = "$* " ]; then
 		ok "$name"
 	else
-		bad "$name" "got:    $(tr '\n' ' ' < "$file")" "wanted: $*"
+		bad "$name" "got:    $(head -n 40 "$file" | tr '\n' ' ')($(wc -l < "$file") LBAs)" "wanted: $*"
 	fi
 }
 
@@ -172,12 +172,32 @@ else
 	faulty_disk_down
 fi
 
+# --- a server that hangs (here: a read it holds for 30 s) ends at its lifetime (2 s), and the read
+# that waited on it in the loop device (uninterruptible) fails instead of hanging the suite ---
+if ! FAULTY_DISK_LIFETIME=2 faulty_disk_up "$out/d4" 16 --slow 10:30000 2> "$out/up4.err"; then
+	bad "faulty disk with a 2 s lifetime comes up" "$(cat "$out/up4.err")"
+else
+	t0=$EPOCHREALTIME
+	if ! read_sectors 10 1; then
+		took=$(echo "$EPOCHREALTIME - $t0" | bc)
+		ok "a read held by a server past its lifetime fails (after ${took}s, not 30)"
+	else
+		bad "a read held by a server past its lifetime fails" "$(cat "$out/d4/server.err")"
+	fi
+	if grep -q '^lifetime over 2$' "$FAULTY_LOG" && grep -q 'lifetime over' "$out/d4/server.err"; then
+		ok "the server says that its lifetime ended (log, stderr)"
+	else
+		bad "the server says that its lifetime ended (log, stderr)" "$(tail -n 2 "$FAULTY_LOG")"
+	fi
+	faulty_disk_down
+fi
+
 # --- nothing left behind: after faulty_disk_down (twice), and after a test killed with SIGKILL ---
 faulty_disk_down
 left() { losetup -j "$1/mnt/disk" | grep -q . || grep -qF " $1/mnt " /proc/self/mounts; }
 # gone DIR PID: no loop device over DIR's disk, no mount, no server PID.
 gone() { ! left "$1" && ! kill -0 "$2" 2> /dev/null; }
-if ! left "$out/d1" && ! left "$out/d2"; then
+if ! left "$out/d1" && ! left "$out/d2" && ! left "$out/d4"; then
 	ok "faulty_disk_down (twice) leaves no loop device and no mount"
 else
 	bad "faulty_disk_down (twice) leaves no loop device and no mount" "$(losetup -l)" "$(grep faulty /proc/self/mounts)"

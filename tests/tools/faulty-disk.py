@@ -22,6 +22,12 @@ are 512 bytes, numbered from 0 (LBA).  Options (each may be given many times):
   --pid-file FILE          the server's process id, written once mounted
   --owner PID              when process PID ends (a test killed with SIGKILL, which no trap
                            sees), detach the loop devices over the file and unmount
+  --lifetime SEC           after SEC seconds, end with SIGKILL, whatever this program is doing:
+                           the kernel then fails every pending and later read of the file
+                           (ENOTCONN, EIO through a loop device), so a server that hangs (a
+                           bug here) fails a suite instead of hanging it; a reader of the loop
+                           device waits in uninterruptible sleep, which no signal to it ends.
+                           Says so on stderr and in the log ("lifetime over SEC")
 
 The file is served with FUSE's direct_io: no page cache and no read-ahead between the reader
 and this program, so each read arrives here with its own offset and size, and a failure is not
@@ -80,6 +86,7 @@ class FaultyDisk(fuse.Operations):
         self.ready_fd = ready_fd
         self.pid_file = args.pid_file
         self.owner = args.owner
+        self.lifetime = args.lifetime
         self.mountpoint = os.path.abspath(args.mountpoint)
         self.now = time.time_ns()
 
@@ -94,6 +101,17 @@ class FaultyDisk(fuse.Operations):
             self.ready_fd = None
         if self.owner:
             threading.Thread(target=self.watch_owner, args=(path,), daemon=True).start()
+        if self.lifetime:
+            t = threading.Timer(self.lifetime, self.expire)
+            t.daemon = True
+            t.start()
+
+    def expire(self):
+        # Not through note(): its lock may be the very thing that hangs.
+        print('faulty-disk: lifetime over (%g s): ending with SIGKILL' % self.lifetime, file=sys.stderr)
+        if self.log:
+            self.log.write('lifetime over %g\n' % self.lifetime)
+        os.kill(os.getpid(), signal.SIGKILL)
 
     def watch_owner(self, mountpoint):
         while True:
@@ -205,6 +223,7 @@ def main():
     p.add_argument('--daemon', action='store_true')
     p.add_argument('--pid-file')
     p.add_argument('--owner', type=int)
+    p.add_argument('--lifetime', type=float)
     args = p.parse_args()
     try:
         size = os.stat(args.image).st_size

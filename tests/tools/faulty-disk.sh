@@ -10,6 +10,8 @@
 #       kernel refused it, said on stderr) and FAULTY_PID (the FUSE server).  Fails (1, a line on
 #       stderr) where FUSE or losetup does; what it had set up is taken down again.
 #       The options: --bad LBA[+COUNT], --slow LBA[+COUNT]:MS, --heal-on-write.
+#       The server ends itself (SIGKILL) after FAULTY_DISK_LIFETIME seconds (120 unless set), so
+#       that a hang of it fails the suite's I/O instead of hanging the suite (and CI) for good.
 #   faulty_disk_down
 #       detaches the loop device, unmounts, ends the server.  Safe twice and from a trap:
 #       trap faulty_disk_down EXIT INT TERM  (a test killed with SIGKILL runs no trap: the server
@@ -32,6 +34,7 @@ faulty_disk_up() {
 	truncate -s "${mb}M" "$FAULTY_DIR/image" || return 1
 	# The system's python3: python3-fusepy is a Debian package, a version manager's python lacks it.
 	if ! /usr/bin/python3 "$faulty_disk_tool" --daemon --pid-file "$FAULTY_DIR/pid" --owner "$BASHPID" \
+		--lifetime "${FAULTY_DISK_LIFETIME:-120}" \
 		--log "$FAULTY_LOG" "$@" "$FAULTY_DIR/image" "$FAULTY_DIR/mnt" 2> "$FAULTY_DIR/server.err"; then
 		echo "faulty-disk: the FUSE server did not start: $(tr '\n' ' ' < "$FAULTY_DIR/server.err")" >&2
 		faulty_disk_down
