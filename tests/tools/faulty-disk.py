@@ -27,7 +27,8 @@ are 512 bytes, numbered from 0 (LBA).  Options (each may be given many times):
                            (ENOTCONN, EIO through a loop device), so a server that hangs (a
                            bug here) fails a suite instead of hanging it; a reader of the loop
                            device waits in uninterruptible sleep, which no signal to it ends.
-                           Says so on stderr and in the log ("lifetime over SEC")
+                           Says so on stderr and in the log ("lifetime over SEC"); SIGALRM
+                           (its default action) ends it 2 s later should python itself hang
 
 The file is served with FUSE's direct_io: no page cache and no read-ahead between the reader
 and this program, so each read arrives here with its own offset and size, and a failure is not
@@ -101,10 +102,6 @@ class FaultyDisk(fuse.Operations):
             self.ready_fd = None
         if self.owner:
             threading.Thread(target=self.watch_owner, args=(path,), daemon=True).start()
-        if self.lifetime:
-            t = threading.Timer(self.lifetime, self.expire)
-            t.daemon = True
-            t.start()
 
     def expire(self):
         # Not through note(): its lock may be the very thing that hangs.
@@ -225,6 +222,8 @@ def main():
     p.add_argument('--owner', type=int)
     p.add_argument('--lifetime', type=float)
     args = p.parse_args()
+    if args.lifetime is not None and not args.lifetime > 0:
+        p.error('--lifetime: want seconds > 0')
     try:
         size = os.stat(args.image).st_size
     except OSError as e:
@@ -251,6 +250,13 @@ def main():
         os.setsid()
         ready_fd = w
     ops = FaultyDisk(args, ready_fd)
+    if args.lifetime:
+        # From the main thread, before the mount: a timer that says why, and behind it the kernel's
+        # own SIGALRM (default action: the end of the process), which needs no python thread to run.
+        timer = threading.Timer(args.lifetime, ops.expire)
+        timer.daemon = True
+        timer.start()
+        signal.alarm(int(args.lifetime) + 2)
     # foreground: libfuse's own daemonizing would fork after the mount, behind python's back.
     fuse.FUSE(ops, args.mountpoint, foreground=True, nothreads=False, direct_io=True,
               big_writes=True, fsname='faulty-disk', subtype='faulty-disk')
