@@ -26,7 +26,10 @@ if [ -n "$why" ]; then
 fi
 rm -rf "$out"
 mkdir -p "$out"
-trap faulty_disk_down EXIT INT TERM HUP
+# A signal ends the suite (a trap that only took the disk down would let it go on, to FAIL lines
+# and "end of suite"); the exit takes the disk down.
+trap faulty_disk_down EXIT
+trap 'exit 1' INT TERM HUP
 
 # rescue NAME: ddrescue over the whole faulty disk; the bad LBAs of its mapfile in $out/NAME.bad.
 rescue() {

@@ -14,7 +14,8 @@
 #       that a hang of it fails the suite's I/O instead of hanging the suite (and CI) for good.
 #   faulty_disk_down
 #       detaches the loop device, unmounts, ends the server.  Safe twice and from a trap:
-#       trap faulty_disk_down EXIT INT TERM  (a test killed with SIGKILL runs no trap: the server
+#       trap faulty_disk_down EXIT; trap 'exit 1' INT TERM HUP  (a signal must end the test too,
+#       not only take the disk down; a test killed with SIGKILL runs no trap: the server
 #       watches the process that called faulty_disk_up and does the same when it is gone).
 #
 # One faulty disk at a time per shell.
