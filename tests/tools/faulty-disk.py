@@ -1,0 +1,232 @@
+#!/usr/bin/python3
+"""A disk that fails and delays reads at chosen sectors, for the tests (FUSE, python3-fusepy).
+
+    faulty-disk.py [options] IMAGE MOUNTPOINT
+
+serves one file, MOUNTPOINT/disk, whose bytes are IMAGE's (read and written through).  Sectors
+are 512 bytes, numbered from 0 (LBA).  Options (each may be given many times):
+
+  --bad LBA[+COUNT]        reads that touch these sectors fail with EIO, and only those: a read
+                           of good and bad sectors fails as a whole, as a drive's would, and a
+                           reader that asks sector by sector finds the exact LBAs
+  --slow LBA[+COUNT]:MS    reads that touch these sectors take MS ms more (the largest MS of
+                           the sectors a read touches, once per read)
+  --heal-on-write          a write that covers a bad sector whole makes it good (as a drive
+                           reallocates a pending sector); one that covers part of a bad sector
+                           fails with EIO (the drive cannot read what it would keep)
+  --log FILE               a line per read and write, appended as it happens:
+                             read OFFSET SIZE FIRST_LBA LAST_LBA ok|EIO DELAY_MS
+                             write OFFSET SIZE FIRST_LBA LAST_LBA ok|EIO HEALED
+  --daemon                 return once the file system is mounted (exit 1 if it never was);
+                           the server goes on in the background
+  --pid-file FILE          the server's process id, written once mounted
+  --owner PID              when process PID ends (a test killed with SIGKILL, which no trap
+                           sees), detach the loop devices over the file and unmount
+
+The file is served with FUSE's direct_io: no page cache and no read-ahead between the reader
+and this program, so each read arrives here with its own offset and size, and a failure is not
+widened to a page.  SIGTERM, SIGINT and SIGHUP unmount and end the server (libfuse's handlers).
+"""
+import argparse
+import errno
+import os
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+
+try:
+    import fusepy as fuse  # Debian's python3-fusepy
+except ImportError:
+    import fuse  # pip's fusepy
+
+SECTOR = 512
+
+
+def lba_range(text):
+    first, _, count = text.partition('+')
+    first, count = int(first, 0), int(count, 0) if count else 1
+    if first < 0 or count < 1:
+        raise argparse.ArgumentTypeError('want LBA[+COUNT], COUNT >= 1: %r' % text)
+    return first, count
+
+
+def slow_range(text):
+    where, sep, ms = text.rpartition(':')
+    if not sep:
+        raise argparse.ArgumentTypeError('want LBA[+COUNT]:MS: %r' % text)
+    first, count = lba_range(where)
+    return first, count, int(ms, 0)
+
+
+class FaultyDisk(fuse.Operations):
+    use_ns = True
+
+    def __init__(self, args, ready_fd):
+        self.fd = os.open(args.image, os.O_RDWR)
+        self.size = os.fstat(self.fd).st_size
+        self.bad = set()
+        for first, count in args.bad:
+            self.bad.update(range(first, first + count))
+        self.slow = args.slow
+        self.heal = args.heal_on_write
+        self.log = open(args.log, 'a', buffering=1) if args.log else None
+        self.mutex = threading.Lock()
+        self.ready_fd = ready_fd
+        self.pid_file = args.pid_file
+        self.owner = args.owner
+        self.mountpoint = os.path.abspath(args.mountpoint)
+        self.now = time.time_ns()
+
+    def init(self, path):
+        # Mounted: tell whoever waits (--daemon's parent), then write the pid.
+        if self.pid_file:
+            with open(self.pid_file, 'w') as f:
+                f.write('%d\n' % os.getpid())
+        if self.ready_fd is not None:
+            os.write(self.ready_fd, b'up\n')
+            os.close(self.ready_fd)
+            self.ready_fd = None
+        if self.owner:
+            threading.Thread(target=self.watch_owner, args=(path,), daemon=True).start()
+
+    def watch_owner(self, mountpoint):
+        while True:
+            try:
+                os.kill(self.owner, 0)
+            except ProcessLookupError:
+                break
+            except PermissionError:
+                pass
+            time.sleep(0.2)
+        # The owner is gone: no loop device over the disk, then libfuse's SIGTERM (unmount, end).
+        disk = os.path.join(self.mountpoint, 'disk')
+        found = subprocess.run(['losetup', '-j', disk], capture_output=True, text=True).stdout
+        for dev in [line.split(':', 1)[0] for line in found.splitlines() if line]:
+            subprocess.run(['losetup', '-d', dev], capture_output=True)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    def note(self, *fields):
+        if self.log:
+            with self.mutex:
+                self.log.write(' '.join(str(f) for f in fields) + '\n')
+
+    def getattr(self, path, fh=None):
+        t = self.now
+        if path == '/':
+            return dict(st_mode=stat.S_IFDIR | 0o755, st_nlink=2, st_atime=t, st_mtime=t, st_ctime=t)
+        if path == '/disk':
+            return dict(st_mode=stat.S_IFREG | 0o644, st_nlink=1, st_size=self.size,
+                        st_blocks=(self.size + 511) // 512, st_atime=t, st_mtime=t, st_ctime=t)
+        raise fuse.FuseOSError(errno.ENOENT)
+
+    def readdir(self, path, fh):
+        return ['.', '..', 'disk']
+
+    def open(self, path, flags):
+        if path != '/disk':
+            raise fuse.FuseOSError(errno.ENOENT)
+        return 0
+
+    def truncate(self, path, length, fh=None):
+        # A disk does not change size.
+        raise fuse.FuseOSError(errno.EPERM)
+
+    def span(self, offset, size):
+        end = min(offset + size, self.size)
+        if end <= offset:
+            return None
+        return offset // SECTOR, (end - 1) // SECTOR
+
+    def read(self, path, size, offset, fh):
+        span = self.span(offset, size)
+        if span is None:
+            return b''
+        first, last = span
+        delay = max((ms for f, c, ms in self.slow if f <= last and first < f + c), default=0)
+        if delay:
+            time.sleep(delay / 1000)
+        with self.mutex:
+            failed = any(lba in self.bad for lba in range(first, last + 1))
+        self.note('read', offset, size, first, last, 'EIO' if failed else 'ok', delay)
+        if failed:
+            raise fuse.FuseOSError(errno.EIO)
+        return os.pread(self.fd, size, offset)
+
+    def write(self, path, data, offset, fh):
+        span = self.span(offset, len(data))
+        if span is None:
+            raise fuse.FuseOSError(errno.ENOSPC)
+        first, last = span
+        end = offset + len(data)
+        healed = 0
+        with self.mutex:
+            hit = [lba for lba in range(first, last + 1) if lba in self.bad]
+            if self.heal and hit:
+                part = [lba for lba in hit if lba * SECTOR < offset or (lba + 1) * SECTOR > end]
+                if part:
+                    self.note('write', offset, len(data), first, last, 'EIO', 0)
+                    raise fuse.FuseOSError(errno.EIO)
+                self.bad.difference_update(hit)
+                healed = len(hit)
+        n = os.pwrite(self.fd, data[:max(0, self.size - offset)], offset)
+        self.note('write', offset, len(data), first, last, 'ok', healed)
+        return n
+
+    def fsync(self, path, datasync, fh):
+        os.fsync(self.fd)
+        return 0
+
+    def flush(self, path, fh):
+        return 0
+
+    def release(self, path, fh):
+        return 0
+
+    def statfs(self, path):
+        return dict(f_bsize=SECTOR, f_frsize=SECTOR, f_blocks=self.size // SECTOR, f_namemax=255)
+
+
+def main():
+    p = argparse.ArgumentParser(description='A disk that fails and delays reads at chosen sectors.')
+    p.add_argument('image')
+    p.add_argument('mountpoint')
+    p.add_argument('--bad', type=lba_range, action='append', default=[])
+    p.add_argument('--slow', type=slow_range, action='append', default=[])
+    p.add_argument('--heal-on-write', action='store_true')
+    p.add_argument('--log')
+    p.add_argument('--daemon', action='store_true')
+    p.add_argument('--pid-file')
+    p.add_argument('--owner', type=int)
+    args = p.parse_args()
+    try:
+        size = os.stat(args.image).st_size
+    except OSError as e:
+        p.error('%s: %s' % (args.image, e.strerror))
+    if size == 0 or size % SECTOR:
+        p.error('%s: its size (%d) is not a whole number of 512-byte sectors' % (args.image, size))
+    if not os.path.isdir(args.mountpoint):
+        p.error('%s: not a directory' % args.mountpoint)
+    ready_fd = None
+    if args.daemon:
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid:
+            os.close(w)
+            up = os.read(r, 3) == b'up\n'
+            if not up:
+                print('faulty-disk: the file system did not mount', file=sys.stderr)
+            sys.exit(0 if up else 1)
+        os.close(r)
+        os.setsid()
+        ready_fd = w
+    ops = FaultyDisk(args, ready_fd)
+    # foreground: libfuse's own daemonizing would fork after the mount, behind python's back.
+    fuse.FUSE(ops, args.mountpoint, foreground=True, nothreads=False, direct_io=True,
+              big_writes=True, fsname='faulty-disk', subtype='faulty-disk')
+
+
+if __name__ == '__main__':
+    main()
