@@ -1,0 +1,204 @@
+#!/bin/bash
+# --surface-scan (issue 61) on loop devices with direct I/O: a whole scan's blocks and classes,
+# --scan-range in both forms and its short last block, the JSON field by field, a 4096-byte-sector
+# device (LBAs in its units), bad input (nothing read: the device's read counters in
+# /sys/block/loopN/stat do not move), and, on the faulty disk (tests/tools/faulty-disk.sh), the
+# unreadable LBAs held to ddrescue's map, a slow region, --scan-errors-max and SIGINT mid-scan
+# (the reads slowed by the faulty disk, the signal sent once its log shows a chosen read: no race).
+# Usage: surface-scan-tests.sh HDPARM OUTDIR.  Needs root.
+set -u
+H=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+out=$2/surface-scan
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck disable=SC2034 # lib.sh's ok and bad read it
+suite="surface-scan"
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+# shellcheck source=tests/tools/faulty-disk.sh
+. "$here/tools/faulty-disk.sh"
+
+if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
+	echo "skip surface-scan: needs root and losetup"
+	echo "end of suite"
+	exit 0
+fi
+rm -rf "$out"
+mkdir -p "$out"
+loops=()
+cleanup() {
+	local l
+	for l in "${loops[@]}"; do losetup -d "$l" 2> /dev/null; done
+	faulty_disk_down
+}
+trap cleanup EXIT INT TERM HUP
+
+# loop_up IMAGE SECTOR_BYTES: a loop device with direct I/O over IMAGE; its path on stdout.
+loop_up() { losetup --direct-io=on --sector-size "$2" --show -f "$1"; }
+
+# reads DEV: the number of reads the device completed (the first field of its stat);
+# bytes_read DEV: the bytes it read (the third, in 512-byte units whatever the sector size).
+reads() { awk '{ print $1 }' "/sys/block/${1#/dev/}/stat"; }
+bytes_read() { awk '{ print $3 * 512 }' "/sys/block/${1#/dev/}/stat"; }
+
+# jget FILE EXPR: EXPR of the first device's surface_scan object, in Python (s is the object).
+jget() {
+	python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["devices"][0]["surface_scan"]; print(eval(sys.argv[2]))' "$1" "$2" 2>&1
+}
+
+# check NAME GOT WANT
+check() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got:    $2" "wanted: $3"; fi; }
+
+# scan STEM ARGS...: hdparm ARGS; rc, $out/STEM.out and STEM.err.
+scan() {
+	local stem=$1
+	shift
+	"$H" "$@" > "$out/$stem.out" 2> "$out/$stem.err"
+	rc=$?
+}
+
+# --- a 64 MiB disk of 512-byte sectors: 131072 sectors, 512 blocks ---
+truncate -s 64M "$out/img512"
+d512=$(loop_up "$out/img512" 512) || { bad "losetup --direct-io=on" "no loop device"; exit 0; }
+loops+=("$d512")
+
+scan whole --surface-scan "$d512"
+check "a whole 64 MiB scan exits 0" "$rc" 0
+check "a whole scan: 512 blocks of 256 sectors, all read" \
+	"$(grep -E '^  read ' "$out/whole.out" | tr -s ' ')" " read 512 of 512"
+check "a whole scan: the text names the range and the sector size" \
+	"$(grep -c '^ surface scan of LBA 0 to 131071 (131072 sectors of 512 bytes, 512 blocks of 256 sectors), read-only:$' "$out/whole.out")" 1
+check "a whole scan: no unreadable LBA, no slow region" \
+	"$(grep -c -e '^ unreadable LBAs: none$' -e '^ slow regions (adjacent blocks of 150 ms or more): none$' "$out/whole.out")" 2
+sum=$(awk '$1 == "<" || $1 == ">=" { n += $(NF) } $1 == "unreadable" && NF == 2 { n += $2 } END { print n }' "$out/whole.out")
+check "a whole scan: the classes' counts sum to the blocks read" "$sum" 512
+
+scan json --json --surface-scan --scan-range 1000+300 "$d512"
+check "--scan-range FIRST+COUNT exits 0" "$rc" 0
+check "--json: the fields, in the issue's order" "$(jget "$out/json.out" '",".join(s.keys())')" \
+	"first_lba,last_lba,logical_sector_bytes,block_sectors,blocks,blocks_read,completed,histogram,unreadable_lbas,slow_regions,seconds,bytes_per_second"
+check "--json: 1000+300 is LBA 1000 to 1299, 512-byte sectors, 2 blocks (the last of 44 sectors)" \
+	"$(jget "$out/json.out" '(s["first_lba"], s["last_lba"], s["logical_sector_bytes"], s["block_sectors"], s["blocks"], s["blocks_read"], s["completed"])')" \
+	"(1000, 1299, 512, 256, 2, 2, True)"
+check "--json: the histogram's classes, summing to blocks_read" \
+	"$(jget "$out/json.out" '(",".join(s["histogram"]), sum(s["histogram"].values()))')" \
+	"('lt_5ms,lt_20ms,lt_50ms,lt_150ms,lt_500ms,ge_500ms,unreadable', 2)"
+check "--json: no unreadable LBA, no slow region, a time and a rate" \
+	"$(jget "$out/json.out" '(s["unreadable_lbas"], s["slow_regions"], type(s["seconds"]).__name__, s["bytes_per_second"] > 0)')" \
+	"([], [], 'float', True)"
+b0=$(bytes_read "$d512")
+scan last --json --surface-scan --scan-range 130000-131071 "$d512"
+check "--scan-range FIRST-LAST to the last LBA: 1072 sectors, 5 blocks (the last of 48), read once" \
+	"$(jget "$out/last.out" '(s["first_lba"], s["last_lba"], s["blocks"], s["blocks_read"], s["completed"])') $(($(bytes_read "$d512") - b0))" \
+	"(130000, 131071, 5, 5, True) $((1072 * 512))"
+scan one --json --surface-scan --scan-range 7-7 "$d512"
+check "--scan-range of one LBA: one block" "$rc $(jget "$out/one.out" '(s["blocks"], s["blocks_read"])')" "0 (1, 1)"
+
+# --- bad input: one line on stderr, a non-zero exit, nothing read ---
+before=$(reads "$d512")
+n=0
+for args in "--scan-range 0-131072" "--scan-range 131072+1" "--scan-range 5-3" "--scan-range 0+0" \
+	"--scan-range a-b" "--scan-range 5" "--scan-range 1-2x" "--scan-range -1-5" "--scan-range 18446744073709551615+2" \
+	"--scan-errors-max 0"; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086 # the words of args are the options
+	scan bad$n --surface-scan $args "$d512"
+	if [ "$rc" != 0 ] && [ "$(wc -l < "$out/bad$n.err")" = 1 ]; then
+		ok "refused, one line on stderr: --surface-scan $args"
+	else
+		bad "refused, one line on stderr: --surface-scan $args" "rc $rc" "$(cat "$out/bad$n.err")"
+	fi
+done
+for args in "--scan-range 0-7" "--scan-errors-max 3"; do
+	# shellcheck disable=SC2086
+	scan alone $args "$d512"
+	check "$args without --surface-scan: refused, one line" "$rc $(cat "$out/alone.err")" \
+		"22 --scan-range and --scan-errors-max go with --surface-scan"
+done
+check "bad input: the device read nothing" "$(reads "$d512")" "$before"
+
+# --- 4096-byte logical sectors: 64 MiB is 16384 LBAs of 4096 bytes, 64 blocks ---
+truncate -s 64M "$out/img4k"
+if d4k=$(loop_up "$out/img4k" 4096); then
+	loops+=("$d4k")
+	scan k4 --json --surface-scan "$d4k"
+	check "4096-byte sectors: LBAs in its units (0 to 16383), 64 blocks" \
+		"$rc $(jget "$out/k4.out" '(s["first_lba"], s["last_lba"], s["logical_sector_bytes"], s["blocks"], s["blocks_read"])')" \
+		"0 (0, 16383, 4096, 64, 64)"
+	b0=$(bytes_read "$d4k")
+	scan k4r --json --surface-scan --scan-range 16000+384 "$d4k"
+	check "4096-byte sectors: --scan-range 16000+384 reaches the last LBA, 2 blocks, 384 sectors of 4096 read" \
+		"$rc $(jget "$out/k4r.out" '(s["first_lba"], s["last_lba"], s["blocks"], s["blocks_read"])') $(($(bytes_read "$d4k") - b0))" \
+		"0 (16000, 16383, 2, 2) $((384 * 4096))"
+	scan k4bad --surface-scan --scan-range 0-16384 "$d4k"
+	check "4096-byte sectors: LBA 16384 is past the end" "$rc" 22
+else
+	bad "losetup --sector-size 4096" "no loop device"
+fi
+
+# --- the faulty disk: unreadable LBAs as ddrescue names them, slow regions, the limit, SIGINT ---
+why=""
+[ -c /dev/fuse ] || why="no /dev/fuse"
+[ -n "$why" ] || /usr/bin/python3 -c 'import fusepy' 2> /dev/null || why="no python3-fusepy"
+[ -n "$why" ] || command -v ddrescue > /dev/null || why="no ddrescue"
+if [ -n "$why" ]; then
+	echo "skip surface-scan: the faulty disk: $why"
+	echo "end of suite"
+	exit 0
+fi
+
+# A 4 MiB disk (8192 sectors, 32 blocks): LBA 0, a run across blocks 255-257, a lone one, the last
+# LBA bad; sectors 1000-1599 slow (blocks 768 to 1791, four adjacent blocks: one region).
+mkdir -p "$out/fd"
+if faulty_disk_up "$out/fd" 4 --bad 0 --bad 255+3 --bad 4000 --bad 8191 --slow 1000+600:160 2> "$out/fd.err"; then
+	scan fault --json --surface-scan "$FAULTY_DEV"
+	rm -f "$out/fd.map"
+	ddrescue -d -b 512 -f "$FAULTY_DEV" /dev/null "$out/fd.map" > "$out/fd.ddrescue" 2>&1
+	want=$(faulty_disk_bad_lbas "$out/fd.map" | paste -sd, -)
+	check "the faulty disk: ddrescue names the bad LBAs made" "$want" "0,255,256,257,4000,8191"
+	check "unreadable_lbas equal ddrescue's map; exit 5" \
+		"$rc $(jget "$out/fault.out" '",".join(map(str, s["unreadable_lbas"]))')" "5 $want"
+	check "the unreadable blocks are counted, every block read, completed" \
+		"$(jget "$out/fault.out" '(s["histogram"]["unreadable"], s["blocks_read"], s["completed"], sum(s["histogram"].values()))')" \
+		"(4, 32, True, 32)"
+	check "the slow sectors: one merged region over their blocks, worst at least 150 ms" \
+		"$(jget "$out/fault.out" '[(r["first_lba"], r["last_lba"], r["worst_ms"] >= 150) for r in s["slow_regions"]]')" \
+		"[(768, 1791, True)]"
+	scan faulttext --surface-scan "$FAULTY_DEV"
+	check "text: the unreadable LBAs listed" "$rc $(grep '^ unreadable LBAs:' "$out/faulttext.out")" \
+		"5  unreadable LBAs: 0, 255, 256, 257, 4000, 8191"
+	scan max --json --surface-scan --scan-errors-max 3 "$FAULTY_DEV"
+	check "--scan-errors-max 3: stops after the third, exit 5, not completed" \
+		"$rc $(jget "$out/max.out" '(s["unreadable_lbas"], s["blocks_read"], s["completed"])') $(cat "$out/max.err")" \
+		"5 ([0, 255, 256], 2, False)  --surface-scan: stopped after 3 unreadable sectors (--scan-errors-max), before LBA 257"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up" "$(cat "$out/fd.err")"
+fi
+
+# SIGINT mid-scan: every read 100 ms slower; the signal once the faulty disk has logged the read of
+# the block at 1024 (the scan is then at most one block further): the block in flight is read and
+# counted, nothing more is asked, what was read is reported, exit 4.
+mkdir -p "$out/fi"
+if faulty_disk_up "$out/fi" 4 --slow 0+8192:100 2> "$out/fi.err"; then
+	"$H" --json --surface-scan "$FAULTY_DEV" > "$out/int.out" 2> "$out/int.err" &
+	pid=$!
+	if until_true 30 grep -q '^read [0-9]* [0-9]* 1024 ' "$FAULTY_LOG"; then
+		kill -INT "$pid"
+	fi
+	wait "$pid"
+	rc=$?
+	got=$(jget "$out/int.out" 's["blocks_read"]')
+	logged=$(grep -c '^read ' "$FAULTY_LOG")
+	if [ "$rc" = 4 ] && [ "$got" -ge 5 ] 2> /dev/null && [ "$got" -lt 32 ] && [ "$logged" = "$got" ]; then
+		ok "SIGINT mid-scan: exit 4, $got blocks read and reported, no read after"
+	else
+		bad "SIGINT mid-scan: exit 4, the blocks read reported, no read after" "rc $rc, blocks_read $got, reads logged $logged"
+	fi
+	check "SIGINT mid-scan: not completed, the histogram sums to blocks_read, stderr says where it stopped" \
+		"$(jget "$out/int.out" '(s["completed"], sum(s["histogram"].values()))') $(cat "$out/int.err")" \
+		"(False, $got)  --surface-scan: interrupted: $got of 32 blocks read, stopped before LBA $((got * 256))"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up (slow)" "$(cat "$out/fi.err")"
+fi
+echo "end of suite"
