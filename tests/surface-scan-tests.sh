@@ -69,6 +69,7 @@ check "a whole scan: the text names the range and the sector size" \
 	"$(grep -c '^ surface scan of LBA 0 to 131071 (131072 sectors of 512 bytes, 512 blocks of 256 sectors), read-only:$' "$out/whole.out")" 1
 check "a whole scan: no unreadable LBA, no slow region" \
 	"$(grep -c -e '^ unreadable LBAs: none$' -e '^ slow regions (adjacent blocks of 150 ms or more): none$' "$out/whole.out")" 2
+check "a whole scan without a terminal: nothing on stderr (no status line)" "$(wc -c < "$out/whole.err")" 0
 sum=$(awk '$1 == "<" || $1 == ">=" { n += $(NF) } $1 == "unreadable" && NF == 2 { n += $2 } END { print n }' "$out/whole.out")
 check "a whole scan: the classes' counts sum to the blocks read" "$sum" 512
 
@@ -173,6 +174,24 @@ if faulty_disk_up "$out/fd" 4 --bad 0 --bad 255+3 --bad 4000 --bad 8191 --slow 1
 	faulty_disk_down
 else
 	bad "the faulty disk comes up" "$(cat "$out/fd.err")"
+fi
+
+# On a terminal (script(1)): the status line, with the unreadable sector of block 0 counted.  Blocks
+# 1 to 7 take 100 ms more each: the line is drawn every 0.25 s, so at least twice, whatever the load.
+mkdir -p "$out/ft"
+if faulty_disk_up "$out/ft" 1 --bad 10 --slow 256+1792:100 2> "$out/ft.err"; then
+	script -qec "$H --surface-scan $FAULTY_DEV" /dev/null > "$out/tty.out" < /dev/null
+	rc=$?
+	n=$(grep -ao 'scan: [0-9.]*% done, LBA [0-9]*, [0-9]* MB/s, [0-9]*:[0-9][0-9]:[0-9][0-9] left, 1 unreadable' "$out/tty.out" | wc -l)
+	if [ "$rc" = 5 ] && [ "$n" -ge 2 ] && grep -aq '^ unreadable LBAs: 10' "$out/tty.out"; then
+		ok "on a terminal: the status line (share, LBA, MB/s, time left, unreadable so far), $n times"
+	else
+		bad "on a terminal: the status line (share, LBA, MB/s, time left, unreadable so far)" "exit $rc, $n lines" \
+			"$(od -c "$out/tty.out" | tail -n 6)"
+	fi
+	faulty_disk_down
+else
+	bad "the faulty disk comes up (terminal)" "$(cat "$out/ft.err")"
 fi
 
 # SIGINT mid-scan: every read 100 ms slower; the signal once the faulty disk has logged the read of
