@@ -94,6 +94,21 @@ check "--scan-range FIRST-LAST to the last LBA: 1072 sectors, 5 blocks (the last
 scan one --json --surface-scan --scan-range 7-7 "$d512"
 check "--scan-range of one LBA: one block" "$rc $(jget "$out/one.out" '(s["blocks"], s["blocks_read"])')" "0 (1, 1)"
 
+# What reaches the device (strace): opened read-only, O_DIRECT for the reads; 0+600 is blocks of
+# 131072 bytes in order and a last one of 88 sectors; nothing written.
+if command -v strace > /dev/null; then
+	strace -y -e trace=openat,open,pread64,pwrite64,write,writev,pwritev,io_uring_enter,io_submit -o "$out/strace" \
+		"$H" --surface-scan --scan-range 0+600 "$d512" > /dev/null 2>&1
+	check "strace: the device opened read-only, the scan's reads O_DIRECT" \
+		"$(grep -c "open.*\"$d512\", O_RDONLY" "$out/strace") $(grep -c "open.*\"$d512\", O_RDONLY|O_DIRECT" "$out/strace") $(grep "open.*\"$d512\"" "$out/strace" | grep -c -e O_WRONLY -e O_RDWR)" \
+		"2 1 0"
+	check "strace: the reads, in order, the last one shorter; no write to the device" \
+		"$(grep "<$d512>" "$out/strace" | sed -n 's/^pread64([0-9]*<[^>]*>, [^,]*, \([0-9]*\), \([0-9]*\)) = \([0-9]*\)$/\1@\2=\3/p' | paste -sd' ' -) $(grep "<$d512>" "$out/strace" | grep -c -e '^write' -e '^pwrite')" \
+		"131072@0=131072 131072@131072=131072 45056@262144=45056 0"
+else
+	echo "skip surface-scan: strace: not installed"
+fi
+
 # --- bad input: one line on stderr, a non-zero exit, nothing read ---
 before=$(reads "$d512")
 n=0
@@ -220,4 +235,41 @@ if faulty_disk_up "$out/fi" 4 --slow 0+8192:100 2> "$out/fi.err"; then
 else
 	bad "the faulty disk comes up (slow)" "$(cat "$out/fi.err")"
 fi
+# SIGINT, SIGTERM and SIGHUP with no timing at all: the FUSE server stopped (SIGSTOP), so the scan's
+# first read is held in the device; once hdparm waits in it (state D, and on x86_64 or arm64 in
+# pread64) and the signal is pending, the server goes on: the block in flight is read and counted,
+# and nothing more: exactly one block, exit 4.
+# waits_in_read PID: PID is blocked in the device's read.
+waits_in_read() {
+	local nr
+	case "$(uname -m)" in x86_64) nr=17 ;; aarch64) nr=67 ;; *) nr="" ;; esac
+	[ "$(awk '{ print $3 }' "/proc/$1/stat" 2> /dev/null)" = D ] || return 1
+	[ -z "$nr" ] || [ "$(cut -d' ' -f1 "/proc/$1/syscall" 2> /dev/null)" = "$nr" ]
+}
+# pending PID: a signal waits for PID.
+pending() { awk '/^(ShdPnd|SigPnd):/ && $2 !~ /^0+$/ { f = 1 } END { exit !f }' "/proc/$1/status" 2> /dev/null; }
+mkdir -p "$out/fh"
+for sig in INT TERM HUP; do
+	if ! faulty_disk_up "$out/fh" 1 2> "$out/fh.err"; then
+		bad "the faulty disk comes up (hold)" "$(cat "$out/fh.err")"
+		break
+	fi
+	udevadm settle 2> /dev/null
+	kill -STOP "$FAULTY_PID"
+	"$H" --json --surface-scan "$FAULTY_DEV" > "$out/hold$sig.out" 2> "$out/hold$sig.err" &
+	pid=$!
+	held=no
+	if until_true 20 waits_in_read "$pid"; then
+		held=yes
+		kill -"$sig" "$pid"
+		until_true 10 pending "$pid" || held="no pending signal"
+	fi
+	kill -CONT "$FAULTY_PID"
+	wait "$pid"
+	rc=$?
+	check "SIG$sig while the first block is read: it is read and counted, nothing more, exit 4" \
+		"$held $rc $(jget "$out/hold$sig.out" '(s["blocks"], s["blocks_read"], s["completed"], sum(s["histogram"].values()))') $(cat "$out/hold$sig.err")" \
+		"yes 4 (8, 1, False, 1)  --surface-scan: interrupted: 1 of 8 blocks read, stopped before LBA 256"
+	faulty_disk_down
+done
 echo "end of suite"
