@@ -645,9 +645,10 @@ int main(int argc, char **argv)
 		/*
 		 * "Program aborted." means what it says: no later device is
 		 * touched.  Where a dangerous command failed, 9.65 exited too;
-		 * a run that only queries goes on to the next device.
+		 * a run that only queries goes on to the next device.  A signal
+		 * that ended a long operation (a scan, a wait) ends the run.
 		 */
-		if (refused || (err && carries_dangerous_option(&ps.jobs[i].s)))
+		if (refused || err == EINTR || (err && carries_dangerous_option(&ps.jobs[i].s)))
 			break;
 	}
 	fflush(stdout);

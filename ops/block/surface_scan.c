@@ -68,6 +68,16 @@ static int read_sectors(void *ctx, uint64_t lba, uint32_t sectors)
 	return io->short_read ? ENXIO : 0;
 }
 
+/*
+ * A read of the sector-by-sector search: a signal ends the search at once.
+ * On a dying disk each sector may take the kernel's retries, seconds each,
+ * and a block holds 256 of them: Ctrl-C must not wait for them all.
+ */
+static int search_read(void *ctx, uint64_t lba, uint32_t sectors)
+{
+	return poll_wait_interrupted() ? EINTR : read_sectors(ctx, lba, sectors);
+}
+
 static void draw(struct status_line *st, const struct scan_result *r, double t0)
 {
 	double t = monotonic_seconds() - t0;
@@ -96,14 +106,18 @@ static int scan_block(struct scan_io *io, struct scan_result *r, uint64_t lba, u
 		return err;
 	}
 	if (err) {
-		err = scan_search(r, lba, n, read_sectors, io, errors_max, &stop->at);
+		/* Ended by a signal (or the disk gone) within the search: the block is not counted, what it named stays listed. */
+		err = scan_search(r, lba, n, search_read, io, errors_max, &stop->at);
 		if (err)
 			return err;
 		/* A block that failed once but whose every sector then read is counted by its time, searches and all. */
 		ms = (monotonic_seconds() - t) * 1e3;
 	}
 	err = scan_note_block(r, lba, n, ms, r->nbad > before);
-	if (!err && errors_max && r->nbad >= errors_max && r->next_lba <= r->last_lba) {
+	if (err)
+		stop->at = lba;
+	/* The search stops at the limit's last sector: what follows it, in this block too, is not read. */
+	else if (errors_max && r->nbad >= errors_max && r->bad[r->nbad - 1] < r->last_lba) {
 		stop->at_max = true;
 		stop->at = r->bad[r->nbad - 1] + 1;
 	}
@@ -240,7 +254,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	struct scan_io io;
 	unsigned long long bytes;
 	uint64_t first, last;
-	struct stat st;
+	struct stat st, again;
 	int sector = 0, err;
 	double t0, seconds;
 
@@ -259,6 +273,12 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	err = readq_open_or_one(&io.q, dev->path, 1, (size_t)SCAN_BLOCK_SECTORS * (unsigned int)sector, "--surface-scan");
 	if (err)
 		return err;
+	/* The path opened again must still name the device checked (a link changed meanwhile). */
+	if (fstat(io.q.fd, &again) || again.st_rdev != st.st_rdev || io.q.sector != (unsigned int)sector) {
+		complain(" --surface-scan: %s changed while it was opened\n", dev->path);
+		readq_close(&io.q);
+		return ENODEV;
+	}
 	scan_result_init(&r, first, last, io.q.sector);
 	t0 = monotonic_seconds();
 	err = scan_range(&io, &r, s->v[OPT_SCAN_ERRORS_MAX].given ? s->v[OPT_SCAN_ERRORS_MAX].num : 0,
