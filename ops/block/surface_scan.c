@@ -29,6 +29,8 @@
 struct scan_io {
 	struct readq q;
 	bool short_read;	/* the last read returned fewer bytes than asked */
+	bool read_one;		/* a block was read whole: good_lba is its first sector */
+	uint64_t good_lba;
 };
 
 /* What ended the scan before the range's end. */
@@ -36,6 +38,8 @@ struct scan_stop {
 	int err;		/* the errno; EINTR: a signal; 0 with at_max: --scan-errors-max */
 	uint64_t at;		/* the LBA it stopped at */
 	bool at_max;
+	bool gone;		/* a sector read before fails now: the disk stopped answering */
+	uint64_t good_lba;	/* ... that sector */
 };
 
 /* One read of sectors at lba into the first buffer: a whole block through the queue, anything shorter with pread(). */
@@ -113,7 +117,24 @@ static int scan_block(struct scan_io *io, struct scan_result *r, uint64_t lba, u
 		/* A block that failed once but whose every sector then read is counted by its time, searches and all. */
 		ms = (monotonic_seconds() - t) * 1e3;
 	}
+	/*
+	 * Every sector failed: a disk that dropped off its bus (or whose
+	 * backing is gone) fails every read with EIO as a bad medium does.  A
+	 * sector read earlier must still read; if not, the disk stopped
+	 * answering, and this block's "unreadable" sectors are not the medium's.
+	 */
+	if (r->nbad - before == n && io->read_one && read_sectors(io, io->good_lba, 1)) {
+		r->nbad = before;
+		stop->at = lba;
+		stop->gone = true;
+		stop->good_lba = io->good_lba;
+		return ENXIO;
+	}
 	err = scan_note_block(r, lba, n, ms, r->nbad > before);
+	if (!err && r->nbad == before) {
+		io->read_one = true;
+		io->good_lba = lba;
+	}
 	if (err)
 		stop->at = lba;
 	/* The search stops at the limit's last sector: what follows it, in this block too, is not read. */
@@ -241,6 +262,10 @@ static void say_stop(const struct device *dev, const struct scan_result *r, cons
 	else if (stop->err == EINTR)
 		complain(" --surface-scan: interrupted: %llu of %llu blocks read, stopped before LBA %llu\n",
 			 (unsigned long long)r->blocks_read, (unsigned long long)r->blocks, (unsigned long long)stop->at);
+	else if (stop->gone)
+		complain(" --surface-scan: %s stopped answering: LBA %llu, read before, fails now; the scan stopped at LBA %llu"
+			 " (%llu of %llu blocks read)\n", dev->path, (unsigned long long)stop->good_lba, (unsigned long long)stop->at,
+			 (unsigned long long)r->blocks_read, (unsigned long long)r->blocks);
 	else if (stop->err)
 		complain(" --surface-scan: reading %s at LBA %llu failed: %s; the scan stopped there (%llu of %llu blocks read)\n",
 			 dev->path, (unsigned long long)stop->at, short_read ? "short read" : strerror(stop->err),
