@@ -204,7 +204,7 @@ static void say_text(const struct device *dev, const struct scan_result *r, doub
 	    (unsigned long long)r->first_lba, (unsigned long long)r->last_lba,
 	    sectors, r->sector_bytes, (unsigned long long)r->blocks,
 	    SCAN_BLOCK_SECTORS);
-	out("  %-12s %12s\n", "block read", "blocks");
+	out("  %-12s %12s\n", "read in", "blocks");
 	for (int c = 0; c < SCAN_CLASSES; c++)
 		out("  %-12s %12llu\n", scan_class_labels[c], (unsigned long long)r->histogram[c]);
 	out("  %-12s %12llu of %llu\n", "read", (unsigned long long)r->blocks_read, (unsigned long long)r->blocks);
@@ -248,7 +248,7 @@ static void say_json(const struct scan_result *r, double seconds)
 		json_object_end();
 	}
 	json_array_end();
-	json_fixed("seconds", seconds, 3);
+	json_fixed("seconds", seconds, 6);
 	json_uint("bytes_per_second", seconds > 0 ? (uint64_t)((double)r->bytes_read / seconds) : 0);
 	json_object_end();
 }
