@@ -38,7 +38,7 @@ loop_up() { losetup --direct-io=on --sector-size "$2" --show -f "$1"; }
 # reads DEV: the number of reads the device completed (the first field of its stat);
 # bytes_read DEV: the bytes it read (the third, in 512-byte units whatever the sector size).
 reads() { awk '{ print $1 }' "/sys/block/${1#/dev/}/stat"; }
-bytes_read() { awk '{ print $3 * 512 }' "/sys/block/${1#/dev/}/stat"; }
+bytes_read() { echo $(($(awk '{ print $3 }' "/sys/block/${1#/dev/}/stat") * 512)); }
 
 # jget FILE EXPR: EXPR of the first device's surface_scan object, in Python (s is the object).
 jget() {
@@ -235,6 +235,30 @@ if faulty_disk_up "$out/fi" 4 --slow 0+8192:100 2> "$out/fi.err"; then
 else
 	bad "the faulty disk comes up (slow)" "$(cat "$out/fi.err")"
 fi
+# SIGINT during the sector-by-sector search of a failed block (block 0 all bad, each sector read
+# 50 ms slower: 256 of them would take 13 s): the search ends at the signal, sent once five sector
+# reads are logged; the sectors named so far are listed, the block is not counted, exit 4.
+mkdir -p "$out/fs"
+if faulty_disk_up "$out/fs" 1 --bad 0+256 --slow 0+256:50 2> "$out/fs.err"; then
+	"$H" --json --surface-scan "$FAULTY_DEV" > "$out/search.out" 2> "$out/search.err" &
+	pid=$!
+	five_sector_reads() { [ "$(grep -c '^read [0-9]* 512 ' "$FAULTY_LOG")" -ge 5 ]; }
+	until_true 30 five_sector_reads && kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	n=$(grep -c '^read [0-9]* 512 ' "$FAULTY_LOG")
+	got=$(jget "$out/search.out" '(s["blocks_read"], s["completed"], s["unreadable_lbas"] == list(range(len(s["unreadable_lbas"]))), len(s["unreadable_lbas"]) >= 5)')
+	if [ "$rc" = 4 ] && [ "$got" = "(0, False, True, True)" ] && [ "$n" -lt 128 ]; then
+		ok "SIGINT during the search of a failed block: it ends there ($n sector reads), exit 4"
+	else
+		bad "SIGINT during the search of a failed block: it ends there, exit 4" "rc $rc, $got, $n sector reads" \
+			"$(cat "$out/search.err")"
+	fi
+	faulty_disk_down
+else
+	bad "the faulty disk comes up (search)" "$(cat "$out/fs.err")"
+fi
+
 # SIGINT, SIGTERM and SIGHUP with no timing at all: the FUSE server stopped (SIGSTOP), so the scan's
 # first read is held in the device; once hdparm waits in it (state D, and on x86_64 or arm64 in
 # pread64) and the signal is pending, the server goes on: the block in flight is read and counted,
