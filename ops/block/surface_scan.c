@@ -200,10 +200,9 @@ static void say_text(const struct device *dev, const struct scan_result *r, doub
 	double mb = (double)r->bytes_read / 1e6;
 	unsigned long long sectors = r->last_lba - r->first_lba + 1;
 
-	out(" surface scan of LBA %llu to %llu (%llu sectors of %u bytes, %llu blocks of %u sectors), read-only:\n",
-	    (unsigned long long)r->first_lba, (unsigned long long)r->last_lba,
-	    sectors, r->sector_bytes, (unsigned long long)r->blocks,
-	    SCAN_BLOCK_SECTORS);
+	out(" surface scan of LBA %llu to %llu (%llu sector%s of %u bytes, %llu block%s of %u sectors), read-only:\n",
+	    (unsigned long long)r->first_lba, (unsigned long long)r->last_lba, sectors, sectors == 1 ? "" : "s",
+	    r->sector_bytes, (unsigned long long)r->blocks, r->blocks == 1 ? "" : "s", SCAN_BLOCK_SECTORS);
 	out("  %-12s %12s\n", "read in", "blocks");
 	for (int c = 0; c < SCAN_CLASSES; c++)
 		out("  %-12s %12llu\n", scan_class_labels[c], (unsigned long long)r->histogram[c]);
