@@ -64,7 +64,7 @@ loops+=("$d512")
 scan whole --surface-scan "$d512"
 check "a whole 64 MiB scan exits 0" "$rc" 0
 check "a whole scan: 512 blocks of 256 sectors, all read" \
-	"$(grep -E '^  read ' "$out/whole.out" | tr -s ' ')" " read 512 of 512"
+	"$(grep -E '^  read +[0-9]' "$out/whole.out" | tr -s ' ')" " read 512 of 512"
 check "a whole scan: the text names the range and the sector size" \
 	"$(grep -c '^ surface scan of LBA 0 to 131071 (131072 sectors of 512 bytes, 512 blocks of 256 sectors), read-only:$' "$out/whole.out")" 1
 check "a whole scan: no unreadable LBA, no slow region" \
@@ -211,10 +211,10 @@ fi
 
 # SIGINT mid-scan: every read 100 ms slower; the signal once the faulty disk has logged the read of
 # the block at 1024 (the scan is then at most one block further): the block in flight is read and
-# counted, nothing more is asked, what was read is reported, exit 4.
+# counted, nothing more is asked, what was read is reported, exit 4; the second device is not begun.
 mkdir -p "$out/fi"
 if faulty_disk_up "$out/fi" 4 --slow 0+8192:100 2> "$out/fi.err"; then
-	"$H" --json --surface-scan "$FAULTY_DEV" > "$out/int.out" 2> "$out/int.err" &
+	"$H" --json --surface-scan "$FAULTY_DEV" "$d512" > "$out/int.out" 2> "$out/int.err" &
 	pid=$!
 	if until_true 30 grep -q '^read [0-9]* [0-9]* 1024 ' "$FAULTY_LOG"; then
 		kill -INT "$pid"
@@ -231,6 +231,8 @@ if faulty_disk_up "$out/fi" 4 --slow 0+8192:100 2> "$out/fi.err"; then
 	check "SIGINT mid-scan: not completed, the histogram sums to blocks_read, stderr says where it stopped" \
 		"$(jget "$out/int.out" '(s["completed"], sum(s["histogram"].values()))') $(cat "$out/int.err")" \
 		"(False, $got)  --surface-scan: interrupted: $got of 32 blocks read, stopped before LBA $((got * 256))"
+	check "SIGINT mid-scan: the next device is not scanned" \
+		"$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["devices"]))' "$out/int.out")" 1
 	faulty_disk_down
 else
 	bad "the faulty disk comes up (slow)" "$(cat "$out/fi.err")"
@@ -257,6 +259,28 @@ if faulty_disk_up "$out/fs" 1 --bad 0+256 --slow 0+256:50 2> "$out/fs.err"; then
 	faulty_disk_down
 else
 	bad "the faulty disk comes up (search)" "$(cat "$out/fs.err")"
+fi
+
+# A disk that stops answering (the FUSE server killed mid-scan, as a disk drops off its bus): every
+# sector after fails, and so does a sector read before; the scan ends there, exit 6 (ENXIO), and
+# the sectors of the block that failed are not listed as unreadable.
+mkdir -p "$out/fk"
+if faulty_disk_up "$out/fk" 16 --slow 0+32768:20 2> "$out/fk.err"; then
+	"$H" --json --surface-scan "$FAULTY_DEV" > "$out/gone.out" 2> "$out/gone.err" &
+	pid=$!
+	until_true 30 grep -q '^read [0-9]* [0-9]* 2048 ' "$FAULTY_LOG" && kill -KILL "$FAULTY_PID"
+	wait "$pid"
+	rc=$?
+	got=$(jget "$out/gone.out" '(s["unreadable_lbas"], s["completed"], s["blocks_read"] < s["blocks"])')
+	if [ "$rc" = 6 ] && [ "$got" = "([], False, True)" ] && grep -q 'stopped answering' "$out/gone.err"; then
+		ok "a disk that stops answering: the scan ends there, exit 6, no sector listed unreadable"
+	else
+		bad "a disk that stops answering: the scan ends there, exit 6, no sector listed unreadable" "rc $rc, $got" \
+			"$(cat "$out/gone.err")"
+	fi
+	faulty_disk_down
+else
+	bad "the faulty disk comes up (gone)" "$(cat "$out/fk.err")"
 fi
 
 # SIGINT, SIGTERM and SIGHUP with no timing at all: the FUSE server stopped (SIGSTOP), so the scan's
