@@ -32,8 +32,13 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM HUP
 
+# settle: udev's probes of a new device done (where udev runs), so that no read but hdparm's is
+# counted or logged after it.
+settle() { command -v udevadm > /dev/null && udevadm settle 2> /dev/null; true; }
 # loop_up IMAGE SECTOR_BYTES: a loop device with direct I/O over IMAGE; its path on stdout.
-loop_up() { losetup --direct-io=on --sector-size "$2" --show -f "$1"; }
+loop_up() { losetup --direct-io=on --sector-size "$2" --show -f "$1" && settle; }
+# disk_up ARGS...: faulty_disk_up ARGS, udev's reads of it done and out of its log.
+disk_up() { faulty_disk_up "$@" && settle && : > "$FAULTY_LOG"; }
 
 # reads DEV: the number of reads the device completed (the first field of its stat);
 # bytes_read DEV: the bytes it read (the third, in 512-byte units whatever the sector size).
@@ -165,7 +170,7 @@ fi
 # A 4 MiB disk (8192 sectors, 32 blocks): LBA 0, a run across blocks 255-257, a lone one, the last
 # LBA bad; sectors 1000-1599 slow (blocks 768 to 1791, four adjacent blocks: one region).
 mkdir -p "$out/fd"
-if faulty_disk_up "$out/fd" 4 --bad 0 --bad 255+3 --bad 4000 --bad 8191 --slow 1000+600:160 2> "$out/fd.err"; then
+if disk_up "$out/fd" 4 --bad 0 --bad 255+3 --bad 4000 --bad 8191 --slow 1000+600:160 2> "$out/fd.err"; then
 	scan fault --json --surface-scan "$FAULTY_DEV"
 	rm -f "$out/fd.map"
 	ddrescue -d -b 512 -f "$FAULTY_DEV" /dev/null "$out/fd.map" > "$out/fd.ddrescue" 2>&1
@@ -194,7 +199,7 @@ fi
 # On a terminal (script(1)): the status line, with the unreadable sector of block 0 counted.  Blocks
 # 1 to 7 take 100 ms more each: the line is drawn every 0.25 s, so at least twice, whatever the load.
 mkdir -p "$out/ft"
-if faulty_disk_up "$out/ft" 1 --bad 10 --slow 256+1792:100 2> "$out/ft.err"; then
+if disk_up "$out/ft" 1 --bad 10 --slow 256+1792:100 2> "$out/ft.err"; then
 	script -qec "$H --surface-scan $FAULTY_DEV" /dev/null > "$out/tty.out" < /dev/null
 	rc=$?
 	n=$(grep -ao 'scan: [0-9.]*% done, LBA [0-9]*, [0-9]* MB/s, [0-9]*:[0-9][0-9]:[0-9][0-9] left, 1 unreadable' "$out/tty.out" | wc -l)
@@ -213,7 +218,7 @@ fi
 # the block at 1024 (the scan is then at most one block further): the block in flight is read and
 # counted, nothing more is asked, what was read is reported, exit 4; the second device is not begun.
 mkdir -p "$out/fi"
-if faulty_disk_up "$out/fi" 4 --slow 0+8192:100 2> "$out/fi.err"; then
+if disk_up "$out/fi" 4 --slow 0+8192:100 2> "$out/fi.err"; then
 	"$H" --json --surface-scan "$FAULTY_DEV" "$d512" > "$out/int.out" 2> "$out/int.err" &
 	pid=$!
 	if until_true 30 grep -q '^read [0-9]* [0-9]* 1024 ' "$FAULTY_LOG"; then
@@ -241,7 +246,7 @@ fi
 # 50 ms slower: 256 of them would take 13 s): the search ends at the signal, sent once five sector
 # reads are logged; the sectors named so far are listed, the block is not counted, exit 4.
 mkdir -p "$out/fs"
-if faulty_disk_up "$out/fs" 1 --bad 0+256 --slow 0+256:50 2> "$out/fs.err"; then
+if disk_up "$out/fs" 1 --bad 0+256 --slow 0+256:50 2> "$out/fs.err"; then
 	"$H" --json --surface-scan "$FAULTY_DEV" > "$out/search.out" 2> "$out/search.err" &
 	pid=$!
 	five_sector_reads() { [ "$(grep -c '^read [0-9]* 512 ' "$FAULTY_LOG")" -ge 5 ]; }
@@ -265,7 +270,7 @@ fi
 # sector after fails, and so does a sector read before; the scan ends there, exit 6 (ENXIO), and
 # the sectors of the block that failed are not listed as unreadable.
 mkdir -p "$out/fk"
-if faulty_disk_up "$out/fk" 16 --slow 0+32768:20 2> "$out/fk.err"; then
+if disk_up "$out/fk" 16 --slow 0+32768:20 2> "$out/fk.err"; then
 	"$H" --json --surface-scan "$FAULTY_DEV" > "$out/gone.out" 2> "$out/gone.err" &
 	pid=$!
 	until_true 30 grep -q '^read [0-9]* [0-9]* 2048 ' "$FAULTY_LOG" && kill -KILL "$FAULTY_PID"
@@ -298,11 +303,10 @@ waits_in_read() {
 pending() { awk '/^(ShdPnd|SigPnd):/ && $2 !~ /^0+$/ { f = 1 } END { exit !f }' "/proc/$1/status" 2> /dev/null; }
 mkdir -p "$out/fh"
 for sig in INT TERM HUP; do
-	if ! faulty_disk_up "$out/fh" 1 2> "$out/fh.err"; then
+	if ! disk_up "$out/fh" 1 2> "$out/fh.err"; then
 		bad "the faulty disk comes up (hold)" "$(cat "$out/fh.err")"
 		break
 	fi
-	udevadm settle 2> /dev/null
 	kill -STOP "$FAULTY_PID"
 	"$H" --json --surface-scan "$FAULTY_DEV" > "$out/hold$sig.out" 2> "$out/hold$sig.err" &
 	pid=$!
