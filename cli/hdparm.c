@@ -294,6 +294,20 @@ static bool devices_optional(const struct settings *s)
 	       (s->v[OPT_METRICS_FILE].given && !s->v[OPT_IDLE_SPINDOWN].given);
 }
 
+/* The modifiers of the timed reads, each with the option it modifies. */
+static int check_read_modifiers(const struct settings *s)
+{
+	if ((s->v[OPT_IODEPTH].given || s->v[OPT_BLOCK_SIZE].given) && !s->v[OPT_TIMINGS].given && !s->v[OPT_SEEKS].given) {
+		complain("--iodepth and --block-size go with -t or --seeks\n");
+		return EINVAL;
+	}
+	if ((s->v[OPT_SCAN_RANGE].given || s->v[OPT_SCAN_ERRORS_MAX].given) && !s->v[OPT_SURFACE_SCAN].given) {
+		complain("--scan-range and --scan-errors-max go with --surface-scan\n");
+		return EINVAL;
+	}
+	return 0;
+}
+
 static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 {
 	struct cursor c = { .next = argv + 1, .left = argc - 1 };
@@ -327,11 +341,8 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 		complain("--Istdin: takes no device\n");
 		return EINVAL;
 	}
-	if ((ps->s.v[OPT_IODEPTH].given || ps->s.v[OPT_BLOCK_SIZE].given) && !ps->s.v[OPT_TIMINGS].given &&
-	    !ps->s.v[OPT_SEEKS].given) {
-		complain("--iodepth and --block-size go with -t or --seeks\n");
-		return EINVAL;
-	}
+	if ((err = check_read_modifiers(&ps->s)))
+		return err;
 	/* The blocks are read back where an erase is waited for: a format, a security erase, a sanitize's wait. */
 	if (ps->s.v[OPT_ERASE_VERIFY].given && !ps->s.v[OPT_FORMAT_ERASE].given && !ps->s.v[OPT_SANITIZE_WAIT].given &&
 	    !ps->s.v[OPT_SECURITY_ERASE].given && !ps->s.v[OPT_SECURITY_ERASE_ENHANCED].given &&
@@ -634,9 +645,10 @@ int main(int argc, char **argv)
 		/*
 		 * "Program aborted." means what it says: no later device is
 		 * touched.  Where a dangerous command failed, 9.65 exited too;
-		 * a run that only queries goes on to the next device.
+		 * a run that only queries goes on to the next device.  A signal
+		 * that ended a long operation (a scan, a wait) ends the run.
 		 */
-		if (refused || (err && carries_dangerous_option(&ps.jobs[i].s)))
+		if (refused || err == EINTR || (err && carries_dangerous_option(&ps.jobs[i].s)))
 			break;
 	}
 	fflush(stdout);

@@ -418,6 +418,32 @@ static int parse_config(struct cursor *c, struct opt_value *v)
 	return 0;
 }
 
+/*
+ * --scan-range FIRST-LAST or FIRST+COUNT, decimal LBAs, inclusive: an empty
+ * range (COUNT 0), a reversed one, one past 2^64 or anything that is not
+ * two numbers is refused here, before any device is opened.
+ */
+static int parse_lba_range(const struct option_desc *o, struct cursor *c, struct opt_value *v)
+{
+	uint64_t first, second;
+	char sep;
+
+	take_next_word_if(c, isdigit);
+	if (!read_digits(c, &first) || first == UINT64_MAX || (*c->p != '-' && *c->p != '+'))
+		return bad_value(o);
+	sep = *c->p++;
+	if (!read_digits(c, &second) || second == UINT64_MAX || *c->p)
+		return bad_value(o);
+	if (sep == '+' && (second == 0 || second - 1 > UINT64_MAX - 1 - first))
+		return bad_value(o);
+	v->num = first;
+	v->num2 = sep == '+' ? first + second - 1 : second;
+	if (v->num2 < first)
+		return bad_value(o);
+	v->has_value = true;
+	return 0;
+}
+
 int parse_value(const struct option_desc *o, struct cursor *c, struct settings *s)
 {
 	struct opt_value *v = &s->v[o->id];
@@ -453,6 +479,8 @@ int parse_value(const struct option_desc *o, struct cursor *c, struct settings *
 		return parse_word_value(o, c, v);
 	case ARG_CONFIG:
 		return parse_config(c, v);
+	case ARG_LBA_RANGE:
+		return parse_lba_range(o, c, v);
 	case ARG_PATTERN:
 		return parse_pattern(o, c, v);
 	case ARG_RANGES:

@@ -37,6 +37,7 @@
 #include "sanitize_wait.h"
 #include "sector_format.h"
 #include "sectors.h"
+#include "surface_scan.h"
 #include "security.h"
 #include "standby_timer.h"
 #include "tcg_revert.h"
@@ -181,6 +182,9 @@ const struct option_desc option_table[] = {
 	/* Ours. */
 	{ .id = OPT_IODEPTH, .name = "iodepth", .arg = ARG_U64, .min = 1, .max = 256, .what = "the number of requests in flight must be 1 to 256", .cls = CLASS_MODIFIER, .usage = "--iodepth N                   With -t or --seeks: N O_DIRECT requests in flight (1-256)" },
 	{ .id = OPT_BLOCK_SIZE, .name = "block-size", .arg = ARG_U64, .min = 4, .max = 65536, .what = "the block size must be 4 to 65536 KiB", .cls = CLASS_MODIFIER, .usage = "--block-size KiB              Request size for --iodepth and --seeks (4-65536)" },
+	{ .id = OPT_SURFACE_SCAN, .name = "surface-scan", .usage = "--surface-scan                Read every block (O_DIRECT, read-only), timed: time classes, unreadable LBAs, slow regions", .steps = { STEP(IN_LAST + 35, WHEN_GIVEN, surface_scan_step) } },
+	{ .id = OPT_SCAN_RANGE, .name = "scan-range", .arg = ARG_LBA_RANGE, .what = "the range must be FIRST-LAST or FIRST+COUNT, in LBAs, the first not past the last, COUNT at least 1", .cls = CLASS_MODIFIER, .usage = "--scan-range FIRST-LAST|FIRST+COUNT  With --surface-scan: only these LBAs (inclusive)" },
+	{ .id = OPT_SCAN_ERRORS_MAX, .name = "scan-errors-max", .arg = ARG_U64, .min = 1, .max = UINT64_MAX, .what = "the number of unreadable sectors must be at least 1", .cls = CLASS_MODIFIER, .usage = "--scan-errors-max N           With --surface-scan: stop after N unreadable sectors" },
 	{ .id = OPT_SEEKS, .name = "seeks", .usage = "--seeks                       Time random O_DIRECT reads: seeks/sec and latency", .steps = { STEP(IN_LAST + 40, WHEN_GIVEN, time_random_seeks) } },
 	{ .id = OPT_SANITIZE_WAIT, .name = "sanitize-wait", .usage = "--sanitize-wait               Wait for a sanitize operation to end, showing its progress", .together = TOGETHER_ERASE, .steps = { STEP(IN_SETTINGS + 500, WHEN_GIVEN, sanitize_wait_step) } },
 	{ .id = OPT_SANITIZE_NO_DEALLOC, .name = "sanitize-no-deallocate", .cls = CLASS_MODIFIER, .usage = "--sanitize-no-deallocate      With a sanitize (NVMe): leave the blocks allocated afterwards" },

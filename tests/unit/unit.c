@@ -14,6 +14,7 @@
 #include "nvme.h"
 #include "erasecheck.h"
 #include "ranges.h"
+#include "scan_classes.h"
 #include "scsi_pages.h"
 #include "sense.h"
 #include "tcg.h"
@@ -515,6 +516,81 @@ static void test_epc(void)
 	result("EPC timer: 100 ms units to 6553.5 s, whole minutes (rounded up) above, 65535 minutes at most", ok);
 }
 
+/* A disk of the unit test: the sectors of bad[] fail with err, a read at gone or past it fails with ENODEV. */
+struct fake_disk {
+	uint64_t bad[4];
+	size_t nbad;
+	int err;
+	uint64_t gone;
+	unsigned int reads;
+};
+
+static int fake_read(void *ctx, uint64_t lba, uint32_t sectors)
+{
+	struct fake_disk *d = ctx;
+
+	d->reads++;
+	if (lba + sectors > d->gone)
+		return ENODEV;
+	for (size_t i = 0; i < d->nbad; i++)
+		if (d->bad[i] >= lba && d->bad[i] < lba + sectors)
+			return d->err;
+	return 0;
+}
+
+/* --surface-scan: classes by their bounds (Victoria's), blocks in a range, slow regions merged, the search. */
+static void test_surface_scan(void)
+{
+	static const struct { double ms; enum scan_class c; } bounds[] = {
+		{ 0, SCAN_LT_5MS }, { 4.999, SCAN_LT_5MS }, { 5, SCAN_LT_20MS }, { 19.99, SCAN_LT_20MS },
+		{ 20, SCAN_LT_50MS }, { 50, SCAN_LT_150MS }, { 149.9, SCAN_LT_150MS }, { 150, SCAN_LT_500MS },
+		{ 499.9, SCAN_LT_500MS }, { 500, SCAN_GE_500MS }, { 1e6, SCAN_GE_500MS },
+	};
+	struct fake_disk d = { .bad = { 5, 6, 255 }, .nbad = 3, .err = EIO, .gone = UINT64_MAX };
+	struct scan_result r;
+	uint64_t at = 0;
+	bool ok = true;
+
+	for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++)
+		ok = ok && scan_class_of(bounds[i].ms) == bounds[i].c;
+	result("surface scan: a block's class, each bound in the class above it", ok);
+	ok = scan_blocks_in(0, 255) == 1 && scan_blocks_in(0, 256) == 2 && scan_blocks_in(10, 10) == 1 &&
+	     scan_blocks_in(0, 131071) == 512 && scan_blocks_in(100, 399) == 2;
+	result("surface scan: blocks of 256 sectors in a range, the last one shorter", ok);
+
+	scan_result_init(&r, 0, 2047, 512);
+	ok = !scan_note_block(&r, 0, 256, 1, false) && !scan_note_block(&r, 256, 256, 150, false) &&
+	     !scan_note_block(&r, 512, 256, 700, false) && !scan_note_block(&r, 768, 256, 200, false) &&
+	     !scan_note_block(&r, 1024, 256, 149, false) && !scan_note_block(&r, 1280, 256, 600, false) &&
+	     !scan_note_block(&r, 1536, 256, 900, true) && !scan_note_block(&r, 1792, 256, 160, false);
+	ok = ok && r.nslow == 3 && r.slow[0].first_lba == 256 && r.slow[0].last_lba == 1023 && r.slow[0].worst_ms == 700 &&
+	     r.slow[1].first_lba == 1280 && r.slow[1].last_lba == 1535 && r.slow[1].worst_ms == 600 &&
+	     r.slow[2].first_lba == 1792 && r.slow[2].last_lba == 2047;
+	ok = ok && r.blocks_read == 8 && r.histogram[SCAN_LT_5MS] == 1 && r.histogram[SCAN_LT_500MS] == 3 &&
+	     r.histogram[SCAN_GE_500MS] == 2 && r.histogram[SCAN_LT_150MS] == 1 && r.histogram[SCAN_UNREADABLE] == 1 &&
+	     r.next_lba == 2048;
+	result("surface scan: adjacent slow blocks one region (worst time kept), a fast or unreadable block parts them", ok);
+	scan_result_free(&r);
+
+	scan_result_init(&r, 0, 511, 512);
+	ok = scan_search(&r, 0, 256, fake_read, &d, 0, &at) == 0 && r.nbad == 3 && r.bad[0] == 5 && r.bad[1] == 6 &&
+	     r.bad[2] == 255 && d.reads == 256;
+	d.err = ENODATA;
+	ok = ok && scan_search(&r, 0, 256, fake_read, &d, 4, &at) == 0 && r.nbad == 4 && r.bad[3] == 5;
+	result("surface scan: the search names each unreadable sector exactly, and stops at --scan-errors-max", ok);
+	scan_result_free(&r);
+	scan_result_init(&r, 0, 511, 512);
+	d.gone = 7;
+	ok = scan_search(&r, 0, 256, fake_read, &d, 0, &at) == ENODEV && at == 7 && r.nbad == 2;
+	d.err = ETIMEDOUT;
+	d.gone = UINT64_MAX;
+	ok = ok && scan_search(&r, 0, 8, fake_read, &d, 0, &at) == ETIMEDOUT && at == 5 && r.nbad == 2;
+	ok = ok && scan_unreadable_errno(EIO) && scan_unreadable_errno(ENODATA) && scan_unreadable_errno(EILSEQ) &&
+	     !scan_unreadable_errno(ENODEV) && !scan_unreadable_errno(ENXIO) && !scan_unreadable_errno(ETIMEDOUT);
+	result("surface scan: a disk gone or timing out ends the search where it was read", ok);
+	scan_result_free(&r);
+}
+
 int main(void)
 {
 	test_sat();
@@ -529,6 +605,7 @@ int main(void)
 	test_sysfs();
 	test_erase_sample();
 	test_epc();
+	test_surface_scan();
 	printf("end of suite\n");
 	return failures != 0;
 }

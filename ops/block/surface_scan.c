@@ -1,0 +1,319 @@
+/*
+ * --surface-scan: every LBA of a range read with O_DIRECT, in blocks of
+ * 256 logical sectors, one read in flight (the read queue of readq.c at
+ * depth 1: pread), each block timed from its submission to its completion
+ * and counted in its time class.  A block that fails is read again one
+ * sector at a time and each unreadable LBA named (scan_classes.c); a disk
+ * that goes away or a short read ends the scan where it stopped.  Nothing
+ * is ever written.  SIGINT, SIGTERM and SIGHUP end the scan after the block
+ * in flight, and what was read is reported.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <linux/fs.h>
+
+#include "clock.h"
+#include "json.h"
+#include "largefile.h"
+#include "progress.h"
+#include "readq.h"
+#include "report.h"
+#include "scan_classes.h"
+#include "surface_scan.h"
+
+struct scan_io {
+	struct readq q;
+	bool short_read;	/* the last read returned fewer bytes than asked */
+	bool read_one;		/* a block was read whole: good_lba is its first sector */
+	uint64_t good_lba;
+};
+
+/* What ended the scan before the range's end. */
+struct scan_stop {
+	int err;		/* the errno; EINTR: a signal; 0 with at_max: --scan-errors-max */
+	uint64_t at;		/* the LBA it stopped at */
+	bool at_max;
+	bool gone;		/* a sector read before fails now: the disk stopped answering */
+	uint64_t good_lba;	/* ... that sector */
+};
+
+/* One read of sectors at lba into the first buffer: a whole block through the queue, anything shorter with pread(). */
+static int read_sectors(void *ctx, uint64_t lba, uint32_t sectors)
+{
+	struct scan_io *io = ctx;
+	size_t bytes = (size_t)sectors * io->q.sector;
+	unsigned long long off = lba * io->q.sector;
+	struct readq_done done;
+	long long res;
+
+	if (bytes == io->q.block) {
+		int n;
+
+		readq_queue(&io->q, 0, off);
+		n = readq_wait(&io->q, 1, &done);
+		res = n < 0 ? n : done.res;
+	} else {
+		ssize_t got;
+
+		do
+			got = pread(io->q.fd, io->q.buffers, bytes, (off_t)off);
+		while (got < 0 && errno == EINTR);
+		res = got < 0 ? -errno : got;
+	}
+	io->short_read = res >= 0 && (size_t)res != bytes;
+	if (res < 0)
+		return (int)-res;
+	/* Fewer bytes than asked: the device ended early (it shrank); not a sector the medium lost. */
+	return io->short_read ? ENXIO : 0;
+}
+
+/*
+ * A read of the sector-by-sector search: a signal ends the search at once.
+ * On a dying disk each sector may take the kernel's retries, seconds each,
+ * and a block holds 256 of them: Ctrl-C must not wait for them all.
+ */
+static int search_read(void *ctx, uint64_t lba, uint32_t sectors)
+{
+	return poll_wait_interrupted() ? EINTR : read_sectors(ctx, lba, sectors);
+}
+
+static void draw(struct status_line *st, const struct scan_result *r, double t0)
+{
+	double t = monotonic_seconds() - t0;
+	double done = (double)(r->next_lba - r->first_lba), all = (double)(r->last_lba - r->first_lba) + 1;
+	double rate = t > 0 ? (double)r->bytes_read / t : 0;
+	unsigned long left = rate > 0 ? (unsigned long)((all - done) * r->sector_bytes / rate) : 0;
+	char text[160];
+
+	snprintf(text, sizeof(text), "scan: %.1f%% done, LBA %llu, %.0f MB/s, %lu:%02lu:%02lu left, %zu unreadable",
+		 100 * done / all, (unsigned long long)r->next_lba, rate / 1e6, left / 3600, left / 60 % 60, left % 60,
+		 r->nbad);
+	status_draw(st, text);
+}
+
+/* One block at lba: read and timed; where it fails, its sectors searched. Returns an errno that ends the scan. */
+static int scan_block(struct scan_io *io, struct scan_result *r, uint64_t lba, uint32_t n, uint64_t errors_max,
+		      struct scan_stop *stop)
+{
+	double t = monotonic_seconds(), ms;
+	size_t before = r->nbad;
+	int err = read_sectors(io, lba, n);
+
+	ms = (monotonic_seconds() - t) * 1e3;
+	if (err && !scan_unreadable_errno(err)) {
+		stop->at = lba;
+		return err;
+	}
+	if (err) {
+		/* Ended by a signal (or the disk gone) within the search: the block is not counted, what it named stays listed. */
+		err = scan_search(r, lba, n, search_read, io, errors_max, &stop->at);
+		if (err)
+			return err;
+		/* A block that failed once but whose every sector then read is counted by its time, searches and all. */
+		ms = (monotonic_seconds() - t) * 1e3;
+	}
+	/*
+	 * Every sector failed: a disk that dropped off its bus (or whose
+	 * backing is gone) fails every read with EIO as a bad medium does.  A
+	 * sector read earlier must still read; if not, the disk stopped
+	 * answering, and this block's "unreadable" sectors are not the medium's.
+	 */
+	if (r->nbad - before == n && io->read_one && read_sectors(io, io->good_lba, 1)) {
+		r->nbad = before;
+		stop->at = lba;
+		stop->gone = true;
+		stop->good_lba = io->good_lba;
+		return ENXIO;
+	}
+	err = scan_note_block(r, lba, n, ms, r->nbad > before);
+	if (!err && r->nbad == before) {
+		io->read_one = true;
+		io->good_lba = lba;
+	}
+	if (err)
+		stop->at = lba;
+	/* The search stops at the limit's last sector: what follows it, in this block too, is not read. */
+	else if (errors_max && r->nbad >= errors_max && r->bad[r->nbad - 1] < r->last_lba) {
+		stop->at_max = true;
+		stop->at = r->bad[r->nbad - 1] + 1;
+	}
+	return err;
+}
+
+static int scan_range(struct scan_io *io, struct scan_result *r, uint64_t errors_max, bool show, struct scan_stop *stop)
+{
+	struct status_line st;
+	double t0 = monotonic_seconds(), drawn = t0;
+	int err = 0;
+
+	status_begin(&st, show);
+	poll_wait_begin();
+	for (uint64_t lba = r->first_lba; lba <= r->last_lba && !err && !stop->at_max; lba = r->next_lba) {
+		uint64_t left = r->last_lba - lba + 1;
+
+		err = scan_block(io, r, lba, left < SCAN_BLOCK_SECTORS ? (uint32_t)left : SCAN_BLOCK_SECTORS, errors_max, stop);
+		/* A signal: the block in flight was read and counted; nothing more is asked. */
+		if (!err && poll_wait_interrupted() && r->next_lba <= r->last_lba) {
+			err = EINTR;
+			stop->at = r->next_lba;
+		}
+		if (st.shown && monotonic_seconds() - drawn > 0.25) {
+			drawn = monotonic_seconds();
+			draw(&st, r, t0);
+		}
+	}
+	poll_wait_end();
+	status_end(&st);
+	r->completed = !err && !stop->at_max && r->next_lba > r->last_lba;
+	stop->err = err;
+	return err;
+}
+
+/* The range asked, checked against the device: first..last, inclusive. */
+static int scan_bounds(const struct device *dev, const struct settings *s, uint64_t sectors, unsigned int bytes,
+		       uint64_t *first, uint64_t *last)
+{
+	const struct opt_value *v = &s->v[OPT_SCAN_RANGE];
+
+	if (!sectors) {
+		complain(" --surface-scan: %s holds no sector\n", dev->path);
+		return EINVAL;
+	}
+	*first = v->given ? v->num : 0;
+	*last = v->given ? v->num2 : sectors - 1;
+	if (*last >= sectors) {
+		complain(" --scan-range %llu-%llu: past the end of %s (%llu sectors of %u bytes: the last LBA is %llu)\n",
+			 (unsigned long long)*first, (unsigned long long)*last, dev->path, (unsigned long long)sectors, bytes,
+			 (unsigned long long)(sectors - 1));
+		return EINVAL;
+	}
+	return 0;
+}
+
+static void say_text(const struct device *dev, const struct scan_result *r, double seconds)
+{
+	double mb = (double)r->bytes_read / 1e6;
+	unsigned long long sectors = r->last_lba - r->first_lba + 1;
+
+	out(" surface scan of LBA %llu to %llu (%llu sector%s of %u bytes, %llu block%s of %u sectors), read-only:\n",
+	    (unsigned long long)r->first_lba, (unsigned long long)r->last_lba, sectors, sectors == 1 ? "" : "s",
+	    r->sector_bytes, (unsigned long long)r->blocks, r->blocks == 1 ? "" : "s", SCAN_BLOCK_SECTORS);
+	out("  %-12s %12s\n", "read in", "blocks");
+	for (int c = 0; c < SCAN_CLASSES; c++)
+		out("  %-12s %12llu\n", scan_class_labels[c], (unsigned long long)r->histogram[c]);
+	out("  %-12s %12llu of %llu\n", "read", (unsigned long long)r->blocks_read, (unsigned long long)r->blocks);
+	out(" unreadable LBAs:");
+	for (size_t i = 0; i < r->nbad; i++)
+		out("%s %llu", i ? "," : "", (unsigned long long)r->bad[i]);
+	out("%s\n", r->nbad ? "" : " none");
+	out(" slow regions (adjacent blocks of 150 ms or more):%s\n", r->nslow ? "" : " none");
+	for (size_t i = 0; i < r->nslow; i++)
+		out("  LBA %llu to %llu, worst %.0f ms\n", (unsigned long long)r->slow[i].first_lba,
+		    (unsigned long long)r->slow[i].last_lba, r->slow[i].worst_ms);
+	out(" %.1f MB read in %.2f seconds = %.2f MB/sec%s\n", mb, seconds, seconds > 0 ? mb / seconds : 0.0,
+	    r->completed ? "" : " (the scan did not reach the end of the range)");
+	(void)dev;
+}
+
+static void say_json(const struct scan_result *r, double seconds)
+{
+	json_object_begin("surface_scan");
+	json_uint("first_lba", r->first_lba);
+	json_uint("last_lba", r->last_lba);
+	json_uint("logical_sector_bytes", r->sector_bytes);
+	json_uint("block_sectors", SCAN_BLOCK_SECTORS);
+	json_uint("blocks", r->blocks);
+	json_uint("blocks_read", r->blocks_read);
+	json_bool("completed", r->completed);
+	json_object_begin("histogram");
+	for (int c = 0; c < SCAN_CLASSES; c++)
+		json_uint(scan_class_keys[c], r->histogram[c]);
+	json_object_end();
+	json_array_begin("unreadable_lbas");
+	for (size_t i = 0; i < r->nbad; i++)
+		json_uint(NULL, r->bad[i]);
+	json_array_end();
+	json_array_begin("slow_regions");
+	for (size_t i = 0; i < r->nslow; i++) {
+		json_object_begin(NULL);
+		json_uint("first_lba", r->slow[i].first_lba);
+		json_uint("last_lba", r->slow[i].last_lba);
+		json_fixed("worst_ms", r->slow[i].worst_ms, 1);
+		json_object_end();
+	}
+	json_array_end();
+	json_fixed("seconds", seconds, 6);
+	json_uint("bytes_per_second", seconds > 0 ? (uint64_t)((double)r->bytes_read / seconds) : 0);
+	json_object_end();
+}
+
+/* Why the scan ended early, on stderr. */
+static void say_stop(const struct device *dev, const struct scan_result *r, const struct scan_stop *stop, bool short_read)
+{
+	if (stop->at_max)
+		complain(" --surface-scan: stopped after %zu unreadable sectors (--scan-errors-max), before LBA %llu\n",
+			 r->nbad, (unsigned long long)stop->at);
+	else if (stop->err == EINTR)
+		complain(" --surface-scan: interrupted: %llu of %llu blocks read, stopped before LBA %llu\n",
+			 (unsigned long long)r->blocks_read, (unsigned long long)r->blocks, (unsigned long long)stop->at);
+	else if (stop->gone)
+		complain(" --surface-scan: %s stopped answering: LBA %llu, read before, fails now; the scan stopped at LBA %llu"
+			 " (%llu of %llu blocks read)\n", dev->path, (unsigned long long)stop->good_lba, (unsigned long long)stop->at,
+			 (unsigned long long)r->blocks_read, (unsigned long long)r->blocks);
+	else if (stop->err)
+		complain(" --surface-scan: reading %s at LBA %llu failed: %s; the scan stopped there (%llu of %llu blocks read)\n",
+			 dev->path, (unsigned long long)stop->at, short_read ? "short read" : strerror(stop->err),
+			 (unsigned long long)r->blocks_read, (unsigned long long)r->blocks);
+}
+
+int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct scan_stop stop = { 0 };
+	struct scan_result r;
+	struct scan_io io;
+	unsigned long long bytes;
+	uint64_t first, last;
+	struct stat st, again;
+	int sector = 0, err;
+	double t0, seconds;
+
+	(void)opt;
+	if (fstat(dev->fd, &st) || !S_ISBLK(st.st_mode)) {
+		complain(" --surface-scan: not supported on %s: it needs a block device\n", dev->path);
+		return ENOTBLK;
+	}
+	if (ioctl(dev->fd, BLKGETSIZE64, &bytes) || ioctl(dev->fd, BLKSSZGET, &sector) || sector <= 0) {
+		err = errno ? errno : EINVAL;
+		complain(" --surface-scan: BLKGETSIZE64/BLKSSZGET failed on %s: %s\n", dev->path, strerror(err));
+		return err;
+	}
+	if ((err = scan_bounds(dev, s, bytes / (unsigned int)sector, (unsigned int)sector, &first, &last)))
+		return err;
+	err = readq_open_or_one(&io.q, dev->path, 1, (size_t)SCAN_BLOCK_SECTORS * (unsigned int)sector, "--surface-scan");
+	if (err)
+		return err;
+	/* The path opened again must still name the device checked (a link changed meanwhile). */
+	if (fstat(io.q.fd, &again) || again.st_rdev != st.st_rdev || io.q.sector != (unsigned int)sector) {
+		complain(" --surface-scan: %s changed while it was opened\n", dev->path);
+		readq_close(&io.q);
+		return ENODEV;
+	}
+	scan_result_init(&r, first, last, io.q.sector);
+	t0 = monotonic_seconds();
+	err = scan_range(&io, &r, s->v[OPT_SCAN_ERRORS_MAX].given ? s->v[OPT_SCAN_ERRORS_MAX].num : 0,
+			 !dev->run.json, &stop);
+	seconds = monotonic_seconds() - t0;
+	readq_close(&io.q);
+	say_stop(dev, &r, &stop, io.short_read);
+	say_text(dev, &r, seconds);
+	say_json(&r, seconds);
+	if (!err && r.nbad)
+		err = EIO;
+	scan_result_free(&r);
+	return err;
+}
