@@ -181,9 +181,12 @@ if disk_up "$out/fd" 4 --bad 0 --bad 255+3 --bad 4000 --bad 8191 --slow 1000+600
 	check "the unreadable blocks are counted, every block read, completed" \
 		"$(jget "$out/fault.out" '(s["histogram"]["unreadable"], s["blocks_read"], s["completed"], sum(s["histogram"].values()))')" \
 		"(4, 32, True, 32)"
+	# One region covers the four slow blocks; a neighbour block slowed past 150 ms by a loaded machine
+	# may widen it by a block on either side, never split it (and a stray slow block elsewhere is a
+	# region of its own, not this one).
 	check "the slow sectors: one merged region over their blocks, worst at least 150 ms" \
-		"$(jget "$out/fault.out" '[(r["first_lba"], r["last_lba"], r["worst_ms"] >= 150) for r in s["slow_regions"]]')" \
-		"[(768, 1791, True)]"
+		"$(jget "$out/fault.out" 'any(512 <= r["first_lba"] <= 768 and 1791 <= r["last_lba"] <= 2047 and r["worst_ms"] >= 150 for r in s["slow_regions"])')" \
+		"True"
 	scan faulttext --surface-scan "$FAULTY_DEV"
 	check "text: the unreadable LBAs listed" "$rc $(grep '^ unreadable LBAs:' "$out/faulttext.out")" \
 		"5  unreadable LBAs: 0, 255, 256, 257, 4000, 8191"
