@@ -12,7 +12,8 @@
  *   "N"              refused (it said why on its stderr)
  *   "S TEXT"         its status line now ("S " alone: none)
  *   "J LEN"          then LEN bytes: its device object of the JSON document
- *   "P PATH"         its erase record, kept at PATH (written before the erase)
+ *   "P PATH"         its erase record, kept at PATH (written before the erase;
+ *                    a newline in PATH comes as "\\n": it must not end the line)
  * and is answered at the gate with "go", or "stop ERRNO TEXT".
  *
  * A disk's process can die (the OOM killer, a stray kill): before the gate
@@ -326,6 +327,9 @@ static void open_gate(struct member *m, int n, bool go_on)
 			m[i].stage = RUNNING;
 		}
 	}
+	/* One not answered (refused, or said so falsely) never waits here: it reads the gate's end, not a hang. */
+	for (int i = 0; i < n; i++)
+		close_fd(&m[i].gate);
 }
 
 /* ---- the whole run ---- */

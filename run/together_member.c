@@ -85,10 +85,17 @@ static int wait_at_gate(struct device *dev, int status, void *arg)
 		return status;
 	}
 	if (erase_record_path(dev)) {
-		char path[600];
+		char path[1200] = "P ";
+		size_t n = 2;
 
-		snprintf(path, sizeof(path), "P %s\n", erase_record_path(dev));
-		send_all(st->msg, path, strlen(path));
+		/* A newline in the path (a folder's name may hold one) would end the message and forge the next: "\n". */
+		for (const char *c = erase_record_path(dev); *c && n + 4 < sizeof(path); c++)
+			if (*c == '\n')
+				path[n++] = '\\', path[n++] = 'n';
+			else
+				path[n++] = *c;
+		path[n++] = '\n';
+		send_all(st->msg, path, n);
 	}
 	reached_text(dev, reached, sizeof(reached));
 	snprintf(line, sizeof(line), "R%s\n", reached);

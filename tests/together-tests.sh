@@ -114,9 +114,10 @@ result_of fw $? "one disk refused: nothing sent, the other told in a firmware do
 ata_bg() {
 	rm -f "$out/ata.log" "$out/gate"
 	env SHIM_IDENTIFY="$crafted_ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/ata.log" SHIM_LOG_DEVICE=1 "$@" "${preload[@]}" \
-		"$asan" "$H" --security-erase pw /dev/null /dev/zero > "$out/ata.out" 2> "$out/ata.err" &
+		"$asan" "$H" "${ata_opts[@]}" --security-erase pw /dev/null /dev/zero > "$out/ata.out" 2> "$out/ata.err" &
 	pid=$!
 }
+ata_opts=()
 at_gate() { c=$(child_holding "$pid" /dev/null) && case $(cat /proc/"$c"/wchan 2> /dev/null) in *pipe_read*) true ;; *) false ;; esac; }
 held_in_check() { grep -q '^/dev/zero cdb: 85 .* ec ' "$out/ata.log" 2> /dev/null && z=$(child_holding "$pid" /dev/zero); }
 erases() { awk '$2 == "cdb:" && $3 == "85" && ($17 == "f3" || $17 == "f4")' "$out/ata.log" 2> /dev/null | wc -l; }
@@ -163,6 +164,19 @@ wait "$pid"
 rc=$?
 [ "$rc" = 137 ] && grep -q '^/dev/zero: the process erasing it was killed by signal 9 (Killed); the drive may still be erasing' "$out/ata.err"
 result_of ata $? "stdout's reader gone and a disk's process killed: no death by SIGPIPE, the killed disk said on stderr (exit $rc)"
+
+# --- the message pipe: a record folder whose name holds a newline and a message ("N": refused) ---
+# Its path goes to hdparm in a "P" line: the newline must not end it and forge the refusal, which
+# left the disk's process waiting at a gate never answered, and hdparm with it, for good.
+rec=$out/rec$'\n'N
+rm -rf "$out/rec"* && mkdir -p "$rec"
+ata_opts=(--erase-record "$rec")
+ata_bg
+ata_opts=()
+# shellcheck disable=SC2046
+if until_true 10 gone "$pid"; then wait "$pid"; rc=$?; else rc=hung; kill -9 "$pid" $(pgrep -P "$pid") 2> /dev/null; wait "$pid" 2> /dev/null; fi
+[ "$rc" != hung ] && [ "$(erases)" = 4 ] && [ "$(find "$rec" -name 'erase-*.json' -printf x | wc -c)" = 2 ]
+result_of ata $? "a record folder named with a newline and \"N\": no forged message, both erased (F3h, F4h each), two records (exit $rc)"
 
 # --- item 15: out of descriptors, out of processes ---
 # A limit on descriptors that lets the first disk's pipes be made and not the second's: the run
