@@ -13,7 +13,7 @@
  *   "S TEXT"         its status line now ("S " alone: none)
  *   "J LEN"          then LEN bytes: its device object of the JSON document
  *   "P PATH"         its erase record, kept at PATH (written before the erase;
- *                    a newline in PATH comes as "\\n": it must not end the line)
+ *                    a newline in PATH comes as "\n": it must not end the line)
  * and is answered at the gate with "go", or "stop ERRNO TEXT".
  *
  * A disk's process can die (the OOM killer, a stray kill): before the gate
@@ -420,9 +420,12 @@ static void signal_seen(struct member *m, int n, bool *gate_open, double *end_by
 		*end_by = monotonic_seconds() + END_WITHIN_S;
 		return;
 	}
+	/* Continued too, should it be stopped (SIGSTOP): a stopped process would hold the signal, and this run, for good. */
 	for (int i = 0; i < n; i++)
-		if (m[i].pid > 0 && !m[i].reaped)
+		if (m[i].pid > 0 && !m[i].reaped) {
 			kill(m[i].pid, sig == SIGHUP ? SIGTERM : sig);
+			kill(m[i].pid, SIGCONT);
+		}
 }
 
 /* What came on the descriptors poll found ready, taken; a process whose messages ended, seen to its end. */

@@ -149,6 +149,21 @@ for sig in TERM INT HUP; do
 	kill -CONT "$z" 2> /dev/null
 done
 
+# After the gate: both disks held in their SECURITY ERASE UNIT, /dev/zero's process stopped
+# (SIGSTOP).  SIGTERM to hdparm reaches it too (continued, it acts on it): no hang, both say
+# they were interrupted.  A stopped process held the signal, and the run, until continued.
+erasing_both() { [ "$(awk '$2 == "cdb:" && $17 == "f4"' "$out/ata.log" 2> /dev/null | wc -l)" = 2 ] && z=$(child_holding "$pid" /dev/zero); }
+ata_bg SHIM_DELAY_MS="until:$out/gate" SHIM_DELAY_CMD=f4
+until_true 20 erasing_both
+kids=$(pgrep -P "$pid" | tr '\n' ' ')
+kill -STOP "$z"
+kill -TERM "$pid"
+# shellcheck disable=SC2086
+if until_true 10 gone "$pid"; then wait "$pid"; rc=$?; else rc=hung; kill -9 "$pid" $kids 2> /dev/null; wait "$pid" 2> /dev/null; fi
+touch "$out/gate"
+[ "$rc" = 143 ] && [ "$(grep -c '^Interrupted: hdparm stops here, but the drive goes on erasing' "$out/ata.err")" = 2 ]
+result_of ata $? "SIGTERM to hdparm after the gate, a disk's process stopped: it is continued and stops, no hang (exit $rc)"
+
 # --- item 14: stdout's reader gone (as "| true"), a disk's process killed mid-erase ---
 # hdparm does not die of SIGPIPE replaying the output; what befell the disk is on stderr.
 exec {dead}> >(exec true)
