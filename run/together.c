@@ -376,6 +376,8 @@ static void stop_at_gate(struct member *m, int n, int sig)
 		if (m[i].stage == READY) {
 			answer(&m[i], text);
 			m[i].stage = REFUSED;
+			m[i].halted_by = sig;	/* said by its process, unless the signal (a terminal's) killed it too */
+			m[i].gate_reached = true;
 		} else if (m[i].stage == CHECKING) {
 			close_fd(&m[i].gate);
 			m[i].stage = HALTED;
@@ -568,6 +570,9 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 
 		reap(&m[i], !m[i].abandoned);
 		ws = m[i].wait_status;
+		/* Told at the gate that a signal refused the run, and killed by it (^C reaches every process): it said nothing. */
+		if (m[i].stage == REFUSED && m[i].halted_by && m[i].reaped && WIFSIGNALED(ws))
+			m[i].stage = HALTED;
 		m[i].exit_status = !m[i].reaped || m[i].stage == HALTED ? ECANCELED
 				   : WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 	}

@@ -149,6 +149,19 @@ for sig in TERM INT HUP; do
 	kill -CONT "$z" 2> /dev/null
 done
 
+# ^C on a terminal reaches every process: /dev/null's, at the gate, dies of SIGINT before it reads
+# the refusal (it is held stopped with SIGINT pending until hdparm, refusing the run, continues it).
+# It said nothing, and its device object was missing: both are said, each in its own words.
+ata_bg SHIM_DELAY_MS="until:$out/gate" SHIM_DELAY_CMD=ec@/dev/zero
+until_true 20 at_gate && until_true 20 held_in_check
+kill -STOP "$c" && kill -INT "$c" && kill -INT "$pid"
+if until_true 10 gone "$pid"; then wait "$pid"; rc=$?; else rc=hung; kill -9 "$pid" "$c" "$z" 2> /dev/null; wait "$pid" 2> /dev/null; fi
+touch "$out/gate"
+[ "$rc" = 125 ] && [ "$(erases)" = 0 ] &&
+	grep -q '^/dev/null: not started: hdparm was interrupted by signal 2 (.*) at the gate: nothing was sent to any disk' "$out/ata.err" &&
+	grep -q '^/dev/zero: not started: hdparm was interrupted by signal 2 (.*) during its checks: nothing was sent to any disk' "$out/ata.err"
+result_of ata $? "SIGINT to every process (a terminal's ^C) before the gate: the disk killed at the gate is said too (exit $rc)"
+
 # After the gate: both disks held in their SECURITY ERASE UNIT, /dev/zero's process stopped
 # (SIGSTOP).  SIGTERM to hdparm reaches it too (continued, it acts on it): no hang, both say
 # they were interrupted.  A stopped process held the signal, and the run, until continued.
