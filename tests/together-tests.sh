@@ -206,6 +206,18 @@ if until_true 10 gone "$pid"; then wait "$pid"; rc=$?; else rc=hung; kill -9 "$p
 [ "$rc" != hung ] && [ "$(erases)" = 4 ] && [ "$(find "$rec" -name 'erase-*.json' -printf x | wc -c)" = 2 ]
 result_of ata $? "a record folder named with a newline and \"N\": no forged message, both erased (F3h, F4h each), two records (exit $rc)"
 
+# --- one controller named twice (its node and a link to it): a character device, as an NVMe
+# controller's /dev/nvme0 is; its firmware download went out twice, interleaved.  One refusal, nothing sent.
+ln -sfn /dev/zero "$out/zero-link"
+rm -f "$out/fw.log"
+env SHIM_NVME="$crafted_ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_SYSFS="$out/sysfs-none" SHIM_LOG="$out/fw.log" SHIM_LOG_DEVICE=1 \
+	"${preload[@]}" "$asan" "$H" $yes --please-destroy-my-drive --fwdownload "$out/fw.bin" /dev/zero "$out/zero-link" \
+	> "$out/fw.out" 2> "$out/fw.err"
+rc=$?
+[ "$rc" != 0 ] && [ "$(pieces /dev/zero)" = 0 ] && [ "$(commits /dev/zero)" = 0 ] &&
+	grep -qx " $out/zero-link reaches a disk that /dev/zero reaches too: each disk is updated once, named once" "$out/fw.err"
+result_of fw $? "one controller named twice (a link to its character device): refused, no firmware sent (exit $rc)"
+
 # --- item 15: out of descriptors, out of processes ---
 # A limit on descriptors that lets the first disk's pipes be made and not the second's: the run
 # refused, nothing sent, each line naming the disk that could not start and why.  The limit that
