@@ -12,7 +12,8 @@
  *   "N"              refused (it said why on its stderr)
  *   "S TEXT"         its status line now ("S " alone: none)
  *   "J LEN"          then LEN bytes: its device object of the JSON document
- *   "P PATH"         its erase record, kept at PATH (written before the erase)
+ *   "P PATH"         its erase record, kept at PATH (written before the erase;
+ *                    a newline in PATH comes as "\n": it must not end the line)
  * and is answered at the gate with "go", or "stop ERRNO TEXT".
  *
  * A disk's process can die (the OOM killer, a stray kill): before the gate
@@ -326,6 +327,9 @@ static void open_gate(struct member *m, int n, bool go_on)
 			m[i].stage = RUNNING;
 		}
 	}
+	/* One not answered (refused, or said so falsely) never waits here: it reads the gate's end, not a hang. */
+	for (int i = 0; i < n; i++)
+		close_fd(&m[i].gate);
 }
 
 /* ---- the whole run ---- */
@@ -372,6 +376,8 @@ static void stop_at_gate(struct member *m, int n, int sig)
 		if (m[i].stage == READY) {
 			answer(&m[i], text);
 			m[i].stage = REFUSED;
+			m[i].halted_by = sig;	/* said by its process, unless the signal (a terminal's) killed it too */
+			m[i].gate_reached = true;
 		} else if (m[i].stage == CHECKING) {
 			close_fd(&m[i].gate);
 			m[i].stage = HALTED;
@@ -416,9 +422,12 @@ static void signal_seen(struct member *m, int n, bool *gate_open, double *end_by
 		*end_by = monotonic_seconds() + END_WITHIN_S;
 		return;
 	}
+	/* Continued too, should it be stopped (SIGSTOP): a stopped process would hold the signal, and this run, for good. */
 	for (int i = 0; i < n; i++)
-		if (m[i].pid > 0 && !m[i].reaped)
+		if (m[i].pid > 0 && !m[i].reaped) {
 			kill(m[i].pid, sig == SIGHUP ? SIGTERM : sig);
+			kill(m[i].pid, SIGCONT);
+		}
 }
 
 /* What came on the descriptors poll found ready, taken; a process whose messages ended, seen to its end. */
@@ -561,6 +570,9 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 
 		reap(&m[i], !m[i].abandoned);
 		ws = m[i].wait_status;
+		/* Told at the gate that a signal refused the run, and killed by it (^C reaches every process): it said nothing. */
+		if (m[i].stage == REFUSED && m[i].halted_by && m[i].reaped && WIFSIGNALED(ws))
+			m[i].stage = HALTED;
 		m[i].exit_status = !m[i].reaped || m[i].stage == HALTED ? ECANCELED
 				   : WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 	}

@@ -57,7 +57,10 @@ void send_all(int fd, const char *p, size_t n)
 	}
 }
 
-/* The whole disks dev's erase reaches: the reach the guards found, else the node's own disk. */
+/*
+ * The whole disks dev's erase reaches: the reach the guards found, else the node's own disk, a
+ * character device too (an NVMe controller takes a firmware download: named twice, it went twice).
+ */
 static size_t reached_text(const struct device *dev, char *buf, size_t size)
 {
 	struct stat st;
@@ -67,7 +70,7 @@ static size_t reached_text(const struct device *dev, char *buf, size_t size)
 	for (unsigned int i = 0; dev->reach_valid && i < dev->reach.n && len + 24 < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, " %u:%u", major(dev->reach.disk[i].devnum),
 					minor(dev->reach.disk[i].devnum));
-	if (!len && fstat(dev->fd, &st) == 0 && S_ISBLK(st.st_mode))
+	if (!len && fstat(dev->fd, &st) == 0 && (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)))
 		len = (size_t)snprintf(buf, size, " %u:%u", major(st.st_rdev), minor(st.st_rdev));
 	return len;
 }
@@ -85,10 +88,17 @@ static int wait_at_gate(struct device *dev, int status, void *arg)
 		return status;
 	}
 	if (erase_record_path(dev)) {
-		char path[600];
+		char path[1200] = "P ";
+		size_t n = 2;
 
-		snprintf(path, sizeof(path), "P %s\n", erase_record_path(dev));
-		send_all(st->msg, path, strlen(path));
+		/* A newline in the path (a folder's name may hold one) would end the message and forge the next: "\n". */
+		for (const char *c = erase_record_path(dev); *c && n + 4 < sizeof(path); c++)
+			if (*c == '\n')
+				path[n++] = '\\', path[n++] = 'n';
+			else
+				path[n++] = *c;
+		path[n++] = '\n';
+		send_all(st->msg, path, n);
 	}
 	reached_text(dev, reached, sizeof(reached));
 	snprintf(line, sizeof(line), "R%s\n", reached);

@@ -53,6 +53,7 @@ struct member {
 	bool reaped;			/* wait_status holds how its process ended */
 	bool abandoned;			/* killed and left: it did not end (held in the kernel), nobody waits for it */
 	int halted_by;			/* HALTED: the signal to this process that refused the run */
+	bool gate_reached;		/* it was checked and waited at the gate */
 	int wait_status;
 	int exit_status;
 };

@@ -145,9 +145,9 @@ static void say_death(const struct member *m, const struct run_flags *run)
 	char text[1200];
 
 	if (m->stage == HALTED)
-		snprintf(text, sizeof(text), "%s: not started: hdparm was interrupted by signal %d (%s) during its checks%s:"
+		snprintf(text, sizeof(text), "%s: not started: hdparm was interrupted by signal %d (%s) %s%s:"
 			 " nothing was sent to any disk\n", m->job->device, m->halted_by, strsignal(m->halted_by),
-			 m->abandoned ? ", and its process, held in the kernel, was killed and left behind" : "");
+			 m->gate_reached ? "at the gate" : "during its checks", m->abandoned ? ", and its process, held in the kernel, was killed and left behind" : "");
 	else if (m->stage == DIED)
 		snprintf(text, sizeof(text), "%s: its process was killed by signal %d (%s) before the %s began:"
 			 " nothing was sent to any disk\n", m->job->device, sig, strsignal(sig), m->words->plural);

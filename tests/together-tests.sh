@@ -114,9 +114,10 @@ result_of fw $? "one disk refused: nothing sent, the other told in a firmware do
 ata_bg() {
 	rm -f "$out/ata.log" "$out/gate"
 	env SHIM_IDENTIFY="$crafted_ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/ata.log" SHIM_LOG_DEVICE=1 "$@" "${preload[@]}" \
-		"$asan" "$H" --security-erase pw /dev/null /dev/zero > "$out/ata.out" 2> "$out/ata.err" &
+		"$asan" "$H" "${ata_opts[@]}" --security-erase pw /dev/null /dev/zero > "$out/ata.out" 2> "$out/ata.err" &
 	pid=$!
 }
+ata_opts=()
 at_gate() { c=$(child_holding "$pid" /dev/null) && case $(cat /proc/"$c"/wchan 2> /dev/null) in *pipe_read*) true ;; *) false ;; esac; }
 held_in_check() { grep -q '^/dev/zero cdb: 85 .* ec ' "$out/ata.log" 2> /dev/null && z=$(child_holding "$pid" /dev/zero); }
 erases() { awk '$2 == "cdb:" && $3 == "85" && ($17 == "f3" || $17 == "f4")' "$out/ata.log" 2> /dev/null | wc -l; }
@@ -148,6 +149,34 @@ for sig in TERM INT HUP; do
 	kill -CONT "$z" 2> /dev/null
 done
 
+# ^C on a terminal reaches every process: /dev/null's, at the gate, dies of SIGINT before it reads
+# the refusal (it is held stopped with SIGINT pending until hdparm, refusing the run, continues it).
+# It said nothing, and its device object was missing: both are said, each in its own words.
+ata_bg SHIM_DELAY_MS="until:$out/gate" SHIM_DELAY_CMD=ec@/dev/zero
+until_true 20 at_gate && until_true 20 held_in_check
+kill -STOP "$c" && kill -INT "$c" && kill -INT "$pid"
+if until_true 10 gone "$pid"; then wait "$pid"; rc=$?; else rc=hung; kill -9 "$pid" "$c" "$z" 2> /dev/null; wait "$pid" 2> /dev/null; fi
+touch "$out/gate"
+[ "$rc" = 125 ] && [ "$(erases)" = 0 ] &&
+	grep -q '^/dev/null: not started: hdparm was interrupted by signal 2 (.*) at the gate: nothing was sent to any disk' "$out/ata.err" &&
+	grep -q '^/dev/zero: not started: hdparm was interrupted by signal 2 (.*) during its checks: nothing was sent to any disk' "$out/ata.err"
+result_of ata $? "SIGINT to every process (a terminal's ^C) before the gate: the disk killed at the gate is said too (exit $rc)"
+
+# After the gate: both disks held in their SECURITY ERASE UNIT, /dev/zero's process stopped
+# (SIGSTOP).  SIGTERM to hdparm reaches it too (continued, it acts on it): no hang, both say
+# they were interrupted.  A stopped process held the signal, and the run, until continued.
+erasing_both() { [ "$(awk '$2 == "cdb:" && $17 == "f4"' "$out/ata.log" 2> /dev/null | wc -l)" = 2 ] && z=$(child_holding "$pid" /dev/zero); }
+ata_bg SHIM_DELAY_MS="until:$out/gate" SHIM_DELAY_CMD=f4
+until_true 20 erasing_both
+kids=$(pgrep -P "$pid" | tr '\n' ' ')
+kill -STOP "$z"
+kill -TERM "$pid"
+# shellcheck disable=SC2086
+if until_true 10 gone "$pid"; then wait "$pid"; rc=$?; else rc=hung; kill -9 "$pid" $kids 2> /dev/null; wait "$pid" 2> /dev/null; fi
+touch "$out/gate"
+[ "$rc" = 143 ] && [ "$(grep -c '^Interrupted: hdparm stops here, but the drive goes on erasing' "$out/ata.err")" = 2 ]
+result_of ata $? "SIGTERM to hdparm after the gate, a disk's process stopped: it is continued and stops, no hang (exit $rc)"
+
 # --- item 14: stdout's reader gone (as "| true"), a disk's process killed mid-erase ---
 # hdparm does not die of SIGPIPE replaying the output; what befell the disk is on stderr.
 exec {dead}> >(exec true)
@@ -163,6 +192,31 @@ wait "$pid"
 rc=$?
 [ "$rc" = 137 ] && grep -q '^/dev/zero: the process erasing it was killed by signal 9 (Killed); the drive may still be erasing' "$out/ata.err"
 result_of ata $? "stdout's reader gone and a disk's process killed: no death by SIGPIPE, the killed disk said on stderr (exit $rc)"
+
+# --- the message pipe: a record folder whose name holds a newline and a message ("N": refused) ---
+# Its path goes to hdparm in a "P" line: the newline must not end it and forge the refusal, which
+# left the disk's process waiting at a gate never answered, and hdparm with it, for good.
+rec=$out/rec$'\n'N
+rm -rf "$out/rec"* && mkdir -p "$rec"
+ata_opts=(--erase-record "$rec")
+ata_bg
+ata_opts=()
+# shellcheck disable=SC2046
+if until_true 10 gone "$pid"; then wait "$pid"; rc=$?; else rc=hung; kill -9 "$pid" $(pgrep -P "$pid") 2> /dev/null; wait "$pid" 2> /dev/null; fi
+[ "$rc" != hung ] && [ "$(erases)" = 4 ] && [ "$(find "$rec" -name 'erase-*.json' -printf x | wc -c)" = 2 ]
+result_of ata $? "a record folder named with a newline and \"N\": no forged message, both erased (F3h, F4h each), two records (exit $rc)"
+
+# --- one controller named twice (its node and a link to it): a character device, as an NVMe
+# controller's /dev/nvme0 is; its firmware download went out twice, interleaved.  One refusal, nothing sent.
+ln -sfn /dev/zero "$out/zero-link"
+rm -f "$out/fw.log"
+env SHIM_NVME="$crafted_ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_SYSFS="$out/sysfs-none" SHIM_LOG="$out/fw.log" SHIM_LOG_DEVICE=1 \
+	"${preload[@]}" "$asan" "$H" $yes --please-destroy-my-drive --fwdownload "$out/fw.bin" /dev/zero "$out/zero-link" \
+	> "$out/fw.out" 2> "$out/fw.err"
+rc=$?
+[ "$rc" != 0 ] && [ "$(pieces /dev/zero)" = 0 ] && [ "$(commits /dev/zero)" = 0 ] &&
+	grep -qx " $out/zero-link reaches a disk that /dev/zero reaches too: each disk is updated once, named once" "$out/fw.err"
+result_of fw $? "one controller named twice (a link to its character device): refused, no firmware sent (exit $rc)"
 
 # --- item 15: out of descriptors, out of processes ---
 # A limit on descriptors that lets the first disk's pipes be made and not the second's: the run
