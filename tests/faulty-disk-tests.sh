@@ -16,9 +16,7 @@ suite="faulty-disk"
 
 why=""
 [ "$(id -u)" = 0 ] || why="needs root (loop devices, FUSE mounts)"
-[ -n "$why" ] || [ -c /dev/fuse ] || why="no /dev/fuse"
-[ -n "$why" ] || /usr/bin/python3 -c 'import fusepy' 2> /dev/null || why="no python3-fusepy (tests/setup installs it)"
-[ -n "$why" ] || command -v ddrescue > /dev/null || why="no ddrescue (gddrescue; tests/setup installs it)"
+[ -n "$why" ] || why=$(faulty_disk_missing)
 if [ -n "$why" ]; then
 	echo "skip faulty-disk: $why"
 	echo "end of suite"

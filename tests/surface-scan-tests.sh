@@ -157,10 +157,7 @@ else
 fi
 
 # --- the faulty disk: unreadable LBAs as ddrescue names them, slow regions, the limit, SIGINT ---
-why=""
-[ -c /dev/fuse ] || why="no /dev/fuse"
-[ -n "$why" ] || /usr/bin/python3 -c 'import fusepy' 2> /dev/null || why="no python3-fusepy"
-[ -n "$why" ] || command -v ddrescue > /dev/null || why="no ddrescue"
+why=$(faulty_disk_missing)
 if [ -n "$why" ]; then
 	echo "skip surface-scan: the faulty disk: $why"
 	echo "end of suite"

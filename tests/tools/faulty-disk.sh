@@ -23,6 +23,14 @@
 faulty_disk_tool="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/faulty-disk.py"
 FAULTY_DEV="" FAULTY_PID="" FAULTY_DIR="" FAULTY_LOG="" FAULTY_DIO=""
 
+# faulty_disk_missing: why the faulty disk cannot run here (no /dev/fuse, python3-fusepy or ddrescue,
+# the oracle), on standard output; nothing where it can.
+faulty_disk_missing() {
+	[ -c /dev/fuse ] || { echo "no /dev/fuse"; return; }
+	/usr/bin/python3 -c 'import fusepy' 2> /dev/null || { echo "no python3-fusepy (tests/setup installs it)"; return; }
+	command -v ddrescue > /dev/null || echo "no ddrescue (gddrescue; tests/setup installs it)"
+}
+
 faulty_disk_up() {
 	local dir=$1 mb=$2 dev
 	shift 2
