@@ -5,9 +5,10 @@
 # fault no longer applies.  Usage: run.sh OUTDIR [NAME...] (as make check runs it: root for the
 # suites that use loop devices).
 #
-# Two at a time, each in a tree of its own, where the suite talks to nothing but its test double
-# under its own OUTDIR; a suite that uses loop devices, mounts or tracefs (the list below) runs
-# alone, as make check runs it after every other suite.  The lines come out in the list's order.
+# Each in a tree of its own.  A suite that talks to nothing but its test double, under its own
+# OUTDIR, runs two at a time; one that uses loop devices, mounts or tracefs (the list below) runs
+# with no other of those, as make check runs them (beside the double's suites, as make check runs
+# idle's).  The lines come out in the list's order.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$1
@@ -43,27 +44,26 @@ one() {
 	rm -rf "$tree"
 }
 
+# Two lanes at once: the mutants of the suites that must run alone, one after another (they mostly
+# wait: idle's timeouts, the faulty disk's slow reads), and beside them the others, two at a time.
 names=()
-running=0
+alone_lane=()
+double_lane=()
 while IFS= read -r line; do
 	case "$line" in '#'* | '') continue ;; esac
-	name=$(field "$line" 1) file=$(field "$line" 2) expr=$(field "$line" 3) suite=$(field "$line" 4)
+	name=$(field "$line" 1) suite=$(field "$line" 4)
 	[ "$want" = "  " ] || [[ "$want" == *" $name "* ]] || continue
 	names+=("$name")
 	rm -f "$out/mutant-$name.result"
-	if [[ "$alone" == *" $suite "* ]]; then
-		wait
-		running=0
-		one "$name" "$file" "$expr" "$suite"
-	else
-		if [ "$running" -ge 2 ]; then
-			wait -n
-			running=$((running - 1))
-		fi
-		one "$name" "$file" "$expr" "$suite" < /dev/null &
-		running=$((running + 1))
-	fi
+	if [[ "$alone" == *" $suite "* ]]; then alone_lane+=("$line"); else double_lane+=("$line"); fi
 done < "$top/tests/mutants/list"
+run_line() { one "$(field "$1" 1)" "$(field "$1" 2)" "$(field "$1" 3)" "$(field "$1" 4)" < /dev/null; }
+(for line in "${alone_lane[@]}"; do run_line "$line"; done) &
+for line in "${double_lane[@]}"; do
+	# The alone lane is one job of the three.
+	while [ "$(jobs -rp | wc -l)" -ge 3 ]; do wait -n; done
+	run_line "$line" &
+done
 wait
 for name in "${names[@]}"; do
 	if [ -s "$out/mutant-$name.result" ]; then
