@@ -6,15 +6,15 @@
 # suites that use loop devices).
 #
 # Each in a tree of its own.  A suite that talks to nothing but its test double, under its own
-# OUTDIR, runs two at a time; one that uses loop devices, mounts or tracefs (the list below) runs
-# with no other of those, as make check runs them (beside the double's suites, as make check runs
-# idle's).  The lines come out in the list's order.
+# OUTDIR, runs two at a time; one that uses loop devices or mounts (the list below) runs with no
+# other of those, as make check runs them; idle's (loop devices and tracefs, mostly waiting) runs
+# beside them, as make check runs it.  The lines come out in the list's order.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$1
 shift
 want=" $* "
-alone=" loop-tests.sh partition-tests.sh timing-tests.sh iodepth-tests.sh idle-tests.sh erase-proof-tests.sh erase-together-tests.sh faulty-disk-tests.sh surface-scan-tests.sh ansible-tests.sh "
+alone=" loop-tests.sh partition-tests.sh timing-tests.sh iodepth-tests.sh erase-proof-tests.sh erase-together-tests.sh faulty-disk-tests.sh surface-scan-tests.sh ansible-tests.sh "
 field() { awk -F ' [|] ' -v n="$2" '{ print $n }' <<< "$1"; }
 
 # one NAME FILE EXPR SUITE: the mutant's line in $out/mutant-NAME.result.
@@ -44,10 +44,12 @@ one() {
 	rm -rf "$tree"
 }
 
-# Two lanes at once: the mutants of the suites that must run alone, one after another (they mostly
-# wait: idle's timeouts, the faulty disk's slow reads), and beside them the others, two at a time.
+# Three lanes at once: the mutants of the suites that must run alone, one after another (they
+# mostly wait: the faulty disk's slow reads); idle's, one after another (its timeouts); and beside
+# them the others, two at a time.
 names=()
 alone_lane=()
+idle_lane=()
 double_lane=()
 while IFS= read -r line; do
 	case "$line" in '#'* | '') continue ;; esac
@@ -55,13 +57,20 @@ while IFS= read -r line; do
 	[ "$want" = "  " ] || [[ "$want" == *" $name "* ]] || continue
 	names+=("$name")
 	rm -f "$out/mutant-$name.result"
-	if [[ "$alone" == *" $suite "* ]]; then alone_lane+=("$line"); else double_lane+=("$line"); fi
+	if [ "$suite" = idle-tests.sh ]; then
+		idle_lane+=("$line")
+	elif [[ "$alone" == *" $suite "* ]]; then
+		alone_lane+=("$line")
+	else
+		double_lane+=("$line")
+	fi
 done < "$top/tests/mutants/list"
 run_line() { one "$(field "$1" 1)" "$(field "$1" 2)" "$(field "$1" 3)" "$(field "$1" 4)" < /dev/null; }
 (for line in "${alone_lane[@]}"; do run_line "$line"; done) &
+(for line in "${idle_lane[@]}"; do run_line "$line"; done) &
 for line in "${double_lane[@]}"; do
-	# The alone lane is one job of the three.
-	while [ "$(jobs -rp | wc -l)" -ge 3 ]; do wait -n; done
+	# The two serial lanes are two jobs of the four.
+	while [ "$(jobs -rp | wc -l)" -ge 4 ]; do wait -n; done
 	run_line "$line" &
 done
 wait
