@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "ata.h"
 #include "actions.h"
@@ -577,7 +578,25 @@ static int read_psid(struct parse_state *ps)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* What main() returns, for check_stdout(). */
+static int exit_status;
+
+/*
+ * Run at exit, after the JSON document is written (registered before it):
+ * a run whose output was lost (a full disk, a closed pipe) must not exit 0
+ * as if a script's file held it all.  A run that failed already said why.
+ */
+static void check_stdout(void)
+{
+	int err = report_stdout_error();
+
+	if (!err || exit_status)
+		return;
+	fprintf(stderr, "%s: standard output: %s\n", progname, strerror(err));
+	_exit(err < 256 ? err : EIO);
+}
+
+static int run_command(int argc, char **argv)
 {
 	struct parse_state ps;
 	int status = 0;
@@ -589,6 +608,7 @@ int main(int argc, char **argv)
 	 * together reads in the order things happened.
 	 */
 	setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
+	atexit(check_stdout);
 	if (argc < 2) {
 		usage(stderr);
 		return EINVAL;
@@ -655,4 +675,10 @@ int main(int argc, char **argv)
 	free(ps.s.ranges);
 	free(ps.jobs);
 	return status;
+}
+
+int main(int argc, char **argv)
+{
+	exit_status = run_command(argc, argv);
+	return exit_status;
 }

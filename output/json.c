@@ -4,6 +4,7 @@
  * no trailing commas.  Nesting is tracked so the document can be closed
  * from an exit handler.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ static struct writer run_doc, side_doc, *w = &run_doc;
 static struct {
 	bool finished;
 	FILE *out;		/* the real stdout */
+	int write_errno;	/* why the document could not be written there */
 	char *top_errors;
 	size_t top_errors_len;
 	FILE *errors;		/* top-level errors, as JSON string elements */
@@ -152,8 +154,8 @@ static void finish(void)
 	run_doc.depth = 0;
 	fputs("\n}\n", run_doc.doc);
 	fclose(run_doc.doc);
-	fwrite(run_doc.buf, 1, run_doc.len, js.out);
-	fflush(js.out);
+	if (fwrite(run_doc.buf, 1, run_doc.len, js.out) != run_doc.len || fflush(js.out))
+		js.write_errno = errno ? errno : EIO;
 	free(run_doc.buf);
 	free(js.top_errors);
 }
@@ -183,6 +185,11 @@ void json_start(FILE *out, const char *version)
 	run_doc.depth = 2;
 	fflush(run_doc.doc);
 	js.devices_at = run_doc.len;
+}
+
+int json_write_error(void)
+{
+	return js.write_errno;
 }
 
 bool json_active(void)

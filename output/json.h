@@ -19,6 +19,8 @@
 
 /* Start the document: the tool, its version, and an open "devices" array. */
 void json_start(FILE *out, const char *version);
+/* 0, or the errno of the write of the document to stdout that failed. */
+int json_write_error(void);
 bool json_active(void);
 
 /* key is NULL inside an array. */

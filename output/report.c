@@ -25,7 +25,25 @@ static struct {
 	size_t line_len;
 	struct complaint *kept;
 	size_t nkept, room;
+	int out_errno;		/* the first write to stdout that failed */
 } rep;
+
+/* stdout is line-buffered: a line that could not be written fails the call that ended it. */
+static void note_write(int rc)
+{
+	if (rc < 0 && !rep.out_errno)
+		rep.out_errno = errno ? errno : EIO;
+}
+
+int report_stdout_error(void)
+{
+	int flushed = fflush(stdout);
+
+	note_write(flushed == EOF ? -1 : 0);
+	if (!ferror(stdout))
+		return 0;
+	return rep.out_errno ? rep.out_errno : json_write_error() ? json_write_error() : EIO;
+}
 
 void report_use_json(bool on)
 {
@@ -80,20 +98,20 @@ void out(const char *fmt, ...)
 	if (rep.silent)
 		return;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	note_write(vprintf(fmt, ap));
 	va_end(ap);
 }
 
 void out_char(int c)
 {
 	if (!rep.silent)
-		putchar(c);
+		note_write(putchar(c) == EOF ? -1 : 0);
 }
 
 void out_str(const char *s)
 {
 	if (!rep.silent)
-		fputs(s, stdout);
+		note_write(fputs(s, stdout) == EOF ? -1 : 0);
 }
 
 void print_on_off(unsigned long value)

@@ -15,6 +15,8 @@
 
 /* --json: text off, complaints recorded. */
 void report_use_json(bool on);
+/* stdout flushed: 0, or the errno of the first write to it that failed (EIO where none was kept). */
+int report_stdout_error(void);
 
 /*
  * The operation complaints are filed under from now on: an option ("-S"),

@@ -242,6 +242,24 @@ istdin_case non-hex 5 "read only 0/256" sh -c 'head -c 4096 /dev/zero | tr "\0" 
 istdin_case header-line 0 "HDPARM-TEST-HDD" sh -c "printf '/dev/sda:\n'; cat $page"
 istdin_case megabytes 0 "HDPARM-TEST-HDD" sh -c "cat $page; head -c 4000000 /dev/zero | tr '\0' 'f'"
 
+# --- standard output that cannot be written (a full disk): said in one line, exit ENOSPC (28);
+# 9.65 exits 0 with its output lost.  A run that failed already keeps its status and its words. ---
+full_case() { # NAME WANT-EXIT WANT-STDERR ARGS...
+	local name=$1 want=$2 text=$3
+	shift 3
+	"$HDPARM" "$@" < "$page" > /dev/full 2> "$out/full.err"
+	local rc=$?
+	if [ "$rc" = "$want" ] && [ "$(cat "$out/full.err")" = "$text" ]; then
+		pass "stdout full: $name"
+	else
+		{ echo "exit $rc, wanted $want; stderr:"; cat "$out/full.err"; } > "$out/full.why"
+		fail "stdout full: $name" "$out/full.why"
+	fi
+}
+full_case "text" 28 "hdparm: standard output: No space left on device" --Istdin
+full_case "--json" 28 "hdparm: standard output: No space left on device" --json --Istdin
+full_case "a failed run keeps its status" 2 "/dev/hdparm-no-such-disk: No such file or directory" -C /dev/hdparm-no-such-disk
+
 # --- bad command lines: one line on stderr, the right exit status ---
 while IFS='|' read -r args want text; do
 	case "$args" in '#'* | '') continue ;; esac
