@@ -1,5 +1,5 @@
 #!/bin/bash
-# --fallocate: a failure leaves no file behind, success is fsync'ed (strace).
+# --fallocate: a failure leaves no file behind, success is fsync'ed (strace); --fibmap of a FIFO.
 # Usage: file-tests.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" lines.
 set -u
 H=$1
@@ -18,6 +18,19 @@ else
 	echo "FAIL --fallocate 0: refused, no file left behind, a retry fails the same way (exit $rc1, then $rc2)"
 	sed 's/^/  /' "$out/file.err" "$out/file.err2"
 fi
+
+# --fibmap of a FIFO: refused at once as not a regular file (9.65's open() waits for a writer).
+rm -f "$out/fifo"
+mkfifo "$out/fifo"
+timeout 10 "$H" --fibmap "$out/fifo" > /dev/null 2> "$out/fibmap-fifo.err"
+rc=$?
+if [ "$rc" = 22 ] && [ "$(cat "$out/fibmap-fifo.err")" = "$out/fifo: not a regular file" ]; then
+	echo "ok --fibmap of a FIFO: refused at once, not a regular file"
+else
+	echo "FAIL --fibmap of a FIFO: refused at once, not a regular file (exit $rc; 124: it waited for a writer)"
+	sed 's/^/  /' "$out/fibmap-fifo.err"
+fi
+rm -f "$out/fifo"
 
 command -v strace > /dev/null || { echo "skip --fallocate fsync check: no strace (tests/setup installs it)"; finish; }
 # LeakSanitizer cannot run under ptrace: a sanitizer build leaves it out here.

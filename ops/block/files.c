@@ -23,7 +23,8 @@
 
 int open_with_stat(const char *path, struct stat *st)
 {
-	int fd = open(path, O_RDONLY);
+	/* O_NONBLOCK: a FIFO opens at once (to be refused as no regular file) instead of waiting for a writer. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd == -1 || fstat(fd, st) == -1) {
 		int err = errno;

@@ -10,7 +10,7 @@
 int fallocate_file(const struct settings *s);
 int fibmap_file(const struct settings *s);
 
-/* path opened for reading, and its stat into *st: the descriptor, or -errno (said on stderr). */
+/* path opened for reading (O_NONBLOCK), and its stat into *st: the descriptor, or -errno (said on stderr). */
 int open_with_stat(const char *path, struct stat *st);
 
 #endif
