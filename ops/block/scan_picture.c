@@ -144,11 +144,14 @@ char *scan_picture_svg(const struct scan_cells *c, const struct scan_picture_fac
 	fputs("</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n", f);
 	header(f, c, fa);
 	fprintf(f, "<g id=\"cells\" data-cell-sectors=\"%llu\">\n", (unsigned long long)c->cell_sectors);
-	for (size_t i = 0; i < c->n; i++)
+	for (size_t i = 0; i < c->n; i++) {
+		uint64_t lba = c->first_lba + (uint64_t)i * c->cell_sectors;
+
 		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" data-lba=\"%llu\" data-class=\"%s\"/>\n",
 			MARGIN + (int)(i % SCAN_CELL_COLUMNS) * CELL_PX, HEADER + (int)(i / SCAN_CELL_COLUMNS) * CELL_PX,
-			CELL_FILL, CELL_FILL, cell_colours[c->worst[i] ? c->worst[i] - 1 : SCAN_CLASSES],
-			(unsigned long long)(c->first_lba + i * c->cell_sectors), scan_cell_key(c, i));
+			CELL_FILL, CELL_FILL, cell_colours[c->worst[i] ? c->worst[i] - 1 : SCAN_CLASSES], (unsigned long long)lba,
+			scan_cell_key(c, i));
+	}
 	fputs("</g>\n", f);
 	legend(f, fa, grid_end + MARGIN);
 	fputs("</svg>\n", f);
