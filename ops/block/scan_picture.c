@@ -51,15 +51,18 @@ void scan_cells_note(struct scan_cells *c, uint64_t lba, uint32_t sectors, enum 
 {
 	uint64_t end;
 
-	if (!c->worst || !sectors || lba > c->last_lba || (uint64_t)cls >= SCAN_CLASSES)
+	if (!c->worst || !sectors || (uint64_t)cls >= SCAN_CLASSES)
 		return;
 	end = lba + sectors - 1;
+	if (end < lba)
+		end = UINT64_MAX;	/* past 2^64: to the end */
+	/* Only what lies in the range: a map's run may begin before it or end past it. */
+	if (end < c->first_lba || lba > c->last_lba)
+		return;
 	if (lba < c->first_lba)
 		lba = c->first_lba;
-	if (end > c->last_lba || end < lba)
+	if (end > c->last_lba)
 		end = c->last_lba;
-	if (end < c->first_lba)
-		return;
 	for (uint64_t i = (lba - c->first_lba) / c->cell_sectors; i <= (end - c->first_lba) / c->cell_sectors; i++)
 		if (c->worst[i] < (unsigned char)(cls + 1))
 			c->worst[i] = (unsigned char)(cls + 1);

@@ -627,6 +627,21 @@ static void test_scan_picture(void)
 	scan_cells_note(&c, 2000, 256, SCAN_UNREADABLE);	/* wholly past the range: nothing */
 	ok = ok && !strcmp(scan_cell_key(&c, 1), "ge_500ms");
 	result("scan picture: a cell keeps the worst class noted in it; a run across cells marks each, clipped to the range", ok);
+	scan_cells_free(&c);
+	/* A range from LBA 1000: runs before it, or across its start, or past 2^64, clipped to it. */
+	ok = scan_cells_init(&c, 1000, 1000 + 4 * 256 - 1, 2) == 0 && c.n == 2;
+	scan_cells_note(&c, 0, 256, SCAN_UNREADABLE);
+	ok = ok && !strcmp(scan_cell_key(&c, 0), "not_read") && !strcmp(scan_cell_key(&c, 1), "not_read");
+	scan_cells_note(&c, 900, 200, SCAN_LT_20MS);
+	scan_cells_note(&c, UINT64_MAX - 10, 256, SCAN_UNREADABLE);
+	ok = ok && !strcmp(scan_cell_key(&c, 0), "lt_20ms") && !strcmp(scan_cell_key(&c, 1), "not_read");
+	scan_cells_note(&c, 1600, UINT32_MAX, SCAN_LT_50MS);
+	ok = ok && !strcmp(scan_cell_key(&c, 0), "lt_20ms") && !strcmp(scan_cell_key(&c, 1), "lt_50ms");
+	result("scan picture: a run before the range, across its start or past its end touches only its own cells", ok);
+	scan_cells_free(&c);
+	ok = scan_cells_init(&c, 0, 1023, 2) == 0;
+	scan_cells_note(&c, 0, 256, SCAN_UNREADABLE);
+	scan_cells_note(&c, 1000, 256, SCAN_GE_500MS);
 
 	svg = scan_picture_svg(&c, &f, &len);
 	ok = svg && strlen(svg) == len && strstr(svg, "model: A&lt;B&amp;&quot;&apos;???, serial: not shown by the kernel") &&
