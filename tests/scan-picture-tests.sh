@@ -106,7 +106,9 @@ mkdir -p "$out/ro" "$out/dir"
 mount -t tmpfs -o ro,size=1m tmpfs "$out/ro" || bad "a read-only tmpfs" "mount failed"
 before=$(reads "$dev")
 n=0
-for name in "$out/nofolder/p.svg" "$out/ro/p.svg" "$out/dir" "$out/fifo" "$out/node" "$out/link" /dev/null "$out/dir/" ""; do
+long=$(printf 'a%.0s' {1..300}).svg
+for name in "$out/nofolder/p.svg" "$out/ro/p.svg" "$out/dir" "$out/fifo" "$out/node" "$out/link" /dev/null "$out/dir/" "" \
+	"$out/target/p.svg" "$out/$long" /proc/p.svg; do
 	n=$((n + 1))
 	timeout 20 "$H" --surface-scan --scan-picture "$name" "$dev" > "$out/ref$n.out" 2> "$out/ref$n.err"
 	rc=$?
@@ -128,7 +130,7 @@ check "--scan-picture for two disks: refused, one line" "$rc $(cat "$out/two.err
 	"22 --scan-picture $out/two.svg: one picture for 2 disks: scan them one at a time"
 check "refusals: the device read nothing" "$(reads "$dev")" "$before"
 check "refusals: the FIFO, the device node, the link, /dev/null and the folders left as they were, no picture made" \
-	"$(stat -c %F "$out/fifo" "$out/node" "$out/link" /dev/null "$out/dir" | paste -sd, -) $(cat "$out/target") $(find "$out/dir" "$out/ro" -mindepth 1 | wc -l) $(ls "$out" | grep -c -e '^alone\.svg' -e '^two\.svg')" \
+	"$(stat -c %F "$out/fifo" "$out/node" "$out/link" /dev/null "$out/dir" | paste -sd, -) $(cat "$out/target") $(find "$out/dir" "$out/ro" -mindepth 1 | wc -l) $(ls "$out" | grep -c -e '^alone\.svg' -e '^two\.svg' -e '^aaa' -e '^nofolder')" \
 	"fifo,character special file,symbolic link,character special file,directory target 0 0"
 mountpoint -q "$out/ro" && umount "$out/ro"
 

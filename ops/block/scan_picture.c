@@ -5,7 +5,7 @@
  * regular file.
  */
 #include <errno.h>
-#include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,23 +165,48 @@ char *scan_picture_svg(const struct scan_cells *c, const struct scan_picture_fac
 	return text;
 }
 
+/*
+ * A file made beside the name and removed again: the one sure answer to
+ * "can the picture be made there" (a missing or read-only folder, a name
+ * too long, /proc), where access() answers for root what the file system
+ * does not.  The signals that stop hdparm wait meanwhile: no probe is left.
+ */
+static int probe_folder(const char *file)
+{
+	char probe[4096 + 8];
+	sigset_t stops, saved;
+	int fd, err = 0;
+
+	snprintf(probe, sizeof(probe), "%s.XXXXXX", file);
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stops, &saved);
+	fd = mkstemp(probe);
+	if (fd < 0)
+		err = errno;
+	else {
+		close(fd);
+		unlink(probe);
+	}
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	return err;
+}
+
 int scan_picture_path_check(const char *file)
 {
-	char folder[4096];
 	size_t n = strlen(file);
 	int err;
 
-	if (!n || file[n - 1] == '/' || n >= sizeof(folder)) {
+	if (!n || file[n - 1] == '/' || n >= 4096) {
 		complain("--scan-picture %s: not a file name: refused, nothing was read\n", file);
 		return EINVAL;
 	}
 	if (file_check_writable("--scan-picture", file, false))
 		return EINVAL;
-	/* The picture is made beside its name and renamed: the folder must take a new file (root passes permissions, not EROFS). */
-	memcpy(folder, file, n + 1);
-	if (access(dirname(folder), W_OK | X_OK)) {
-		err = errno;
-		complain("--scan-picture %s: its folder cannot be written: %s: refused, nothing was read\n", file, strerror(err));
+	if ((err = probe_folder(file))) {
+		complain("--scan-picture %s: no file can be made there: %s: refused, nothing was read\n", file, strerror(err));
 		return err;
 	}
 	return 0;
