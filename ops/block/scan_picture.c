@@ -212,7 +212,7 @@ int scan_picture_path_check(const char *file)
 	return 0;
 }
 
-/* The first line of the disk's DIR/device/ATTR, its padding blanks dropped. */
+/* The first line of the disk's DIR/ATTR, its padding blanks dropped. */
 static void device_attr(const char *dir, const char *attr, char *buf, size_t size)
 {
 	size_t n;
@@ -229,6 +229,43 @@ static void device_attr(const char *dir, const char *attr, char *buf, size_t siz
 		buf[n - 1] = '\0';
 }
 
+size_t scan_picture_vpd_serial(const unsigned char *page, size_t len, char *serial, size_t size)
+{
+	size_t n = 0, start = 4;
+
+	if (len >= 4 && page[1] == 0x80) {
+		n = (size_t)page[2] << 8 | page[3];
+		if (n > len - 4)
+			n = len - 4;
+	}
+	/* SPC-4 7.8.19: PRODUCT SERIAL NUMBER, ASCII, maybe padded with blanks either side. */
+	while (n && page[start] == ' ')
+		start++, n--;
+	while (n && (page[start + n - 1] == ' ' || page[start + n - 1] == '\0'))
+		n--;
+	if (n >= size)
+		n = size - 1;
+	memcpy(serial, page + start, n);
+	serial[n] = '\0';
+	return n;
+}
+
+/* The serial in the disk's VPD page 80h, which sysfs shows a SCSI (and SATA) disk as device/vpd_pg80. */
+static void vpd_serial(const char *dir, char *serial, size_t size)
+{
+	unsigned char page[256] = { 0 };
+	char path[512];
+	size_t len = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/device/vpd_pg80", dir);
+	if ((f = fopen(path, "rb"))) {
+		len = fread(page, 1, sizeof(page), f);
+		fclose(f);
+	}
+	scan_picture_vpd_serial(page, len, serial, size);
+}
+
 void scan_picture_identity(int fd, char *model, size_t model_size, char *serial, size_t serial_size)
 {
 	char dir[256];
@@ -236,8 +273,13 @@ void scan_picture_identity(int fd, char *model, size_t model_size, char *serial,
 	model[0] = serial[0] = '\0';
 	if (!sysfs_disk_dir(fd, dir, sizeof(dir)))
 		return;
+	/* SCSI, SATA and NVMe: device/model; NVMe: device/serial; virtio: serial; SCSI and SATA: VPD page 80h. */
 	device_attr(dir, "device/model", model, model_size);
 	device_attr(dir, "device/serial", serial, serial_size);
+	if (!*serial)
+		device_attr(dir, "serial", serial, serial_size);
+	if (!*serial)
+		vpd_serial(dir, serial, serial_size);
 }
 
 int scan_picture_write(const char *file, const struct scan_cells *c, const struct scan_picture_facts *f)

@@ -62,6 +62,9 @@ char *scan_picture_svg(const struct scan_cells *c, const struct scan_picture_fac
  */
 int scan_picture_path_check(const char *file);
 
+/* The serial of a VPD page 80h of len bytes, its blanks dropped, in serial (size bytes): its length; "" for another page. Pure. */
+size_t scan_picture_vpd_serial(const unsigned char *page, size_t len, char *serial, size_t size);
+
 /* The model and serial the kernel shows for the disk behind fd, in sysfs ("" where it shows none). */
 void scan_picture_identity(int fd, char *model, size_t model_size, char *serial, size_t serial_size);
 

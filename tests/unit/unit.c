@@ -650,6 +650,19 @@ static void test_scan_picture(void)
 	     strstr(svg, "data-class=\"lt_5ms\" data-count=\"1\"") && strstr(svg, "data-class=\"not_read\" data-count=\"2\"") &&
 	     strstr(svg, "&lt; 5 ms: 1 block<") && !strstr(svg, "< 5 ms");
 	result("scan picture: the SVG escapes the device's strings, names each cell's first LBA and class, the legend's counts", ok);
+	/* SPC-4 7.8.19: byte 1 the page code 80h, bytes 2-3 the page length, the serial from byte 4. */
+	{
+		static const unsigned char pg80[] = { 0, 0x80, 0, 12, ' ', ' ', 'W', 'D', '-', 'W', 'X', '1', '2', ' ', ' ', ' ' };
+		static const unsigned char pg83[] = { 0, 0x83, 0, 4, 'A', 'B', 'C', 'D' };
+		char serial[32] = "x";
+
+		ok = scan_picture_vpd_serial(pg80, sizeof(pg80), serial, sizeof(serial)) == 7 && !strcmp(serial, "WD-WX12");
+		ok = ok && scan_picture_vpd_serial(pg80, 9, serial, sizeof(serial)) == 3 && !strcmp(serial, "WD-");
+		ok = ok && scan_picture_vpd_serial(pg80, sizeof(pg80), serial, 4) == 3 && !strcmp(serial, "WD-");
+		ok = ok && scan_picture_vpd_serial(pg83, sizeof(pg83), serial, sizeof(serial)) == 0 && !*serial;
+		ok = ok && scan_picture_vpd_serial(pg80, 2, serial, sizeof(serial)) == 0 && !*serial;
+		result("scan picture: the serial of VPD page 80h, its blanks dropped, cut to the page and the buffer", ok);
+	}
 	free(svg);
 	scan_cells_free(&c);
 }
