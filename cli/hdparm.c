@@ -20,6 +20,7 @@
 #include "config_file.h"
 #include "config_jobs.h"
 #include "erase_record.h"
+#include "scan_picture.h"
 #include "version.h"
 #include "identify.h"
 #include "idle.h"
@@ -306,6 +307,10 @@ static int check_read_modifiers(const struct settings *s)
 		complain("--scan-range and --scan-errors-max go with --surface-scan\n");
 		return EINVAL;
 	}
+	if (s->v[OPT_SCAN_PICTURE].given && !s->v[OPT_SURFACE_SCAN].given) {
+		complain("--scan-picture goes with --surface-scan\n");
+		return EINVAL;
+	}
 	return 0;
 }
 
@@ -382,6 +387,13 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 		return EINVAL;
 	}
 	if ((err = erase_record_path_check(&ps->s)))
+		return err;
+	if (ps->s.v[OPT_SCAN_PICTURE].given && ps->njobs > 1) {
+		complain("--scan-picture %s: one picture for %d disks: scan them one at a time\n", ps->s.v[OPT_SCAN_PICTURE].str,
+			 ps->njobs);
+		return EINVAL;
+	}
+	if (ps->s.v[OPT_SCAN_PICTURE].given && (err = scan_picture_path_check(ps->s.v[OPT_SCAN_PICTURE].str)))
 		return err;
 	if ((ps->s.v[OPT_PROTECTION_INFO].given || ps->s.v[OPT_LBAF].given) && !ps->s.v[OPT_SET_SECTOR_SIZE].given) {
 		complain("--protection-info and --lbaf go with --set-sector-size\n");

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/fs.h>
@@ -24,6 +25,7 @@
 #include "readq.h"
 #include "report.h"
 #include "scan_classes.h"
+#include "scan_picture.h"
 #include "surface_scan.h"
 
 struct scan_io {
@@ -31,6 +33,7 @@ struct scan_io {
 	bool short_read;	/* the last read returned fewer bytes than asked */
 	bool read_one;		/* a block was read whole: good_lba is its first sector */
 	uint64_t good_lba;
+	struct scan_cells *cells;	/* --scan-picture's, or NULL */
 };
 
 /* What ended the scan before the range's end. */
@@ -131,6 +134,8 @@ static int scan_block(struct scan_io *io, struct scan_result *r, uint64_t lba, u
 		return ENXIO;
 	}
 	err = scan_note_block(r, lba, n, ms, r->nbad > before);
+	if (!err && io->cells)
+		scan_cells_note(io->cells, lba, n, r->nbad > before ? SCAN_UNREADABLE : scan_class_of(ms));
 	if (!err && r->nbad == before) {
 		io->read_one = true;
 		io->good_lba = lba;
@@ -271,11 +276,30 @@ static void say_stop(const struct device *dev, const struct scan_result *r, cons
 			 (unsigned long long)r->blocks_read, (unsigned long long)r->blocks);
 }
 
+/* --scan-picture: the cells drawn, with the disk's identity and the date (cells NULL: memory ran out). */
+static int draw_picture(const struct device *dev, const char *file, const struct scan_cells *cells,
+			const struct scan_result *r)
+{
+	char model[128], serial[128];
+	struct scan_picture_facts f = { .path = dev->path, .model = model, .serial = serial, .sector_bytes = r->sector_bytes,
+					.histogram = r->histogram, .blocks = r->blocks, .blocks_read = r->blocks_read,
+					.completed = r->completed, .when = time(NULL) };
+
+	if (!cells) {
+		complain("--scan-picture %s: not written: %s\n", file, strerror(ENOMEM));
+		return ENOMEM;
+	}
+	scan_picture_identity(dev->fd, model, sizeof(model), serial, sizeof(serial));
+	return scan_picture_write(file, cells, &f);
+}
+
 int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct scan_stop stop = { 0 };
 	struct scan_result r;
 	struct scan_io io;
+	struct scan_cells cells = { 0 };
+	const char *picture = s->v[OPT_SCAN_PICTURE].given ? s->v[OPT_SCAN_PICTURE].str : NULL;
 	unsigned long long bytes;
 	uint64_t first, last;
 	struct stat st, again;
@@ -304,6 +328,9 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		return ENODEV;
 	}
 	scan_result_init(&r, first, last, io.q.sector);
+	io.cells = NULL;
+	if (picture && scan_cells_init(&cells, first, last, SCAN_CELLS_MAX) == 0)
+		io.cells = &cells;
 	t0 = monotonic_seconds();
 	err = scan_range(&io, &r, s->v[OPT_SCAN_ERRORS_MAX].given ? s->v[OPT_SCAN_ERRORS_MAX].num : 0,
 			 !dev->run.json, &stop);
@@ -314,6 +341,12 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	say_json(&r, seconds);
 	if (!err && r.nbad)
 		err = EIO;
+	if (picture) {
+		int perr = draw_picture(dev, picture, io.cells, &r);
+
+		err = err ? err : perr;
+		scan_cells_free(&cells);
+	}
 	scan_result_free(&r);
 	return err;
 }

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "epc_decode.h"
@@ -15,6 +16,7 @@
 #include "erasecheck.h"
 #include "ranges.h"
 #include "scan_classes.h"
+#include "scan_picture.h"
 #include "scsi_pages.h"
 #include "sense.h"
 #include "tcg.h"
@@ -591,6 +593,80 @@ static void test_surface_scan(void)
 	scan_result_free(&r);
 }
 
+/* --scan-picture: a cell covers ceil(blocks / 4096) blocks (the issue's rule), keeps its worst class, and the SVG escapes the device's strings. */
+static void test_scan_picture(void)
+{
+	/* 20 TB of 512-byte sectors: 152587891 blocks, 37253 a cell: 4096 cells; 1 GiB: 8192 blocks, two a cell. */
+	static const struct { uint64_t first, last, cell_sectors; size_t n; } sizes[] = {
+		{ 0, 2097151, 512, 4096 }, { 0, 39062499999ull, 37253ull * 256, 4096 }, { 0, 8191, 256, 32 },
+		{ 10, 10, 256, 1 }, { 1000, 1000 + 1048837 - 1, 512, 2049 }, { 0, 4096ull * 256, 512, 2049 },
+	};
+	uint64_t hist[SCAN_CLASSES] = { 1, 0, 0, 0, 0, 0, 1 };
+	struct scan_picture_facts f = { .path = "/dev/x&y", .model = "A<B&\"'\x01\xc3\xa9", .serial = "", .sector_bytes = 512,
+					.histogram = hist, .blocks = 4, .blocks_read = 2, .completed = false, .when = 0 };
+	struct scan_cells c;
+	size_t len = 0;
+	char *svg;
+	bool ok = true;
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		ok = ok && scan_cells_init(&c, sizes[i].first, sizes[i].last, SCAN_CELLS_MAX) == 0 &&
+		     c.cell_sectors == sizes[i].cell_sectors && c.n == sizes[i].n;
+		scan_cells_free(&c);
+	}
+	result("scan picture: a cell covers ceil(blocks / 4096) whole blocks, at most 4096 cells", ok);
+
+	/* Four blocks (0 to 1023) in at most two cells: two blocks a cell. */
+	ok = scan_cells_init(&c, 0, 1023, 2) == 0 && c.n == 2 && c.cell_sectors == 512;
+	scan_cells_note(&c, 0, 256, SCAN_UNREADABLE);
+	scan_cells_note(&c, 256, 256, SCAN_LT_5MS);
+	ok = ok && !strcmp(scan_cell_key(&c, 0), "unreadable") && !strcmp(scan_cell_key(&c, 1), "not_read");
+	scan_cells_note(&c, 500, 30, SCAN_LT_150MS);	/* a map's run across the two cells */
+	scan_cells_note(&c, 1000, 256, SCAN_GE_500MS);	/* past the range: clipped to it */
+	ok = ok && !strcmp(scan_cell_key(&c, 0), "unreadable") && !strcmp(scan_cell_key(&c, 1), "ge_500ms");
+	scan_cells_note(&c, 2000, 256, SCAN_UNREADABLE);	/* wholly past the range: nothing */
+	ok = ok && !strcmp(scan_cell_key(&c, 1), "ge_500ms");
+	result("scan picture: a cell keeps the worst class noted in it; a run across cells marks each, clipped to the range", ok);
+	scan_cells_free(&c);
+	/* A range from LBA 1000: runs before it, or across its start, or past 2^64, clipped to it. */
+	ok = scan_cells_init(&c, 1000, 1000 + 4 * 256 - 1, 2) == 0 && c.n == 2;
+	scan_cells_note(&c, 0, 256, SCAN_UNREADABLE);
+	ok = ok && !strcmp(scan_cell_key(&c, 0), "not_read") && !strcmp(scan_cell_key(&c, 1), "not_read");
+	scan_cells_note(&c, 900, 200, SCAN_LT_20MS);
+	scan_cells_note(&c, UINT64_MAX - 10, 256, SCAN_UNREADABLE);
+	ok = ok && !strcmp(scan_cell_key(&c, 0), "lt_20ms") && !strcmp(scan_cell_key(&c, 1), "not_read");
+	scan_cells_note(&c, 1600, UINT32_MAX, SCAN_LT_50MS);
+	ok = ok && !strcmp(scan_cell_key(&c, 0), "lt_20ms") && !strcmp(scan_cell_key(&c, 1), "lt_50ms");
+	result("scan picture: a run before the range, across its start or past its end touches only its own cells", ok);
+	scan_cells_free(&c);
+	ok = scan_cells_init(&c, 0, 1023, 2) == 0;
+	scan_cells_note(&c, 0, 256, SCAN_UNREADABLE);
+	scan_cells_note(&c, 1000, 256, SCAN_GE_500MS);
+
+	svg = scan_picture_svg(&c, &f, &len);
+	ok = svg && strlen(svg) == len && strstr(svg, "model: A&lt;B&amp;&quot;&apos;???, serial: not shown by the kernel") &&
+	     strstr(svg, "of /dev/x&amp;y</title>") && strstr(svg, "1970-01-01 00:00:00 UTC, 2 of 4 blocks read: the scan stopped early") &&
+	     strstr(svg, "data-lba=\"0\" data-class=\"unreadable\"/>") && strstr(svg, "data-lba=\"512\" data-class=\"ge_500ms\"/>") &&
+	     strstr(svg, "data-class=\"lt_5ms\" data-count=\"1\"") && strstr(svg, "data-class=\"not_read\" data-count=\"2\"") &&
+	     strstr(svg, "&lt; 5 ms: 1 block<") && !strstr(svg, "< 5 ms");
+	result("scan picture: the SVG escapes the device's strings, names each cell's first LBA and class, the legend's counts", ok);
+	/* SPC-4 7.8.19: byte 1 the page code 80h, bytes 2-3 the page length, the serial from byte 4. */
+	{
+		static const unsigned char pg80[] = { 0, 0x80, 0, 12, ' ', ' ', 'W', 'D', '-', 'W', 'X', '1', '2', ' ', ' ', ' ' };
+		static const unsigned char pg83[] = { 0, 0x83, 0, 4, 'A', 'B', 'C', 'D' };
+		char serial[32] = "x";
+
+		ok = scan_picture_vpd_serial(pg80, sizeof(pg80), serial, sizeof(serial)) == 7 && !strcmp(serial, "WD-WX12");
+		ok = ok && scan_picture_vpd_serial(pg80, 9, serial, sizeof(serial)) == 3 && !strcmp(serial, "WD-");
+		ok = ok && scan_picture_vpd_serial(pg80, sizeof(pg80), serial, 4) == 3 && !strcmp(serial, "WD-");
+		ok = ok && scan_picture_vpd_serial(pg83, sizeof(pg83), serial, sizeof(serial)) == 0 && !*serial;
+		ok = ok && scan_picture_vpd_serial(pg80, 2, serial, sizeof(serial)) == 0 && !*serial;
+		result("scan picture: the serial of VPD page 80h, its blanks dropped, cut to the page and the buffer", ok);
+	}
+	free(svg);
+	scan_cells_free(&c);
+}
+
 int main(void)
 {
 	test_sat();
@@ -606,6 +682,7 @@ int main(void)
 	test_erase_sample();
 	test_epc();
 	test_surface_scan();
+	test_scan_picture();
 	printf("end of suite\n");
 	return failures != 0;
 }
