@@ -19,6 +19,7 @@
 #include "config_file.h"
 #include "config_jobs.h"
 #include "erase_record.h"
+#include "file_write.h"
 #include "version.h"
 #include "identify.h"
 #include "idle.h"
@@ -308,6 +309,25 @@ static int check_read_modifiers(const struct settings *s)
 	return 0;
 }
 
+/* --scan-map FILE: with --surface-scan, of one disk, a name that may be a regular file (looked at again when opened). */
+static int check_scan_map(const struct parse_state *ps)
+{
+	const struct opt_value *v = &ps->s.v[OPT_SCAN_MAP];
+
+	if (!v->given)
+		return 0;
+	if (!ps->s.v[OPT_SURFACE_SCAN].given) {
+		complain("--scan-map goes with --surface-scan\n");
+		return EINVAL;
+	}
+	if (ps->njobs > 1) {
+		complain("--scan-map %s: one map for %d disks; scan them one at a time, each with its own map\n", v->str,
+			 ps->njobs);
+		return EINVAL;
+	}
+	return file_check_writable("--scan-map", v->str, false);
+}
+
 static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 {
 	struct cursor c = { .next = argv + 1, .left = argc - 1 };
@@ -342,6 +362,8 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 		return EINVAL;
 	}
 	if ((err = check_read_modifiers(&ps->s)))
+		return err;
+	if ((err = check_scan_map(ps)))
 		return err;
 	/* The blocks are read back where an erase is waited for: a format, a security erase, a sanitize's wait. */
 	if (ps->s.v[OPT_ERASE_VERIFY].given && !ps->s.v[OPT_FORMAT_ERASE].given && !ps->s.v[OPT_SANITIZE_WAIT].given &&

@@ -24,6 +24,7 @@
 #include "readq.h"
 #include "report.h"
 #include "scan_classes.h"
+#include "scan_map.h"
 #include "surface_scan.h"
 
 struct scan_io {
@@ -31,6 +32,7 @@ struct scan_io {
 	bool short_read;	/* the last read returned fewer bytes than asked */
 	bool read_one;		/* a block was read whole: good_lba is its first sector */
 	uint64_t good_lba;
+	struct scan_map *map;	/* --scan-map's (its fd -1: none) */
 };
 
 /* What ended the scan before the range's end. */
@@ -40,6 +42,7 @@ struct scan_stop {
 	bool at_max;
 	bool gone;		/* a sector read before fails now: the disk stopped answering */
 	uint64_t good_lba;	/* ... that sector */
+	bool map_failed;	/* --scan-map's file could not be written (said) */
 };
 
 /* One read of sectors at lba into the first buffer: a whole block through the queue, anything shorter with pread(). */
@@ -153,10 +156,15 @@ static int scan_range(struct scan_io *io, struct scan_result *r, uint64_t errors
 
 	status_begin(&st, show);
 	poll_wait_begin();
-	for (uint64_t lba = r->first_lba; lba <= r->last_lba && !err && !stop->at_max; lba = r->next_lba) {
+	for (uint64_t lba = r->next_lba; lba <= r->last_lba && !err && !stop->at_max; lba = r->next_lba) {
 		uint64_t left = r->last_lba - lba + 1;
 
 		err = scan_block(io, r, lba, left < SCAN_BLOCK_SECTORS ? (uint32_t)left : SCAN_BLOCK_SECTORS, errors_max, stop);
+		/* A block cut short by --scan-errors-max is not mapped: a resume reads it again. */
+		if (!err && !stop->at_max && (err = scan_map_note(io->map, r, lba, r->next_lba - lba))) {
+			stop->map_failed = true;
+			stop->at = r->next_lba;
+		}
 		/* A signal: the block in flight was read and counted; nothing more is asked. */
 		if (!err && poll_wait_interrupted() && r->next_lba <= r->last_lba) {
 			err = EINTR;
@@ -255,6 +263,8 @@ static void say_json(const struct scan_result *r, double seconds)
 /* Why the scan ended early, on stderr. */
 static void say_stop(const struct device *dev, const struct scan_result *r, const struct scan_stop *stop, bool short_read)
 {
+	if (stop->map_failed)
+		return;
 	if (stop->at_max)
 		complain(" --surface-scan: stopped after %zu unreadable sectors (--scan-errors-max), before LBA %llu\n",
 			 r->nbad, (unsigned long long)stop->at);
@@ -274,12 +284,13 @@ static void say_stop(const struct device *dev, const struct scan_result *r, cons
 int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct scan_stop stop = { 0 };
+	struct scan_map map;
 	struct scan_result r;
 	struct scan_io io;
 	unsigned long long bytes;
 	uint64_t first, last;
 	struct stat st, again;
-	int sector = 0, err;
+	int sector = 0, err, map_err;
 	double t0, seconds;
 
 	(void)opt;
@@ -304,12 +315,21 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		return ENODEV;
 	}
 	scan_result_init(&r, first, last, io.q.sector);
+	io.map = &map;
+	if ((err = scan_map_open(&map, s->v[OPT_SCAN_MAP].given ? s->v[OPT_SCAN_MAP].str : NULL, dev, &r,
+				 bytes / (unsigned int)sector))) {
+		readq_close(&io.q);
+		scan_result_free(&r);
+		return err;
+	}
 	t0 = monotonic_seconds();
 	err = scan_range(&io, &r, s->v[OPT_SCAN_ERRORS_MAX].given ? s->v[OPT_SCAN_ERRORS_MAX].num : 0,
 			 !dev->run.json, &stop);
-	seconds = monotonic_seconds() - t0;
+	seconds = monotonic_seconds() - t0 + scan_map_seconds_before(&map);
 	readq_close(&io.q);
 	say_stop(dev, &r, &stop, io.short_read);
+	if ((map_err = scan_map_close(&map, &r)) && !err)
+		err = map_err;
 	say_text(dev, &r, seconds);
 	say_json(&r, seconds);
 	if (!err && r.nbad)
