@@ -122,7 +122,7 @@ else
 	refused "a symbolic link to a map" "$da" --scan-range 0+4096 --scan-map "$out/link.map"
 	ln -s "$out/nowhere" "$out/dangling"
 	refused "a dangling symbolic link" "$da" --scan-map "$out/dangling"
-	check "the dangling link made nothing" "$(ls "$out/nowhere" 2>&1 | grep -c 'No such')" 1
+	check "the dangling link made nothing" "$([ -e "$out/nowhere" ] && echo made || echo none)" none
 	want_err="a folder, not a regular file"
 	refused "a folder" "$da" --scan-map "$out"
 	want_err="No such file or directory"
@@ -142,7 +142,7 @@ else
 		mounts+=("$out/full")
 		want_err="No space left on device"
 		refused "a file system too small for the classes" "$dbig" --scan-map "$out/full/x.map"
-		check "the full file system: nothing left in it (no map, no temporary file)" "$(ls -A "$out/full" | wc -l)" 0
+		check "the full file system: nothing left in it (no map, no temporary file)" "$(find "$out/full" -mindepth 1 | wc -l)" 0
 	else
 		bad "a small tmpfs" "mount failed"
 	fi
@@ -155,9 +155,9 @@ else
 	check "--scan-map with two disks: exit 22, one line" \
 		"$? $(cat "$out/two.err")" "22 --scan-map $out/x.map: one map for 2 disks; scan them one at a time, each with its own map"
 	before=$(reads "$da")
-	scan done --json --surface-scan --scan-range 0+4096 --scan-map "$out/a.map" "$da"
+	scan complete --json --surface-scan --scan-range 0+4096 --scan-map "$out/a.map" "$da"
 	check "a completed map: nothing read, the whole range reported, exit 0" \
-		"$rc $(reads "$da") $(jget "$out/done.out" '(s["blocks"], s["blocks_read"], s["completed"], sum(s["histogram"].values()))')" \
+		"$rc $(reads "$da") $(jget "$out/complete.out" '(s["blocks"], s["blocks_read"], s["completed"], sum(s["histogram"].values()))')" \
 		"0 $before (16, 16, True, 16)"
 fi
 

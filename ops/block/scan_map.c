@@ -172,9 +172,7 @@ static int create_new(const char *path, const char *header, size_t hlen, uint64_
 	sigaddset(&stops, SIGHUP);
 	sigprocmask(SIG_BLOCK, &stops, &saved);
 	fd = mkstemp(tmp);
-	if (fd < 0)
-		err = errno;
-	else if (fchmod(fd, 0644) || flock(fd, LOCK_EX | LOCK_NB))
+	if (fd < 0 || fchmod(fd, 0644) || flock(fd, LOCK_EX | LOCK_NB))
 		err = errno;
 	else
 		err = fill_new(fd, header, hlen, blocks, r);

@@ -35,8 +35,11 @@ static void one_line(const char *s, char *out, size_t size)
 {
 	size_t i = 0;
 
-	for (; s[i] && i + 1 < size; i++)
-		out[i] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+	for (; s[i] && i + 1 < size; i++) {
+		out[i] = s[i];
+		if (s[i] < 0x20 || s[i] >= 0x7f)
+			out[i] = '?';
+	}
 	out[i] = '\0';
 }
 
@@ -114,7 +117,7 @@ bool scan_map_parse_header(const char *buf, size_t len, struct scan_map_id *id, 
 		if (!next_line(buf, len, &at, line, sizeof(line)) || !(v = value_of(line, text_keys[f])) ||
 		    strlen(v) >= text_size(f))
 			return false;
-		strcpy(text_field(id, f), v);
+		memcpy(text_field(id, f), v, strlen(v) + 1);
 	}
 	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
 		if (!next_line(buf, len, &at, line, sizeof(line)) || !number_of(line, num_keys[k], &nums[k]))
@@ -194,28 +197,67 @@ size_t scan_map_checkpoint_line(const struct scan_map_checkpoint *cp, char *buf,
 	if (n < 0 || (size_t)n >= size)
 		return 0;
 	m = snprintf(buf + n, size - (size_t)n, " #%08x\n", checksum(buf, (size_t)n));
-	return m < 0 || (size_t)(n + m) >= size ? 0 : (size_t)(n + m);
+	return m < 0 || (size_t)n + (size_t)m >= size ? 0 : (size_t)n + (size_t)m;
+}
+
+/* The decimal number at s (NULL: none there) into *v: what follows it, or NULL. */
+static const char *u64_at(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return NULL;
+	*v = strtoull(s, &end, 10);
+	return end;
+}
+
+static const char *real_at(const char *s, double *v)
+{
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return NULL;
+	*v = strtod(s, &end);
+	return end;
+}
+
+/* Past the blank at s; NULL where there is none. */
+static const char *blank(const char *s)
+{
+	return s && *s == ' ' ? s + 1 : NULL;
+}
+
+/* "checkpoint NEXT BYTES SECONDS NBAD NSLOW #SUM", the sum that of the text before " #". */
+static bool checkpoint_of(const char *line, struct scan_map_checkpoint *cp)
+{
+	const char *hash = strstr(line, " #"), *p = value_of(line, "checkpoint");
+	char *end;
+	unsigned long sum;
+
+	if (!hash || !p)
+		return false;
+	sum = strtoul(hash + 2, &end, 16);
+	if (end != hash + 10 || *end || sum != checksum(line, (size_t)(hash - line)))
+		return false;
+	p = blank(u64_at(p, &cp->next_lba));
+	p = blank(u64_at(p, &cp->bytes_read));
+	p = blank(real_at(p, &cp->seconds));
+	p = blank(u64_at(p, &cp->nbad));
+	return u64_at(p, &cp->nslow) == hash;
 }
 
 enum scan_map_line scan_map_parse_line(const char *line, uint64_t *bad, struct scan_region *slow,
 				       struct scan_map_checkpoint *cp)
 {
-	const char *hash = strstr(line, " #");
-	unsigned int sum;
-	int end = 0;
+	const char *p = u64_at(value_of(line, "bad"), bad);
 
-	if (sscanf(line, "bad %" SCNu64 "%n", bad, &end) == 1 && line[end] == '\0')
+	if (p && !*p)
 		return MAP_LINE_BAD;
-	if (sscanf(line, "slow %" SCNu64 " %" SCNu64 " %lf%n", &slow->first_lba, &slow->last_lba, &slow->worst_ms, &end) ==
-		    3 && line[end] == '\0' && slow->first_lba <= slow->last_lba)
+	p = blank(u64_at(value_of(line, "slow"), &slow->first_lba));
+	p = real_at(blank(u64_at(p, &slow->last_lba)), &slow->worst_ms);
+	if (p && !*p && slow->first_lba <= slow->last_lba)
 		return MAP_LINE_SLOW;
-	if (!hash || sscanf(hash, " #%8x%n", &sum, &end) != 1 || hash[end] != '\0' ||
-	    sum != checksum(line, (size_t)(hash - line)))
-		return MAP_LINE_DAMAGED;
-	if (sscanf(line, "checkpoint %" SCNu64 " %" SCNu64 " %lf %" SCNu64 " %" SCNu64 "%n", &cp->next_lba, &cp->bytes_read,
-		   &cp->seconds, &cp->nbad, &cp->nslow, &end) == 5 && line + end == hash)
-		return MAP_LINE_CHECKPOINT;
-	return MAP_LINE_DAMAGED;
+	return checkpoint_of(line, cp) ? MAP_LINE_CHECKPOINT : MAP_LINE_DAMAGED;
 }
 
 void scan_restore_block(struct scan_result *r, uint64_t lba, uint32_t sectors, enum scan_class c)
