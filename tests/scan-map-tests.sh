@@ -248,6 +248,28 @@ else
 	bad "the faulty disk comes up (KILL)" "$(cat "$out/fKILL.err")"
 fi
 
+# The map's file system fills during the scan (2 pages of tmpfs; the log of 1024 unreadable LBAs
+# does not fit): the scan stops and says so, exit 28 (ENOSPC); the map keeps its last checkpoint
+# and resumes (a copy of it where there is room) from there, the whole list exact.
+mkdir -p "$out/fn" "$out/small"
+if disk_up "$out/fn" 4 --bad 0+1024 2> "$out/fn.err" && mount -t tmpfs -o size=8k none "$out/small"; then
+	mounts+=("$out/small")
+	scan nospace --json --surface-scan --scan-map "$out/small/x.map" "$FAULTY_DEV"
+	at=$(last_checkpoint "$out/small/x.map")
+	check "the map's file system full mid-scan: exit 28, one line says so" \
+		"$rc $(grep -c "^ --scan-map $out/small/x.map: writing the map failed at LBA [0-9]*: No space left on device; the scan stops there; the map keeps its last checkpoint: every block before LBA $at$" "$out/nospace.err")" \
+		"28 1"
+	cp "$out/small/x.map" "$out/roomy.map"
+	: > "$FAULTY_LOG"
+	scan roomy --json --surface-scan --scan-map "$out/roomy.map" "$FAULTY_DEV"
+	check "the map left by the full file system resumes from its checkpoint, the whole list exact" \
+		"$rc $(first_read) $(jget "$out/roomy.out" '(s["blocks_read"], s["completed"], s["unreadable_lbas"] == list(range(1024)))')" \
+		"5 $at (32, True, True)"
+	faulty_disk_down
+else
+	bad "the faulty disk and a small tmpfs come up (full)" "$(cat "$out/fn.err")"
+fi
+
 # Two copies on one map: the second is refused (the map locked), reads nothing and leaves it be.
 mkdir -p "$out/f2"
 rm -f "$out/two.map"

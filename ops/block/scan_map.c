@@ -417,7 +417,7 @@ int scan_map_open(struct scan_map *m, const char *path, struct device *dev, stru
 		m->fd = -1;
 		return err;
 	}
-	m->mapped_next = m->window_lba = r->next_lba;
+	m->mapped_next = m->window_lba = m->checkpoint_lba = r->next_lba;
 	m->bytes_mapped = r->bytes_read;
 	memcpy(m->histogram, r->histogram, sizeof(m->histogram));
 	m->nwindow = 0;
@@ -489,16 +489,19 @@ static int checkpoint(struct scan_map *m, const struct scan_result *r)
 		err = pwrite_all(m->fd, line, clen, m->log_end);
 		if (!err && fdatasync(m->fd))
 			err = errno;
-		if (!err)
+		if (!err) {
 			m->log_end += clen;
+			m->checkpoint_lba = m->mapped_next;
+		}
 	}
 	m->nwindow = 0;
 	m->window_lba = m->mapped_next;
 	m->checked_at = monotonic_seconds();
 	if (err) {
 		m->failed = true;
-		complain(" --scan-map %s: writing the map failed: %s; the scan stopped at LBA %" PRIu64
-			 "; the map holds its last checkpoint\n", m->path, strerror(err), m->mapped_next);
+		complain(" --scan-map %s: writing the map failed at LBA %" PRIu64 ": %s; the scan stops there; the map keeps"
+			 " its last checkpoint: every block before LBA %" PRIu64 "\n", m->path, m->mapped_next, strerror(err),
+			 m->checkpoint_lba);
 	}
 	return err;
 }

@@ -20,6 +20,7 @@ struct scan_map {
 	const char *path;
 	uint64_t first_lba, classes_at, log_end;
 	uint64_t mapped_next;		/* every block before it has its class in the file or the window */
+	uint64_t checkpoint_lba;	/* the last checkpoint's: every block before it is in the file */
 	uint64_t bytes_mapped;		/* the bytes of those blocks that read */
 	uint64_t histogram[SCAN_CLASSES];	/* the scan's, at the last block mapped */
 	uint64_t window_lba;		/* the first block of the window */
