@@ -21,6 +21,7 @@
 #include "config_jobs.h"
 #include "erase_record.h"
 #include "scan_picture.h"
+#include "file_write.h"
 #include "version.h"
 #include "identify.h"
 #include "idle.h"
@@ -307,11 +308,36 @@ static int check_read_modifiers(const struct settings *s)
 		complain("--scan-range and --scan-errors-max go with --surface-scan\n");
 		return EINVAL;
 	}
-	if (s->v[OPT_SCAN_PICTURE].given && !s->v[OPT_SURFACE_SCAN].given) {
-		complain("--scan-picture goes with --surface-scan\n");
+	return 0;
+}
+
+/*
+ * --scan-map and --scan-picture FILE: with --surface-scan, of one disk, a
+ * name where the file can be made (looked at again when it is opened).
+ */
+static int check_scan_files(const struct parse_state *ps)
+{
+	const struct opt_value *map = &ps->s.v[OPT_SCAN_MAP], *picture = &ps->s.v[OPT_SCAN_PICTURE];
+	int err = 0;
+
+	if ((map->given || picture->given) && !ps->s.v[OPT_SURFACE_SCAN].given) {
+		complain("%s goes with --surface-scan\n", map->given ? "--scan-map" : "--scan-picture");
 		return EINVAL;
 	}
-	return 0;
+	if (map->given && ps->njobs > 1) {
+		complain("--scan-map %s: one map for %d disks; scan them one at a time, each with its own map\n", map->str,
+			 ps->njobs);
+		return EINVAL;
+	}
+	if (picture->given && ps->njobs > 1) {
+		complain("--scan-picture %s: one picture for %d disks: scan them one at a time\n", picture->str, ps->njobs);
+		return EINVAL;
+	}
+	if (map->given)
+		err = file_check_writable("--scan-map", map->str, false);
+	if (!err && picture->given)
+		err = scan_picture_path_check(picture->str);
+	return err;
 }
 
 static int parse_command_line(struct parse_state *ps, int argc, char **argv)
@@ -348,6 +374,8 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 		return EINVAL;
 	}
 	if ((err = check_read_modifiers(&ps->s)))
+		return err;
+	if ((err = check_scan_files(ps)))
 		return err;
 	/* The blocks are read back where an erase is waited for: a format, a security erase, a sanitize's wait. */
 	if (ps->s.v[OPT_ERASE_VERIFY].given && !ps->s.v[OPT_FORMAT_ERASE].given && !ps->s.v[OPT_SANITIZE_WAIT].given &&
@@ -387,13 +415,6 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 		return EINVAL;
 	}
 	if ((err = erase_record_path_check(&ps->s)))
-		return err;
-	if (ps->s.v[OPT_SCAN_PICTURE].given && ps->njobs > 1) {
-		complain("--scan-picture %s: one picture for %d disks: scan them one at a time\n", ps->s.v[OPT_SCAN_PICTURE].str,
-			 ps->njobs);
-		return EINVAL;
-	}
-	if (ps->s.v[OPT_SCAN_PICTURE].given && (err = scan_picture_path_check(ps->s.v[OPT_SCAN_PICTURE].str)))
 		return err;
 	if ((ps->s.v[OPT_PROTECTION_INFO].given || ps->s.v[OPT_LBAF].given) && !ps->s.v[OPT_SET_SECTOR_SIZE].given) {
 		complain("--protection-info and --lbaf go with --set-sector-size\n");

@@ -75,6 +75,8 @@ int scan_note_block(struct scan_result *r, uint64_t lba, uint32_t sectors, doubl
 	r->next_lba = lba + sectors;
 	if (!unreadable)
 		r->bytes_read += (uint64_t)sectors * r->sector_bytes;
+	if (r->counted)
+		r->counted(r->counted_ctx, lba, sectors, c);
 	if (unreadable || ms < SCAN_SLOW_MS)
 		return 0;
 	/* Adjacent to the region before it: one region, its worst time the worse of the two. */

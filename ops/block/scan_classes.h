@@ -31,6 +31,9 @@ struct scan_region {
 	double worst_ms;
 };
 
+/* Told of every block counted, read now or restored from a map (--scan-picture's cells). */
+typedef void scan_counted_fn(void *ctx, uint64_t lba, uint32_t sectors, enum scan_class c);
+
 struct scan_result {
 	uint64_t first_lba, last_lba;	/* the range asked, inclusive */
 	unsigned int sector_bytes;
@@ -43,6 +46,8 @@ struct scan_result {
 	uint64_t next_lba;		/* the first LBA not read yet */
 	uint64_t bytes_read;
 	bool completed;
+	scan_counted_fn *counted;	/* or NULL */
+	void *counted_ctx;
 };
 
 /* The class of a block read in ms. */

@@ -25,6 +25,7 @@
 #include "readq.h"
 #include "report.h"
 #include "scan_classes.h"
+#include "scan_map.h"
 #include "scan_picture.h"
 #include "surface_scan.h"
 
@@ -33,7 +34,7 @@ struct scan_io {
 	bool short_read;	/* the last read returned fewer bytes than asked */
 	bool read_one;		/* a block was read whole: good_lba is its first sector */
 	uint64_t good_lba;
-	struct scan_cells *cells;	/* --scan-picture's, or NULL */
+	struct scan_map *map;	/* --scan-map's (its fd -1: none) */
 };
 
 /* What ended the scan before the range's end. */
@@ -43,6 +44,7 @@ struct scan_stop {
 	bool at_max;
 	bool gone;		/* a sector read before fails now: the disk stopped answering */
 	uint64_t good_lba;	/* ... that sector */
+	bool map_failed;	/* --scan-map's file could not be written (said) */
 };
 
 /* One read of sectors at lba into the first buffer: a whole block through the queue, anything shorter with pread(). */
@@ -134,8 +136,6 @@ static int scan_block(struct scan_io *io, struct scan_result *r, uint64_t lba, u
 		return ENXIO;
 	}
 	err = scan_note_block(r, lba, n, ms, r->nbad > before);
-	if (!err && io->cells)
-		scan_cells_note(io->cells, lba, n, r->nbad > before ? SCAN_UNREADABLE : scan_class_of(ms));
 	if (!err && r->nbad == before) {
 		io->read_one = true;
 		io->good_lba = lba;
@@ -158,10 +158,15 @@ static int scan_range(struct scan_io *io, struct scan_result *r, uint64_t errors
 
 	status_begin(&st, show);
 	poll_wait_begin();
-	for (uint64_t lba = r->first_lba; lba <= r->last_lba && !err && !stop->at_max; lba = r->next_lba) {
+	for (uint64_t lba = r->next_lba; lba <= r->last_lba && !err && !stop->at_max; lba = r->next_lba) {
 		uint64_t left = r->last_lba - lba + 1;
 
 		err = scan_block(io, r, lba, left < SCAN_BLOCK_SECTORS ? (uint32_t)left : SCAN_BLOCK_SECTORS, errors_max, stop);
+		/* A block cut short by --scan-errors-max is not mapped: a resume reads it again. */
+		if (!err && !stop->at_max && (err = scan_map_note(io->map, r, lba, r->next_lba - lba))) {
+			stop->map_failed = true;
+			stop->at = r->next_lba;
+		}
 		/* A signal: the block in flight was read and counted; nothing more is asked. */
 		if (!err && poll_wait_interrupted() && r->next_lba <= r->last_lba) {
 			err = EINTR;
@@ -260,6 +265,8 @@ static void say_json(const struct scan_result *r, double seconds)
 /* Why the scan ended early, on stderr. */
 static void say_stop(const struct device *dev, const struct scan_result *r, const struct scan_stop *stop, bool short_read)
 {
+	if (stop->map_failed)
+		return;
 	if (stop->at_max)
 		complain(" --surface-scan: stopped after %zu unreadable sectors (--scan-errors-max), before LBA %llu\n",
 			 r->nbad, (unsigned long long)stop->at);
@@ -274,6 +281,12 @@ static void say_stop(const struct device *dev, const struct scan_result *r, cons
 		complain(" --surface-scan: reading %s at LBA %llu failed: %s; the scan stopped there (%llu of %llu blocks read)\n",
 			 dev->path, (unsigned long long)stop->at, short_read ? "short read" : strerror(stop->err),
 			 (unsigned long long)r->blocks_read, (unsigned long long)r->blocks);
+}
+
+/* A block counted, into --scan-picture's cells. */
+static void note_cell(void *cells, uint64_t lba, uint32_t sectors, enum scan_class c)
+{
+	scan_cells_note(cells, lba, sectors, c);
 }
 
 /* --scan-picture: the cells drawn, with the disk's identity and the date (cells NULL: memory ran out). */
@@ -296,6 +309,7 @@ static int draw_picture(const struct device *dev, const char *file, const struct
 int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct scan_stop stop = { 0 };
+	struct scan_map map;
 	struct scan_result r;
 	struct scan_io io;
 	struct scan_cells cells = { 0 };
@@ -303,7 +317,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	unsigned long long bytes;
 	uint64_t first, last;
 	struct stat st, again;
-	int sector = 0, err;
+	int sector = 0, err, map_err;
 	double t0, seconds;
 
 	(void)opt;
@@ -328,21 +342,33 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		return ENODEV;
 	}
 	scan_result_init(&r, first, last, io.q.sector);
-	io.cells = NULL;
-	if (picture && scan_cells_init(&cells, first, last, SCAN_CELLS_MAX) == 0)
-		io.cells = &cells;
+	/* The cells first: a map's blocks restored are counted in them too. */
+	if (picture && scan_cells_init(&cells, first, last, SCAN_CELLS_MAX) == 0) {
+		r.counted = note_cell;
+		r.counted_ctx = &cells;
+	}
+	io.map = &map;
+	if ((err = scan_map_open(&map, s->v[OPT_SCAN_MAP].given ? s->v[OPT_SCAN_MAP].str : NULL, dev, &r,
+				 bytes / (unsigned int)sector))) {
+		readq_close(&io.q);
+		scan_result_free(&r);
+		scan_cells_free(&cells);
+		return err;
+	}
 	t0 = monotonic_seconds();
 	err = scan_range(&io, &r, s->v[OPT_SCAN_ERRORS_MAX].given ? s->v[OPT_SCAN_ERRORS_MAX].num : 0,
 			 !dev->run.json, &stop);
-	seconds = monotonic_seconds() - t0;
+	seconds = monotonic_seconds() - t0 + scan_map_seconds_before(&map);
 	readq_close(&io.q);
 	say_stop(dev, &r, &stop, io.short_read);
+	if ((map_err = scan_map_close(&map, &r)) && !err)
+		err = map_err;
 	say_text(dev, &r, seconds);
 	say_json(&r, seconds);
 	if (!err && r.nbad)
 		err = EIO;
 	if (picture) {
-		int perr = draw_picture(dev, picture, io.cells, &r);
+		int perr = draw_picture(dev, picture, r.counted_ctx, &r);
 
 		err = err ? err : perr;
 		scan_cells_free(&cells);

@@ -1,0 +1,294 @@
+#!/bin/bash
+# --scan-map FILE (issue 61, items 5 and 12): the unit tests of the map's format
+# (tests/unit/scan_map_unit.c); on the faulty disk (tests/tools/faulty-disk.sh: bad LBAs, slowed
+# reads), a scan interrupted by SIGINT, SIGTERM, SIGHUP and SIGKILL (sent once the disk's log shows a
+# chosen read, or the map a checkpoint: no race) and run again: the second run reads only what the
+# map does not hold (the disk's log), and the whole range is reported: the unreadable LBAs equal
+# ddrescue's map, the classes add up to every block, the slow region kept; a completed map reads
+# nothing; the refusals (another disk, size or range, a file not ours, a FIFO, a device node, a
+# symbolic link, a folder, a missing or read-only folder, a full file system, a second copy) read
+# nothing (the device's read counter in /sys/block/loopN/stat does not move) and leave the file be.
+# Usage: scan-map-tests.sh HDPARM OUTDIR.  Needs root.
+set -u
+H=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+out=$2/scan-map
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck disable=SC2034 # lib.sh's ok and bad read it
+suite="scan-map"
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+# shellcheck source=tests/tools/faulty-disk.sh
+. "$here/tools/faulty-disk.sh"
+
+rm -rf "$out"
+mkdir -p "$out"
+
+# check NAME GOT WANT
+check() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got:    $2" "wanted: $3"; fi; }
+
+# --- the format's pure parts ---
+if cc -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$here/../ops/block" -o "$out/unit" "$here/unit/scan_map_unit.c" \
+	"$here/../ops/block/scan_map_format.c" "$here/../ops/block/scan_classes.c" 2> "$out/unit.build"; then
+	"$out/unit" | sed "s/^ok scan-map unit: /ok scan-map: unit: /; s/^FAIL scan-map unit: /FAIL scan-map: unit: /"
+else
+	bad "build tests/unit/scan_map_unit.c" "$(head -n 5 "$out/unit.build")"
+fi
+
+if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
+	echo "skip scan-map: needs root and losetup"
+	echo "end of suite"
+	exit 0
+fi
+loops=() mounts=()
+cleanup() {
+	local l
+	for l in "${loops[@]}"; do losetup -d "$l" 2> /dev/null; done
+	for l in "${mounts[@]}"; do umount "$l" 2> /dev/null; done
+	faulty_disk_down
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+settle() { command -v udevadm > /dev/null && udevadm settle 2> /dev/null; true; }
+loop_up() { losetup --direct-io=on --sector-size 512 --show -f "$@" && settle; }
+disk_up() { faulty_disk_up "$@" && settle && : > "$FAULTY_LOG"; }
+reads() { awk '{ print $1 }' "/sys/block/${1#/dev/}/stat"; }
+jget() {
+	python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["devices"][0]["surface_scan"]; print(eval(sys.argv[2]))' "$1" "$2" 2>&1
+}
+scan() {
+	local stem=$1
+	shift
+	"$H" "$@" > "$out/$stem.out" 2> "$out/$stem.err"
+	rc=$?
+}
+# first_read: the first LBA the faulty disk's log shows read; low_reads LBA: the reads below LBA.
+first_read() { awk '$1 == "read" { print $4; exit }' "$FAULTY_LOG"; }
+low_reads() { awk -v lba="$1" '$1 == "read" && $4 < lba { n++ } END { print n + 0 }' "$FAULTY_LOG"; }
+# last_checkpoint MAP: the LBA before which the map's last checkpoint takes every block as read.
+last_checkpoint() { awk '$1 == "checkpoint" { n = $2 } END { print n }' "$1"; }
+
+# --- refusals on plain loop devices: one line, non-zero, nothing read, the file left be ---
+truncate -s 8M "$out/a.img" "$out/b.img"
+da=$(loop_up "$out/a.img") && loops+=("$da")
+db=$(loop_up "$out/b.img") && loops+=("$db")
+dc=$(loop_up --sizelimit 4M "$out/a.img") && loops+=("$dc")
+if [ -z "$da" ] || [ -z "$db" ] || [ -z "$dc" ]; then
+	bad "loop devices for the refusals" "$da $db $dc"
+else
+	scan made --json --surface-scan --scan-range 0+4096 --scan-map "$out/a.map" "$da"
+	check "a new map: the scan as without one, exit 0, the map's first line" \
+		"$rc $(jget "$out/made.out" '(s["blocks"], s["blocks_read"], s["completed"])') $(head -n 1 "$out/a.map")" \
+		"0 (16, 16, True) hdparm scan map 1"
+	check "a new map: one class character a block, all read, none left '.'" \
+		"$(sed -n '/^classes$/{n;p;q}' "$out/a.map" | tr -d '0-5' | wc -c) $(sed -n '/^classes$/{n;p;q}' "$out/a.map" | wc -c)" \
+		"1 17"
+	sum=$(md5sum < "$out/a.map")
+	# refused NAME DEV ARGS...: hdparm --surface-scan ARGS DEV refused, nothing read from DEV.
+	refused() {
+		local name=$1 dev=$2 before
+		shift 2
+		before=$(reads "$dev")
+		scan refused --surface-scan "$@" "$dev"
+		if [ "$rc" != 0 ] && [ "$(reads "$dev")" = "$before" ] && [ "$(grep -c . "$out/refused.err")" = 1 ] &&
+			grep -q "$want_err" "$out/refused.err"; then
+			ok "refused: $name: exit $rc, nothing read, one line"
+		else
+			bad "refused: $name" "exit $rc, reads $before -> $(reads "$dev")" "$(cat "$out/refused.err")"
+		fi
+	}
+	want_err="a map of another disk (its backing is \"$out/a.img\", this disk's \"$out/b.img\")"
+	refused "a map of another disk of the same size" "$db" --scan-range 0+4096 --scan-map "$out/a.map"
+	want_err="a map of a disk of 16384 sectors of 512 bytes, not 8192 of 512"
+	refused "a map of the same file, another size" "$dc" --scan-range 0+4096 --scan-map "$out/a.map"
+	want_err="a map of LBA 0 to 4095, not 0 to 4096"
+	refused "a map of another range" "$da" --scan-range 0-4096 --scan-map "$out/a.map"
+	want_err="a map of LBA 0 to 4095, not 0 to 16383"
+	refused "a map of a range, the whole disk asked" "$da" --scan-map "$out/a.map"
+	check "the map refused is left as it was" "$(md5sum < "$out/a.map")" "$sum"
+	echo "my notes" > "$out/notes.txt"
+	want_err="not a map of hdparm's"
+	refused "a file that is not a map" "$da" --scan-map "$out/notes.txt"
+	check "the file that is not a map is left as it was" "$(cat "$out/notes.txt")" "my notes"
+	: > "$out/empty"
+	refused "an empty file (not a map)" "$da" --scan-map "$out/empty"
+	mkfifo "$out/fifo"
+	want_err="a FIFO, not a regular file"
+	refused "a FIFO" "$da" --scan-map "$out/fifo"
+	want_err="a device node, not a regular file"
+	refused "a device node (/dev/null)" "$da" --scan-map /dev/null
+	ln -s "$out/a.map" "$out/link.map"
+	want_err="a symbolic link, not a regular file"
+	refused "a symbolic link to a map" "$da" --scan-range 0+4096 --scan-map "$out/link.map"
+	ln -s "$out/nowhere" "$out/dangling"
+	refused "a dangling symbolic link" "$da" --scan-map "$out/dangling"
+	check "the dangling link made nothing" "$([ -e "$out/nowhere" ] && echo made || echo none)" none
+	want_err="a folder, not a regular file"
+	refused "a folder" "$da" --scan-map "$out"
+	want_err="No such file or directory"
+	refused "a folder that does not exist" "$da" --scan-map "$out/nope/x.map"
+	mkdir -p "$out/ro" "$out/full"
+	if mount -t tmpfs -o ro,size=1M none "$out/ro" 2> /dev/null; then
+		mounts+=("$out/ro")
+		want_err="Read-only file system"
+		refused "a read-only folder" "$da" --scan-map "$out/ro/x.map"
+	else
+		bad "a read-only tmpfs" "mount failed"
+	fi
+	# A file system of 2 pages: the 8192 bytes of classes of a 1 GiB disk (8192 blocks) do not fit.
+	truncate -s 1G "$out/big.img"
+	dbig=$(loop_up "$out/big.img") && loops+=("$dbig")
+	if [ -n "$dbig" ] && mount -t tmpfs -o size=8k none "$out/full" 2> /dev/null; then
+		mounts+=("$out/full")
+		want_err="No space left on device"
+		refused "a file system too small for the classes" "$dbig" --scan-map "$out/full/x.map"
+		check "the full file system: nothing left in it (no map, no temporary file)" "$(find "$out/full" -mindepth 1 | wc -l)" 0
+	else
+		bad "a small tmpfs" "mount failed"
+	fi
+	want_err="goes with --surface-scan"
+	before=$(reads "$da")
+	"$H" -t --scan-map "$out/x.map" "$da" > /dev/null 2> "$out/alone.err"
+	check "--scan-map without --surface-scan: exit 22, one line, nothing read" \
+		"$? $(cat "$out/alone.err") $(reads "$da")" "22 --scan-map goes with --surface-scan $before"
+	"$H" --surface-scan --scan-map "$out/x.map" "$da" "$db" > /dev/null 2> "$out/two.err"
+	check "--scan-map with two disks: exit 22, one line" \
+		"$? $(cat "$out/two.err")" "22 --scan-map $out/x.map: one map for 2 disks; scan them one at a time, each with its own map"
+	before=$(reads "$da")
+	scan complete --json --surface-scan --scan-range 0+4096 --scan-map "$out/a.map" "$da"
+	check "a completed map: nothing read, the whole range reported, exit 0" \
+		"$rc $(reads "$da") $(jget "$out/complete.out" '(s["blocks"], s["blocks_read"], s["completed"], sum(s["histogram"].values()))')" \
+		"0 $before (16, 16, True, 16)"
+fi
+
+# --- the faulty disk: interrupted, run again ---
+why=$(faulty_disk_missing)
+if [ -n "$why" ]; then
+	echo "skip scan-map: the faulty disk: $why"
+	echo "end of suite"
+	exit 0
+fi
+# A 4 MiB disk (8192 sectors, 32 blocks): bad LBAs in blocks 0, 1, 15 and 31; blocks 2 to 14 and 16
+# to 30 read MS ms slower, blocks 3 to 6 (LBA 1000-1599) 160 ms: one slow region (768-1791).  The
+# bad blocks are not slowed: their search reads 256 sectors each.
+bads=(--bad 0 --bad 255+3 --bad 4000 --bad 8191)
+slows() { echo "--slow 512+3328:$1 --slow 1000+600:160 --slow 4096+3840:$1"; }
+mkdir -p "$out/o"
+if disk_up "$out/o" 4 "${bads[@]}" 2> "$out/o.err"; then
+	ddrescue -d -b 512 -f "$FAULTY_DEV" /dev/null "$out/o.ddmap" > "$out/o.ddrescue" 2>&1
+	want=$(faulty_disk_bad_lbas "$out/o.ddmap" | paste -sd, -)
+	faulty_disk_down
+else
+	want="" && bad "the faulty disk comes up (oracle)" "$(cat "$out/o.err")"
+fi
+check "ddrescue's map of the faulty disk: the bad LBAs made" "$want" "0,255,256,257,4000,8191"
+
+# The whole range reported after the second run, held to the oracle.
+whole_range() {
+	check "SIG$1 then again: the whole range, the unreadable LBAs equal ddrescue's, the classes add up to 32, exit 5" \
+		"$rc $(jget "$out/again$1.out" '(s["blocks"], s["blocks_read"], s["completed"], sum(s["histogram"].values()), s["histogram"]["unreadable"], ",".join(map(str, s["unreadable_lbas"])))')" \
+		"5 (32, 32, True, 32, 4, '$want')"
+	check "SIG$1 then again: the slow region of the first run kept (768-1791 or a block wider), worst at least 150 ms" \
+		"$(jget "$out/again$1.out" 'sum(512 <= r["first_lba"] <= 768 and 1791 <= r["last_lba"] <= 2047 and r["worst_ms"] >= 150 for r in s["slow_regions"])')" \
+		"1"
+}
+# One disk for the three signals (it keeps no state: each run begins a map of its own).
+mkdir -p "$out/fs"
+# shellcheck disable=SC2046 # slows' words
+disk_up "$out/fs" 4 "${bads[@]}" $(slows 30) 2> "$out/fs.err" || bad "the faulty disk comes up (signals)" "$(cat "$out/fs.err")"
+for sig in INT TERM HUP; do
+	[ -n "$FAULTY_DEV" ] || break
+	rm -f "$out/$sig.map"
+	: > "$FAULTY_LOG"
+	"$H" --json --surface-scan --scan-map "$out/$sig.map" "$FAULTY_DEV" > "$out/first$sig.out" 2> "$out/first$sig.err" &
+	pid=$!
+	# The block at 2560 (block 10) asked: past the slow region, before block 15.
+	until_true 30 grep -q '^read [0-9]* [0-9]* 2560 ' "$FAULTY_LOG" && kill -"$sig" "$pid"
+	wait "$pid"
+	rc1=$?
+	at=$(sed -n 's/.*stopped before LBA \([0-9]*\)$/\1/p' "$out/first$sig.err")
+	check "SIG$sig: exit 4, stderr says where it stopped and how to go on" \
+		"$rc1 $(grep -c "^ --scan-map $out/$sig.map: kept, every block read before LBA $at in it; the same command again reads the rest$" "$out/first$sig.err")" \
+		"4 1"
+	check "SIG$sig: the map's last checkpoint is where the scan stopped" "$(last_checkpoint "$out/$sig.map")" "$at"
+	: > "$FAULTY_LOG"
+	scan "again$sig" --json --surface-scan --scan-map "$out/$sig.map" "$FAULTY_DEV"
+	check "SIG$sig then again: the first read is at LBA $at, none below it" "$(first_read) $(low_reads "$at")" "$at 0"
+	check "SIG$sig then again: stderr says where it goes on from" \
+		"$(grep -c "^ --scan-map $out/$sig.map: $((at / 256)) of 32 blocks read before; going on from LBA $at$" "$out/again$sig.err")" 1
+	whole_range "$sig"
+done
+faulty_disk_down
+
+# SIGKILL once the map holds a checkpoint past its start (one every 3 s: the disk reads 100 ms slower
+# here, the scan takes 4 s at least): the same command again reads from that checkpoint on (a few
+# blocks again, none taken as read that was not), and the whole is exact.
+mkdir -p "$out/fKILL"
+rm -f "$out/KILL.map"
+# shellcheck disable=SC2046 # slows' words
+if disk_up "$out/fKILL" 4 "${bads[@]}" $(slows 100) 2> "$out/fKILL.err"; then
+	"$H" --json --surface-scan --scan-map "$out/KILL.map" "$FAULTY_DEV" > /dev/null 2>&1 &
+	pid=$!
+	past_start() { [ "$(last_checkpoint "$out/KILL.map" 2> /dev/null)" -gt 0 ] 2> /dev/null; }
+	until_true 30 past_start && kill -KILL "$pid"
+	wait "$pid" 2> /dev/null
+	rc1=$?
+	at=$(last_checkpoint "$out/KILL.map")
+	: > "$FAULTY_LOG"
+	scan againKILL --json --surface-scan --scan-map "$out/KILL.map" "$FAULTY_DEV"
+	if [ "$rc1" = 137 ] && [ "$at" -gt 0 ] && [ "$at" -lt 8192 ]; then
+		ok "SIGKILL after a checkpoint: killed before the end, the map at LBA $at"
+	else
+		bad "SIGKILL after a checkpoint: killed before the end" "exit $rc1, checkpoint $at"
+	fi
+	check "SIGKILL then again: the first read is at the checkpoint's LBA, none below it" "$(first_read) $(low_reads "$at")" "$at 0"
+	whole_range KILL
+	faulty_disk_down
+else
+	bad "the faulty disk comes up (KILL)" "$(cat "$out/fKILL.err")"
+fi
+
+# The map's file system fills during the scan (2 pages of tmpfs; the log of 1024 unreadable LBAs
+# does not fit): the scan stops and says so, exit 28 (ENOSPC); the map keeps its last checkpoint
+# and resumes (a copy of it where there is room) from there, the whole list exact.
+mkdir -p "$out/fn" "$out/small"
+if disk_up "$out/fn" 4 --bad 0+1024 2> "$out/fn.err" && mount -t tmpfs -o size=8k none "$out/small"; then
+	mounts+=("$out/small")
+	scan nospace --json --surface-scan --scan-map "$out/small/x.map" "$FAULTY_DEV"
+	at=$(last_checkpoint "$out/small/x.map")
+	check "the map's file system full mid-scan: exit 28, one line says so" \
+		"$rc $(grep -c "^ --scan-map $out/small/x.map: writing the map failed at LBA [0-9]*: No space left on device; the scan stops there; the map keeps its last checkpoint: every block before LBA $at$" "$out/nospace.err")" \
+		"28 1"
+	cp "$out/small/x.map" "$out/roomy.map"
+	: > "$FAULTY_LOG"
+	scan roomy --json --surface-scan --scan-map "$out/roomy.map" "$FAULTY_DEV"
+	check "the map left by the full file system resumes from its checkpoint, the whole list exact" \
+		"$rc $(first_read) $(jget "$out/roomy.out" '(s["blocks_read"], s["completed"], s["unreadable_lbas"] == list(range(1024)))')" \
+		"5 $at (32, True, True)"
+	faulty_disk_down
+else
+	bad "the faulty disk and a small tmpfs come up (full)" "$(cat "$out/fn.err")"
+fi
+
+# Two copies on one map: the second is refused (the map locked), reads nothing and leaves it be.
+mkdir -p "$out/f2"
+rm -f "$out/two.map"
+if disk_up "$out/f2" 4 --slow 0+8192:20 2> "$out/f2.err"; then
+	"$H" --json --surface-scan --scan-map "$out/two.map" "$FAULTY_DEV" > "$out/one.out" 2> "$out/one.err" &
+	pid=$!
+	until_true 30 grep -q '^read [0-9]* [0-9]* 1024 ' "$FAULTY_LOG"
+	kill -STOP "$FAULTY_PID"
+	n=$(grep -c '^read ' "$FAULTY_LOG")
+	scan second --surface-scan --scan-map "$out/two.map" "$FAULTY_DEV"
+	check "a second copy on the same map: refused, one line, nothing read" \
+		"$rc $(cat "$out/second.err") $(grep -c '^read ' "$FAULTY_LOG")" \
+		"16  --scan-map $out/two.map: in use by another scan (it is locked): refused, nothing was read $n"
+	kill -CONT "$FAULTY_PID"
+	wait "$pid"
+	check "the first copy goes on to the end, undisturbed" \
+		"$? $(jget "$out/one.out" '(s["blocks_read"], s["completed"])') $(last_checkpoint "$out/two.map")" "0 (32, True) 8192"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up (two copies)" "$(cat "$out/f2.err")"
+fi
+echo "end of suite"
