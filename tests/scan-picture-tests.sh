@@ -97,6 +97,15 @@ check "an odd range: 2049 cells from its first LBA, in steps of 512, the last at
 echo old > "$out/old.svg"
 scan again --surface-scan --scan-range 0+256 --scan-picture "$out/old.svg" "$dev"
 check "a regular file is replaced by the picture: one cell" "$rc $(pic "$out/old.svg" - 'len(cells)')" "0 1"
+# A scan resumed from its map (--scan-map): the picture holds the blocks the map restored, read by
+# the earlier run, not "not read" (here the map is of a complete scan: nothing is read again).
+rm -f "$out/done.map"
+scan mapped --surface-scan --scan-range 0+65536 --scan-map "$out/done.map" "$dev"
+before_map=$(reads "$dev")
+scan resumed --json --surface-scan --scan-range 0+65536 --scan-map "$out/done.map" --scan-picture "$out/resumed.svg" "$dev"
+check "a scan resumed from a complete map: nothing read, its picture's 256 cells all read, the legend the JSON's" \
+	"$rc $(($(reads "$dev") - before_map)) $(pic "$out/resumed.svg" "$out/resumed.out" '(len(cells), sum(c == "not_read" for l, c in cells), legend == dict(s["histogram"], not_read=0), sum(legend.values()))')" \
+	"0 0 (256, 0, True, 256)"
 
 # The disk's model and serial as sysfs shows them (read here by the shell): a whole disk of this
 # machine that has either, its first block read (read-only, O_DIRECT); skipped where none has.
