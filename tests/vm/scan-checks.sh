@@ -29,8 +29,8 @@ for b in /sys/block/nvme*; do
 	case $(cat "$b/device/serial" 2> /dev/null) in NVME-SCAN*) scan_node hx-scan-nvme "$b" ;; esac
 done
 check_true scan-disks-found sh -c "[ -b /dev/hx-scan-ahci ] && [ -b /dev/hx-scan-nvme ]"
-sdump ahci $H --json --surface-scan --scan-range 69888-90367 /dev/hx-scan-ahci
-sdump nvme $H --json --surface-scan /dev/hx-scan-nvme
+sdump ahci $H --json --surface-scan --scan-range 139776-150271 /dev/hx-scan-ahci
+sdump nvme $H --json --surface-scan --scan-range 139776-163839 /dev/hx-scan-nvme
 
 # scsi_debug: 4 MiB, LBA 3000-3004 answer MEDIUM ERROR.  Its deps were loaded at boot.
 insmod /modules/scsi_debug.ko opts=2 medium_error_start=3000 medium_error_count=5 dev_size_mb=4

@@ -54,8 +54,8 @@ def scan(name, rc, first, last, bad, slow=()):
     for (a, b, ms), r in zip(slow, s["slow_regions"]):
         check("%s: slow region %d-%d at least %d ms" % (name, a, b, ms), r["worst_ms"] >= ms, "worst %s" % r["worst_ms"])
 
-scan("ahci", 5, 69888, 90367, lbas("ahci"))
-scan("nvme", 5, 0, 65535, lbas("nvme"))
+scan("ahci", 5, 139776, 150271, lbas("ahci"))
+scan("nvme", 5, 139776, 163839, lbas("nvme"))
 scan("sd", 5, 0, 8191, list(range(3000, 3005)))
 # Delayed LBA 2100-2999: the blocks 2048-2303 to 2816-3071 hold them.
 scan("delay", 0, 0, 4095, [], [(2048, 3071, 300)])
@@ -72,7 +72,7 @@ try:
             reads[key] = reads.get(key, 0) + 1
 except OSError:
     pass
-for name, first in (("ahci", 69888), ("nvme", 0)):
+for name, first in (("ahci", 139776), ("nvme", 139776)):
     bad = lbas(name)
     blks = {k[0] for k in reads if k[1] == bad[0] * 512 and k[2] == 512}
     if len(blks) != 1:
