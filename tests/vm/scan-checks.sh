@@ -2,6 +2,7 @@
 #   /dev/hx-scan-ahci  AHCI disk (libata, sd) whose reads fail at the LBAs of /scan-ahci.lbas (blkdebug)
 #   /dev/hx-scan-nvme  NVMe namespace whose reads fail at the LBAs of /scan-nvme.lbas (blkdebug)
 #   /dev/hx-scan-sd    scsi_debug with a medium error at LBA 3000-3004 (opts=2)
+#   /dev/mapper/hxscanlinear  dm-linear over /dev/sdc (reads of LBA 50000 fail) from LBA 49920
 #   /dev/mapper/hxscandelay  dm: linear, then LBA 2100-2999 delayed 300 ms a read (dm-delay), then linear
 # Each scan's JSON and exit status go to the host between VM-SCAN-BEGIN and VM-SCAN-END; the host
 # checks them against the chosen LBAs, and counts the reads the emulated disks saw in QEMU's trace
@@ -31,6 +32,15 @@ done
 check_true scan-disks-found sh -c "[ -b /dev/hx-scan-ahci ] && [ -b /dev/hx-scan-nvme ]"
 sdump ahci $H --json --surface-scan --scan-range 139776-150271 /dev/hx-scan-ahci
 sdump nvme $H --json --surface-scan --scan-range 139776-163839 /dev/hx-scan-nvme
+# A dm volume over the failing disk of checks.sh (/dev/sdc, LBA 50000) from LBA 49920: the LBAs are the
+# volume's (80 fails), and the search reads through the block layer, never with the disk's own commands,
+# which the kernel passes to the whole disk beneath, at the disk's LBAs.
+for b in /sys/block/sd*; do
+	case $(cat "$b/device/model") in HDPARM-TEST-FAUL*) FAULTY=$b ;; esac
+done
+DM_DISABLE_UDEV=1 dmsetup --noudevsync create hxscanlinear --table "0 512 linear $(cat "$FAULTY/dev") 49920"
+sdump volume $H --json --surface-scan /dev/mapper/hxscanlinear
+DM_DISABLE_UDEV=1 dmsetup --noudevsync remove hxscanlinear
 
 # scsi_debug: 4 MiB, LBA 3000-3004 answer MEDIUM ERROR.  Its deps were loaded at boot.
 insmod /modules/scsi_debug.ko opts=2 medium_error_start=3000 medium_error_count=5 dev_size_mb=4

@@ -57,6 +57,8 @@ def scan(name, rc, first, last, bad, slow=()):
 scan("ahci", 5, 139776, 150271, lbas("ahci"))
 scan("nvme", 5, 139776, 163839, lbas("nvme"))
 scan("sd", 5, 0, 8191, list(range(3000, 3005)))
+# LBA 50000 of /dev/sdc, 80 of the volume that starts at its LBA 49920.
+scan("volume", 5, 0, 511, [80])
 # Delayed LBA 2100-2999: the blocks 2048-2303 to 2816-3071 hold them.
 scan("delay", 0, 0, 4095, [], [(2048, 3071, 300)])
 
