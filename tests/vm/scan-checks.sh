@@ -7,6 +7,7 @@
 # Each scan's JSON and exit status go to the host between VM-SCAN-BEGIN and VM-SCAN-END; the host
 # checks them against the chosen LBAs, and counts the reads the emulated disks saw in QEMU's trace
 # (tests/vm/scan-host-checks.sh).  The reads scsi_debug saw are counted here, in the kernel's trace.
+# shellcheck disable=SC2154 # mode, H, limited and check_true: checks.sh's
 [ "$mode" = check ] || return 0
 sdump() { # NAME COMMAND...
 	name=$1
@@ -30,8 +31,8 @@ for b in /sys/block/nvme*; do
 	case $(cat "$b/device/serial" 2> /dev/null) in NVME-SCAN*) scan_node hx-scan-nvme "$b" ;; esac
 done
 check_true scan-disks-found sh -c "[ -b /dev/hx-scan-ahci ] && [ -b /dev/hx-scan-nvme ]"
-sdump ahci $H --json --surface-scan --scan-range 139776-150271 /dev/hx-scan-ahci
-sdump nvme $H --json --surface-scan --scan-range 139776-163839 /dev/hx-scan-nvme
+sdump ahci "$H" --json --surface-scan --scan-range 139776-150271 /dev/hx-scan-ahci
+sdump nvme "$H" --json --surface-scan --scan-range 139776-163839 /dev/hx-scan-nvme
 # A dm volume over the failing disk of checks.sh (/dev/sdc, LBA 50000) from LBA 49920: the LBAs are the
 # volume's (80 fails), and the search reads through the block layer, never with the disk's own commands,
 # which the kernel passes to the whole disk beneath, at the disk's LBAs.
@@ -39,7 +40,7 @@ for b in /sys/block/sd*; do
 	case $(cat "$b/device/model") in HDPARM-TEST-FAUL*) FAULTY=$b ;; esac
 done
 DM_DISABLE_UDEV=1 dmsetup --noudevsync create hxscanlinear --table "0 512 linear $(cat "$FAULTY/dev") 49920"
-sdump volume $H --json --surface-scan /dev/mapper/hxscanlinear
+sdump volume "$H" --json --surface-scan /dev/mapper/hxscanlinear
 DM_DISABLE_UDEV=1 dmsetup --noudevsync remove hxscanlinear
 
 # scsi_debug: 4 MiB, LBA 3000-3004 answer MEDIUM ERROR.  Its deps were loaded at boot.
@@ -59,7 +60,7 @@ echo 0 > $T/tracing_on
 echo > $T/trace
 echo 1 > $T/events/scsi/scsi_dispatch_cmd_start/enable
 echo 1 > $T/tracing_on
-sdump sd $H --json --surface-scan /dev/hx-scan-sd
+sdump sd "$H" --json --surface-scan /dev/hx-scan-sd
 echo 0 > $T/tracing_on
 echo 0 > $T/events/scsi/scsi_dispatch_cmd_start/enable
 # The commands sd sent for each LBA of the medium error, one sector each (READ (10) or (16)).
@@ -74,6 +75,6 @@ num=$(cat "$SD/dev")
 printf '0 2100 linear %s 4096\n2100 900 delay %s 6196 300\n3000 1096 linear %s 7096\n' "$num" "$num" "$num" > /tmp/delay.table
 dmsetup --noudevsync create hxscandelay < /tmp/delay.table
 check_true scan-dm-delay-made [ -b /dev/mapper/hxscandelay ]
-sdump delay $H --json --surface-scan /dev/mapper/hxscandelay
+sdump delay "$H" --json --surface-scan /dev/mapper/hxscandelay
 dmsetup --noudevsync remove hxscandelay
 unset DM_DISABLE_UDEV
