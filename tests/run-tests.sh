@@ -334,6 +334,8 @@ if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra "${in
 else
 	fail "build tests/unit/unit.c" "$out/unit.build"
 fi
+# The surface scan's search without the kernel's retries: its trust in the direct way (issue 61, item 2).
+suite scan-direct bash tests/scan-direct-tests.sh "$HDPARM" "$out"
 
 # --- command bytes and sense decoding, against a test double of the drive ---
 suite commands bash tests/commands.sh "$HDPARM" "$out"

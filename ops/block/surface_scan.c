@@ -25,6 +25,7 @@
 #include "readq.h"
 #include "report.h"
 #include "scan_classes.h"
+#include "scan_direct.h"
 #include "scan_map.h"
 #include "scan_picture.h"
 #include "surface_scan.h"
@@ -35,6 +36,7 @@ struct scan_io {
 	bool read_one;		/* a block was read whole: good_lba is its first sector */
 	uint64_t good_lba;
 	struct scan_map *map;	/* --scan-map's (its fd -1: none) */
+	struct scan_direct direct;	/* the search's reads, without the kernel's retries (scan_direct.c) */
 };
 
 /* What ended the scan before the range's end. */
@@ -84,7 +86,11 @@ static int read_sectors(void *ctx, uint64_t lba, uint32_t sectors)
  */
 static int search_read(void *ctx, uint64_t lba, uint32_t sectors)
 {
-	return poll_wait_interrupted() ? EINTR : read_sectors(ctx, lba, sectors);
+	struct scan_io *io = ctx;
+
+	if (poll_wait_interrupted())
+		return EINTR;
+	return sectors == 1 ? scan_direct_read(&io->direct, lba, read_sectors, io) : read_sectors(ctx, lba, sectors);
 }
 
 static void draw(struct status_line *st, const struct scan_result *r, double t0)
@@ -355,10 +361,12 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		scan_cells_free(&cells);
 		return err;
 	}
+	scan_direct_begin(&io.direct, dev, io.q.sector);
 	t0 = monotonic_seconds();
 	err = scan_range(&io, &r, s->v[OPT_SCAN_ERRORS_MAX].given ? s->v[OPT_SCAN_ERRORS_MAX].num : 0,
 			 !dev->run.json, &stop);
 	seconds = monotonic_seconds() - t0 + scan_map_seconds_before(&map);
+	scan_direct_end(&io.direct);
 	readq_close(&io.q);
 	say_stop(dev, &r, &stop, io.short_read);
 	if ((map_err = scan_map_close(&map, &r)) && !err)

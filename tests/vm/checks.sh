@@ -789,6 +789,7 @@ for size in 4096 512; do
 	check_true "nvme-set-sector-size-$size-nvme-cli" sh -c "nvme id-ns /dev/nvme1n1 | grep 'in use' | grep -q 'lbads:$lbads ' || { nvme id-ns /dev/nvme1n1 | grep lbaf; false; }"
 done
 
+. /scan-checks.sh	# --surface-scan on real drivers (tests/vm/scan-checks.sh)
 # --- every expected output held against 9.65: each in SAME_AS_965 or DIFFERS_FROM_965 ---
 if [ "$mode" != generate ]; then
 	loose=
