@@ -24,6 +24,7 @@
 #include "readq.h"
 #include "report.h"
 #include "scan_classes.h"
+#include "scan_verify.h"
 #include "surface_scan.h"
 
 struct scan_io {
@@ -31,6 +32,8 @@ struct scan_io {
 	bool short_read;	/* the last read returned fewer bytes than asked */
 	bool read_one;		/* a block was read whole: good_lba is its first sector */
 	uint64_t good_lba;
+	scan_read_fn *read;	/* non-NULL: every read is this instead (--scan-verify: the disk's verify command) */
+	void *read_ctx;
 };
 
 /* What ended the scan before the range's end. */
@@ -51,6 +54,8 @@ static int read_sectors(void *ctx, uint64_t lba, uint32_t sectors)
 	struct readq_done done;
 	long long res;
 
+	if (io->read)
+		return io->read(io->read_ctx, lba, sectors);
 	if (bytes == io->q.block) {
 		int n;
 
@@ -275,7 +280,8 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 {
 	struct scan_stop stop = { 0 };
 	struct scan_result r;
-	struct scan_io io;
+	struct scan_io io = { .read = NULL };
+	struct scan_verify verify;
 	unsigned long long bytes;
 	uint64_t first, last;
 	struct stat st, again;
@@ -294,6 +300,10 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	}
 	if ((err = scan_bounds(dev, s, bytes / (unsigned int)sector, (unsigned int)sector, &first, &last)))
 		return err;
+	if (s->v[OPT_SCAN_VERIFY].given && (err = scan_verify_begin(&verify, dev, first)))
+		return err;
+	io.read = s->v[OPT_SCAN_VERIFY].given ? scan_verify_read : NULL;
+	io.read_ctx = &verify;
 	err = readq_open_or_one(&io.q, dev->path, 1, (size_t)SCAN_BLOCK_SECTORS * (unsigned int)sector, "--surface-scan");
 	if (err)
 		return err;
