@@ -129,6 +129,18 @@ $(singles ata 0 255 200)
 $(ata_verify 256 44)"
 check $name 5 "$script" --surface-scan --scan-verify --scan-range 0-299 &&
 	has $name out ' unreadable LBAs: 200' '  read                    2 of 2'
+# A bridge that says only RECOVERED ERROR, ATA PASS-THROUGH INFORMATION AVAILABLE (00h/1Dh): the
+# registers alone (STATUS 51h: ERR; ERROR 40h: UNC) say the medium failed at sector 5.
+name=ata-medium-error-registers
+unc5="sense 72 01 00 1d 00 00 00 0e 09 0c 01 40 00 01 00 05 00 00 00 00 40 51"
+script="node ata
+$ata_identify
+$(ata_verify 0 1)
+$(ata_verify 0 10 "$unc5")
+$(singles ata 0 4 -)
+$(ata_verify 5 1 "$unc5")
+$(singles ata 6 9 -)"
+check $name 5 "$script" --surface-scan --scan-verify --scan-range 0-9 && has $name out ' unreadable LBAs: 5'
 # The whole range reads: every block in a time class, exit 0; COUNT 256 is 01 00 in EXT.
 name=ata-clean
 script="node ata
@@ -170,6 +182,17 @@ check $name 110 "$script" --surface-scan --scan-verify --scan-range 0-767 &&
 	has $name err " --scan-verify: $loop, LBA 256+256: READ VERIFY SECTORS EXT: command timed out" \
 		" --surface-scan: reading $loop at LBA 256 failed: Connection timed out; the scan stopped there (1 of 3 blocks read)"
 
+# SIGINT while the second block is verified (raised by the double as it answers: no race): that
+# block is counted, nothing more is sent, exit 4.
+name=ata-sigint
+script="node ata
+$ata_identify
+$(ata_verify 0 1)
+$(ata_verify 0 256)
+$(ata_verify 256 256 "raise INT")"
+check $name 4 "$script" --surface-scan --scan-verify --scan-range 0-1023 &&
+	has $name err " --surface-scan: interrupted: 2 of 4 blocks read, stopped before LBA 512"
+
 # --- SCSI ---
 name=scsi-medium-error
 script="$scsi_node
@@ -209,7 +232,32 @@ $(nvme_verify 0 1 "status 1")"
 check $name 95 "$script" --surface-scan --scan-verify &&
 	has $name err " --scan-verify: $loop has no Verify command (the controller refused it: Invalid Command Opcode)"
 
-# --- no disk commands, and bad input ---
+# --- not the disk's LBAs, no disk commands, and bad input ---
+# A partition: its disk's verify would be at the disk's LBAs; refused before IDENTIFY or anything else.
+if command -v sfdisk > /dev/null && command -v partx > /dev/null; then
+	truncate -s 4M "$out/part.img"
+	printf 'label: dos\nstart=2048, size=4096, type=83\n' | sfdisk -q "$out/part.img"
+	if pdisk=$(losetup -f --show -P "$out/part.img"); then
+		trap 'losetup -d "$loop" 2> /dev/null; losetup -d "$pdisk" 2> /dev/null' EXIT INT TERM HUP
+		pname=$(basename "$pdisk")
+		partx -a "$pdisk" 2> /dev/null
+		for _ in 1 2 3 4 5 6 7 8 9 10; do [ -e "/sys/block/$pname/${pname}p1/dev" ] && break; sleep 0.2; done
+		rm -f "$out/part1"
+		[ -e "/sys/block/$pname/${pname}p1/dev" ] && mknod "$out/part1" b $(tr ':' ' ' < "/sys/block/$pname/${pname}p1/dev")
+		name=partition
+		printf 'node ata\n' > "$out/$name.script"
+		rm -f "$out/$name.report"
+		env DOUBLE_SCRIPT="$out/$name.script" DOUBLE_REPORT="$out/$name.report" "${preload[@]}" \
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+			"$H" --surface-scan --scan-verify "$out/part1" > "$out/$name.out" 2> "$out/$name.err"
+		rc=$?
+		if [ "$rc" = 22 ] && [ ! -s "$out/$name.report" ]; then
+			has $name err " --scan-verify: $out/part1 is a partition: its disk would verify its own LBAs, not the partition's; scan the whole disk (with --scan-range)"
+		else
+			bad "$name (exit $rc, wanted 22; or commands sent)" "$(cat "$out/$name.report" "$out/$name.err" 2> /dev/null)"
+		fi
+	fi
+fi
 # The loop device itself (no double): it takes no disk commands; refused, nothing read.
 name=loop-refused
 before=$(sectors_read)

@@ -5,6 +5,7 @@
  * tried once before the scan, so that a disk, bridge or device without it
  * is refused with the reason before anything is counted.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "disk_ops.h"
 #include "report.h"
 #include "scan_verify.h"
+#include "sysfs.h"
 
 /* The device itself answers no disk command: a loop or dm device, a RAID, a partition's file system image. */
 static bool no_commands(int err)
@@ -32,6 +34,43 @@ static int refuse(const struct device *dev, int err, const struct disk_cause *c)
 	return err == EOPNOTSUPP || no_commands(err) ? EOPNOTSUPP : err;
 }
 
+/*
+ * The scan's LBAs must be the disk's: a command to a partition's node, or
+ * to a dm or md device over one disk, reaches the disk under it (the
+ * kernel passes SG_IO on for root) at the disk's own LBAs, not the
+ * device's.  A partition, or a device stacked on others (its "slaves"
+ * folder not empty), is refused before anything is sent.
+ */
+static int not_the_disk(const struct device *dev)
+{
+	dev_t num = block_device_of(dev->fd);
+	unsigned long long n;
+	char path[256];
+	struct dirent *e;
+	DIR *d;
+	bool stacked = false;
+
+	if (!num)
+		return 0;
+	if (sysfs_read_u64(num, "partition", &n) == 0) {
+		complain(" --scan-verify: %s is a partition: its disk would verify its own LBAs, not the partition's;"
+			 " scan the whole disk (with --scan-range)\n", dev->path);
+		return EINVAL;
+	}
+	sysfs_path(num, "slaves", path, sizeof(path));
+	if ((d = opendir(path))) {
+		while (!stacked && (e = readdir(d)))
+			stacked = e->d_name[0] != '.';
+		closedir(d);
+	}
+	if (stacked) {
+		complain(" --scan-verify: %s is built on other devices (dm, md): they have the verify commands, at LBAs"
+			 " of their own; --surface-scan without --scan-verify reads it\n", dev->path);
+		return EOPNOTSUPP;
+	}
+	return 0;
+}
+
 int scan_verify_begin(struct scan_verify *v, struct device *dev, uint64_t first)
 {
 	struct disk_cause c = { 0 };
@@ -39,6 +78,8 @@ int scan_verify_begin(struct scan_verify *v, struct device *dev, uint64_t first)
 
 	v->dev = dev;
 	v->said = false;
+	if ((err = not_the_disk(dev)))
+		return err;
 	if (!dev->disk || !dev->disk->media_verify) {
 		snprintf(c.why, sizeof(c.why), "has no verify command (%s disk)", dev->disk ? dev->disk->kind : "no");
 		return refuse(dev, EOPNOTSUPP, &c);
