@@ -812,6 +812,11 @@ check_true scan-verify-nvme-as-oncs-says sh -c "
 	else
 		[ -n \"\$oncs\" ] && [ \$rc = 95 ] && grep -q 'has no Verify command (Identify Controller.s ONCS' /tmp/sv.out
 	fi || { echo \"oncs \$oncs, exit \$rc\"; cat /tmp/sv.out; false; }"
+# A dm volume over the hard disk at an offset: the kernel would pass the commands on to /dev/sda at
+# its own LBAs; refused before anything is sent.
+DM_DISABLE_UDEV=1 dmsetup create hxv --table "0 2048 linear /dev/sda 4096" 2> /dev/null
+check_fails scan-verify-dm-refused "is built on other devices (dm, md)" $H --surface-scan --scan-verify /dev/mapper/hxv
+DM_DISABLE_UDEV=1 dmsetup remove hxv 2> /dev/null
 # The SSD's and the hard disk's verify: the AHCI drives take READ VERIFY SECTORS EXT (QEMU's IDE core).
 check_true scan-verify-ahci-ssd-whole-range-end sh -c "
 	n=\$(blockdev --getsz /dev/sdb)
