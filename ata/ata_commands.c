@@ -270,6 +270,22 @@ int ata_sector_io(struct device *dev, uint64_t lba, bool lba48, bool write, void
 	return ata_exec(dev, &cmd, res);
 }
 
+int ata_read_verify(struct device *dev, uint64_t lba, uint32_t sectors, bool lba48, struct ata_result *res)
+{
+	/*
+	 * ACS-4 7.34 and 7.35: READ VERIFY SECTORS (EXT), non-data; COUNT 0 means 256 (28-bit) or 65536 (48-bit),
+	 * which the 8 or 16 bits the pass-through carries give of themselves.
+	 */
+	struct ata_cmd cmd = {
+		.tf = { .command = lba48 ? ATA_OP_READ_VERIFY_SECTORS_EXT : ATA_OP_READ_VERIFY_SECTORS,
+			.count = (uint16_t)sectors, .lba = lba, .lba48 = lba48, .device = ATA_DEVICE_LBA },
+		.protocol = ATA_PROTO_NONDATA,
+		.timeout_s = 60,
+	};
+
+	return ata_exec(dev, &cmd, res);
+}
+
 int ata_write_uncorrectable(struct device *dev, uint64_t lba, bool flagged, struct ata_result *res)
 {
 	struct ata_cmd cmd = {

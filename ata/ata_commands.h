@@ -85,6 +85,9 @@ int ata_sector(struct device *dev, uint64_t lba, bool write, void *buf, size_t l
 /* Why a sector command failed, and where the drive says the error is: "medium error (...), LBA 204800". */
 void ata_sector_failure(const struct ata_result *res, int err, char *buf, size_t size);
 
+/* READ VERIFY SECTORS (EXT with lba48) of sectors (1 to 256, or 65536 with lba48) at lba: checked, nothing sent; the registers in *res. */
+int ata_read_verify(struct device *dev, uint64_t lba, uint32_t sectors, bool lba48, struct ata_result *res);
+
 /* WRITE UNCORRECTABLE EXT of the sector at lba: a flagged or a pseudo-uncorrectable error. */
 int ata_write_uncorrectable(struct device *dev, uint64_t lba, bool flagged, struct ata_result *res);
 

@@ -18,6 +18,7 @@
 
 #include "array.h"
 #include "ata_disk.h"
+#include "ata_verify.h"
 #include "ata_trusted.h"
 #include "ata_epc.h"
 #include "ata_records.h"
@@ -653,6 +654,7 @@ const struct disk_ops ata_disk = {
 	.ata = true,
 	.identify_page = identify_page,
 	.geometry = ata_geometry,
+	.media_verify = ata_media_verify,
 	.sector_read = ata_sector_read,
 	.trim_limits = ata_trim_limits,
 	.trim_send = ata_trim_send,

@@ -308,6 +308,10 @@ static int check_read_modifiers(const struct settings *s)
 		complain("--scan-range and --scan-errors-max go with --surface-scan\n");
 		return EINVAL;
 	}
+	if (s->v[OPT_SCAN_VERIFY].given && !s->v[OPT_SURFACE_SCAN].given) {
+		complain("--scan-verify goes with --surface-scan\n");
+		return EINVAL;
+	}
 	return 0;
 }
 

@@ -32,6 +32,14 @@ struct disk_ops {
 	/* --read-sector: the geometry, and one sector read into buf (bytes long); nothing said. */
 	int (*geometry)(struct device *dev, struct disk_geometry *g, struct disk_cause *c);
 	int (*sector_read)(struct device *dev, uint64_t lba, void *buf, unsigned int bytes, struct disk_cause *c);
+	/*
+	 * --scan-verify: sectors at lba checked by the disk itself, no data sent (NULL: no such command); 0, ENODATA
+	 * (a medium error among them), EOPNOTSUPP (the disk or its bridge has no such command: *c's why says so,
+	 * after the path), or another errno (no answer: timed out, gone); nothing said.  Before the first, the
+	 * check (NULL: nothing to ask) says whether the disk reports having the command.
+	 */
+	int (*media_verify_check)(struct device *dev, struct disk_cause *c);
+	int (*media_verify)(struct device *dev, uint64_t lba, uint32_t sectors, struct disk_cause *c);
 	/* TRIM: the limits (EOPNOTSUPP with l->none: the disk has none), and one command's ranges sent; nothing said. */
 	int (*trim_limits)(struct device *dev, struct trim_limits *l, struct disk_cause *c);
 	int (*trim_send)(struct device *dev, const struct sector_range *pieces, unsigned int n, struct disk_cause *c);

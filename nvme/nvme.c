@@ -291,6 +291,21 @@ int nvme_io_read(struct device *dev, uint64_t lba, void *buf, uint32_t bytes, st
 	return nvme_send(dev, NVME_IO_QUEUE, &cmd, NULL, c);
 }
 
+int nvme_io_verify(struct device *dev, uint64_t lba, uint32_t blocks, struct disk_cause *c)
+{
+	/* NVM Command Set 3.3.4: SLBA in CDW10 (low) and CDW11 (high), NLB 0-based in CDW12 15:0; no data. */
+	struct nvme_passthru_cmd cmd = {
+		.opcode = NVME_IO_VERIFY,
+		.nsid = nvme_nsid(dev),
+		.cdw10 = (uint32_t)lba,
+		.cdw11 = (uint32_t)(lba >> 32),
+		.cdw12 = (blocks - 1) & 0xffff,
+		.timeout_ms = 60000,
+	};
+
+	return nvme_send(dev, NVME_IO_QUEUE, &cmd, "NVMe Verify", c);
+}
+
 void nvme_dsm_pack(const struct sector_range *pieces, unsigned int n, uint8_t buf[NVME_DSM_BYTES])
 {
 	memset(buf, 0, NVME_DSM_BYTES);

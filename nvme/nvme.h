@@ -79,6 +79,9 @@ int nvme_io_flush(struct device *dev, struct disk_cause *c);
 /* Read of one block at lba into buf (bytes: the LBA size); c->what, the caller's, names it in a failure. */
 int nvme_io_read(struct device *dev, uint64_t lba, void *buf, uint32_t bytes, struct disk_cause *c);
 
+/* Verify (NVM opcode 0Ch) of blocks (1 to 65536) at lba: the controller checks them and sends nothing; nvme_send's errno. */
+int nvme_io_verify(struct device *dev, uint64_t lba, uint32_t blocks, struct disk_cause *c);
+
 /*
  * Dataset Management's range list (NVMe Base 3.0, figure "Dataset
  * Management - Range"): up to 256 16-byte entries, LENGTH IN LOGICAL

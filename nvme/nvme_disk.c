@@ -16,6 +16,7 @@
 #include "json.h"
 #include "nvme.h"
 #include "nvme_disk.h"
+#include "nvme_verify.h"
 #include "nvme_firmware.h"
 #include "reach.h"
 #include "nvme_erase.h"
@@ -588,6 +589,8 @@ const struct disk_ops nvme_disk = {
 	.erc_get = nvme_erc_get,
 	.erc_set = nvme_erc_set,
 	.geometry = nvme_geometry,
+	.media_verify_check = nvme_media_verify_check,
+	.media_verify = nvme_media_verify,
 	.sector_read = nvme_sector_read,
 	.trim_limits = nvme_disk_trim_limits,
 	.trim_send = nvme_disk_trim_send,

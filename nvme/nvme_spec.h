@@ -161,6 +161,7 @@ enum nvme_io_opcode {
 	NVME_IO_FLUSH = 0x00,
 	NVME_IO_READ = 0x02,
 	NVME_IO_DSM = 0x09,	/* Dataset Management */
+	NVME_IO_VERIFY = 0x0c,	/* Verify (ONCS bit 7) */
 };
 
 /* Identify's CNS (CDW10 bits 7:0). */

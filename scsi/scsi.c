@@ -445,6 +445,16 @@ int scsi_read16(struct device *dev, uint64_t lba, uint32_t blocks, void *buf, si
 	return err;
 }
 
+int scsi_verify16(struct device *dev, uint64_t lba, uint32_t blocks, struct scsi_result *res)
+{
+	/* SBC-4 5.35: VRPROTECT 0, DPO 0, BYTCHK 0 (byte 1: the medium is checked, no data goes out), the LBA, the length. */
+	uint8_t cdb[16] = { SCSI_VERIFY_16 };
+
+	put_be64(cdb + 2, lba);
+	put_be32(cdb + 10, blocks);
+	return scsi_exec(dev, cdb, sizeof(cdb), SCSI_NO_DATA, NULL, 0, 60, res);
+}
+
 int scsi_unmap(struct device *dev, const struct sector_range *pieces, unsigned int n, struct scsi_result *res)
 {
 	size_t len = 8 + 16 * (size_t)n;

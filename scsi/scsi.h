@@ -37,6 +37,7 @@ enum scsi_opcode {
 	SCSI_MODE_SELECT_10 = 0x55,
 	SCSI_MODE_SENSE_10 = 0x5a,
 	SCSI_READ_16 = 0x88,
+	SCSI_VERIFY_16 = 0x8f,
 	SCSI_SERVICE_ACTION_IN_16 = 0x9e,	/* service action 10h: READ CAPACITY (16) */
 	SCSI_SECURITY_PROTOCOL_IN = 0xa2,
 	SCSI_MAINTENANCE_IN = 0xa3,		/* service action 0Ch: REPORT SUPPORTED OPERATION CODES */
@@ -203,6 +204,9 @@ int scsi_log_sense(struct device *dev, uint8_t page, uint8_t *buf, size_t len, s
 
 /* READ (16) of blocks into buf; fewer than len bytes back is EIO ("short read"). */
 int scsi_read16(struct device *dev, uint64_t lba, uint32_t blocks, void *buf, size_t len, struct scsi_result *res);
+
+/* VERIFY (16) of blocks at lba, BYTCHK 0: the disk checks its medium and nothing is sent either way. */
+int scsi_verify16(struct device *dev, uint64_t lba, uint32_t blocks, struct scsi_result *res);
 
 /* SANITIZE with byte 1 (an action, SANITIZE_IMMED, SANITIZE_AUSE) and its parameter list (len 0: none). */
 int scsi_sanitize(struct device *dev, uint8_t action, const uint8_t *param, size_t len, struct scsi_result *res);

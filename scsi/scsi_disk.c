@@ -24,6 +24,7 @@
 #include "scsi_background.h"
 #include "scsi_format.h"
 #include "scsi_disk.h"
+#include "scsi_verify.h"
 #include "scsi_firmware.h"
 #include "scsi_epc.h"
 #include "scsi_power.h"
@@ -761,6 +762,7 @@ const struct disk_ops scsi_disk = {
 	.block_format_set = scsi_block_format_set,
 	.block_format_poll = scsi_block_format_poll,
 	.geometry = scsi_geometry,
+	.media_verify = scsi_media_verify,
 	.sector_read = scsi_sector_read,
 	.trim_limits = scsi_trim_limits,
 	.trim_send = scsi_trim_send,

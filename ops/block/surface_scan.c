@@ -28,6 +28,7 @@
 #include "scan_direct.h"
 #include "scan_map.h"
 #include "scan_picture.h"
+#include "scan_verify.h"
 #include "surface_scan.h"
 
 struct scan_io {
@@ -37,6 +38,8 @@ struct scan_io {
 	uint64_t good_lba;
 	struct scan_map *map;	/* --scan-map's (its fd -1: none) */
 	struct scan_direct direct;	/* the search's reads, without the kernel's retries (scan_direct.c) */
+	scan_read_fn *read;	/* non-NULL: every read is this instead (--scan-verify: the disk's verify command) */
+	void *read_ctx;
 };
 
 /* What ended the scan before the range's end. */
@@ -58,6 +61,8 @@ static int read_sectors(void *ctx, uint64_t lba, uint32_t sectors)
 	struct readq_done done;
 	long long res;
 
+	if (io->read)
+		return io->read(io->read_ctx, lba, sectors);
 	if (bytes == io->q.block) {
 		int n;
 
@@ -90,7 +95,10 @@ static int search_read(void *ctx, uint64_t lba, uint32_t sectors)
 
 	if (poll_wait_interrupted())
 		return EINTR;
-	return sectors == 1 ? scan_direct_read(&io->direct, lba, read_sectors, io) : read_sectors(ctx, lba, sectors);
+	/* --scan-verify's commands are the disk's own already: its search verifies a sector at a time too. */
+	if (sectors != 1 || io->read)
+		return read_sectors(ctx, lba, sectors);
+	return scan_direct_read(&io->direct, lba, read_sectors, io);
 }
 
 static void draw(struct status_line *st, const struct scan_result *r, double t0)
@@ -317,9 +325,10 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	struct scan_stop stop = { 0 };
 	struct scan_map map;
 	struct scan_result r;
-	struct scan_io io;
 	struct scan_cells cells = { 0 };
 	const char *picture = s->v[OPT_SCAN_PICTURE].given ? s->v[OPT_SCAN_PICTURE].str : NULL;
+	struct scan_io io = { .read = NULL };
+	struct scan_verify verify;
 	unsigned long long bytes;
 	uint64_t first, last;
 	struct stat st, again;
@@ -338,6 +347,10 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	}
 	if ((err = scan_bounds(dev, s, bytes / (unsigned int)sector, (unsigned int)sector, &first, &last)))
 		return err;
+	if (s->v[OPT_SCAN_VERIFY].given && (err = scan_verify_begin(&verify, dev, first)))
+		return err;
+	io.read = s->v[OPT_SCAN_VERIFY].given ? scan_verify_read : NULL;
+	io.read_ctx = &verify;
 	err = readq_open_or_one(&io.q, dev->path, 1, (size_t)SCAN_BLOCK_SECTORS * (unsigned int)sector, "--surface-scan");
 	if (err)
 		return err;

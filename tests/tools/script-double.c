@@ -48,7 +48,7 @@
 #include <linux/nvme_ioctl.h>
 #include <scsi/sg.h>
 
-#define MAX_LINES 256
+#define MAX_LINES 1024
 #define MAX_BYTES 16384
 
 static char *lines[MAX_LINES];
