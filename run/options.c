@@ -37,6 +37,7 @@
 #include "sanitize_wait.h"
 #include "sector_format.h"
 #include "sectors.h"
+#include "scan_check.h"
 #include "surface_scan.h"
 #include "security.h"
 #include "standby_timer.h"
@@ -182,7 +183,7 @@ const struct option_desc option_table[] = {
 	/* Ours. */
 	{ .id = OPT_IODEPTH, .name = "iodepth", .arg = ARG_U64, .min = 1, .max = 256, .what = "the number of requests in flight must be 1 to 256", .cls = CLASS_MODIFIER, .usage = "--iodepth N                   With -t or --seeks: N O_DIRECT requests in flight (1-256)" },
 	{ .id = OPT_BLOCK_SIZE, .name = "block-size", .arg = ARG_U64, .min = 4, .max = 65536, .what = "the block size must be 4 to 65536 KiB", .cls = CLASS_MODIFIER, .usage = "--block-size KiB              Request size for --iodepth and --seeks (4-65536)" },
-	{ .id = OPT_SURFACE_SCAN, .name = "surface-scan", .usage = "--surface-scan                Read every block (O_DIRECT, read-only), timed: time classes, unreadable LBAs, slow regions", .steps = { STEP(IN_LAST + 35, WHEN_GIVEN, surface_scan_step) } },
+	{ .id = OPT_SURFACE_SCAN, .name = "surface-scan", .usage = "--surface-scan                Read every block (O_DIRECT, read-only), timed: time classes, unreadable LBAs, slow regions", .together = TOGETHER_SCAN, .steps = { { .at = IN_LAST + 35, .when = WHEN_GIVEN, .run = surface_scan_step, .check = surface_scan_check } } },
 	{ .id = OPT_SCAN_RANGE, .name = "scan-range", .arg = ARG_LBA_RANGE, .what = "the range must be FIRST-LAST or FIRST+COUNT, in LBAs, the first not past the last, COUNT at least 1", .cls = CLASS_MODIFIER, .usage = "--scan-range FIRST-LAST|FIRST+COUNT  With --surface-scan: only these LBAs (inclusive)" },
 	{ .id = OPT_SCAN_ERRORS_MAX, .name = "scan-errors-max", .arg = ARG_U64, .min = 1, .max = UINT64_MAX, .what = "the number of unreadable sectors must be at least 1", .cls = CLASS_MODIFIER, .usage = "--scan-errors-max N           With --surface-scan: stop after N unreadable sectors" },
 	{ .id = OPT_SEEKS, .name = "seeks", .usage = "--seeks                       Time random O_DIRECT reads: seeks/sec and latency", .steps = { STEP(IN_LAST + 40, WHEN_GIVEN, time_random_seeks) } },
@@ -253,6 +254,11 @@ bool settings_together(const struct settings *s)
 bool settings_recorded(const struct settings *s)
 {
 	return given_together(s, TOGETHER_ERASE) || given_together(s, TOGETHER_FORMAT);
+}
+
+bool settings_together_as(const struct settings *s, enum together kind)
+{
+	return kind != ONE_BY_ONE && given_together(s, kind);
 }
 
 const struct option_desc *option_desc(enum opt_id opt)

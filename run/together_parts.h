@@ -22,9 +22,10 @@ struct words {
 	const char *still;	/* what the disk may be doing since: check with (how_to_follow) */
 	const char *others;	/* what --continue-on-refusal does */
 	const char *once;	/* each disk is ... once, named once */
+	bool reads_only;	/* a surface scan: nothing written (still: NULL); an unreadable sector (EIO) yields to a failure */
 };
 
-/* The run's: an erase where any disk is erased, else a format where any is formatted, else a firmware download. */
+/* The run's: an erase where any disk is erased, else a format, else a firmware download, else a surface scan. */
 const struct words *words_of(const struct job *jobs, int njobs);
 
 /* HALTED: its checks ended by this process (a signal came before the gate opened). */
