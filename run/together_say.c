@@ -31,6 +31,9 @@ static const char *stage_text(const struct member *m)
 
 void draw(struct screen *sc, const struct member *m, int n)
 {
+	/* A surface scan of many disks: one line for all (hdparm.8 says so). */
+	bool one_line = n > 0 && m[0].words->reads_only;
+	int lines = one_line ? 1 : n;
 	char line[400];
 
 	if (!sc->shown)
@@ -39,9 +42,13 @@ void draw(struct screen *sc, const struct member *m, int n)
 		snprintf(line, sizeof(line), "\033[%dA", sc->lines);
 		send_all(STDERR_FILENO, line, strlen(line));
 	}
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < lines; i++) {
 		int len = snprintf(line, sizeof(line), "\r%s: %s", m[i].job->device, stage_text(&m[i]));
 
+		if (one_line) {
+			scan_line(m, n, line + 1, sizeof(line) - 1);
+			len = (int)strlen(line);
+		}
 		/* A line that wraps would throw the redraw off by one. */
 		if (len > (int)sc->width)
 			len = (int)sc->width;
@@ -50,7 +57,7 @@ void draw(struct screen *sc, const struct member *m, int n)
 		send_all(STDERR_FILENO, line, (size_t)len);
 		send_all(STDERR_FILENO, "\033[K\n", 4);
 	}
-	sc->lines = n;
+	sc->lines = lines;
 }
 
 void wipe(struct screen *sc)
