@@ -59,23 +59,30 @@ void scan_line(const struct member *m, int n, char *line, size_t size)
 	double least = 100, most = 0, rate = 0;
 	unsigned long left = 0;
 	size_t bad = 0;
+	int scanned = 0;
 
 	for (int i = 0; i < n; i++) {
 		/* A disk still in its checks has read nothing; one whose scan ended, all it will. */
 		double share = m[i].stage == RUNNING ? m[i].scan.share : m[i].stage == ENDED ? 100 : 0;
 
+		bad += m[i].scan.bad;
+		/* One refused, or whose process died, is scanned no further: it holds no share back. */
+		if (m[i].stage != CHECKING && m[i].stage != READY && m[i].stage != RUNNING && m[i].stage != ENDED)
+			continue;
+		scanned++;
 		least = share < least ? share : least;
 		most = share > most ? share : most;
 		if (m[i].stage == RUNNING) {
 			rate += m[i].scan.rate;
 			left = m[i].scan.left > left ? m[i].scan.left : left;
 		}
-		bad += m[i].scan.bad;
 	}
+	if (!scanned)
+		least = most = 0;
 	if (most - least < 0.05)
-		snprintf(line, size, "scan of %d disks: %.1f%% done, %.0f MB/s, %lu:%02lu:%02lu left, %zu unreadable",
-			 n, least, rate, left / 3600, left / 60 % 60, left % 60, bad);
+		snprintf(line, size, "scan of %d disk%s: %.1f%% done, %.0f MB/s, %lu:%02lu:%02lu left, %zu unreadable",
+			 scanned, scanned == 1 ? "" : "s", least, rate, left / 3600, left / 60 % 60, left % 60, bad);
 	else
-		snprintf(line, size, "scan of %d disks: %.1f-%.1f%% done, %.0f MB/s, %lu:%02lu:%02lu left, %zu"
-			 " unreadable", n, least, most, rate, left / 3600, left / 60 % 60, left % 60, bad);
+		snprintf(line, size, "scan of %d disk%s: %.1f-%.1f%% done, %.0f MB/s, %lu:%02lu:%02lu left, %zu"
+			 " unreadable", scanned, scanned == 1 ? "" : "s", least, most, rate, left / 3600, left / 60 % 60, left % 60, bad);
 }

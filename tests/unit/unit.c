@@ -615,6 +615,10 @@ static void test_scan_line(void)
 	m[0].stage = m[1].stage = m[2].stage = CHECKING;
 	scan_line(m, 2, line, sizeof(line));
 	ok = ok && strcmp(line, "scan of 2 disks: 0.0% done, 0 MB/s, 0:00:00 left, 3 unreadable") == 0;
+	/* A disk refused (--continue-on-refusal) or whose process was killed holds no share back. */
+	m[0].stage = REFUSED, m[1].stage = RUNNING, m[2].stage = KILLED;
+	scan_line(m, 3, line, sizeof(line));
+	ok = ok && strcmp(line, "scan of 1 disk: 99.0% done, 200 MB/s, 0:00:01 left, 3 unreadable") == 0;
 	result("many disks scanned: one status line, the least and most done, rates added, the longest left", ok);
 }
 
