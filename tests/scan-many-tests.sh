@@ -65,8 +65,14 @@ untimed() { sed -E 's/^(  (<|>=) [0-9]+ ms) +[0-9]+$/\1 N/; s/^ [0-9.]+ MB read 
 # --- plain loop devices: 8 MiB (16384 sectors, 64 blocks) twice, and 1 MiB (2048 sectors) ---
 for f in a b c; do truncate -s 8M "$out/img$f"; done
 truncate -s 1M "$out/imgc"
-d1=$(loop_up "$out/imga") && loops+=("$d1") && d2=$(loop_up "$out/imgb") && loops+=("$d2") &&
-	d3=$(loop_up "$out/imgc") && loops+=("$d3") || { bad "losetup --direct-io=on" "no loop device"; exit 0; }
+for img in imga imgb imgc; do
+	if ! dev=$(loop_up "$out/$img"); then
+		bad "losetup --direct-io=on" "no loop device"
+		exit 0
+	fi
+	loops+=("$dev")
+done
+d1=${loops[0]} d2=${loops[1]} d3=${loops[2]}
 counts() { echo "$(reads "$d1") $(reads "$d2") $(reads "$d3")"; }
 
 # A range inside two disks and past the end of the third (LBA 4095 of 2048): all refused, at the
@@ -122,7 +128,7 @@ else
 fi
 check "text: the faulty disk's unreadable LBAs are ddrescue's, the others none" \
 	"$(grep '^ unreadable LBAs:' "$out/text.out" | paste -sd'|' -)" \
-	" unreadable LBAs: none| unreadable LBAs: $(echo "$want" | sed 's/,/, /g')| unreadable LBAs: none"
+	" unreadable LBAs: none| unreadable LBAs: ${want//,/, }| unreadable LBAs: none"
 
 # Together: the faulty disk named first and its reads held (its server stopped): the two disks after
 # it are read to their end meanwhile.  Then it goes on; --json: one surface_scan object a device.
@@ -168,7 +174,7 @@ waits_in_read() {
 	[ -z "$nr" ] || [ "$(cut -d' ' -f1 "/proc/$1/syscall" 2> /dev/null)" = "$nr" ]
 }
 pending() { awk '/^(ShdPnd|SigPnd):/ && $2 !~ /^0+$/ { f = 1 } END { exit !f }' "/proc/$1/status" 2> /dev/null; }
-f2=$(loop_up "$FAULTY_DIR/mnt/disk") && loops+=("$f2") || bad "a second loop device over the faulty disk" "losetup failed"
+if f2=$(loop_up "$FAULTY_DIR/mnt/disk"); then loops+=("$f2"); else bad "a second loop device over the faulty disk" "losetup failed"; fi
 : > "$FAULTY_LOG"
 kill -STOP "$FAULTY_PID" && held=$FAULTY_PID
 "$H" --json --surface-scan "$f" "$d1" "$f2" > "$out/int.out" 2> "$out/int.err" &
