@@ -406,7 +406,7 @@ static int parse_command_line(struct parse_state *ps, int argc, char **argv)
 		return EINVAL;
 	}
 	if (ps->s.v[OPT_CONTINUE_ON_REFUSAL].given && !settings_together(&ps->s)) {
-		complain("--continue-on-refusal goes with an erase or a format of many disks\n");
+		complain("--continue-on-refusal goes with an erase, a format or a surface scan of many disks\n");
 		return EINVAL;
 	}
 	if (ps->s.v[OPT_ERASE_RECORD].given && ps->njobs > 1 && !erase_record_to_many(ps->s.v[OPT_ERASE_RECORD].str)) {

@@ -37,6 +37,7 @@
 #include "sanitize_wait.h"
 #include "sector_format.h"
 #include "sectors.h"
+#include "scan_check.h"
 #include "surface_scan.h"
 #include "security.h"
 #include "standby_timer.h"
@@ -182,7 +183,7 @@ const struct option_desc option_table[] = {
 	/* Ours. */
 	{ .id = OPT_IODEPTH, .name = "iodepth", .arg = ARG_U64, .min = 1, .max = 256, .what = "the number of requests in flight must be 1 to 256", .cls = CLASS_MODIFIER, .usage = "--iodepth N                   With -t or --seeks: N O_DIRECT requests in flight (1-256)" },
 	{ .id = OPT_BLOCK_SIZE, .name = "block-size", .arg = ARG_U64, .min = 4, .max = 65536, .what = "the block size must be 4 to 65536 KiB", .cls = CLASS_MODIFIER, .usage = "--block-size KiB              Request size for --iodepth and --seeks (4-65536)" },
-	{ .id = OPT_SURFACE_SCAN, .name = "surface-scan", .usage = "--surface-scan                Read every block (O_DIRECT, read-only), timed: time classes, unreadable LBAs, slow regions", .steps = { STEP(IN_LAST + 35, WHEN_GIVEN, surface_scan_step) } },
+	{ .id = OPT_SURFACE_SCAN, .name = "surface-scan", .usage = "--surface-scan                Read every block (O_DIRECT, read-only), timed: time classes, unreadable LBAs, slow regions", .together = TOGETHER_SCAN, .steps = { { .at = IN_LAST + 35, .when = WHEN_GIVEN, .run = surface_scan_step, .check = surface_scan_check } } },
 	{ .id = OPT_SCAN_RANGE, .name = "scan-range", .arg = ARG_LBA_RANGE, .what = "the range must be FIRST-LAST or FIRST+COUNT, in LBAs, the first not past the last, COUNT at least 1", .cls = CLASS_MODIFIER, .usage = "--scan-range FIRST-LAST|FIRST+COUNT  With --surface-scan: only these LBAs (inclusive)" },
 	{ .id = OPT_SCAN_ERRORS_MAX, .name = "scan-errors-max", .arg = ARG_U64, .min = 1, .max = UINT64_MAX, .what = "the number of unreadable sectors must be at least 1", .cls = CLASS_MODIFIER, .usage = "--scan-errors-max N           With --surface-scan: stop after N unreadable sectors" },
 	{ .id = OPT_SCAN_PICTURE, .name = "scan-picture", .arg = ARG_FILE, .what = "file name", .cls = CLASS_MODIFIER, .usage = "--scan-picture FILE           With --surface-scan: draw the surface as an SVG picture in FILE" },
@@ -197,7 +198,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_ERASE_VERIFY, .name = "erase-verify", .arg = ARG_WORD, .words = (const char *const[]){ "sample", "full", NULL }, .what = "verification", .cls = CLASS_MODIFIER, .usage = "--erase-verify sample|full    After an erase: read back a sample of blocks (the default), or every block" },
 	{ .id = OPT_ERASE_RECORD, .name = "erase-record", .arg = ARG_FILE, .what = "record file", .cls = CLASS_MODIFIER, .usage = "--erase-record FILE|DIR/|-     With an erase: write its record, one JSON document (schema: hdparm.8)" },
 	{ .id = OPT_ERASE_OPERATOR, .name = "erase-operator", .arg = ARG_FILE, .what = "operator", .cls = CLASS_MODIFIER, .usage = "--erase-operator NAME          With --erase-record: who ran the erase" },
-	{ .id = OPT_CONTINUE_ON_REFUSAL, .name = "continue-on-refusal", .cls = CLASS_MODIFIER, .usage = "--continue-on-refusal         Erasing many disks: erase the others where one is refused" },
+	{ .id = OPT_CONTINUE_ON_REFUSAL, .name = "continue-on-refusal", .cls = CLASS_MODIFIER, .usage = "--continue-on-refusal         Many disks erased or scanned: go on with the others where one is refused" },
 	{ .id = OPT_TCG, .name = "tcg", .usage = "--tcg                         Show a self-encrypting drive's TCG state (Level 0 Discovery); changes nothing", .steps = { STEP(IN_QUERIES + 260, WHEN_GIVEN, tcg_step) } },
 	{ .id = OPT_TCG_PSID_REVERT, .name = "tcg-psid-revert", .arg = ARG_PSID, .cls = CLASS_ALONE, .usage = "--tcg-psid-revert [PSID|-]    TCG: factory reset with the PSID on the drive's label (-: read it from stdin; none: asked); erases everything (DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--tcg-psid-revert", .why = PSID_REVERT_WARNING, .whole_disk = true, .reaches = REACHES_AS_SANITIZE }, .together = TOGETHER_ERASE, .steps = { ERASE_STEP(IN_SETTINGS + 490, tcg_psid_revert_step, tcg_psid_revert_check) } },
 	{ .id = OPT_FORMAT_WAIT, .name = "format-wait", .usage = "--format-wait                 Wait for a format (--set-sector-size on SCSI) to end, showing its progress", .together = TOGETHER_FORMAT, .steps = { STEP(IN_SETTINGS + 30, WHEN_GIVEN, sector_format_wait_step) } },
@@ -256,6 +257,11 @@ bool settings_together(const struct settings *s)
 bool settings_recorded(const struct settings *s)
 {
 	return given_together(s, TOGETHER_ERASE) || given_together(s, TOGETHER_FORMAT);
+}
+
+bool settings_together_as(const struct settings *s, enum together kind)
+{
+	return kind != ONE_BY_ONE && given_together(s, kind);
 }
 
 const struct option_desc *option_desc(enum opt_id opt)

@@ -98,6 +98,7 @@ enum together {
 	TOGETHER_ERASE,		/* an erase, or the wait for one: also what an erase record tells of */
 	TOGETHER_FORMAT,	/* a format (not an erase: recorded, but nothing read back) */
 	TOGETHER_FIRMWARE,	/* a firmware download: no record */
+	TOGETHER_SCAN,		/* a surface scan: reads only, no record */
 };
 
 enum when {
@@ -171,5 +172,8 @@ bool settings_together(const struct settings *s);
 
 /* An erase or a format was given: what --erase-record writes of. */
 bool settings_recorded(const struct settings *s);
+
+/* The settings ask for an option that runs many disks together as kind does. */
+bool settings_together_as(const struct settings *s, enum together kind);
 
 #endif

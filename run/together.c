@@ -194,6 +194,8 @@ static bool take_messages(struct member *m)
 			break;
 		case 'S':
 			snprintf(m->status, sizeof(m->status), "%s", m->msgs + at + (nl > m->msgs + at + 1 ? 2 : 1));
+			if (m->words->reads_only)
+				scan_status_take(&m->scan, m->status);
 			break;
 		case 'J':
 			m->json_wanted = strtoul(m->msgs + at + 1, NULL, 10);

@@ -22,25 +22,28 @@
 #include "together_parts.h"
 
 static const struct words erase_words = {
-	"erase of many disks", "erases", "erasing it", "the drive may still be erasing", "erases the others", "erased",
+	"erase of many disks", "erases", "erasing it", "the drive may still be erasing", "erases the others", "erased", false,
 }, format_words = {
 	"format of many disks", "formats", "formatting it", "the drive may still be formatting", "formats the others",
-	"formatted",
+	"formatted", false,
 }, firmware_words = {
 	"firmware download of many disks", "firmware downloads", "downloading firmware to it",
-	"part of the image may have been sent, or the commit", "updates the others", "updated",
+	"part of the image may have been sent, or the commit", "updates the others", "updated", false,
+}, scan_words = {
+	"surface scan of many disks", "surface scans", "scanning it", NULL, "scans the others", "scanned", true,
 };
 
 const struct words *words_of(const struct job *jobs, int njobs)
 {
-	bool format = false;
+	bool format = false, firmware = false;
 
 	for (int i = 0; i < njobs; i++) {
 		if (settings_erase(&jobs[i].s))
 			return &erase_words;
 		format |= settings_recorded(&jobs[i].s);
+		firmware |= settings_together_as(&jobs[i].s, TOGETHER_FIRMWARE);
 	}
-	return format ? &format_words : &firmware_words;
+	return format ? &format_words : firmware ? &firmware_words : &scan_words;
 }
 
 void send_all(int fd, const char *p, size_t n)

@@ -22,15 +22,24 @@ struct words {
 	const char *still;	/* what the disk may be doing since: check with (how_to_follow) */
 	const char *others;	/* what --continue-on-refusal does */
 	const char *once;	/* each disk is ... once, named once */
+	bool reads_only;	/* a surface scan: nothing written (still: NULL); an unreadable sector (EIO) yields to a failure */
 };
 
-/* The run's: an erase where any disk is erased, else a format where any is formatted, else a firmware download. */
+/* The run's: an erase where any disk is erased, else a format, else a firmware download, else a surface scan. */
 const struct words *words_of(const struct job *jobs, int njobs);
 
 /* HALTED: its checks ended by this process (a signal came before the gate opened). */
 enum stage { CHECKING, READY, REFUSED, DIED, RUNNING, ENDED, KILLED, HALTED };
 
 #define MAX_REACHED (REACH_MAX + 1)
+
+/* What a disk's scan said last on its status line (a surface scan of many disks: together_scan.c). */
+struct scan_seen {
+	bool seen;
+	double share, rate;	/* per cent done; MB/s */
+	unsigned long left;	/* seconds */
+	size_t bad;		/* unreadable sectors so far */
+};
 
 struct member {
 	const struct job *job;
@@ -39,6 +48,7 @@ struct member {
 	int out, err, msg, gate;	/* this end of its stdout, stderr, messages; the gate's answer */
 	enum stage stage;
 	char status[160];
+	struct scan_seen scan;		/* a surface scan's last status line, kept after it is wiped */
 	char *msgs;			/* message bytes not yet taken */
 	size_t msgs_len, json_wanted;
 	FILE *log;			/* its stdout and stderr in the order they came: a stream byte, a length, the bytes */
@@ -86,6 +96,14 @@ struct screen {
 void screen_begin(struct screen *sc, const struct run_flags *run);
 void draw(struct screen *sc, const struct member *m, int n);
 void wipe(struct screen *sc);
+
+/* ---- a surface scan of many disks: one status line for all (together_scan.c) ---- */
+
+/* A disk's scan status line, text, taken where it is one. */
+void scan_status_take(struct scan_seen *seen, const char *text);
+
+/* The one line for the n disks: the least and most done, the rates added, the time left, the unreadable sectors. */
+void scan_line(const struct member *m, int n, char *line, size_t size);
 
 /* Each started member's output in turn, in the order given, and what befell it; the exit status of the last that failed. */
 int say_members(struct member *m, int started, const struct run_flags *run);

@@ -31,6 +31,9 @@ static const char *stage_text(const struct member *m)
 
 void draw(struct screen *sc, const struct member *m, int n)
 {
+	/* A surface scan of many disks: one line for all (hdparm.8 says so). */
+	bool one_line = n > 0 && m[0].words->reads_only;
+	int lines = one_line ? 1 : n;
 	char line[400];
 
 	if (!sc->shown)
@@ -39,9 +42,13 @@ void draw(struct screen *sc, const struct member *m, int n)
 		snprintf(line, sizeof(line), "\033[%dA", sc->lines);
 		send_all(STDERR_FILENO, line, strlen(line));
 	}
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < lines; i++) {
 		int len = snprintf(line, sizeof(line), "\r%s: %s", m[i].job->device, stage_text(&m[i]));
 
+		if (one_line) {
+			scan_line(m, n, line + 1, sizeof(line) - 1);
+			len = (int)strlen(line);
+		}
 		/* A line that wraps would throw the redraw off by one. */
 		if (len > (int)sc->width)
 			len = (int)sc->width;
@@ -50,7 +57,7 @@ void draw(struct screen *sc, const struct member *m, int n)
 		send_all(STDERR_FILENO, line, (size_t)len);
 		send_all(STDERR_FILENO, "\033[K\n", 4);
 	}
-	sc->lines = n;
+	sc->lines = lines;
 }
 
 void wipe(struct screen *sc)
@@ -151,6 +158,9 @@ static void say_death(const struct member *m, const struct run_flags *run)
 	else if (m->stage == DIED)
 		snprintf(text, sizeof(text), "%s: its process was killed by signal %d (%s) before the %s began:"
 			 " nothing was sent to any disk\n", m->job->device, sig, strsignal(sig), m->words->plural);
+	else if (m->words->reads_only)
+		snprintf(text, sizeof(text), "%s: the process %s was killed by signal %d (%s): its scan ended there, without"
+			 " its summary; nothing was written to the disk\n", m->job->device, m->words->doing, sig, strsignal(sig));
 	else
 		snprintf(text, sizeof(text), "%s: the process %s was killed by signal %d (%s); %s: check with %s%s%s\n",
 			 m->job->device, m->words->doing, sig, strsignal(sig), m->words->still, how_to_follow(&m->job->s),
@@ -174,9 +184,16 @@ void say_not_started(const struct member *m, int njobs, const struct run_flags *
 	}
 }
 
+/*
+ * The exit status of the last that failed; a surface scan's unreadable
+ * sector (EIO, 5) only where no disk failed otherwise (interrupted,
+ * killed, refused, gone): that says more, and 5 is kept for "all read, some
+ * sectors unreadable".
+ */
 int say_members(struct member *m, int started, const struct run_flags *run)
 {
 	int status = 0;
+	bool unreadable = false;
 
 	for (int i = 0; i < started; i++) {
 		replay(&m[i]);
@@ -192,8 +209,10 @@ int say_members(struct member *m, int started, const struct run_flags *run)
 		} else {
 			json_add_devices(m[i].json, m[i].json_len);
 		}
-		if (m[i].exit_status)
+		if (m[i].words->reads_only && m[i].exit_status == EIO)
+			unreadable = true;
+		else if (m[i].exit_status)
 			status = m[i].exit_status;
 	}
-	return status;
+	return status || !unreadable ? status : EIO;
 }

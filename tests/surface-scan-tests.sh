@@ -216,10 +216,11 @@ fi
 
 # SIGINT mid-scan: every read 100 ms slower; the signal once the faulty disk has logged the read of
 # the block at 1024 (the scan is then at most one block further): the block in flight is read and
-# counted, nothing more is asked, what was read is reported, exit 4; the second device is not begun.
+# counted, nothing more is asked, what was read is reported, exit 4.  (Many devices are scanned at
+# once, each stopped so: tests/scan-many-tests.sh.)
 mkdir -p "$out/fi"
 if disk_up "$out/fi" 4 --slow 0+8192:100 2> "$out/fi.err"; then
-	"$H" --json --surface-scan "$FAULTY_DEV" "$d512" > "$out/int.out" 2> "$out/int.err" &
+	"$H" --json --surface-scan "$FAULTY_DEV" > "$out/int.out" 2> "$out/int.err" &
 	pid=$!
 	if until_true 30 grep -q '^read [0-9]* [0-9]* 1024 ' "$FAULTY_LOG"; then
 		kill -INT "$pid"
@@ -236,8 +237,6 @@ if disk_up "$out/fi" 4 --slow 0+8192:100 2> "$out/fi.err"; then
 	check "SIGINT mid-scan: not completed, the histogram sums to blocks_read, stderr says where it stopped" \
 		"$(jget "$out/int.out" '(s["completed"], sum(s["histogram"].values()))') $(cat "$out/int.err")" \
 		"(False, $got)  --surface-scan: interrupted: $got of 32 blocks read, stopped before LBA $((got * 256))"
-	check "SIGINT mid-scan: the next device is not scanned" \
-		"$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["devices"]))' "$out/int.out")" 1
 	faulty_disk_down
 else
 	bad "the faulty disk comes up (slow)" "$(cat "$out/fi.err")"

@@ -24,6 +24,7 @@
 #include "progress.h"
 #include "readq.h"
 #include "report.h"
+#include "scan_check.h"
 #include "scan_classes.h"
 #include "scan_direct.h"
 #include "scan_map.h"
@@ -198,9 +199,9 @@ static int scan_range(struct scan_io *io, struct scan_result *r, uint64_t errors
 	return err;
 }
 
-/* The range asked, checked against the device: first..last, inclusive. */
-static int scan_bounds(const struct device *dev, const struct settings *s, uint64_t sectors, unsigned int bytes,
-		       uint64_t *first, uint64_t *last)
+/* The range asked, checked against the device: first..last, inclusive (scan_check.h). */
+int scan_bounds(const struct device *dev, const struct settings *s, uint64_t sectors, unsigned int bytes,
+		uint64_t *first, uint64_t *last)
 {
 	const struct opt_value *v = &s->v[OPT_SCAN_RANGE];
 

@@ -17,6 +17,7 @@
 #include "ranges.h"
 #include "scan_classes.h"
 #include "scan_picture.h"
+#include "together_parts.h"
 #include "scsi_pages.h"
 #include "sense.h"
 #include "tcg.h"
@@ -665,6 +666,34 @@ static void test_scan_picture(void)
 	}
 	free(svg);
 	scan_cells_free(&c);
+/* Many disks scanned at once: each disk's last status line (as surface_scan.c draws it), one line for all. */
+static void test_scan_line(void)
+{
+	struct member m[3] = { { .stage = RUNNING }, { .stage = ENDED }, { .stage = RUNNING } };
+	char line[200];
+	bool ok;
+
+	scan_status_take(&m[0].scan, "scan: 12.5% done, LBA 8192, 180 MB/s, 0:01:10 left, 2 unreadable");
+	scan_status_take(&m[1].scan, "scan: 99.0% done, LBA 65280, 200 MB/s, 0:00:01 left, 1 unreadable");
+	scan_status_take(&m[2].scan, "scan: 40.0% done, LBA 5000000000, 360 MB/s, 1:02:03 left, 0 unreadable");
+	/* Not a scan's line: the last one is kept. */
+	scan_status_take(&m[2].scan, "erasing: 3 min 02 s");
+	scan_status_take(&m[2].scan, "scan: 41.0% done, LBA 5000000000, 360 MB/s, 1:02:03 left");
+	scan_line(m, 3, line, sizeof(line));
+	ok = strcmp(line, "scan of 3 disks: 12.5-100.0% done, 540 MB/s, 1:02:03 left, 3 unreadable") == 0;
+	if (!ok)
+		printf("  got %s\n", line);
+	m[0].stage = m[2].stage = ENDED;
+	scan_line(m, 3, line, sizeof(line));
+	ok = ok && strcmp(line, "scan of 3 disks: 100.0% done, 0 MB/s, 0:00:00 left, 3 unreadable") == 0;
+	m[0].stage = m[1].stage = m[2].stage = CHECKING;
+	scan_line(m, 2, line, sizeof(line));
+	ok = ok && strcmp(line, "scan of 2 disks: 0.0% done, 0 MB/s, 0:00:00 left, 3 unreadable") == 0;
+	/* A disk refused (--continue-on-refusal) or whose process was killed holds no share back. */
+	m[0].stage = REFUSED, m[1].stage = RUNNING, m[2].stage = KILLED;
+	scan_line(m, 3, line, sizeof(line));
+	ok = ok && strcmp(line, "scan of 1 disk: 99.0% done, 200 MB/s, 0:00:01 left, 3 unreadable") == 0;
+	result("many disks scanned: one status line, the least and most done, rates added, the longest left", ok);
 }
 
 int main(void)
@@ -683,6 +712,7 @@ int main(void)
 	test_epc();
 	test_surface_scan();
 	test_scan_picture();
+	test_scan_line();
 	printf("end of suite\n");
 	return failures != 0;
 }
