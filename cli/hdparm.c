@@ -305,6 +305,10 @@ static int check_read_modifiers(const struct settings *s)
 		complain("--scan-range and --scan-errors-max go with --surface-scan\n");
 		return EINVAL;
 	}
+	if (s->v[OPT_SCAN_REPAIR].given && !s->v[OPT_SURFACE_SCAN].given) {
+		complain("--scan-repair goes with --surface-scan\n");
+		return EINVAL;
+	}
 	return 0;
 }
 

@@ -48,6 +48,7 @@
 
 #define LBA48_MAX ((1ULL << 48) - 1)
 
+#define SCAN_REPAIR_WARNING "You are trying to write each sector the scan cannot read (with zeros where it cannot be read).\nWhat those sectors held is lost."
 #define WRITE_SECTOR_WARNING "You are trying to deliberately overwrite a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss."
 #define SANITIZE_WARNING "This sanitize command destroys all user data."
 #define PSID_REVERT_WARNING "A PSID revert returns the drive to its factory state: every locking range is erased (its key replaced) and every TCG password and setting is gone."
@@ -185,6 +186,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_SURFACE_SCAN, .name = "surface-scan", .usage = "--surface-scan                Read every block (O_DIRECT, read-only), timed: time classes, unreadable LBAs, slow regions", .steps = { STEP(IN_LAST + 35, WHEN_GIVEN, surface_scan_step) } },
 	{ .id = OPT_SCAN_RANGE, .name = "scan-range", .arg = ARG_LBA_RANGE, .what = "the range must be FIRST-LAST or FIRST+COUNT, in LBAs, the first not past the last, COUNT at least 1", .cls = CLASS_MODIFIER, .usage = "--scan-range FIRST-LAST|FIRST+COUNT  With --surface-scan: only these LBAs (inclusive)" },
 	{ .id = OPT_SCAN_ERRORS_MAX, .name = "scan-errors-max", .arg = ARG_U64, .min = 1, .max = UINT64_MAX, .what = "the number of unreadable sectors must be at least 1", .cls = CLASS_MODIFIER, .usage = "--scan-errors-max N           With --surface-scan: stop after N unreadable sectors" },
+	{ .id = OPT_SCAN_REPAIR, .name = "scan-repair", .cls = CLASS_MODIFIER, .usage = "--scan-repair                 With --surface-scan: rewrite each sector that stays unreadable (VERY DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--scan-repair", .why = SCAN_REPAIR_WARNING, .whole_disk = true, .writes_medium = true } },
 	{ .id = OPT_SEEKS, .name = "seeks", .usage = "--seeks                       Time random O_DIRECT reads: seeks/sec and latency", .steps = { STEP(IN_LAST + 40, WHEN_GIVEN, time_random_seeks) } },
 	{ .id = OPT_SANITIZE_WAIT, .name = "sanitize-wait", .usage = "--sanitize-wait               Wait for a sanitize operation to end, showing its progress", .together = TOGETHER_ERASE, .steps = { STEP(IN_SETTINGS + 500, WHEN_GIVEN, sanitize_wait_step) } },
 	{ .id = OPT_SANITIZE_NO_DEALLOC, .name = "sanitize-no-deallocate", .cls = CLASS_MODIFIER, .usage = "--sanitize-no-deallocate      With a sanitize (NVMe): leave the blocks allocated afterwards" },

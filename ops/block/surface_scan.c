@@ -24,6 +24,7 @@
 #include "readq.h"
 #include "report.h"
 #include "scan_classes.h"
+#include "scan_repair.h"
 #include "surface_scan.h"
 
 struct scan_io {
@@ -220,7 +221,7 @@ static void say_text(const struct device *dev, const struct scan_result *r, doub
 	(void)dev;
 }
 
-static void say_json(const struct scan_result *r, double seconds)
+static void say_json(const struct scan_result *r, double seconds, const struct repair_result *repair)
 {
 	json_object_begin("surface_scan");
 	json_uint("first_lba", r->first_lba);
@@ -249,6 +250,8 @@ static void say_json(const struct scan_result *r, double seconds)
 	json_array_end();
 	json_fixed("seconds", seconds, 6);
 	json_uint("bytes_per_second", seconds > 0 ? (uint64_t)((double)r->bytes_read / seconds) : 0);
+	if (repair)
+		scan_repair_json(repair);
 	json_object_end();
 }
 
@@ -274,6 +277,8 @@ static void say_stop(const struct device *dev, const struct scan_result *r, cons
 int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct scan_stop stop = { 0 };
+	struct repair_result repair = { 0 };
+	bool repairing = s->v[OPT_SCAN_REPAIR].given;
 	struct scan_result r;
 	struct scan_io io;
 	unsigned long long bytes;
@@ -311,9 +316,17 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	readq_close(&io.q);
 	say_stop(dev, &r, &stop, io.short_read);
 	say_text(dev, &r, seconds);
-	say_json(&r, seconds);
-	if (!err && r.nbad)
+	/* --scan-repair: only after a scan that ended as asked (at its end or its limit), never one cut short. */
+	if (repairing && !err)
+		err = scan_repair_device(dev, st.st_rdev, &r, &repair);
+	else if (repairing)
+		complain(" --scan-repair: not run: the scan did not end normally\n");
+	if (repairing && repair.e)
+		scan_repair_text(&repair);
+	say_json(&r, seconds, repairing && repair.e ? &repair : NULL);
+	if (!err && r.nbad && !repairing)
 		err = EIO;
+	repair_result_free(&repair);
 	scan_result_free(&r);
 	return err;
 }

@@ -1,0 +1,154 @@
+#!/bin/bash
+# --scan-repair (issue 61, item 9) on the faulty disk of tests/tools/faulty-disk.sh: a sector that
+# heals when written is rewritten and its neighbours keep their bytes (the image compared sector by
+# sector with its copy); a sector that reads on a retry is never written (the disk's log shows no
+# write); one that does not heal is still unreadable (exit 5); refusals without the flag, on a
+# mounted disk and without --surface-scan, with nothing read or written.
+# Usage: scan-repair-tests.sh HDPARM OUTDIR.  Needs root.
+set -u
+H=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+out=$2/scan-repair
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck disable=SC2034 # lib.sh's ok and bad read it
+suite="scan-repair"
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+# shellcheck source=tests/tools/faulty-disk.sh
+. "$here/tools/faulty-disk.sh"
+
+rm -rf "$out"
+mkdir -p "$out"
+loops=() mnt=""
+cleanup() {
+	local l
+	[ -z "$mnt" ] || umount "$mnt" 2> /dev/null
+	for l in "${loops[@]}"; do losetup -d "$l" 2> /dev/null; done
+	faulty_disk_down
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+settle() { command -v udevadm > /dev/null && udevadm settle 2> /dev/null; true; }
+check() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got:    $2" "wanted: $3"; fi; }
+scan() {
+	local stem=$1
+	shift
+	"$H" "$@" > "$out/$stem.out" 2> "$out/$stem.err"
+	rc=$?
+}
+jget() {
+	python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["devices"][0]["surface_scan"]; print(eval(sys.argv[2]))' "$1" "$2" 2>&1
+}
+# fill IMAGE MB: each 512-byte sector holds its LBA (8 bytes, little-endian) 64 times over.
+fill() {
+	python3 -c 'import struct, sys
+with open(sys.argv[1], "wb") as f:
+    for i in range(int(sys.argv[2]) * 2048): f.write(struct.pack("<Q", i) * 64)' "$1" "$2"
+}
+# changed IMAGE COPY: the sectors that differ, each with "=0" when it holds zeros now.
+changed() {
+	python3 -c 'import sys
+a, b = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+print(",".join("%d%s" % (i, "=0" if a[i*512:i*512+512] == bytes(512) else "") for i in range(len(a) // 512) if a[i*512:i*512+512] != b[i*512:i*512+512]) or "none")' "$1" "$2"
+}
+# writes: the disk's log's writes, "FIRST-LAST" each.
+writes() { awk '$1 == "write" { print $4 "-" $5 }' "$FAULTY_LOG" | paste -sd' ' -; }
+# disk_up ARGS...: faulty_disk_up ARGS over a filled image, its copy in DIR/orig, udev's reads out of its log.
+disk_up() {
+	mkdir -p "$1"
+	fill "$1/image" "$2"
+	cp "$1/image" "$1/orig"
+	faulty_disk_up "$@" && settle && : > "$FAULTY_LOG"
+}
+
+# --- the decisions against a disk in memory (tests/unit/scan_repair_unit.c): any user, no device ---
+top=$(cd "$here/.." && pwd)
+incs=()
+for d in cli options run ops ops/any_disk ops/ata ops/block ops/erase disk ata nvme scsi tcg transport block output lib; do incs+=("-I$top/$d"); done
+# shellcheck disable=SC2086
+if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra "${incs[@]}" ${CFLAGS:-} ${LDFLAGS:-} \
+	-o "$out/unit" "$top/tests/unit/scan_repair_unit.c" "$top/ops/block/scan_repair.c" "$top/ops/block/scan_classes.c" \
+	"$top/output/report.c" "$top/output/json.c" "$top/output/progress.c" 2> "$out/unit.build"; then
+	"$out/unit" | grep -v '^end of suite$' | sed 's/^\(ok\|FAIL\) unit: /\1 scan-repair: unit: /'
+else
+	bad "build tests/unit/scan_repair_unit.c" "$(cat "$out/unit.build")"
+fi
+
+# --- bad input, before any device is needed ---
+if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
+	echo "skip scan-repair: needs root and losetup"
+	echo "end of suite"
+	exit 0
+fi
+scan alone --scan-repair --yes-i-know-what-i-am-doing /dev/null
+check "--scan-repair without --surface-scan: refused, one line" "$rc $(cat "$out/alone.err")" \
+	"22 --scan-repair goes with --surface-scan"
+
+why=$(faulty_disk_missing)
+if [ -n "$why" ]; then
+	echo "skip scan-repair: the faulty disk: $why"
+	echo "end of suite"
+	exit 0
+fi
+
+# A 4 MiB disk (8192 sectors): 255-257 across two blocks and 4000 heal when written; 1000 fails
+# its first four reads (the scan's block, the search's sector, two of the three retries) and then reads.
+if disk_up "$out/heal" 4 --bad 255+3 --bad 4000 --flaky 1000:4 --heal-on-write 2> "$out/heal.up"; then
+	scan noflag --surface-scan --scan-repair "$FAULTY_DEV"
+	check "without --yes-i-know-what-i-am-doing: refused, nothing read or written" \
+		"$([ "$rc" != 0 ] && echo refused) $(grep -c '^Use of --scan-repair is VERY DANGEROUS.$' "$out/noflag.err") $(wc -l < "$FAULTY_LOG")" \
+		"refused 1 0"
+	scan heal --json --surface-scan --scan-repair --yes-i-know-what-i-am-doing "$FAULTY_DEV"
+	check "healing sectors: exit 0; repaired, read on a retry, still unreadable" \
+		"$rc $(jget "$out/heal.out" '(s["unreadable_lbas"], s["repaired_lbas"], s["reads_now_lbas"], s["still_unreadable_lbas"], s["physical_sector_bytes"])')" \
+		"0 ([255, 256, 257, 1000, 4000], [255, 256, 257, 4000], [1000], [], 512)"
+	check "the writes: each unreadable sector once, its physical sector (512 bytes) alone; none at LBA 1000" \
+		"$(writes)" "255-255 256-256 257-257 4000-4000"
+	check "LBA 1000 read three more times after the scan's search (two fail, the third reads)" \
+		"$(awk '$1 == "read" && $4 == 1000 && $5 == 1000 { print $6 }' "$FAULTY_LOG" | paste -sd' ' -)" "EIO EIO EIO ok"
+	check "the image: the rewritten sectors hold zeros, every other sector its bytes" \
+		"$(changed "$out/heal/image" "$out/heal/orig")" "255=0,256=0,257=0,4000=0"
+	: > "$FAULTY_LOG"
+	scan again --surface-scan --scan-repair --yes-i-know-what-i-am-doing "$FAULTY_DEV"
+	check "scanned again: nothing unreadable, nothing to repair, nothing written" \
+		"$rc $(grep -c -e '^ unreadable LBAs: none$' -e '^ repair of the unreadable LBAs (each read 3 more times; physical sectors of 512 bytes written): none$' "$out/again.out") $(writes)" \
+		"0 2 "
+	faulty_disk_down
+else
+	bad "the faulty disk comes up" "$(cat "$out/heal.up")"
+fi
+
+# Sectors that do not heal: written, still unreadable: exit 5, a line for each.
+if disk_up "$out/stuck" 4 --bad 300 --bad 301 --flaky 5000:4 2> "$out/stuck.up"; then
+	scan stuck --surface-scan --scan-repair --yes-i-know-what-i-am-doing "$FAULTY_DEV"
+	check "a sector that does not heal: exit 5, one line per sector" \
+		"$rc $(sed -n '/^ repair of/,$p' "$out/stuck.out" | paste -sd'|' -)" \
+		"5  repair of the unreadable LBAs (each read 3 more times; physical sectors of 512 bytes written):|  LBA 300: still unreadable (Input/output error)|  LBA 301: still unreadable (Input/output error)|  LBA 5000: reads now, not written"
+	check "a sector that does not heal: written once, read back" \
+		"$(writes) $(awk '$1 == "read" && $4 == 300 && $5 == 300' "$FAULTY_LOG" | wc -l)" "300-300 301-301 5"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up" "$(cat "$out/stuck.up")"
+fi
+
+# --- a mounted disk: refused before anything is read ---
+truncate -s 16M "$out/fs.img"
+if command -v mkfs.ext2 > /dev/null && mkfs.ext2 -q -F "$out/fs.img" > /dev/null 2>&1 &&
+	fs=$(losetup --direct-io=on --show -f "$out/fs.img"); then
+	loops+=("$fs")
+	mkdir -p "$out/mnt"
+	if mount "$fs" "$out/mnt"; then
+		mnt="$out/mnt"
+		before=$(awk '{ print $1, $5 }' "/sys/block/${fs#/dev/}/stat")
+		scan mounted --surface-scan --scan-repair --yes-i-know-what-i-am-doing "$fs"
+		check "a mounted disk: refused, its mount named, nothing read or written" \
+			"$([ "$rc" != 0 ] && echo refused) $(grep -c "mounted on $out/mnt" "$out/mounted.err") $(awk '{ print $1, $5 }' "/sys/block/${fs#/dev/}/stat")" \
+			"refused 1 $before"
+		umount "$mnt" && mnt=""
+	else
+		echo "skip scan-repair: mount of ext2 failed"
+	fi
+else
+	echo "skip scan-repair: no mkfs.ext2 or loop device"
+fi
+echo "end of suite"
