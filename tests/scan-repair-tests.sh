@@ -68,11 +68,52 @@ for d in cli options run ops ops/any_disk ops/ata ops/block ops/erase disk ata n
 # shellcheck disable=SC2086
 if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra "${incs[@]}" ${CFLAGS:-} ${LDFLAGS:-} \
 	-o "$out/unit" "$top/tests/unit/scan_repair_unit.c" "$top/ops/block/scan_repair.c" "$top/ops/block/scan_classes.c" \
+	"$top/ops/block/scan_counts.c" "$top/scsi/scsi_pages.c" "$top/transport/sense.c" \
 	"$top/output/report.c" "$top/output/json.c" "$top/output/progress.c" 2> "$out/unit.build"; then
 	"$out/unit" | grep -v '^end of suite$' | sed 's/^\(ok\|FAIL\) unit: /\1 scan-repair: unit: /'
 else
 	bad "build tests/unit/scan_repair_unit.c" "$(cat "$out/unit.build")"
 fi
+
+# --- the drive's counts through the SG_IO double (tests/tools/sgio-shim.c): /dev/null as a 1 MiB disk ---
+# ATA: SMART READ DATA laid out as ATA/ATAPI-7 7.52.6.2 (attributes 5, 197 with a raw value past 32
+# bits, 198), its raw values as smartctl -A reads the same bytes; the command's bytes as SAT-3's ATA
+# PASS-THROUGH (16) of SMART READ DATA (B0h, FEATURE D0h, LBA C24F00h).  NVMe: the SMART / Health
+# log's Get Log Page (02h, all namespaces, 128 dwords).
+# shellcheck disable=SC2034 # double.sh reads it
+double_name=scanrepair
+# shellcheck source=tests/tools/double.sh
+. "$top/tests/tools/double.sh"
+head -c 1048576 /dev/zero > "$out/dimg"
+mkdir -p "$out/logs"
+python3 - "$out/logs/smart.hex" <<'PY'
+import sys
+d = bytearray(512)
+d[0] = 0x10  # revision 0010h
+def attr(i, ident, raw):  # 12 bytes from byte 2: id, flags (2), value, worst, raw value (6), reserved
+    o = 2 + i * 12
+    d[o], d[o + 1], d[o + 3], d[o + 4] = ident, 0x33, 100, 100
+    d[o + 5:o + 11] = raw.to_bytes(6, "little")
+for i, (ident, raw) in enumerate([(1, 0), (5, 12), (9, 1234), (197, 0x0102030405), (198, 7)]):
+    attr(i, ident, raw)
+d[511] = -sum(d[:511]) & 0xff
+open(sys.argv[1], "w").write("".join(" ".join("%02x" % b for b in d[i:i + 16]) + "\n" for i in range(0, 512, 16)))
+PY
+page=$top/tests/identify/real/SAMSUNG_HD501LJ--CR100-12.hex
+run_on_double ata SHIM_IDENTIFY="$page" SHIM_LOGS="$out/logs" SHIM_BLOCK_DEV=8:0 SHIM_BLKSIZE=1048576 \
+	SHIM_DISK_IMAGE="$out/dimg" -- --json --surface-scan --scan-repair --yes-i-know-what-i-am-doing /dev/null
+theirs=$(env SHIM_IDENTIFY="$page" SHIM_LOGS="$out/logs" SHIM_COUNT=0xff "${preload[@]}" smartctl -A -d sat /dev/null 2> /dev/null |
+	awk '$1 == 5 || $1 == 197 || $1 == 198 { print $10 }' | paste -sd, -)
+check "ATA: SMART attributes 5, 197, 198, before and after, as smartctl -A reads them" \
+	"$rc $(jget "$out/ata.out" '[(c["source"], c["reallocated_sector_ct"], c["current_pending_sector"], c["offline_uncorrectable"]) for c in (s["drive_counts_before"], s["drive_counts_after"])]')" \
+	"0 [('SMART attributes', ${theirs//,/, }), ('SMART attributes', ${theirs//,/, })]"
+check "ATA: SMART READ DATA sent twice, as SAT-3's ATA PASS-THROUGH (16)" \
+	"$(grep -c '^cdb: 85 08 0e 00 d0 00 01 00 00 00 4f 00 c2 .. b0 00$' "$out/ata.log")" 2
+run_on_double nvme SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_BLOCK_DEV=259:0 \
+	SHIM_BLKSIZE=1048576 SHIM_DISK_IMAGE="$out/dimg" -- --surface-scan --scan-repair --yes-i-know-what-i-am-doing /dev/null
+check "NVMe: the SMART / Health log's media errors, before and after; Get Log Page 02h of 128 dwords, twice" \
+	"$rc $(grep -c "^ drive's counts \(before\|after\) (SMART / Health log): media and data integrity errors 0$" "$out/nvme.out") $(grep -c '^nvme-admin: 02 ff ff ff ff 02 00 7f 00 ' "$out/nvme.log")" \
+	"0 2 2"
 
 # --- bad input, before any device is needed ---
 if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
@@ -102,6 +143,9 @@ if disk_up "$out/heal" 4 --bad 255+3 --bad 4000 --flaky 1000:4 --heal-on-write 2
 	check "healing sectors: exit 0; repaired, read on a retry, still unreadable" \
 		"$rc $(jget "$out/heal.out" '(s["unreadable_lbas"], s["repaired_lbas"], s["reads_now_lbas"], s["still_unreadable_lbas"], s["physical_sector_bytes"])')" \
 		"0 ([255, 256, 257, 1000, 4000], [255, 256, 257, 4000], [1000], [], 512)"
+	check "a loop device: the drive's counts not available, before and after, with the reason" \
+		"$(jget "$out/heal.out" '(s["drive_counts_before"], s["drive_counts_after"] == s["drive_counts_before"])')" \
+		"({'available': False, 'reason': \"a loop device keeps no drive's counts\"}, True)"
 	check "the writes: each unreadable sector once, its physical sector (512 bytes) alone; none at LBA 1000" \
 		"$(writes)" "255-255 256-256 257-257 4000-4000"
 	check "LBA 1000 read three more times after the scan's search (two fail, the third reads)" \
@@ -123,7 +167,7 @@ if disk_up "$out/stuck" 4 --bad 300 --bad 301 --flaky 5000:4 2> "$out/stuck.up";
 	scan stuck --surface-scan --scan-repair --yes-i-know-what-i-am-doing "$FAULTY_DEV"
 	check "a sector that does not heal: exit 5, one line per sector" \
 		"$rc $(sed -n '/^ repair of/,$p' "$out/stuck.out" | paste -sd'|' -)" \
-		"5  repair of the unreadable LBAs (each read 3 more times; physical sectors of 512 bytes written):|  LBA 300: still unreadable (Input/output error)|  LBA 301: still unreadable (Input/output error)|  LBA 5000: reads now, not written"
+		"5  repair of the unreadable LBAs (each read 3 more times; physical sectors of 512 bytes written):|  LBA 300: still unreadable (Input/output error)|  LBA 301: still unreadable (Input/output error)|  LBA 5000: reads now, not written| drive's counts before: not available: a loop device keeps no drive's counts| drive's counts after: not available: a loop device keeps no drive's counts"
 	check "a sector that does not heal: written once, read back" \
 		"$(writes) $(awk '$1 == "read" && $4 == 300 && $5 == 300' "$FAULTY_LOG" | wc -l)" "300-300 301-301 5"
 	faulty_disk_down

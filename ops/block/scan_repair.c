@@ -22,6 +22,7 @@
 #include "json.h"
 #include "progress.h"
 #include "report.h"
+#include "scan_counts.h"
 #include "scan_repair.h"
 
 uint64_t repair_physical_first(uint64_t lba, uint32_t per_physical)
@@ -181,6 +182,10 @@ void scan_repair_text(const struct repair_result *res)
 	for (size_t i = res->done; i < res->n; i++)
 		out("  LBA %llu: not repaired (%s)\n", (unsigned long long)res->e[i].lba,
 		    res->err == EINTR ? "interrupted" : strerror(res->err));
+	if (res->before)
+		scan_counts_text("before", res->before);
+	if (res->after)
+		scan_counts_text("after", res->after);
 }
 
 static void lbas(const char *key, const struct repair_result *res, enum repair_outcome want, bool undone)
@@ -199,6 +204,10 @@ void scan_repair_json(const struct repair_result *res)
 	lbas("reads_now_lbas", res, REPAIR_READS_NOW, false);
 	/* Not reached (a signal): not repaired, so still unreadable as far as anyone knows. */
 	lbas("still_unreadable_lbas", res, REPAIR_STILL_UNREADABLE, true);
+	if (res->before)
+		scan_counts_json("drive_counts_before", res->before);
+	if (res->after)
+		scan_counts_json("drive_counts_after", res->after);
 }
 
 /* The block device's side: one fd, O_DIRECT, pread/pwrite of whole logical sectors. */

@@ -14,6 +14,8 @@
 
 #include "scan_classes.h"
 
+struct scan_counts;
+
 /* Reads of an unreadable sector before it is taken for unreadable still. */
 #define SCAN_REPAIR_RETRIES 3
 
@@ -49,6 +51,7 @@ struct repair_result {
 	uint64_t writes;		/* physical sectors written */
 	int err;			/* what ended it early: EINTR, ENXIO (the disk gone), ENOMEM */
 	unsigned int physical_bytes;	/* the physical sector written */
+	const struct scan_counts *before, *after;	/* the drive's counts (scan_counts.h), where read */
 };
 
 /* The first LBA of the physical sector holding lba, and its logical sectors (cut at the device's end). */

@@ -24,6 +24,7 @@
 #include "readq.h"
 #include "report.h"
 #include "scan_classes.h"
+#include "scan_counts.h"
 #include "scan_repair.h"
 #include "surface_scan.h"
 
@@ -278,6 +279,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 {
 	struct scan_stop stop = { 0 };
 	struct repair_result repair = { 0 };
+	struct scan_counts before, after;
 	bool repairing = s->v[OPT_SCAN_REPAIR].given;
 	struct scan_result r;
 	struct scan_io io;
@@ -308,6 +310,8 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		readq_close(&io.q);
 		return ENODEV;
 	}
+	if (repairing)
+		scan_counts_read(dev, &before);
 	scan_result_init(&r, first, last, io.q.sector);
 	t0 = monotonic_seconds();
 	err = scan_range(&io, &r, s->v[OPT_SCAN_ERRORS_MAX].given ? s->v[OPT_SCAN_ERRORS_MAX].num : 0,
@@ -317,8 +321,12 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	say_stop(dev, &r, &stop, io.short_read);
 	say_text(dev, &r, seconds);
 	/* --scan-repair: only after a scan that ended as asked (at its end or its limit), never one cut short. */
-	if (repairing && !err)
+	if (repairing && !err) {
 		err = scan_repair_device(dev, st.st_rdev, &r, &repair);
+		scan_counts_read(dev, &after);
+		repair.before = &before;
+		repair.after = &after;
+	}
 	else if (repairing)
 		complain(" --scan-repair: not run: the scan did not end normally\n");
 	if (repairing && repair.e)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "scan_repair.h"
+#include "scsi_pages.h"
 
 #define SB 16u
 #define DISK 64u
@@ -177,6 +178,30 @@ int main(void)
 	ok = run(8, DISK, (const uint64_t[]){ 3 }, 1, &res) == EINTR && res.done == 0 && disk.writes == 0;
 	result("scan repair: a signal before a sector: nothing written", ok);
 	repair_result_free(&res);
+
+	/*
+	 * SCSI's counts, from SPC-4's log page layout (page code, subpage, length; then each
+	 * parameter: code, control, length, value) and SBC-3's READ DEFECT DATA (10) header.
+	 */
+	{
+		static const uint8_t page03[] = { 0x03, 0, 0, 0x15,
+			0x00, 0x00, 0x02, 0x02, 0x00, 0x09,	/* 0000h: corrected without delay, 9 */
+			0x00, 0x05, 0x02, 0x04, 0x00, 0x10, 0x00, 0x00,	/* 0005h: bytes processed */
+			0x00, 0x06, 0x02, 0x03, 0x01, 0x00, 0x02 };	/* 0006h: total uncorrected, 3 bytes: 65538 */
+		static const uint8_t other[] = { 0x0d, 0, 0, 0x06, 0x00, 0x06, 0x02, 0x02, 0x00, 0x01 };
+		static const uint8_t glist_bfi[] = { 0, 0x0c, 0x00, 0x28 };	/* GLISTV, bytes from index: 40 bytes, 5 */
+		static const uint8_t glist_short[] = { 0, 0x08, 0x00, 0x0c };	/* short block: 12 bytes, 3 */
+		static const uint8_t no_glist[] = { 0, 0x04, 0x00, 0x28 };
+		uint64_t n = 0, m = 0, k = 0;
+
+		ok = scsi_decode_uncorrected_errors(page03, sizeof(page03), &n) && n == 65538 &&
+		     !scsi_decode_uncorrected_errors(other, sizeof(other), &n) &&
+		     !scsi_decode_uncorrected_errors(page03, 18, &n);
+		result("scan repair: SCSI log page 03h's total uncorrected errors (0006h), a page cut short refused", ok);
+		ok = scsi_decode_grown_defects(glist_bfi, 4, &m) && m == 5 && scsi_decode_grown_defects(glist_short, 4, &k) &&
+		     k == 3 && !scsi_decode_grown_defects(no_glist, 4, &n) && !scsi_decode_grown_defects(glist_bfi, 3, &n);
+		result("scan repair: READ DEFECT DATA's grown list length in descriptors, by its format; no GLISTV: none", ok);
+	}
 
 	printf("end of suite\n");
 	return failures != 0;
