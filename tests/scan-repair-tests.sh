@@ -115,6 +115,15 @@ check "NVMe: the SMART / Health log's media errors, before and after; Get Log Pa
 	"$rc $(grep -c "^ drive's counts \(before\|after\) (SMART / Health log): media and data integrity errors 0$" "$out/nvme.out") $(grep -c '^nvme-admin: 02 ff ff ff ff 02 00 7f 00 ' "$out/nvme.log")" \
 	"0 2 2"
 
+# SCSI (a SAS disk without SAT): the double has neither page 03h nor a defect list (ILLEGAL REQUEST):
+# not available, the repair goes on; LOG SENSE as SPC-4 lays it out (PC 01b, page 03h, 252 bytes) and
+# READ DEFECT DATA (10) as SBC-3 does (REQ_GLIST, bytes from index format, the 4-byte header).
+run_on_double scsi SHIM_SCSI=1 SHIM_BLOCK_DEV=8:16 SHIM_BLKSIZE=1048576 SHIM_DISK_IMAGE="$out/dimg" -- \
+	--surface-scan --scan-repair --yes-i-know-what-i-am-doing /dev/null
+check "SCSI: no page 03h, no grown list: not available, the reason said, exit 0; each command's bytes, twice" \
+	"$rc $(grep -c "^ drive's counts \(before\|after\): not available: the disk has no Read Error Counter log page (03h) and no grown defect list$" "$out/scsi.out") $(grep -c -e '^cdb: 4d 00 43 00 00 00 00 00 fc 00$' -e '^cdb: 37 00 0c 00 00 00 00 00 04 00$' "$out/scsi.log")" \
+	"0 2 4"
+
 # --- bad input, before any device is needed ---
 if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
 	echo "skip scan-repair: needs root and losetup"
