@@ -678,6 +678,7 @@ const struct disk_ops ata_disk = {
 	.standby_timer = ata_disk_standby_timer,
 	.temperature = ata_disk_temperature,
 	.power_on = ata_disk_power_on,
+	.error_counts = ata_disk_error_counts,
 	.identity = ata_disk_identity,
 	.hidden_areas = ata_disk_hidden_areas,
 	.erc_get = ata_disk_erc_get,

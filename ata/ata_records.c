@@ -142,3 +142,48 @@ int ata_disk_power_on(struct device *dev, struct disk_power_on *p)
 	p->hours = (uint32_t)stat;
 	return 0;
 }
+
+/*
+ * --scan-repair: the raw values (48 bits, little-endian, bytes 5 to 10 of
+ * an entry) of SMART attributes 5 (Reallocated Sectors Count), 197
+ * (Current Pending Sector Count) and 198 (Offline Uncorrectable), as
+ * smartctl shows them, from the attribute table of SMART READ DATA.
+ */
+int ata_disk_error_counts(struct device *dev, struct disk_error_counts *c)
+{
+	static const struct { uint8_t id; const char *key, *label; } want[] = {
+		{ 5, "reallocated_sector_ct", "reallocated sectors (SMART 5)" },
+		{ 197, "current_pending_sector", "pending sectors (SMART 197)" },
+		{ 198, "offline_uncorrectable", "offline uncorrectable (SMART 198)" },
+	};
+	struct ata_result res = { 0 };
+	uint8_t data[512];
+	int err;
+	const uint16_t *id = identify_for(dev, &err, &c->cause);
+
+	if (!id)
+		return err;
+	if (!ata_id_smart_enabled(id)) {
+		snprintf(c->cause.why, sizeof(c->cause.why), "SMART is not enabled (IDENTIFY word 85 bit 0)");
+		return EOPNOTSUPP;
+	}
+	if ((err = ata_smart_read_data(dev, data, &res)))
+		return ata_cause(&c->cause, "SMART READ DATA", &res, err);
+	for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++)
+		for (unsigned int i = 0; i < SMART_ATTRIBUTES; i++) {
+			const uint8_t *a = data + 2 + i * SMART_ATTRIBUTE_BYTES;
+
+			if (a[0] != want[w].id)
+				continue;
+			c->c[c->n].key = want[w].key;
+			c->c[c->n].label = want[w].label;
+			c->c[c->n++].value = get_le32(a + 5) | (uint64_t)get_le16(a + 9) << 32;
+			break;
+		}
+	if (!c->n) {
+		snprintf(c->cause.why, sizeof(c->cause.why), "the drive has none of SMART attributes 5, 197 and 198");
+		return EOPNOTSUPP;
+	}
+	c->source = "SMART attributes";
+	return 0;
+}

@@ -308,8 +308,8 @@ static int check_read_modifiers(const struct settings *s)
 		complain("--scan-range and --scan-errors-max go with --surface-scan\n");
 		return EINVAL;
 	}
-	if (s->v[OPT_SCAN_VERIFY].given && !s->v[OPT_SURFACE_SCAN].given) {
-		complain("--scan-verify goes with --surface-scan\n");
+	if ((s->v[OPT_SCAN_VERIFY].given || s->v[OPT_SCAN_REPAIR].given) && !s->v[OPT_SURFACE_SCAN].given) {
+		complain("%s goes with --surface-scan\n", s->v[OPT_SCAN_VERIFY].given ? "--scan-verify" : "--scan-repair");
 		return EINVAL;
 	}
 	return 0;
@@ -335,6 +335,11 @@ static int check_scan_files(const struct parse_state *ps)
 	}
 	if (picture->given && ps->njobs > 1) {
 		complain("--scan-picture %s: one picture for %d disks: scan them one at a time\n", picture->str, ps->njobs);
+		return EINVAL;
+	}
+	/* A repair writes: many disks would need their confirmation and in-use checks at the gate, not built yet. */
+	if (ps->s.v[OPT_SCAN_REPAIR].given && ps->njobs > 1) {
+		complain("--scan-repair: repairs one disk at a time (%d named)\n", ps->njobs);
 		return EINVAL;
 	}
 	if (map->given)

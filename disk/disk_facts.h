@@ -77,6 +77,23 @@ struct disk_power_on {
 };
 
 /*
+ * --scan-repair: the counts a drive keeps of the sectors it could not read
+ * and of those it replaced, before the repair and after (ATA SMART
+ * attributes 5, 197, 198; NVMe's media errors; SCSI's uncorrected errors
+ * and grown defects).  key: the JSON key; label: the text's words.
+ */
+#define DISK_ERROR_COUNTS 4
+struct disk_error_counts {
+	struct disk_error_count {
+		const char *key, *label;
+		uint64_t value;
+	} c[DISK_ERROR_COUNTS];
+	unsigned int n;
+	const char *source;	/* where the disk keeps them, in the standard's words */
+	struct disk_cause cause;	/* on failure: what failed, and why */
+};
+
+/*
  * --erc: how long the drive may try to recover a sector before it reports
  * an error, in tenths of a second (0: no limit).  ATA keeps one for reads
  * and one for writes; NVMe and SCSI one for both (one_limit).

@@ -102,6 +102,8 @@ struct disk_ops {
 	int (*temperature)(struct device *dev, struct disk_temperature *t);
 	/* --power-on-hours: the powered-on time the disk counts; 0 or an errno, nothing said. */
 	int (*power_on)(struct device *dev, struct disk_power_on *p);
+	/* --scan-repair: the drive's counts of unreadable and replaced sectors; 0 or an errno, nothing said. */
+	int (*error_counts)(struct device *dev, struct disk_error_counts *c);
 	/* Its queries of what the disk records (-H, --power-on-hours) never wake it (NVMe's admin commands): no power check first. */
 	bool queries_wake_nothing;
 	/* --erc: the error recovery time limits (NULL: the disk has none); 0 or an errno, nothing said. */

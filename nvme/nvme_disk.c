@@ -493,6 +493,24 @@ static int nvme_disk_power_on(struct device *dev, struct disk_power_on *p)
 	return 0;
 }
 
+/* --scan-repair: the SMART / Health log's Media and Data Integrity Errors (unrecovered data integrity errors). */
+static int nvme_disk_error_counts(struct device *dev, struct disk_error_counts *c)
+{
+	uint8_t log[512] = { 0 };
+	int err;
+
+	c->cause.what = "NVMe Get Log Page (SMART / Health)";
+	if ((err = nvme_admin_get_log(dev, NVME_LOG_SMART_HEALTH, log, sizeof(log), &c->cause)))
+		return err;
+	c->c[0].key = "media_errors";
+	c->c[0].label = "media and data integrity errors";
+	/* Beyond 64 bits no disk counts: the highest 64-bit value stands for it. */
+	c->c[0].value = get_le64(log + NVME_SMART_MEDIA_ERRORS + 8) ? UINT64_MAX : get_le64(log + NVME_SMART_MEDIA_ERRORS);
+	c->n = 1;
+	c->source = "SMART / Health log";
+	return 0;
+}
+
 /* Before a timing: the volatile write cache out.  Nothing said on failure. */
 static void nvme_disk_flush_quietly(struct device *dev)
 {
@@ -626,5 +644,6 @@ const struct disk_ops nvme_disk = {
 	.identity = nvme_disk_identity,
 	.temperature = nvme_disk_temperature,
 	.power_on = nvme_disk_power_on,
+	.error_counts = nvme_disk_error_counts,
 	.queries_wake_nothing = true,
 };

@@ -40,6 +40,7 @@ enum nvme_log_id {
 };
 #define NVME_SMART_COMPOSITE_TEMPERATURE 1
 #define NVME_SMART_POWER_ON_HOURS 128	/* bytes 143:128, a 128-bit count */
+#define NVME_SMART_MEDIA_ERRORS 160	/* bytes 175:160, Media and Data Integrity Errors, a 128-bit count */
 #define NVME_KELVIN_0C 273	/* as smartctl and nvme-cli convert */
 
 /* Get Log Page's CDW10: NUMDL, the dwords to return less one, in bits 31:16. */

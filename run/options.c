@@ -49,6 +49,7 @@
 
 #define LBA48_MAX ((1ULL << 48) - 1)
 
+#define SCAN_REPAIR_WARNING "You are trying to write each sector the scan cannot read (with zeros where it cannot be read).\nWhat those sectors held is lost."
 #define WRITE_SECTOR_WARNING "You are trying to deliberately overwrite a low-level sector on the media.\nThis is a BAD idea, and can easily result in total data loss."
 #define SANITIZE_WARNING "This sanitize command destroys all user data."
 #define PSID_REVERT_WARNING "A PSID revert returns the drive to its factory state: every locking range is erased (its key replaced) and every TCG password and setting is gone."
@@ -189,6 +190,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_SCAN_PICTURE, .name = "scan-picture", .arg = ARG_FILE, .what = "file name", .cls = CLASS_MODIFIER, .usage = "--scan-picture FILE           With --surface-scan: draw the surface as an SVG picture in FILE" },
 	{ .id = OPT_SCAN_MAP, .name = "scan-map", .arg = ARG_FILE, .what = "map file", .cls = CLASS_MODIFIER, .usage = "--scan-map FILE               With --surface-scan: keep the scan's state in FILE; the same command again reads only what is left" },
 	{ .id = OPT_SCAN_VERIFY, .name = "scan-verify", .cls = CLASS_MODIFIER, .usage = "--scan-verify                 With --surface-scan: the disk checks its own medium (READ VERIFY, VERIFY (16), NVMe Verify): no data sent" },
+	{ .id = OPT_SCAN_REPAIR, .name = "scan-repair", .cls = CLASS_MODIFIER, .usage = "--scan-repair                 With --surface-scan: rewrite each sector that stays unreadable (VERY DANGEROUS)", .confirm = { .needs = NEED_YES, .label = "--scan-repair", .why = SCAN_REPAIR_WARNING, .whole_disk = true, .writes_medium = true } },
 	{ .id = OPT_SEEKS, .name = "seeks", .usage = "--seeks                       Time random O_DIRECT reads: seeks/sec and latency", .steps = { STEP(IN_LAST + 40, WHEN_GIVEN, time_random_seeks) } },
 	{ .id = OPT_SANITIZE_WAIT, .name = "sanitize-wait", .usage = "--sanitize-wait               Wait for a sanitize operation to end, showing its progress", .together = TOGETHER_ERASE, .steps = { STEP(IN_SETTINGS + 500, WHEN_GIVEN, sanitize_wait_step) } },
 	{ .id = OPT_SANITIZE_NO_DEALLOC, .name = "sanitize-no-deallocate", .cls = CLASS_MODIFIER, .usage = "--sanitize-no-deallocate      With a sanitize (NVMe): leave the blocks allocated afterwards" },

@@ -293,6 +293,32 @@ bool scsi_decode_temperature_page(const uint8_t *buf, size_t got, struct scsi_te
 	return true;
 }
 
+bool scsi_decode_uncorrected_errors(const uint8_t *buf, size_t got, uint64_t *errors)
+{
+	const uint8_t *p;
+	size_t len;
+
+	if (got < 4 || (buf[0] & 0x3f) != LOG_PAGE_READ_ERRORS)
+		return false;
+	if (!(p = log_parameter(buf, got, LOG_TOTAL_UNCORRECTED, &len)) || len < 1 || len > 8)
+		return false;
+	*errors = 0;
+	for (size_t i = 0; i < len; i++)
+		*errors = *errors << 8 | p[i];
+	return true;
+}
+
+bool scsi_decode_grown_defects(const uint8_t *hdr, size_t got, uint64_t *count)
+{
+	/* The bytes of one descriptor by format: short block, -, -, long block, bytes from index, physical sector. */
+	static const uint8_t size[8] = { 4, 0, 0, 8, 8, 8, 0, 0 };
+
+	if (got < 4 || !(hdr[1] & 0x08) || !size[hdr[1] & 0x07])
+		return false;
+	*count = get_be16(hdr + 2) / size[hdr[1] & 0x07];
+	return true;
+}
+
 bool scsi_decode_power_on_minutes(const uint8_t *buf, size_t got, uint32_t *minutes)
 {
 	const uint8_t *p;

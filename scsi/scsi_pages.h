@@ -138,6 +138,18 @@ bool scsi_decode_temperature_page(const uint8_t *buf, size_t got, struct scsi_te
 /* false when the page is not that page, or its status parameter did not come whole. */
 bool scsi_decode_power_on_minutes(const uint8_t *buf, size_t got, uint32_t *minutes);
 
+/* The Read Error Counter log page (03h, SPC-4 7.3.x): parameter 0006h, Total Uncorrected Errors (a counter of 1 to 8 bytes). */
+#define LOG_PAGE_READ_ERRORS 0x03
+#define LOG_TOTAL_UNCORRECTED 0x0006
+bool scsi_decode_uncorrected_errors(const uint8_t *buf, size_t got, uint64_t *errors);
+
+/*
+ * READ DEFECT DATA (10)'s header (SBC-3 5.12): GLISTV (byte 1 bit 3), the
+ * list's format (bits 2:0) and its length in bytes (bytes 3:2): the grown
+ * defects in *count.  false: no grown list, or a format of unknown size.
+ */
+bool scsi_decode_grown_defects(const uint8_t *hdr, size_t got, uint64_t *count);
+
 /*
  * The Supported Block Lengths and Protection Types page (B4h): 8 bytes a
  * length, its LOGICAL BLOCK LENGTH (bytes 0-3) and T3PS..T0PS (byte 5

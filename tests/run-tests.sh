@@ -373,11 +373,11 @@ fi
 
 # --- block devices of this machine: loop devices (root only) ---
 if [ -n "$root_and_loop" ]; then
-	for part in loop partition timing iodepth faulty-disk surface-scan scan-picture scan-map scan-verify scan-many ansible; do
+	for part in loop partition timing iodepth faulty-disk surface-scan scan-picture scan-map scan-verify scan-many scan-repair ansible; do
 		suite "$part" bash "tests/$part-tests.sh" "$HDPARM" "$out"
 	done
 else
-	skip "loop, partition, timing, iodepth, faulty-disk, surface-scan, scan-picture, scan-map, scan-verify, scan-many, idle, ansible: need root and losetup"
+	skip "loop, partition, timing, iodepth, faulty-disk, surface-scan, scan-picture, scan-map, scan-verify, scan-many, scan-repair, idle, ansible: need root and losetup"
 fi
 
 # --- what ran beside ---

@@ -30,6 +30,8 @@
 #include "scan_map.h"
 #include "scan_picture.h"
 #include "scan_verify.h"
+#include "scan_counts.h"
+#include "scan_repair.h"
 #include "surface_scan.h"
 
 struct scan_io {
@@ -245,7 +247,7 @@ static void say_text(const struct device *dev, const struct scan_result *r, doub
 	(void)dev;
 }
 
-static void say_json(const struct scan_result *r, double seconds)
+static void say_json(const struct scan_result *r, double seconds, const struct repair_result *repair)
 {
 	json_object_begin("surface_scan");
 	json_uint("first_lba", r->first_lba);
@@ -274,6 +276,8 @@ static void say_json(const struct scan_result *r, double seconds)
 	json_array_end();
 	json_fixed("seconds", seconds, 6);
 	json_uint("bytes_per_second", seconds > 0 ? (uint64_t)((double)r->bytes_read / seconds) : 0);
+	if (repair)
+		scan_repair_json(repair);
 	json_object_end();
 }
 
@@ -325,6 +329,9 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 {
 	struct scan_stop stop = { 0 };
 	struct scan_map map;
+	struct repair_result repair = { 0 };
+	struct scan_counts before, after;
+	bool repairing = s->v[OPT_SCAN_REPAIR].given;
 	struct scan_result r;
 	struct scan_cells cells = { 0 };
 	const char *picture = s->v[OPT_SCAN_PICTURE].given ? s->v[OPT_SCAN_PICTURE].str : NULL;
@@ -361,6 +368,8 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		readq_close(&io.q);
 		return ENODEV;
 	}
+	if (repairing)
+		scan_counts_read(dev, &before);
 	scan_result_init(&r, first, last, io.q.sector);
 	/* The cells first: a map's blocks restored are counted in them too. */
 	if (picture && scan_cells_init(&cells, first, last, SCAN_CELLS_MAX) == 0) {
@@ -386,8 +395,19 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	if ((map_err = scan_map_close(&map, &r)) && !err)
 		err = map_err;
 	say_text(dev, &r, seconds);
-	say_json(&r, seconds);
-	if (!err && r.nbad)
+	/* --scan-repair: only after a scan that ended as asked (at its end or its limit), never one cut short. */
+	if (repairing && !err) {
+		err = scan_repair_device(dev, st.st_rdev, &r, &repair);
+		scan_counts_read(dev, &after);
+		repair.before = &before;
+		repair.after = &after;
+	}
+	else if (repairing)
+		complain(" --scan-repair: not run: the scan did not end normally\n");
+	if (repairing && repair.e)
+		scan_repair_text(&repair);
+	say_json(&r, seconds, repairing && repair.e ? &repair : NULL);
+	if (!err && r.nbad && !repairing)
 		err = EIO;
 	if (picture) {
 		int perr = draw_picture(dev, picture, r.counted_ctx, &r);
@@ -395,6 +415,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		err = err ? err : perr;
 		scan_cells_free(&cells);
 	}
+	repair_result_free(&repair);
 	scan_result_free(&r);
 	return err;
 }

@@ -14,7 +14,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$1
 shift
 want=" $* "
-alone=" loop-tests.sh partition-tests.sh timing-tests.sh iodepth-tests.sh erase-proof-tests.sh erase-together-tests.sh faulty-disk-tests.sh surface-scan-tests.sh scan-picture-tests.sh scan-map-tests.sh scan-many-tests.sh ansible-tests.sh "
+alone=" loop-tests.sh partition-tests.sh timing-tests.sh iodepth-tests.sh erase-proof-tests.sh erase-together-tests.sh faulty-disk-tests.sh surface-scan-tests.sh scan-picture-tests.sh scan-map-tests.sh scan-many-tests.sh scan-repair-tests.sh ansible-tests.sh "
 field() { awk -F ' [|] ' -v n="$2" '{ print $n }' <<< "$1"; }
 
 # one NAME FILE EXPR SUITE: the mutant's line in $out/mutant-NAME.result.

@@ -11,6 +11,8 @@ are 512 bytes, numbered from 0 (LBA).  Options (each may be given many times):
                            reader that asks sector by sector finds the exact LBAs
   --slow LBA[+COUNT]:MS    reads that touch these sectors take MS ms more (the largest MS of
                            the sectors a read touches, once per read)
+  --flaky LBA[+COUNT]:N    the first N reads that touch these sectors fail with EIO, later
+                           ones read (a marginal sector that a retry gets through)
   --heal-on-write          a write that covers a bad sector whole makes it good (as a drive
                            reallocates a pending sector); one that covers part of a bad sector
                            fails with EIO (the drive cannot read what it would keep)
@@ -71,6 +73,14 @@ def slow_range(text):
     return first, count, ms
 
 
+def flaky_range(text):
+    where, sep, n = text.rpartition(':')
+    if not sep or int(n, 0) < 1:
+        raise argparse.ArgumentTypeError('want LBA[+COUNT]:N, N >= 1: %r' % text)
+    first, count = lba_range(where)
+    return first, count, int(n, 0)
+
+
 class FaultyDisk(fuse.Operations):
     use_ns = True
 
@@ -81,6 +91,9 @@ class FaultyDisk(fuse.Operations):
         for first, count in args.bad:
             self.bad.update(range(first, first + count))
         self.slow = args.slow
+        self.flaky = {}
+        for first, count, n in args.flaky:
+            self.flaky.update((lba, n) for lba in range(first, first + count))
         self.heal = args.heal_on_write
         self.log = open(args.log, 'a', buffering=1) if args.log else None
         self.mutex = threading.Lock()
@@ -168,6 +181,10 @@ class FaultyDisk(fuse.Operations):
             time.sleep(delay / 1000)
         with self.mutex:
             failed = any(lba in self.bad for lba in range(first, last + 1))
+            for lba in range(first, last + 1):
+                if self.flaky.get(lba, 0) > 0:
+                    self.flaky[lba] -= 1
+                    failed = True
         self.note('read', offset, size, first, last, 'EIO' if failed else 'ok', delay)
         if failed:
             raise fuse.FuseOSError(errno.EIO)
@@ -215,6 +232,7 @@ def main():
     p.add_argument('mountpoint')
     p.add_argument('--bad', type=lba_range, action='append', default=[])
     p.add_argument('--slow', type=slow_range, action='append', default=[])
+    p.add_argument('--flaky', type=flaky_range, action='append', default=[])
     p.add_argument('--heal-on-write', action='store_true')
     p.add_argument('--log')
     p.add_argument('--daemon', action='store_true')
@@ -231,7 +249,7 @@ def main():
     if size == 0 or size % SECTOR:
         p.error('%s: its size (%d) is not a whole number of 512-byte sectors' % (args.image, size))
     sectors = size // SECTOR
-    for first, count, *ms in args.bad + args.slow:
+    for first, count, *ms in args.bad + args.slow + args.flaky:
         if first + count > sectors:
             p.error('%d+%d: past the last LBA of %s (%d)' % (first, count, args.image, sectors - 1))
     if not os.path.isdir(args.mountpoint):

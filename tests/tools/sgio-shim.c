@@ -127,7 +127,7 @@
  *                       no sense; "failed": MEDIUM ERROR, sanitize command failed (31h/03h)
  *   READ CAPACITY (10) answers FFFFFFFFh where the disk has more blocks than it can say;
  *   MODE SENSE of all pages (3Fh) answers the caching page (and the power condition page)
- *   SHIM_BLKSIZE=N      BLKGETSIZE64 answers N (the kernel's size of the disk)
+ *   SHIM_BLKSIZE=N      BLKGETSIZE64 answers N (the kernel's size of the disk), BLKSSZGET 512
  *   SHIM_SYSFS=DIR, SHIM_BLOCK_DEV=MAJ:MIN   /dev/null is that block device (fstat), and the
  *                       paths /sys/... that hdparm opens, lists or reads links of are DIR/sys/...
  *                       (without SHIM_BLOCK_DEV, /dev/null stays the character device 1:3);
@@ -1729,6 +1729,10 @@ int ioctl(int fd, unsigned long request, ...)
 	}
 	if (request == BLKGETSIZE64 && getenv("SHIM_BLKSIZE")) {
 		*(unsigned long long *)arg = env_num("SHIM_BLKSIZE", 0);
+		return 0;
+	}
+	if (request == BLKSSZGET && getenv("SHIM_BLKSIZE")) {
+		*(int *)arg = 512;
 		return 0;
 	}
 	if (request == BLKGETSIZE64 || request == BLKSSZGET || request == BLKFLSBUF || request == FS_IOC_FIEMAP)

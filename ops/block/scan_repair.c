@@ -1,0 +1,307 @@
+/*
+ * --scan-repair (see scan_repair.h).  A drive reallocates a sector it
+ * cannot read only when it is written; a sector written whole, as 9.65's
+ * --repair-sector writes one, is the physical sector: a write of one
+ * 512-byte logical sector of a 4096-byte physical one makes the drive read
+ * the other seven first, which fails on the bad one.  So the physical
+ * sector is written whole, its readable logical sectors with the bytes
+ * they hold (nothing readable is lost), zeros where one cannot be read.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <linux/fs.h>
+
+#include "device.h"
+#include "json.h"
+#include "progress.h"
+#include "report.h"
+#include "scan_counts.h"
+#include "scan_repair.h"
+
+uint64_t repair_physical_first(uint64_t lba, uint32_t per_physical)
+{
+	return per_physical > 1 ? lba - lba % per_physical : lba;
+}
+
+uint32_t repair_physical_count(uint64_t first, uint32_t per_physical, uint64_t sectors)
+{
+	uint32_t n = per_physical ? per_physical : 1;
+
+	return first + n > sectors ? (uint32_t)(sectors - first) : n;
+}
+
+/* One listed LBA read again, up to SCAN_REPAIR_RETRIES times: 0 once it reads, else the last errno. */
+static int retry(const struct repair_io *io, uint64_t lba, unsigned char *slot)
+{
+	int err = 0;
+
+	for (int i = 0; i < SCAN_REPAIR_RETRIES; i++) {
+		err = io->read(io->ctx, lba, 1, slot);
+		if (!err || !scan_unreadable_errno(err))
+			return err;
+	}
+	return err;
+}
+
+/* The physical sector's logical sectors not yet read, read (retried as the listed ones are); zeros where one cannot be read. */
+static int fill(const struct repair_io *io, uint64_t first, uint32_t count, const unsigned char *tried)
+{
+	for (uint32_t s = 0; s < count; s++) {
+		unsigned char *slot = io->buf + (size_t)s * io->sector_bytes;
+		int err = tried[s] == 1 ? 0 : tried[s] == 2 ? EIO : retry(io, first + s, slot);
+
+		if (err && !scan_unreadable_errno(err))
+			return err;
+		if (err)
+			memset(slot, 0, io->sector_bytes);
+	}
+	return 0;
+}
+
+/*
+ * The listed LBAs e[0..n) of the physical sector at first (count logical
+ * sectors): retried; where one fails still, the sector written and each
+ * failing one read back.  tried[s]: 1 read, 2 failed (a listed one).
+ */
+static int repair_physical(const struct repair_io *io, struct repair_entry *e, size_t n, uint64_t first, uint32_t count,
+			   unsigned char *tried, uint64_t *writes)
+{
+	size_t failing = 0;
+	int err;
+
+	memset(tried, 0, count);
+	for (size_t k = 0; k < n; k++) {
+		uint32_t s = (uint32_t)(e[k].lba - first);
+
+		err = retry(io, e[k].lba, io->buf + (size_t)s * io->sector_bytes);
+		if (err && !scan_unreadable_errno(err))
+			return err;
+		e[k].outcome = err ? REPAIR_STILL_UNREADABLE : REPAIR_READS_NOW;
+		e[k].err = err;
+		tried[s] = err ? 2 : 1;
+		failing += err != 0;
+	}
+	if (!failing)
+		return 0;
+	if ((err = fill(io, first, count, tried)))
+		return err;
+	err = io->write(io->ctx, first, count, io->buf);
+	(*writes)++;
+	if (err && !scan_unreadable_errno(err))
+		return err;
+	for (size_t k = 0; k < n; k++) {
+		int again;
+
+		if (e[k].outcome != REPAIR_STILL_UNREADABLE)
+			continue;
+		if (err) {	/* the drive refused the write: nothing to read back */
+			e[k].err = err;
+			continue;
+		}
+		again = io->read(io->ctx, e[k].lba, 1, io->buf);
+		if (again && !scan_unreadable_errno(again))
+			return again;
+		e[k].outcome = again ? REPAIR_STILL_UNREADABLE : REPAIR_REWRITTEN;
+		e[k].err = again;
+	}
+	return 0;
+}
+
+int scan_repair_run(const struct repair_io *io, const uint64_t *bad, size_t nbad, struct repair_result *res)
+{
+	uint32_t per = io->per_physical ? io->per_physical : 1;
+	unsigned char *tried = calloc(per, 1);
+	int err = 0;
+
+	res->e = calloc(nbad ? nbad : 1, sizeof(*res->e));
+	res->n = nbad;
+	if (!tried || !res->e) {
+		free(tried);
+		res->n = 0;
+		return res->err = ENOMEM;
+	}
+	for (size_t i = 0; i < nbad; i++)
+		res->e[i].lba = bad[i];
+	for (size_t i = 0, j; i < nbad && !err; i = j) {
+		uint64_t first = repair_physical_first(bad[i], per);
+		uint32_t count = repair_physical_count(first, per, io->sectors);
+
+		/* A signal: the sector in hand is finished, never left half written; the next is not begun. */
+		if (io->stop && io->stop()) {
+			err = EINTR;
+			break;
+		}
+		for (j = i; j < nbad && bad[j] >= first && bad[j] < first + count; j++)
+			;
+		if (j == i) {	/* past the device's end (it shrank): not a sector to write */
+			res->e[i].outcome = REPAIR_STILL_UNREADABLE;
+			res->e[i].err = ENXIO;
+			res->done = j = i + 1;
+			continue;
+		}
+		err = repair_physical(io, res->e + i, j - i, first, count, tried, &res->writes);
+		if (!err)
+			res->done = j;
+	}
+	free(tried);
+	return res->err = err;
+}
+
+void repair_result_free(struct repair_result *res)
+{
+	free(res->e);
+	res->e = NULL;
+	res->n = res->done = 0;
+}
+
+static const char *const outcome_text[] = {
+	[REPAIR_READS_NOW] = "reads now, not written",
+	[REPAIR_REWRITTEN] = "rewritten, reads now",
+	[REPAIR_STILL_UNREADABLE] = "still unreadable",
+};
+
+void scan_repair_text(const struct repair_result *res)
+{
+	out(" repair of the unreadable LBAs (each read %d more times; physical sectors of %u bytes written):%s\n",
+	    SCAN_REPAIR_RETRIES, res->physical_bytes, res->n ? "" : " none");
+	for (size_t i = 0; i < res->done; i++) {
+		const struct repair_entry *e = &res->e[i];
+
+		if (e->outcome == REPAIR_STILL_UNREADABLE && e->err)
+			out("  LBA %llu: %s (%s)\n", (unsigned long long)e->lba, outcome_text[e->outcome], strerror(e->err));
+		else
+			out("  LBA %llu: %s\n", (unsigned long long)e->lba, outcome_text[e->outcome]);
+	}
+	for (size_t i = res->done; i < res->n; i++)
+		out("  LBA %llu: not repaired (%s)\n", (unsigned long long)res->e[i].lba,
+		    res->err == EINTR ? "interrupted" : strerror(res->err));
+	if (res->before)
+		scan_counts_text("before", res->before);
+	if (res->after)
+		scan_counts_text("after", res->after);
+}
+
+static void lbas(const char *key, const struct repair_result *res, enum repair_outcome want, bool undone)
+{
+	json_array_begin(key);
+	for (size_t i = 0; i < res->n; i++)
+		if (i < res->done ? res->e[i].outcome == want : undone)
+			json_uint(NULL, res->e[i].lba);
+	json_array_end();
+}
+
+void scan_repair_json(const struct repair_result *res)
+{
+	json_uint("physical_sector_bytes", res->physical_bytes);
+	lbas("repaired_lbas", res, REPAIR_REWRITTEN, false);
+	lbas("reads_now_lbas", res, REPAIR_READS_NOW, false);
+	/* Not reached (a signal): not repaired, so still unreadable as far as anyone knows. */
+	lbas("still_unreadable_lbas", res, REPAIR_STILL_UNREADABLE, true);
+	if (res->before)
+		scan_counts_json("drive_counts_before", res->before);
+	if (res->after)
+		scan_counts_json("drive_counts_after", res->after);
+}
+
+/* The block device's side: one fd, O_DIRECT, pread/pwrite of whole logical sectors. */
+struct repair_fd {
+	int fd;
+	unsigned int sector;
+};
+
+static int fd_io(void *ctx, uint64_t lba, uint32_t sectors, unsigned char *buf, bool write)
+{
+	const struct repair_fd *f = ctx;
+	size_t bytes = (size_t)sectors * f->sector;
+	off_t off = (off_t)(lba * f->sector);
+	ssize_t got;
+
+	do
+		got = write ? pwrite(f->fd, buf, bytes, off) : pread(f->fd, buf, bytes, off);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		return errno;
+	if ((size_t)got != bytes)
+		return ENXIO;
+	/* Through the drive's write cache to its medium before the read back, which would else read the cache. */
+	return write && fdatasync(f->fd) ? errno : 0;
+}
+
+static int fd_read(void *ctx, uint64_t lba, uint32_t sectors, unsigned char *buf)
+{
+	return fd_io(ctx, lba, sectors, buf, false);
+}
+
+static int fd_write(void *ctx, uint64_t lba, uint32_t sectors, unsigned char *buf)
+{
+	return fd_io(ctx, lba, sectors, buf, true);
+}
+
+/* The device opened for the repair: the same device as scanned, its physical sector size. */
+static int open_for_repair(const struct device *dev, unsigned long rdev, struct repair_fd *f, unsigned int *physical)
+{
+	struct stat st;
+	int sector = 0;
+
+	/* O_EXCL: refused while mounted or held, and nobody mounts it meanwhile. */
+	f->fd = open(dev->path, O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC);
+	if (f->fd < 0) {
+		int err = errno;
+
+		complain(" --scan-repair: %s: cannot open it for writing: %s\n", dev->path, strerror(err));
+		return err ? err : EIO;
+	}
+	if (fstat(f->fd, &st) || st.st_rdev != rdev || ioctl(f->fd, BLKSSZGET, &sector) || sector <= 0) {
+		complain(" --scan-repair: %s changed since it was scanned\n", dev->path);
+		close(f->fd);
+		return ENODEV;
+	}
+	f->sector = (unsigned int)sector;
+	/* No physical size, or one that is not whole logical sectors: the logical sector alone. */
+	if (ioctl(f->fd, BLKPBSZGET, physical) || *physical < f->sector || *physical % f->sector || *physical > 1u << 20)
+		*physical = f->sector;
+	return 0;
+}
+
+int scan_repair_device(const struct device *dev, unsigned long rdev, const struct scan_result *r,
+		       struct repair_result *res)
+{
+	struct repair_fd f = { .fd = -1 };
+	struct repair_io io = { .read = fd_read, .write = fd_write, .ctx = &f, .stop = poll_wait_interrupted };
+	unsigned long long bytes = 0;
+	void *buf = NULL;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	if ((err = open_for_repair(dev, rdev, &f, &res->physical_bytes)))
+		return err;
+	if (f.sector != r->sector_bytes || ioctl(f.fd, BLKGETSIZE64, &bytes)) {
+		complain(" --scan-repair: %s changed since it was scanned\n", dev->path);
+		close(f.fd);
+		return ENODEV;
+	}
+	if ((err = posix_memalign(&buf, 4096, res->physical_bytes))) {
+		close(f.fd);
+		return err;
+	}
+	io.buf = buf;
+	io.sector_bytes = f.sector;
+	io.per_physical = res->physical_bytes / f.sector;
+	io.sectors = bytes / f.sector;
+	poll_wait_begin();
+	err = scan_repair_run(&io, r->bad, r->nbad, res);
+	poll_wait_end();
+	free(buf);
+	close(f.fd);
+	for (size_t i = 0; !err && i < res->n; i++)
+		if (res->e[i].outcome == REPAIR_STILL_UNREADABLE)
+			err = EIO;
+	return err;
+}
