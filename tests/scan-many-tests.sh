@@ -25,6 +25,8 @@ suite="scan-many"
 . "$here/lib.sh"
 # shellcheck source=tests/tools/faulty-disk.sh
 . "$here/tools/faulty-disk.sh"
+# shellcheck source=tests/tools/scan-suite.sh
+. "$here/tools/scan-suite.sh"
 
 if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
 	echo "skip scan-many: needs root and losetup"
@@ -44,17 +46,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-settle() { command -v udevadm > /dev/null && udevadm settle 2> /dev/null; true; }
-loop_up() { losetup --direct-io=on --sector-size 512 --show -f "$1" && settle; }
-reads() { awk '{ print $1 }' "/sys/block/${1#/dev/}/stat"; }
-bytes_read() { echo $(($(awk '{ print $3 }' "/sys/block/${1#/dev/}/stat") * 512)); }
-check() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got:    $2" "wanted: $3"; fi; }
-scan() {
-	local stem=$1
-	shift
-	"$H" "$@" > "$out/$stem.out" 2> "$out/$stem.err"
-	rc=$?
-}
 # jall FILE EXPR: EXPR over the JSON document's devices (d: the list), in Python.
 jall() {
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["devices"]; print(eval(sys.argv[2]))' "$1" "$2" 2>&1

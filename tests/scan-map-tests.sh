@@ -19,12 +19,11 @@ suite="scan-map"
 . "$here/lib.sh"
 # shellcheck source=tests/tools/faulty-disk.sh
 . "$here/tools/faulty-disk.sh"
+# shellcheck source=tests/tools/scan-suite.sh
+. "$here/tools/scan-suite.sh"
 
 rm -rf "$out"
 mkdir -p "$out"
-
-# check NAME GOT WANT
-check() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got:    $2" "wanted: $3"; fi; }
 
 # --- the format's pure parts ---
 if cc -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$here/../ops/block" -o "$out/unit" "$here/unit/scan_map_unit.c" \
@@ -49,19 +48,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-settle() { command -v udevadm > /dev/null && udevadm settle 2> /dev/null; true; }
-loop_up() { losetup --direct-io=on --sector-size 512 --show -f "$@" && settle; }
-disk_up() { faulty_disk_up "$@" && settle && : > "$FAULTY_LOG"; }
-reads() { awk '{ print $1 }' "/sys/block/${1#/dev/}/stat"; }
-jget() {
-	python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["devices"][0]["surface_scan"]; print(eval(sys.argv[2]))' "$1" "$2" 2>&1
-}
-scan() {
-	local stem=$1
-	shift
-	"$H" "$@" > "$out/$stem.out" 2> "$out/$stem.err"
-	rc=$?
-}
 # first_read: the first LBA the faulty disk's log shows read; low_reads LBA: the reads below LBA.
 first_read() { awk '$1 == "read" { print $4; exit }' "$FAULTY_LOG"; }
 low_reads() { awk -v lba="$1" '$1 == "read" && $4 < lba { n++ } END { print n + 0 }' "$FAULTY_LOG"; }

@@ -18,6 +18,8 @@ suite="scan-picture"
 . "$here/lib.sh"
 # shellcheck source=tests/tools/faulty-disk.sh
 . "$here/tools/faulty-disk.sh"
+# shellcheck source=tests/tools/scan-suite.sh
+. "$here/tools/scan-suite.sh"
 
 if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
 	echo "skip scan-picture: needs root and losetup"
@@ -34,17 +36,6 @@ cleanup() {
 	faulty_disk_down
 }
 trap cleanup EXIT INT TERM HUP
-
-settle() { command -v udevadm > /dev/null && udevadm settle 2> /dev/null; true; }
-disk_up() { faulty_disk_up "$@" && settle && : > "$FAULTY_LOG"; }
-reads() { awk '{ print $1 }' "/sys/block/${1#/dev/}/stat"; }
-check() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got:    $2" "wanted: $3"; fi; }
-scan() {
-	local stem=$1
-	shift
-	"$H" "$@" > "$out/$stem.out" 2> "$out/$stem.err"
-	rc=$?
-}
 
 # pic SVG JSON EXPR: EXPR in Python over the picture's cells (a list of (lba, class)), its legend (a
 # dict class: count), the JSON's surface_scan object s (JSON may be -) and bad, the LBAs of BAD (a

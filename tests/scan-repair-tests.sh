@@ -15,6 +15,8 @@ suite="scan-repair"
 . "$here/lib.sh"
 # shellcheck source=tests/tools/faulty-disk.sh
 . "$here/tools/faulty-disk.sh"
+# shellcheck source=tests/tools/scan-suite.sh
+. "$here/tools/scan-suite.sh"
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -28,17 +30,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-settle() { command -v udevadm > /dev/null && udevadm settle 2> /dev/null; true; }
-check() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got:    $2" "wanted: $3"; fi; }
-scan() {
-	local stem=$1
-	shift
-	"$H" "$@" > "$out/$stem.out" 2> "$out/$stem.err"
-	rc=$?
-}
-jget() {
-	python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["devices"][0]["surface_scan"]; print(eval(sys.argv[2]))' "$1" "$2" 2>&1
-}
 # fill IMAGE MB: each 512-byte sector holds its LBA (8 bytes, little-endian) 64 times over.
 fill() {
 	python3 -c 'import struct, sys

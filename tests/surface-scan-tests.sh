@@ -16,6 +16,8 @@ suite="surface-scan"
 . "$here/lib.sh"
 # shellcheck source=tests/tools/faulty-disk.sh
 . "$here/tools/faulty-disk.sh"
+# shellcheck source=tests/tools/scan-suite.sh
+. "$here/tools/scan-suite.sh"
 
 if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
 	echo "skip surface-scan: needs root and losetup"
@@ -32,34 +34,8 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM HUP
 
-# settle: udev's probes of a new device done (where udev runs), so that no read but hdparm's is
-# counted or logged after it.
-settle() { command -v udevadm > /dev/null && udevadm settle 2> /dev/null; true; }
 # loop_up IMAGE SECTOR_BYTES: a loop device with direct I/O over IMAGE; its path on stdout.
 loop_up() { losetup --direct-io=on --sector-size "$2" --show -f "$1" && settle; }
-# disk_up ARGS...: faulty_disk_up ARGS, udev's reads of it done and out of its log.
-disk_up() { faulty_disk_up "$@" && settle && : > "$FAULTY_LOG"; }
-
-# reads DEV: the number of reads the device completed (the first field of its stat);
-# bytes_read DEV: the bytes it read (the third, in 512-byte units whatever the sector size).
-reads() { awk '{ print $1 }' "/sys/block/${1#/dev/}/stat"; }
-bytes_read() { echo $(($(awk '{ print $3 }' "/sys/block/${1#/dev/}/stat") * 512)); }
-
-# jget FILE EXPR: EXPR of the first device's surface_scan object, in Python (s is the object).
-jget() {
-	python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["devices"][0]["surface_scan"]; print(eval(sys.argv[2]))' "$1" "$2" 2>&1
-}
-
-# check NAME GOT WANT
-check() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got:    $2" "wanted: $3"; fi; }
-
-# scan STEM ARGS...: hdparm ARGS; rc, $out/STEM.out and STEM.err.
-scan() {
-	local stem=$1
-	shift
-	"$H" "$@" > "$out/$stem.out" 2> "$out/$stem.err"
-	rc=$?
-}
 
 # --- a 64 MiB disk of 512-byte sectors: 131072 sectors, 512 blocks ---
 truncate -s 64M "$out/img512"

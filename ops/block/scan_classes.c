@@ -52,8 +52,7 @@ void scan_result_free(struct scan_result *r)
 	r->nbad = r->nslow = 0;
 }
 
-/* list (holding n of *cap, of size bytes each) with room for one more: list itself or moved; NULL: no memory. */
-static void *grow(void *list, size_t n, size_t *cap, size_t size)
+void *scan_grow(void *list, size_t n, size_t *cap, size_t size)
 {
 	void *bigger;
 
@@ -86,7 +85,7 @@ int scan_note_block(struct scan_result *r, uint64_t lba, uint32_t sectors, doubl
 			last->worst_ms = ms;
 		return 0;
 	}
-	slow = grow(r->slow, r->nslow, &r->slow_cap, sizeof(*r->slow));
+	slow = scan_grow(r->slow, r->nslow, &r->slow_cap, sizeof(*r->slow));
 	if (!slow)
 		return ENOMEM;
 	r->slow = slow;
@@ -115,7 +114,7 @@ int scan_search(struct scan_result *r, uint64_t lba, uint32_t sectors, scan_read
 			*at = s;
 			return err;
 		}
-		bad = grow(r->bad, r->nbad, &r->bad_cap, sizeof(*r->bad));
+		bad = scan_grow(r->bad, r->nbad, &r->bad_cap, sizeof(*r->bad));
 		if (!bad)
 			return ENOMEM;
 		r->bad = bad;

@@ -50,6 +50,9 @@ struct scan_result {
 	void *counted_ctx;
 };
 
+/* list (holding n of *cap, of size bytes each) with room for one more: list itself or moved; NULL: no memory (list left as it was). */
+void *scan_grow(void *list, size_t n, size_t *cap, size_t size);
+
 /* The class of a block read in ms. */
 enum scan_class scan_class_of(double ms);
 

@@ -271,22 +271,9 @@ void scan_restore_block(struct scan_result *r, uint64_t lba, uint32_t sectors, e
 		r->counted(r->counted_ctx, lba, sectors, c);
 }
 
-/* list (n of *cap, size bytes each) with room for one more; NULL: no memory (list left as it was). */
-static void *room(void *list, size_t n, size_t *cap, size_t size)
-{
-	void *bigger;
-
-	if (list && n < *cap)
-		return list;
-	bigger = realloc(list, (*cap ? *cap * 2 : 64) * size);
-	if (bigger)
-		*cap = *cap ? *cap * 2 : 64;
-	return bigger;
-}
-
 int scan_restore_bad(struct scan_result *r, uint64_t lba)
 {
-	uint64_t *bad = room(r->bad, r->nbad, &r->bad_cap, sizeof(*r->bad));
+	uint64_t *bad = scan_grow(r->bad, r->nbad, &r->bad_cap, sizeof(*r->bad));
 
 	if (!bad)
 		return ENOMEM;
@@ -303,7 +290,7 @@ int scan_restore_slow(struct scan_result *r, const struct scan_region *slow)
 		r->slow[r->nslow - 1] = *slow;
 		return 0;
 	}
-	list = room(r->slow, r->nslow, &r->slow_cap, sizeof(*r->slow));
+	list = scan_grow(r->slow, r->nslow, &r->slow_cap, sizeof(*r->slow));
 	if (!list)
 		return ENOMEM;
 	r->slow = list;
