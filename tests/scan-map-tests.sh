@@ -39,11 +39,12 @@ if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
 	echo "end of suite"
 	exit 0
 fi
-loops=() mounts=()
+loops=() mounts=() nodes=()
 cleanup() {
 	local l
 	for l in "${loops[@]}"; do losetup -d "$l" 2> /dev/null; done
 	for l in "${mounts[@]}"; do umount "$l" 2> /dev/null; done
+	rm -f "${nodes[@]}"
 	faulty_disk_down
 }
 trap cleanup EXIT
@@ -52,7 +53,7 @@ trap 'exit 1' INT TERM HUP
 settle() { command -v udevadm > /dev/null && udevadm settle 2> /dev/null; true; }
 loop_up() { losetup --direct-io=on --sector-size 512 --show -f "$@" && settle; }
 disk_up() { faulty_disk_up "$@" && settle && : > "$FAULTY_LOG"; }
-reads() { awk '{ print $1 }' "/sys/block/${1#/dev/}/stat"; }
+reads() { awk '{ print $1 }' "/sys/class/block/${1#/dev/}/stat"; }
 jget() {
 	python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["devices"][0]["surface_scan"]; print(eval(sys.argv[2]))' "$1" "$2" 2>&1
 }
@@ -101,6 +102,27 @@ else
 	refused "a map of another disk of the same size" "$db" --scan-range 0+4096 --scan-map "$out/a.map"
 	want_err="a map of a disk of 16384 sectors of 512 bytes, not 8192 of 512"
 	refused "a map of the same file, another size" "$dc" --scan-range 0+4096 --scan-map "$out/a.map"
+	# Two partitions of one size on one disk: a map of the first is not the second's.
+	truncate -s 8M "$out/p.img"
+	# partx and mknod where no udev makes the nodes (as partition-tests.sh does).
+	part_node() {
+		local name=${dp#/dev/}
+		partx -a "$dp" 2> /dev/null
+		until_true 3 test -e "/sys/block/$name/${name}p$1/dev" || return 1
+		[ -b "${dp}p$1" ] && return 0
+		# shellcheck disable=SC2046 # major and minor
+		mknod "${dp}p$1" b $(tr ':' ' ' < "/sys/block/$name/${name}p$1/dev") && nodes+=("${dp}p$1")
+	}
+	dp=""
+	if command -v sfdisk > /dev/null && command -v partx > /dev/null &&
+		printf 'label: dos\nstart=2048, size=4096\nstart=6144, size=4096\n' | sfdisk -q "$out/p.img" &&
+		dp=$(loop_up -P "$out/p.img") && loops+=("$dp") && part_node 1 && part_node 2; then
+		"$H" --surface-scan --scan-map "$out/p1.map" "${dp}p1" > /dev/null 2>&1
+		want_err="a map of another disk (its partition is \"1 at 2048\", this disk's \"2 at 6144\")"
+		refused "a map of a partition of the same size on the same disk" "${dp}p2" --scan-map "$out/p1.map"
+	else
+		bad "a loop device with two partitions (sfdisk, losetup -P)" "$dp"
+	fi
 	want_err="a map of LBA 0 to 4095, not 0 to 4096"
 	refused "a map of another range" "$da" --scan-range 0-4096 --scan-map "$out/a.map"
 	want_err="a map of LBA 0 to 4095, not 0 to 16383"
