@@ -242,13 +242,14 @@ for sig in INT TERM HUP; do
 done
 faulty_disk_down
 
-# SIGKILL once the map holds a checkpoint past its start (one every 3 s: the disk reads 100 ms slower
-# here, the scan takes 4 s at least): the same command again reads from that checkpoint on (a few
-# blocks again, none taken as read that was not), and the whole is exact.
+# SIGKILL once the map holds a checkpoint past its start (one every 3 s: here blocks 2 to 14 read
+# 100 ms slower, 16 to 30 300 ms: the first checkpoint comes near block 20, 3 s at least before the
+# end): the same command again reads from that checkpoint on (a few blocks again, none taken as
+# read that was not), and the whole is exact.
 mkdir -p "$out/fKILL"
 rm -f "$out/KILL.map"
 # shellcheck disable=SC2046 # slows' words
-if disk_up "$out/fKILL" 4 "${bads[@]}" $(slows 100) 2> "$out/fKILL.err"; then
+if disk_up "$out/fKILL" 4 "${bads[@]}" $(slows 100) --slow 4096+3840:300 2> "$out/fKILL.err"; then
 	"$H" --json --surface-scan --scan-map "$out/KILL.map" "$FAULTY_DEV" > /dev/null 2>&1 &
 	pid=$!
 	past_start() { [ "$(last_checkpoint "$out/KILL.map" 2> /dev/null)" -gt 0 ] 2> /dev/null; }
