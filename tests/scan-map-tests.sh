@@ -232,10 +232,10 @@ for sig in INT TERM HUP; do
 	check "SIG$sig: exit 4, stderr says where it stopped and how to go on" \
 		"$rc1 $(grep -c "^ --scan-map $out/$sig.map: kept, every block read before LBA $at in it; the same command again reads the rest$" "$out/first$sig.err")" \
 		"4 1"
-	check "SIG$sig: the map's last checkpoint is where the scan stopped" "$(last_checkpoint "$out/$sig.map")" "$at"
+	check "SIG$sig: the map's last checkpoint is where the scan stopped" "$(last_checkpoint "$out/$sig.map")" "${at:-(no stop said)}"
 	: > "$FAULTY_LOG"
 	scan "again$sig" --json --surface-scan --scan-map "$out/$sig.map" "$FAULTY_DEV"
-	check "SIG$sig then again: the first read is at LBA $at, none below it" "$(first_read) $(low_reads "$at")" "$at 0"
+	check "SIG$sig then again: the first read is at LBA $at, none below it" "$(first_read) $(low_reads "$at")" "${at:-(no stop said)} 0"
 	check "SIG$sig then again: stderr says where it goes on from" \
 		"$(grep -c "^ --scan-map $out/$sig.map: $((at / 256)) of 32 blocks read before; going on from LBA $at$" "$out/again$sig.err")" 1
 	whole_range "$sig"
@@ -264,7 +264,8 @@ if disk_up "$out/fKILL" 4 "${bads[@]}" $(slows 100) --slow 4096+3840:300 2> "$ou
 	else
 		bad "SIGKILL after a checkpoint: killed before the end" "exit $rc1, checkpoint $at"
 	fi
-	check "SIGKILL then again: the first read is at the checkpoint's LBA, none below it" "$(first_read) $(low_reads "$at")" "$at 0"
+	check "SIGKILL then again: the first read is at the checkpoint's LBA, none below it" "$(first_read) $(low_reads "$at")" \
+		"${at:-(no checkpoint)} 0"
 	whole_range KILL
 	faulty_disk_down
 else
