@@ -240,6 +240,18 @@ for sig in INT TERM HUP; do
 		"$(grep -c "^ --scan-map $out/$sig.map: $((at / 256)) of 32 blocks read before; going on from LBA $at$" "$out/again$sig.err")" 1
 	whole_range "$sig"
 done
+# A map whose runs already named as many unreadable sectors as --scan-errors-max: nothing more read.
+# The first run stops at its fourth (257, in block 1): block 1, cut short, is not kept; block 0 is,
+# with 0 and 255.
+if [ -n "$FAULTY_DEV" ]; then
+	rm -f "$out/max.map"
+	"$H" --surface-scan --scan-errors-max 4 --scan-map "$out/max.map" "$FAULTY_DEV" > /dev/null 2>&1
+	: > "$FAULTY_LOG"
+	scan max --json --surface-scan --scan-errors-max 2 --scan-map "$out/max.map" "$FAULTY_DEV"
+	check "--scan-errors-max 2 with a map that holds 2 unreadable LBAs: nothing read, exit 5, stderr says so" \
+		"$rc $(grep -c '^read ' "$FAULTY_LOG") $(jget "$out/max.out" '(s["unreadable_lbas"], s["blocks_read"], s["completed"])') $(grep -c '^ --surface-scan: stopped after 2 unreadable sectors (--scan-errors-max), before LBA 256$' "$out/max.err")" \
+		"5 0 ([0, 255], 1, False) 1"
+fi
 faulty_disk_down
 
 # SIGKILL once the map holds a checkpoint past its start (one every 3 s: here blocks 2 to 14 read
