@@ -38,11 +38,12 @@ if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
 	echo "end of suite"
 	exit 0
 fi
-loops=() mounts=()
+loops=() mounts=() nodes=()
 cleanup() {
 	local l
 	for l in "${loops[@]}"; do losetup -d "$l" 2> /dev/null; done
 	for l in "${mounts[@]}"; do umount "$l" 2> /dev/null; done
+	rm -f "${nodes[@]}"
 	faulty_disk_down
 }
 trap cleanup EXIT
@@ -87,6 +88,27 @@ else
 	refused "a map of another disk of the same size" "$db" --scan-range 0+4096 --scan-map "$out/a.map"
 	want_err="a map of a disk of 16384 sectors of 512 bytes, not 8192 of 512"
 	refused "a map of the same file, another size" "$dc" --scan-range 0+4096 --scan-map "$out/a.map"
+	# Two partitions of one size on one disk: a map of the first is not the second's.
+	truncate -s 8M "$out/p.img"
+	# partx and mknod where no udev makes the nodes (as partition-tests.sh does).
+	part_node() {
+		local name=${dp#/dev/}
+		partx -a "$dp" 2> /dev/null
+		until_true 3 test -e "/sys/block/$name/${name}p$1/dev" || return 1
+		[ -b "${dp}p$1" ] && return 0
+		# shellcheck disable=SC2046 # major and minor
+		mknod "${dp}p$1" b $(tr ':' ' ' < "/sys/block/$name/${name}p$1/dev") && nodes+=("${dp}p$1")
+	}
+	dp=""
+	if command -v sfdisk > /dev/null && command -v partx > /dev/null &&
+		printf 'label: dos\nstart=2048, size=4096\nstart=6144, size=4096\n' | sfdisk -q "$out/p.img" &&
+		dp=$(loop_up -P "$out/p.img") && loops+=("$dp") && part_node 1 && part_node 2; then
+		"$H" --surface-scan --scan-map "$out/p1.map" "${dp}p1" > /dev/null 2>&1
+		want_err="a map of another disk (its partition is \"1 at 2048\", this disk's \"2 at 6144\")"
+		refused "a map of a partition of the same size on the same disk" "${dp}p2" --scan-map "$out/p1.map"
+	else
+		bad "a loop device with two partitions (sfdisk, losetup -P)" "$dp"
+	fi
 	want_err="a map of LBA 0 to 4095, not 0 to 4096"
 	refused "a map of another range" "$da" --scan-range 0-4096 --scan-map "$out/a.map"
 	want_err="a map of LBA 0 to 4095, not 0 to 16383"
@@ -196,23 +218,36 @@ for sig in INT TERM HUP; do
 	check "SIG$sig: exit 4, stderr says where it stopped and how to go on" \
 		"$rc1 $(grep -c "^ --scan-map $out/$sig.map: kept, every block read before LBA $at in it; the same command again reads the rest$" "$out/first$sig.err")" \
 		"4 1"
-	check "SIG$sig: the map's last checkpoint is where the scan stopped" "$(last_checkpoint "$out/$sig.map")" "$at"
+	check "SIG$sig: the map's last checkpoint is where the scan stopped" "$(last_checkpoint "$out/$sig.map")" "${at:-(no stop said)}"
 	: > "$FAULTY_LOG"
 	scan "again$sig" --json --surface-scan --scan-map "$out/$sig.map" "$FAULTY_DEV"
-	check "SIG$sig then again: the first read is at LBA $at, none below it" "$(first_read) $(low_reads "$at")" "$at 0"
+	check "SIG$sig then again: the first read is at LBA $at, none below it" "$(first_read) $(low_reads "$at")" "${at:-(no stop said)} 0"
 	check "SIG$sig then again: stderr says where it goes on from" \
 		"$(grep -c "^ --scan-map $out/$sig.map: $((at / 256)) of 32 blocks read before; going on from LBA $at$" "$out/again$sig.err")" 1
 	whole_range "$sig"
 done
+# A map whose runs already named as many unreadable sectors as --scan-errors-max: nothing more read.
+# The first run stops at its fourth (257, in block 1): block 1, cut short, is not kept; block 0 is,
+# with 0 and 255.
+if [ -n "$FAULTY_DEV" ]; then
+	rm -f "$out/max.map"
+	"$H" --surface-scan --scan-errors-max 4 --scan-map "$out/max.map" "$FAULTY_DEV" > /dev/null 2>&1
+	: > "$FAULTY_LOG"
+	scan max --json --surface-scan --scan-errors-max 2 --scan-map "$out/max.map" "$FAULTY_DEV"
+	check "--scan-errors-max 2 with a map that holds 2 unreadable LBAs: nothing read, exit 5, stderr says so" \
+		"$rc $(grep -c '^read ' "$FAULTY_LOG") $(jget "$out/max.out" '(s["unreadable_lbas"], s["blocks_read"], s["completed"])') $(grep -c '^ --surface-scan: stopped after 2 unreadable sectors (--scan-errors-max), before LBA 256$' "$out/max.err")" \
+		"5 0 ([0, 255], 1, False) 1"
+fi
 faulty_disk_down
 
-# SIGKILL once the map holds a checkpoint past its start (one every 3 s: the disk reads 100 ms slower
-# here, the scan takes 4 s at least): the same command again reads from that checkpoint on (a few
-# blocks again, none taken as read that was not), and the whole is exact.
+# SIGKILL once the map holds a checkpoint past its start (one every 3 s: here blocks 2 to 14 read
+# 100 ms slower, 16 to 30 300 ms: the first checkpoint comes near block 20, 3 s at least before the
+# end): the same command again reads from that checkpoint on (a few blocks again, none taken as
+# read that was not), and the whole is exact.
 mkdir -p "$out/fKILL"
 rm -f "$out/KILL.map"
 # shellcheck disable=SC2046 # slows' words
-if disk_up "$out/fKILL" 4 "${bads[@]}" $(slows 100) 2> "$out/fKILL.err"; then
+if disk_up "$out/fKILL" 4 "${bads[@]}" $(slows 100) --slow 4096+3840:300 2> "$out/fKILL.err"; then
 	"$H" --json --surface-scan --scan-map "$out/KILL.map" "$FAULTY_DEV" > /dev/null 2>&1 &
 	pid=$!
 	past_start() { [ "$(last_checkpoint "$out/KILL.map" 2> /dev/null)" -gt 0 ] 2> /dev/null; }
@@ -227,7 +262,8 @@ if disk_up "$out/fKILL" 4 "${bads[@]}" $(slows 100) 2> "$out/fKILL.err"; then
 	else
 		bad "SIGKILL after a checkpoint: killed before the end" "exit $rc1, checkpoint $at"
 	fi
-	check "SIGKILL then again: the first read is at the checkpoint's LBA, none below it" "$(first_read) $(low_reads "$at")" "$at 0"
+	check "SIGKILL then again: the first read is at the checkpoint's LBA, none below it" "$(first_read) $(low_reads "$at")" \
+		"${at:-(no checkpoint)} 0"
 	whole_range KILL
 	faulty_disk_down
 else
@@ -263,16 +299,26 @@ if disk_up "$out/f2" 4 --slow 0+8192:20 2> "$out/f2.err"; then
 	"$H" --json --surface-scan --scan-map "$out/two.map" "$FAULTY_DEV" > "$out/one.out" 2> "$out/one.err" &
 	pid=$!
 	until_true 30 grep -q '^read [0-9]* [0-9]* 1024 ' "$FAULTY_LOG"
+	# The disk held (its server stopped): a second copy that read would wait in its first read.
 	kill -STOP "$FAULTY_PID"
-	n=$(grep -c '^read ' "$FAULTY_LOG")
-	scan second --surface-scan --scan-map "$out/two.map" "$FAULTY_DEV"
-	check "a second copy on the same map: refused, one line, nothing read" \
-		"$rc $(cat "$out/second.err") $(grep -c '^read ' "$FAULTY_LOG")" \
-		"16  --scan-map $out/two.map: in use by another scan (it is locked): refused, nothing was read $n"
+	"$H" --surface-scan --scan-map "$out/two.map" "$FAULTY_DEV" > "$out/second.out" 2> "$out/second.err" &
+	pid2=$!
+	second_gone() { ! kill -0 "$pid2" 2> /dev/null; }
+	if until_true 10 second_gone; then
+		wait "$pid2"
+		rc=$?
+	else
+		rc="still running"
+	fi
 	kill -CONT "$FAULTY_PID"
+	check "a second copy on the same map: refused at once, one line" "$rc $(cat "$out/second.err")" \
+		"16  --scan-map $out/two.map: in use by another scan (it is locked): refused, nothing was read"
 	wait "$pid"
-	check "the first copy goes on to the end, undisturbed" \
-		"$? $(jget "$out/one.out" '(s["blocks_read"], s["completed"])') $(last_checkpoint "$out/two.map")" "0 (32, True) 8192"
+	rc=$?
+	wait "$pid2" 2> /dev/null
+	check "the first copy goes on to the end, undisturbed; the disk read 32 blocks, the second copy none" \
+		"$rc $(jget "$out/one.out" '(s["blocks_read"], s["completed"])') $(last_checkpoint "$out/two.map") $(grep -c '^read ' "$FAULTY_LOG")" \
+		"0 (32, True) 8192 32"
 	faulty_disk_down
 else
 	bad "the faulty disk comes up (two copies)" "$(cat "$out/f2.err")"

@@ -76,6 +76,15 @@ static void identity_now(struct device *dev, const struct scan_result *r, uint64
 		if (sysfs_read_line(dir, "backing_file", id->backing, sizeof(id->backing)) != 0)
 			id->backing[0] = '\0';
 	}
+	/* Two partitions of one size on one disk: their number and start tell them apart. */
+	if (fstat(dev->fd, &st) == 0) {
+		char number[8], start[24];
+
+		snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+		if (sysfs_read_line(dir, "partition", number, sizeof(number)) == 0 &&
+		    sysfs_read_line(dir, "start", start, sizeof(start)) == 0)
+			snprintf(id->partition, sizeof(id->partition), "%s at %s", number, start);
+	}
 	id->sectors = sectors;
 	id->sector_bytes = r->sector_bytes;
 	id->first_lba = r->first_lba;

@@ -12,12 +12,12 @@
 #include "scan_map_format.h"
 
 /* The header's lines after the first: the text fields, then the numbers. */
-enum { F_MODEL, F_SERIAL, F_WWID, F_BACKING, F_TEXTS };
-static const char *const text_keys[F_TEXTS] = { "model", "serial", "wwid", "backing" };
+enum { F_MODEL, F_SERIAL, F_WWID, F_BACKING, F_PARTITION, F_TEXTS };
+static const char *const text_keys[F_TEXTS] = { "model", "serial", "wwid", "backing", "partition" };
 
 static char *text_field(struct scan_map_id *id, int f)
 {
-	char *const fields[F_TEXTS] = { id->model, id->serial, id->wwid, id->backing };
+	char *const fields[F_TEXTS] = { id->model, id->serial, id->wwid, id->backing, id->partition };
 
 	return fields[f];
 }
@@ -25,7 +25,8 @@ static char *text_field(struct scan_map_id *id, int f)
 static size_t text_size(int f)
 {
 	static const struct scan_map_id id;
-	const size_t sizes[F_TEXTS] = { sizeof(id.model), sizeof(id.serial), sizeof(id.wwid), sizeof(id.backing) };
+	const size_t sizes[F_TEXTS] = { sizeof(id.model), sizeof(id.serial), sizeof(id.wwid), sizeof(id.backing),
+					sizeof(id.partition) };
 
 	return sizes[f];
 }

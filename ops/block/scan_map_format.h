@@ -27,6 +27,7 @@
 /* What a map is of: the disk as the kernel names it, its size and the range. */
 struct scan_map_id {
 	char model[64], serial[96], wwid[48], backing[256];	/* "": none */
+	char partition[48];	/* a partition's number and first sector on its disk ("2 at 2048"); "": a whole disk */
 	uint64_t sectors;
 	unsigned int sector_bytes;
 	uint64_t first_lba, last_lba;

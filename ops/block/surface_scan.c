@@ -174,6 +174,11 @@ static int scan_range(struct scan_io *io, struct scan_result *r, uint64_t errors
 	int err = 0;
 
 	status_begin(&st, show);
+	/* A resumed scan (--scan-map) whose earlier runs already reached the limit reads nothing more. */
+	if (errors_max && r->nbad >= errors_max && r->next_lba <= r->last_lba) {
+		stop->at_max = true;
+		stop->at = r->next_lba;
+	}
 	poll_wait_begin();
 	for (uint64_t lba = r->next_lba; lba <= r->last_lba && !err && !stop->at_max; lba = r->next_lba) {
 		uint64_t left = r->last_lba - lba + 1;

@@ -10,10 +10,10 @@ loop_up() { losetup --direct-io=on --sector-size 512 --show -f "$@" && settle; }
 # disk_up ARGS...: faulty_disk_up ARGS, udev's reads of it done and out of its log.
 disk_up() { faulty_disk_up "$@" && settle && : > "$FAULTY_LOG"; }
 
-# reads DEV: the number of reads the device completed (the first field of its stat);
-# bytes_read DEV: the bytes it read (the third, in 512-byte units whatever the sector size).
-reads() { awk '{ print $1 }' "/sys/block/${1#/dev/}/stat"; }
-bytes_read() { echo $(($(awk '{ print $3 }' "/sys/block/${1#/dev/}/stat") * 512)); }
+# reads DEV: the number of reads the device (a partition too) completed (the first field of its
+# stat); bytes_read DEV: the bytes it read (the third, in 512-byte units whatever the sector size).
+reads() { awk '{ print $1 }' "/sys/class/block/${1#/dev/}/stat"; }
+bytes_read() { echo $(($(awk '{ print $3 }' "/sys/class/block/${1#/dev/}/stat") * 512)); }
 
 # jget FILE EXPR: EXPR of the first device's surface_scan object, in Python (s is the object).
 jget() {

@@ -30,7 +30,7 @@ static void test_header(void)
 	struct scan_map_id back, other;
 	size_t len = scan_map_header(&disk, buf, sizeof(buf)), at = 0;
 	static const char want[] = "hdparm scan map 1\nmodel WDC WD20EARS-00MVWB0\nserial WD-WCAZA1234567\n"
-				   "wwid naa.50014ee2b1234567\nbacking \nsectors 3907029168\nsector_bytes 512\n"
+				   "wwid naa.50014ee2b1234567\nbacking \npartition \nsectors 3907029168\nsector_bytes 512\n"
 				   "first_lba 0\nlast_lba 3907029167\nblock_sectors 256\nblocks 15261833\nclasses\n";
 
 	/* 3907029168 sectors / 256 = 15261832.69: 15261833 blocks, the last one shorter. */
@@ -40,7 +40,7 @@ static void test_header(void)
 	result("header: a file of someone else's is not a map", !scan_map_parse_header("hello\n", 6, &back, &at));
 	result("header: cut short is not a map", !scan_map_parse_header(buf, len - 1, &back, &at));
 	buf[strlen("hdparm scan map 1\nmodel WDC WD20EARS-00MVWB0\nserial WD-WCAZA1234567\nwwid naa.50014ee2b1234567\n"
-		   "backing \nsectors 3907029168\nsector_bytes 512\nfirst_lba 0\nlast_lba 3907029167\nblock_sectors 256\n"
+		   "backing \npartition \nsectors 3907029168\nsector_bytes 512\nfirst_lba 0\nlast_lba 3907029167\nblock_sectors 256\n"
 		   "blocks 1526183")] = '2';
 	result("header: a block count that does not fit the range is not ours", !scan_map_parse_header(buf, len, &back, &at));
 	other = disk;
