@@ -14,7 +14,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$1
 shift
 want=" $* "
-alone=" loop-tests.sh partition-tests.sh timing-tests.sh iodepth-tests.sh erase-proof-tests.sh erase-together-tests.sh faulty-disk-tests.sh surface-scan-tests.sh scan-picture-tests.sh scan-map-tests.sh scan-many-tests.sh scan-repair-tests.sh ansible-tests.sh "
+alone=" loop-tests.sh partition-tests.sh timing-tests.sh iodepth-tests.sh erase-proof-tests.sh erase-together-tests.sh faulty-disk-tests.sh ansible-tests.sh "
+# The surface scan's suites: loop devices and faulty disks of their own, their reads held by
+# stopping the disk rather than timed: one after another in a lane of their own.
+scan_alone=" surface-scan-tests.sh scan-picture-tests.sh scan-map-tests.sh scan-many-tests.sh scan-repair-tests.sh "
 field() { awk -F ' [|] ' -v n="$2" '{ print $n }' <<< "$1"; }
 
 # one NAME FILE EXPR SUITE: the mutant's line in $out/mutant-NAME.result.
@@ -44,11 +47,12 @@ one() {
 	rm -rf "$tree"
 }
 
-# Three lanes at once: the mutants of the suites that must run alone, one after another (they
-# mostly wait: the faulty disk's slow reads); idle's, one after another (its timeouts); and beside
-# them the others, two at a time.
+# Four lanes at once: the mutants of the suites that must run alone, one after another (they
+# mostly wait: the faulty disk's slow reads); the surface scan's, one after another; idle's, one
+# after another (its timeouts); and beside them the others, two at a time.
 names=()
 alone_lane=()
+scan_lane=()
 idle_lane=()
 double_lane=()
 while IFS= read -r line; do
@@ -61,16 +65,19 @@ while IFS= read -r line; do
 		idle_lane+=("$line")
 	elif [[ "$alone" == *" $suite "* ]]; then
 		alone_lane+=("$line")
+	elif [[ "$scan_alone" == *" $suite "* ]]; then
+		scan_lane+=("$line")
 	else
 		double_lane+=("$line")
 	fi
 done < "$top/tests/mutants/list"
 run_line() { one "$(field "$1" 1)" "$(field "$1" 2)" "$(field "$1" 3)" "$(field "$1" 4)" < /dev/null; }
 (for line in "${alone_lane[@]}"; do run_line "$line"; done) &
+(for line in "${scan_lane[@]}"; do run_line "$line"; done) &
 (for line in "${idle_lane[@]}"; do run_line "$line"; done) &
 for line in "${double_lane[@]}"; do
-	# The two serial lanes are two jobs of the four.
-	while [ "$(jobs -rp | wc -l)" -ge 4 ]; do wait -n; done
+	# The three serial lanes are three jobs of the five.
+	while [ "$(jobs -rp | wc -l)" -ge 5 ]; do wait -n; done
 	run_line "$line" &
 done
 wait

@@ -793,10 +793,12 @@ done
 # --- --scan-picture names the disk as the kernel shows it (sysfs: the model; the serial from the
 # unit serial VPD page, as libata's SCSI translation gives it) ---
 check_true scan-picture-model-serial sh -c "
-	$H --surface-scan --scan-range 0+256 --scan-picture /tmp/p.svg /dev/sda > /tmp/p.out 2>&1 &&
-	m=\$(sed 's/ *\$//' /sys/block/sda/device/model) && [ -n \"\$m\" ] &&
-	grep -q \"model: \$m, serial: [^<]\" /tmp/p.svg && ! grep -q 'serial: not shown' /tmp/p.svg ||
-	{ cat /tmp/p.out; grep -o 'model: [^<]*' /tmp/p.svg; false; }"
+	$H --surface-scan --scan-range 0+256 --scan-picture /tmp/p.svg /dev/sda > /tmp/p.out 2>&1 || { cat /tmp/p.out; exit 1; }
+	line=\$(grep -o 'model: [^<]*' /tmp/p.svg); echo \"picture: \$line\"
+	m=\$(sed 's/^ *//; s/ *\$//' /sys/block/sda/device/model); echo \"sysfs: model \$m\"
+	ls /sys/block/sda/device/ | grep vpd
+	case \"\$line\" in \"model: \$m, serial: \"?*) ;; *) exit 1 ;; esac
+	[ ! -s /sys/block/sda/device/vpd_pg80 ] || case \"\$line\" in *'serial: not shown'*) exit 1 ;; esac"
 
 # --- --scan-verify (issue 61, item 8; helper scanverify): the disks verify their own blocks. No data
 # crosses the bus: the block layer counts no sector read (/sys/block/X/stat field 3: SG_IO and the
