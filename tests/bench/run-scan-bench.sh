@@ -57,11 +57,15 @@ zram='' hugepages=''
 cleanup() {
 	[ -n "$hugepages" ] && echo "$hugepages" > /proc/sys/vm/nr_hugepages
 	if [ -n "$zram" ]; then
-		echo 1 > "/sys/block/zram$zram/reset"
+		# udev's probe of the new device may hold it open a moment
+		for _ in $(seq 50); do echo 1 2> /dev/null > "/sys/block/zram$zram/reset" && break; sleep 0.1; done
 		echo "$zram" > /sys/class/zram-control/hot_remove
 	fi
 	if [ "$BENCH_BACKING" = memory ]; then cleanup_device; else rm -rf "$bench_tmp"; fi
 }
+# A signal ends the script after the command in flight (bash waits for it), so
+# that the device is no longer in use when it is removed.
+trap 'exit 1' INT TERM HUP
 case $BENCH_BACKING in
 memory)
 	make_device "$SIZE" 0 0 || { echo "scan bench: could not set up a loop device"; exit 1; } ;;
