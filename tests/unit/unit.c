@@ -666,6 +666,8 @@ static void test_scan_picture(void)
 	}
 	free(svg);
 	scan_cells_free(&c);
+}
+
 /* Many disks scanned at once: each disk's last status line (as surface_scan.c draws it), one line for all. */
 static void test_scan_line(void)
 {
