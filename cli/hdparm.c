@@ -342,6 +342,12 @@ static int check_scan_files(const struct parse_state *ps)
 		complain("--scan-repair: repairs one disk at a time (%d named)\n", ps->njobs);
 		return EINVAL;
 	}
+	/* The picture, written last, would replace the map (a day's scan) with itself. */
+	if (map->given && picture->given && file_same(map->str, picture->str)) {
+		complain("--scan-map %s and --scan-picture %s name the same file: refused, nothing was sent\n", map->str,
+			 picture->str);
+		return EINVAL;
+	}
 	if (map->given)
 		err = file_check_writable("--scan-map", map->str, false);
 	if (!err && picture->given)

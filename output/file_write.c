@@ -117,6 +117,34 @@ int file_check_writable(const char *option, const char *path, bool folder_ok)
 	return EINVAL;
 }
 
+/* The folder that holds path, looked at, and path's last name; false where the folder cannot be. */
+static bool folder_of(const char *path, struct stat *st, const char **name)
+{
+	const char *slash = strrchr(path, '/');
+	char folder[4096];
+
+	*name = slash ? slash + 1 : path;
+	if (!slash)
+		return stat(".", st) == 0;
+	if ((size_t)(slash - path) >= sizeof(folder))
+		return false;
+	memcpy(folder, path, (size_t)(slash - path));
+	folder[slash - path] = '\0';
+	return stat(slash == path ? "/" : folder, st) == 0;
+}
+
+bool file_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	const char *na, *nb;
+	bool ea = lstat(a, &sa) == 0, eb = lstat(b, &sb) == 0;
+
+	if (ea || eb)
+		return ea && eb && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	return folder_of(a, &sa, &na) && folder_of(b, &sb, &nb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
+	       strcmp(na, nb) == 0;
+}
+
 const char *file_strerror(int err)
 {
 	return err == FILE_NOT_REGULAR ? "not a regular file (a device node, FIFO, socket or symbolic link is left alone)"

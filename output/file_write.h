@@ -39,6 +39,12 @@ const char *file_refusal(const char *path, bool folder_ok);
  */
 int file_check_writable(const char *option, const char *path, bool folder_ok);
 
+/*
+ * Whether paths a and b name one file: the same file where both are there,
+ * else the same last name in the same folder ("x", "./x", "d/../x").
+ */
+bool file_same(const char *a, const char *b);
+
 /* strerror(err), and FILE_NOT_REGULAR's words. */
 const char *file_strerror(int err);
 

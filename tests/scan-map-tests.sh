@@ -114,6 +114,14 @@ else
 	want_err="a map of LBA 0 to 4095, not 0 to 16383"
 	refused "a map of a range, the whole disk asked" "$da" --scan-map "$out/a.map"
 	check "the map refused is left as it was" "$(md5sum < "$out/a.map")" "$sum"
+	# The picture is written last, whole, over its name: named as the map too, it would replace the map.
+	want_err="name the same file: refused"
+	refused "the map's name as the picture's too" "$da" --scan-range 0+4096 --scan-map "$out/a.map" --scan-picture "$out/a.map"
+	refused "the map's file as the picture, by another name" "$da" --scan-range 0+4096 --scan-map "$out/a.map" \
+		--scan-picture "$out/../$(basename "$out")/a.map"
+	check "the map named as the picture too is left as it was" "$(md5sum < "$out/a.map")" "$sum"
+	refused "a new map's name as the picture's too" "$da" --scan-map "$out/new.map" --scan-picture "$out/./new.map"
+	check "the new map named as the picture too: nothing made" "$(find "$out" -maxdepth 1 -name 'new.map*' | wc -l)" 0
 	echo "my notes" > "$out/notes.txt"
 	want_err="not a map of hdparm's"
 	refused "a file that is not a map" "$da" --scan-map "$out/notes.txt"

@@ -175,6 +175,18 @@ else
 	bad "the faulty disk comes up" "$(cat "$out/stuck.up")"
 fi
 
+# With --scan-map: the map is the scan's record, written before the repair: it still names the sector
+# rewritten as unreadable (a scan with it reports so without reading), and hdparm says so.
+if disk_up "$out/mapped" 1 --bad 100 --heal-on-write 2> "$out/mapped.up"; then
+	scan mapped --surface-scan --scan-map "$out/mapped.map" --scan-repair --yes-i-know-what-i-am-doing "$FAULTY_DEV"
+	check "with --scan-map: rewritten; the map still names it, and that is said" \
+		"$rc $(writes) $(grep '^bad ' "$out/mapped.map") $(cat "$out/mapped.err")" \
+		"0 100-100 bad 100  --scan-map $out/mapped.map: the map keeps the scan's findings, not the repair: it still names 1 sector unreadable that reads now; a scan with a new map reads it again"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up" "$(cat "$out/mapped.up")"
+fi
+
 # --- a mounted disk: refused before anything is read ---
 truncate -s 16M "$out/fs.img"
 if command -v mkfs.ext2 > /dev/null && mkfs.ext2 -q -F "$out/fs.img" > /dev/null 2>&1 &&

@@ -188,6 +188,19 @@ void scan_repair_text(const struct repair_result *res)
 		scan_counts_text("after", res->after);
 }
 
+void scan_repair_map_note(const struct repair_result *res, const char *map)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < res->done; i++)
+		n += res->e[i].outcome != REPAIR_STILL_UNREADABLE;
+	/* The map is the scan's record, written before the repair: a resume with it would report these as unreadable. */
+	if (n)
+		complain(" --scan-map %s: the map keeps the scan's findings, not the repair: it still names %zu sector%s"
+			 " unreadable that read%s now; a scan with a new map reads %s again\n", map, n, n == 1 ? "" : "s",
+			 n == 1 ? "s" : "", n == 1 ? "it" : "them");
+}
+
 static void lbas(const char *key, const struct repair_result *res, enum repair_outcome want, bool undone)
 {
 	json_array_begin(key);

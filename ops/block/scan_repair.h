@@ -69,6 +69,8 @@ void repair_result_free(struct repair_result *res);
 /* The repair's lines (text) and its fields of the surface_scan object (JSON). */
 void scan_repair_text(const struct repair_result *res);
 void scan_repair_json(const struct repair_result *res);
+/* With --scan-map: said on stderr where the map names as unreadable a sector that reads now. */
+void scan_repair_map_note(const struct repair_result *res, const char *map);
 
 struct device;
 /*

@@ -411,6 +411,8 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		complain(" --scan-repair: not run: the scan did not end normally\n");
 	if (repairing && repair.e)
 		scan_repair_text(&repair);
+	if (repairing && repair.e && s->v[OPT_SCAN_MAP].given)
+		scan_repair_map_note(&repair, s->v[OPT_SCAN_MAP].str);
 	say_json(&r, seconds, repairing && repair.e ? &repair : NULL);
 	if (!err && r.nbad && !repairing)
 		err = EIO;
