@@ -255,8 +255,10 @@ static bool reap(struct member *m, bool wait)
 /* m's process ended without its answer: before the gate it was killed, or it died some other way. */
 static void died_before_gate(struct member *m)
 {
-	if (m->stage == CHECKING || m->stage == READY)
+	if (m->stage == CHECKING || m->stage == READY) {
+		m->gate_reached = m->stage == READY;
 		m->stage = m->reaped && WIFSIGNALED(m->wait_status) ? DIED : REFUSED;
+	}
 }
 
 static bool shares_a_disk(const struct member *a, const struct member *b)
@@ -373,6 +375,11 @@ static void stop_at_gate(struct member *m, int n, int sig)
 	snprintf(text, sizeof(text), "stop %d not started: hdparm was interrupted by signal %d (%s) before the %s"
 		 " began, so nothing was sent to any disk\n", ECANCELED, sig, strsignal(sig), words->plural);
 	for (int i = 0; i < n; i++) {
+		/* Killed already by this same signal (a terminal's ^C reaches every process): said as the others are. */
+		if (m[i].stage == DIED && WIFSIGNALED(m[i].wait_status) && WTERMSIG(m[i].wait_status) == sig) {
+			m[i].stage = HALTED;
+			m[i].halted_by = sig;
+		}
 		if (m[i].reaped || m[i].pid <= 0)
 			continue;
 		if (m[i].stage == READY) {
