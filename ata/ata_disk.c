@@ -173,8 +173,11 @@ static void ata_pages_free(struct disk_pages *p)
  * CHECK POWER MODE's COUNT (ACS-3 7.3.2, normal outputs), decoded once for
  * -C, --metrics and the checks that must not wake a drive: 9.65's word
  * for -C (which has none for the EPC conditions 01h and 81h-83h) and the
- * state.  40h and 41h are the NV Cache power mode of ATA8-ACS: PM0, active,
- * its spindle spun down or up.
+ * state.  40h and 41h are the NV Cache power mode of ATA8-ACS: 40h with
+ * its spindle spun down, which a command that reads the media (SMART READ
+ * DATA, a setting's check) would spin up, so a standby to the checks that
+ * must not wake a drive; 41h with it spun up, active, as the standard says
+ * (issue 65 asked 41h taken as spun down too; ACS-3 says spun up).
  */
 static const struct {
 	uint8_t count;
@@ -183,7 +186,7 @@ static const struct {
 } power_counts[] = {
 	{ 0x00, "standby", DISK_POWER_STANDBY },	/* Standby_z */
 	{ 0x01, "unknown", DISK_POWER_STANDBY },	/* Standby_y */
-	{ 0x40, "NVcache_spindown", DISK_POWER_ACTIVE },
+	{ 0x40, "NVcache_spindown", DISK_POWER_STANDBY },
 	{ 0x41, "NVcache_spinup", DISK_POWER_ACTIVE },
 	{ 0x80, "idle", DISK_POWER_IDLE },
 	{ 0x81, "unknown", DISK_POWER_IDLE },	/* Idle_a */
