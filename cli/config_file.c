@@ -6,13 +6,19 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "config_file.h"
+
+/* Larger than any configuration: Debian's shipped file is 4 KiB. */
+#define CONFIG_MAX_BYTES (1024 * 1024)
 
 /* Where the parser stands. */
 struct reader {
@@ -231,43 +237,85 @@ int config_parse(const char *name, const char *text, size_t len, struct config_f
 	return rc;
 }
 
+/* What st is, where it is no configuration (NULL: a regular file of at most CONFIG_MAX_BYTES). */
+static const char *not_config(const struct stat *st)
+{
+	if (S_ISREG(st->st_mode))
+		return st->st_size > CONFIG_MAX_BYTES ? "over 1 MiB" : NULL;
+	if (S_ISDIR(st->st_mode))
+		return "a folder";
+	if (S_ISFIFO(st->st_mode))
+		return "a FIFO";
+	if (S_ISCHR(st->st_mode))
+		return "a character device";
+	if (S_ISBLK(st->st_mode))
+		return "a block device";
+	if (S_ISSOCK(st->st_mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+static int refuse(const char *path, const char *what, char *err, size_t errsize)
+{
+	snprintf(err, errsize, "%s: %s: a configuration is a regular file of at most 1 MiB", path, what);
+	return EINVAL;
+}
+
+/*
+ * A configuration is a regular file of bounded size: looked at with stat()
+ * before it is opened, since a FIFO blocks open() and a link to /dev/zero
+ * reads without end; looked at again once open (O_NONBLOCK: what was
+ * swapped in between does not block), and read no further than the bound.
+ */
 int config_load(const char *path, struct config_file *cf, char *err, size_t errsize)
 {
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0, cap = 0;
-	int rc;
+	struct stat st;
+	const char *what;
+	char *text;
+	size_t len = 0;
+	int fd, rc = 0;
 
 	memset(cf, 0, sizeof(*cf));
-	if (!f) {
-		rc = errno;
-		snprintf(err, errsize, "%s: %s", path, strerror(rc));
-		return rc;
-	}
-	for (;;) {
-		size_t n;
-
-		if (len == cap) {
-			char *t = realloc(text, cap = cap ? 2 * cap : 4096);
-
-			if (!t) {
-				free(text);
-				fclose(f);
-				return ENOMEM;
-			}
-			text = t;
+	if (stat(path, &st) != 0 || (what = not_config(&st)) == NULL) {
+		if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0 || fstat(fd, &st) != 0) {
+			rc = errno;
+			if (fd >= 0)
+				close(fd);
+			snprintf(err, errsize, "%s: %s", path, strerror(rc));
+			return rc;
 		}
-		n = fread(text + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
+		what = not_config(&st);
+	} else {
+		fd = -1;
 	}
-	rc = ferror(f) ? EIO : 0;
-	fclose(f);
+	if (what) {
+		if (fd >= 0)
+			close(fd);
+		return refuse(path, what, err, errsize);
+	}
+	if (!(text = malloc(CONFIG_MAX_BYTES + 1))) {
+		close(fd);
+		return ENOMEM;
+	}
+	/* One byte past the bound tells a file that grew since fstat(). */
+	while (len <= CONFIG_MAX_BYTES) {
+		ssize_t n = read(fd, text + len, CONFIG_MAX_BYTES + 1 - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			rc = errno;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
 	if (rc)
 		snprintf(err, errsize, "%s: %s", path, strerror(rc));
+	else if (len > CONFIG_MAX_BYTES)
+		rc = refuse(path, "over 1 MiB", err, errsize);
 	else
-		rc = config_parse(path, text ? text : "", len, cf, err, errsize);
+		rc = config_parse(path, text, len, cf, err, errsize);
 	free(text);
 	return rc;
 }
