@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +192,89 @@ int prom_merge(struct prom *into, const struct prom *from)
 		struct family *f = family(into, from->f[i].name, from->f[i].help, from->f[i].type);
 
 		err = f ? put(&f->samples, from->f[i].samples.s ? from->f[i].samples.s : "", from->f[i].samples.len) : ENOMEM;
+	}
+	if (err)
+		into->failed = err;
+	return err;
+}
+
+char *prom_pack(const struct prom *p, size_t *len)
+{
+	struct text t = { 0 };
+	int err = p->failed;
+
+	for (size_t i = 0; i < p->n && !err; i++) {
+		const struct family *f = &p->f[i];
+		char head[80];
+
+		snprintf(head, sizeof(head), "%zu %zu %zu %s\n", strlen(f->name), strlen(f->help), f->samples.len, f->type);
+		err = puts_t(&t, head);
+		if (!err)
+			err = puts_t(&t, f->name);
+		if (!err)
+			err = puts_t(&t, f->help);
+		if (!err && f->samples.len)
+			err = put(&t, f->samples.s, f->samples.len);
+	}
+	if (!err && !t.s)
+		err = put(&t, "", 0);
+	if (err) {
+		free(t.s);
+		return NULL;
+	}
+	*len = t.len;
+	return t.s;
+}
+
+/* A packed family's line, "NAMELEN HELPLEN SAMPLESLEN TYPE": false where it is not one. */
+static bool lengths(const char *line, size_t *nlen, size_t *hlen, size_t *slen, char *type, size_t size)
+{
+	size_t *v[3] = { nlen, hlen, slen };
+	char *end;
+
+	for (int i = 0; i < 3; i++) {
+		if (*line < '0' || *line > '9')
+			return false;
+		errno = 0;
+		*v[i] = strtoul(line, &end, 10);
+		if (errno || *end != ' ')
+			return false;
+		line = end + 1;
+	}
+	if (strcmp(line, "gauge") != 0 && strcmp(line, "counter") != 0)
+		return false;
+	snprintf(type, size, "%s", line);
+	return true;
+}
+
+int prom_take(struct prom *into, const char *buf, size_t len)
+{
+	size_t at = 0;
+	int err = 0;
+
+	while (at < len && !err) {
+		const char *nl = memchr(buf + at, '\n', len - at);
+		size_t nlen, hlen, slen;
+		char head[80], type[16], *name, *help;
+		struct family *f;
+
+		if (!nl || nl - (buf + at) >= (ptrdiff_t)sizeof(head))
+			return EINVAL;
+		/* The line alone, NUL-ended: sscanf() would read on past its newline. */
+		memcpy(head, buf + at, (size_t)(nl - (buf + at)));
+		head[nl - (buf + at)] = '\0';
+		if (!lengths(head, &nlen, &hlen, &slen, type, sizeof(type)))
+			return EINVAL;
+		at = (size_t)(nl - buf) + 1;
+		if (nlen > len - at || hlen > len - at - nlen || slen > len - at - nlen - hlen)
+			return EINVAL;
+		name = strndup(buf + at, nlen);
+		help = strndup(buf + at + nlen, hlen);
+		f = name && help ? family(into, name, help, type[0] == 'g' ? "gauge" : "counter") : NULL;
+		err = f ? put(&f->samples, buf + at + nlen + hlen, slen) : ENOMEM;
+		free(name);
+		free(help);
+		at += nlen + hlen + slen;
 	}
 	if (err)
 		into->failed = err;

@@ -27,6 +27,17 @@ int prom_counter(struct prom *p, const char *name, const char *help, double valu
 /* from's samples added to into's (one disk's, gathered apart until it answered); 0 or ENOMEM. */
 int prom_merge(struct prom *into, const struct prom *from);
 
+/*
+ * p's families, each "NAMELEN HELPLEN SAMPLESLEN TYPE\n" and then those
+ * bytes, malloc'd (*len its length), for prom_take(): how a disk asked in
+ * a process of its own hands its samples over.  NULL where memory ran out
+ * or p failed.
+ */
+char *prom_pack(const struct prom *p, size_t *len);
+
+/* The families packed in buf (len bytes) added to into's; 0, ENOMEM, or EINVAL where buf is not whole. */
+int prom_take(struct prom *into, const char *buf, size_t len);
+
 /* The exposition text, NUL-ended and malloc'd (*len without the NUL); NULL where memory ran out. */
 char *prom_render(const struct prom *p, size_t *len);
 

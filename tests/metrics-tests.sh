@@ -221,15 +221,16 @@ for k in "${kinds[@]}"; do
 	result $? "--metrics-file naming $kind: refused at once, nothing sent, left as it was, exit 22 (exit $rc)" ||
 		{ head -n 2 "$out/metrics.err"; ls -l "$out/metrics-kinds"; } | sed 's/^/  /'
 done
-# ... and again at the write: FILE, not there when hdparm started, made a symbolic link while the disk
-# answers (CHECK POWER MODE, E5h, held until the test opens the gate): the link is left, said, exit 15.
+# ... and again at the write: FILE, not there when hdparm started (then a comment alone while the disks
+# are asked), made a symbolic link while the disk answers (CHECK POWER MODE, E5h, held until the test
+# opens the gate): the link is left, said, exit 15.
 rm -f "$out/metrics-late" "$out/metrics-gate" "$out/metrics-cmd.log"
 env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LOG="$out/metrics-cmd.log" SHIM_DELAY_CMD=e5 \
 	SHIM_DELAY_MS="until:$out/metrics-gate" "${preload[@]}" "$asan" \
 	"$H" --metrics-file "$out/metrics-late" /dev/null > "$out/metrics-file.out" 2> "$out/metrics.err" &
 pid=$!
 until_true 10 grep -qs '^cdb: .* e5 00$' "$out/metrics-cmd.log"
-ln -s metrics-kinds/target "$out/metrics-late"
+ln -sfn metrics-kinds/target "$out/metrics-late"
 touch "$out/metrics-gate"
 wait "$pid"
 rc=$?
@@ -240,7 +241,8 @@ result $? "--metrics-file made a symbolic link during the run: left a link, no t
 	sed 's/^/  /' "$out/metrics.err" | head -n 3
 rm -f "$out/metrics-late" "$out/metrics-gate"
 # A signal while the file is written (issue 60, item 12) leaves no temporary file: strace sends it
-# at the temporary file's fchmod(), between mkstemp() and rename().  The signal waits until the
+# at the temporary file's fchmod(), between mkstemp() and rename() (the second: the first is the
+# comment that stands in while the disks are asked).  The signal waits until the
 # file is whole and in place, then ends hdparm (exit 128 + the signal).
 if command -v strace > /dev/null; then
 	env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LBA=0 SHIM_LOGS="$out/metrics-logs" "${preload[@]}" "$asan" \
@@ -251,7 +253,7 @@ if command -v strace > /dev/null; then
 		mkdir -p "$sf"
 		# (In a subshell whose stderr is dropped: bash's word on the signal that ended strace goes there.)
 		(env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LBA=0 SHIM_LOGS="$out/metrics-logs" "${preload[@]}" \
-			"$asan:detect_leaks=0" strace -f -qq -o /dev/null -e trace=fchmod -e inject=fchmod:signal=SIG"$sig" \
+			"$asan:detect_leaks=0" strace -f -qq -o /dev/null -e trace=fchmod -e inject=fchmod:signal=SIG"$sig":when=2 \
 			"$H" --metrics-file "$sf/hdparm.prom" /dev/null > /dev/null 2>&1
 			exit $?) 2> /dev/null
 		rc=$?
@@ -320,6 +322,98 @@ rc=$?
 	[ -z "$(grep -v '^#' "$out/metrics-twice.prom" | sort | uniq -d)" ] &&
 	[ "$(cat "$out/metrics-twice.err")" = "--metrics: $out/metrics-by-id-link: the same disk as /dev/null, read once" ]
 result $? "a link and its node: one set of series, the second name said on stderr"
+
+# Four hung disks (issue 65, item 10): each asked in a process of its own, so that N disks that hang
+# cost one timeout, not N, inside the service's time limit.  CHECK POWER MODE (E5h) is held on every
+# disk until the test opens the gate: all four must be asked before any has answered (one at a time,
+# the first holds the others back and only one is asked); then the samples in the order named.
+hung_env=(SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LOG="$out/metrics-hung.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_CMD=e5
+	SHIM_DELAY_MS="until:$out/metrics-hung-gate")
+four=(/dev/null /dev/zero /dev/full /dev/urandom)
+asked_at_once() { [ "$(grep -c ' e5 00$' "$out/metrics-hung.log" 2> /dev/null)" = "$1" ]; }
+rm -f "$out/metrics-hung.log" "$out/metrics-hung-gate"
+env "${hung_env[@]}" "${preload[@]}" "$asan" "$H" --metrics "${four[@]}" > "$out/metrics-hung.prom" 2> "$out/metrics-hung.err" &
+pid=$!
+until_true 10 asked_at_once 4
+held=$?
+touch "$out/metrics-hung-gate"
+wait "$pid"
+rc=$?
+up=$(sed -n 's/^hdparm_disk_up{device="\([a-z]*\)"} 1$/\1/p' "$out/metrics-hung.prom" | tr '\n' ' ')
+[ "$held" = 0 ] && [ "$rc" = 0 ] && [ "$up" = "null zero full urandom " ] && [ ! -s "$out/metrics-hung.err" ]
+result $? "four disks that hang: all four asked at once (one timeout in all), their samples in the order named (up: $up)"
+
+# A disk's process killed while it waits (the OOM killer, a stray kill): that disk is down, said, and
+# the others are read.
+rm -f "$out/metrics-hung.log" "$out/metrics-hung-gate"
+env "${hung_env[@]}" "${preload[@]}" "$asan" "$H" --metrics "${four[@]}" > "$out/metrics-hung.prom" 2> "$out/metrics-hung.err" &
+pid=$!
+until_true 10 asked_at_once 4
+zero=$(child_holding "$pid" /dev/zero) && kill -KILL "$zero"
+touch "$out/metrics-hung-gate"
+wait "$pid"
+rc=$?
+up=$(sed -n 's/^hdparm_disk_up{device="\([a-z]*\)"} \([01]\)$/\1 \2/p' "$out/metrics-hung.prom" | tr '\n' ' ')
+[ -n "$zero" ] && [ "$rc" = 0 ] && [ "$up" = "null 1 zero 0 full 1 urandom 1 " ] &&
+	[ "$(cat "$out/metrics-hung.err")" = "--metrics: /dev/zero: its process ended by signal 9: down" ]
+result $? "a disk's process killed: that disk down, said, the others read (up: $up)" || sed 's/^/  /' "$out/metrics-hung.err"
+
+# ... and a run killed meanwhile (TimeoutStartSec): the file holds no "up" of the last run, only a
+# comment, and the disks' processes end with it (PR_SET_PDEATHSIG).
+tf=$out/metrics-killed
+rm -rf "$tf" "$out/metrics-hung.log" "$out/metrics-hung-gate"
+mkdir -p "$tf"
+env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics-file "$tf/hdparm.prom" "${four[@]}" 2> /dev/null
+before=$(grep -c '^hdparm_disk_up{.*} 1$' "$tf/hdparm.prom")
+env "${hung_env[@]}" "${preload[@]}" "$asan" "$H" --metrics-file "$tf/hdparm.prom" "${four[@]}" > /dev/null 2>&1 &
+pid=$!
+until_true 10 asked_at_once 4
+kids=$(pgrep -P "$pid" | tr '\n' ' ')
+kill -KILL "$pid"
+wait "$pid" 2> /dev/null
+none_left() { for k in $kids; do kill -0 "$k" 2> /dev/null && return 1; done; return 0; }
+until_true 10 none_left
+left=$?
+touch "$out/metrics-hung-gate"
+[ "$before" = 4 ] && ! grep -q '^hdparm_disk_up' "$tf/hdparm.prom" && grep -q '^# ' "$tf/hdparm.prom" &&
+	[ -n "$kids" ] && [ "$left" = 0 ] && [ "$(ls "$tf")" = hdparm.prom ]
+result $? "--metrics-file, the run killed while disks hang: no 'up' left in the file (4 before), the disks' processes gone" ||
+	sed 's/^/  /' "$tf/hdparm.prom" | head -n 3
+
+# A SIGCHLD the caller ignored (the disks' processes would be reaped unseen, their samples lost): the
+# same samples as without.
+env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics /dev/null /dev/zero "$out/no-such-disk" \
+	> "$out/metrics-plain.prom" 2> /dev/null
+env --ignore-signal=CHLD SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics /dev/null /dev/zero \
+	"$out/no-such-disk" > "$out/metrics-nochld.prom" 2> /dev/null
+rc=$?
+[ "$rc" = 0 ] && [ "$(grep -c '^hdparm_disk_up' "$out/metrics-plain.prom")" = 3 ] &&
+	cmp -s "$out/metrics-plain.prom" "$out/metrics-nochld.prom"
+result $? "SIGCHLD ignored by the caller: the same samples"
+
+# --metrics --check-config names disks as --metrics does (issue 65, item 9): one disk named twice (its
+# node and a link) gives one set of series and its drift once, the second name said; a regular file
+# named is refused in one line, exit 22, nothing sent.
+ln -sf /dev/null "$out/metrics-cfg-link"
+printf 'write_cache = off\n' > "$out/metrics-twice.conf"
+env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics --check-config "$out/metrics-twice.conf" \
+	/dev/null "$out/metrics-cfg-link" > "$out/metrics-twice.prom" 2> "$out/metrics-twice.err"
+rc=$?
+[ "$rc" = 0 ] && [ "$(grep -c '^hdparm_disk_up' "$out/metrics-twice.prom")" = 1 ] &&
+	[ "$(grep -c '^hdparm_config_drifted' "$out/metrics-twice.prom")" = 1 ] &&
+	[ -z "$(grep -v '^#' "$out/metrics-twice.prom" | sort | uniq -d)" ] &&
+	[ "$(cat "$out/metrics-twice.err")" = "--metrics: $out/metrics-cfg-link: the same disk as /dev/null, read once" ]
+result $? "--metrics --check-config, one disk named twice: one set of series, the second name said (exit $rc)" ||
+	sed 's/^/  /' "$out/metrics-twice.err" | head -n 3
+: > "$out/metrics-regular"
+rm -f "$out/metrics-none.log"
+env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LOG="$out/metrics-none.log" "${preload[@]}" "$asan" \
+	"$H" --metrics --check-config "$out/metrics-twice.conf" /dev/zero "$out/metrics-regular" > "$out/metrics-none.out" 2> "$out/metrics-none.err"
+rc=$?
+[ "$rc" = 22 ] && [ ! -s "$out/metrics-none.out" ] && [ ! -s "$out/metrics-none.log" ] &&
+	[ "$(cat "$out/metrics-none.err")" = "--metrics: $out/metrics-regular: a regular file, not a disk" ]
+result $? "--metrics --check-config naming a regular file: refused in one line, exit 22, nothing sent (exit $rc)" ||
+	sed 's/^/  /' "$out/metrics-none.err" | head -n 3
 
 # What is no disk (a regular file, a folder, a terminal, a partition: a fake /sys's 259:1, made a
 # block device by the double): one line on stderr, exit 22 (EINVAL), nothing on stdout and nothing
