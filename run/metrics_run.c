@@ -303,7 +303,8 @@ static int named_disks(const struct asked *list, int n, bool *keep)
 		for (int j = 0; j < i && !err; j++) {
 			if (!keep[j])
 				continue;
-			if (ids[i].rdev && ids[j].rdev == ids[i].rdev && ids[j].chr == ids[i].chr)
+			if ((ids[i].rdev && ids[j].rdev == ids[i].rdev && ids[j].chr == ids[i].chr) ||
+			    strcmp(list[i].path, list[j].path) == 0)
 				complain("--metrics: %s: the same disk as %s, read once\n", list[i].path, list[j].path);
 			else if (strcmp(list[i].name, list[j].name) == 0)
 				complain("--metrics: %s: the same name (device=\"%s\") as %s, read once\n", list[i].path,

@@ -415,6 +415,19 @@ rc=$?
 result $? "--metrics --check-config naming a regular file: refused in one line, exit 22, nothing sent (exit $rc)" ||
 	sed 's/^/  /' "$out/metrics-none.err" | head -n 3
 
+# One name given twice that does not open (a disk gone), and two names that give one label: one
+# series each, the others said; before, "hdparm_disk_up{device=...} 0" came twice.
+mkdir -p "$out/metrics-other"
+env SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics "$out/no-such-disk" "$out/no-such-disk" "$out/metrics-other/no-such-disk" \
+	> "$out/metrics-twice.prom" 2> "$out/metrics-twice.err"
+rc=$?
+[ "$rc" = 0 ] && [ "$(grep -c '^hdparm_disk_up{device="no-such-disk"} 0$' "$out/metrics-twice.prom")" = 1 ] &&
+	[ -z "$(grep -v '^#' "$out/metrics-twice.prom" | sort | uniq -d)" ] &&
+	grep -qxF -- "--metrics: $out/no-such-disk: the same disk as $out/no-such-disk, read once" "$out/metrics-twice.err" &&
+	grep -qxF -- "--metrics: $out/metrics-other/no-such-disk: the same name (device=\"no-such-disk\") as $out/no-such-disk, read once" "$out/metrics-twice.err"
+result $? "one name given twice, and two names of one label: one series, the others said (exit $rc)" ||
+	sed 's/^/  /' "$out/metrics-twice.err"
+
 # What is no disk (a regular file, a folder, a terminal, a partition: a fake /sys's 259:1, made a
 # block device by the double): one line on stderr, exit 22 (EINVAL), nothing on stdout and nothing
 # sent, to it or to the disk named with it.
