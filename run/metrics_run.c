@@ -61,6 +61,7 @@ static void kernel_name(const char *path, char *name, size_t size)
 static void one_disk(const struct asked *a, const struct run_flags *run, struct prom *p)
 {
 	struct device dev;
+	bool down;
 
 	memset(&dev, 0, sizeof(dev));
 	dev.path = a->path;
@@ -74,10 +75,11 @@ static void one_disk(const struct asked *a, const struct run_flags *run, struct 
 	}
 	disk_choose(&dev);
 	report_operation("--metrics");
-	metrics_collect(&dev, a->name, p, run->metrics_tcg);
+	down = metrics_collect(&dev, a->name, p, run->metrics_tcg) != 0;
 	close(dev.fd);
 	disk_release(&dev);
-	if (a->job)
+	/* A disk down (one that let a command time out) is asked nothing more: its drift would cost a second timeout. */
+	if (a->job && !down)
 		config_drift_samples(a->job, run, a->name, p);
 }
 

@@ -115,6 +115,16 @@ if [ "$rc" = 2 ] && [ "$cmds" = "e5 " ] && ! grep -q DRIFTED "$out/cfg.out" &&
 else
 	bad "--check-config, a disk down" "exit $rc, commands: $cmds" "stdout: $(tr '\n' '|' < "$out/cfg.out")" "stderr: $(tr '\n' '|' < "$out/cfg.err")"
 fi
+# --metrics --check-config, a disk that lets CHECK POWER MODE time out: down, and asked nothing more
+# (before, its drift asked CHECK POWER MODE again: a second timeout; issue 65, item 9).
+run SHIM_REPLY=timeout -- --metrics --check-config "$cfg23"
+cmds=$(sed 's/^cdb: //' "$out/cfg.log" | awk '{ print $15 }' | tr '\n' ' ')
+if [ "$rc" = 0 ] && [ "$cmds" = "e5 " ] && grep -qx 'hdparm_disk_up{device="null"} 0' "$out/cfg.out" &&
+	! grep -q '^hdparm_config_drifted{' "$out/cfg.out"; then
+	ok "--metrics --check-config, a disk down: one CHECK POWER MODE, no drift sample"
+else
+	bad "--metrics --check-config, a disk down" "exit $rc, commands: $cmds" "$(tr '\n' '|' < "$out/cfg.err")"
+fi
 # --metrics --check-config: neither wakes it nor gives it a drift sample.
 run SHIM_COUNT=0 -- --metrics --check-config "$cfg23"
 cmds=$(sed 's/^cdb: //' "$out/cfg.log" | awk '{ print $15 }' | sort -u | tr '\n' ' ')
