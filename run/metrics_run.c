@@ -241,6 +241,8 @@ static void ask_all(struct asked *list, int n, const struct run_flags *run)
 	for (int i = 0; i < next; i++)
 		if (list[i].pid > 0)
 			ended(&list[i], 1 << 8);
+	while (next < n)
+		ask_here(&list[next++], run);
 	sigaction(SIGCHLD, &old, NULL);
 }
 
@@ -380,7 +382,7 @@ static int read_disks(struct asked *list, int n, const bool *keep, const struct 
 		if (list[i].said_len)
 			fwrite(list[i].said, 1, list[i].said_len, stderr);
 		/* A disk whose samples were lost (memory, a process that died) is down, never left out. */
-		if (!list[i].samples || prom_take(p, list[i].samples, list[i].samples_len) != 0)
+		if (!list[i].samples || !list[i].samples_len || prom_take(p, list[i].samples, list[i].samples_len) != 0)
 			metrics_down(list[i].name, p);
 		free(list[i].said);
 		free(list[i].samples);
