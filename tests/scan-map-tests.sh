@@ -66,7 +66,7 @@ else
 	scan made --json --surface-scan --scan-range 0+4096 --scan-map "$out/a.map" "$da"
 	check "a new map: the scan as without one, exit 0, the map's first line" \
 		"$rc $(jget "$out/made.out" '(s["blocks"], s["blocks_read"], s["completed"])') $(head -n 1 "$out/a.map")" \
-		"0 (16, 16, True) hdparm scan map 1"
+		"0 (16, 16, True) hdparm scan map 2"
 	check "a new map: one class character a block, all read, none left '.'" \
 		"$(sed -n '/^classes$/{n;p;q}' "$out/a.map" | tr -d '0-5' | wc -c) $(sed -n '/^classes$/{n;p;q}' "$out/a.map" | wc -c)" \
 		"1 17"
@@ -109,6 +109,27 @@ else
 	else
 		bad "a loop device with two partitions (sfdisk, losetup -P)" "$dp"
 	fi
+	# Issue 65, item 20: a partition of another loop disk of the same layout; an image replaced at
+	# its path; a map of the first format.
+	if [ -n "$dp" ] && cp "$out/p.img" "$out/q.img" && dq=$(loop_up -P "$out/q.img") && loops+=("$dq") &&
+		dp=$dq && part_node 1; then
+		want_err="a map of another disk (its backing is \"$out/p.img\", this disk's \"$out/q.img\")"
+		refused "a map of a partition of another loop disk, the same layout" "${dq}p1" --scan-map "$out/p1.map"
+	else
+		bad "a second loop device with partitions (losetup -P)" "$dq"
+	fi
+	"$H" --surface-scan --scan-range 0+4096 --scan-map "$out/r.map" "$db" > /dev/null 2>&1
+	losetup -d "$db"
+	cp "$out/b.img" "$out/b2.img" && mv "$out/b2.img" "$out/b.img"
+	if db=$(loop_up "$out/b.img") && loops+=("$db"); then
+		want_err="a map of another disk (its backing file \"$out/b.img\" is another file now: replaced"
+		refused "a loop disk whose image was replaced at the same path" "$db" --scan-range 0+4096 --scan-map "$out/r.map"
+	else
+		bad "the replaced image's loop device" "$db"
+	fi
+	sed '1s/ 2$/ 1/' "$out/a.map" > "$out/old.map"
+	want_err="a map of another hdparm's format"
+	refused "a map of format 1" "$da" --scan-range 0+4096 --scan-map "$out/old.map"
 	want_err="a map of LBA 0 to 4095, not 0 to 4096"
 	refused "a map of another range" "$da" --scan-range 0-4096 --scan-map "$out/a.map"
 	want_err="a map of LBA 0 to 4095, not 0 to 16383"
@@ -128,6 +149,27 @@ else
 	check "the file that is not a map is left as it was" "$(cat "$out/notes.txt")" "my notes"
 	: > "$out/empty"
 	refused "an empty file (not a map)" "$da" --scan-map "$out/empty"
+	# A disk that nothing names (zram: no model, serial, WWID or backing file): its sample decides.
+	if [ -w /sys/class/zram-control/hot_add ] && zid=$(cat /sys/class/zram-control/hot_add) &&
+		echo 8M > "/sys/block/zram$zid/disksize"; then
+		z=/dev/zram$zid
+		scan zmade --surface-scan --scan-map "$out/z.map" "$z"
+		scan zagain --surface-scan --scan-map "$out/z.map" "$z"
+		check "a zeroed disk nothing names: its map made, then refused (nothing tells it from another)" \
+			"$rc $(grep -c . "$out/zagain.err") $(grep -c 'the sectors sampled are alike' "$out/zagain.err")" "22 1 1"
+		dd if=/dev/urandom of="$z" bs=1M count=8 oflag=direct status=none
+		scan zrand --surface-scan --scan-map "$out/z2.map" "$z"
+		scan zresumed --surface-scan --scan-map "$out/z2.map" "$z"
+		check "a disk nothing names, unchanged: its map resumed (complete, nothing read again)" \
+			"$rc $(cat "$out/zresumed.err")" "0  --scan-map $out/z2.map: the scan of this range is complete: nothing is read again"
+		dd if=/dev/urandom of="$z" bs=4096 count=1 oflag=direct status=none
+		scan zwritten --surface-scan --scan-map "$out/z2.map" "$z"
+		check "a disk nothing names, its first sector written since: refused, one line, the sample named" \
+			"$rc $(grep -c . "$out/zwritten.err") $(grep -c 'written since (8 sectors sampled read otherwise): refused, only the 8 sectors sampled were read' "$out/zwritten.err")" "22 1 1"
+		echo "$zid" > /sys/class/zram-control/hot_remove
+	else
+		bad "a zram disk (/sys/class/zram-control)"
+	fi
 	mkfifo "$out/fifo"
 	want_err="a FIFO, not a regular file"
 	refused "a FIFO" "$da" --scan-map "$out/fifo"

@@ -31,6 +31,7 @@
 #include "clock.h"
 #include "file_write.h"
 #include "kernel_identity.h"
+#include "loop_identity.h"
 #include "report.h"
 #include "scan_map.h"
 #include "scan_map_format.h"
@@ -57,6 +58,58 @@ static int pwrite_all(int fd, const char *buf, size_t len, uint64_t at)
 	return 0;
 }
 
+/* FNV-1a, 64 bits, of n bytes, on from h. */
+static uint64_t fnv64(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
+/*
+ * A disk that nothing else names, named by its bytes: SCAN_MAP_SAMPLE_SECTORS
+ * sectors spread over the range, hashed with where they are (a sector that
+ * does not read counts as its errno).  Sectors all alike (a zeroed disk)
+ * tell nothing: SCAN_MAP_SAMPLE_ALIKE.
+ */
+static void sample_of(int fd, const struct scan_result *r, char *out, size_t size)
+{
+	uint64_t h = 14695981039346656037ull, span = r->last_lba - r->first_lba;
+	size_t n = r->sector_bytes;
+	unsigned char *buf = NULL, *first = NULL;
+	bool alike = true;
+
+	if (posix_memalign((void **)&buf, 4096, n) || posix_memalign((void **)&first, 4096, n)) {
+		free(buf);
+		snprintf(out, size, "%s", SCAN_MAP_SAMPLE_ALIKE);	/* nothing known: nothing resumed */
+		return;
+	}
+	for (uint64_t i = 0; i < SCAN_MAP_SAMPLE_SECTORS; i++) {
+		uint64_t lba = r->first_lba + span / (SCAN_MAP_SAMPLE_SECTORS - 1) * i;
+		ssize_t got;
+
+		do
+			got = pread(fd, buf, n, (off_t)(lba * n));
+		while (got < 0 && errno == EINTR);
+		h = fnv64(h, &lba, sizeof(lba));
+		if (got == (ssize_t)n)
+			h = fnv64(h, buf, n);
+		else
+			h = fnv64(h, &errno, sizeof(errno));
+		if (i == 0)
+			memcpy(first, buf, n);
+		alike = alike && got == (ssize_t)n && memcmp(first, buf, n) == 0;
+	}
+	if (alike)
+		snprintf(out, size, "%s", SCAN_MAP_SAMPLE_ALIKE);
+	else
+		snprintf(out, size, "%016" PRIx64, h);
+	free(buf);
+	free(first);
+}
+
 /* What the map is of: the disk as the kernel names it (sysfs), its size and the range. */
 static void identity_now(struct device *dev, const struct scan_result *r, uint64_t sectors, struct scan_map_id *id)
 {
@@ -70,17 +123,17 @@ static void identity_now(struct device *dev, const struct scan_result *r, uint64
 		snprintf(id->serial, sizeof(id->serial), "%s", k.serial);
 		snprintf(id->wwid, sizeof(id->wwid), "%s", k.wwn);
 	}
-	/* A loop device has no model: the file behind it names it. */
-	if (fstat(dev->fd, &st) == 0) {
-		snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u/loop", major(st.st_rdev), minor(st.st_rdev));
-		if (sysfs_read_line(dir, "backing_file", id->backing, sizeof(id->backing)) != 0)
-			id->backing[0] = '\0';
-	}
-	/* Two partitions of one size on one disk: their number and start tell them apart. */
 	if (fstat(dev->fd, &st) == 0) {
 		char number[8], start[24];
 
+		/* A loop device has no model: the file behind it names it (a partition's: its disk's, the folder above). */
 		snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+		if (sysfs_read_line(dir, "loop/backing_file", id->backing, sizeof(id->backing)) != 0 &&
+		    sysfs_read_line(dir, "../loop/backing_file", id->backing, sizeof(id->backing)) != 0)
+			id->backing[0] = '\0';
+		if (!loop_backing_inode(dev->fd, id->backing_inode, sizeof(id->backing_inode)))
+			id->backing_inode[0] = '\0';
+		/* Two partitions of one size on one disk: their number and start tell them apart. */
 		if (sysfs_read_line(dir, "partition", number, sizeof(number)) == 0 &&
 		    sysfs_read_line(dir, "start", start, sizeof(start)) == 0)
 			snprintf(id->partition, sizeof(id->partition), "%s at %s", number, start);
@@ -89,6 +142,8 @@ static void identity_now(struct device *dev, const struct scan_result *r, uint64
 	id->sector_bytes = r->sector_bytes;
 	id->first_lba = r->first_lba;
 	id->last_lba = r->last_lba;
+	if (scan_map_id_weak(id))
+		sample_of(dev->fd, r, id->sample, sizeof(id->sample));
 }
 
 static int refuse(const char *path, const char *why)
@@ -332,8 +387,17 @@ static int resume(struct scan_map *m, struct scan_result *r, const struct scan_m
 	uint64_t log_at;
 	int err;
 
+	if (got > (ssize_t)strlen(SCAN_MAP_MAGIC_ANY) && !memcmp(head, SCAN_MAP_MAGIC_ANY, strlen(SCAN_MAP_MAGIC_ANY)) &&
+	    memcmp(head, SCAN_MAP_MAGIC, strlen(SCAN_MAP_MAGIC)) != 0)
+		return refuse(m->path, "a map of another hdparm's format, which does not tell every disk from another of its"
+				       " size: remove it to scan from the start; left as it is");
 	if (got < 0 || !scan_map_parse_header(head, (size_t)got, &was, &at))
 		return refuse(m->path, "not a map of hdparm's (its first lines are not a --scan-map header), left as it is");
+	if (scan_map_differs(&was, now, why, sizeof(why)) && now->sample[0]) {
+		complain(" --scan-map %s: %s: refused, only the %d sectors sampled were read\n", m->path, why,
+			 SCAN_MAP_SAMPLE_SECTORS);
+		return EINVAL;
+	}
 	if (scan_map_differs(&was, now, why, sizeof(why)))
 		return refuse(m->path, why);
 	m->classes_at = at;

@@ -12,12 +12,14 @@
 #include "scan_map_format.h"
 
 /* The header's lines after the first: the text fields, then the numbers. */
-enum { F_MODEL, F_SERIAL, F_WWID, F_BACKING, F_PARTITION, F_TEXTS };
-static const char *const text_keys[F_TEXTS] = { "model", "serial", "wwid", "backing", "partition" };
+enum { F_MODEL, F_SERIAL, F_WWID, F_BACKING, F_BACKING_INODE, F_PARTITION, F_SAMPLE, F_TEXTS };
+static const char *const text_keys[F_TEXTS] = { "model", "serial", "wwid", "backing", "backing_inode", "partition",
+						 "sample" };
 
 static char *text_field(struct scan_map_id *id, int f)
 {
-	char *const fields[F_TEXTS] = { id->model, id->serial, id->wwid, id->backing, id->partition };
+	char *const fields[F_TEXTS] = { id->model, id->serial, id->wwid, id->backing, id->backing_inode, id->partition,
+					id->sample };
 
 	return fields[f];
 }
@@ -26,7 +28,7 @@ static size_t text_size(int f)
 {
 	static const struct scan_map_id id;
 	const size_t sizes[F_TEXTS] = { sizeof(id.model), sizeof(id.serial), sizeof(id.wwid), sizeof(id.backing),
-					sizeof(id.partition) };
+					sizeof(id.backing_inode), sizeof(id.partition), sizeof(id.sample) };
 
 	return sizes[f];
 }
@@ -137,6 +139,25 @@ bool scan_map_parse_header(const char *buf, size_t len, struct scan_map_id *id, 
 	return true;
 }
 
+bool scan_map_id_weak(const struct scan_map_id *id)
+{
+	return !id->model[0] && !id->serial[0] && !id->wwid[0] && !id->backing_inode[0];
+}
+
+/* Where the samples (the last text field) of two maps otherwise alike tell their disks apart, or cannot. */
+static const char *sample_differs(const struct scan_map_id *map, const struct scan_map_id *now, char *why, size_t size)
+{
+	if (!strcmp(map->sample, SCAN_MAP_SAMPLE_ALIKE) || !strcmp(now->sample, SCAN_MAP_SAMPLE_ALIKE))
+		snprintf(why, size, "nothing tells this disk from another of its size (it has no serial, WWID or backing file,"
+				    " and the sectors sampled are alike): remove the map to scan from the start");
+	else if (strcmp(map->sample, now->sample) != 0)
+		snprintf(why, size, "a map of another disk, or of this one written since (%d sectors sampled read otherwise)",
+			 SCAN_MAP_SAMPLE_SECTORS);
+	else
+		return NULL;
+	return why;
+}
+
 const char *scan_map_differs(const struct scan_map_id *map, const struct scan_map_id *now, char *why, size_t size)
 {
 	struct scan_map_id clean = *now;
@@ -148,9 +169,15 @@ const char *scan_map_differs(const struct scan_map_id *map, const struct scan_ma
 		one_line(text_field(&clean, f), line, sizeof(line));
 		snprintf(text_field(&clean, f), text_size(f), "%s", line);
 	}
-	for (int f = 0; f < F_TEXTS; f++) {
+	for (int f = 0; f < F_SAMPLE; f++) {
 		const char *a = text_field((struct scan_map_id *)map, f), *b = text_field(&clean, f);
 
+		if (strcmp(a, b) != 0 && f == F_BACKING_INODE && !strcmp(map->backing, clean.backing)) {
+			snprintf(why, size, "a map of another disk (its backing file \"%s\" is another file now: replaced, or"
+					    " seen at another offset)",
+				 map->backing);
+			return why;
+		}
 		if (strcmp(a, b) != 0) {
 			snprintf(why, size, "a map of another disk (its %s is \"%s\", this disk's \"%s\")", text_keys[f], a, b);
 			return why;
@@ -163,7 +190,7 @@ const char *scan_map_differs(const struct scan_map_id *map, const struct scan_ma
 		snprintf(why, size, "a map of LBA %" PRIu64 " to %" PRIu64 ", not %" PRIu64 " to %" PRIu64, map->first_lba,
 			 map->last_lba, now->first_lba, now->last_lba);
 	else
-		return NULL;
+		return sample_differs(map, &clean, why, size);
 	return why;
 }
 

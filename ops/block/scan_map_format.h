@@ -18,16 +18,30 @@
 #include "scan_classes.h"
 
 /* The first line: what tells a map of ours from anyone's file. */
-#define SCAN_MAP_MAGIC "hdparm scan map 1\n"
+#define SCAN_MAP_MAGIC "hdparm scan map 2\n"
+/* What every format's first line begins with: a map of another format is told from a file not ours. */
+#define SCAN_MAP_MAGIC_ANY "hdparm scan map "
+/* The sample of a disk whose sampled sectors are all alike (a zeroed disk): it tells nothing. */
+#define SCAN_MAP_SAMPLE_ALIKE "alike"
+/* The sectors a sample reads, spread over the range. */
+#define SCAN_MAP_SAMPLE_SECTORS 8
 /* A block not read yet. */
 #define SCAN_MAP_NOT_READ '.'
 /* The longest line of the header or the log, newline included. */
 #define SCAN_MAP_LINE_MAX 400
 
-/* What a map is of: the disk as the kernel names it, its size and the range. */
+/*
+ * What a map is of: the disk as the kernel names it, its size and the
+ * range.  A loop device (or a partition of one) is named by its backing
+ * file's inode and offset too, since a path can be given another image.
+ * A disk with none of these names (a dm volume, a virtio disk without a
+ * serial) is named by a sample: a hash of some of its sectors.
+ */
 struct scan_map_id {
 	char model[64], serial[96], wwid[48], backing[256];	/* "": none */
+	char backing_inode[64];	/* "MAJ:MIN:INODE+OFFSET" of a loop device's file; "": none */
 	char partition[48];	/* a partition's number and first sector on its disk ("2 at 2048"); "": a whole disk */
+	char sample[24];	/* 16 hex digits, SCAN_MAP_SAMPLE_ALIKE, or "": the disk is named otherwise */
 	uint64_t sectors;
 	unsigned int sector_bytes;
 	uint64_t first_lba, last_lba;
@@ -45,6 +59,9 @@ size_t scan_map_header(const struct scan_map_id *id, char *buf, size_t size);
 
 /* buf (len bytes of the file's start) parsed: true where it is a header of ours, *classes_at its length. */
 bool scan_map_parse_header(const char *buf, size_t len, struct scan_map_id *id, size_t *classes_at);
+
+/* True where id names nothing that tells its disk from another of its size (a sample must). */
+bool scan_map_id_weak(const struct scan_map_id *id);
 
 /* How map's disk or range differs from now's, in words (into why); NULL where they are the same. */
 const char *scan_map_differs(const struct scan_map_id *map, const struct scan_map_id *now, char *why, size_t size);

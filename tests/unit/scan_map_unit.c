@@ -29,8 +29,8 @@ static void test_header(void)
 	char buf[2048], why[600];
 	struct scan_map_id back, other;
 	size_t len = scan_map_header(&disk, buf, sizeof(buf)), at = 0;
-	static const char want[] = "hdparm scan map 1\nmodel WDC WD20EARS-00MVWB0\nserial WD-WCAZA1234567\n"
-				   "wwid naa.50014ee2b1234567\nbacking \npartition \nsectors 3907029168\nsector_bytes 512\n"
+	static const char want[] = "hdparm scan map 2\nmodel WDC WD20EARS-00MVWB0\nserial WD-WCAZA1234567\n"
+				   "wwid naa.50014ee2b1234567\nbacking \nbacking_inode \npartition \nsample \nsectors 3907029168\nsector_bytes 512\n"
 				   "first_lba 0\nlast_lba 3907029167\nblock_sectors 256\nblocks 15261833\nclasses\n";
 
 	/* 3907029168 sectors / 256 = 15261832.69: 15261833 blocks, the last one shorter. */
@@ -39,8 +39,8 @@ static void test_header(void)
 	       scan_map_parse_header(buf, len, &back, &at) && at == len && !scan_map_differs(&back, &disk, why, sizeof(why)));
 	result("header: a file of someone else's is not a map", !scan_map_parse_header("hello\n", 6, &back, &at));
 	result("header: cut short is not a map", !scan_map_parse_header(buf, len - 1, &back, &at));
-	buf[strlen("hdparm scan map 1\nmodel WDC WD20EARS-00MVWB0\nserial WD-WCAZA1234567\nwwid naa.50014ee2b1234567\n"
-		   "backing \npartition \nsectors 3907029168\nsector_bytes 512\nfirst_lba 0\nlast_lba 3907029167\nblock_sectors 256\n"
+	buf[strlen("hdparm scan map 2\nmodel WDC WD20EARS-00MVWB0\nserial WD-WCAZA1234567\nwwid naa.50014ee2b1234567\n"
+		   "backing \nbacking_inode \npartition \nsample \nsectors 3907029168\nsector_bytes 512\nfirst_lba 0\nlast_lba 3907029167\nblock_sectors 256\n"
 		   "blocks 1526183")] = '2';
 	result("header: a block count that does not fit the range is not ours", !scan_map_parse_header(buf, len, &back, &at));
 	other = disk;
@@ -62,6 +62,35 @@ static void test_header(void)
 	result("header: a newline in a file name cannot forge a line",
 	       strstr(buf, "backing /srv/a?sectors 1\n") && scan_map_parse_header(buf, len, &back, &at) &&
 		       !scan_map_differs(&back, &other, why, sizeof(why)));
+	/* A loop device's image replaced at its path (issue 65, item 20): the same path, another inode. */
+	other = disk;
+	strcpy(other.backing, "/srv/a.img");
+	strcpy(other.backing_inode, "254:0:12+0");
+	back = other;
+	strcpy(back.backing_inode, "254:0:13+0");
+	result("differs: the same backing path, another inode (an image replaced) is another disk",
+	       scan_map_differs(&other, &back, why, sizeof(why)) && strstr(why, "\"/srv/a.img\" is another file now"));
+	strcpy(back.backing_inode, "254:0:12+1048576");
+	result("differs: the same file at another offset is another disk", scan_map_differs(&other, &back, why, sizeof(why)));
+	/* A disk nothing names: its sample decides, and a sample of sectors all alike tells nothing. */
+	memset(&other, 0, sizeof(other));
+	other.sectors = 16384, other.sector_bytes = 512, other.last_lba = 16383;
+	result("weak: no model, serial, WWID or backing inode", scan_map_id_weak(&other) && !scan_map_id_weak(&disk));
+	strcpy(other.sample, "0123456789abcdef");
+	back = other;
+	result("weak: the same sample, the same disk", !scan_map_differs(&other, &back, why, sizeof(why)));
+	strcpy(back.sample, "0123456789abcdee");
+	result("weak: another sample, refused", scan_map_differs(&other, &back, why, sizeof(why)) &&
+						     strstr(why, "written since"));
+	strcpy(back.sample, SCAN_MAP_SAMPLE_ALIKE);
+	strcpy(other.sample, SCAN_MAP_SAMPLE_ALIKE);
+	result("weak: samples alike on both sides still refused (nothing tells the disks apart)",
+	       scan_map_differs(&other, &back, why, sizeof(why)) && strstr(why, "nothing tells this disk"));
+	len = scan_map_header(&other, buf, sizeof(buf));
+	result("header: the sample read back", scan_map_parse_header(buf, len, &back, &at) &&
+						   strcmp(back.sample, SCAN_MAP_SAMPLE_ALIKE) == 0);
+	result("header: a map of format 1 is not parsed as format 2",
+	       !scan_map_parse_header("hdparm scan map 1\nmodel \n", 26, &back, &at));
 }
 
 static void test_lines(void)
