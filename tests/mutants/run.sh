@@ -20,6 +20,28 @@ alone=" loop-tests.sh partition-tests.sh timing-tests.sh iodepth-tests.sh erase-
 scan_alone=" surface-scan-tests.sh scan-picture-tests.sh scan-map-tests.sh scan-many-tests.sh scan-repair-tests.sh "
 field() { awk -F ' [|] ' -v n="$2" '{ print $n }' <<< "$1"; }
 
+# run_until_fail LOG COMMAND...: COMMAND (a suite) with its output in LOG, stopped (SIGTERM: its
+# traps clean up, after the command it waits on) at its first FAIL line: the mutant is caught
+# then, and the rest of the suite would only cost time.  In a session of its own, so that what it
+# started and left (a process it was to stop after that FAIL) is killed with it.
+run_until_fail() {
+	local log=$1 pid rc
+	shift
+	setsid "$@" > "$log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2> /dev/null; do
+		if grep -q '^FAIL ' "$log"; then
+			kill -TERM "$pid" 2> /dev/null
+			break
+		fi
+		sleep 1
+	done
+	wait "$pid"
+	rc=$?
+	kill -KILL -- "-$pid" 2> /dev/null
+	return $rc
+}
+
 # one NAME FILE EXPR SUITE: the mutant's line in $out/mutant-NAME.result.
 one() {
 	local name=$1 file=$2 expr=$3 suite=$4 tree="$out/mutant-tree-$1" n
@@ -36,7 +58,7 @@ one() {
 		sed 's/^/  /' "$out/mutant-$name.build" | head -n 5
 	else
 		mkdir -p "$out/mutant-$name"
-		bash "$tree/tests/$suite" "$tree/hdparm" "$out/mutant-$name" > "$out/mutant-$name.log" 2>&1
+		run_until_fail "$out/mutant-$name.log" bash "$tree/tests/$suite" "$tree/hdparm" "$out/mutant-$name"
 		n=$(grep -c '^FAIL ' "$out/mutant-$name.log")
 		if [ "$n" -gt 0 ]; then
 			echo "ok mutant $name: caught by $suite ($n FAIL lines)"
