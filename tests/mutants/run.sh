@@ -23,18 +23,29 @@ field() { awk -F ' [|] ' -v n="$2" '{ print $n }' <<< "$1"; }
 # run_until_fail LOG COMMAND...: COMMAND (a suite) with its output in LOG, stopped (SIGTERM: its
 # traps clean up, after the command it waits on) at its first FAIL line: the mutant is caught
 # then, and the rest of the suite would only cost time.  In a session of its own, so that what it
-# started and left (a process it was to stop after that FAIL) is killed with it.
+# started and left (a process it was to stop after that FAIL) is killed with it; with SIGINT and
+# SIGQUIT as make check gives its suites (a command started with & would have them ignored).  A
+# suite that a fault holds (a wait the fault made endless) is ended after MUTANT_SECONDS (600).
 run_until_fail() {
-	local log=$1 pid rc
+	local log=$1 pid rc waited=0
 	shift
-	setsid "$@" > "$log" 2>&1 &
+	env --default-signal=INT,QUIT setsid "$@" > "$log" 2>&1 &
 	pid=$!
 	while kill -0 "$pid" 2> /dev/null; do
-		if grep -q '^FAIL ' "$log"; then
+		if grep -qs '^FAIL ' "$log"; then
 			kill -TERM "$pid" 2> /dev/null
 			break
 		fi
+		if [ "$waited" -ge "${MUTANT_SECONDS:-600}" ]; then
+			# Its cleanup given 10 s, then the whole session killed.
+			echo "FAIL the suite still ran after ${MUTANT_SECONDS:-600} s: ended" >> "$log"
+			kill -TERM -- "-$pid" 2> /dev/null
+			for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$pid" 2> /dev/null && sleep 1; done
+			kill -KILL -- "-$pid" 2> /dev/null
+			break
+		fi
 		sleep 1
+		waited=$((waited + 1))
 	done
 	wait "$pid"
 	rc=$?
