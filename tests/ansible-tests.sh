@@ -27,6 +27,7 @@ truncate -s 8M "$out/ans-a.img" "$out/ans-b.img"
 a=$(losetup -f --show "$out/ans-a.img") || { bad "losetup"; echo "end of suite"; exit 0; }
 b=$(losetup -f --show "$out/ans-b.img") || { losetup -d "$a"; bad "losetup"; echo "end of suite"; exit 0; }
 trap 'losetup -d "$a" 2> /dev/null; losetup -d "$b" 2> /dev/null' EXIT
+trap 'exit 1' INT TERM HUP
 blockdev --setra 256 "$a" "$b"
 # A real drive's page (APM 128, write cache on), kept up to date by the double.
 cp "$top/tests/identify/real/FUJITSU_MHY2120BH--0084000D.hex" "$out/ans-page.hex"

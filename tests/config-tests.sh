@@ -350,6 +350,7 @@ truncate -s 8M "$out/cfg-loop.img"
 loop=$(losetup -f --show "$out/cfg-loop.img") || { bad "losetup"; echo "end of suite"; exit 0; }
 # The read-only flag outlives the loop device's detach: it is cleared, or the next user of the node gets a read-only disk.
 trap 'blockdev --setrw "$loop" 2> /dev/null; losetup -d "$loop" 2> /dev/null' EXIT
+trap 'exit 1' INT TERM HUP
 blockdev --setra 256 "$loop"
 blockdev --setrw "$loop"
 ln -sf "$loop" "$out/by-id-link"

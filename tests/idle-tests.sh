@@ -20,6 +20,7 @@ truncate -s 8M "$out/idle-a.img" "$out/idle-b.img"
 a=$(losetup -f --show "$out/idle-a.img") || { bad "losetup"; echo "end of suite"; exit 0; }
 b=$(losetup -f --show "$out/idle-b.img") || { losetup -d "$a"; bad "losetup"; echo "end of suite"; exit 0; }
 trap 'losetup -d "$a" 2> /dev/null; losetup -d "$b" 2> /dev/null' EXIT
+trap 'exit 1' INT TERM HUP
 udevadm settle 2> /dev/null
 
 suite="idle"

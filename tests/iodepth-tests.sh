@@ -17,6 +17,7 @@ img="$out/q.img"
 truncate -s 2G "$img"
 dev=$(losetup -f --show "$img") || { echo "skip iodepth: losetup failed"; echo "end of suite"; exit 0; }
 trap 'losetup -d "$dev"; rm -f "$img"' EXIT
+trap 'exit 1' INT TERM HUP
 size=$((2 * 1024 * 1024 * 1024))
 
 traced() {

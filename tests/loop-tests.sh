@@ -12,6 +12,7 @@ img="$out/loop.img"
 truncate -s 64M "$img"
 dev=$(losetup -f --show "$img" 2>/dev/null) || { echo "skip loop: losetup failed"; echo "end of suite"; exit 0; }
 trap 'losetup -d "$dev"' EXIT
+trap 'exit 1' INT TERM HUP
 
 suite=""
 # shellcheck source=tests/lib.sh

@@ -7,6 +7,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM HUP
 command -v musl-gcc > /dev/null || { echo "skip musl: no musl-gcc (tests/setup installs it)"; echo "end of suite"; exit 0; }
 
 # musl-gcc looks for headers in musl's tree only: the kernel's come from links.

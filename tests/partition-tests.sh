@@ -27,6 +27,7 @@ truncate -s 64M "$img"
 printf 'label: dos\nstart=2048, size=40960, type=83\n' | sfdisk -q "$img" || { bad "sfdisk"; exit 0; }
 disk=$(losetup -f --show -P "$img") || { bad "losetup"; exit 0; }
 trap 'umount "$mnt" 2>/dev/null; losetup -d "$disk"' EXIT
+trap 'exit 1' INT TERM HUP
 part=${disk}p1
 name=$(basename "$disk")
 partx -a "$disk" 2>/dev/null

@@ -18,6 +18,7 @@ truncate -s 64M "$mid"
 devs=()
 cleanup() { for d in "${devs[@]}"; do losetup -d "$d"; done; rm -f "$big" "$small" "$mid"; }
 trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
 # attach VAR FILE: not run in $(...), so that devs keeps the device for cleanup
 attach() { local d; d=$(losetup -f --show "$2") || return 1; devs+=("$d"); printf -v "$1" '%s' "$d"; }
 attach mid_dev "$mid" && attach big_dev "$big" && attach small_dev "$small" ||

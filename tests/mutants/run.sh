@@ -20,6 +20,39 @@ alone=" loop-tests.sh partition-tests.sh timing-tests.sh iodepth-tests.sh erase-
 scan_alone=" surface-scan-tests.sh scan-picture-tests.sh scan-map-tests.sh scan-many-tests.sh scan-repair-tests.sh "
 field() { awk -F ' [|] ' -v n="$2" '{ print $n }' <<< "$1"; }
 
+# run_until_fail LOG COMMAND...: COMMAND (a suite) with its output in LOG, stopped (SIGTERM: its
+# traps clean up, after the command it waits on) at its first FAIL line: the mutant is caught
+# then, and the rest of the suite would only cost time.  In a session of its own, so that what it
+# started and left (a process it was to stop after that FAIL) is killed with it; with SIGINT and
+# SIGQUIT as make check gives its suites (a command started with & would have them ignored).  A
+# suite that a fault holds (a wait the fault made endless) is ended after MUTANT_SECONDS (600).
+run_until_fail() {
+	local log=$1 pid rc waited=0
+	shift
+	env --default-signal=INT,QUIT setsid "$@" > "$log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2> /dev/null; do
+		if grep -qs '^FAIL ' "$log"; then
+			kill -TERM "$pid" 2> /dev/null
+			break
+		fi
+		if [ "$waited" -ge "${MUTANT_SECONDS:-600}" ]; then
+			# Its cleanup given 10 s, then the whole session killed.
+			echo "FAIL the suite still ran after ${MUTANT_SECONDS:-600} s: ended" >> "$log"
+			kill -TERM -- "-$pid" 2> /dev/null
+			for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$pid" 2> /dev/null && sleep 1; done
+			kill -KILL -- "-$pid" 2> /dev/null
+			break
+		fi
+		sleep 1
+		waited=$((waited + 1))
+	done
+	wait "$pid"
+	rc=$?
+	kill -KILL -- "-$pid" 2> /dev/null
+	return $rc
+}
+
 # one NAME FILE EXPR SUITE: the mutant's line in $out/mutant-NAME.result.
 one() {
 	local name=$1 file=$2 expr=$3 suite=$4 tree="$out/mutant-tree-$1" n
@@ -36,7 +69,7 @@ one() {
 		sed 's/^/  /' "$out/mutant-$name.build" | head -n 5
 	else
 		mkdir -p "$out/mutant-$name"
-		bash "$tree/tests/$suite" "$tree/hdparm" "$out/mutant-$name" > "$out/mutant-$name.log" 2>&1
+		run_until_fail "$out/mutant-$name.log" bash "$tree/tests/$suite" "$tree/hdparm" "$out/mutant-$name"
 		n=$(grep -c '^FAIL ' "$out/mutant-$name.log")
 		if [ "$n" -gt 0 ]; then
 			echo "ok mutant $name: caught by $suite ($n FAIL lines)"
