@@ -1,10 +1,10 @@
 #!/bin/bash
 # Two runs that change one disk at once, and users of a disk that the kernel does not name (issue 65,
-# items 3 and 17).  Loop devices of this machine stand for the disks (their nodes, locks, sysfs and
+# items 3, 7 and 17).  Loop devices of this machine stand for the disks (their nodes, locks, sysfs and
 # partitions are the kernel's); the SG_IO test double answers for the drives behind them and logs
 # what each run sent, the device first.  A first run is held in its SECURITY ERASE UNIT (F4h, ACS-3
 # 7.38: byte 14 of ATA PASS-THROUGH (16)) or its first Firmware Image Download (NVMe admin 11h) until
-# the test opens a gate; the second run is then started.
+# the test opens a gate; the second run is then started.  DOWNLOAD MICROCODE is 92h (ACS-3 7.7).
 # Nothing is timed: each wait is for a state, with a deadline.
 # Usage: hold-tests.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" lines.
 set -u
@@ -232,4 +232,30 @@ if new_loop l1 "$part"; then
 	drop_loop
 fi
 
+# --- item 7: ATA --fwdownload checks every disk before any is sent a command ---
+fw=(--yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload "$out/fw.bin")
+fg -- "${fw[@]}" "$disk2" "$part"
+[ "$rc" != 0 ] && grep -qF -- "--fwdownload requires the raw device, not a partition." "$out/b.err" && [ -z "$(sent_b)" ]
+result_of b $? "ATA firmware download, a partition among the disks: nothing sent to any disk"
+mkfifo "$out/fw.fifo" 2> /dev/null
+fg -- --yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload "$out/fw.fifo" "$disk2" "$disk"
+[ "$rc" != 0 ] && grep -qF "$out/fw.fifo: not a regular file" "$out/b.err" && [ -z "$(sent_b)" ]
+result_of b $? "ATA firmware download of a FIFO to many disks: nothing sent to any disk"
+fg SHIM_IDENTIFY="$top/tests/identify/pages/qemu-ahci-hdd.hex" -- "${fw[@]}" "$disk2" "$disk"
+[ "$rc" != 0 ] && grep -qF "DOWNLOAD_MICROCODE: not supported by device" "$out/b.err" && [ -z "$(sent_b)" ]
+result_of b $? "ATA firmware download to disks without DOWNLOAD MICROCODE: nothing sent to any disk"
+if mkfs.ext2 -q "$part" 2> /dev/null && mount "$part" "$mnt" 2> /dev/null; then
+	fg -- "${fw[@]}" "$disk"
+	refused_b "ATA firmware download to a disk with a partition mounted: refused" 16 \
+		" --fwdownload: $disk is in use ($part mounted on $mnt): refused, nothing sent"
+	fg -- "${fw[@]}" "$disk2" "$disk"
+	[ "$rc" != 0 ] && grep -qF "$disk is in use ($part mounted on $mnt)" "$out/b.err" && [ -z "$(sent_b)" ]
+	result_of b $? "ATA firmware download to many disks, one mounted: nothing sent to any disk"
+	umount "$mnt"
+else
+	bad "mkfs.ext2 and mount of the partition"
+fi
+fg -- "${fw[@]}" "$disk2" "$disk"
+[ "$rc" = 0 ] && [ "$(sent_b | grep -c ' 92$')" -ge 2 ] && sent_b | grep -q "^$disk2 92$" && sent_b | grep -q "^$disk 92$"
+result_of b $? "ATA firmware download to many disks, none in use: each disk is sent it"
 echo "end of suite"
