@@ -78,9 +78,10 @@ int disk_lock_fd(int fd, struct lock_holder *h)
 		if (err != EWOULDBLOCK)
 			return err;
 		memset(h, 0, sizeof(*h));
-		if (fstat(fd, &st) == 0)
-			find_holder(st.st_dev, st.st_ino, h);
-		if (!h->shared || --tries == 0)
+		/* A holder that let go between the two is no holder: the lock is tried again. */
+		if (fstat(fd, &st) == 0 && !find_holder(st.st_dev, st.st_ino, h) && --tries)
+			continue;
+		if (!h->shared || --tries <= 0)
 			return EWOULDBLOCK;
 		nanosleep(&(struct timespec){ .tv_nsec = 50 * 1000 * 1000 }, NULL);
 	}
