@@ -267,6 +267,43 @@ static bool stacked(const char *dir)
 	return is_dir(sub);
 }
 
+dev_t reach_loop_backing(const char *dir)
+{
+	char path[4200];
+	struct stat st;
+
+	/* Its path as the kernel keeps it: a file since deleted ends " (deleted)", and stat() finds nothing. */
+	if (sysfs_read_line(dir, "loop/backing_file", path, sizeof(path)) || !path[0] || stat(path, &st) ||
+	    !S_ISBLK(st.st_mode))
+		return 0;
+	return st.st_rdev;
+}
+
+/*
+ * A loop device over a block device writes that device: its whole disk
+ * is reached too, and what is beneath that (a loop over a loop, over a
+ * volume).  A loop made on a disk holds no claim on it and leaves nothing
+ * in its holders/: only the loop's backing file tells.
+ */
+static void loop_beneath(struct reach *r, const char *dir, int depth)
+{
+	dev_t under = reach_loop_backing(dir);
+	char sub[80], name[64];
+
+	if (!under || depth >= STACK_DEPTH)
+		return;
+	snprintf(sub, sizeof(sub), "/sys/dev/block/%u:%u", major(under), minor(under));
+	if (sysfs_read_line(sub, "partition", name, sizeof(name)) == 0)
+		append(sub, sizeof(sub), "/..");
+	if (stacked(sub)) {
+		disks_beneath(r, sub, 0);
+		return;
+	}
+	device_name(sub, name, sizeof(name));
+	add_disk(r, sub, name);
+	loop_beneath(r, sub, depth + 1);
+}
+
 /* A block device: its disk, or the disks beneath a volume, or a namespace and those it shares a subsystem with. */
 static void reach_block(struct reach *r, dev_t devnum, uint32_t nsid, enum reach_scope scope)
 {
@@ -295,6 +332,7 @@ static void reach_block(struct reach *r, dev_t devnum, uint32_t nsid, enum reach
 		device_name(dir, name, sizeof(name));
 		add_disk(r, dir, name);
 	}
+	loop_beneath(r, dir, 0);
 	/* An NVMe namespace: "device" is its controller, or its subsystem under native multipath. */
 	if (sysfs_link_name(dir, "device", owner, sizeof(owner)) || strncmp(owner, "nvme", 4) != 0)
 		return;

@@ -52,6 +52,13 @@ struct reach {
  */
 void reach_find(int fd, uint32_t nsid, enum reach_scope scope, struct reach *r);
 
+/*
+ * The block device that the loop device of sysfs folder dir reads and
+ * writes: its backing file, where that is a block device; 0 otherwise (a
+ * regular file, a file since deleted, no loop device).
+ */
+dev_t reach_loop_backing(const char *dir);
+
 /* "/dev/sda, /dev/sdb" (kernel names where no node was found), into buf. */
 void reach_list(const struct reach *r, char *buf, size_t size);
 

@@ -70,6 +70,10 @@ struct device {
 	} format_before, format_wanted;	/* wanted: block_bytes and pi_type */
 	bool reach_valid;	/* reach holds the disks the erase asked for reaches */
 	struct reach reach;
+	/* A run that changes the disk: the nodes it holds locked until it ends (disk_lock.h), closed by disk_release(). */
+	int held[REACH_MAX + 1];
+	unsigned int n_held;
+	bool together_member;	/* a disk's process of a many-disk run: its siblings' locks are its run's own */
 	struct erase_run *erase;	/* the erase this run started and what it read (erasecheck.h) */
 	struct record_file *record;	/* --erase-record's file, made before anything was sent (erase_record.h) */
 };

@@ -101,6 +101,25 @@ static enum reach_scope erase_scope(struct device *dev, const struct confirmatio
 }
 
 /*
+ * A confirmed dangerous option: the disks it reaches checked as its row
+ * says, and held locked, every one, until the run ends (need_disks_held):
+ * two runs that change one disk at once would interleave their commands.
+ */
+static int hold_disks(struct device *dev, const char *option, const struct confirmation *c, enum reach_scope scope)
+{
+	struct reach r;
+	int err;
+
+	if (c->whole_disk)
+		return need_disk_unused(dev, option, scope);
+	if (c->writes_medium)
+		return (err = need_named_target(dev, option, scope, &dev->reach)) ? err
+										: need_disks_held(dev, option, &dev->reach);
+	disk_reach(dev, scope, &r);
+	return need_disks_held(dev, option, &r);
+}
+
+/*
  * 0, or EPERM when a dangerous option lacks its flag (the message is
  * printed).  Checked before the first command goes out, so a refusal
  * leaves the drive untouched (9.65 checked each one only when its turn
@@ -121,10 +140,8 @@ static int preflight(struct device *dev, const struct settings *s)
 			err = confirm_dangerous(dev, s, c->label, c->why);
 		if (!err && (c->needs & NEED_DESTROY))
 			err = confirm_destructive(dev, s, c->label, c->why_destroy ? c->why_destroy : c->why);
-		if (!err && c->whole_disk)
-			err = need_disk_unused(dev, s->v[option_table[i].id].name, erase_scope(dev, c));
-		else if (!err && c->writes_medium)
-			err = need_named_target(dev, s->v[option_table[i].id].name, erase_scope(dev, c), &dev->reach);
+		if (!err)
+			err = hold_disks(dev, s->v[option_table[i].id].name, c, erase_scope(dev, c));
 		if (err)
 			return err;
 	}
@@ -310,6 +327,7 @@ int process_device(const char *path, const struct settings *s, const struct run_
 	memset(&dev, 0, sizeof(dev));
 	dev.path = path;
 	dev.run = *run;
+	dev.together_member = gate != NULL;
 	json_object_begin(NULL);
 	json_string("name", path);
 	if (s->v[OPT_DIRECT].given)

@@ -6,6 +6,7 @@
  * to be a SCSI disk that refuses ATA pass-through.
  */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "ata_disk.h"
 #include "disk.h"
@@ -35,4 +36,7 @@ void disk_release(struct device *dev)
 	free(dev->nvme_node);
 	dev->ata_state = NULL;
 	dev->nvme_node = NULL;
+	/* The run on this disk is over: another may change it now. */
+	while (dev->n_held)
+		close(dev->held[--dev->n_held]);
 }

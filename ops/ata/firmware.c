@@ -11,6 +11,7 @@
 #include "checks.h"
 #include "files.h"
 #include "firmware.h"
+#include "inuse.h"
 #include "partition.h"
 #include "progress.h"
 #include "ata_commands.h"
@@ -63,32 +64,60 @@ static uint8_t *read_firmware(const char *path, const uint16_t *id, struct stat 
 	return fw;
 }
 
+/*
+ * Everything checked before a DOWNLOAD MICROCODE goes out, as the other
+ * kinds' download checks (firmware_update.c): the file a regular file, the
+ * disk whole and not in use, the command supported.  The image, whole, or
+ * NULL with *err set and said.
+ */
+static uint8_t *plan(struct device *dev, const struct settings *s, enum opt_id opt, const uint16_t **id,
+		     struct stat *st, int *err)
+{
+	const char *path = s->v[opt].str;
+	unsigned long long start;
+
+	/* Before anything else: a FIFO would hold open() for ever; a device node is not opened at all. */
+	if (stat(path, st) == 0 && !S_ISREG(st->st_mode)) {
+		complain("%s: not a regular file of 512 to %u bytes in 512-byte multiples\n", path, FW_MAX_BYTES);
+		*err = EINVAL;
+		return NULL;
+	}
+	if ((*err = partition_start(block_device_of(dev->fd), dev->fd, dev->path, &start)))
+		return NULL;
+	if (start) {
+		complain("--fwdownload requires the raw device, not a partition.\n");
+		*err = EINVAL;
+		return NULL;
+	}
+	/* New firmware on a disk a file system is mounted from: the drive resets, and may not come back. */
+	if ((*err = need_disk_unused(dev, s->v[opt].name, REACH_NAMED)))
+		return NULL;
+	if (!(*id = identify_or_report(dev, err)))
+		return NULL;
+	return read_firmware(path, *id, st, err);
+}
+
+int firmware_download_check(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	const uint16_t *id;
+	struct stat st = { 0 };
+	int err;
+
+	free(plan(dev, s, opt, &id, &st, &err));
+	return err;
+}
+
 int firmware_download(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	const struct fw_mode *m = &fw_modes[opt];
-	const char *path = s->v[opt].str;
 	const uint16_t *id;
 	unsigned int mode, seg_min = 1, seg_max = 0xffff;
 	size_t segment, offset;
 	struct stat st = { 0 };
 	uint8_t *fw;
 	int err;
-	unsigned long long start;
 
-	/* Before anything else: a FIFO would hold open() for ever; a device node is not opened at all. */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		complain("%s: not a regular file of 512 to %u bytes in 512-byte multiples\n", path, FW_MAX_BYTES);
-		return EINVAL;
-	}
-	if ((err = partition_start(block_device_of(dev->fd), dev->fd, dev->path, &start)))
-		return err;
-	if (start) {
-		complain("--fwdownload requires the raw device, not a partition.\n");
-		return EINVAL;
-	}
-	if (!(id = identify_or_report(dev, &err)))
-		return err;
-	if (!(fw = read_firmware(path, id, &st, &err)))
+	if (!(fw = plan(dev, s, opt, &id, &st, &err)))
 		return err;
 	mode = m->mode;
 	if (!mode)

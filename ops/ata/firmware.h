@@ -6,4 +6,7 @@
 
 step_fn firmware_download;
 
+/* Its checks alone, nothing sent but IDENTIFY: a many-disk run's check step. */
+step_fn firmware_download_check;
+
 #endif

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "disk_lock.h"
 #include "inuse.h"
 #include "reach.h"
 #include "report.h"
@@ -83,27 +84,66 @@ static void holders_of(const char *dir, const char *name, char *buf, size_t size
 		closedir(d);
 }
 
-/* Everything that holds the block device of sysfs folder dir, named name ("/dev/sda1"). */
-static void users_of(const char *dir, const char *name, char *buf, size_t size)
+/*
+ * The loop devices made on the block device "MAJ:MIN" (named name): a loop
+ * over a disk claims nothing and is in no holders/ folder, yet a file
+ * system mounted through it lives on the disk.  Those the command was
+ * named through (in r: a loop over the disk, named) are its own way in.
+ */
+static void loops_of(const char *num, const char *name, const struct reach *r, char *buf, size_t size)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *e;
+	char dir[300], id[32], text[400];
+
+	while (d && (e = readdir(d))) {
+		dev_t under;
+		char loop[32];
+		bool named = false;
+
+		snprintf(dir, sizeof(dir), "/sys/block/%s", e->d_name);
+		if (e->d_name[0] == '.' || !(under = reach_loop_backing(dir)) ||
+		    snprintf(id, sizeof(id), "%u:%u", major(under), minor(under)) < 0 || strcmp(id, num) != 0 ||
+		    sysfs_read_line(dir, "dev", loop, sizeof(loop)))
+			continue;
+		for (unsigned int i = 0; i < r->n; i++) {
+			snprintf(id, sizeof(id), "%u:%u", major(r->disk[i].devnum), minor(r->disk[i].devnum));
+			named |= strcmp(id, loop) == 0;
+		}
+		if (named)
+			continue;
+		snprintf(text, sizeof(text), "%s held by %s", name, e->d_name);
+		add(buf, size, text);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Everything that holds the block device of sysfs folder dir, named name ("/dev/sda1"); loops_only: the loops on it. */
+static void users_of(const char *dir, const char *name, const struct reach *r, bool loops_only, char *buf, size_t size)
 {
 	char num[32];
 
 	if (sysfs_read_line(dir, "dev", num, sizeof(num)))
 		return;
-	mounts_of(num, name, buf, size);
-	swap_of(num, name, buf, size);
-	holders_of(dir, name, buf, size);
+	if (!loops_only) {
+		mounts_of(num, name, buf, size);
+		swap_of(num, name, buf, size);
+		holders_of(dir, name, buf, size);
+	}
+	loops_of(num, name, r, buf, size);
 }
 
 /* The users of the disk (sysfs folder dir) and of each of its partitions (its subfolders with "partition"). */
-static void describe_users(const char *dir, const char *disk_name, char *buf, size_t size)
+static void describe_users(const char *dir, const char *disk_name, const struct reach *r, bool loops_only, char *buf,
+			   size_t size)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	char sub[600], part[64], name[300];
 
 	buf[0] = '\0';
-	users_of(dir, disk_name, buf, size);
+	users_of(dir, disk_name, r, loops_only, buf, size);
 	while (d && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
@@ -111,11 +151,11 @@ static void describe_users(const char *dir, const char *disk_name, char *buf, si
 		if (sysfs_read_line(sub, "partition", part, sizeof(part)))
 			continue;
 		snprintf(name, sizeof(name), "/dev/%s", e->d_name);
-		users_of(sub, name, buf, size);
+		users_of(sub, name, r, loops_only, buf, size);
 	}
 	if (d)
 		closedir(d);
-	if (!buf[0])
+	if (!buf[0] && !loops_only)
 		snprintf(buf, size, "another program holds it open exclusively");
 }
 
@@ -123,9 +163,12 @@ static void describe_users(const char *dir, const char *disk_name, char *buf, si
  * Who holds the whole disk of sysfs folder dir, named name, whose node is
  * node ("" when none was found): "" when nobody does.  The kernel refuses
  * an exclusive open while the disk or a partition of it is claimed; /proc
- * and sysfs then name the claimant.  Without a node, they alone say.
+ * and sysfs then name the claimant.  Without a node, they alone say.  A
+ * loop device on the disk claims nothing: it is looked for in any case
+ * (those in r, named, excepted).
  */
-static void holders_of_disk(const char *node, const char *dir, const char *name, char *users, size_t size)
+static void holders_of_disk(const char *node, const char *dir, const char *name, const struct reach *r, char *users,
+			    size_t size)
 {
 	int excl;
 
@@ -134,14 +177,15 @@ static void holders_of_disk(const char *node, const char *dir, const char *name,
 		excl = open(node, O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC);
 		if (excl >= 0) {
 			close(excl);
+			describe_users(dir, name, r, true, users, size);
 			return;
 		}
 		if (errno != EBUSY)
 			return;
-		describe_users(dir, name, users, size);
+		describe_users(dir, name, r, false, users, size);
 		return;
 	}
-	describe_users(dir, name, users, size);
+	describe_users(dir, name, r, false, users, size);
 	if (strcmp(users, "another program holds it open exclusively") == 0)
 		users[0] = '\0';
 }
@@ -182,6 +226,90 @@ int need_named_target(struct device *dev, const char *option, enum reach_scope s
 	return 0;
 }
 
+/* The node at path (open as fd, or -1), held locked by dev (once a file): 0, or the errno of a refusal said. */
+static int hold_node(struct device *dev, const char *option, const char *name, int fd, const char *path)
+{
+	struct lock_holder h;
+	struct stat st, held;
+	char self[32] = "", proc[64];
+	FILE *f;
+	int lock, err;
+
+	lock = -1;
+	if (fd >= 0) {
+		/* A lock of its own on the node named (a file of its own: hdparm may close and open the device meanwhile). */
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		lock = open(proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	}
+	if (lock < 0)
+		lock = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	/* A node that cannot be opened is left to the checks and commands after, which say why. */
+	if (lock < 0 || fstat(lock, &st) || dev->n_held == sizeof(dev->held) / sizeof(dev->held[0])) {
+		if (lock >= 0)
+			close(lock);
+		return 0;
+	}
+	for (unsigned int i = 0; i < dev->n_held; i++)
+		if (fstat(dev->held[i], &held) == 0 && held.st_dev == st.st_dev && held.st_ino == st.st_ino) {
+			close(lock);
+			return 0;
+		}
+	err = disk_lock_fd(lock, &h);
+	if (!err) {
+		dev->held[dev->n_held++] = lock;
+		return 0;
+	}
+	close(lock);
+	/* Many disks in one run: a disk named twice is held by its other process, and the gate refuses the pair. */
+	if (err == EWOULDBLOCK && dev->together_member && h.pid && disk_lock_parent_of(h.pid) == getppid())
+		return 0;
+	if (err != EWOULDBLOCK)
+		return 0;
+	f = fopen("/proc/self/comm", "re");
+	if (f && fgets(self, sizeof(self), f))
+		self[strcspn(self, "\n")] = '\0';
+	if (f)
+		fclose(f);
+	if (!h.pid)
+		complain(" %s: %s is locked by another program (flock): refused, nothing sent\n", option, name);
+	else if (h.comm[0] && strcmp(h.comm, self) == 0)
+		complain(" %s: %s is in use by another hdparm run (process %d): refused, nothing sent\n", option, name,
+			 (int)h.pid);
+	else
+		complain(" %s: %s is in use by %s (process %d): refused, nothing sent\n", option, name,
+			 h.comm[0] ? h.comm : "another program", (int)h.pid);
+	dev->refused = true;
+	return EBUSY;
+}
+
+int need_disks_held(struct device *dev, const char *option, const struct reach *r)
+{
+	dev_t named = block_device_of(dev->fd);
+	bool named_held = false;
+	int err = 0;
+
+	for (unsigned int i = 0; !err && i < r->n; i++) {
+		const struct reached_disk *d = &r->disk[i];
+		const char *name = d->devnum == named ? dev->path : d->node[0] ? d->node : d->name;
+
+		/* The disk's own node in /dev, the one every run finds, however the disk was named. */
+		if (d->node[0])
+			err = hold_node(dev, option, name, -1, d->node);
+		else if (d->devnum == named) {
+			err = hold_node(dev, option, name, dev->fd, dev->path);
+			named_held = true;
+		}
+	}
+	/*
+	 * The node named too: an NVMe controller or generic node, an sg node, a block node sysfs does not know
+	 * (a chroot).  No other node is opened again: opening some acts (a tape rewinds, a watchdog starts).
+	 */
+	if (!err && !named_held &&
+	    (named || r->kind == NODE_NVME_GENERIC || r->kind == NODE_NVME_CONTROLLER || r->kind == NODE_SCSI_GENERIC))
+		err = hold_node(dev, option, dev->path, dev->fd, dev->path);
+	return err;
+}
+
 int need_disk_unused(struct device *dev, const char *option, enum reach_scope scope)
 {
 	dev_t named = block_device_of(dev->fd);
@@ -191,6 +319,9 @@ int need_disk_unused(struct device *dev, const char *option, enum reach_scope sc
 
 	if (!err)
 		err = need_named_target(dev, option, scope, &dev->reach);
+	/* Held before the holders are looked for: a run that comes after is refused by the lock, whatever it finds. */
+	if (!err)
+		err = need_disks_held(dev, option, r);
 	dev->reach_valid = !err;
 	for (unsigned int i = 0; dev->reach_valid && i < r->n; i++) {
 		const struct reached_disk *d = &r->disk[i];
@@ -198,7 +329,7 @@ int need_disk_unused(struct device *dev, const char *option, enum reach_scope sc
 		const char *name = d->devnum == named ? dev->path : d->node[0] ? d->node : d->name;
 
 		snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(d->devnum), minor(d->devnum));
-		holders_of_disk(d->devnum == named ? dev->path : d->node, dir, name, users, sizeof(users));
+		holders_of_disk(d->devnum == named ? dev->path : d->node, dir, name, r, users, sizeof(users));
 		if (users[0]) {
 			complain(" %s: %s is in use (%s): refused, nothing sent\n", option, name, users);
 			err = EBUSY;

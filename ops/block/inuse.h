@@ -27,4 +27,13 @@ void disk_reach(struct device *dev, enum reach_scope scope, struct reach *r);
  */
 int need_disk_unused(struct device *dev, const char *option, enum reach_scope scope);
 
+/*
+ * 0 once dev holds locked (flock, disk_lock.h) the node of every disk in r
+ * and the node named, until the run ends (disk_release()): no other run
+ * that changes one of them starts meanwhile.  EBUSY where another holds
+ * one, with one line that names it ("/dev/sdb is in use by another hdparm
+ * run (process 4242)"); the device is marked refused.
+ */
+int need_disks_held(struct device *dev, const char *option, const struct reach *r);
+
 #endif

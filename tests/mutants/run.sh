@@ -14,7 +14,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$1
 shift
 want=" $* "
-alone=" loop-tests.sh partition-tests.sh timing-tests.sh iodepth-tests.sh erase-proof-tests.sh erase-together-tests.sh faulty-disk-tests.sh ansible-tests.sh "
+alone=" loop-tests.sh partition-tests.sh hold-tests.sh timing-tests.sh iodepth-tests.sh erase-proof-tests.sh erase-together-tests.sh faulty-disk-tests.sh ansible-tests.sh "
 # The surface scan's suites: loop devices and faulty disks of their own, their reads held by
 # stopping the disk rather than timed: one after another in a lane of their own.
 scan_alone=" surface-scan-tests.sh scan-picture-tests.sh scan-map-tests.sh scan-many-tests.sh scan-repair-tests.sh "

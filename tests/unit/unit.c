@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "epc_decode.h"
 #include "nvme.h"
@@ -27,6 +28,7 @@
 #include "ata_commands.h"
 #include "sysfs.h"
 #include "wake_trace.h"
+#include "disk_lock.h"
 
 static int failures;
 
@@ -698,6 +700,42 @@ static void test_scan_line(void)
 	result("many disks scanned: one status line, the least and most done, rates added, the longest left", ok);
 }
 
+/* Lines of /proc/locks from proc_locks(5)'s example and Red Hat's deployment guide (major and minor in hex). */
+static void test_disk_lock(void)
+{
+	static const struct {
+		const char *line;
+		unsigned int maj, min;
+		unsigned long ino;
+		bool found;
+		int pid;
+		bool shared;
+	} cases[] = {
+		{ "2: FLOCK  ADVISORY  WRITE 2001 08:01:7864554 0 EOF\n", 8, 1, 7864554, true, 2001, false },
+		{ "2: FLOCK  ADVISORY  WRITE 3517 fd:00:2531448 0 EOF\n", 253, 0, 2531448, true, 3517, false },
+		{ "3: FLOCK ADVISORY READ 1568 00:2f:32388 0 EOF\n", 0, 0x2f, 32388, true, 1568, true },
+		{ "2: FLOCK  ADVISORY  WRITE 2001 08:01:7864554 0 EOF\n", 8, 1, 7864555, false, 0, false },
+		{ "2: FLOCK  ADVISORY  WRITE 2001 08:01:7864554 0 EOF\n", 8, 2, 7864554, false, 0, false },
+		{ "1: POSIX ADVISORY READ 5433 08:01:7864448 128 128\n", 8, 1, 7864448, false, 0, false },
+		{ "1: -> FLOCK  ADVISORY  WRITE 4567 08:01:7864554 0 EOF\n", 8, 1, 7864554, false, 0, false },
+		{ "", 0, 0, 0, false, 0, false },
+	};
+	bool ok = true;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		pid_t pid = 0;
+		bool shared = false;
+		bool found = disk_lock_line(cases[i].line, makedev(cases[i].maj, cases[i].min), (ino_t)cases[i].ino, &pid,
+					    &shared);
+
+		if (found != cases[i].found || (found && (pid != cases[i].pid || shared != cases[i].shared))) {
+			printf("  /proc/locks case %zu: found %d pid %d shared %d\n", i, found, (int)pid, shared);
+			ok = false;
+		}
+	}
+	result("/proc/locks: the flock of one file, its holder and whether it is shared; a waiter or a POSIX lock is not", ok);
+}
+
 int main(void)
 {
 	test_sat();
@@ -715,6 +753,7 @@ int main(void)
 	test_surface_scan();
 	test_scan_picture();
 	test_scan_line();
+	test_disk_lock();
 	printf("end of suite\n");
 	return failures != 0;
 }
