@@ -34,6 +34,7 @@ cleanup() {
 	for ((i = ${#loops[@]} - 1; i >= 0; i--)); do losetup -d "${loops[i]}" 2> /dev/null; done
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
 # new_loop VAR ARGS...: a new loop device (losetup -f ARGS), its node in VAR, detached at the end.
 new_loop() {
 	local -n node=$1
