@@ -142,6 +142,26 @@ else
 	bad "ATA --security-erase with --erase-verify: the sample's line"
 fi
 
+# erase_outcome without --erase-record or --erase-verify (issue 65, item 6): from what was sent and
+# how it ended: a SECURITY ERASE UNIT (F4h) that completed was sent and not read back; one that ended
+# ABRT failed (refused is for nothing sent).
+for c in "ok:0:erased_not_verified:True" "f4:5:failed:False"; do
+	IFS=: read -r abort want outcome completed <<< "$c"
+	env SHIM_IDENTIFY="$crafted" SHIM_ABORT_CMD="$abort" "${preload[@]}" "$asan" "$H" --json --security-erase pw /dev/null \
+		> "$out/rec.out" 2> "$out/rec.err"
+	rc=$?
+	if [ "$rc" = "$want" ] && "$py" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["devices"][0]
+sys.exit(0 if d["erase_outcome"] == sys.argv[2] and d["security_erase"]["completed"] == (sys.argv[3] == "True") else 1)' \
+		"$out/rec.out" "$outcome" "$completed"; then
+		ok "--json --security-erase without a record, SHIM_ABORT_CMD=$abort: erase_outcome $outcome, exit $want"
+	else
+		bad "--json --security-erase without a record, SHIM_ABORT_CMD=$abort: erase_outcome $outcome, exit $want (exit $rc)" \
+			"$(grep -E 'erase_outcome|completed' "$out/rec.out" | tr -s ' \n' ' ')"
+	fi
+done
+
 # --erase-verify full on a terminal: a status line with the share read, the rate and the time
 # left, redrawn while it reads (a 2 GiB sparse image after the erase: long enough to draw).
 truncate -s 0 "$out/rec-big.img"

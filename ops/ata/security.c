@@ -123,6 +123,7 @@ static int security_erase(struct device *dev, const struct settings *s, enum opt
 	bool enhanced = opt == OPT_SECURITY_ERASE_ENHANCED;
 	/* 9.65's output stays as it was unless a read-back or a record is asked for. */
 	bool proven = erase_proof_asked(s);
+	const char *command = enhanced ? "SECURITY ERASE UNIT (enhanced)" : "SECURITY ERASE UNIT";
 	static char interrupted[512];
 	struct long_command lc;
 	double seconds;
@@ -130,14 +131,16 @@ static int security_erase(struct device *dev, const struct settings *s, enum opt
 
 	/* Before ERASE PREPARE: the drive aborts an ERASE UNIT that does not follow it at once. */
 	if (proven) {
-		if ((err = erase_about_to_send(dev, ERASE_TO_SOME_PATTERN, 0,
-					       enhanced ? "SECURITY ERASE UNIT (enhanced)" : "SECURITY ERASE UNIT")))
+		if ((err = erase_about_to_send(dev, ERASE_TO_SOME_PATTERN, 0, command)))
 			return err;
 		erase_run_hidden(dev);
 	}
 	err = ata_command(dev, "ERASE_PREPARE", ATA_OP_SECURITY_ERASE_PREPARE, 0, 0);
 	if (err)
 		return err;
+	/* Without a record, what went out is known all the same: the JSON's erase_outcome says it. */
+	if (!proven)
+		erase_run_sent(dev, ERASE_TO_SOME_PATTERN, command);
 	snprintf(interrupted, sizeof(interrupted),
 		 "Interrupted: hdparm stops here, but the drive goes on erasing, and stays locked until the erase "
 		 "finishes or the drive is power-cycled.\nThe Security section of \"hdparm -I %s\" shows where it "
@@ -153,8 +156,7 @@ static int security_erase(struct device *dev, const struct settings *s, enum opt
 	json_fixed("seconds", seconds, 1);
 	json_uint("estimate_minutes", erase_estimate_s(id, enhanced) / 60);
 	json_object_end();
-	if (proven)
-		erase_run_status(dev, err ? "SECURITY ERASE UNIT failed" : "SECURITY ERASE UNIT completed");
+	erase_run_status(dev, err ? "SECURITY ERASE UNIT failed" : "SECURITY ERASE UNIT completed");
 	if (err || !proven)
 		return err;
 	drop_cached_sectors(dev);

@@ -54,6 +54,7 @@
  *   SHIM_NVME_NSID=N    NVME_IOCTL_ID says namespace N (default 1)
  *   SHIM_SANITIZE=C:L,C:L,abort:R   successive SANITIZE STATUS EXT answers: COUNT C and
  *                       LBA L (hex), or ABRT with LBA 7:0 = R; the last one repeats
+ *   SHIM_ABORT_CMD=XX   ATA command XX (hex) ends ABRT, the others as SHIM_REPLY says
  *   SHIM_DELAY_MS=N, SHIM_DELAY_CMD=XX   ATA command XX (hex) takes N ms; XX@PATH: only on the
  *                       device PATH (many disks at once: one disk slower than the others);
  *                       SHIM_DELAY_MS=until:FILE: it is held until FILE exists (a gate the test opens)
@@ -1288,7 +1289,8 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		}
 	}
 	if (((command == 0xb4 && (cdb[4] == 0x11 || cdb[4] == 0x12 || cdb[4] == 0x14)) || command == 0xf4) &&
-	    (!getenv("SHIM_REPLY") || strcmp(getenv("SHIM_REPLY"), "ok") == 0))
+	    (!getenv("SHIM_REPLY") || strcmp(getenv("SHIM_REPLY"), "ok") == 0) &&
+	    !(getenv("SHIM_ABORT_CMD") && strtoul(getenv("SHIM_ABORT_CMD"), NULL, 16) == command))
 		erased = 1;
 	if (command == 0xb4 && cdb[3] == 0 && cdb[4] == 0 && getenv("SHIM_SANITIZE")) {
 		/* The next answer of the sequence, kept in a static: one process polls. */
@@ -1336,6 +1338,8 @@ static int fake_sg_io(struct sg_io_hdr *io)
 	io->resid = 0;
 	if (!reply)
 		reply = "ok";
+	if (getenv("SHIM_ABORT_CMD") && strtoul(getenv("SHIM_ABORT_CMD"), NULL, 16) == command)
+		reply = "abort";
 	if (command == 0xec || command == 0xa1) {
 		load_identify(io->dxferp, io->dxfer_len);
 		return 0;
