@@ -162,6 +162,35 @@ sys.exit(0 if d["erase_outcome"] == sys.argv[2] and d["security_erase"]["complet
 	fi
 done
 
+# --erase-record FILE replaces only an empty file or an erase record (issue 65, item 8): a folder
+# linked onto another (as onto /etc) leads FILE onto a file hdparm did not write, which is refused
+# before anything is sent (no SECURITY ERASE UNIT, F4h, in the double's log): one line, exit 17.
+rm -rf "$out/rec-own"
+mkdir -p "$out/rec-own/etc"
+echo "root:x:0:0:root:/root:/bin/bash" > "$out/rec-own/etc/passwd"
+ln -s "$out/rec-own/etc" "$out/rec-own/link"
+: > "$out/rec-own/empty.json"
+for c in "link/passwd:17" "empty.json:0" "empty.json:0"; do
+	IFS=: read -r name want <<< "$c"
+	rm -f "$out/rec.log"
+	env SHIM_IDENTIFY="$crafted" SHIM_LOG="$out/rec.log" "${preload[@]}" "$asan" "$H" --security-erase pw \
+		--erase-record "$out/rec-own/$name" /dev/null > "$out/rec.out" 2> "$out/rec.err"
+	rc=$?
+	if [ "$want" = 17 ]; then
+		if [ "$rc" = 17 ] && ! grep -qs ' f4 ' "$out/rec.log" &&
+			[ "$(cat "$out/rec-own/etc/passwd")" = "root:x:0:0:root:/root:/bin/bash" ] &&
+			[ "$(cat "$out/rec.err")" = "--erase-record $out/rec-own/$name: a file that is not an erase record is there: refused, nothing was sent" ]; then
+			ok "--erase-record onto a file hdparm did not write (a linked folder): refused, nothing sent, exit 17"
+		else
+			bad "--erase-record onto a file hdparm did not write (a linked folder): refused, nothing sent, exit 17 (exit $rc)" \
+				"$(head -c 200 "$out/rec-own/etc/passwd")" "$(head -n 2 "$out/rec.err")"
+		fi
+	else
+		check "--erase-record onto an empty file, then onto that record again: replaced, exit 0" \
+			"$out/rec-own/$name" "rc == 0 and r['erase']['sent'] and r['exit_status'] == 0"
+	fi
+done
+
 # --erase-verify full on a terminal: a status line with the share read, the rate and the time
 # left, redrawn while it reads (a 2 GiB sparse image after the erase: long enough to draw).
 truncate -s 0 "$out/rec-big.img"

@@ -6,12 +6,14 @@
  * the folder.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "array.h"
 #include "erase_record.h"
@@ -331,6 +333,42 @@ static void read_identity(struct device *dev, struct disk_identity *id)
 }
 
 /* dev's record file made, saying pending: 0, or an errno (nothing said). */
+/*
+ * FILE may be replaced: nothing is there, or an empty regular file, or an
+ * erase record (its first bytes say so, with its format version).  Any
+ * other file is someone else's (a folder link can lead FILE onto
+ * /etc/passwd): EEXIST.  Read without blocking, so that a FIFO put there
+ * meanwhile wakes nobody; it is file_write_whole()'s to refuse.
+ */
+static int replaceable(const char *path)
+{
+	static const char head[] = "{\n  \"record\": \"erase\",\n  \"record_format_version\": ";
+	char buf[sizeof(head) + 8];
+	struct stat st;
+	ssize_t got;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : errno == ELOOP ? FILE_NOT_REGULAR : errno;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return FILE_NOT_REGULAR;
+	}
+	got = st.st_size ? read(fd, buf, sizeof(buf)) : 0;
+	close(fd);
+	if (!st.st_size)
+		return 0;
+	return got > (ssize_t)(sizeof(head) - 1) && memcmp(buf, head, sizeof(head) - 1) == 0 &&
+	       buf[sizeof(head) - 1] >= '1' && buf[sizeof(head) - 1] <= '9' ? 0 : EEXIST;
+}
+
+/* Said where FILE is someone else's: EEXIST. */
+static int refuse_foreign(const char *given)
+{
+	complain("--erase-record %s: a file that is not an erase record is there: refused, nothing was sent\n", given);
+	return EEXIST;
+}
+
 static int reserve(struct device *dev, const struct settings *s, const char *pending)
 {
 	const char *given = s->v[OPT_ERASE_RECORD].str;
@@ -352,7 +390,7 @@ static int reserve(struct device *dev, const struct settings *s, const char *pen
 	record_path(given, &rf->id, dev, rf->path, sizeof(rf->path));
 	if (erase_record_is_folder(given))
 		err = create_unique(rf->path, sizeof(rf->path), text, len, rf->reserved);
-	else
+	else if ((err = replaceable(rf->path)) == 0)
 		err = file_write_whole(rf->path, text, len, rf->reserved);
 	free(text);
 	if (err) {
@@ -375,16 +413,21 @@ static int put(struct device *dev, const char *text, size_t len, size_t pad)
 /* A record's errno as hdparm's exit status: the few a user acts on, else EACCES. */
 static int record_status(int err)
 {
-	return err == ENOENT || err == ENOTDIR || err == ENOSPC || err == EROFS || err == FILE_NOT_REGULAR ? err : EACCES;
+	return err == ENOENT || err == ENOTDIR || err == ENOSPC || err == EROFS || err == FILE_NOT_REGULAR || err == EEXIST
+		       ? err : EACCES;
 }
 
 int erase_record_path_check(const struct settings *s)
 {
 	const char *given = s->v[OPT_ERASE_RECORD].str;
 
+	int err;
+
 	if (!s->v[OPT_ERASE_RECORD].given || strcmp(given, "-") == 0)
 		return 0;
-	return file_check_writable("--erase-record", given, true);
+	if ((err = file_check_writable("--erase-record", given, true)))
+		return err;
+	return !erase_record_is_folder(given) && replaceable(given) == EEXIST ? refuse_foreign(given) : 0;
 }
 
 int erase_record_check(struct device *dev, const struct settings *s)
@@ -400,6 +443,8 @@ int erase_record_check(struct device *dev, const struct settings *s)
 		return 0;
 	dev->refused = dev->record_unwritable = true;
 	snprintf(folder, sizeof(folder), "%s", given);
+	if (err == EEXIST && !erase_record_is_folder(given))
+		return refuse_foreign(given);
 	if (err == FILE_NOT_REGULAR)
 		complain(" --erase-record %s: %s: the erase was not started, since its record could not be kept\n", given,
 			 file_strerror(err));
