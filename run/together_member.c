@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "erase_record.h"
+#include "path_text.h"
 #include "json.h"
 #include "progress.h"
 #include "report.h"
@@ -91,17 +92,14 @@ static int wait_at_gate(struct device *dev, int status, void *arg)
 		return status;
 	}
 	if (erase_record_path(dev)) {
-		char path[1200] = "P ";
-		size_t n = 2;
+		char path[1200], shown[1100];
 
-		/* A newline in the path (a folder's name may hold one) would end the message and forge the next: "\n". */
-		for (const char *c = erase_record_path(dev); *c && n + 4 < sizeof(path); c++)
-			if (*c == '\n')
-				path[n++] = '\\', path[n++] = 'n';
-			else
-				path[n++] = *c;
-		path[n++] = '\n';
-		send_all(st->msg, path, n);
+		/*
+		 * As a line shows it: a newline in the path (a folder's name may hold one) would end the message
+		 * and forge the next, and an escape of its own would read two ways; quoted, it holds no control byte.
+		 */
+		snprintf(path, sizeof(path), "P %s\n", path_text(erase_record_path(dev), shown, sizeof(shown)));
+		send_all(st->msg, path, strlen(path));
 	}
 	reached_text(dev, reached, sizeof(reached));
 	snprintf(line, sizeof(line), "R%s\n", reached);

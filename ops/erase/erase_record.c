@@ -21,6 +21,7 @@
 #include "file_write.h"
 #include "erasecheck.h"
 #include "json.h"
+#include "path_text.h"
 #include "report.h"
 #include "version.h"
 
@@ -365,7 +366,10 @@ static int replaceable(const char *path)
 /* Said where FILE is someone else's: EEXIST. */
 static int refuse_foreign(const char *given)
 {
-	complain("--erase-record %s: a file that is not an erase record is there: refused, nothing was sent\n", given);
+	char shown[1200];
+
+	complain("--erase-record %s: a file that is not an erase record is there: refused, nothing was sent\n",
+		 path_text(given, shown, sizeof(shown)));
 	return EEXIST;
 }
 
@@ -433,7 +437,7 @@ int erase_record_path_check(const struct settings *s)
 int erase_record_check(struct device *dev, const struct settings *s)
 {
 	const char *given = s->v[OPT_ERASE_RECORD].str;
-	char folder[4096];
+	char folder[4096], shown[1200], shown_folder[1200];
 	int err;
 
 	if (strcmp(given, "-") == 0 || !technique_of(s) || dev->record)
@@ -446,11 +450,12 @@ int erase_record_check(struct device *dev, const struct settings *s)
 	if (err == EEXIST && !erase_record_is_folder(given))
 		return refuse_foreign(given);
 	if (err == FILE_NOT_REGULAR)
-		complain(" --erase-record %s: %s: the erase was not started, since its record could not be kept\n", given,
-			 file_strerror(err));
+		complain(" --erase-record %s: %s: the erase was not started, since its record could not be kept\n",
+			 path_text(given, shown, sizeof(shown)), file_strerror(err));
 	else
 		complain(" --erase-record %s: %s cannot be written to (%s): the erase was not started, since its record"
-			 " could not be kept\n", given, erase_record_is_folder(given) ? given : dirname(folder),
+			 " could not be kept\n", path_text(given, shown, sizeof(shown)),
+			 path_text(erase_record_is_folder(given) ? given : dirname(folder), shown_folder, sizeof(shown_folder)),
 			 strerror(err));
 	return record_status(err);
 }
@@ -463,6 +468,7 @@ int erase_record_check(struct device *dev, const struct settings *s)
 static int erase_record_sent(struct device *dev)
 {
 	struct record_file *rf = dev->record;
+	char shown[1200];
 	size_t len;
 	char *text;
 	int err;
@@ -475,7 +481,7 @@ static int erase_record_sent(struct device *dev)
 	if (!err)
 		return 0;
 	complain(" --erase-record: %s could not be marked sent (%s): the erase was not sent, since its record could"
-		 " not say so\n", rf->path, file_strerror(err));
+		 " not say so\n", path_text(rf->path, shown, sizeof(shown)), file_strerror(err));
 	if (dev->erase) {
 		dev->erase->sent = false;
 		dev->erase->began = 0;
@@ -534,8 +540,11 @@ int erase_record_write(struct device *dev, const struct settings *s, int status)
 		err = put(dev, text, len, 0);
 	if (err) {
 		/* The proof is not lost: whoever reads stderr (a terminal, the journal) has it whole. */
+		char shown[1200];
+
 		complain(" --erase-record: %s could not be written: %s; the record follows on stderr\n",
-			 dev->record ? dev->record->path : s->v[OPT_ERASE_RECORD].str, file_strerror(err));
+			 path_text(dev->record ? dev->record->path : s->v[OPT_ERASE_RECORD].str, shown, sizeof(shown)),
+			 file_strerror(err));
 		note("%.*s", (int)len, text);
 	}
 	free(text);
