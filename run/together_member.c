@@ -130,9 +130,32 @@ static int wait_at_gate(struct device *dev, int status, void *arg)
 	return ECANCELED;
 }
 
+/* The pipe to the process that runs the gate, for member_interrupted(). */
+static int member_msg = -1;
+
+/* This disk's device object to the process that holds the document ("J LEN", then it). */
+static void send_json(void)
+{
+	size_t len;
+	const char *text = json_devices_text(&len);
+	char head[32];
+
+	snprintf(head, sizeof(head), "J %zu\n", len);
+	send_all(member_msg, head, strlen(head));
+	send_all(member_msg, text, len);
+}
+
+/* A signal stopped a long command (its erase goes on in the drive): its device object, closed, sent on. */
+static _Noreturn void member_interrupted(int sig)
+{
+	if (json_active())
+		send_json();
+	_exit(128 + sig);
+}
+
 _Noreturn void run_member(const struct job *job, const struct run_flags *run, struct member_start *st)
 {
-	struct erase_gate gate = { .wait = wait_at_gate, .arg = st };
+	struct erase_gate gate = { .wait = wait_at_gate, .arg = st, .interrupted = member_interrupted };
 	bool refused = false;
 	int status;
 
@@ -151,17 +174,11 @@ _Noreturn void run_member(const struct job *job, const struct run_flags *run, st
 	/* The output goes on to its end where the process that shows it went away: the record is still written. */
 	signal(SIGPIPE, SIG_IGN);
 	progress_relay(st->msg);
+	member_msg = st->msg;
 	status = process_device(job->device, &job->s, run, &gate, &refused);
 	fflush(stdout);
-	if (run->json) {
-		size_t len;
-		const char *text = json_devices_text(&len);
-		char head[32];
-
-		snprintf(head, sizeof(head), "J %zu\n", len);
-		send_all(st->msg, head, strlen(head));
-		send_all(st->msg, text, len);
-	}
+	if (run->json)
+		send_json();
 	/* Not exit(): the JSON document and the buffers are this process's copies of the whole run's. */
 	_exit(status > 0 && status < 256 ? status : status ? 1 : 0);
 }
