@@ -397,16 +397,21 @@ done
 
 # --json and a signal while the erase or format runs in the drive (issue 65, item 5): the device's
 # object says it was interrupted, that the drive goes on, the signal, erase_outcome interrupted, the
-# line said naming the disk; exit 128 + the signal.  The command (ATA F4h; NVMe Format NVM, admin
-# opcode 80h, on a namespace numbered 259:4000, which no host has) is held until the test opens the gate.
-for c in "security_erase:f4:hdparm -I /dev/null" "format_erase:80:the format of /dev/null goes on"; do
+# line said naming the disk; exit 128 + the signal (--set-sector-size: its sector_format object
+# says so).  The command (ATA F4h; NVMe Format NVM, admin opcode 80h, on a namespace numbered
+# 259:4000, which no host has) is held until the test opens the gate.
+for c in "security_erase:f4:hdparm -I /dev/null" "format_erase:80:the format of /dev/null goes on" \
+	"sector_format:80:the format of /dev/null goes on"; do
 	IFS=: read -r key op said <<< "$c"
 	rm -f "$out/rec.log" "$out/rec-gate"
 	if [ "$key" = security_erase ]; then
 		args=(SHIM_IDENTIFY="$crafted" SHIM_DELAY_CMD=f4 "${preload[@]}" "$asan" "$H" --json --security-erase pw)
-	else
+	elif [ "$key" = format_erase ]; then
 		args=(SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_BLOCK_DEV=259:4000 SHIM_NVME_DELAY=80 "${preload[@]}"
 			"$asan" "$H" --json $yes --format-erase user)
+	else
+		args=(SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_BLOCK_DEV=259:4000 SHIM_NVME_DELAY=80 "${preload[@]}"
+			"$asan" "$H" --json --please-destroy-my-drive --set-sector-size 4096)
 	fi
 	env --default-signal=INT,QUIT SHIM_DELAY_MS="until:$out/rec-gate" SHIM_LOG="$out/rec.log" "${args[@]}" /dev/null \
 		> "$out/rec.out" 2> "$out/rec.err" &
@@ -421,8 +426,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 [dev] = d['devices']
 o = dev[sys.argv[2]]
-assert dev['name'] == '/dev/null' and dev['erase_outcome'] == 'interrupted', dev
-assert o['interrupted'] is True and o['drive_continues'] is True and o['signal'] == 2 and o['completed'] is False, o
+assert dev['name'] == '/dev/null' and dev.get('erase_outcome', 'interrupted') == 'interrupted', dev
+assert o['interrupted'] is True and o['drive_continues'] is True and o['signal'] == 2 and o.get('completed') is not True, o
+assert sys.argv[2] == 'sector_format' or dev['erase_outcome'] == 'interrupted', dev
 assert any(sys.argv[3] in e['message'] for e in dev['errors']), dev['errors']
 EOF2
 	then
