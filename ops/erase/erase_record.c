@@ -338,8 +338,7 @@ static void read_identity(struct device *dev, struct disk_identity *id)
  * FILE may be replaced: nothing is there, or an empty regular file, or an
  * erase record (its first bytes say so, with its format version).  Any
  * other file is someone else's (a folder link can lead FILE onto
- * /etc/passwd): EEXIST.  Read without blocking, so that a FIFO put there
- * meanwhile wakes nobody; it is file_write_whole()'s to refuse.
+ * /etc/passwd): EEXIST; anything but a regular file: FILE_NOT_REGULAR.
  */
 static int replaceable(const char *path)
 {
@@ -347,8 +346,14 @@ static int replaceable(const char *path)
 	char buf[sizeof(head) + 8];
 	struct stat st;
 	ssize_t got;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+	int fd;
 
+	/* Looked at before it is opened: opening a device node acts, and a FIFO's other end is woken. */
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT ? 0 : errno;
+	if (!S_ISREG(st.st_mode))
+		return FILE_NOT_REGULAR;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : errno == ELOOP ? FILE_NOT_REGULAR : errno;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
