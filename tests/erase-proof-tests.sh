@@ -145,9 +145,9 @@ fi
 # erase_outcome without --erase-record or --erase-verify (issue 65, item 6): from what was sent and
 # how it ended: a SECURITY ERASE UNIT (F4h) that completed was sent and not read back; one that ended
 # ABRT failed (refused is for nothing sent).
-for c in "ok:0:erased_not_verified:True" "f4:5:failed:False"; do
-	IFS=: read -r abort want outcome completed <<< "$c"
-	env SHIM_IDENTIFY="$crafted" SHIM_ABORT_CMD="$abort" "${preload[@]}" "$asan" "$H" --json --security-erase pw /dev/null \
+for c in "ok:0:erased_not_verified:True" "abort@f4:5:failed:False"; do
+	IFS=: read -r reply want outcome completed <<< "$c"
+	env SHIM_IDENTIFY="$crafted" SHIM_REPLY="$reply" "${preload[@]}" "$asan" "$H" --json --security-erase pw /dev/null \
 		> "$out/rec.out" 2> "$out/rec.err"
 	rc=$?
 	if [ "$rc" = "$want" ] && "$py" -c '
@@ -155,9 +155,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))["devices"][0]
 sys.exit(0 if d["erase_outcome"] == sys.argv[2] and d["security_erase"]["completed"] == (sys.argv[3] == "True") else 1)' \
 		"$out/rec.out" "$outcome" "$completed"; then
-		ok "--json --security-erase without a record, SHIM_ABORT_CMD=$abort: erase_outcome $outcome, exit $want"
+		ok "--json --security-erase without a record, SHIM_REPLY=$reply: erase_outcome $outcome, exit $want"
 	else
-		bad "--json --security-erase without a record, SHIM_ABORT_CMD=$abort: erase_outcome $outcome, exit $want (exit $rc)" \
+		bad "--json --security-erase without a record, SHIM_REPLY=$reply: erase_outcome $outcome, exit $want (exit $rc)" \
 			"$(grep -E 'erase_outcome|completed' "$out/rec.out" | tr -s ' \n' ' ')"
 	fi
 done

@@ -7,7 +7,8 @@
  *   SHIM_IDENTIFY=FILE  IDENTIFY page (--Istdout hex) returned for ECh/A1h
  *   SHIM_SENSE=fixed|late|descriptor   format of the sense data (default descriptor);
  *                       "late" is the fixed format of older kernels, registers from byte 8
- *   SHIM_REPLY=ok|abort|medium|short|nosense|timeout   how commands end (default ok)
+ *   SHIM_REPLY=ok|abort|medium|short|nosense|timeout   how commands end (default ok);
+ *                       abort@XX: ATA command XX (hex) alone ends ABRT
  *   SHIM_REPLY=sense    CHECK CONDITION with SHIM_KEY, SHIM_ASC, SHIM_ASCQ,
  *                       SHIM_STATUS, SHIM_ERROR; SHIM_SENSE_LEN cuts the sense short
  *   SHIM_COUNT=N, SHIM_LBA=N   registers returned when asked (CK_COND)
@@ -54,7 +55,6 @@
  *   SHIM_NVME_NSID=N    NVME_IOCTL_ID says namespace N (default 1)
  *   SHIM_SANITIZE=C:L,C:L,abort:R   successive SANITIZE STATUS EXT answers: COUNT C and
  *                       LBA L (hex), or ABRT with LBA 7:0 = R; the last one repeats
- *   SHIM_ABORT_CMD=XX   ATA command XX (hex) ends ABRT, the others as SHIM_REPLY says
  *   SHIM_DELAY_MS=N, SHIM_DELAY_CMD=XX   ATA command XX (hex) takes N ms; XX@PATH: only on the
  *                       device PATH (many disks at once: one disk slower than the others);
  *                       SHIM_DELAY_MS=until:FILE: it is held until FILE exists (a gate the test opens)
@@ -1289,8 +1289,7 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		}
 	}
 	if (((command == 0xb4 && (cdb[4] == 0x11 || cdb[4] == 0x12 || cdb[4] == 0x14)) || command == 0xf4) &&
-	    (!getenv("SHIM_REPLY") || strcmp(getenv("SHIM_REPLY"), "ok") == 0) &&
-	    !(getenv("SHIM_ABORT_CMD") && strtoul(getenv("SHIM_ABORT_CMD"), NULL, 16) == command))
+	    (!getenv("SHIM_REPLY") || strcmp(getenv("SHIM_REPLY"), "ok") == 0))
 		erased = 1;
 	if (command == 0xb4 && cdb[3] == 0 && cdb[4] == 0 && getenv("SHIM_SANITIZE")) {
 		/* The next answer of the sequence, kept in a static: one process polls. */
@@ -1338,8 +1337,9 @@ static int fake_sg_io(struct sg_io_hdr *io)
 	io->resid = 0;
 	if (!reply)
 		reply = "ok";
-	if (getenv("SHIM_ABORT_CMD") && strtoul(getenv("SHIM_ABORT_CMD"), NULL, 16) == command)
-		reply = "abort";
+	/* "abort@XX": command XX alone ends ABRT. */
+	if (strncmp(reply, "abort@", 6) == 0)
+		reply = strtoul(reply + 6, NULL, 16) == command ? "abort" : "ok";
 	if (command == 0xec || command == 0xa1) {
 		load_identify(io->dxferp, io->dxfer_len);
 		return 0;
