@@ -20,6 +20,14 @@
 
 #define DONE_SIGNAL SIGUSR2
 
+/* The run's report of an interrupted long command (progress_on_interrupt), or NULL. */
+static void (*interrupt_report)(int sig);
+
+void progress_on_interrupt(void (*report)(int sig))
+{
+	interrupt_report = report;
+}
+
 /* Where status lines go instead of a terminal (progress_relay), or -1. */
 static int relay_fd = -1;
 
@@ -98,10 +106,19 @@ static void *helper(void *arg)
 		if (sig == DONE_SIGNAL)
 			return NULL;
 		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+			/*
+			 * The calling thread waits in the kernel, and long_command_end() joins this one
+			 * before it goes on: what is written here is written by this thread alone.
+			 */
 			say("\n", 1);
-			say(lc->on_interrupt, (int)strlen(lc->on_interrupt));
+			if (interrupt_report)
+				complain("%s", lc->on_interrupt);
+			else
+				say(lc->on_interrupt, (int)strlen(lc->on_interrupt));
 			if (lc->before_exit)
 				lc->before_exit(lc->arg, sig);
+			if (interrupt_report)
+				interrupt_report(sig);
 			_exit(128 + sig);
 		}
 	}

@@ -36,6 +36,17 @@ struct long_command {
 void long_command_begin(struct long_command *lc, const char *label, unsigned int estimate_s,
 			const char *on_interrupt, bool show, void (*before_exit)(void *arg, int sig), void *arg);
 
+/*
+ * Where a signal stops a long command, what the run reports before it
+ * ends (one disk: its JSON device object and the document; a disk's
+ * process of many: its device object, sent on): called from the helper
+ * thread once the interrupt's line is said (complain(): the JSON keeps it
+ * too) and before_exit has run, while the command still waits in the
+ * kernel; it ends the process with 128 + sig.  NULL: none, the process
+ * ends at once.
+ */
+void progress_on_interrupt(void (*report)(int sig));
+
 /* After it: the status line gives way to one saying how long it took; returns the seconds. */
 double long_command_end(struct long_command *lc);
 

@@ -19,6 +19,7 @@
 #include "files.h"
 #include "inuse.h"
 #include "json.h"
+#include "progress.h"
 #include "report.h"
 #include "sector_format.h"
 
@@ -199,6 +200,32 @@ static void json_device_end(const struct device *dev)
 	json_object_end();
 }
 
+/* The device being run, for a signal that stops a long command (progress_on_interrupt). */
+static struct {
+	struct device *dev;
+	const struct settings *s;
+	const struct erase_gate *gate;
+} running;
+
+/*
+ * A signal stopped a long command (an erase, a format), which goes on in
+ * the drive: the device's object says so, as the erase record does, and
+ * the run ends with 128 + sig.  From the thread that waits for signals,
+ * while the one that runs the device waits in the kernel.
+ */
+static void device_interrupted(int sig)
+{
+	if (running.dev) {
+		if (settings_erase(running.s))
+			json_string("erase_outcome", "interrupted");
+		json_device_end(running.dev);
+	}
+	fflush(stdout);
+	if (running.gate && running.gate->interrupted)
+		running.gate->interrupted(sig);
+	exit(128 + sig);
+}
+
 /* An ATA command on another kind of disk: refused, with what the disk has instead. */
 static int refuse_step(struct device *dev, const struct settings *s, const struct placed_step *ps)
 {
@@ -328,6 +355,10 @@ int process_device(const char *path, const struct settings *s, const struct run_
 	dev.path = path;
 	dev.run = *run;
 	dev.together_member = gate != NULL;
+	running.dev = &dev;
+	running.s = s;
+	running.gate = gate;
+	progress_on_interrupt(device_interrupted);
 	json_object_begin(NULL);
 	json_string("name", path);
 	if (s->v[OPT_DIRECT].given)
@@ -387,6 +418,8 @@ int process_device(const char *path, const struct settings *s, const struct run_
 	erase_run_free(&dev);
 	erase_record_free(&dev);
 	json_device_end(&dev);
+	progress_on_interrupt(NULL);
+	running.dev = NULL;
 	report_operation(NULL);
 	*refused = dev.refused;
 	return status;

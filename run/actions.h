@@ -22,6 +22,12 @@ struct job {
 struct erase_gate {
 	int (*wait)(struct device *dev, int status, void *arg);
 	void *arg;
+	/*
+	 * A signal stopped a long command: the device's JSON object is
+	 * closed; this sends it on and ends the process (NULL: exit(), which
+	 * writes the document).
+	 */
+	void (*interrupted)(int sig);
 };
 
 /*

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "erase_record.h"
+#include "path_text.h"
 #include "json.h"
 #include "progress.h"
 #include "report.h"
@@ -91,17 +92,14 @@ static int wait_at_gate(struct device *dev, int status, void *arg)
 		return status;
 	}
 	if (erase_record_path(dev)) {
-		char path[1200] = "P ";
-		size_t n = 2;
+		char path[1200], shown[1100];
 
-		/* A newline in the path (a folder's name may hold one) would end the message and forge the next: "\n". */
-		for (const char *c = erase_record_path(dev); *c && n + 4 < sizeof(path); c++)
-			if (*c == '\n')
-				path[n++] = '\\', path[n++] = 'n';
-			else
-				path[n++] = *c;
-		path[n++] = '\n';
-		send_all(st->msg, path, n);
+		/*
+		 * As a line shows it: a newline in the path (a folder's name may hold one) would end the message
+		 * and forge the next, and an escape of its own would read two ways; quoted, it holds no control byte.
+		 */
+		snprintf(path, sizeof(path), "P %s\n", path_text(erase_record_path(dev), shown, sizeof(shown)));
+		send_all(st->msg, path, strlen(path));
 	}
 	reached_text(dev, reached, sizeof(reached));
 	snprintf(line, sizeof(line), "R%s\n", reached);
@@ -132,9 +130,32 @@ static int wait_at_gate(struct device *dev, int status, void *arg)
 	return ECANCELED;
 }
 
+/* The pipe to the process that runs the gate, for member_interrupted(). */
+static int member_msg = -1;
+
+/* This disk's device object to the process that holds the document ("J LEN", then it). */
+static void send_json(void)
+{
+	size_t len;
+	const char *text = json_devices_text(&len);
+	char head[32];
+
+	snprintf(head, sizeof(head), "J %zu\n", len);
+	send_all(member_msg, head, strlen(head));
+	send_all(member_msg, text, len);
+}
+
+/* A signal stopped a long command (its erase goes on in the drive): its device object, closed, sent on. */
+static _Noreturn void member_interrupted(int sig)
+{
+	if (json_active())
+		send_json();
+	_exit(128 + sig);
+}
+
 _Noreturn void run_member(const struct job *job, const struct run_flags *run, struct member_start *st)
 {
-	struct erase_gate gate = { .wait = wait_at_gate, .arg = st };
+	struct erase_gate gate = { .wait = wait_at_gate, .arg = st, .interrupted = member_interrupted };
 	bool refused = false;
 	int status;
 
@@ -153,17 +174,11 @@ _Noreturn void run_member(const struct job *job, const struct run_flags *run, st
 	/* The output goes on to its end where the process that shows it went away: the record is still written. */
 	signal(SIGPIPE, SIG_IGN);
 	progress_relay(st->msg);
+	member_msg = st->msg;
 	status = process_device(job->device, &job->s, run, &gate, &refused);
 	fflush(stdout);
-	if (run->json) {
-		size_t len;
-		const char *text = json_devices_text(&len);
-		char head[32];
-
-		snprintf(head, sizeof(head), "J %zu\n", len);
-		send_all(st->msg, head, strlen(head));
-		send_all(st->msg, text, len);
-	}
+	if (run->json)
+		send_json();
 	/* Not exit(): the JSON document and the buffers are this process's copies of the whole run's. */
 	_exit(status > 0 && status < 256 ? status : status ? 1 : 0);
 }

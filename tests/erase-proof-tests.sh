@@ -142,6 +142,55 @@ else
 	bad "ATA --security-erase with --erase-verify: the sample's line"
 fi
 
+# erase_outcome without --erase-record or --erase-verify (issue 65, item 6): from what was sent and
+# how it ended: a SECURITY ERASE UNIT (F4h) that completed was sent and not read back; one that ended
+# ABRT failed (refused is for nothing sent).
+for c in "ok:0:erased_not_verified:True" "abort@f4:5:failed:False"; do
+	IFS=: read -r reply want outcome completed <<< "$c"
+	env SHIM_IDENTIFY="$crafted" SHIM_REPLY="$reply" "${preload[@]}" "$asan" "$H" --json --security-erase pw /dev/null \
+		> "$out/rec.out" 2> "$out/rec.err"
+	rc=$?
+	if [ "$rc" = "$want" ] && "$py" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["devices"][0]
+sys.exit(0 if d["erase_outcome"] == sys.argv[2] and d["security_erase"]["completed"] == (sys.argv[3] == "True") else 1)' \
+		"$out/rec.out" "$outcome" "$completed"; then
+		ok "--json --security-erase without a record, SHIM_REPLY=$reply: erase_outcome $outcome, exit $want"
+	else
+		bad "--json --security-erase without a record, SHIM_REPLY=$reply: erase_outcome $outcome, exit $want (exit $rc)" \
+			"$(grep -E 'erase_outcome|completed' "$out/rec.out" | tr -s ' \n' ' ')"
+	fi
+done
+
+# --erase-record FILE replaces only an empty file or an erase record (issue 65, item 8): a folder
+# linked onto another (as onto /etc) leads FILE onto a file hdparm did not write, which is refused
+# before anything is sent (no SECURITY ERASE UNIT, F4h, in the double's log): one line, exit 17.
+rm -rf "$out/rec-own"
+mkdir -p "$out/rec-own/etc"
+echo "root:x:0:0:root:/root:/bin/bash" > "$out/rec-own/etc/passwd"
+ln -s "$out/rec-own/etc" "$out/rec-own/link"
+: > "$out/rec-own/empty.json"
+for c in "link/passwd:17" "empty.json:0" "empty.json:0"; do
+	IFS=: read -r name want <<< "$c"
+	rm -f "$out/rec.log"
+	env SHIM_IDENTIFY="$crafted" SHIM_LOG="$out/rec.log" "${preload[@]}" "$asan" "$H" --security-erase pw \
+		--erase-record "$out/rec-own/$name" /dev/null > "$out/rec.out" 2> "$out/rec.err"
+	rc=$?
+	if [ "$want" = 17 ]; then
+		if [ "$rc" = 17 ] && ! grep -qs ' f4 ' "$out/rec.log" &&
+			[ "$(cat "$out/rec-own/etc/passwd")" = "root:x:0:0:root:/root:/bin/bash" ] &&
+			[ "$(cat "$out/rec.err")" = "--erase-record $out/rec-own/$name: a file that is not an erase record is there: refused, nothing was sent" ]; then
+			ok "--erase-record onto a file hdparm did not write (a linked folder): refused, nothing sent, exit 17"
+		else
+			bad "--erase-record onto a file hdparm did not write (a linked folder): refused, nothing sent, exit 17 (exit $rc)" \
+				"$(head -c 200 "$out/rec-own/etc/passwd")" "$(head -n 2 "$out/rec.err")"
+		fi
+	else
+		check "--erase-record onto an empty file, then onto that record again: replaced, exit 0" \
+			"$out/rec-own/$name" "rc == 0 and r['erase']['sent'] and r['exit_status'] == 0"
+	fi
+done
+
 # --erase-verify full on a terminal: a status line with the share read, the rate and the time
 # left, redrawn while it reads (a 2 GiB sparse image after the erase: long enough to draw).
 truncate -s 0 "$out/rec-big.img"
@@ -344,6 +393,50 @@ for sig in TERM HUP; do
 	want=$((128 + $(kill -l "$sig")))
 	check "SIG$sig during SECURITY ERASE UNIT: the record says interrupted, exit $want" "$out/rec-ata-$sig.json" \
 		"rc == $want and r['outcome'] == 'interrupted' and r['erase']['sent'] and r['exit_status'] == $want"
+done
+
+# --json and a signal while the erase or format runs in the drive (issue 65, item 5): the device's
+# object says it was interrupted, that the drive goes on, the signal, erase_outcome interrupted, the
+# line said naming the disk; exit 128 + the signal (--set-sector-size: its sector_format object
+# says so).  The command (ATA F4h; NVMe Format NVM, admin opcode 80h, on a namespace numbered
+# 259:4000, which no host has) is held until the test opens the gate.
+for c in "security_erase:f4:hdparm -I /dev/null" "format_erase:80:the format of /dev/null goes on" \
+	"sector_format:80:the format of /dev/null goes on"; do
+	IFS=: read -r key op said <<< "$c"
+	rm -f "$out/rec.log" "$out/rec-gate"
+	if [ "$key" = security_erase ]; then
+		args=(SHIM_IDENTIFY="$crafted" SHIM_DELAY_CMD=f4 "${preload[@]}" "$asan" "$H" --json --security-erase pw)
+	elif [ "$key" = format_erase ]; then
+		args=(SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_BLOCK_DEV=259:4000 SHIM_NVME_DELAY=80 "${preload[@]}"
+			"$asan" "$H" --json $yes --format-erase user)
+	else
+		args=(SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_BLOCK_DEV=259:4000 SHIM_NVME_DELAY=80 "${preload[@]}"
+			"$asan" "$H" --json --please-destroy-my-drive --set-sector-size 4096)
+	fi
+	env --default-signal=INT,QUIT SHIM_DELAY_MS="until:$out/rec-gate" SHIM_LOG="$out/rec.log" "${args[@]}" /dev/null \
+		> "$out/rec.out" 2> "$out/rec.err" &
+	pid=$!
+	until_true 10 grep -qs -e "^cdb: 85 .* $op " -e "^nvme-admin: $op" "$out/rec.log"
+	kill -s INT "$pid"
+	wait "$pid"
+	rc=$?
+	touch "$out/rec-gate"
+	if [ "$rc" = 130 ] && "$py" - "$out/rec.out" "$key" "$said" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+[dev] = d['devices']
+o = dev[sys.argv[2]]
+assert dev['name'] == '/dev/null' and dev.get('erase_outcome', 'interrupted') == 'interrupted', dev
+assert o['interrupted'] is True and o['drive_continues'] is True and o['signal'] == 2 and o.get('completed') is not True, o
+assert sys.argv[2] == 'sector_format' or dev['erase_outcome'] == 'interrupted', dev
+assert any(sys.argv[3] in e['message'] for e in dev['errors']), dev['errors']
+EOF2
+	then
+		ok "--json, SIGINT during $key: the device's object says interrupted, the drive goes on, exit 130"
+	else
+		bad "--json, SIGINT during $key: the device's object says interrupted, the drive goes on, exit 130 (exit $rc)" \
+			"$(head -c 300 "$out/rec.out")" "$(head -n 3 "$out/rec.err")"
+	fi
 done
 
 # A sanitize that never ends (SSTAT 2: in progress), waited for: SIGKILL leaves the record made

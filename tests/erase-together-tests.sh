@@ -217,6 +217,54 @@ assert r['erase']['sent'] is True and r['exit_status'] is None, r
 EOF
 result $? "a disk's process killed during its erase: said, its record says unknown and sent, exit $rc" ||
 	sed 's/^/  stderr: /' "$out/tog.err" | head -n 8
+# ... where the records' folder's name holds a newline (issue 65, item 14): the path is said quoted,
+# $'...' as bash's printf %q writes it, one line; bash reads it back as the record's own path.
+# /dev/full's SECURITY ERASE UNIT is held until the test has killed its process.
+fold=$out/tog-rec$'\n'ords
+rm -rf "$fold" "$out/tog-gate" "$out/tog.log"
+mkdir -p "$fold"
+env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/tog.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_CMD=f4@/dev/full \
+	SHIM_DELAY_MS="until:$out/tog-gate" "${preload[@]}" "$asan" "$H" --security-erase pw --erase-record "$fold/" \
+	"${disks[@]}" > "$out/tog.out" 2> "$out/tog.err" &
+pid=$!
+until_true 10 erasing && kill -9 "$c"
+touch "$out/tog-gate"
+wait "$pid"
+rc=$?
+line=$(grep '^/dev/full: the process erasing it was killed' "$out/tog.err")
+quoted=${line##*its record says the outcome is unknown: }
+said=
+[ "$quoted" != "$line" ] && [ "${quoted:0:2}" = "\$'" ] && eval "said=$quoted"
+[ "$rc" = 137 ] && [ "$(grep -c '^/dev/full: ' "$out/tog.err")" = 1 ] && [ -f "$said" ] && [ "$(dirname "$said")" = "$fold" ] &&
+	grep -q '"outcome": "unknown"' "$said"
+result $? "a records folder whose name holds a newline: its record's path said quoted, \$'...', one line, bash reads it back"
+rm -rf "$fold" "$out/tog-gate"
+# --json and SIGINT (a terminal's ^C reaches every process) while the three disks erase (issue 65,
+# item 5): each disk's object says interrupted, that the drive goes on, the signal, erase_outcome
+# interrupted, with the line naming it; exit 130.  Their SECURITY ERASE UNITs are held until the
+# test opens the gate.
+rm -f "$out/tog-gate" "$out/tog.log"
+env --default-signal=INT,QUIT SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/tog.log" SHIM_LOG_DEVICE=1 \
+	SHIM_DELAY_CMD=f4 SHIM_DELAY_MS="until:$out/tog-gate" "${preload[@]}" "$asan" "$H" --json --security-erase pw \
+	"${disks[@]}" > "$out/tog.out" 2> "$out/tog.err" &
+pid=$!
+all_erasing() { [ "$(grep -c ' cdb: 85 .* f4 ' "$out/tog.log" 2> /dev/null)" = 3 ]; }
+until_true 10 all_erasing
+kill -s INT -- "$pid" $(pgrep -P "$pid")
+wait "$pid"
+rc=$?
+touch "$out/tog-gate"
+[ "$rc" = 130 ] && "$py" - "$out/tog.out" << 'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [x['name'] for x in d['devices']] == ['/dev/null', '/dev/zero', '/dev/full'], d
+for dev in d['devices']:
+    o = dev['security_erase']
+    assert dev['erase_outcome'] == 'interrupted' and o['interrupted'] and o['drive_continues'] and o['signal'] == 2, dev
+    assert any('hdparm -I %s' % dev['name'] in e['message'] for e in dev['errors']), dev['errors']
+EOF
+result $? "--json, SIGINT while three disks erase: each disk's object says interrupted, the drive goes on, exit $rc"
+rm -f "$out/tog-gate"
 json=(--json)
 ata_bg SHIM_DELAY_MS=4000 SHIM_DELAY_CMD=f4
 until_true 10 erasing && kill -9 "$c"

@@ -115,6 +115,33 @@ static unsigned int erase_timeout(const uint16_t *id, bool enhanced)
 	return (unsigned int)(secs > 0xffffffu ? 0xffffffu : secs);
 }
 
+/* The erase under way, for the signal's report (one erase at a time in a process). */
+static struct interrupted_erase {
+	struct device *dev;
+	bool enhanced;
+	unsigned int estimate_s;
+} under_way;
+
+/*
+ * A signal while SECURITY ERASE UNIT runs in the drive: the record says
+ * interrupted, and the JSON's security_erase object says where it stopped
+ * (the drive goes on by itself).  From the thread that waits for signals.
+ */
+static void erase_interrupted(void *arg, int sig)
+{
+	const struct interrupted_erase *e = arg;
+
+	erase_record_interrupted(e->dev, sig);
+	json_object_begin("security_erase");
+	json_bool("enhanced", e->enhanced);
+	json_bool("completed", false);
+	json_bool("interrupted", true);
+	json_bool("drive_continues", true);
+	json_uint("signal", (unsigned int)sig);
+	json_uint("estimate_minutes", e->estimate_s / 60);
+	json_object_end();
+}
+
 /* SECURITY ERASE PREPARE, then ERASE UNIT with the drive's time, and where asked the read-back around it. */
 static int security_erase(struct device *dev, const struct settings *s, enum opt_id opt, const uint16_t *id,
 			  const struct ata_security_block *block)
@@ -123,6 +150,7 @@ static int security_erase(struct device *dev, const struct settings *s, enum opt
 	bool enhanced = opt == OPT_SECURITY_ERASE_ENHANCED;
 	/* 9.65's output stays as it was unless a read-back or a record is asked for. */
 	bool proven = erase_proof_asked(s);
+	const char *command = enhanced ? "SECURITY ERASE UNIT (enhanced)" : "SECURITY ERASE UNIT";
 	static char interrupted[512];
 	struct long_command lc;
 	double seconds;
@@ -130,21 +158,24 @@ static int security_erase(struct device *dev, const struct settings *s, enum opt
 
 	/* Before ERASE PREPARE: the drive aborts an ERASE UNIT that does not follow it at once. */
 	if (proven) {
-		if ((err = erase_about_to_send(dev, ERASE_TO_SOME_PATTERN, 0,
-					       enhanced ? "SECURITY ERASE UNIT (enhanced)" : "SECURITY ERASE UNIT")))
+		if ((err = erase_about_to_send(dev, ERASE_TO_SOME_PATTERN, 0, command)))
 			return err;
 		erase_run_hidden(dev);
 	}
 	err = ata_command(dev, "ERASE_PREPARE", ATA_OP_SECURITY_ERASE_PREPARE, 0, 0);
 	if (err)
 		return err;
+	/* Without a record, what went out is known all the same: the JSON's erase_outcome says it. */
+	if (!proven)
+		erase_run_sent(dev, ERASE_TO_SOME_PATTERN, command);
 	snprintf(interrupted, sizeof(interrupted),
 		 "Interrupted: hdparm stops here, but the drive goes on erasing, and stays locked until the erase "
 		 "finishes or the drive is power-cycled.\nThe Security section of \"hdparm -I %s\" shows where it "
 		 "stands.\n",
 		 dev->path);
+	under_way = (struct interrupted_erase){ dev, enhanced, erase_estimate_s(id, enhanced) };
 	long_command_begin(&lc, "erasing", erase_estimate_s(id, enhanced), interrupted, !dev->run.json,
-			   erase_record_interrupted, dev);
+			   erase_interrupted, &under_way);
 	err = security_command(dev, op->command, block, erase_timeout(id, enhanced), op->name);
 	seconds = long_command_end(&lc);
 	json_object_begin("security_erase");
@@ -153,8 +184,7 @@ static int security_erase(struct device *dev, const struct settings *s, enum opt
 	json_fixed("seconds", seconds, 1);
 	json_uint("estimate_minutes", erase_estimate_s(id, enhanced) / 60);
 	json_object_end();
-	if (proven)
-		erase_run_status(dev, err ? "SECURITY ERASE UNIT failed" : "SECURITY ERASE UNIT completed");
+	erase_run_status(dev, err ? "SECURITY ERASE UNIT failed" : "SECURITY ERASE UNIT completed");
 	if (err || !proven)
 		return err;
 	drop_cached_sectors(dev);

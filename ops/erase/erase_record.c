@@ -6,12 +6,14 @@
  * the folder.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "array.h"
 #include "erase_record.h"
@@ -19,6 +21,7 @@
 #include "file_write.h"
 #include "erasecheck.h"
 #include "json.h"
+#include "path_text.h"
 #include "report.h"
 #include "version.h"
 
@@ -331,6 +334,50 @@ static void read_identity(struct device *dev, struct disk_identity *id)
 }
 
 /* dev's record file made, saying pending: 0, or an errno (nothing said). */
+/*
+ * FILE may be replaced: nothing is there, or an empty regular file, or an
+ * erase record (its first bytes say so, with its format version).  Any
+ * other file is someone else's (a folder link can lead FILE onto
+ * /etc/passwd): EEXIST; anything but a regular file: FILE_NOT_REGULAR.
+ */
+static int replaceable(const char *path)
+{
+	static const char head[] = "{\n  \"record\": \"erase\",\n  \"record_format_version\": ";
+	char buf[sizeof(head) + 8];
+	struct stat st;
+	ssize_t got;
+	int fd;
+
+	/* Looked at before it is opened: opening a device node acts, and a FIFO's other end is woken. */
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT ? 0 : errno;
+	if (!S_ISREG(st.st_mode))
+		return FILE_NOT_REGULAR;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : errno == ELOOP ? FILE_NOT_REGULAR : errno;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return FILE_NOT_REGULAR;
+	}
+	got = st.st_size ? read(fd, buf, sizeof(buf)) : 0;
+	close(fd);
+	if (!st.st_size)
+		return 0;
+	return got > (ssize_t)(sizeof(head) - 1) && memcmp(buf, head, sizeof(head) - 1) == 0 &&
+	       buf[sizeof(head) - 1] >= '1' && buf[sizeof(head) - 1] <= '9' ? 0 : EEXIST;
+}
+
+/* Said where FILE is someone else's: EEXIST. */
+static int refuse_foreign(const char *given)
+{
+	char shown[1200];
+
+	complain("--erase-record %s: a file that is not an erase record is there: refused, nothing was sent\n",
+		 path_text(given, shown, sizeof(shown)));
+	return EEXIST;
+}
+
 static int reserve(struct device *dev, const struct settings *s, const char *pending)
 {
 	const char *given = s->v[OPT_ERASE_RECORD].str;
@@ -352,7 +399,7 @@ static int reserve(struct device *dev, const struct settings *s, const char *pen
 	record_path(given, &rf->id, dev, rf->path, sizeof(rf->path));
 	if (erase_record_is_folder(given))
 		err = create_unique(rf->path, sizeof(rf->path), text, len, rf->reserved);
-	else
+	else if ((err = replaceable(rf->path)) == 0)
 		err = file_write_whole(rf->path, text, len, rf->reserved);
 	free(text);
 	if (err) {
@@ -375,22 +422,27 @@ static int put(struct device *dev, const char *text, size_t len, size_t pad)
 /* A record's errno as hdparm's exit status: the few a user acts on, else EACCES. */
 static int record_status(int err)
 {
-	return err == ENOENT || err == ENOTDIR || err == ENOSPC || err == EROFS || err == FILE_NOT_REGULAR ? err : EACCES;
+	return err == ENOENT || err == ENOTDIR || err == ENOSPC || err == EROFS || err == FILE_NOT_REGULAR || err == EEXIST
+		       ? err : EACCES;
 }
 
 int erase_record_path_check(const struct settings *s)
 {
 	const char *given = s->v[OPT_ERASE_RECORD].str;
 
+	int err;
+
 	if (!s->v[OPT_ERASE_RECORD].given || strcmp(given, "-") == 0)
 		return 0;
-	return file_check_writable("--erase-record", given, true);
+	if ((err = file_check_writable("--erase-record", given, true)))
+		return err;
+	return !erase_record_is_folder(given) && replaceable(given) == EEXIST ? refuse_foreign(given) : 0;
 }
 
 int erase_record_check(struct device *dev, const struct settings *s)
 {
 	const char *given = s->v[OPT_ERASE_RECORD].str;
-	char folder[4096];
+	char folder[4096], shown[1200], shown_folder[1200];
 	int err;
 
 	if (strcmp(given, "-") == 0 || !technique_of(s) || dev->record)
@@ -400,12 +452,15 @@ int erase_record_check(struct device *dev, const struct settings *s)
 		return 0;
 	dev->refused = dev->record_unwritable = true;
 	snprintf(folder, sizeof(folder), "%s", given);
+	if (err == EEXIST && !erase_record_is_folder(given))
+		return refuse_foreign(given);
 	if (err == FILE_NOT_REGULAR)
-		complain(" --erase-record %s: %s: the erase was not started, since its record could not be kept\n", given,
-			 file_strerror(err));
+		complain(" --erase-record %s: %s: the erase was not started, since its record could not be kept\n",
+			 path_text(given, shown, sizeof(shown)), file_strerror(err));
 	else
 		complain(" --erase-record %s: %s cannot be written to (%s): the erase was not started, since its record"
-			 " could not be kept\n", given, erase_record_is_folder(given) ? given : dirname(folder),
+			 " could not be kept\n", path_text(given, shown, sizeof(shown)),
+			 path_text(erase_record_is_folder(given) ? given : dirname(folder), shown_folder, sizeof(shown_folder)),
 			 strerror(err));
 	return record_status(err);
 }
@@ -418,6 +473,7 @@ int erase_record_check(struct device *dev, const struct settings *s)
 static int erase_record_sent(struct device *dev)
 {
 	struct record_file *rf = dev->record;
+	char shown[1200];
 	size_t len;
 	char *text;
 	int err;
@@ -430,7 +486,7 @@ static int erase_record_sent(struct device *dev)
 	if (!err)
 		return 0;
 	complain(" --erase-record: %s could not be marked sent (%s): the erase was not sent, since its record could"
-		 " not say so\n", rf->path, file_strerror(err));
+		 " not say so\n", path_text(rf->path, shown, sizeof(shown)), file_strerror(err));
 	if (dev->erase) {
 		dev->erase->sent = false;
 		dev->erase->began = 0;
@@ -489,8 +545,11 @@ int erase_record_write(struct device *dev, const struct settings *s, int status)
 		err = put(dev, text, len, 0);
 	if (err) {
 		/* The proof is not lost: whoever reads stderr (a terminal, the journal) has it whole. */
+		char shown[1200];
+
 		complain(" --erase-record: %s could not be written: %s; the record follows on stderr\n",
-			 dev->record ? dev->record->path : s->v[OPT_ERASE_RECORD].str, file_strerror(err));
+			 path_text(dev->record ? dev->record->path : s->v[OPT_ERASE_RECORD].str, shown, sizeof(shown)),
+			 file_strerror(err));
 		note("%.*s", (int)len, text);
 	}
 	free(text);

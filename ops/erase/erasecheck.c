@@ -187,6 +187,20 @@ void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t patt
 	}
 }
 
+void erase_run_sent(struct device *dev, enum erase_kind kind, const char *command)
+{
+	struct erase_run *rec;
+
+	erase_run_free(dev);
+	if (!(rec = calloc(1, sizeof(*rec))))
+		return;
+	dev->erase = rec;
+	rec->kind = kind;
+	rec->sent = true;
+	snprintf(rec->command, sizeof(rec->command), "%s", command);
+	rec->began = time(NULL);
+}
+
 static const struct erase_before *before_of(const struct device *dev, dev_t devnum)
 {
 	for (unsigned int i = 0; dev->erase && i < dev->erase->n; i++)

@@ -96,6 +96,12 @@ void erase_json_sanitize_status(const struct sanitize_poll *p);
 void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t pattern, const char *command);
 
 /*
+ * The same without the sample (no read-back, no record asked for): what
+ * went out and when, so that the JSON's erase_outcome says it was sent.
+ */
+void erase_run_sent(struct device *dev, enum erase_kind kind, const char *command);
+
+/*
  * A format sent (--set-sector-size): what and when, for the record; its
  * blocks are not sampled nor read back (a format is not an erase).  Then
  * its end, and the disk before and after it (NULL: not known).

@@ -43,8 +43,35 @@ int format_erase_check(struct device *dev, const struct settings *s, enum opt_id
 	return check_request(dev, s, opt, &r);
 }
 
+/* The format under way, for the signal's report (one at a time in a process). */
+static struct interrupted_format {
+	struct device *dev;
+	bool crypto;
+} under_way;
+
+/*
+ * A signal while Format NVM runs in the controller: the record says
+ * interrupted, and the JSON's format_erase object says where it stopped
+ * (the controller goes on by itself).  From the thread that waits for signals.
+ */
+static void format_interrupted(void *arg, int sig)
+{
+	const struct interrupted_format *f = arg;
+
+	erase_record_interrupted(f->dev, sig);
+	json_object_begin("format_erase");
+	json_string("erase", f->crypto ? "crypto" : "user");
+	json_bool("completed", false);
+	json_bool("interrupted", true);
+	json_bool("drive_continues", true);
+	json_uint("signal", (unsigned int)sig);
+	json_object_end();
+}
+
 int format_erase_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
+	static char interrupted[512];
+
 	struct format_request r;
 	char command[96];
 	enum erase_kind leaves = s->v[opt].num != 0 ? ERASE_CRYPTO : ERASE_TO_ZEROS;
@@ -68,10 +95,11 @@ int format_erase_step(struct device *dev, const struct settings *s, enum opt_id 
 		erase_run_hidden(dev);
 	out("Issuing %s\n", command);
 	fflush(stdout);
-	long_command_begin(&lc, "formatting", 0,
-			   " hdparm was interrupted: the format goes on in the controller, and the namespace is not"
-			   " usable until it ends\n",
-			   !dev->run.json, erase_record_interrupted, dev);
+	snprintf(interrupted, sizeof(interrupted),
+		 " hdparm was interrupted: the format of %s goes on in the controller, and the namespace is not"
+		 " usable until it ends\n", dev->path);
+	under_way = (struct interrupted_format){ dev, r.crypto };
+	long_command_begin(&lc, "formatting", 0, interrupted, !dev->run.json, format_interrupted, &under_way);
 	err = dev->disk->format_start(dev, &r, &cause);
 	seconds = long_command_end(&lc);
 	erase_run_status(dev, !err ? "format completed" : cause.why[0] ? cause.why : strerror(err));

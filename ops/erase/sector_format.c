@@ -252,6 +252,25 @@ int sector_format_check(struct device *dev, const struct settings *s, enum opt_i
 	return err;
 }
 
+/*
+ * A signal while a format that ends with its command runs in the disk:
+ * the record says interrupted, and the JSON's sector_format object says
+ * where it stopped (the disk goes on by itself).  From the thread that
+ * waits for signals.
+ */
+static void format_interrupted(void *device, int sig)
+{
+	struct device *dev = device;
+
+	erase_record_interrupted(dev, sig);
+	json_object_begin("sector_format");
+	sector_format_json("before", &dev->format_before);
+	json_bool("interrupted", true);
+	json_bool("drive_continues", true);
+	json_uint("signal", (unsigned int)sig);
+	json_object_end();
+}
+
 int sector_format_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	const char *name = s->v[opt].name;
@@ -288,7 +307,20 @@ int sector_format_step(struct device *dev, const struct settings *s, enum opt_id
 	else
 		out("no protection information\n");
 	fflush(stdout);
-	if ((err = dev->disk->block_format_set(dev, &r, &cause)))
+	if (dev->disk->block_format_poll) {
+		err = dev->disk->block_format_set(dev, &r, &cause);
+	} else {
+		/* The format ends with its command (NVMe Format NVM): a signal meanwhile is reported, not lost. */
+		static char interrupted[512];
+		struct long_command lc;
+
+		snprintf(interrupted, sizeof(interrupted), " %s: hdparm was interrupted: the format of %s goes on in the"
+			 " disk, which is not usable until it ends\n", name, dev->path);
+		long_command_begin(&lc, "formatting", 0, interrupted, false, format_interrupted, dev);
+		err = dev->disk->block_format_set(dev, &r, &cause);
+		long_command_end(&lc);
+	}
+	if (err)
 		return say_cause_for(&cause, err, name);
 	dev->format_wanted = (struct disk_format_summary){ .block_bytes = r.bytes, .pi_type = r.pi_type };
 	if (!dev->disk->block_format_poll)

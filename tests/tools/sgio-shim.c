@@ -7,7 +7,8 @@
  *   SHIM_IDENTIFY=FILE  IDENTIFY page (--Istdout hex) returned for ECh/A1h
  *   SHIM_SENSE=fixed|late|descriptor   format of the sense data (default descriptor);
  *                       "late" is the fixed format of older kernels, registers from byte 8
- *   SHIM_REPLY=ok|abort|medium|short|nosense|timeout   how commands end (default ok)
+ *   SHIM_REPLY=ok|abort|medium|short|nosense|timeout   how commands end (default ok);
+ *                       abort@XX: ATA command XX (hex) alone ends ABRT
  *   SHIM_REPLY=sense    CHECK CONDITION with SHIM_KEY, SHIM_ASC, SHIM_ASCQ,
  *                       SHIM_STATUS, SHIM_ERROR; SHIM_SENSE_LEN cuts the sense short
  *   SHIM_COUNT=N, SHIM_LBA=N   registers returned when asked (CK_COND)
@@ -1338,6 +1339,9 @@ static int fake_sg_io(struct sg_io_hdr *io)
 	io->resid = 0;
 	if (!reply)
 		reply = "ok";
+	/* "abort@XX": command XX alone ends ABRT. */
+	if (strncmp(reply, "abort@", 6) == 0)
+		reply = strtoul(reply + 6, NULL, 16) == command ? "abort" : "ok";
 	if (command == 0xec || command == 0xa1) {
 		load_identify(io->dxferp, io->dxfer_len);
 		return 0;
