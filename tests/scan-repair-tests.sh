@@ -143,6 +143,9 @@ if disk_up "$out/heal" 4 --bad 255+3 --bad 4000 --flaky 1000:4 --heal-on-write 2
 	check "healing sectors: exit 0; repaired, read on a retry, still unreadable" \
 		"$rc $(jget "$out/heal.out" '(s["unreadable_lbas"], s["repaired_lbas"], s["reads_now_lbas"], s["still_unreadable_lbas"], s["physical_sector_bytes"])')" \
 		"0 ([255, 256, 257, 1000, 4000], [255, 256, 257, 4000], [1000], [], 512)"
+	check "every sector written named in the JSON (issue 65, item 16)" \
+		"$(jget "$out/heal.out" '([(w["first_lba"], w["last_lba"], w["zeroed_lbas"]) for w in s["written"]], s["not_written"])')" \
+		"([(255, 255, [255]), (256, 256, [256]), (257, 257, [257]), (4000, 4000, [4000])], [])"
 	check "a loop device: the drive's counts not available, before and after, with the reason" \
 		"$(jget "$out/heal.out" '(s["drive_counts_before"], s["drive_counts_after"] == s["drive_counts_before"])')" \
 		"({'available': False, 'reason': \"a loop device keeps no drive's counts\"}, True)"
@@ -167,12 +170,47 @@ if disk_up "$out/stuck" 4 --bad 300 --bad 301 --flaky 5000:4 2> "$out/stuck.up";
 	scan stuck --surface-scan --scan-repair --yes-i-know-what-i-am-doing "$FAULTY_DEV"
 	check "a sector that does not heal: exit 5, one line per sector" \
 		"$rc $(sed -n '/^ repair of/,$p' "$out/stuck.out" | paste -sd'|' -)" \
-		"5  repair of the unreadable LBAs (each read 3 more times; physical sectors of 512 bytes written):|  LBA 300: still unreadable (Input/output error)|  LBA 301: still unreadable (Input/output error)|  LBA 5000: reads now, not written| drive's counts before: not available: a loop device keeps no drive's counts| drive's counts after: not available: a loop device keeps no drive's counts"
+		"5  repair of the unreadable LBAs (each read 3 more times; physical sectors of 512 bytes written):|  LBA 300: still unreadable (Input/output error)|  LBA 301: still unreadable (Input/output error)|  LBA 5000: reads now, not written|  written: LBA 300 (zeros)|  written: LBA 301 (zeros)| drive's counts before: not available: a loop device keeps no drive's counts| drive's counts after: not available: a loop device keeps no drive's counts"
 	check "a sector that does not heal: written once, read back" \
 		"$(writes) $(awk '$1 == "read" && $4 == 300 && $5 == 300' "$FAULTY_LOG" | wc -l)" "300-300 301-301 5"
 	faulty_disk_down
 else
 	bad "the faulty disk comes up" "$(cat "$out/stuck.up")"
+fi
+
+# A signal during the scan's last block (issue 65, item 16): the scan ends complete, but the repair
+# does not run: said, exit 4, nothing written. The faulty disk holds the last block's read (--hold)
+# until the signal waits for hdparm: no timing.
+if disk_up "$out/sig" 1 --bad 100 --heal-on-write --hold "300:$out/sig/release" 2> "$out/sig.up"; then
+	env --default-signal=INT "$H" --json --surface-scan --scan-range 0-511 --scan-repair --yes-i-know-what-i-am-doing \
+		"$FAULTY_DEV" > "$out/sig.out" 2> "$out/sig.err" &
+	pid=$!
+	held=no
+	if until_true 30 grep -q '^held 300$' "$FAULTY_LOG" && until_true 20 waits_in_read "$pid"; then
+		kill -INT "$pid"
+		until_true 10 pending "$pid" && held=yes
+	fi
+	touch "$out/sig/release"
+	wait "$pid"
+	rc=$?
+	check "SIGINT during the last block: the scan complete, the repair not run (said, in the JSON too), exit 4, nothing written" \
+		"$held $rc $(jget "$out/sig.out" '(s["completed"], s["unreadable_lbas"], s["repair_not_run"])') $(writes) $(cat "$out/sig.err")" \
+		"yes 4 (True, [100], 'interrupted')   --scan-repair: not run: interrupted"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up" "$(cat "$out/sig.up")"
+fi
+
+# The disk drops off its bus before the repair (the faulty disk dies at the repair's first retry
+# of LBA 100: its third read): the sector the scan read last fails too; nothing is written, exit 6.
+if disk_up "$out/gone" 1 --bad 100 --heal-on-write --die-at 100:3 2> "$out/gone.up"; then
+	scan gone --json --surface-scan --scan-range 0-255 --scan-repair --yes-i-know-what-i-am-doing "$FAULTY_DEV"
+	check "the disk gone before the repair: exit 6, nothing written, said; the LBA not repaired" \
+		"$rc $(writes) $(jget "$out/gone.out" '(s["written"], s["not_written"])') $(grep -c 'stopped answering' "$out/gone.err")" \
+		"6  ([], [{'lba': 100, 'reason': 'the disk stopped answering'}]) 1"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up" "$(cat "$out/gone.up")"
 fi
 
 # With --scan-map: the map is the scan's record, written before the repair: it still names the sector

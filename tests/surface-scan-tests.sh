@@ -263,19 +263,46 @@ else
 	bad "the faulty disk comes up (gone)" "$(cat "$out/fk.err")"
 fi
 
+# A disk that drops off during a block's sector-by-sector search (issue 65, item 18): LBA 800 bad,
+# 801-882 read in the search, and at the search's read of 883 the disk dies (the faulty disk's
+# --die-at: no timing). Only 800 is unreadable (the sectors after it read); 883-1023 are not the
+# medium's: exit 6, the block neither counted nor mapped, and a resumed scan (the disk back) lists
+# nothing it did not read.
+mkdir -p "$out/fd"
+if disk_up "$out/fd" 1 --bad 800 --die-at 883:2 2> "$out/fd.err"; then
+	scan died --json --surface-scan --scan-map "$out/died.map" "$FAULTY_DEV"
+	check "the disk dies in a block's search: exit 6, only the LBA that failed before sectors read is listed; the block not counted" \
+		"$rc $(jget "$out/died.out" '(s["unreadable_lbas"], s["completed"], s["blocks_read"])') $(grep -c 'stopped answering' "$out/died.err")" \
+		"6 ([800], False, 3) 1"
+	check "... and the map keeps no LBA of that block" "$(grep -c '^bad ' "$out/died.map")" 0
+	faulty_disk_down
+fi
+if disk_up "$out/fd" 1 --bad 800 2> "$out/fd.err"; then
+	scan resumed --json --surface-scan --scan-map "$out/died.map" "$FAULTY_DEV"
+	check "... resumed on the disk back: the block read again, LBA 800 alone unreadable" \
+		"$rc $(jget "$out/resumed.out" '(s["unreadable_lbas"], s["completed"], s["blocks_read"])')" "5 ([800], True, 8)"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up (died)" "$(cat "$out/fd.err")"
+fi
+
+# A disk that stops answering before any whole block read (item 19): LBAs 0-10 bad, 11-80 read in
+# the search, the disk dies at the search's read of 81: exit 6, 0-10 listed and no more.
+if disk_up "$out/fd" 4 --bad 0+11 --die-at 81:2 2> "$out/fd.err"; then
+	scan died0 --json --surface-scan "$FAULTY_DEV"
+	check "the disk dies before any whole block was read: exit 6, the 11 bad LBAs and no others, not completed" \
+		"$rc $(jget "$out/died0.out" '(s["unreadable_lbas"] == list(range(11)), s["completed"], s["blocks_read"])')" \
+		"6 (True, False, 0)"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up (died0)" "$(cat "$out/fd.err")"
+fi
+
 # SIGINT, SIGTERM and SIGHUP with no timing at all: the FUSE server stopped (SIGSTOP), so the scan's
 # first read is held in the device; once hdparm waits in it (state D, and on x86_64 or arm64 in
 # pread64) and the signal is pending, the server goes on: the block in flight is read and counted,
 # and nothing more: exactly one block, exit 4.
-# waits_in_read PID: PID is blocked in the device's read.
-waits_in_read() {
-	local nr
-	case "$(uname -m)" in x86_64) nr=17 ;; aarch64) nr=67 ;; *) nr="" ;; esac
-	[ "$(awk '{ print $3 }' "/proc/$1/stat" 2> /dev/null)" = D ] || return 1
-	[ -z "$nr" ] || [ "$(cut -d' ' -f1 "/proc/$1/syscall" 2> /dev/null)" = "$nr" ]
-}
-# pending PID: a signal waits for PID.
-pending() { awk '/^(ShdPnd|SigPnd):/ && $2 !~ /^0+$/ { f = 1 } END { exit !f }' "/proc/$1/status" 2> /dev/null; }
+# waits_in_read and pending: tests/tools/scan-suite.sh.
 mkdir -p "$out/fh"
 for sig in INT TERM HUP; do
 	if ! disk_up "$out/fh" 1 2> "$out/fh.err"; then

@@ -37,8 +37,9 @@
 struct scan_io {
 	struct readq q;
 	bool short_read;	/* the last read returned fewer bytes than asked */
-	bool read_one;		/* a block was read whole: good_lba is its first sector */
+	bool read_one;		/* a sector was read: good_lba is the last one that read */
 	uint64_t good_lba;
+	bool gone;		/* good_lba failed too: the disk stopped answering */
 	struct scan_map *map;	/* --scan-map's (its fd -1: none) */
 	struct scan_direct direct;	/* the search's reads, without the kernel's retries (scan_direct.c) */
 	scan_read_fn *read;	/* non-NULL: every read is this instead (--scan-verify: the disk's verify command) */
@@ -92,16 +93,39 @@ static int read_sectors(void *ctx, uint64_t lba, uint32_t sectors)
  * On a dying disk each sector may take the kernel's retries, seconds each,
  * and a block holds 256 of them: Ctrl-C must not wait for them all.
  */
+static int search_one(struct scan_io *io, uint64_t lba, uint32_t sectors)
+{
+	/* --scan-verify's commands are the disk's own already: its search verifies a sector at a time too. */
+	if (sectors != 1 || io->read)
+		return read_sectors(io, lba, sectors);
+	return scan_direct_read(&io->direct, lba, read_sectors, io);
+}
+
+/*
+ * A disk that drops off its bus (or whose backing is gone) fails every
+ * read with EIO as a bad medium does.  So each failure of the search is
+ * followed by a read of the last sector that read: if that fails too, the
+ * disk stopped answering, and the failure is not the medium's (ENXIO: the
+ * scan ends; nothing from here on is listed).  A sector read in the search
+ * is proof enough that the disk worked, a whole block is not needed.
+ */
 static int search_read(void *ctx, uint64_t lba, uint32_t sectors)
 {
 	struct scan_io *io = ctx;
+	int err;
 
 	if (poll_wait_interrupted())
 		return EINTR;
-	/* --scan-verify's commands are the disk's own already: its search verifies a sector at a time too. */
-	if (sectors != 1 || io->read)
-		return read_sectors(ctx, lba, sectors);
-	return scan_direct_read(&io->direct, lba, read_sectors, io);
+	err = search_one(io, lba, sectors);
+	if (!err) {
+		io->read_one = true;
+		io->good_lba = lba + sectors - 1;
+		return 0;
+	}
+	if (!scan_unreadable_errno(err) || !io->read_one || !search_one(io, io->good_lba, 1))
+		return err;
+	io->gone = true;
+	return ENXIO;
 }
 
 static void draw(struct status_line *st, const struct scan_result *r, double t0)
@@ -132,30 +156,27 @@ static int scan_block(struct scan_io *io, struct scan_result *r, uint64_t lba, u
 		return err;
 	}
 	if (err) {
-		/* Ended by a signal (or the disk gone) within the search: the block is not counted, what it named stays listed. */
+		/*
+		 * Ended by a signal, or the disk gone, within the search: the
+		 * block is not counted (nor mapped); what it named before stays
+		 * listed, each failure having been followed by a read that
+		 * worked (search_read).
+		 */
 		err = scan_search(r, lba, n, search_read, io, errors_max, &stop->at);
+		if (err && io->gone) {
+			stop->at = lba;
+			stop->gone = true;
+			stop->good_lba = io->good_lba;
+		}
 		if (err)
 			return err;
 		/* A block that failed once but whose every sector then read is counted by its time, searches and all. */
 		ms = (monotonic_seconds() - t) * 1e3;
 	}
-	/*
-	 * Every sector failed: a disk that dropped off its bus (or whose
-	 * backing is gone) fails every read with EIO as a bad medium does.  A
-	 * sector read earlier must still read; if not, the disk stopped
-	 * answering, and this block's "unreadable" sectors are not the medium's.
-	 */
-	if (r->nbad - before == n && io->read_one && read_sectors(io, io->good_lba, 1)) {
-		r->nbad = before;
-		stop->at = lba;
-		stop->gone = true;
-		stop->good_lba = io->good_lba;
-		return ENXIO;
-	}
 	err = scan_note_block(r, lba, n, ms, r->nbad > before);
 	if (!err && r->nbad == before) {
 		io->read_one = true;
-		io->good_lba = lba;
+		io->good_lba = lba + n - 1;
 	}
 	if (err)
 		stop->at = lba;
@@ -179,7 +200,6 @@ static int scan_range(struct scan_io *io, struct scan_result *r, uint64_t errors
 		stop->at_max = true;
 		stop->at = r->next_lba;
 	}
-	poll_wait_begin();
 	for (uint64_t lba = r->next_lba; lba <= r->last_lba && !err && !stop->at_max; lba = r->next_lba) {
 		uint64_t left = r->last_lba - lba + 1;
 
@@ -199,7 +219,6 @@ static int scan_range(struct scan_io *io, struct scan_result *r, uint64_t errors
 			draw(&st, r, t0);
 		}
 	}
-	poll_wait_end();
 	status_end(&st);
 	r->completed = !err && !stop->at_max && r->next_lba > r->last_lba;
 	stop->err = err;
@@ -252,7 +271,8 @@ static void say_text(const struct device *dev, const struct scan_result *r, doub
 	(void)dev;
 }
 
-static void say_json(const struct scan_result *r, double seconds, const struct repair_result *repair)
+static void say_json(const struct scan_result *r, double seconds, const struct repair_result *repair,
+		     const char *repair_not_run)
 {
 	json_object_begin("surface_scan");
 	json_uint("first_lba", r->first_lba);
@@ -283,6 +303,8 @@ static void say_json(const struct scan_result *r, double seconds, const struct r
 	json_uint("bytes_per_second", seconds > 0 ? (uint64_t)((double)r->bytes_read / seconds) : 0);
 	if (repair)
 		scan_repair_json(repair);
+	if (repair_not_run)
+		json_string("repair_not_run", repair_not_run);
 	json_object_end();
 }
 
@@ -337,6 +359,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	struct repair_result repair = { 0 };
 	struct scan_counts before, after;
 	bool repairing = s->v[OPT_SCAN_REPAIR].given;
+	const char *not_run = NULL;	/* --scan-repair's, why it did not run */
 	struct scan_result r;
 	struct scan_cells cells = { 0 };
 	const char *picture = s->v[OPT_SCAN_PICTURE].given ? s->v[OPT_SCAN_PICTURE].str : NULL;
@@ -390,6 +413,12 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		return err;
 	}
 	scan_direct_begin(&io.direct, dev, io.q.sector);
+	/*
+	 * SIGINT, SIGTERM and SIGHUP held from the scan to the report's end:
+	 * one during the last block is seen before the repair (which then
+	 * does not run), and none ends the report half printed.
+	 */
+	poll_wait_begin();
 	t0 = monotonic_seconds();
 	err = scan_range(&io, &r, s->v[OPT_SCAN_ERRORS_MAX].given ? s->v[OPT_SCAN_ERRORS_MAX].num : 0,
 			 !dev->run.json, &stop);
@@ -401,19 +430,28 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		err = map_err;
 	say_text(dev, &r, seconds);
 	/* --scan-repair: only after a scan that ended as asked (at its end or its limit), never one cut short. */
-	if (repairing && !err) {
-		err = scan_repair_device(dev, st.st_rdev, &r, &repair);
+	if (repairing && !err && poll_wait_interrupted()) {
+		not_run = "interrupted";
+		complain(" --scan-repair: not run: %s\n", not_run);
+		err = EINTR;
+	} else if (repairing && !err) {
+		/* What the scan read: to its limit's last sector with --scan-errors-max, else the whole range. */
+		uint64_t scanned_last = stop.at_max ? (stop.at > r.first_lba ? stop.at - 1 : r.first_lba) : r.last_lba;
+
+		err = scan_repair_device(dev, st.st_rdev, &r, scanned_last, io.read_one ? &io.good_lba : NULL, &repair);
 		scan_counts_read(dev, &after);
 		repair.before = &before;
 		repair.after = &after;
 	}
-	else if (repairing)
-		complain(" --scan-repair: not run: the scan did not end normally\n");
+	else if (repairing) {
+		not_run = "the scan did not end normally";
+		complain(" --scan-repair: not run: %s\n", not_run);
+	}
 	if (repairing && repair.e)
 		scan_repair_text(&repair);
 	if (repairing && repair.e && s->v[OPT_SCAN_MAP].given)
 		scan_repair_map_note(&repair, s->v[OPT_SCAN_MAP].str);
-	say_json(&r, seconds, repairing && repair.e ? &repair : NULL);
+	say_json(&r, seconds, repairing && repair.e ? &repair : NULL, not_run);
 	if (!err && r.nbad && !repairing)
 		err = EIO;
 	if (picture) {
@@ -422,6 +460,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		err = err ? err : perr;
 		scan_cells_free(&cells);
 	}
+	poll_wait_end();
 	repair_result_free(&repair);
 	scan_result_free(&r);
 	return err;

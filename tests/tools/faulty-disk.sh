@@ -9,7 +9,8 @@
 #       the disk, see faulty-disk.py), FAULTY_DIO (1: the loop device does direct I/O; 0: the
 #       kernel refused it, said on stderr) and FAULTY_PID (the FUSE server).  Fails (1, a line on
 #       stderr) where FUSE or losetup does; what it had set up is taken down again.
-#       The options: --bad LBA[+COUNT], --slow LBA[+COUNT]:MS, --flaky LBA[+COUNT]:N, --heal-on-write.
+#       The options: --bad LBA[+COUNT], --slow LBA[+COUNT]:MS, --flaky LBA[+COUNT]:N, --die-at LBA:N,
+#       --hold LBA:FILE, --heal-on-write.
 #       The server ends itself (SIGKILL) after FAULTY_DISK_LIFETIME seconds (120 unless set), so
 #       that a hang of it fails the suite's I/O instead of hanging the suite (and CI) for good.
 #   faulty_disk_down
