@@ -164,9 +164,10 @@ if disk_up "$out/fd" 4 --bad 0 --bad 255+3 --bad 4000 --bad 8191 --slow 1000+600
 	check "text: the unreadable LBAs listed" "$rc $(grep '^ unreadable LBAs:' "$out/faulttext.out")" \
 		"5  unreadable LBAs: 0, 255, 256, 257, 4000, 8191"
 	scan max --json --surface-scan --scan-errors-max 3 "$FAULTY_DEV"
-	check "--scan-errors-max 3: stops after the third, exit 5, not completed" \
-		"$rc $(jget "$out/max.out" '(s["unreadable_lbas"], s["blocks_read"], s["completed"])') $(cat "$out/max.err")" \
-		"5 ([0, 255, 256], 2, False)  --surface-scan: stopped after 3 unreadable sectors (--scan-errors-max), before LBA 257"
+	# Block 1 (256-511), cut short after 256, is not counted as read (issue 65, item 25).
+	check "--scan-errors-max 3: stops after the third, exit 5, not completed; the block cut short not counted" \
+		"$rc $(jget "$out/max.out" '(s["unreadable_lbas"], s["blocks_read"], s["completed"], sum(s["histogram"].values()))') $(cat "$out/max.err")" \
+		"5 ([0, 255, 256], 1, False, 1)  --surface-scan: stopped after 3 unreadable sectors (--scan-errors-max), before LBA 257"
 	faulty_disk_down
 else
 	bad "the faulty disk comes up" "$(cat "$out/fd.err")"

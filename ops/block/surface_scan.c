@@ -173,17 +173,22 @@ static int scan_block(struct scan_io *io, struct scan_result *r, uint64_t lba, u
 		/* A block that failed once but whose every sector then read is counted by its time, searches and all. */
 		ms = (monotonic_seconds() - t) * 1e3;
 	}
+	/* The search stops at the limit's last sector: what follows it, in this block too, is not read. */
+	if (errors_max && r->nbad > before && r->nbad >= errors_max && r->bad[r->nbad - 1] < r->last_lba) {
+		stop->at_max = true;
+		stop->at = r->bad[r->nbad - 1] + 1;
+		/* Cut short: not counted as read (nor in the picture, nor mapped); what it named stays listed. */
+		if (stop->at < lba + n)
+			return 0;
+	}
 	err = scan_note_block(r, lba, n, ms, r->nbad > before);
 	if (!err && r->nbad == before) {
 		io->read_one = true;
 		io->good_lba = lba + n - 1;
 	}
-	if (err)
+	if (err) {
+		stop->at_max = false;
 		stop->at = lba;
-	/* The search stops at the limit's last sector: what follows it, in this block too, is not read. */
-	else if (errors_max && r->nbad >= errors_max && r->bad[r->nbad - 1] < r->last_lba) {
-		stop->at_max = true;
-		stop->at = r->bad[r->nbad - 1] + 1;
 	}
 	return err;
 }
