@@ -225,6 +225,29 @@ else
 	bad "the faulty disk comes up" "$(cat "$out/mapped.up")"
 fi
 
+# --- a partition (issue 65, item 27): refused in one line of its own (no LBA was given: not the
+# sector commands' "absolute LBA" words), nothing read ---
+if command -v sfdisk > /dev/null; then
+	truncate -s 4M "$out/part.img"
+	printf 'label: dos\nstart=2048, size=4096, type=83\n' | sfdisk -q "$out/part.img"
+	if pdisk=$(losetup -f --show -P "$out/part.img"); then
+		loops+=("$pdisk")
+		pname=$(basename "$pdisk")
+		partx -a "$pdisk" 2> /dev/null
+		rm -f "$out/part1"
+		# The node made here from sysfs: a container may have no udev to make /dev's.
+		if until_true 10 test -e "/sys/block/$pname/${pname}p1/dev" &&
+			mknod "$out/part1" b $(tr ':' ' ' < "/sys/block/$pname/${pname}p1/dev"); then
+			before=$(reads "${pname}p1")
+			scan part --surface-scan --scan-repair --yes-i-know-what-i-am-doing "$out/part1"
+			check "a partition: refused in one line, nothing read" "$rc $(reads "${pname}p1") $(cat "$out/part.err")" \
+				"22 $before  --scan-repair: $out/part1 is a partition (it starts at LBA 2048 of its disk): refused, nothing read or written; name the whole disk (with --scan-range for the partition's LBAs)"
+		else
+			bad "a partition: ${pname}p1 appears"
+		fi
+	fi
+fi
+
 # --- a mounted disk: refused before anything is read ---
 truncate -s 16M "$out/fs.img"
 if command -v mkfs.ext2 > /dev/null && mkfs.ext2 -q -F "$out/fs.img" > /dev/null 2>&1 &&
