@@ -95,7 +95,7 @@ before=$(reads "$d512")
 n=0
 for args in "--scan-range 0-131072" "--scan-range 131072+1" "--scan-range 5-3" "--scan-range 0+0" \
 	"--scan-range a-b" "--scan-range 5" "--scan-range 1-2x" "--scan-range -1-5" "--scan-range 18446744073709551615+2" \
-	"--scan-errors-max 0"; do
+	"--scan-errors-max 0" "--scan-errors-max 0x10" "--scan-errors-max 1e3"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086 # the words of args are the options
 	scan bad$n --surface-scan $args "$d512"
@@ -297,6 +297,16 @@ if disk_up "$out/fd" 4 --bad 0+11 --die-at 81:2 2> "$out/fd.err"; then
 	faulty_disk_down
 else
 	bad "the faulty disk comes up (died0)" "$(cat "$out/fd.err")"
+fi
+
+# --scan-errors-max is decimal, as --scan-range's LBAs are (issue 65, item 26): 010 is 10, not 8.
+if disk_up "$out/fd" 1 --bad 0+12 2> "$out/fd.err"; then
+	scan max010 --json --surface-scan --scan-errors-max 010 "$FAULTY_DEV"
+	check "--scan-errors-max 010: ten unreadable LBAs, not eight" \
+		"$rc $(jget "$out/max010.out" 's["unreadable_lbas"]')" "5 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up (max010)" "$(cat "$out/fd.err")"
 fi
 
 # SIGINT, SIGTERM and SIGHUP with no timing at all: the FUSE server stopped (SIGSTOP), so the scan's
