@@ -225,7 +225,8 @@ static int scan_range(struct scan_io *io, struct scan_result *r, uint64_t errors
 		}
 	}
 	status_end(&st);
-	r->completed = !err && !stop->at_max && r->next_lba > r->last_lba;
+	/* The map's write failing after the last block read: the scan is complete all the same (its map is not). */
+	r->completed = (!err || stop->map_failed) && !stop->at_max && r->next_lba > r->last_lba;
 	stop->err = err;
 	return err;
 }
@@ -277,7 +278,7 @@ static void say_text(const struct device *dev, const struct scan_result *r, doub
 }
 
 static void say_json(const struct scan_result *r, double seconds, const struct repair_result *repair,
-		     const char *repair_not_run)
+		     const char *repair_not_run, const struct scan_map *map)
 {
 	json_object_begin("surface_scan");
 	json_uint("first_lba", r->first_lba);
@@ -310,6 +311,7 @@ static void say_json(const struct scan_result *r, double seconds, const struct r
 		scan_repair_json(repair);
 	if (repair_not_run)
 		json_string("repair_not_run", repair_not_run);
+	scan_map_json(map);
 	json_object_end();
 }
 
@@ -456,7 +458,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		scan_repair_text(&repair);
 	if (repairing && repair.e && s->v[OPT_SCAN_MAP].given)
 		scan_repair_map_note(&repair, s->v[OPT_SCAN_MAP].str);
-	say_json(&r, seconds, repairing && repair.e ? &repair : NULL, not_run);
+	say_json(&r, seconds, repairing && repair.e ? &repair : NULL, not_run, &map);
 	if (!err && r.nbad && !repairing)
 		err = EIO;
 	if (picture) {
