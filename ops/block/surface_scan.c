@@ -128,11 +128,12 @@ static int search_read(void *ctx, uint64_t lba, uint32_t sectors)
 	return ENXIO;
 }
 
-static void draw(struct status_line *st, const struct scan_result *r, double t0)
+/* The status line; bytes0: the bytes read before this run (a map's), not counted in its rate. */
+static void draw(struct status_line *st, const struct scan_result *r, double t0, uint64_t bytes0)
 {
 	double t = monotonic_seconds() - t0;
 	double done = (double)(r->next_lba - r->first_lba), all = (double)(r->last_lba - r->first_lba) + 1;
-	double rate = t > 0 ? (double)r->bytes_read / t : 0;
+	double rate = t > 0 ? (double)(r->bytes_read - bytes0) / t : 0;
 	unsigned long left = rate > 0 ? (unsigned long)((all - done) * r->sector_bytes / rate) : 0;
 	char text[160];
 
@@ -197,6 +198,7 @@ static int scan_range(struct scan_io *io, struct scan_result *r, uint64_t errors
 {
 	struct status_line st;
 	double t0 = monotonic_seconds(), drawn = t0;
+	uint64_t bytes0 = r->bytes_read;	/* a resumed scan's, from its map: read before this run's time */
 	int err = 0;
 
 	status_begin(&st, show);
@@ -221,7 +223,7 @@ static int scan_range(struct scan_io *io, struct scan_result *r, uint64_t errors
 		}
 		if (st.shown && monotonic_seconds() - drawn > 0.25) {
 			drawn = monotonic_seconds();
-			draw(&st, r, t0);
+			draw(&st, r, t0, bytes0);
 		}
 	}
 	status_end(&st);
