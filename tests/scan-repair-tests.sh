@@ -155,6 +155,9 @@ if disk_up "$out/heal" 4 --bad 255+3 --bad 4000 --flaky 1000:4 --heal-on-write 2
 		"$(awk '$1 == "read" && $4 == 1000 && $5 == 1000 { print $6 }' "$FAULTY_LOG" | paste -sd' ' -)" "EIO EIO EIO ok"
 	check "the image: the rewritten sectors hold zeros, every other sector its bytes" \
 		"$(changed "$out/heal/image" "$out/heal/orig")" "255=0,256=0,257=0,4000=0"
+	check "the heading and scan_kind say the scan was followed by a repair (not read-only)" \
+		"$(jget "$out/heal.out" 's["scan_kind"]') $("$H" --surface-scan --scan-repair --yes-i-know-what-i-am-doing --scan-range 0-0 "$FAULTY_DEV" 2> /dev/null | grep -c '^ surface scan of LBA 0 to 0 (1 sector of 512 bytes, 1 block of 256 sectors), read, then the unreadable sectors rewritten (--scan-repair):$')" \
+		"read_repair 1"
 	: > "$FAULTY_LOG"
 	scan again --surface-scan --scan-repair --yes-i-know-what-i-am-doing "$FAULTY_DEV"
 	check "scanned again: nothing unreadable, nothing to repair, nothing written" \

@@ -153,7 +153,8 @@ $(ata_verify 1000 1)
 $(ata_verify 1000 256)
 $(ata_verify 1256 10)"
 check $name 0 "$script" --surface-scan --scan-verify --scan-range 1000+266 &&
-	has $name out ' unreadable LBAs: none' '  read                    2 of 2'
+	has $name out ' unreadable LBAs: none' '  read                    2 of 2' \
+		' surface scan of LBA 1000 to 1265 (266 sectors of 512 bytes, 2 blocks of 256 sectors), verified by the disk (nothing read or written):'
 # No 48-bit addressing: READ VERIFY SECTORS (40h), COUNT 256 is 00.
 name=ata-28-bit
 script="node ata

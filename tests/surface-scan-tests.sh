@@ -57,7 +57,8 @@ check "a whole scan: the classes' counts sum to the blocks read" "$sum" 512
 scan json --json --surface-scan --scan-range 1000+300 "$d512"
 check "--scan-range FIRST+COUNT exits 0" "$rc" 0
 check "--json: the fields, in the issue's order" "$(jget "$out/json.out" '",".join(s.keys())')" \
-	"first_lba,last_lba,logical_sector_bytes,block_sectors,blocks,blocks_read,completed,histogram,unreadable_lbas,slow_regions,seconds,bytes_per_second"
+	"scan_kind,first_lba,last_lba,logical_sector_bytes,block_sectors,blocks,blocks_read,completed,histogram,unreadable_lbas,slow_regions,seconds,bytes_per_second"
+check "--json: scan_kind of a plain scan: read" "$(jget "$out/json.out" 's["scan_kind"]')" "read"
 check "--json: 1000+300 is LBA 1000 to 1299, 512-byte sectors, 2 blocks (the last of 44 sectors)" \
 	"$(jget "$out/json.out" '(s["first_lba"], s["last_lba"], s["logical_sector_bytes"], s["block_sectors"], s["blocks"], s["blocks_read"], s["completed"])')" \
 	"(1000, 1299, 512, 256, 2, 2, True)"

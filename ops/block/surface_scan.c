@@ -254,14 +254,33 @@ int scan_bounds(const struct device *dev, const struct settings *s, uint64_t sec
 	return 0;
 }
 
-static void say_text(const struct device *dev, const struct scan_result *r, double seconds)
+/* The kind of scan that ran: its heading's words (text) and its name (JSON scan_kind). */
+struct scan_kind {
+	const char *words, *name;
+};
+
+static struct scan_kind kind_of(const struct settings *s)
+{
+	bool verify = s->v[OPT_SCAN_VERIFY].given, repair = s->v[OPT_SCAN_REPAIR].given;
+
+	if (verify && repair)
+		return (struct scan_kind){ "verified by the disk, then the unreadable sectors rewritten (--scan-repair)",
+					   "verify_repair" };
+	if (repair)
+		return (struct scan_kind){ "read, then the unreadable sectors rewritten (--scan-repair)", "read_repair" };
+	if (verify)
+		return (struct scan_kind){ "verified by the disk (nothing read or written)", "verify" };
+	return (struct scan_kind){ "read-only", "read" };
+}
+
+static void say_text(const struct device *dev, const struct scan_result *r, double seconds, const char *kind)
 {
 	double mb = (double)r->bytes_read / 1e6;
 	unsigned long long sectors = r->last_lba - r->first_lba + 1;
 
-	out(" surface scan of LBA %llu to %llu (%llu sector%s of %u bytes, %llu block%s of %u sectors), read-only:\n",
+	out(" surface scan of LBA %llu to %llu (%llu sector%s of %u bytes, %llu block%s of %u sectors), %s:\n",
 	    (unsigned long long)r->first_lba, (unsigned long long)r->last_lba, sectors, sectors == 1 ? "" : "s",
-	    r->sector_bytes, (unsigned long long)r->blocks, r->blocks == 1 ? "" : "s", SCAN_BLOCK_SECTORS);
+	    r->sector_bytes, (unsigned long long)r->blocks, r->blocks == 1 ? "" : "s", SCAN_BLOCK_SECTORS, kind);
 	out("  %-12s %12s\n", "read in", "blocks");
 	for (int c = 0; c < SCAN_CLASSES; c++)
 		out("  %-12s %12llu\n", scan_class_labels[c], (unsigned long long)r->histogram[c]);
@@ -280,9 +299,10 @@ static void say_text(const struct device *dev, const struct scan_result *r, doub
 }
 
 static void say_json(const struct scan_result *r, double seconds, const struct repair_result *repair,
-		     const char *repair_not_run, const struct scan_map *map)
+		     const char *repair_not_run, const struct scan_map *map, const char *kind)
 {
 	json_object_begin("surface_scan");
+	json_string("scan_kind", kind);
 	json_uint("first_lba", r->first_lba);
 	json_uint("last_lba", r->last_lba);
 	json_uint("logical_sector_bytes", r->sector_bytes);
@@ -437,7 +457,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	say_stop(dev, &r, &stop, io.short_read);
 	if ((map_err = scan_map_close(&map, &r)) && !err)
 		err = map_err;
-	say_text(dev, &r, seconds);
+	say_text(dev, &r, seconds, kind_of(s).words);
 	/* --scan-repair: only after a scan that ended as asked (at its end or its limit), never one cut short. */
 	if (repairing && !err && poll_wait_interrupted()) {
 		not_run = "interrupted";
@@ -460,7 +480,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		scan_repair_text(&repair);
 	if (repairing && repair.e && s->v[OPT_SCAN_MAP].given)
 		scan_repair_map_note(&repair, s->v[OPT_SCAN_MAP].str);
-	say_json(&r, seconds, repairing && repair.e ? &repair : NULL, not_run, &map);
+	say_json(&r, seconds, repairing && repair.e ? &repair : NULL, not_run, &map, kind_of(s).name);
 	if (!err && r.nbad && !repairing)
 		err = EIO;
 	if (picture) {
