@@ -68,6 +68,15 @@ faulty_disk_up() {
 	return 0
 }
 
+# faulty_disk_alive PID: the server runs still. A server that has ended is a zombie until whoever
+# adopted it (it left its parent: --daemon) reaps it, which init may take a second or two to do:
+# by then it has unmounted and let go of everything.
+faulty_disk_alive() {
+	local state
+	state=$(sed 's/.*) //' "/proc/$1/stat" 2> /dev/null | cut -d' ' -f1)
+	[ -n "$state" ] && [ "$state" != Z ]
+}
+
 faulty_disk_down() {
 	local n
 	if [ -n "$FAULTY_DEV" ]; then
@@ -78,7 +87,7 @@ faulty_disk_down() {
 		# libfuse's SIGTERM handler unmounts; wait for the server to end (10 s, then SIGKILL).
 		kill -TERM "$FAULTY_PID" 2> /dev/null
 		n=100
-		while [ "$n" -gt 0 ] && kill -0 "$FAULTY_PID" 2> /dev/null; do
+		while [ "$n" -gt 0 ] && faulty_disk_alive "$FAULTY_PID"; do
 			sleep 0.1
 			n=$((n - 1))
 		done
