@@ -220,7 +220,7 @@ static void why_text(const struct repair_entry *e, const struct repair_result *r
 			 (unsigned long long)res->scanned_first, (unsigned long long)res->scanned_last, pf, pl);
 	else
 		snprintf(t, size, "LBA %llu of its physical sector (LBA %llu to %llu) cannot be read and the scan did"
-			 " not name it, so it is not zeroed", (unsigned long long)e->unnamed, pf, pl);
+			 " not name it: the write would zero it", (unsigned long long)e->unnamed, pf, pl);
 }
 
 /* Why the entries from res->done on were not decided. */
