@@ -240,7 +240,7 @@ if command -v sfdisk > /dev/null; then
 		rm -f "$out/part1"
 		# The node made here from sysfs: a container may have no udev to make /dev's.
 		if until_true 10 test -e "/sys/block/$pname/${pname}p1/dev" &&
-			mknod "$out/part1" b $(tr ':' ' ' < "/sys/block/$pname/${pname}p1/dev"); then
+			mknod "$out/part1" b "$(cut -d: -f1 "/sys/block/$pname/${pname}p1/dev")" "$(cut -d: -f2 "/sys/block/$pname/${pname}p1/dev")"; then
 			before=$(reads "${pname}p1")
 			scan part --surface-scan --scan-repair --yes-i-know-what-i-am-doing "$out/part1"
 			check "a partition: refused in one line, nothing read" "$rc $(reads "${pname}p1") $(cat "$out/part.err")" \
