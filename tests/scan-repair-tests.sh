@@ -216,6 +216,38 @@ else
 	bad "the faulty disk comes up" "$(cat "$out/gone.up")"
 fi
 
+# A resumed scan that reads nothing (its map complete: an earlier run read it all) and a disk gone
+# since: before anything is written, a sector the earlier run read (1000, the range's first) is
+# read; it fails: nothing written, said, exit 6. (The faulty disk dies at the first read of 1000.)
+if disk_up "$out/mgone" 1 --bad 1100 --heal-on-write 2> "$out/mgone.up"; then
+	rm -f "$out/mgone.map"
+	scan mgone1 --surface-scan --scan-range 1000-2047 --scan-map "$out/mgone.map" "$FAULTY_DEV"
+	faulty_disk_down
+	first_rc=$rc
+	# ... and where it dies at the first retry of 1100: that read proved it answered; 1000 read
+	# again after the failure fails: the repair stops there, nothing written.
+	if [ "$first_rc" = 5 ] && disk_up "$out/mgone" 1 --bad 1100 --heal-on-write --die-at 1100:1 2> "$out/mgone.up"; then
+		scan mgone2 --json --surface-scan --scan-range 1000-2047 --scan-map "$out/mgone.map" --scan-repair \
+			--yes-i-know-what-i-am-doing "$FAULTY_DEV"
+		check "a map's complete scan, the disk gone at the repair's first retry: nothing written, said, exit 6" \
+			"$rc $(grep -c '^write ' "$FAULTY_LOG") $(jget "$out/mgone2.out" 's["not_written"]') $(grep -c '^ --scan-repair: .* stopped answering: LBA 1000, read by the scan, fails now; the repair stopped$' "$out/mgone2.err")" \
+			"6 0 [{'lba': 1100, 'reason': 'the disk stopped answering'}] 1"
+		faulty_disk_down
+	fi
+	if [ "$first_rc" = 5 ] && disk_up "$out/mgone" 1 --bad 1100 --heal-on-write --die-at 1000:1 2> "$out/mgone.up"; then
+		scan mgone --json --surface-scan --scan-range 1000-2047 --scan-map "$out/mgone.map" --scan-repair \
+			--yes-i-know-what-i-am-doing "$FAULTY_DEV"
+		check "a map's complete scan, the disk gone since: nothing written, said, exit 6" \
+			"$rc $(grep -c '^read ' "$FAULTY_LOG") $(grep -c '^write ' "$FAULTY_LOG") $(jget "$out/mgone.out" 's["repair_not_run"]') $(grep -c '^ --scan-repair: .* does not answer: LBA 1000, read by an earlier run of the scan, fails now; nothing written$' "$out/mgone.err")" \
+			"6 1 0 it could not start (said on stderr) 1"
+	else
+		bad "a map's complete scan, the disk gone since: the first run (exit $rc) and the disk" "$(cat "$out/mgone.up")"
+	fi
+	faulty_disk_down
+else
+	bad "the faulty disk comes up" "$(cat "$out/mgone.up")"
+fi
+
 # With --scan-map: the map is the scan's record, written before the repair: it still names the sector
 # rewritten as unreadable (a scan with it reports so without reading), and hdparm says so.
 if disk_up "$out/mapped" 1 --bad 100 --heal-on-write 2> "$out/mapped.up"; then

@@ -409,6 +409,18 @@ static int open_for_repair(const struct device *dev, unsigned long rdev, struct 
 	return 0;
 }
 
+/* A sector the scan read, in first..last and not listed (r->bad ascending): *lba; false where every one is listed. */
+static bool unlisted_sector(const struct scan_result *r, uint64_t last, uint64_t *lba)
+{
+	uint64_t c = r->first_lba;
+
+	for (size_t i = 0; i < r->nbad && r->bad[i] <= c; i++)
+		if (r->bad[i] == c)
+			c++;
+	*lba = c;
+	return c <= last;
+}
+
 int scan_repair_device(const struct device *dev, unsigned long rdev, const struct scan_result *r,
 		       uint64_t scanned_last, const uint64_t *good_lba, struct repair_result *res)
 {
@@ -439,6 +451,21 @@ int scan_repair_device(const struct device *dev, unsigned long rdev, const struc
 	io.scanned_last = scanned_last;
 	io.have_good = good_lba != NULL;
 	io.good_lba = good_lba ? *good_lba : 0;
+	/*
+	 * None read in this run (a map's earlier runs read them all): one
+	 * they read, read now, proves the disk answers before anything is
+	 * written; where it fails, nothing is.
+	 */
+	if (!io.have_good && r->nbad && unlisted_sector(r, scanned_last, &io.good_lba)) {
+		if (fd_read(&f, io.good_lba, 1, io.buf)) {
+			complain(" --scan-repair: %s does not answer: LBA %llu, read by an earlier run of the scan, fails now;"
+				 " nothing written\n", dev->path, (unsigned long long)io.good_lba);
+			free(buf);
+			close(f.fd);
+			return ENXIO;
+		}
+		io.have_good = true;
+	}
 	/* The caller holds SIGINT, SIGTERM and SIGHUP (poll_wait_begin): a signal ends it between two physical sectors. */
 	err = scan_repair_run(&io, r->bad, r->nbad, res);
 	free(buf);

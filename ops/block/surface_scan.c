@@ -468,6 +468,8 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		uint64_t scanned_last = stop.at_max ? (stop.at > r.first_lba ? stop.at - 1 : r.first_lba) : r.last_lba;
 
 		err = scan_repair_device(dev, st.st_rdev, &r, scanned_last, io.read_one ? &io.good_lba : NULL, &repair);
+		if (err && !repair.e)
+			not_run = "it could not start (said on stderr)";
 		scan_counts_read(dev, &after);
 		repair.before = &before;
 		repair.after = &after;
