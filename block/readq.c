@@ -539,8 +539,6 @@ static int readq_setup(struct readq *q, const char *path, unsigned int depth, si
 		return err;
 	}
 	describe(q);
-	/* Nothing the page cache holds may be counted. */
-	ioctl(q->fd, BLKFLSBUF, NULL);
 	return 0;
 }
 
@@ -550,6 +548,14 @@ int readq_open(struct readq *q, const char *path, unsigned int depth, size_t blo
 
 	if (err)
 		readq_close(q);
+	/*
+	 * A timing (--iodepth, --seeks): nothing the page cache holds may be
+	 * counted, as -t flushes.  Not in readq_open_or_one's reads (the
+	 * surface scan, the erase's verify): O_DIRECT needs no flush, and a
+	 * flush writes back other users' dirty buffers.
+	 */
+	else
+		ioctl(q->fd, BLKFLSBUF, NULL);
 	return err;
 }
 

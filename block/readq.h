@@ -40,10 +40,11 @@ struct readq_done {
  * Open path again with O_DIRECT and set up depth slots of block bytes,
  * on the first engine that works here; what is printed says what (for
  * the option named by what).  An errno on failure, with its message, and
- * nothing left open.
+ * nothing left open.  A timing's queue: the device's buffers flushed
+ * (BLKFLSBUF), as -t does.
  */
 int readq_open(struct readq *q, const char *path, unsigned int depth, size_t block, const char *what);
-/* The same, but where no engine queues several reads, pread() with one in flight (q->depth 1). */
+/* The same, but where no engine queues several reads, pread() with one in flight (q->depth 1); no flush. */
 int readq_open_or_one(struct readq *q, const char *path, unsigned int depth, size_t block, const char *what);
 void readq_close(struct readq *q);
 

@@ -114,6 +114,22 @@ static int parse_u64(const struct option_desc *o, struct cursor *c, struct opt_v
 	return end_of_value(o, c);
 }
 
+/*
+ * A count in decimal digits only (--scan-errors-max), as --scan-range reads
+ * its LBAs: 010 is 10, and 0x10 is refused (strtoull would take 8 and 16).
+ */
+static int parse_decimal_u64(const struct option_desc *o, struct cursor *c, struct opt_value *v)
+{
+	uint64_t n = 0;
+
+	take_next_word_if(c, isdigit);
+	if (!read_digits(c, &n) || n == UINT64_MAX || n < o->min || n > o->max)
+		return bad_value(o);
+	v->num = n;
+	v->has_value = true;
+	return end_of_value(o, c);
+}
+
 static int parse_trim_ranges(const struct option_desc *o, struct cursor *c, struct settings *s)
 {
 	unsigned int max = (unsigned int)c->left;
@@ -481,6 +497,8 @@ int parse_value(const struct option_desc *o, struct cursor *c, struct settings *
 		return parse_config(c, v);
 	case ARG_LBA_RANGE:
 		return parse_lba_range(o, c, v);
+	case ARG_DECIMAL_U64:
+		return parse_decimal_u64(o, c, v);
 	case ARG_PATTERN:
 		return parse_pattern(o, c, v);
 	case ARG_RANGES:

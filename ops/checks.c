@@ -38,6 +38,20 @@ int need_whole_disk(struct device *dev, uint64_t lba)
 	return EINVAL;
 }
 
+int need_whole_disk_for(struct device *dev, const char *option)
+{
+	unsigned long long start;
+	int err = partition_start(block_device_of(dev->fd), dev->fd, dev->path, &start);
+
+	if (err || !start)
+		return err;
+	complain(" %s: %s is a partition (it starts at LBA %llu of its disk): refused, nothing read or written;"
+		 " name the whole disk (with --scan-range for the partition's LBAs)\n", option, dev->path, start);
+	/* As need_disk_unused's refusal: the device has no step to run. */
+	dev->refused = true;
+	return EINVAL;
+}
+
 int check_range(const char *opt, const char *what, uint64_t capacity, uint64_t lba, uint64_t count)
 {
 	if (lba >= capacity || count > capacity - lba) {

@@ -10,6 +10,8 @@
 
 /* 0 on a whole disk; EINVAL, naming the absolute LBA for lba, on a partition. */
 int need_whole_disk(struct device *dev, uint64_t lba);
+/* The same for an operation on the whole disk that names no LBA (--scan-repair): one line, naming option. */
+int need_whole_disk_for(struct device *dev, const char *option);
 
 /* 0 when count sectors from lba lie within a drive of capacity sectors; else EINVAL, said for opt. */
 int check_lba(const char *opt, uint64_t capacity, uint64_t lba, uint64_t count);

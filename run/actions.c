@@ -12,6 +12,7 @@
 
 #include "actions.h"
 #include "ata_commands.h"
+#include "checks.h"
 #include "commands.h"
 #include "disk.h"
 #include "erase_record.h"
@@ -141,6 +142,13 @@ static int preflight(struct device *dev, const struct settings *s)
 			err = confirm_dangerous(dev, s, c->label, c->why);
 		if (!err && (c->needs & NEED_DESTROY))
 			err = confirm_destructive(dev, s, c->label, c->why_destroy ? c->why_destroy : c->why);
+		/*
+		 * One that writes the whole disk's medium and names no LBA
+		 * (--scan-repair): a partition refused in its own words, not in
+		 * the sector commands' ("the absolute LBA of sector 0 ...").
+		 */
+		if (!err && c->whole_disk && c->writes_medium)
+			err = need_whole_disk_for(dev, s->v[option_table[i].id].name);
 		if (!err)
 			err = hold_disks(dev, s->v[option_table[i].id].name, c, erase_scope(dev, c));
 		if (err)

@@ -36,6 +36,7 @@ enum arg_kind {
 	ARG_WORD,		/* --format-erase user|crypto: one of the row's words */
 	ARG_WORD_SECONDS,	/* --epc-timer idle_a=SECONDS: one of the row's words, and a time */
 	ARG_LBA_RANGE,		/* --scan-range FIRST-LAST | FIRST+COUNT: num the first LBA, num2 the last */
+	ARG_DECIMAL_U64,	/* --scan-errors-max N: decimal digits only, as --scan-range reads its LBAs */
 	ARG_CONFIG,		/* --apply-config [FILE]: the next word, unless it is a device (/dev/...) or an option */
 };
 

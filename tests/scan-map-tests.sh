@@ -320,6 +320,65 @@ else
 	bad "the faulty disk comes up (KILL)" "$(cat "$out/fKILL.err")"
 fi
 
+# A resumed scan's status line (issue 65, item 24): its rate is this run's reads over this run's
+# time, not the bytes the map restored. The first run stops after block 56 of 64 (the faulty disk
+# holds that read until SIGINT waits); the second, on a terminal (script), reads the 7 blocks left
+# at 100 ms each at least: 1.3 MB/s at most, where the restored 7.5 MB made it tens of MB/s.
+mkdir -p "$out/fr"
+if command -v script > /dev/null && disk_up "$out/fr" 8 --hold "14336:$out/fr/release" 2> "$out/fr.err"; then
+	rm -f "$out/fr.map"
+	env --default-signal=INT "$H" --surface-scan --scan-map "$out/fr.map" "$FAULTY_DEV" > /dev/null 2> "$out/fr1.err" &
+	pid=$!
+	held=no
+	if until_true 30 grep -q '^held 14336$' "$FAULTY_LOG" && until_true 20 waits_in_read "$pid"; then
+		kill -INT "$pid"
+		until_true 10 pending "$pid" && held=yes
+	fi
+	touch "$out/fr/release"
+	wait "$pid"
+	faulty_disk_down
+	if [ "$held" = yes ] && disk_up "$out/fr" 8 --slow 0+16384:100 2> "$out/fr.err"; then
+		script -qec "$H --surface-scan --scan-map $out/fr.map $FAULTY_DEV" /dev/null > "$out/fr.tty" < /dev/null
+		rates=$(tr '\r' '\n' < "$out/fr.tty" | sed -n 's/.*scan: [0-9.]*% done, LBA [0-9]*, \([0-9]*\) MB\/s.*/\1/p' | paste -sd' ' -)
+		check "a resumed scan's status line: this run's rate alone (at most 1 MB/s, rounded), drawn at least once" \
+			"$(echo "$rates" | awk '{ for (i = 1; i <= NF; i++) if ($i > 1) bad = 1 } END { print (NF > 0 && !bad) ? "yes" : "no" }')" "yes"
+		[ "$(echo "$rates" | awk '{ print NF }')" -gt 0 ] || echo "  (no status line drawn: $(head -c 300 "$out/fr.tty" | tr -d '\r'))"
+	else
+		bad "a resumed scan's status line: the first run held and interrupted" "held $held" "$(cat "$out/fr1.err" "$out/fr.err")"
+	fi
+	faulty_disk_down
+fi
+
+# The map's write fails after the whole range was read (issue 65, item 23): the faulty disk holds the
+# last block's read while the file is capped at its size (prlimit --fsize, SIGXFSZ ignored: EFBIG);
+# whichever checkpoint comes next is after the last block. The scan is complete; the map is not
+# saved; the text and the JSON say both.
+mkdir -p "$out/fz"
+if command -v prlimit > /dev/null && disk_up "$out/fz" 1 --bad 300 --hold "1792:$out/fz/release" 2> "$out/fz.err"; then
+	rm -f "$out/fz.map" "$out/fz.o" "$out/fz.e"
+	# The cap holds for every file hdparm writes: its stdout and stderr go through pipes.
+	mkfifo "$out/fz.o" "$out/fz.e"
+	cat "$out/fz.o" > "$out/fz.out" &
+	cato=$!
+	cat "$out/fz.e" > "$out/fz.stderr" &
+	cate=$!
+	env --ignore-signal=XFSZ "$H" --json --surface-scan --scan-map "$out/fz.map" "$FAULTY_DEV" > "$out/fz.o" 2> "$out/fz.e" &
+	pid=$!
+	capped=no
+	if until_true 30 grep -q '^held 1792$' "$FAULTY_LOG" && prlimit --pid "$pid" --fsize="$(stat -c %s "$out/fz.map")"; then
+		capped=yes
+	fi
+	touch "$out/fz/release"
+	wait "$pid"
+	rc=$?
+	wait "$cato" "$cate"
+	at=$(last_checkpoint "$out/fz.map")
+	check "the map's write fails after the last block: the scan complete, the map not saved (text and JSON), exit 27" \
+		"$capped $rc $(jget "$out/fz.out" '(s["completed"], s["blocks_read"], s["unreadable_lbas"], s["map"]["saved"], s["map"]["error"], s["map"]["checkpoint_lba"])') $(cat "$out/fz.stderr")" \
+		"yes 27 (True, 8, [300], False, 'File too large', ${at:-none})  --scan-map $out/fz.map: writing the map failed: File too large; the scan is complete (every block read), but the map is not saved: it keeps its last checkpoint, every block before LBA ${at:-none}"
+	faulty_disk_down
+fi
+
 # The map's file system fills during the scan (2 pages of tmpfs; the log of 1024 unreadable LBAs
 # does not fit): the scan stops and says so, exit 28 (ENOSPC); the map keeps its last checkpoint
 # and resumes (a copy of it where there is room) from there, the whole list exact.
@@ -328,9 +387,16 @@ if disk_up "$out/fn" 4 --bad 0+1024 2> "$out/fn.err" && mount -t tmpfs -o size=8
 	mounts+=("$out/small")
 	scan nospace --json --surface-scan --scan-map "$out/small/x.map" "$FAULTY_DEV"
 	at=$(last_checkpoint "$out/small/x.map")
-	check "the map's file system full mid-scan: exit 28, one line says so" \
-		"$rc $(grep -c "^ --scan-map $out/small/x.map: writing the map failed at LBA [0-9]*: No space left on device; the scan stops there; the map keeps its last checkpoint: every block before LBA $at$" "$out/nospace.err")" \
-		"28 1"
+	# Mid-scan (a checkpoint, every 3 s) or at its end (the last checkpoint, after the last block:
+	# the scan complete, issue 65, item 23): the words follow the JSON's "completed".
+	if [ "$(jget "$out/nospace.out" 's["completed"]')" = True ]; then
+		said="writing the map failed: No space left on device; the scan is complete (every block read), but the map is not saved: it keeps its last checkpoint, every block before LBA $at"
+	else
+		said="writing the map failed at LBA [0-9]*: No space left on device; the scan stops there; the map keeps its last checkpoint: every block before LBA $at"
+	fi
+	check "the map's file system full: exit 28, one line says so" \
+		"$rc $(grep -c "^ --scan-map $out/small/x.map: $said$" "$out/nospace.err") $(jget "$out/nospace.out" '(s["map"]["saved"], s["map"]["checkpoint_lba"])')" \
+		"28 1 (False, $at)"
 	cp "$out/small/x.map" "$out/roomy.map"
 	: > "$FAULTY_LOG"
 	scan roomy --json --surface-scan --scan-map "$out/roomy.map" "$FAULTY_DEV"

@@ -143,6 +143,9 @@ if disk_up "$out/heal" 4 --bad 255+3 --bad 4000 --flaky 1000:4 --heal-on-write 2
 	check "healing sectors: exit 0; repaired, read on a retry, still unreadable" \
 		"$rc $(jget "$out/heal.out" '(s["unreadable_lbas"], s["repaired_lbas"], s["reads_now_lbas"], s["still_unreadable_lbas"], s["physical_sector_bytes"])')" \
 		"0 ([255, 256, 257, 1000, 4000], [255, 256, 257, 4000], [1000], [], 512)"
+	check "every sector written named in the JSON (issue 65, item 16)" \
+		"$(jget "$out/heal.out" '([(w["first_lba"], w["last_lba"], w["zeroed_lbas"]) for w in s["written"]], s["not_written"])')" \
+		"([(255, 255, [255]), (256, 256, [256]), (257, 257, [257]), (4000, 4000, [4000])], [])"
 	check "a loop device: the drive's counts not available, before and after, with the reason" \
 		"$(jget "$out/heal.out" '(s["drive_counts_before"], s["drive_counts_after"] == s["drive_counts_before"])')" \
 		"({'available': False, 'reason': \"a loop device keeps no drive's counts\"}, True)"
@@ -152,6 +155,9 @@ if disk_up "$out/heal" 4 --bad 255+3 --bad 4000 --flaky 1000:4 --heal-on-write 2
 		"$(awk '$1 == "read" && $4 == 1000 && $5 == 1000 { print $6 }' "$FAULTY_LOG" | paste -sd' ' -)" "EIO EIO EIO ok"
 	check "the image: the rewritten sectors hold zeros, every other sector its bytes" \
 		"$(changed "$out/heal/image" "$out/heal/orig")" "255=0,256=0,257=0,4000=0"
+	check "the heading and scan_kind say the scan was followed by a repair (not read-only)" \
+		"$(jget "$out/heal.out" 's["scan_kind"]') $("$H" --surface-scan --scan-repair --yes-i-know-what-i-am-doing --scan-range 0-0 "$FAULTY_DEV" 2> /dev/null | grep -c '^ surface scan of LBA 0 to 0 (1 sector of 512 bytes, 1 block of 256 sectors), read, then the unreadable sectors rewritten (--scan-repair):$')" \
+		"read_repair 1"
 	: > "$FAULTY_LOG"
 	scan again --surface-scan --scan-repair --yes-i-know-what-i-am-doing "$FAULTY_DEV"
 	check "scanned again: nothing unreadable, nothing to repair, nothing written" \
@@ -167,12 +173,79 @@ if disk_up "$out/stuck" 4 --bad 300 --bad 301 --flaky 5000:4 2> "$out/stuck.up";
 	scan stuck --surface-scan --scan-repair --yes-i-know-what-i-am-doing "$FAULTY_DEV"
 	check "a sector that does not heal: exit 5, one line per sector" \
 		"$rc $(sed -n '/^ repair of/,$p' "$out/stuck.out" | paste -sd'|' -)" \
-		"5  repair of the unreadable LBAs (each read 3 more times; physical sectors of 512 bytes written):|  LBA 300: still unreadable (Input/output error)|  LBA 301: still unreadable (Input/output error)|  LBA 5000: reads now, not written| drive's counts before: not available: a loop device keeps no drive's counts| drive's counts after: not available: a loop device keeps no drive's counts"
+		"5  repair of the unreadable LBAs (each read 3 more times; physical sectors of 512 bytes written):|  LBA 300: still unreadable (Input/output error)|  LBA 301: still unreadable (Input/output error)|  LBA 5000: reads now, not written|  written: LBA 300 (zeros)|  written: LBA 301 (zeros)| drive's counts before: not available: a loop device keeps no drive's counts| drive's counts after: not available: a loop device keeps no drive's counts"
 	check "a sector that does not heal: written once, read back" \
 		"$(writes) $(awk '$1 == "read" && $4 == 300 && $5 == 300' "$FAULTY_LOG" | wc -l)" "300-300 301-301 5"
 	faulty_disk_down
 else
 	bad "the faulty disk comes up" "$(cat "$out/stuck.up")"
+fi
+
+# A signal during the scan's last block (issue 65, item 16): the scan ends complete, but the repair
+# does not run: said, exit 4, nothing written. The faulty disk holds the last block's read (--hold)
+# until the signal waits for hdparm: no timing.
+if disk_up "$out/sig" 1 --bad 100 --heal-on-write --hold "300:$out/sig/release" 2> "$out/sig.up"; then
+	env --default-signal=INT "$H" --json --surface-scan --scan-range 0-511 --scan-repair --yes-i-know-what-i-am-doing \
+		"$FAULTY_DEV" > "$out/sig.out" 2> "$out/sig.err" &
+	pid=$!
+	held=no
+	if until_true 30 grep -q '^held 300$' "$FAULTY_LOG" && until_true 20 waits_in_read "$pid"; then
+		kill -INT "$pid"
+		until_true 10 pending "$pid" && held=yes
+	fi
+	touch "$out/sig/release"
+	wait "$pid"
+	rc=$?
+	check "SIGINT during the last block: the scan complete, the repair not run (said, in the JSON too), exit 4, nothing written" \
+		"$held $rc $(jget "$out/sig.out" '(s["completed"], s["unreadable_lbas"], s["repair_not_run"])') $(writes) $(cat "$out/sig.err")" \
+		"yes 4 (True, [100], 'interrupted')   --scan-repair: not run: interrupted"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up" "$(cat "$out/sig.up")"
+fi
+
+# The disk drops off its bus before the repair (the faulty disk dies at the repair's first retry
+# of LBA 100: its third read): the sector the scan read last fails too; nothing is written, exit 6.
+if disk_up "$out/gone" 1 --bad 100 --heal-on-write --die-at 100:3 2> "$out/gone.up"; then
+	scan gone --json --surface-scan --scan-range 0-255 --scan-repair --yes-i-know-what-i-am-doing "$FAULTY_DEV"
+	check "the disk gone before the repair: exit 6, nothing written, said; the LBA not repaired" \
+		"$rc $(writes) $(jget "$out/gone.out" '(s["written"], s["not_written"])') $(grep -c 'stopped answering' "$out/gone.err")" \
+		"6  ([], [{'lba': 100, 'reason': 'the disk stopped answering'}]) 1"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up" "$(cat "$out/gone.up")"
+fi
+
+# A resumed scan that reads nothing (its map complete: an earlier run read it all) and a disk gone
+# since: before anything is written, a sector the earlier run read (1000, the range's first) is
+# read; it fails: nothing written, said, exit 6. (The faulty disk dies at the first read of 1000.)
+if disk_up "$out/mgone" 1 --bad 1100 --heal-on-write 2> "$out/mgone.up"; then
+	rm -f "$out/mgone.map"
+	scan mgone1 --surface-scan --scan-range 1000-2047 --scan-map "$out/mgone.map" "$FAULTY_DEV"
+	faulty_disk_down
+	first_rc=$rc
+	# ... and where it dies at the first retry of 1100: that read proved it answered; 1000 read
+	# again after the failure fails: the repair stops there, nothing written.
+	if [ "$first_rc" = 5 ] && disk_up "$out/mgone" 1 --bad 1100 --heal-on-write --die-at 1100:1 2> "$out/mgone.up"; then
+		scan mgone2 --json --surface-scan --scan-range 1000-2047 --scan-map "$out/mgone.map" --scan-repair \
+			--yes-i-know-what-i-am-doing "$FAULTY_DEV"
+		check "a map's complete scan, the disk gone at the repair's first retry: nothing written, said, exit 6" \
+			"$rc $(grep -c '^write ' "$FAULTY_LOG") $(jget "$out/mgone2.out" 's["not_written"]') $(grep -c '^ --scan-repair: .* stopped answering: LBA 1000, read by the scan, fails now; the repair stopped$' "$out/mgone2.err")" \
+			"6 0 [{'lba': 1100, 'reason': 'the disk stopped answering'}] 1"
+		faulty_disk_down
+	fi
+	if [ "$first_rc" = 5 ] && disk_up "$out/mgone" 1 --bad 1100 --heal-on-write --die-at 1000:1 2> "$out/mgone.up"; then
+		scan mgone --json --surface-scan --scan-range 1000-2047 --scan-map "$out/mgone.map" --scan-repair \
+			--yes-i-know-what-i-am-doing "$FAULTY_DEV"
+		check "a map's complete scan, the disk gone since: nothing written, said, exit 6" \
+			"$rc $(grep -c '^read ' "$FAULTY_LOG") $(grep -c '^write ' "$FAULTY_LOG") $(jget "$out/mgone.out" 's["repair_not_run"]') $(grep -c '^ --scan-repair: .* does not answer: LBA 1000, read by an earlier run of the scan, fails now; nothing written$' "$out/mgone.err")" \
+			"6 1 0 it could not start (said on stderr) 1"
+	else
+		bad "a map's complete scan, the disk gone since: the first run (exit $rc) and the disk" "$(cat "$out/mgone.up")"
+	fi
+	faulty_disk_down
+else
+	bad "the faulty disk comes up" "$(cat "$out/mgone.up")"
 fi
 
 # With --scan-map: the map is the scan's record, written before the repair: it still names the sector
@@ -185,6 +258,29 @@ if disk_up "$out/mapped" 1 --bad 100 --heal-on-write 2> "$out/mapped.up"; then
 	faulty_disk_down
 else
 	bad "the faulty disk comes up" "$(cat "$out/mapped.up")"
+fi
+
+# --- a partition (issue 65, item 27): refused in one line of its own (no LBA was given: not the
+# sector commands' "absolute LBA" words), nothing read ---
+if command -v sfdisk > /dev/null; then
+	truncate -s 4M "$out/part.img"
+	printf 'label: dos\nstart=2048, size=4096, type=83\n' | sfdisk -q "$out/part.img"
+	if pdisk=$(losetup -f --show -P "$out/part.img"); then
+		loops+=("$pdisk")
+		pname=$(basename "$pdisk")
+		partx -a "$pdisk" 2> /dev/null
+		rm -f "$out/part1"
+		# The node made here from sysfs: a container may have no udev to make /dev's.
+		if until_true 10 test -e "/sys/block/$pname/${pname}p1/dev" &&
+			mknod "$out/part1" b "$(cut -d: -f1 "/sys/block/$pname/${pname}p1/dev")" "$(cut -d: -f2 "/sys/block/$pname/${pname}p1/dev")"; then
+			before=$(reads "${pname}p1")
+			scan part --surface-scan --scan-repair --yes-i-know-what-i-am-doing "$out/part1"
+			check "a partition: refused in one line, nothing read" "$rc $(reads "${pname}p1") $(cat "$out/part.err")" \
+				"22 $before  --scan-repair: $out/part1 is a partition (it starts at LBA 2048 of its disk): refused, nothing read or written; name the whole disk (with --scan-range for the partition's LBAs)"
+		else
+			bad "a partition: ${pname}p1 appears"
+		fi
+	fi
 fi
 
 # --- a mounted disk: refused before anything is read ---

@@ -57,7 +57,8 @@ check "a whole scan: the classes' counts sum to the blocks read" "$sum" 512
 scan json --json --surface-scan --scan-range 1000+300 "$d512"
 check "--scan-range FIRST+COUNT exits 0" "$rc" 0
 check "--json: the fields, in the issue's order" "$(jget "$out/json.out" '",".join(s.keys())')" \
-	"first_lba,last_lba,logical_sector_bytes,block_sectors,blocks,blocks_read,completed,histogram,unreadable_lbas,slow_regions,seconds,bytes_per_second"
+	"scan_kind,first_lba,last_lba,logical_sector_bytes,block_sectors,blocks,blocks_read,completed,histogram,unreadable_lbas,slow_regions,seconds,bytes_per_second"
+check "--json: scan_kind of a plain scan: read" "$(jget "$out/json.out" 's["scan_kind"]')" "read"
 check "--json: 1000+300 is LBA 1000 to 1299, 512-byte sectors, 2 blocks (the last of 44 sectors)" \
 	"$(jget "$out/json.out" '(s["first_lba"], s["last_lba"], s["logical_sector_bytes"], s["block_sectors"], s["blocks"], s["blocks_read"], s["completed"])')" \
 	"(1000, 1299, 512, 256, 2, 2, True)"
@@ -78,8 +79,11 @@ check "--scan-range of one LBA: one block" "$rc $(jget "$out/one.out" '(s["block
 # What reaches the device (strace): opened read-only, O_DIRECT for the reads; 0+600 is blocks of
 # 131072 bytes in order and a last one of 88 sectors; nothing written.
 if command -v strace > /dev/null; then
-	strace -y -e trace=openat,open,pread64,pwrite64,write,writev,pwritev,io_uring_enter,io_submit -o "$out/strace" \
-		"$H" --surface-scan --scan-range 0+600 "$d512" > /dev/null 2>&1
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -y -e trace=openat,open,pread64,pwrite64,write,writev,pwritev,io_uring_enter,io_submit,ioctl \
+		-o "$out/strace" "$H" --surface-scan --scan-range 0+600 "$d512" > /dev/null 2>&1
+	# BLKFLSBUF writes back other users' dirty buffers: a read-only scan with O_DIRECT sends none (issue 65, item 28).
+	check "strace: no BLKFLSBUF" "$(grep -c 'BLKFLSBUF' "$out/strace")" 0
 	check "strace: the device opened read-only, the scan's reads O_DIRECT" \
 		"$(grep -c "open.*\"$d512\", O_RDONLY" "$out/strace") $(grep -c "open.*\"$d512\", O_RDONLY|O_DIRECT" "$out/strace") $(grep "open.*\"$d512\"" "$out/strace" | grep -c -e O_WRONLY -e O_RDWR)" \
 		"2 1 0"
@@ -95,7 +99,7 @@ before=$(reads "$d512")
 n=0
 for args in "--scan-range 0-131072" "--scan-range 131072+1" "--scan-range 5-3" "--scan-range 0+0" \
 	"--scan-range a-b" "--scan-range 5" "--scan-range 1-2x" "--scan-range -1-5" "--scan-range 18446744073709551615+2" \
-	"--scan-errors-max 0"; do
+	"--scan-errors-max 0" "--scan-errors-max 0x10" "--scan-errors-max 1e3"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086 # the words of args are the options
 	scan bad$n --surface-scan $args "$d512"
@@ -164,9 +168,10 @@ if disk_up "$out/fd" 4 --bad 0 --bad 255+3 --bad 4000 --bad 8191 --slow 1000+600
 	check "text: the unreadable LBAs listed" "$rc $(grep '^ unreadable LBAs:' "$out/faulttext.out")" \
 		"5  unreadable LBAs: 0, 255, 256, 257, 4000, 8191"
 	scan max --json --surface-scan --scan-errors-max 3 "$FAULTY_DEV"
-	check "--scan-errors-max 3: stops after the third, exit 5, not completed" \
-		"$rc $(jget "$out/max.out" '(s["unreadable_lbas"], s["blocks_read"], s["completed"])') $(cat "$out/max.err")" \
-		"5 ([0, 255, 256], 2, False)  --surface-scan: stopped after 3 unreadable sectors (--scan-errors-max), before LBA 257"
+	# Block 1 (256-511), cut short after 256, is not counted as read (issue 65, item 25).
+	check "--scan-errors-max 3: stops after the third, exit 5, not completed; the block cut short not counted" \
+		"$rc $(jget "$out/max.out" '(s["unreadable_lbas"], s["blocks_read"], s["completed"], sum(s["histogram"].values()))') $(cat "$out/max.err")" \
+		"5 ([0, 255, 256], 1, False, 1)  --surface-scan: stopped after 3 unreadable sectors (--scan-errors-max), before LBA 257"
 	faulty_disk_down
 else
 	bad "the faulty disk comes up" "$(cat "$out/fd.err")"
@@ -263,19 +268,56 @@ else
 	bad "the faulty disk comes up (gone)" "$(cat "$out/fk.err")"
 fi
 
+# A disk that drops off during a block's sector-by-sector search (issue 65, item 18): LBA 800 bad,
+# 801-882 read in the search, and at the search's read of 883 the disk dies (the faulty disk's
+# --die-at: no timing). Only 800 is unreadable (the sectors after it read); 883-1023 are not the
+# medium's: exit 6, the block neither counted nor mapped, and a resumed scan (the disk back) lists
+# nothing it did not read.
+mkdir -p "$out/fd"
+if disk_up "$out/fd" 1 --bad 800 --die-at 883:2 2> "$out/fd.err"; then
+	scan died --json --surface-scan --scan-map "$out/died.map" "$FAULTY_DEV"
+	check "the disk dies in a block's search: exit 6, only the LBA that failed before sectors read is listed; the block not counted" \
+		"$rc $(jget "$out/died.out" '(s["unreadable_lbas"], s["completed"], s["blocks_read"])') $(grep -c 'stopped answering' "$out/died.err")" \
+		"6 ([800], False, 3) 1"
+	check "... and the map keeps no LBA of that block" "$(grep -c '^bad ' "$out/died.map")" 0
+	faulty_disk_down
+fi
+if disk_up "$out/fd" 1 --bad 800 2> "$out/fd.err"; then
+	scan resumed --json --surface-scan --scan-map "$out/died.map" "$FAULTY_DEV"
+	check "... resumed on the disk back: the block read again, LBA 800 alone unreadable" \
+		"$rc $(jget "$out/resumed.out" '(s["unreadable_lbas"], s["completed"], s["blocks_read"])')" "5 ([800], True, 8)"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up (died)" "$(cat "$out/fd.err")"
+fi
+
+# A disk that stops answering before any whole block read (item 19): LBAs 0-10 bad, 11-80 read in
+# the search, the disk dies at the search's read of 81: exit 6, 0-10 listed and no more.
+if disk_up "$out/fd" 4 --bad 0+11 --die-at 81:2 2> "$out/fd.err"; then
+	scan died0 --json --surface-scan "$FAULTY_DEV"
+	check "the disk dies before any whole block was read: exit 6, the 11 bad LBAs and no others, not completed" \
+		"$rc $(jget "$out/died0.out" '(s["unreadable_lbas"] == list(range(11)), s["completed"], s["blocks_read"])')" \
+		"6 (True, False, 0)"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up (died0)" "$(cat "$out/fd.err")"
+fi
+
+# --scan-errors-max is decimal, as --scan-range's LBAs are (issue 65, item 26): 010 is 10, not 8.
+if disk_up "$out/fd" 1 --bad 0+12 2> "$out/fd.err"; then
+	scan max010 --json --surface-scan --scan-errors-max 010 "$FAULTY_DEV"
+	check "--scan-errors-max 010: ten unreadable LBAs, not eight" \
+		"$rc $(jget "$out/max010.out" 's["unreadable_lbas"]')" "5 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up (max010)" "$(cat "$out/fd.err")"
+fi
+
 # SIGINT, SIGTERM and SIGHUP with no timing at all: the FUSE server stopped (SIGSTOP), so the scan's
 # first read is held in the device; once hdparm waits in it (state D, and on x86_64 or arm64 in
 # pread64) and the signal is pending, the server goes on: the block in flight is read and counted,
 # and nothing more: exactly one block, exit 4.
-# waits_in_read PID: PID is blocked in the device's read.
-waits_in_read() {
-	local nr
-	case "$(uname -m)" in x86_64) nr=17 ;; aarch64) nr=67 ;; *) nr="" ;; esac
-	[ "$(awk '{ print $3 }' "/proc/$1/stat" 2> /dev/null)" = D ] || return 1
-	[ -z "$nr" ] || [ "$(cut -d' ' -f1 "/proc/$1/syscall" 2> /dev/null)" = "$nr" ]
-}
-# pending PID: a signal waits for PID.
-pending() { awk '/^(ShdPnd|SigPnd):/ && $2 !~ /^0+$/ { f = 1 } END { exit !f }' "/proc/$1/status" 2> /dev/null; }
+# waits_in_read and pending: tests/tools/scan-suite.sh.
 mkdir -p "$out/fh"
 for sig in INT TERM HUP; do
 	if ! disk_up "$out/fh" 1 2> "$out/fh.err"; then

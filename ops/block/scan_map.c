@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "json.h"
 #include "file_write.h"
 #include "kernel_identity.h"
 #include "loop_identity.h"
@@ -499,6 +500,7 @@ int scan_map_open(struct scan_map *m, const char *path, struct device *dev, stru
 	if (r->nslow)
 		m->slow_last = r->slow[r->nslow - 1];
 	m->failed = false;
+	m->err = 0;
 	m->t0 = m->checked_at = monotonic_seconds();
 	if (!made && r->next_lba > r->last_lba)
 		complain(" --scan-map %s: the scan of this range is complete: nothing is read again\n", path);
@@ -572,10 +574,17 @@ static int checkpoint(struct scan_map *m, const struct scan_result *r)
 	m->checked_at = monotonic_seconds();
 	if (err) {
 		m->failed = true;
+		m->err = err;
+	}
+	/* After the range's last block was read: the scan is complete, only its map is lost. */
+	if (err && r->next_lba > r->last_lba)
+		complain(" --scan-map %s: writing the map failed: %s; the scan is complete (every block read), but the map"
+			 " is not saved: it keeps its last checkpoint, every block before LBA %" PRIu64 "\n", m->path,
+			 strerror(err), m->checkpoint_lba);
+	else if (err)
 		complain(" --scan-map %s: writing the map failed at LBA %" PRIu64 ": %s; the scan stops there; the map keeps"
 			 " its last checkpoint: every block before LBA %" PRIu64 "\n", m->path, m->mapped_next, strerror(err),
 			 m->checkpoint_lba);
-	}
 	return err;
 }
 
@@ -619,4 +628,18 @@ int scan_map_close(struct scan_map *m, struct scan_result *r)
 		complain(" --scan-map %s: kept, every block read before LBA %" PRIu64 " in it; the same command again"
 			 " reads the rest\n", m->path, m->mapped_next);
 	return err;
+}
+
+void scan_map_json(const struct scan_map *m)
+{
+	if (!m->path)
+		return;
+	json_object_begin("map");
+	json_string("file", m->path);
+	json_bool("saved", !m->failed);
+	if (m->failed) {
+		json_string("error", strerror(m->err));
+		json_uint("checkpoint_lba", m->checkpoint_lba);
+	}
+	json_object_end();
 }

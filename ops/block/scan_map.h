@@ -29,6 +29,7 @@ struct scan_map {
 	struct scan_region slow_last;	/* the last slow region as the log holds it */
 	double seconds_before, t0, checked_at;
 	bool failed;			/* a write failed: the file holds its last checkpoint */
+	int err;			/* ... its errno */
 	char window[SCAN_MAP_WINDOW];
 };
 
@@ -50,5 +51,8 @@ double scan_map_seconds_before(const struct scan_map *m);
 
 /* The last checkpoint written, the map closed, and where the scan stopped said with how to go on.  0 or an errno. */
 int scan_map_close(struct scan_map *m, struct scan_result *r);
+
+/* The map's fate in the surface_scan object (JSON): "map": file, saved, and where a write failed, why and what it keeps. */
+void scan_map_json(const struct scan_map *m);
 
 #endif

@@ -50,19 +50,35 @@ static int retry(const struct repair_io *io, uint64_t lba, unsigned char *slot)
 	return err;
 }
 
-/* The physical sector's logical sectors not yet read, read (retried as the listed ones are); zeros where one cannot be read. */
-static int fill(const struct repair_io *io, uint64_t first, uint32_t count, const unsigned char *tried)
+/* The disk still answers: good_lba (a sector the scan read) reads again.  Without one known, taken as yes. */
+static bool answers(const struct repair_io *io)
 {
-	for (uint32_t s = 0; s < count; s++) {
-		unsigned char *slot = io->buf + (size_t)s * io->sector_bytes;
-		int err = tried[s] == 1 ? 0 : tried[s] == 2 ? EIO : retry(io, first + s, slot);
+	unsigned char *spare = io->buf + (size_t)io->per_physical * io->sector_bytes;
 
-		if (err && !scan_unreadable_errno(err))
-			return err;
-		if (err)
-			memset(slot, 0, io->sector_bytes);
+	return !io->have_good || io->read(io->ctx, io->good_lba, 1, spare) == 0;
+}
+
+/* A failure that is the medium's: the disk still answers; else ENXIO (it stopped answering). */
+static int medium_or_gone(const struct repair_io *io, int err)
+{
+	if (!err || !scan_unreadable_errno(err))
+		return err;
+	return answers(io) ? 0 : ENXIO;
+}
+
+/* The failing listed LBAs of e[0..n) not written, and why. */
+static void not_written(struct repair_entry *e, size_t n, uint64_t first, uint32_t count, enum repair_why why,
+			uint64_t unnamed)
+{
+	for (size_t k = 0; k < n; k++) {
+		if (e[k].outcome != REPAIR_STILL_UNREADABLE)
+			continue;
+		e[k].outcome = REPAIR_NOT_WRITTEN;
+		e[k].why = why;
+		e[k].phys_first = first;
+		e[k].phys_count = count;
+		e[k].unnamed = unnamed;
 	}
-	return 0;
 }
 
 /*
@@ -71,7 +87,7 @@ static int fill(const struct repair_io *io, uint64_t first, uint32_t count, cons
  * failing one read back.  tried[s]: 1 read, 2 failed (a listed one).
  */
 static int repair_physical(const struct repair_io *io, struct repair_entry *e, size_t n, uint64_t first, uint32_t count,
-			   unsigned char *tried, uint64_t *writes)
+			   unsigned char *tried, struct repair_result *res, size_t at)
 {
 	size_t failing = 0;
 	int err;
@@ -90,19 +106,36 @@ static int repair_physical(const struct repair_io *io, struct repair_entry *e, s
 	}
 	if (!failing)
 		return 0;
-	if ((err = fill(io, first, count, tried)))
-		return err;
+	if (first < io->scanned_first || first + count - 1 > io->scanned_last) {
+		not_written(e, n, first, count, REPAIR_OUTSIDE, 0);
+		return 0;
+	}
+	for (uint32_t s = 0; s < count; s++) {
+		unsigned char *slot = io->buf + (size_t)s * io->sector_bytes;
+
+		if (tried[s] == 2)
+			memset(slot, 0, io->sector_bytes);
+		else if (!tried[s] && (err = retry(io, first + s, slot))) {
+			if ((err = medium_or_gone(io, err)))
+				return err;
+			not_written(e, n, first, count, REPAIR_UNNAMED, first + s);
+			return 0;
+		}
+	}
+	/* The disk answers still (its failures are the medium's): else nothing is written to it. */
+	if (!answers(io))
+		return ENXIO;
 	err = io->write(io->ctx, first, count, io->buf);
-	(*writes)++;
-	if (err && !scan_unreadable_errno(err))
+	res->w[res->writes++] = (struct repair_write){ .first = first, .count = count, .from = at, .to = at + n, .err = err };
+	if ((err = medium_or_gone(io, err)))
 		return err;
 	for (size_t k = 0; k < n; k++) {
 		int again;
 
 		if (e[k].outcome != REPAIR_STILL_UNREADABLE)
 			continue;
-		if (err) {	/* the drive refused the write: nothing to read back */
-			e[k].err = err;
+		if (res->w[res->writes - 1].err) {	/* the drive refused the write: nothing to read back */
+			e[k].err = res->w[res->writes - 1].err;
 			continue;
 		}
 		again = io->read(io->ctx, e[k].lba, 1, io->buf);
@@ -110,6 +143,8 @@ static int repair_physical(const struct repair_io *io, struct repair_entry *e, s
 			return again;
 		e[k].outcome = again ? REPAIR_STILL_UNREADABLE : REPAIR_REWRITTEN;
 		e[k].err = again;
+		if ((again = medium_or_gone(io, again)))
+			return again;
 	}
 	return 0;
 }
@@ -121,8 +156,11 @@ int scan_repair_run(const struct repair_io *io, const uint64_t *bad, size_t nbad
 	int err = 0;
 
 	res->e = calloc(nbad ? nbad : 1, sizeof(*res->e));
+	res->w = calloc(nbad ? nbad : 1, sizeof(*res->w));
 	res->n = nbad;
-	if (!tried || !res->e) {
+	res->scanned_first = io->scanned_first;
+	res->scanned_last = io->scanned_last;
+	if (!tried || !res->e || !res->w) {
 		free(tried);
 		res->n = 0;
 		return res->err = ENOMEM;
@@ -146,7 +184,7 @@ int scan_repair_run(const struct repair_io *io, const uint64_t *bad, size_t nbad
 			res->done = j = i + 1;
 			continue;
 		}
-		err = repair_physical(io, res->e + i, j - i, first, count, tried, &res->writes);
+		err = repair_physical(io, res->e + i, j - i, first, count, tried, res, i);
 		if (!err)
 			res->done = j;
 	}
@@ -157,7 +195,10 @@ int scan_repair_run(const struct repair_io *io, const uint64_t *bad, size_t nbad
 void repair_result_free(struct repair_result *res)
 {
 	free(res->e);
+	free(res->w);
 	res->e = NULL;
+	res->w = NULL;
+	res->writes = 0;
 	res->n = res->done = 0;
 }
 
@@ -165,7 +206,28 @@ static const char *const outcome_text[] = {
 	[REPAIR_READS_NOW] = "reads now, not written",
 	[REPAIR_REWRITTEN] = "rewritten, reads now",
 	[REPAIR_STILL_UNREADABLE] = "still unreadable",
+	[REPAIR_NOT_WRITTEN] = "not written",
 };
+
+/* Why e (REPAIR_NOT_WRITTEN) was not written, in words (the text's and the JSON's). */
+static void why_text(const struct repair_entry *e, const struct repair_result *res, char *t, size_t size)
+{
+	unsigned long long pf = e->phys_first, pl = e->phys_first + e->phys_count - 1;
+
+	if (e->why == REPAIR_OUTSIDE)
+		snprintf(t, size, "its physical sector, LBA %llu to %llu, reaches outside the LBAs the scan read"
+			 " (%llu to %llu); a scan of all of it (--scan-range %llu-%llu) lets it be repaired", pf, pl,
+			 (unsigned long long)res->scanned_first, (unsigned long long)res->scanned_last, pf, pl);
+	else
+		snprintf(t, size, "LBA %llu of its physical sector (LBA %llu to %llu) cannot be read and the scan did"
+			 " not name it: the write would zero it", (unsigned long long)e->unnamed, pf, pl);
+}
+
+/* Why the entries from res->done on were not decided. */
+static const char *undone_text(const struct repair_result *res)
+{
+	return res->err == EINTR ? "interrupted" : res->err == ENXIO ? "the disk stopped answering" : strerror(res->err);
+}
 
 void scan_repair_text(const struct repair_result *res)
 {
@@ -173,15 +235,39 @@ void scan_repair_text(const struct repair_result *res)
 	    SCAN_REPAIR_RETRIES, res->physical_bytes, res->n ? "" : " none");
 	for (size_t i = 0; i < res->done; i++) {
 		const struct repair_entry *e = &res->e[i];
+		char why[256];
 
-		if (e->outcome == REPAIR_STILL_UNREADABLE && e->err)
+		if (e->outcome == REPAIR_NOT_WRITTEN) {
+			why_text(e, res, why, sizeof(why));
+			out("  LBA %llu: not written: %s\n", (unsigned long long)e->lba, why);
+		} else if (e->outcome == REPAIR_STILL_UNREADABLE && e->err)
 			out("  LBA %llu: %s (%s)\n", (unsigned long long)e->lba, outcome_text[e->outcome], strerror(e->err));
 		else
 			out("  LBA %llu: %s\n", (unsigned long long)e->lba, outcome_text[e->outcome]);
 	}
 	for (size_t i = res->done; i < res->n; i++)
-		out("  LBA %llu: not repaired (%s)\n", (unsigned long long)res->e[i].lba,
-		    res->err == EINTR ? "interrupted" : strerror(res->err));
+		out("  LBA %llu: not repaired (%s)\n", (unsigned long long)res->e[i].lba, undone_text(res));
+	/* Every sector written named: the zeroed ones, and the others of its physical sector (their own bytes). */
+	for (size_t i = 0; i < res->writes; i++) {
+		const struct repair_write *w = &res->w[i];
+		const char *sep = "";
+
+		if (w->count == 1)
+			out("  written: LBA %llu (zeros)", (unsigned long long)w->first);
+		else {
+			out("  written: LBA %llu to %llu (zeros at LBA", (unsigned long long)w->first,
+			    (unsigned long long)(w->first + w->count - 1));
+			for (size_t k = w->from; k < w->to; k++)
+				if (res->e[k].outcome != REPAIR_READS_NOW) {
+					out("%s %llu", sep, (unsigned long long)res->e[k].lba);
+					sep = ",";
+				}
+			out("; the others their own bytes)");
+		}
+		if (w->err)
+			out(", the write failed: %s", strerror(w->err));
+		out("\n");
+	}
 	if (res->before)
 		scan_counts_text("before", res->before);
 	if (res->after)
@@ -205,7 +291,8 @@ static void lbas(const char *key, const struct repair_result *res, enum repair_o
 {
 	json_array_begin(key);
 	for (size_t i = 0; i < res->n; i++)
-		if (i < res->done ? res->e[i].outcome == want : undone)
+		/* Not written (said in not_written): still unreadable too. */
+		if (i < res->done ? res->e[i].outcome == want || (undone && res->e[i].outcome == REPAIR_NOT_WRITTEN) : undone)
 			json_uint(NULL, res->e[i].lba);
 	json_array_end();
 }
@@ -217,6 +304,45 @@ void scan_repair_json(const struct repair_result *res)
 	lbas("reads_now_lbas", res, REPAIR_READS_NOW, false);
 	/* Not reached (a signal): not repaired, so still unreadable as far as anyone knows. */
 	lbas("still_unreadable_lbas", res, REPAIR_STILL_UNREADABLE, true);
+	json_array_begin("written");
+	for (size_t i = 0; i < res->writes; i++) {
+		const struct repair_write *w = &res->w[i];
+
+		json_object_begin(NULL);
+		json_uint("first_lba", w->first);
+		json_uint("last_lba", w->first + w->count - 1);
+		json_array_begin("zeroed_lbas");
+		for (size_t k = w->from; k < w->to; k++)
+			if (res->e[k].outcome != REPAIR_READS_NOW)
+				json_uint(NULL, res->e[k].lba);
+		json_array_end();
+		if (w->err)
+			json_string("write_error", strerror(w->err));
+		json_object_end();
+	}
+	json_array_end();
+	json_array_begin("not_written");
+	for (size_t i = 0; i < res->done; i++) {
+		const struct repair_entry *e = &res->e[i];
+		char why[256];
+
+		if (e->outcome != REPAIR_NOT_WRITTEN)
+			continue;
+		why_text(e, res, why, sizeof(why));
+		json_object_begin(NULL);
+		json_uint("lba", e->lba);
+		json_uint("physical_first_lba", e->phys_first);
+		json_uint("physical_last_lba", e->phys_first + e->phys_count - 1);
+		json_string("reason", why);
+		json_object_end();
+	}
+	for (size_t i = res->done; i < res->n; i++) {
+		json_object_begin(NULL);
+		json_uint("lba", res->e[i].lba);
+		json_string("reason", undone_text(res));
+		json_object_end();
+	}
+	json_array_end();
 	if (res->before)
 		scan_counts_json("drive_counts_before", res->before);
 	if (res->after)
@@ -283,8 +409,20 @@ static int open_for_repair(const struct device *dev, unsigned long rdev, struct 
 	return 0;
 }
 
+/* A sector the scan read, in first..last and not listed (r->bad ascending): *lba; false where every one is listed. */
+static bool unlisted_sector(const struct scan_result *r, uint64_t last, uint64_t *lba)
+{
+	uint64_t c = r->first_lba;
+
+	for (size_t i = 0; i < r->nbad && r->bad[i] <= c; i++)
+		if (r->bad[i] == c)
+			c++;
+	*lba = c;
+	return c <= last;
+}
+
 int scan_repair_device(const struct device *dev, unsigned long rdev, const struct scan_result *r,
-		       struct repair_result *res)
+		       uint64_t scanned_last, const uint64_t *good_lba, struct repair_result *res)
 {
 	struct repair_fd f = { .fd = -1 };
 	struct repair_io io = { .read = fd_read, .write = fd_write, .ctx = &f, .stop = poll_wait_interrupted };
@@ -300,7 +438,8 @@ int scan_repair_device(const struct device *dev, unsigned long rdev, const struc
 		close(f.fd);
 		return ENODEV;
 	}
-	if ((err = posix_memalign(&buf, 4096, res->physical_bytes))) {
+	/* One sector more: the read of good_lba, which must not touch the physical sector in hand. */
+	if ((err = posix_memalign(&buf, 4096, (size_t)res->physical_bytes + f.sector))) {
 		close(f.fd);
 		return err;
 	}
@@ -308,13 +447,34 @@ int scan_repair_device(const struct device *dev, unsigned long rdev, const struc
 	io.sector_bytes = f.sector;
 	io.per_physical = res->physical_bytes / f.sector;
 	io.sectors = bytes / f.sector;
-	poll_wait_begin();
+	io.scanned_first = r->first_lba;
+	io.scanned_last = scanned_last;
+	io.have_good = good_lba != NULL;
+	io.good_lba = good_lba ? *good_lba : 0;
+	/*
+	 * None read in this run (a map's earlier runs read them all): one
+	 * they read, read now, proves the disk answers before anything is
+	 * written; where it fails, nothing is.
+	 */
+	if (!io.have_good && r->nbad && unlisted_sector(r, scanned_last, &io.good_lba)) {
+		if (fd_read(&f, io.good_lba, 1, io.buf)) {
+			complain(" --scan-repair: %s does not answer: LBA %llu, read by an earlier run of the scan, fails now;"
+				 " nothing written\n", dev->path, (unsigned long long)io.good_lba);
+			free(buf);
+			close(f.fd);
+			return ENXIO;
+		}
+		io.have_good = true;
+	}
+	/* The caller holds SIGINT, SIGTERM and SIGHUP (poll_wait_begin): a signal ends it between two physical sectors. */
 	err = scan_repair_run(&io, r->bad, r->nbad, res);
-	poll_wait_end();
 	free(buf);
 	close(f.fd);
+	if (err == ENXIO)
+		complain(" --scan-repair: %s stopped answering: LBA %llu, read by the scan, fails now; the repair stopped\n",
+			 dev->path, (unsigned long long)io.good_lba);
 	for (size_t i = 0; !err && i < res->n; i++)
-		if (res->e[i].outcome == REPAIR_STILL_UNREADABLE)
+		if (res->e[i].outcome == REPAIR_STILL_UNREADABLE || res->e[i].outcome == REPAIR_NOT_WRITTEN)
 			err = EIO;
 	return err;
 }

@@ -37,8 +37,9 @@
 struct scan_io {
 	struct readq q;
 	bool short_read;	/* the last read returned fewer bytes than asked */
-	bool read_one;		/* a block was read whole: good_lba is its first sector */
+	bool read_one;		/* a sector was read: good_lba is the last one that read */
 	uint64_t good_lba;
+	bool gone;		/* good_lba failed too: the disk stopped answering */
 	struct scan_map *map;	/* --scan-map's (its fd -1: none) */
 	struct scan_direct direct;	/* the search's reads, without the kernel's retries (scan_direct.c) */
 	scan_read_fn *read;	/* non-NULL: every read is this instead (--scan-verify: the disk's verify command) */
@@ -92,23 +93,47 @@ static int read_sectors(void *ctx, uint64_t lba, uint32_t sectors)
  * On a dying disk each sector may take the kernel's retries, seconds each,
  * and a block holds 256 of them: Ctrl-C must not wait for them all.
  */
-static int search_read(void *ctx, uint64_t lba, uint32_t sectors)
+static int search_one(struct scan_io *io, uint64_t lba, uint32_t sectors)
 {
-	struct scan_io *io = ctx;
-
-	if (poll_wait_interrupted())
-		return EINTR;
 	/* --scan-verify's commands are the disk's own already: its search verifies a sector at a time too. */
 	if (sectors != 1 || io->read)
-		return read_sectors(ctx, lba, sectors);
+		return read_sectors(io, lba, sectors);
 	return scan_direct_read(&io->direct, lba, read_sectors, io);
 }
 
-static void draw(struct status_line *st, const struct scan_result *r, double t0)
+/*
+ * A disk that drops off its bus (or whose backing is gone) fails every
+ * read with EIO as a bad medium does.  So each failure of the search is
+ * followed by a read of the last sector that read: if that fails too, the
+ * disk stopped answering, and the failure is not the medium's (ENXIO: the
+ * scan ends; nothing from here on is listed).  A sector read in the search
+ * is proof enough that the disk worked, a whole block is not needed.
+ */
+static int search_read(void *ctx, uint64_t lba, uint32_t sectors)
+{
+	struct scan_io *io = ctx;
+	int err;
+
+	if (poll_wait_interrupted())
+		return EINTR;
+	err = search_one(io, lba, sectors);
+	if (!err) {
+		io->read_one = true;
+		io->good_lba = lba + sectors - 1;
+		return 0;
+	}
+	if (!scan_unreadable_errno(err) || !io->read_one || !search_one(io, io->good_lba, 1))
+		return err;
+	io->gone = true;
+	return ENXIO;
+}
+
+/* The status line; bytes0: the bytes read before this run (a map's), not counted in its rate. */
+static void draw(struct status_line *st, const struct scan_result *r, double t0, uint64_t bytes0)
 {
 	double t = monotonic_seconds() - t0;
 	double done = (double)(r->next_lba - r->first_lba), all = (double)(r->last_lba - r->first_lba) + 1;
-	double rate = t > 0 ? (double)r->bytes_read / t : 0;
+	double rate = t > 0 ? (double)(r->bytes_read - bytes0) / t : 0;
 	unsigned long left = rate > 0 ? (unsigned long)((all - done) * r->sector_bytes / rate) : 0;
 	char text[160];
 
@@ -132,37 +157,39 @@ static int scan_block(struct scan_io *io, struct scan_result *r, uint64_t lba, u
 		return err;
 	}
 	if (err) {
-		/* Ended by a signal (or the disk gone) within the search: the block is not counted, what it named stays listed. */
+		/*
+		 * Ended by a signal, or the disk gone, within the search: the
+		 * block is not counted (nor mapped); what it named before stays
+		 * listed, each failure having been followed by a read that
+		 * worked (search_read).
+		 */
 		err = scan_search(r, lba, n, search_read, io, errors_max, &stop->at);
+		if (err && io->gone) {
+			stop->at = lba;
+			stop->gone = true;
+			stop->good_lba = io->good_lba;
+		}
 		if (err)
 			return err;
 		/* A block that failed once but whose every sector then read is counted by its time, searches and all. */
 		ms = (monotonic_seconds() - t) * 1e3;
 	}
-	/*
-	 * Every sector failed: a disk that dropped off its bus (or whose
-	 * backing is gone) fails every read with EIO as a bad medium does.  A
-	 * sector read earlier must still read; if not, the disk stopped
-	 * answering, and this block's "unreadable" sectors are not the medium's.
-	 */
-	if (r->nbad - before == n && io->read_one && read_sectors(io, io->good_lba, 1)) {
-		r->nbad = before;
-		stop->at = lba;
-		stop->gone = true;
-		stop->good_lba = io->good_lba;
-		return ENXIO;
+	/* The search stops at the limit's last sector: what follows it, in this block too, is not read. */
+	if (errors_max && r->nbad > before && r->nbad >= errors_max && r->bad[r->nbad - 1] < r->last_lba) {
+		stop->at_max = true;
+		stop->at = r->bad[r->nbad - 1] + 1;
+		/* Cut short: not counted as read (nor in the picture, nor mapped); what it named stays listed. */
+		if (stop->at < lba + n)
+			return 0;
 	}
 	err = scan_note_block(r, lba, n, ms, r->nbad > before);
 	if (!err && r->nbad == before) {
 		io->read_one = true;
-		io->good_lba = lba;
+		io->good_lba = lba + n - 1;
 	}
-	if (err)
+	if (err) {
+		stop->at_max = false;
 		stop->at = lba;
-	/* The search stops at the limit's last sector: what follows it, in this block too, is not read. */
-	else if (errors_max && r->nbad >= errors_max && r->bad[r->nbad - 1] < r->last_lba) {
-		stop->at_max = true;
-		stop->at = r->bad[r->nbad - 1] + 1;
 	}
 	return err;
 }
@@ -171,6 +198,7 @@ static int scan_range(struct scan_io *io, struct scan_result *r, uint64_t errors
 {
 	struct status_line st;
 	double t0 = monotonic_seconds(), drawn = t0;
+	uint64_t bytes0 = r->bytes_read;	/* a resumed scan's, from its map: read before this run's time */
 	int err = 0;
 
 	status_begin(&st, show);
@@ -179,7 +207,6 @@ static int scan_range(struct scan_io *io, struct scan_result *r, uint64_t errors
 		stop->at_max = true;
 		stop->at = r->next_lba;
 	}
-	poll_wait_begin();
 	for (uint64_t lba = r->next_lba; lba <= r->last_lba && !err && !stop->at_max; lba = r->next_lba) {
 		uint64_t left = r->last_lba - lba + 1;
 
@@ -196,12 +223,12 @@ static int scan_range(struct scan_io *io, struct scan_result *r, uint64_t errors
 		}
 		if (st.shown && monotonic_seconds() - drawn > 0.25) {
 			drawn = monotonic_seconds();
-			draw(&st, r, t0);
+			draw(&st, r, t0, bytes0);
 		}
 	}
-	poll_wait_end();
 	status_end(&st);
-	r->completed = !err && !stop->at_max && r->next_lba > r->last_lba;
+	/* The map's write failing after the last block read: the scan is complete all the same (its map is not). */
+	r->completed = (!err || stop->map_failed) && !stop->at_max && r->next_lba > r->last_lba;
 	stop->err = err;
 	return err;
 }
@@ -227,14 +254,33 @@ int scan_bounds(const struct device *dev, const struct settings *s, uint64_t sec
 	return 0;
 }
 
-static void say_text(const struct device *dev, const struct scan_result *r, double seconds)
+/* The kind of scan that ran: its heading's words (text) and its name (JSON scan_kind). */
+struct scan_kind {
+	const char *words, *name;
+};
+
+static struct scan_kind kind_of(const struct settings *s)
+{
+	bool verify = s->v[OPT_SCAN_VERIFY].given, repair = s->v[OPT_SCAN_REPAIR].given;
+
+	if (verify && repair)
+		return (struct scan_kind){ "verified by the disk, then the unreadable sectors rewritten (--scan-repair)",
+					   "verify_repair" };
+	if (repair)
+		return (struct scan_kind){ "read, then the unreadable sectors rewritten (--scan-repair)", "read_repair" };
+	if (verify)
+		return (struct scan_kind){ "verified by the disk (nothing read or written)", "verify" };
+	return (struct scan_kind){ "read-only", "read" };
+}
+
+static void say_text(const struct device *dev, const struct scan_result *r, double seconds, const char *kind)
 {
 	double mb = (double)r->bytes_read / 1e6;
 	unsigned long long sectors = r->last_lba - r->first_lba + 1;
 
-	out(" surface scan of LBA %llu to %llu (%llu sector%s of %u bytes, %llu block%s of %u sectors), read-only:\n",
+	out(" surface scan of LBA %llu to %llu (%llu sector%s of %u bytes, %llu block%s of %u sectors), %s:\n",
 	    (unsigned long long)r->first_lba, (unsigned long long)r->last_lba, sectors, sectors == 1 ? "" : "s",
-	    r->sector_bytes, (unsigned long long)r->blocks, r->blocks == 1 ? "" : "s", SCAN_BLOCK_SECTORS);
+	    r->sector_bytes, (unsigned long long)r->blocks, r->blocks == 1 ? "" : "s", SCAN_BLOCK_SECTORS, kind);
 	out("  %-12s %12s\n", "read in", "blocks");
 	for (int c = 0; c < SCAN_CLASSES; c++)
 		out("  %-12s %12llu\n", scan_class_labels[c], (unsigned long long)r->histogram[c]);
@@ -252,9 +298,11 @@ static void say_text(const struct device *dev, const struct scan_result *r, doub
 	(void)dev;
 }
 
-static void say_json(const struct scan_result *r, double seconds, const struct repair_result *repair)
+static void say_json(const struct scan_result *r, double seconds, const struct repair_result *repair,
+		     const char *repair_not_run, const struct scan_map *map, const char *kind)
 {
 	json_object_begin("surface_scan");
+	json_string("scan_kind", kind);
 	json_uint("first_lba", r->first_lba);
 	json_uint("last_lba", r->last_lba);
 	json_uint("logical_sector_bytes", r->sector_bytes);
@@ -283,6 +331,9 @@ static void say_json(const struct scan_result *r, double seconds, const struct r
 	json_uint("bytes_per_second", seconds > 0 ? (uint64_t)((double)r->bytes_read / seconds) : 0);
 	if (repair)
 		scan_repair_json(repair);
+	if (repair_not_run)
+		json_string("repair_not_run", repair_not_run);
+	scan_map_json(map);
 	json_object_end();
 }
 
@@ -337,6 +388,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	struct repair_result repair = { 0 };
 	struct scan_counts before, after;
 	bool repairing = s->v[OPT_SCAN_REPAIR].given;
+	const char *not_run = NULL;	/* --scan-repair's, why it did not run */
 	struct scan_result r;
 	struct scan_cells cells = { 0 };
 	const char *picture = s->v[OPT_SCAN_PICTURE].given ? s->v[OPT_SCAN_PICTURE].str : NULL;
@@ -390,6 +442,12 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		return err;
 	}
 	scan_direct_begin(&io.direct, dev, io.q.sector);
+	/*
+	 * SIGINT, SIGTERM and SIGHUP held from the scan to the report's end:
+	 * one during the last block is seen before the repair (which then
+	 * does not run), and none ends the report half printed.
+	 */
+	poll_wait_begin();
 	t0 = monotonic_seconds();
 	err = scan_range(&io, &r, s->v[OPT_SCAN_ERRORS_MAX].given ? s->v[OPT_SCAN_ERRORS_MAX].num : 0,
 			 !dev->run.json, &stop);
@@ -399,21 +457,32 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	say_stop(dev, &r, &stop, io.short_read);
 	if ((map_err = scan_map_close(&map, &r)) && !err)
 		err = map_err;
-	say_text(dev, &r, seconds);
+	say_text(dev, &r, seconds, kind_of(s).words);
 	/* --scan-repair: only after a scan that ended as asked (at its end or its limit), never one cut short. */
-	if (repairing && !err) {
-		err = scan_repair_device(dev, st.st_rdev, &r, &repair);
+	if (repairing && !err && poll_wait_interrupted()) {
+		not_run = "interrupted";
+		complain(" --scan-repair: not run: %s\n", not_run);
+		err = EINTR;
+	} else if (repairing && !err) {
+		/* What the scan read: to its limit's last sector with --scan-errors-max, else the whole range. */
+		uint64_t scanned_last = stop.at_max ? (stop.at > r.first_lba ? stop.at - 1 : r.first_lba) : r.last_lba;
+
+		err = scan_repair_device(dev, st.st_rdev, &r, scanned_last, io.read_one ? &io.good_lba : NULL, &repair);
+		if (err && !repair.e)
+			not_run = "it could not start (said on stderr)";
 		scan_counts_read(dev, &after);
 		repair.before = &before;
 		repair.after = &after;
 	}
-	else if (repairing)
-		complain(" --scan-repair: not run: the scan did not end normally\n");
+	else if (repairing) {
+		not_run = "the scan did not end normally";
+		complain(" --scan-repair: not run: %s\n", not_run);
+	}
 	if (repairing && repair.e)
 		scan_repair_text(&repair);
 	if (repairing && repair.e && s->v[OPT_SCAN_MAP].given)
 		scan_repair_map_note(&repair, s->v[OPT_SCAN_MAP].str);
-	say_json(&r, seconds, repairing && repair.e ? &repair : NULL);
+	say_json(&r, seconds, repairing && repair.e ? &repair : NULL, not_run, &map, kind_of(s).name);
 	if (!err && r.nbad && !repairing)
 		err = EIO;
 	if (picture) {
@@ -422,6 +491,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		err = err ? err : perr;
 		scan_cells_free(&cells);
 	}
+	poll_wait_end();
 	repair_result_free(&repair);
 	scan_result_free(&r);
 	return err;

@@ -13,6 +13,11 @@ are 512 bytes, numbered from 0 (LBA).  Options (each may be given many times):
                            the sectors a read touches, once per read)
   --flaky LBA[+COUNT]:N    the first N reads that touch these sectors fail with EIO, later
                            ones read (a marginal sector that a retry gets through)
+  --die-at LBA:N           from the Nth read that touches LBA on, every read and write fails
+                           with EIO, the sectors that read before too (a disk that dropped off
+                           its bus at a chosen moment, without a timing)
+  --hold LBA:FILE          the first read that touches LBA logs "held LBA" and waits until FILE
+                           exists (a test sends its signal meanwhile: no timing), then reads
   --heal-on-write          a write that covers a bad sector whole makes it good (as a drive
                            reallocates a pending sector); one that covers part of a bad sector
                            fails with EIO (the drive cannot read what it would keep)
@@ -81,6 +86,13 @@ def flaky_range(text):
     return first, count, int(n, 0)
 
 
+def hold_at(text):
+    lba, sep, path = text.partition(':')
+    if not sep or not path:
+        raise argparse.ArgumentTypeError('want LBA:FILE: %r' % text)
+    return int(lba, 0), path
+
+
 class FaultyDisk(fuse.Operations):
     use_ns = True
 
@@ -95,6 +107,10 @@ class FaultyDisk(fuse.Operations):
         for first, count, n in args.flaky:
             self.flaky.update((lba, n) for lba in range(first, first + count))
         self.heal = args.heal_on_write
+        # (LBA, reads that touch it left before the disk dies) or None
+        self.die_at = (args.die_at[0], args.die_at[2]) if args.die_at else None
+        self.dead = False
+        self.hold = args.hold  # (lba, file) or None
         self.log = open(args.log, 'a', buffering=1) if args.log else None
         self.mutex = threading.Lock()
         self.ready_fd = ready_fd
@@ -176,11 +192,20 @@ class FaultyDisk(fuse.Operations):
         if span is None:
             return b''
         first, last = span
+        if self.hold and first <= self.hold[0] <= last:
+            lba, release = self.hold
+            self.hold = None
+            self.note('held', lba)
+            while not os.path.exists(release):
+                time.sleep(0.02)
         delay = max((ms for f, c, ms in self.slow if f <= last and first < f + c), default=0)
         if delay:
             time.sleep(delay / 1000)
         with self.mutex:
-            failed = any(lba in self.bad for lba in range(first, last + 1))
+            if self.die_at and first <= self.die_at[0] <= last:
+                self.die_at = (self.die_at[0], self.die_at[1] - 1)
+                self.dead = self.dead or self.die_at[1] <= 0
+            failed = self.dead or any(lba in self.bad for lba in range(first, last + 1))
             for lba in range(first, last + 1):
                 if self.flaky.get(lba, 0) > 0:
                     self.flaky[lba] -= 1
@@ -198,6 +223,9 @@ class FaultyDisk(fuse.Operations):
         end = offset + len(data)
         healed, part = 0, []
         # note() takes the mutex too (not reentrant): it is called after the block, never in it.
+        if self.dead:
+            self.note('write', offset, len(data), first, last, 'EIO', 0)
+            raise fuse.FuseOSError(errno.EIO)
         with self.mutex:
             hit = [lba for lba in range(first, last + 1) if lba in self.bad]
             if self.heal and hit:
@@ -234,6 +262,8 @@ def main():
     p.add_argument('--slow', type=slow_range, action='append', default=[])
     p.add_argument('--flaky', type=flaky_range, action='append', default=[])
     p.add_argument('--heal-on-write', action='store_true')
+    p.add_argument('--die-at', type=flaky_range)
+    p.add_argument('--hold', type=hold_at)
     p.add_argument('--log')
     p.add_argument('--daemon', action='store_true')
     p.add_argument('--pid-file')

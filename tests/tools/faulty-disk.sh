@@ -9,7 +9,8 @@
 #       the disk, see faulty-disk.py), FAULTY_DIO (1: the loop device does direct I/O; 0: the
 #       kernel refused it, said on stderr) and FAULTY_PID (the FUSE server).  Fails (1, a line on
 #       stderr) where FUSE or losetup does; what it had set up is taken down again.
-#       The options: --bad LBA[+COUNT], --slow LBA[+COUNT]:MS, --flaky LBA[+COUNT]:N, --heal-on-write.
+#       The options: --bad LBA[+COUNT], --slow LBA[+COUNT]:MS, --flaky LBA[+COUNT]:N, --die-at LBA:N,
+#       --hold LBA:FILE, --heal-on-write.
 #       The server ends itself (SIGKILL) after FAULTY_DISK_LIFETIME seconds (120 unless set), so
 #       that a hang of it fails the suite's I/O instead of hanging the suite (and CI) for good.
 #   faulty_disk_down
@@ -67,6 +68,15 @@ faulty_disk_up() {
 	return 0
 }
 
+# faulty_disk_alive PID: the server runs still. A server that has ended is a zombie until whoever
+# adopted it (it left its parent: --daemon) reaps it, which init may take a second or two to do:
+# by then it has unmounted and let go of everything.
+faulty_disk_alive() {
+	local state
+	state=$(sed 's/.*) //' "/proc/$1/stat" 2> /dev/null | cut -d' ' -f1)
+	[ -n "$state" ] && [ "$state" != Z ]
+}
+
 faulty_disk_down() {
 	local n
 	if [ -n "$FAULTY_DEV" ]; then
@@ -77,7 +87,7 @@ faulty_disk_down() {
 		# libfuse's SIGTERM handler unmounts; wait for the server to end (10 s, then SIGKILL).
 		kill -TERM "$FAULTY_PID" 2> /dev/null
 		n=100
-		while [ "$n" -gt 0 ] && kill -0 "$FAULTY_PID" 2> /dev/null; do
+		while [ "$n" -gt 0 ] && faulty_disk_alive "$FAULTY_PID"; do
 			sleep 0.1
 			n=$((n - 1))
 		done

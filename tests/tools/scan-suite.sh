@@ -30,3 +30,13 @@ scan() {
 	"$H" "$@" > "$out/$stem.out" 2> "$out/$stem.err"
 	rc=$?
 }
+
+# waits_in_read PID: PID is blocked in the device's read.
+waits_in_read() {
+	local nr
+	case "$(uname -m)" in x86_64) nr=17 ;; aarch64) nr=67 ;; *) nr="" ;; esac
+	[ "$(awk '{ print $3 }' "/proc/$1/stat" 2> /dev/null)" = D ] || return 1
+	[ -z "$nr" ] || [ "$(cut -d' ' -f1 "/proc/$1/syscall" 2> /dev/null)" = "$nr" ]
+}
+# pending PID: a signal waits for PID.
+pending() { awk '/^(ShdPnd|SigPnd):/ && $2 !~ /^0+$/ { f = 1 } END { exit !f }' "/proc/$1/status" 2> /dev/null; }

@@ -28,6 +28,7 @@ struct mem_disk {
 	uint64_t write_lba;
 	uint32_t write_count;
 	bool stop;
+	bool dead;		/* every read and write fails with EIO (a disk gone from its bus) */
 };
 
 static int failures;
@@ -42,6 +43,8 @@ static int mem_read(void *ctx, uint64_t lba, uint32_t n, unsigned char *buf)
 {
 	struct mem_disk *d = ctx;
 
+	if (d->dead)
+		return EIO;
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t s = lba + i;
 
@@ -62,6 +65,8 @@ static int mem_write(void *ctx, uint64_t lba, uint32_t n, unsigned char *buf)
 {
 	struct mem_disk *d = ctx;
 
+	if (d->dead)
+		return EIO;
 	d->writes++;
 	d->write_lba = lba;
 	d->write_count = n;
@@ -96,14 +101,23 @@ static bool holds(unsigned int s, bool zeros)
 	return true;
 }
 
-static int run(uint32_t per, uint64_t sectors, const uint64_t *bad, size_t n, struct repair_result *res)
+/* The repair of bad[0..n) after a scan that read first..last; good: a sector it read (UINT64_MAX: none). */
+static int run_scoped(uint32_t per, uint64_t sectors, uint64_t first, uint64_t last, uint64_t good, const uint64_t *bad,
+		      size_t n, struct repair_result *res)
 {
-	static unsigned char buf[8 * SB];
+	static unsigned char buf[9 * SB];
 	struct repair_io io = { .read = mem_read, .write = mem_write, .ctx = &disk, .sector_bytes = SB,
-				.per_physical = per, .sectors = sectors, .buf = buf, .stop = stop_now };
+				.per_physical = per, .sectors = sectors, .buf = buf, .stop = stop_now,
+				.scanned_first = first, .scanned_last = last, .have_good = good != UINT64_MAX,
+				.good_lba = good };
 
 	memset(res, 0, sizeof(*res));
 	return scan_repair_run(&io, bad, n, res);
+}
+
+static int run(uint32_t per, uint64_t sectors, const uint64_t *bad, size_t n, struct repair_result *res)
+{
+	return run_scoped(per, sectors, 0, sectors - 1, UINT64_MAX, bad, n, res);
 }
 
 int main(void)
@@ -139,16 +153,53 @@ int main(void)
 	result("scan repair: a sector that does not heal: still unreadable after one write", ok);
 	repair_result_free(&res);
 
-	/* 9 and 12 listed, 11 unreadable too but outside the scan's range: one write, zeros at all three. */
+	/* 9 and 12 listed, 14 reads on a retry: one write, zeros at 9 and 12 alone, each named in res.w. */
 	disk_init(true);
-	disk.fails_left[9] = disk.fails_left[11] = disk.fails_left[12] = -1;
+	disk.fails_left[9] = disk.fails_left[12] = -1;
 	disk.fails_left[14] = 1;
 	ok = run(8, DISK, (const uint64_t[]){ 9, 12, 40 }, 3, &res) == 0 && res.done == 3 && disk.writes == 1 &&
 	     disk.write_lba == 8 && res.e[0].outcome == REPAIR_REWRITTEN && res.e[1].outcome == REPAIR_REWRITTEN &&
-	     res.e[2].outcome == REPAIR_READS_NOW && holds(9, true) && holds(11, true) && holds(12, true);
+	     res.e[2].outcome == REPAIR_READS_NOW && holds(9, true) && holds(12, true) && res.writes == 1 &&
+	     res.w[0].first == 8 && res.w[0].count == 8 && res.w[0].from == 0 && res.w[0].to == 2;
 	for (unsigned int s = 8; s < 16; s++)
-		ok = ok && (s == 9 || s == 11 || s == 12 || holds(s, false));
-	result("scan repair: two listed sectors of one physical sector: one write; an unlisted unreadable neighbour zeroed, one that reads on a retry kept", ok);
+		ok = ok && (s == 9 || s == 12 || holds(s, false));
+	result("scan repair: two listed sectors of one physical sector: one write, named; a neighbour that reads on a retry kept", ok);
+	repair_result_free(&res);
+
+	/* Issue 65 item 16: an unreadable sector the scan did not name (outside its range, past its limit) is never zeroed. */
+	disk_init(true);
+	disk.fails_left[9] = disk.fails_left[11] = -1;
+	ok = run(8, DISK, (const uint64_t[]){ 9 }, 1, &res) == 0 && res.done == 1 && disk.writes == 0 && res.writes == 0 &&
+	     res.e[0].outcome == REPAIR_NOT_WRITTEN && res.e[0].why == REPAIR_UNNAMED && res.e[0].unnamed == 11 &&
+	     res.e[0].phys_first == 8 && res.e[0].phys_count == 8;
+	result("scan repair: a neighbour that cannot be read and is not listed: the physical sector not written, that LBA said", ok);
+	repair_result_free(&res);
+
+	/* --scan-range 9-9 (the issue's 1001-1001): 8..15 reaches outside it, 10 fails its retries too. */
+	disk_init(true);
+	disk.fails_left[9] = -1;
+	disk.fails_left[10] = 4;
+	ok = run_scoped(8, DISK, 9, 9, UINT64_MAX, (const uint64_t[]){ 9 }, 1, &res) == 0 && disk.writes == 0 &&
+	     res.e[0].outcome == REPAIR_NOT_WRITTEN && res.e[0].why == REPAIR_OUTSIDE && holds(10, false) &&
+	     res.scanned_first == 9 && res.scanned_last == 9;
+	result("scan repair: a physical sector reaching outside the LBAs scanned: not written", ok);
+	repair_result_free(&res);
+
+	/* --scan-errors-max: the scan stopped after 9; 12 (a later bad sector) was never read, so 8..15 is not written. */
+	disk_init(true);
+	disk.fails_left[9] = disk.fails_left[12] = -1;
+	ok = run_scoped(8, DISK, 0, 9, 0, (const uint64_t[]){ 9 }, 1, &res) == 0 && disk.writes == 0 &&
+	     res.e[0].outcome == REPAIR_NOT_WRITTEN && res.e[0].why == REPAIR_OUTSIDE && holds(12, false);
+	result("scan repair: past --scan-errors-max's last sector: not written", ok);
+	repair_result_free(&res);
+
+	/* A disk gone from its bus fails every read with EIO: the sector the scan read (30) fails too; nothing written. */
+	disk_init(true);
+	disk.fails_left[3] = -1;
+	disk.dead = true;
+	ok = run_scoped(1, DISK, 0, DISK - 1, 30, (const uint64_t[]){ 3, 5 }, 2, &res) == ENXIO && res.done == 0 &&
+	     disk.writes == 0 && res.writes == 0;
+	result("scan repair: a disk gone (a sector the scan read fails too): ENXIO, nothing written", ok);
 	repair_result_free(&res);
 
 	disk_init(true);
