@@ -139,7 +139,10 @@ if disk_up "$out/heal" 4 --bad 255+3 --bad 4000 --flaky 1000:4 --heal-on-write 2
 	check "without --yes-i-know-what-i-am-doing: refused, nothing read or written" \
 		"$([ "$rc" != 0 ] && echo refused) $(grep -c '^Use of --scan-repair is VERY DANGEROUS.$' "$out/noflag.err") $(wc -l < "$FAULTY_LOG")" \
 		"refused 1 0"
-	scan heal --json --surface-scan --scan-repair --yes-i-know-what-i-am-doing "$FAULTY_DEV"
+	scan heal --json --surface-scan --scan-repair --yes-i-know-what-i-am-doing --scan-picture "$out/heal.svg" "$FAULTY_DEV"
+	check "--scan-picture with --scan-repair: stderr says the picture is the scan's, from before the 4 writes" \
+		"$(grep -c "^ --scan-picture $out/heal.svg: drawn as the scan found the disk, before --scan-repair wrote 4 physical sectors$" "$out/heal.err") $(grep -c . "$out/heal.svg" | awk '$1 > 0 { print "drawn" }')" \
+		"1 drawn"
 	check "healing sectors: exit 0; repaired, read on a retry, still unreadable" \
 		"$rc $(jget "$out/heal.out" '(s["unreadable_lbas"], s["repaired_lbas"], s["reads_now_lbas"], s["still_unreadable_lbas"], s["physical_sector_bytes"])')" \
 		"0 ([255, 256, 257, 1000, 4000], [255, 256, 257, 4000], [1000], [], 512)"

@@ -9,6 +9,7 @@
  * in flight, and what was read is reported.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -488,6 +489,10 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	if (picture) {
 		int perr = draw_picture(dev, picture, r.counted_ctx, &r);
 
+		/* The picture is the scan's: sectors the repair made readable are drawn as the scan found them. */
+		if (!perr && repair.writes)
+			complain(" --scan-picture %s: drawn as the scan found the disk, before --scan-repair wrote %" PRIu64
+				 " physical sector%s\n", picture, repair.writes, repair.writes == 1 ? "" : "s");
 		err = err ? err : perr;
 		scan_cells_free(&cells);
 	}
