@@ -1,6 +1,6 @@
 /*
- * --surface-scan checked before anything is read, as the scan itself
- * checks (ops/block/surface_scan.c, in the same words): a block device,
+ * --surface-scan checked before anything is read, by the one function
+ * the scan itself starts with (ops/block/surface_scan.c): a block device,
  * its size and sector size known, the range inside it.  Many disks at once
  * check every disk this way first: a range past the end of any of them
  * refuses the whole command, and no disk is read.
@@ -15,14 +15,12 @@
 #include "report.h"
 #include "scan_check.h"
 
-int surface_scan_check(struct device *dev, const struct settings *s, enum opt_id opt)
+int scan_facts_of(struct device *dev, const struct settings *s, struct scan_facts *f)
 {
 	unsigned long long bytes;
-	uint64_t first, last;
 	struct stat st;
 	int sector = 0;
 
-	(void)opt;
 	if (fstat(dev->fd, &st) || !S_ISBLK(st.st_mode)) {
 		complain(" --surface-scan: not supported on %s: it needs a block device\n", dev->path);
 		return ENOTBLK;
@@ -33,5 +31,16 @@ int surface_scan_check(struct device *dev, const struct settings *s, enum opt_id
 		complain(" --surface-scan: BLKGETSIZE64/BLKSSZGET failed on %s: %s\n", dev->path, strerror(err));
 		return err;
 	}
-	return scan_bounds(dev, s, bytes / (unsigned int)sector, (unsigned int)sector, &first, &last);
+	f->rdev = st.st_rdev;
+	f->sector = (unsigned int)sector;
+	f->sectors = bytes / f->sector;
+	return scan_bounds(dev, s, f->sectors, f->sector, &f->first, &f->last);
+}
+
+int surface_scan_check(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct scan_facts f;
+
+	(void)opt;
+	return scan_facts_of(dev, s, &f);
 }

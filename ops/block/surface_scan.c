@@ -12,12 +12,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/fs.h>
 
 #include "clock.h"
 #include "json.h"
@@ -395,33 +393,26 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	const char *picture = s->v[OPT_SCAN_PICTURE].given ? s->v[OPT_SCAN_PICTURE].str : NULL;
 	struct scan_io io = { .read = NULL };
 	struct scan_verify verify;
-	unsigned long long bytes;
+	struct scan_facts f;
 	uint64_t first, last;
-	struct stat st, again;
-	int sector = 0, err, map_err;
+	struct stat again;
+	int err, map_err;
 	double t0, seconds;
 
 	(void)opt;
-	if (fstat(dev->fd, &st) || !S_ISBLK(st.st_mode)) {
-		complain(" --surface-scan: not supported on %s: it needs a block device\n", dev->path);
-		return ENOTBLK;
-	}
-	if (ioctl(dev->fd, BLKGETSIZE64, &bytes) || ioctl(dev->fd, BLKSSZGET, &sector) || sector <= 0) {
-		err = errno ? errno : EINVAL;
-		complain(" --surface-scan: BLKGETSIZE64/BLKSSZGET failed on %s: %s\n", dev->path, strerror(err));
+	if ((err = scan_facts_of(dev, s, &f)))
 		return err;
-	}
-	if ((err = scan_bounds(dev, s, bytes / (unsigned int)sector, (unsigned int)sector, &first, &last)))
-		return err;
+	first = f.first;
+	last = f.last;
 	if (s->v[OPT_SCAN_VERIFY].given && (err = scan_verify_begin(&verify, dev, first)))
 		return err;
 	io.read = s->v[OPT_SCAN_VERIFY].given ? scan_verify_read : NULL;
 	io.read_ctx = &verify;
-	err = readq_open_or_one(&io.q, dev->path, 1, (size_t)SCAN_BLOCK_SECTORS * (unsigned int)sector, "--surface-scan");
+	err = readq_open_or_one(&io.q, dev->path, 1, (size_t)SCAN_BLOCK_SECTORS * f.sector, "--surface-scan");
 	if (err)
 		return err;
 	/* The path opened again must still name the device checked (a link changed meanwhile). */
-	if (fstat(io.q.fd, &again) || again.st_rdev != st.st_rdev || io.q.sector != (unsigned int)sector) {
+	if (fstat(io.q.fd, &again) || again.st_rdev != f.rdev || io.q.sector != f.sector) {
 		complain(" --surface-scan: %s changed while it was opened\n", dev->path);
 		readq_close(&io.q);
 		return ENODEV;
@@ -436,7 +427,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	}
 	io.map = &map;
 	if ((err = scan_map_open(&map, s->v[OPT_SCAN_MAP].given ? s->v[OPT_SCAN_MAP].str : NULL, dev, &r,
-				 bytes / (unsigned int)sector))) {
+				 f.sectors))) {
 		readq_close(&io.q);
 		scan_result_free(&r);
 		scan_cells_free(&cells);
@@ -468,7 +459,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		/* What the scan read: to its limit's last sector with --scan-errors-max, else the whole range. */
 		uint64_t scanned_last = stop.at_max ? (stop.at > r.first_lba ? stop.at - 1 : r.first_lba) : r.last_lba;
 
-		err = scan_repair_device(dev, st.st_rdev, &r, scanned_last, io.read_one ? &io.good_lba : NULL, &repair);
+		err = scan_repair_device(dev, f.rdev, &r, scanned_last, io.read_one ? &io.good_lba : NULL, &repair);
 		if (err && !repair.e)
 			not_run = "it could not start (said on stderr)";
 		scan_counts_read(dev, &after);
