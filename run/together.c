@@ -40,6 +40,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "catch_signal.h"
 #include "clock.h"
 #include "secret.h"
 #include "together.h"
@@ -539,7 +540,7 @@ bool jobs_erase_together(const struct job *jobs, int njobs)
 int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags *run)
 {
 	struct member *m = calloc((size_t)njobs, sizeof(*m));
-	struct sigaction sa, old_int, old_term;
+	struct sigaction sa;
 	struct start_failure fail = { .failed = -1 };
 	bool go_on = false;
 	int status, started = 0;
@@ -553,13 +554,15 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
-	/* From the first fork on, a signal is seen (a disk's process puts back its own); SIGHUP unless it was ignored (nohup). */
+	/*
+	 * From the first fork on, a signal is seen (a disk's process puts back
+	 * the handling hdparm was started with), unless it was ignored: nohup,
+	 * or `cmd &` in a script, whose ^C is not meant for the erases.
+	 */
 	sa.sa_handler = on_stop_signal;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, NULL, &start.hup);
-	if (start.hup.sa_handler != SIG_IGN)
-		sigaction(SIGHUP, &sa, NULL);
+	catch_signal(SIGINT, &sa, &start.intr);
+	catch_signal(SIGTERM, &sa, &start.term);
+	catch_signal(SIGHUP, &sa, &start.hup);
 	fflush(stdout);
 	fflush(stderr);
 	for (int i = 0; i < njobs; i++) {
@@ -585,8 +588,8 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 		m[i].exit_status = !m[i].reaped || m[i].stage == HALTED ? ECANCELED
 				   : WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGINT, &start.intr, NULL);
+	sigaction(SIGTERM, &start.term, NULL);
 	sigaction(SIGHUP, &start.hup, NULL);
 	status = say_members(m, started, run);
 	if (fail.err)

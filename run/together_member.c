@@ -138,8 +138,9 @@ _Noreturn void run_member(const struct job *job, const struct run_flags *run, st
 	bool refused = false;
 	int status;
 
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	/* As hdparm was started: a signal its caller ignored (nohup, `cmd &`) stays ignored here too. */
+	sigaction(SIGINT, &st->intr, NULL);
+	sigaction(SIGTERM, &st->term, NULL);
 	sigaction(SIGHUP, &st->hup, NULL);
 	/*
 	 * The parent gone (killed, its terminal closed): SIGTERM.  The checks

@@ -118,7 +118,7 @@ result $? "--json: each disk's outcome in its own object, in the order given"
 rm -rf "$out/tog-records"
 mkdir -p "$out/tog-records"
 rm -f "$out/tog.log"
-env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 SHIM_NVME_SANITIZE=1000:2 \
+env --default-signal=INT,QUIT SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 SHIM_NVME_SANITIZE=1000:2 \
 	SHIM_DISK_IMAGE="$out/tog-before.img" SHIM_LOG="$out/tog.log" SHIM_LOG_DEVICE=1 "${preload[@]}" "$asan" "$H" $yes \
 	--sanitize-block-erase --sanitize-wait --erase-record "$out/tog-records/" "${disks[@]}" > "$out/tog.out" 2> "$out/tog.err" &
 pid=$!

@@ -16,6 +16,29 @@ until_true() {
 	return 1
 }
 
+# wait_within SECONDS PID: rc, the exit status of PID (a child of this shell) once it ended; where it
+# has not ended in SECONDS, it and its children are killed, rc is "hung" and this fails.  No wait of
+# a suite is without a deadline: a hang is a FAIL, never a suite that does not end.
+wait_within() {
+	local n=$(($1 * 10)) pid=$2
+	while [ "$n" -gt 0 ]; do
+		case $(awk '{ print $3 }' /proc/"$pid"/stat 2> /dev/null) in
+		'' | Z)
+			wait "$pid"
+			rc=$?
+			return 0
+			;;
+		esac
+		sleep 0.1
+		n=$((n - 1))
+	done
+	# shellcheck disable=SC2046
+	kill -9 $(pgrep -P "$pid") "$pid" 2> /dev/null
+	wait "$pid" 2> /dev/null
+	rc=hung
+	return 1
+}
+
 # child_holding PID PATH: the child of PID that has PATH open (a disk's process of a run of many
 # disks); fails where none has.
 child_holding() {

@@ -216,7 +216,7 @@ for sig in INT TERM HUP; do
 	[ -n "$FAULTY_DEV" ] || break
 	rm -f "$out/$sig.map"
 	: > "$FAULTY_LOG"
-	"$H" --json --surface-scan --scan-map "$out/$sig.map" "$FAULTY_DEV" > "$out/first$sig.out" 2> "$out/first$sig.err" &
+	env --default-signal=INT,QUIT "$H" --json --surface-scan --scan-map "$out/$sig.map" "$FAULTY_DEV" > "$out/first$sig.out" 2> "$out/first$sig.err" &
 	pid=$!
 	# The block at 2560 (block 10) asked: past the slow region, before block 15.
 	until_true 30 grep -q '^read [0-9]* [0-9]* 2560 ' "$FAULTY_LOG" && kill -"$sig" "$pid"

@@ -176,7 +176,7 @@ fi
 # a picture whose read cells are those of blocks_read and the rest "not_read".
 mkdir -p "$out/fi"
 if disk_up "$out/fi" 4 --slow 0+8192:100 2> "$out/fi.err"; then
-	"$H" --json --surface-scan --scan-picture "$out/int.svg" "$FAULTY_DEV" > "$out/int.out" 2> "$out/int.err" &
+	env --default-signal=INT,QUIT "$H" --json --surface-scan --scan-picture "$out/int.svg" "$FAULTY_DEV" > "$out/int.out" 2> "$out/int.err" &
 	pid=$!
 	if until_true 30 grep -q '^read [0-9]* [0-9]* 1024 ' "$FAULTY_LOG"; then
 		kill -INT "$pid"

@@ -196,7 +196,7 @@ fi
 # once, each stopped so: tests/scan-many-tests.sh.)
 mkdir -p "$out/fi"
 if disk_up "$out/fi" 4 --slow 0+8192:100 2> "$out/fi.err"; then
-	"$H" --json --surface-scan "$FAULTY_DEV" > "$out/int.out" 2> "$out/int.err" &
+	env --default-signal=INT,QUIT "$H" --json --surface-scan "$FAULTY_DEV" > "$out/int.out" 2> "$out/int.err" &
 	pid=$!
 	if until_true 30 grep -q '^read [0-9]* [0-9]* 1024 ' "$FAULTY_LOG"; then
 		kill -INT "$pid"
@@ -222,7 +222,7 @@ fi
 # reads are logged; the sectors named so far are listed, the block is not counted, exit 4.
 mkdir -p "$out/fs"
 if disk_up "$out/fs" 1 --bad 0+256 --slow 0+256:50 2> "$out/fs.err"; then
-	"$H" --json --surface-scan "$FAULTY_DEV" > "$out/search.out" 2> "$out/search.err" &
+	env --default-signal=INT,QUIT "$H" --json --surface-scan "$FAULTY_DEV" > "$out/search.out" 2> "$out/search.err" &
 	pid=$!
 	five_sector_reads() { [ "$(grep -c '^read [0-9]* 512 ' "$FAULTY_LOG")" -ge 5 ]; }
 	until_true 30 five_sector_reads && kill -INT "$pid"
@@ -283,7 +283,7 @@ for sig in INT TERM HUP; do
 		break
 	fi
 	kill -STOP "$FAULTY_PID"
-	"$H" --json --surface-scan "$FAULTY_DEV" > "$out/hold$sig.out" 2> "$out/hold$sig.err" &
+	env --default-signal=INT,QUIT "$H" --json --surface-scan "$FAULTY_DEV" > "$out/hold$sig.out" 2> "$out/hold$sig.err" &
 	pid=$!
 	held=no
 	if until_true 20 waits_in_read "$pid"; then
