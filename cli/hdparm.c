@@ -8,6 +8,8 @@
  * steps run in hdparm 9.65's fixed order (run/actions.c).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -632,16 +634,56 @@ static int exit_status;
 /*
  * Run at exit, after the JSON document is written (registered before it):
  * a run whose output was lost (a full disk, a closed pipe) must not exit 0
- * as if a script's file held it all.  A run that failed already said why.
+ * as if a script's file held it all; it is said even where the run failed
+ * too (its own exit status, which says why, stays).
  */
 static void check_stdout(void)
 {
 	int err = report_stdout_error();
 
-	if (!err || exit_status)
-		return;
-	fprintf(stderr, "%s: standard output: %s\n", progname, strerror(err));
-	_exit(err < 256 ? err : EIO);
+	if (err)
+		fprintf(stderr, "%s: standard output: %s\n", progname, strerror(err));
+	if (err && !exit_status)
+		_exit(err < 256 ? err : EIO);
+}
+
+/*
+ * 0, 1 and 2 open before anything else is: a disk opened while one is
+ * closed (`>&-`, `<&-`, `2>&-`) would get its number and receive hdparm's
+ * text, or be read as its input.  On /dev/null as coreutils has it: 0
+ * write-only and 1 and 2 read-only, so that a use of the closed stream
+ * still fails (EBADF) and is said.  False where one stays closed.
+ */
+static bool standard_fds_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int got;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+		if (got != fd) {
+			if (got >= 0)
+				close(got);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * A run that changes a disk goes to its end when the reader of its
+ * standard output went away (`| head -1`): the erase already sent, its
+ * record still written; the lost output is said at exit.  A query dies of
+ * SIGPIPE as 9.65 does.
+ */
+static void keep_going_without_reader(const struct parse_state *ps)
+{
+	for (int i = 0; i < ps->njobs; i++)
+		if (carries_dangerous_option(&ps->jobs[i].s)) {
+			signal(SIGPIPE, SIG_IGN);
+			return;
+		}
 }
 
 static int run_command(int argc, char **argv)
@@ -692,6 +734,7 @@ static int run_command(int argc, char **argv)
 		free(ps.jobs);
 		return status;
 	}
+	keep_going_without_reader(&ps);
 	if (ps.njobs && ps.jobs[0].s.v[OPT_IDLE_SPINDOWN].given) {
 		status = run_idle_spindown(&ps);
 		free(ps.s.ranges);
@@ -727,6 +770,15 @@ static int run_command(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	if (!standard_fds_open()) {
+		/* Said where stderr is open: nothing is opened, nothing is sent. */
+		static const char text[] = "hdparm: a standard stream (0, 1 or 2) is closed and /dev/null cannot be opened in its place\n";
+
+		(void)!write(STDERR_FILENO, text, sizeof(text) - 1);
+		return EBADF;
+	}
+	/* A file past the size limit (ulimit -f) is a write that fails with EFBIG, said, not a death by SIGXFSZ. */
+	signal(SIGXFSZ, SIG_IGN);
 	exit_status = run_command(argc, argv);
 	return exit_status;
 }

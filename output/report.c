@@ -114,6 +114,11 @@ void out_str(const char *s)
 		note_write(fputs(s, stdout) == EOF ? -1 : 0);
 }
 
+void out_bytes(const char *p, size_t n)
+{
+	note_write(n && fwrite(p, 1, n, stdout) != n ? -1 : 0);
+}
+
 void print_on_off(unsigned long value)
 {
 	out(value ? " (on)\n" : " (off)\n");

@@ -28,6 +28,8 @@ void report_operation(const char *name);
 void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void out_char(int c);
 void out_str(const char *s);
+/* Text made elsewhere (a disk's process's stdout), as it is, under --json too; a failed write is kept as out()'s are. */
+void out_bytes(const char *p, size_t n);
 
 /* " (on)\n" or " (off)\n", as 9.65 ends its setting lines. */
 void print_on_off(unsigned long value);
