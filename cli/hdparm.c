@@ -630,12 +630,15 @@ static int read_psid(struct parse_state *ps)
 
 /* What main() returns, for check_stdout(). */
 static int exit_status;
+/* The signals blocked when hdparm started: a run that holds the stop signals (run/together.c) gets this back at exit. */
+static sigset_t mask_at_start;
 
 /*
  * Run at exit, after the JSON document is written (registered before it):
  * a run whose output was lost (a full disk, a closed pipe) must not exit 0
  * as if a script's file held it all; it is said even where the run failed
- * too (its own exit status, which says why, stays).
+ * too (its own exit status, which says why, stays).  Then a stop signal
+ * held until the output was out (a run of many disks) acts.
  */
 static void check_stdout(void)
 {
@@ -643,6 +646,7 @@ static void check_stdout(void)
 
 	if (err)
 		fprintf(stderr, "%s: standard output: %s\n", progname, strerror(err));
+	sigprocmask(SIG_SETMASK, &mask_at_start, NULL);
 	if (err && !exit_status)
 		_exit(err < 256 ? err : EIO);
 }
@@ -777,6 +781,7 @@ int main(int argc, char **argv)
 		(void)!write(STDERR_FILENO, text, sizeof(text) - 1);
 		return EBADF;
 	}
+	sigprocmask(SIG_SETMASK, NULL, &mask_at_start);
 	/* A file past the size limit (ulimit -f) is a write that fails with EFBIG, said, not a death by SIGXFSZ. */
 	signal(SIGXFSZ, SIG_IGN);
 	exit_status = run_command(argc, argv);
