@@ -102,6 +102,21 @@ finish "$pid"
 [ "$rc" = 0 ] && ! grep -qi 'interrupt' "$out/e.err" && [ "$(grep -c 'Issuing SECURITY_ERASE' "$out/e.out")" = 2 ]
 result_of e $? "SIGINT ignored by the caller (trap '' INT; exec hdparm), two disks: neither erase interrupted (exit $rc)"
 
+# Before the gate (/dev/zero's IDENTIFY held): SIGINT to hdparm alone, ignored by its caller, does
+# not refuse the run; both disks are erased.
+rm -f "$out/e.log" "$out/gate"
+env SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_MS="until:$out/gate" \
+	SHIM_DELAY_CMD=ec@/dev/zero "${preload[@]}" "$asan" sh -c "trap '' INT; exec \"\$0\" \"\$@\"" "$H" --security-erase pw \
+	/dev/null /dev/zero > "$out/e.out" 2> "$out/e.err" &
+pid=$!
+until_true 20 grep -qs '^/dev/zero cdb: 85 .* ec ' "$out/e.log"
+kill -INT "$pid"
+until_true 10 eval '! grep -qE "^(Sig|Shd)Pnd:.*[1-9a-f]" /proc/$pid/status 2> /dev/null'
+touch "$out/gate"
+finish "$pid"
+[ "$rc" = 0 ] && held 2 && ! grep -q 'not started' "$out/e.err"
+result_of e $? "SIGINT ignored by the caller, sent before the gate: the run not refused, both erased (exit $rc)"
+
 # --- item 4: a signal while the final report is written ---
 # Standard output is a pipe left full (64 KiB the test wrote and does not read yet): the report's
 # first write waits there.  SIGINT then: the report comes out whole, and only then does hdparm end
