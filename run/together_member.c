@@ -147,8 +147,10 @@ _Noreturn void run_member(const struct job *job, const struct run_flags *run, st
 	 * end there, the gate never opens, a long command's wait or a
 	 * download stops before its next command.  A parent that died before
 	 * this line is seen at once: this process is no longer its child.
+	 * Where the caller ignored SIGTERM (kept so above), SIGKILL: a process
+	 * whose parent is gone never goes on unseen.
 	 */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	prctl(PR_SET_PDEATHSIG, st->term.sa_handler == SIG_IGN ? SIGKILL : SIGTERM);
 	if (getppid() != st->parent)
 		_exit(ECANCELED);
 	/* The output goes on to its end where the process that shows it went away: the record is still written. */

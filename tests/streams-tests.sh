@@ -117,6 +117,31 @@ finish "$pid"
 [ "$rc" = 0 ] && held 2 && ! grep -q 'not started' "$out/e.err"
 result_of e $? "SIGINT ignored by the caller, sent before the gate: the run not refused, both erased (exit $rc)"
 
+# SIGTERM ignored by the caller (`trap '' TERM`) and kept so in each disk's process, which took it as
+# the word that hdparm is gone (PR_SET_PDEATHSIG): hdparm killed (SIGKILL) while both hold their first
+# DOWNLOAD MICROCODE (92h, ACS-3 7.7): no disk's process goes on to the next piece.
+head -c 12288 /dev/urandom > "$out/fw.bin"
+rm -f "$out/e.log" "$out/gate"
+env SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_MS="until:$out/gate" \
+	SHIM_DELAY_CMD=92 "${preload[@]}" "$asan" sh -c "trap '' TERM; exec \"\$0\" \"\$@\"" "$H" --fwdownload "$out/fw.bin" \
+	--yes-i-know-what-i-am-doing --please-destroy-my-drive /dev/null /dev/zero > "$out/e.out" 2> "$out/e.err" &
+pid=$!
+pieces() { awk '$2 == "cdb:" && $17 == "92"' "$out/e.log" 2> /dev/null | wc -l; }
+until_true 20 eval '[ "$(pieces)" = 2 ]'
+kids=$(pgrep -P "$pid" | tr '\n' ' ')
+# (Not waited for by the shell, which would say "Killed" on the suite's stderr.)
+disown "$pid"
+kill -KILL "$pid"
+until_true 10 gone "$pid"
+touch "$out/gate"
+# shellcheck disable=SC2086
+until_true 10 gone $kids
+ended=$?
+[ "$ended" = 0 ] && [ -n "$kids" ] && [ "$(pieces)" = 2 ]
+result_of e $? "SIGTERM ignored by the caller, hdparm killed mid-download: no disk's process goes on ($(pieces) DOWNLOAD MICROCODE sent, 2 wanted)"
+# shellcheck disable=SC2086
+[ "$ended" = 0 ] || kill -9 $kids 2> /dev/null
+
 # --- item 4: a signal while the final report is written ---
 # Standard output is a pipe left full (64 KiB the test wrote and does not read yet): the report's
 # first write waits there.  SIGINT then: the report comes out whole, and only then does hdparm end
