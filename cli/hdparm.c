@@ -785,5 +785,19 @@ int main(int argc, char **argv)
 	/* A file past the size limit (ulimit -f) is a write that fails with EFBIG, said, not a death by SIGXFSZ. */
 	signal(SIGXFSZ, SIG_IGN);
 	exit_status = run_command(argc, argv);
+	{
+		/*
+		 * The JSON document is written at exit: a stop signal from here on
+		 * waits until it is out, then acts (check_stdout()), as one that
+		 * came while a run of many disks wrote its report does.
+		 */
+		sigset_t stops;
+
+		sigemptyset(&stops);
+		sigaddset(&stops, SIGINT);
+		sigaddset(&stops, SIGTERM);
+		sigaddset(&stops, SIGHUP);
+		sigprocmask(SIG_BLOCK, &stops, NULL);
+	}
 	return exit_status;
 }

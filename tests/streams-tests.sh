@@ -145,15 +145,17 @@ result_of e $? "SIGTERM ignored by the caller, hdparm killed mid-download: no di
 # --- item 4: a signal while the final report is written ---
 # Standard output is a pipe left full (64 KiB the test wrote and does not read yet): the report's
 # first write waits there.  SIGINT then: the report comes out whole, and only then does hdparm end
-# by it.  Text (the disks' output, replayed at the end) and --json (the document, written at exit).
+# by it.  Text (the disks' output, replayed at the end) and --json (the document, written at exit),
+# and one disk's --json.
 mkfifo "$out/fifo" 2> /dev/null
-for how in text json; do
-	opt=()
+for how in text json one; do
+	opt=() disks=(/dev/null /dev/zero)
 	[ "$how" = json ] && opt=(--json)
+	[ "$how" = one ] && opt=(--json) disks=(/dev/null)
 	exec {rw}<> "$out/fifo"
 	head -c 65536 /dev/zero >&"$rw"
-	erase_bg "${opt[@]}" --security-erase pw /dev/null /dev/zero > "$out/fifo"
-	until_true 20 held 2
+	erase_bg "${opt[@]}" --security-erase pw "${disks[@]}" > "$out/fifo"
+	until_true 20 held "${#disks[@]}"
 	touch "$out/gate"
 	until_true 20 blocked_writing "$pid"
 	kill -INT "$pid"
@@ -168,7 +170,8 @@ for how in text json; do
 	if [ "$how" = text ]; then
 		[ "$(grep -c 'Issuing SECURITY_ERASE' "$out/r.report")" = 2 ] && grep -qx '/dev/zero:' "$out/r.report"
 	else
-		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d["devices"]) == 2, d' "$out/r.report" 2> /dev/null
+		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d["devices"]) == int(sys.argv[2]), d' \
+			"$out/r.report" "${#disks[@]}" 2> /dev/null
 	fi
 	[ $? = 0 ] && [ "$rc" = 130 ]
 	result_of e $? "SIGINT while the report ($how) waits on a full stdout: the report whole, then exit 130 (exit $rc, $(wc -c < "$out/r.report") bytes)"
