@@ -15,8 +15,13 @@
 
 /* --json: text off, complaints recorded. */
 void report_use_json(bool on);
-/* stdout flushed: 0, or the errno of the first write to it that failed (EIO where none was kept). */
+/*
+ * stdout flushed: 0, or the errno of the first write to it that failed (EIO
+ * where none was kept); 0 too once the operation that met it said so.
+ */
 int report_stdout_error(void);
+/* The failure to write stdout was said (with the operation's own words): not said again at exit. */
+void report_stdout_error_said(void);
 
 /*
  * The operation complaints are filed under from now on: an option ("-S"),
