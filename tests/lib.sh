@@ -16,16 +16,18 @@ until_true() {
 	return 1
 }
 
-# wait_within SECONDS PID: rc, the exit status of PID (a child of this shell) once it ended; where it
-# has not ended in SECONDS, it and its children are killed, rc is "hung" and this fails.  No wait of
-# a suite is without a deadline: a hang is a FAIL, never a suite that does not end.
+# wait_within SECONDS PID [VAR]: VAR (rc unless named), the exit status of PID (a child of this
+# shell) once it ended; where it has not ended in SECONDS, it and its children are killed, VAR is
+# "hung" and this fails.  No wait of a suite is without a deadline: a hang is a FAIL, never a suite
+# that does not end.
 wait_within() {
-	local n=$(($1 * 10)) pid=$2
+	local n=$(($1 * 10)) pid=$2 var=${3:-rc} status
 	while [ "$n" -gt 0 ]; do
 		case $(awk '{ print $3 }' /proc/"$pid"/stat 2> /dev/null) in
 		'' | Z)
 			wait "$pid"
-			rc=$?
+			status=$?
+			printf -v "$var" '%s' "$status"
 			return 0
 			;;
 		esac
@@ -35,7 +37,7 @@ wait_within() {
 	# shellcheck disable=SC2046
 	kill -9 $(pgrep -P "$pid") "$pid" 2> /dev/null
 	wait "$pid" 2> /dev/null
-	rc=hung
+	printf -v "$var" '%s' hung
 	return 1
 }
 

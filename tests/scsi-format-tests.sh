@@ -210,8 +210,7 @@ env --default-signal=INT,QUIT SHIM_SCSI=1 SHIM_SCSI_FORMAT=20 SHIM_SCSI_BLOCKS=1
 pid=$!
 until_true 10 grep -qs '^cdb: 03' "$out/fmt.log"
 kill -s INT "$pid"
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 [ "$rc" = 4 ] && grep -q 'interrupted: the format goes on in the drive' "$out/fmt.err" && python3 -c 'import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["outcome"] == "wait_interrupted" and r["erase"]["sent"] and r["exit_status"] == 4, r["outcome"]

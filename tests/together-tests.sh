@@ -79,8 +79,7 @@ fw_bg
 until_true 20 both_held
 c=$(child_holding "$pid" /dev/zero) && kill -9 "$c"
 touch "$out/gate"
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 [ "$rc" = 137 ] &&
 	grep -qx '/dev/zero: the process downloading firmware to it was killed by signal 9 (Killed); part of the image may have been sent, or the commit: check with -I' "$out/fw.err" &&
 	[ "$(commits /dev/null)" = 1 ] && ! grep -qi 'eras' "$out/fw.err"
@@ -89,7 +88,7 @@ fw_bg --json
 until_true 20 both_held
 c=$(child_holding "$pid" /dev/zero) && kill -9 "$c"
 touch "$out/gate"
-wait "$pid"
+wait_within 120 "$pid" ended
 python3 - "$out/fw.out" << 'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))["devices"]
@@ -129,8 +128,7 @@ for sig in TERM INT HUP; do
 	kill -s "$sig" "$pid"
 	# A hang is ended here (the run does not end in 10 s): the next signal's case starts clean.
 	if until_true 10 gone "$pid"; then
-		wait "$pid"
-		rc=$?
+		wait_within 120 "$pid"
 	else
 		rc=hung
 		# shellcheck disable=SC2086
@@ -188,8 +186,7 @@ pid=$!
 exec {dead}>&-
 erasing() { grep -q '^/dev/zero cdb: 85 .* f4 ' "$out/ata.log" 2> /dev/null && c=$(child_holding "$pid" /dev/zero); }
 until_true 20 erasing && kill -9 "$c"
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 [ "$rc" = 137 ] && grep -q '^/dev/zero: the process erasing it was killed by signal 9 (Killed); the drive may still be erasing' "$out/ata.err"
 result_of ata $? "stdout's reader gone and a disk's process killed: no death by SIGPIPE, the killed disk said on stderr (exit $rc)"
 
