@@ -102,6 +102,22 @@ finish "$pid"
 [ "$rc" = 0 ] && ! grep -qi 'interrupt' "$out/e.err" && [ "$(grep -c 'Issuing SECURITY_ERASE' "$out/e.out")" = 2 ]
 result_of e $? "SIGINT ignored by the caller (trap '' INT; exec hdparm), two disks: neither erase interrupted (exit $rc)"
 
+# One disk's wait (--sanitize-wait, output/progress.c's poll_wait_begin): SIGINT, ignored by the
+# caller, while the first SANITIZE STATUS EXT (B4h, ACS-3 7.40) is held: the wait goes on to the
+# end the double gives (in progress twice, then completed), exit 0.
+rm -f "$out/e.log" "$out/gate"
+env SHIM_IDENTIFY="$ata" SHIM_LOG="$out/e.log" SHIM_SANITIZE=4000:0000,4000:8000,8000:ffff SHIM_DELAY_MS="until:$out/gate" \
+	SHIM_DELAY_CMD=b4 "${preload[@]}" "$asan" sh -c "trap '' INT; exec \"\$0\" \"\$@\"" "$H" --sanitize-wait /dev/null \
+	> "$out/e.out" 2> "$out/e.err" &
+pid=$!
+until_true 20 grep -qs ' b4 00$' "$out/e.log"
+kill -INT "$pid"
+until_true 10 eval '! grep -qE "^(Sig|Shd)Pnd:.*[1-9a-f]" /proc/$pid/status 2> /dev/null'
+touch "$out/gate"
+finish "$pid"
+[ "$rc" = 0 ] && grep -q '^Sanitize operation completed without error$' "$out/e.out" && [ "$(grep -c ' b4 00$' "$out/e.log")" = 3 ]
+result_of e $? "SIGINT ignored by the caller during one disk's --sanitize-wait: the wait goes on to the end (exit $rc)"
+
 # Before the gate (/dev/zero's IDENTIFY held): SIGINT to hdparm alone, ignored by its caller, does
 # not refuse the run; both disks are erased.
 rm -f "$out/e.log" "$out/gate"
