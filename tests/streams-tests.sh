@@ -54,6 +54,13 @@ erase_bg() {
 }
 # held N: N SECURITY ERASE UNITs sent (and held).
 held() { [ "$(awk '$2 == "cdb:" && $17 == "f4"' "$out/e.log" 2> /dev/null | wc -l)" = "$1" ]; }
+# settled PID...: no signal is pending in any of them (each was delivered, acted on or ignored).
+settled() {
+	local p
+	for p in "$@"; do ! grep -qE "^(Sig|Shd)Pnd:.*[1-9a-f]" /proc/"$p"/status 2> /dev/null || return 1; done
+}
+# holds_fifo PID: PID has the test's FIFO open.
+holds_fifo() { [ "$(readlink /proc/"$1"/fd/0 2> /dev/null)" = "$out/fifo" ] || [ "$(readlink /proc/"$1"/fd/3 2> /dev/null)" = "$out/fifo" ]; }
 # blocked_writing PID: PID waits in a write to a pipe that is full.
 blocked_writing() { case $(cat /proc/"$1"/wchan 2> /dev/null) in *pipe*) true ;; *) false ;; esac; }
 
@@ -96,7 +103,7 @@ kids=$(pgrep -P "$pid" | tr '\n' ' ')
 kill -INT "$pid" $kids
 # Seen by the processes (or not) before the gate opens: each has it pending, or has acted on it.
 # shellcheck disable=SC2086
-until_true 10 eval '! grep -qE "^(Sig|Shd)Pnd:.*[1-9a-f]" /proc/{'"${kids// /,}"'}/status 2> /dev/null'
+until_true 10 settled $kids
 touch "$out/gate"
 finish "$pid"
 [ "$rc" = 0 ] && ! grep -qi 'interrupt' "$out/e.err" && [ "$(grep -c 'Issuing SECURITY_ERASE' "$out/e.out")" = 2 ]
@@ -112,7 +119,7 @@ env SHIM_IDENTIFY="$ata" SHIM_LOG="$out/e.log" SHIM_SANITIZE=4000:0000,4000:8000
 pid=$!
 until_true 20 grep -qs ' b4 00$' "$out/e.log"
 kill -INT "$pid"
-until_true 10 eval '! grep -qE "^(Sig|Shd)Pnd:.*[1-9a-f]" /proc/$pid/status 2> /dev/null'
+until_true 10 settled "$pid"
 touch "$out/gate"
 finish "$pid"
 [ "$rc" = 0 ] && grep -q '^Sanitize operation completed without error$' "$out/e.out" && [ "$(grep -c ' b4 00$' "$out/e.log")" = 3 ]
@@ -127,7 +134,7 @@ env SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/e.log" SHIM_LOG_DEVIC
 pid=$!
 until_true 20 grep -qs '^/dev/zero cdb: 85 .* ec ' "$out/e.log"
 kill -INT "$pid"
-until_true 10 eval '! grep -qE "^(Sig|Shd)Pnd:.*[1-9a-f]" /proc/$pid/status 2> /dev/null'
+until_true 10 settled "$pid"
 touch "$out/gate"
 finish "$pid"
 [ "$rc" = 0 ] && held 2 && ! grep -q 'not started' "$out/e.err"
@@ -143,7 +150,8 @@ env SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/e.log" SHIM_LOG_DEVIC
 	--yes-i-know-what-i-am-doing --please-destroy-my-drive /dev/null /dev/zero > "$out/e.out" 2> "$out/e.err" &
 pid=$!
 pieces() { awk '$2 == "cdb:" && $17 == "92"' "$out/e.log" 2> /dev/null | wc -l; }
-until_true 20 eval '[ "$(pieces)" = 2 ]'
+two_pieces() { [ "$(pieces)" = 2 ]; }
+until_true 20 two_pieces
 kids=$(pgrep -P "$pid" | tr '\n' ' ')
 # (Not waited for by the shell, which would say "Killed" on the suite's stderr.)
 disown "$pid"
@@ -178,7 +186,7 @@ for how in text json one; do
 	(exec {rw}<&- && exec cat "$out/fifo" > "$out/r.out") &
 	reader=$!
 	# The test's end closed once the reader has the FIFO open: never a moment without a reader (EPIPE).
-	until_true 10 eval '[ "$(readlink /proc/$reader/fd/0 2> /dev/null)" = "$out/fifo" ] || [ "$(readlink /proc/$reader/fd/3 2> /dev/null)" = "$out/fifo" ]'
+	until_true 10 holds_fifo "$reader"
 	exec {rw}<&-
 	rw=
 	finish "$pid" "$reader"
