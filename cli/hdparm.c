@@ -8,6 +8,8 @@
  * steps run in hdparm 9.65's fixed order (run/actions.c).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -628,20 +630,64 @@ static int read_psid(struct parse_state *ps)
 
 /* What main() returns, for check_stdout(). */
 static int exit_status;
+/* The signals blocked when hdparm started: a run that holds the stop signals (run/together.c) gets this back at exit. */
+static sigset_t mask_at_start;
 
 /*
  * Run at exit, after the JSON document is written (registered before it):
  * a run whose output was lost (a full disk, a closed pipe) must not exit 0
- * as if a script's file held it all.  A run that failed already said why.
+ * as if a script's file held it all; it is said even where the run failed
+ * too (its own exit status, which says why, stays).  Then a stop signal
+ * held until the output was out (a run of many disks) acts.
  */
 static void check_stdout(void)
 {
 	int err = report_stdout_error();
 
-	if (!err || exit_status)
-		return;
-	fprintf(stderr, "%s: standard output: %s\n", progname, strerror(err));
-	_exit(err < 256 ? err : EIO);
+	if (err)
+		fprintf(stderr, "%s: standard output: %s\n", progname, strerror(err));
+	sigprocmask(SIG_SETMASK, &mask_at_start, NULL);
+	if (err && !exit_status)
+		_exit(err < 256 ? err : EIO);
+}
+
+/*
+ * 0, 1 and 2 open before anything else is: a disk opened while one is
+ * closed (`>&-`, `<&-`, `2>&-`) would get its number and receive hdparm's
+ * text, or be read as its input.  On /dev/null as coreutils has it: 0
+ * write-only and 1 and 2 read-only, so that a use of the closed stream
+ * still fails (EBADF) and is said.  False where one stays closed.
+ */
+static bool standard_fds_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int got;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+		if (got != fd) {
+			if (got >= 0)
+				close(got);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * A run that changes a disk goes to its end when the reader of its
+ * standard output went away (`| head -1`): the erase already sent, its
+ * record still written; the lost output is said at exit.  A query dies of
+ * SIGPIPE as 9.65 does.
+ */
+static void keep_going_without_reader(const struct parse_state *ps)
+{
+	for (int i = 0; i < ps->njobs; i++)
+		if (carries_dangerous_option(&ps->jobs[i].s)) {
+			signal(SIGPIPE, SIG_IGN);
+			return;
+		}
 }
 
 static int run_command(int argc, char **argv)
@@ -692,6 +738,7 @@ static int run_command(int argc, char **argv)
 		free(ps.jobs);
 		return status;
 	}
+	keep_going_without_reader(&ps);
 	if (ps.njobs && ps.jobs[0].s.v[OPT_IDLE_SPINDOWN].given) {
 		status = run_idle_spindown(&ps);
 		free(ps.s.ranges);
@@ -727,6 +774,30 @@ static int run_command(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	if (!standard_fds_open()) {
+		/* Said where stderr is open: nothing is opened, nothing is sent. */
+		static const char text[] = "hdparm: a standard stream (0, 1 or 2) is closed and /dev/null cannot be opened in its place\n";
+
+		(void)!write(STDERR_FILENO, text, sizeof(text) - 1);
+		return EBADF;
+	}
+	sigprocmask(SIG_SETMASK, NULL, &mask_at_start);
+	/* A file past the size limit (ulimit -f) is a write that fails with EFBIG, said, not a death by SIGXFSZ. */
+	signal(SIGXFSZ, SIG_IGN);
 	exit_status = run_command(argc, argv);
+	{
+		/*
+		 * The JSON document is written at exit: a stop signal from here on
+		 * waits until it is out, then acts (check_stdout()), as one that
+		 * came while a run of many disks wrote its report does.
+		 */
+		sigset_t stops;
+
+		sigemptyset(&stops);
+		sigaddset(&stops, SIGINT);
+		sigaddset(&stops, SIGTERM);
+		sigaddset(&stops, SIGHUP);
+		sigprocmask(SIG_BLOCK, &stops, NULL);
+	}
 	return exit_status;
 }

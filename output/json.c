@@ -154,6 +154,7 @@ static void finish(void)
 	run_doc.depth = 0;
 	fputs("\n}\n", run_doc.doc);
 	fclose(run_doc.doc);
+	errno = 0;
 	if (fwrite(run_doc.buf, 1, run_doc.len, js.out) != run_doc.len || fflush(js.out))
 		js.write_errno = errno ? errno : EIO;
 	free(run_doc.buf);

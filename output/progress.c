@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "catch_signal.h"
 #include "json.h"
 #include "progress.h"
 #include "report.h"
@@ -278,12 +279,10 @@ void poll_wait_begin(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_poll_signal;
 	poll_signal = 0;
-	sigaction(SIGINT, &sa, &saved_int);
-	sigaction(SIGTERM, &sa, &saved_term);
-	/* A closed terminal or ssh session: the wait ends as on Ctrl-C (unless nohup ignores it). */
-	sigaction(SIGHUP, NULL, &saved_hup);
-	if (saved_hup.sa_handler != SIG_IGN)
-		sigaction(SIGHUP, &sa, NULL);
+	/* A closed terminal or ssh session: the wait ends as on Ctrl-C.  Each unless it was ignored (nohup, `cmd &`). */
+	catch_signal(SIGINT, &sa, &saved_int);
+	catch_signal(SIGTERM, &sa, &saved_term);
+	catch_signal(SIGHUP, &sa, &saved_hup);
 }
 
 bool poll_wait_interrupted(void)

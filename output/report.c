@@ -26,6 +26,7 @@ static struct {
 	struct complaint *kept;
 	size_t nkept, room;
 	int out_errno;		/* the first write to stdout that failed */
+	bool out_said;		/* that failure said already, by the operation that met it */
 } rep;
 
 /* stdout is line-buffered: a line that could not be written fails the call that ended it. */
@@ -40,9 +41,14 @@ int report_stdout_error(void)
 	int flushed = fflush(stdout);
 
 	note_write(flushed == EOF ? -1 : 0);
-	if (!ferror(stdout))
+	if (!ferror(stdout) || rep.out_said)
 		return 0;
 	return rep.out_errno ? rep.out_errno : json_write_error() ? json_write_error() : EIO;
+}
+
+void report_stdout_error_said(void)
+{
+	rep.out_said = true;
 }
 
 void report_use_json(bool on)
@@ -112,6 +118,11 @@ void out_str(const char *s)
 {
 	if (!rep.silent)
 		note_write(fputs(s, stdout) == EOF ? -1 : 0);
+}
+
+void out_bytes(const char *p, size_t n)
+{
+	note_write(n && fwrite(p, 1, n, stdout) != n ? -1 : 0);
 }
 
 void print_on_off(unsigned long value)

@@ -15,8 +15,13 @@
 
 /* --json: text off, complaints recorded. */
 void report_use_json(bool on);
-/* stdout flushed: 0, or the errno of the first write to it that failed (EIO where none was kept). */
+/*
+ * stdout flushed: 0, or the errno of the first write to it that failed (EIO
+ * where none was kept); 0 too once the operation that met it said so.
+ */
 int report_stdout_error(void);
+/* The failure to write stdout was said (with the operation's own words): not said again at exit. */
+void report_stdout_error_said(void);
 
 /*
  * The operation complaints are filed under from now on: an option ("-S"),
@@ -28,6 +33,8 @@ void report_operation(const char *name);
 void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void out_char(int c);
 void out_str(const char *s);
+/* Text made elsewhere (a disk's process's stdout), as it is, under --json too; a failed write is kept as out()'s are. */
+void out_bytes(const char *p, size_t n);
 
 /* " (on)\n" or " (off)\n", as 9.65 ends its setting lines. */
 void print_on_off(unsigned long value);

@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "catch_signal.h"
 #include "disk.h"
 #include "file_write.h"
 #include "idle.h"
@@ -499,10 +500,10 @@ int idle_spindown(const unsigned int seconds[], const char *const paths[], int n
 	poll = poll ? poll : 1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	/* A closed terminal or ssh session ends it as SIGTERM does: the trace instance is removed. */
-	sigaction(SIGHUP, &sa, NULL);
+	/* A closed terminal or ssh session ends it as SIGTERM does: the trace instance is removed.  Not where ignored (nohup). */
+	catch_signal(SIGTERM, &sa, NULL);
+	catch_signal(SIGINT, &sa, NULL);
+	catch_signal(SIGHUP, &sa, NULL);
 	if (await) {
 		count = look_for_absent(ws, count, seconds, paths, n, run, false);
 	} else {

@@ -352,6 +352,7 @@ static int emit(struct prom *p, const char *file)
 	out_err = errno ? errno : out_err ? out_err : EIO;
 	/* Said: an exit status alone does not tell a full disk from a disk that is down. */
 	complain("--metrics: standard output: %s\n", strerror(out_err));
+	report_stdout_error_said();
 	return out_err;
 }
 

@@ -40,6 +40,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "catch_signal.h"
 #include "clock.h"
 #include "secret.h"
 #include "together.h"
@@ -464,8 +465,11 @@ static bool take_ready(struct member *m, int n, const struct pollfd *pfd, int k)
 	return changed;
 }
 
-/* Everything the disks' processes say, until all have ended (or, refused by a signal, were left). */
-static void follow(struct member *m, int n, const struct run_flags *run, bool go_on)
+/*
+ * Everything the disks' processes say, until all have ended (or, refused by
+ * a signal, were left).  Returns the signal last passed on (0: none).
+ */
+static int follow(struct member *m, int n, const struct run_flags *run, bool go_on)
 {
 	struct pollfd *pfd;
 	struct screen sc;
@@ -474,7 +478,7 @@ static void follow(struct member *m, int n, const struct run_flags *run, bool go
 	double end_by = 0;
 
 	if (n <= 0)
-		return;
+		return 0;
 	pfd = calloc((size_t)n * 3, sizeof(*pfd));
 
 	screen_begin(&sc, run);
@@ -513,6 +517,7 @@ static void follow(struct member *m, int n, const struct run_flags *run, bool go
 	}
 	wipe(&sc);
 	free(pfd);
+	return forwarded;
 }
 
 /* The disks started are told why at their gate; the one that failed and those after it are said at the end. */
@@ -539,10 +544,11 @@ bool jobs_erase_together(const struct job *jobs, int njobs)
 int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags *run)
 {
 	struct member *m = calloc((size_t)njobs, sizeof(*m));
-	struct sigaction sa, old_int, old_term;
+	struct sigaction sa;
 	struct start_failure fail = { .failed = -1 };
+	sigset_t stops;
 	bool go_on = false;
-	int status, started = 0;
+	int status, started = 0, forwarded;
 
 	if (!m)
 		return ENOMEM;
@@ -553,13 +559,15 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
-	/* From the first fork on, a signal is seen (a disk's process puts back its own); SIGHUP unless it was ignored (nohup). */
+	/*
+	 * From the first fork on, a signal is seen (a disk's process puts back
+	 * the handling hdparm was started with), unless it was ignored: nohup,
+	 * or `cmd &` in a script, whose ^C is not meant for the erases.
+	 */
 	sa.sa_handler = on_stop_signal;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, NULL, &start.hup);
-	if (start.hup.sa_handler != SIG_IGN)
-		sigaction(SIGHUP, &sa, NULL);
+	catch_signal(SIGINT, &sa, &start.intr);
+	catch_signal(SIGTERM, &sa, &start.term);
+	catch_signal(SIGHUP, &sa, &start.hup);
 	fflush(stdout);
 	fflush(stderr);
 	for (int i = 0; i < njobs; i++) {
@@ -573,7 +581,7 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 	secret_forget(jobs[0].s.v[OPT_TCG_PSID_REVERT].str);
 	if (fail.err)
 		tell_not_started(m, started, &fail);
-	follow(m, started, run, go_on && !fail.err);
+	forwarded = follow(m, started, run, go_on && !fail.err);
 	for (int i = 0; i < started; i++) {
 		int ws;
 
@@ -585,9 +593,23 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 		m[i].exit_status = !m[i].reaped || m[i].stage == HALTED ? ECANCELED
 				   : WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	/*
+	 * The report, text or JSON (written at exit), is all that says what
+	 * became of each disk: a signal from here on waits until it is out,
+	 * then acts as hdparm was started to take it (cli/hdparm.c's last exit
+	 * handler lets it through).  One that came once every disk had ended,
+	 * and was passed on to none, is held the same way.
+	 */
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stops, NULL);
+	sigaction(SIGINT, &start.intr, NULL);
+	sigaction(SIGTERM, &start.term, NULL);
 	sigaction(SIGHUP, &start.hup, NULL);
+	if (stop_signal && stop_signal != forwarded)
+		raise(stop_signal);
 	status = say_members(m, started, run);
 	if (fail.err)
 		say_not_started(m, njobs, run, &fail);

@@ -159,16 +159,19 @@ _Noreturn void run_member(const struct job *job, const struct run_flags *run, st
 	bool refused = false;
 	int status;
 
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	/* As hdparm was started: a signal its caller ignored (nohup, `cmd &`) stays ignored here too. */
+	sigaction(SIGINT, &st->intr, NULL);
+	sigaction(SIGTERM, &st->term, NULL);
 	sigaction(SIGHUP, &st->hup, NULL);
 	/*
 	 * The parent gone (killed, its terminal closed): SIGTERM.  The checks
 	 * end there, the gate never opens, a long command's wait or a
 	 * download stops before its next command.  A parent that died before
 	 * this line is seen at once: this process is no longer its child.
+	 * Where the caller ignored SIGTERM (kept so above), SIGKILL: a process
+	 * whose parent is gone never goes on unseen.
 	 */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	prctl(PR_SET_PDEATHSIG, st->term.sa_handler == SIG_IGN ? SIGKILL : SIGTERM);
 	if (getppid() != st->parent)
 		_exit(ECANCELED);
 	/* The output goes on to its end where the process that shows it went away: the record is still written. */

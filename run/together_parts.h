@@ -74,7 +74,7 @@ struct member {
 struct member_start {
 	int msg, gate;
 	pid_t parent;			/* the process that runs the gate */
-	struct sigaction hup;		/* SIGHUP's handling before the run: the disk's process has it back */
+	struct sigaction intr, term, hup;	/* SIGINT's, SIGTERM's, SIGHUP's handling before the run: the disk's process has it back */
 	const struct words *words;
 };
 

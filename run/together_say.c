@@ -99,7 +99,7 @@ static void replay(struct member *m)
 		if (len > m->log_len - at)
 			break;
 		if (stream == 'o')
-			fwrite(m->log_buf + at, 1, len, stdout);
+			out_bytes(m->log_buf + at, len);
 		else {
 			fflush(stdout);
 			fwrite(m->log_buf + at, 1, len, stderr);

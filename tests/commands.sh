@@ -328,8 +328,7 @@ env "${erase_env[@]}" SHIM_DELAY_MS=5000 "$H" --security-erase pw /dev/null > "$
 pid=$!
 until_true 10 grep -qs ' f4 00$' "$out/cmd.log"	# the erase sent: the drive holds it 5 s
 kill -TERM "$pid"
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 if [ "$rc" = 143 ] && grep -q 'the drive goes on erasing, and stays locked' "$out/cmd.err" &&
 	grep -q 'hdparm -I /dev/null' "$out/cmd.err" && [ "$(grep -c ' f4 00$' "$out/cmd.log")" = 1 ]; then
 	ok "security erase interrupted: the warning, exit 143, exactly one erase sent"

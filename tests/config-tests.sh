@@ -534,8 +534,7 @@ sleep 0.5
 alive=no
 kill -0 "$pid" 2> /dev/null && alive=yes
 kill -TERM "$pid" 2> /dev/null
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 if [ "$rc" = 0 ] && [ "$alive" = yes ] && grep -q "$loop: watched: standby after 7 s without I/O" "$out/cfg.err" && [ "$(grep -c 'watched: standby' "$out/cfg.err")" = 1 ] &&
 	grep -q "/dev/disk/by-id/not-here: not present: watched when it appears" "$out/cfg.err"; then
 	ok "hdparm-idle.service's command watches the disk with its own idle_spindown, until SIGTERM"
@@ -559,8 +558,7 @@ until_true 20 grep -qs 'not present: watched when it appears' "$out/cfg.err"	# s
 ln -sf "$loop" "$out/cfg-later-link"
 for _ in $(seq 100); do grep -qs ' e0 00$' "$out/cfg.log" && break; sleep 0.1; done
 kill -TERM "$pid" 2> /dev/null
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 if [ "$rc" = 0 ] && grep -q "$out/cfg-later-link: not present: watched when it appears" "$out/cfg.err" &&
 	grep -q "$out/cfg-later-link: appeared, watched: standby after 2 s without I/O" "$out/cfg.err" &&
 	grep -q "$out/cfg-later-link: standby after 2 s without I/O" "$out/cfg.err" && grep -qs ' e0 00$' "$out/cfg.log"; then

@@ -210,7 +210,7 @@ fi
 # (a 4 TiB sparse image: a read-back of many minutes, however fast the machine).
 rm -f "$out/rec-int.json"
 truncate -s 4T "$out/rec-big.img"
-env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:1 SHIM_BLOCK_DEV=259:0 \
+env --default-signal=INT,QUIT SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:1 SHIM_BLOCK_DEV=259:0 \
 	SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_DISK_IMAGE_AFTER="$out/rec-big.img" "${preload[@]}" "$asan" \
 	"$H" $yes --sanitize-block-erase --sanitize-wait --erase-verify full --erase-record "$out/rec-int.json" \
 	/dev/null > "$out/rec.out" 2> "$out/rec.err" &
@@ -225,8 +225,7 @@ in_full_read() {
 }
 until_true 30 in_full_read "$pid"
 kill -s INT "$pid"
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 check "SIGINT during --erase-verify full: a whole record, verification_interrupted, what was read" \
 	"$out/rec-int.json" "rc == 4 and r['outcome'] == 'verification_interrupted'
 	 and r['verification']['disks'][0]['full']['interrupted']
@@ -350,8 +349,7 @@ else
 	run_bg
 	until_true 10 reserved "$fs"
 	dd if=/dev/zero of="$fs/fill" bs=1k 2> /dev/null
-	wait "$pid"
-	rc=$?
+	wait_within 120 "$pid"
 	set -- "$fs"/erase-NVME0001-*.json
 	if [ "$#" = 1 ] && [ -f "$1" ] && [ "$(ls "$fs" | wc -l)" = 2 ]; then
 		check "filled during the erase: the record written over its reserved room, whole" "$1" \
@@ -365,8 +363,7 @@ else
 	until_true 10 reserved "$fs"
 	rm -f "$fs"/erase-*.json
 	dd if=/dev/zero of="$fs/fill" bs=1k 2> /dev/null
-	wait "$pid"
-	rc=$?
+	wait_within 120 "$pid"
 	sed -n '/^{$/,/^}$/p' "$out/rec.err" > "$out/rec-stderr.json"
 	if [ "$rc" != 0 ] && grep -q -- "--erase-record: $fs/erase-NVME0001-.*\.json could not be written: No space left on device; the record follows on stderr" "$out/rec.err"; then
 		check "nowhere to write it: the whole record on stderr" "$out/rec-stderr.json" \
@@ -388,8 +385,7 @@ for sig in TERM HUP; do
 	pid=$!
 	until_true 10 grep -qs '^cdb: 85 .* f4 ' "$out/rec.log"
 	kill -s "$sig" "$pid"
-	wait "$pid"
-	rc=$?
+	wait_within 120 "$pid"
 	want=$((128 + $(kill -l "$sig")))
 	check "SIG$sig during SECURITY ERASE UNIT: the record says interrupted, exit $want" "$out/rec-ata-$sig.json" \
 		"rc == $want and r['outcome'] == 'interrupted' and r['erase']['sent'] and r['exit_status'] == $want"
@@ -532,10 +528,9 @@ EOF
 watcher=$!
 until_true 10 test -e "$out/rec-swap-ready"
 kill -s TERM "$pid"
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 touch "$out/rec-swap-done"
-wait "$watcher"
+wait_within 120 "$watcher" ended
 sed -n '/^{$/,/^}$/p' "$out/rec.err" > "$out/rec-stderr.json"
 if [ -p "$out/rec-swap.json" ] && [ "$(ls "$out"/rec-swap.json*)" = "$out/rec-swap.json" ] &&
 	[ "$(cat "$out/rec-swap.watch")" = "not opened" ] &&
@@ -565,8 +560,7 @@ else
 	until_true 10 eval 'grep -qs "\"outcome\": \"not_started\"" "$fs/rec.json" && grep -qs "^cdb: .* 5c 00\$" "$out/rec.log"'
 	mount -o remount,ro "$fs"
 	touch "$out/rec-gate"
-	wait "$pid"
-	rc=$?
+	wait_within 120 "$pid"
 	sed -n '/^{$/,/^}$/p' "$out/rec.err" > "$out/rec-stderr.json"
 	if [ "$rc" = 30 ] && ! grep -q '^cdb: .* 5e 00$' "$out/rec.log" && ! grep -q '^Issuing' "$out/rec.out" &&
 		grep -qxF " --erase-record: $fs/rec.json could not be marked sent (Read-only file system): the erase was not sent, since its record could not say so" "$out/rec.err" &&

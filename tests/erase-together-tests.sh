@@ -118,7 +118,7 @@ result $? "--json: each disk's outcome in its own object, in the order given"
 rm -rf "$out/tog-records"
 mkdir -p "$out/tog-records"
 rm -f "$out/tog.log"
-env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 SHIM_NVME_SANITIZE=1000:2 \
+env --default-signal=INT,QUIT SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 SHIM_NVME_SANITIZE=1000:2 \
 	SHIM_DISK_IMAGE="$out/tog-before.img" SHIM_LOG="$out/tog.log" SHIM_LOG_DEVICE=1 "${preload[@]}" "$asan" "$H" $yes \
 	--sanitize-block-erase --sanitize-wait --erase-record "$out/tog-records/" "${disks[@]}" > "$out/tog.out" 2> "$out/tog.err" &
 pid=$!
@@ -129,8 +129,7 @@ waiting() {
 }
 until_true 30 waiting
 kill -s INT "$pid"
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 [ "$rc" = 4 ] && [ "$(grep -c 'interrupted: the sanitize goes on in the drive' "$out/tog.err")" = 3 ] &&
 	[ "$(cat "$out"/tog-records/*.json | grep -c '"outcome": "wait_interrupted"')" = 3 ]
 result $? "SIGINT to hdparm: each disk's wait ends, three whole records say so, exit 4"
@@ -147,8 +146,7 @@ erases() { awk '$2 == "cdb:" && $3 == "85" && $17 == "f4" { print $1 }' "$out/to
 until_true 30 eval '[ "$(erases)" = "/dev/full /dev/null /dev/zero " ]'
 held=$(erases)
 touch "$out/tog-gate"
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 # ATA PASS-THROUGH (16), 85h: the command in byte 14 (SAT-4 table 140).
 [ "$held" = "/dev/full /dev/null /dev/zero " ] && [ "$rc" = 0 ] && [ "$(grep -c 'Issuing SECURITY_ERASE' "$out/tog.out")" = 3 ]
 result $? "three ATA security erases: all three sent while each was held (sent while held: $held)"
@@ -185,8 +183,7 @@ json=()
 # waiting there, is killed.
 ata_bg SHIM_DELAY_MS=4000 SHIM_DELAY_CMD=ec@/dev/zero
 until_true 10 at_gate && kill -9 "$c"
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 sent_any=$(awk '$2 == "cdb:" && $3 == "85" && ($17 == "f3" || $17 == "f4") { print $1 }' "$out/tog.log" | sort -u | tr '\n' ' ')
 [ "$rc" != 0 ] && [ "$rc" != 141 ] && [ -z "$sent_any" ] &&
 	grep -q '^/dev/full: its process was killed by signal 9 (Killed) before the erases began: nothing was sent to any disk$' "$out/tog.err" &&
@@ -203,8 +200,7 @@ result $? "a disk's process killed at the gate: the others' records say not_star
 # status; the others end as usual; the exit is 128 + 9 (the last disk failed).
 ata_bg SHIM_DELAY_MS=4000 SHIM_DELAY_CMD=f4
 until_true 10 erasing && kill -9 "$c"
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 rec=$(grep -l '"outcome": "unknown"' "$out"/tog-records/*.json 2> /dev/null | head -n 1)
 [ "$rc" = 137 ] &&
 	grep -q '^/dev/full: the process erasing it was killed by signal 9 (Killed); the drive may still be erasing: check with the Security section of hdparm -I; its record says the outcome is unknown: '"$out"'/tog-records/erase-.*\.json$' "$out/tog.err" &&
@@ -268,8 +264,7 @@ rm -f "$out/tog-gate"
 json=(--json)
 ata_bg SHIM_DELAY_MS=4000 SHIM_DELAY_CMD=f4
 until_true 10 erasing && kill -9 "$c"
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 "$py" - "$out/tog.out" << 'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -293,8 +288,7 @@ if command -v strace > /dev/null; then
 	until_true 10 at_gate
 	strace -qq -p "$c" -o /dev/null -e trace=write -e inject=write:retval=100:when=2 &
 	tracer=$!
-	wait "$pid"
-	rc=$?
+	wait_within 120 "$pid"
 	wait "$tracer" 2> /dev/null
 	"$py" - "$out/tog.out" << 'EOF'
 import json, sys

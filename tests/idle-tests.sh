@@ -42,8 +42,7 @@ start() {
 count() { grep -c "^$1 cdb: .* $2 00\$" "$out/idle-cmd.log"; }
 stop() {
 	kill -TERM "$pid" 2> /dev/null
-	wait "$pid"
-	rc=$?
+	wait_within 120 "$pid"
 }
 
 # No I/O: CHECK POWER MODE (E5h, the drive says active: FFh), then STANDBY IMMEDIATE (E0h), once.
@@ -155,7 +154,7 @@ start SHIM_COUNT=0xff -- 2 --why "$a"
 until_true 20 grep -qs "$a: standby after 2 s without I/O" "$out/idle-cmd.err"
 dd if="$a" of=/dev/null bs=4096 count=1 skip=100 iflag=direct 2> /dev/null &
 dd_pid=$!
-wait "$dd_pid"
+wait_within 120 "$dd_pid" ended
 until_true 20 grep -qs "$a: active again" "$out/idle-cmd.err"
 stop
 leftover=$(ls -d /sys/kernel/tracing/instances/hdparm-* /sys/kernel/debug/tracing/instances/hdparm-* 2> /dev/null)
@@ -241,8 +240,7 @@ until_traced() { for _ in $(seq 50); do traced && return 0; sleep 0.1; done; ret
 start SHIM_COUNT=0xff -- 2 --why "$a"
 until_traced
 kill -HUP "$pid"
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 if [ "$rc" = 0 ] && [ -z "$(instances)" ]; then
 	ok "--why and SIGHUP: exit 0, the trace instance removed"
 else

@@ -16,6 +16,31 @@ until_true() {
 	return 1
 }
 
+# wait_within SECONDS PID [VAR]: VAR (rc unless named), the exit status of PID (a child of this
+# shell) once it ended; where it has not ended in SECONDS, it and its children are killed, VAR is
+# "hung" and this fails.  No wait of a suite is without a deadline: a hang is a FAIL, never a suite
+# that does not end.
+wait_within() {
+	local n=$(($1 * 10)) pid=$2 var=${3:-rc} status
+	while [ "$n" -gt 0 ]; do
+		case $(awk '{ print $3 }' /proc/"$pid"/stat 2> /dev/null) in
+		'' | Z)
+			wait "$pid"
+			status=$?
+			printf -v "$var" '%s' "$status"
+			return 0
+			;;
+		esac
+		sleep 0.1
+		n=$((n - 1))
+	done
+	# shellcheck disable=SC2046
+	kill -9 $(pgrep -P "$pid") "$pid" 2> /dev/null
+	wait "$pid" 2> /dev/null
+	printf -v "$var" '%s' hung
+	return 1
+}
+
 # child_holding PID PATH: the child of PID that has PATH open (a disk's process of a run of many
 # disks); fails where none has.
 child_holding() {

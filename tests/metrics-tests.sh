@@ -232,8 +232,7 @@ pid=$!
 until_true 10 grep -qs '^cdb: .* e5 00$' "$out/metrics-cmd.log"
 ln -sfn metrics-kinds/target "$out/metrics-late"
 touch "$out/metrics-gate"
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 [ "$rc" = 15 ] && [ -L "$out/metrics-late" ] && [ "$(cat "$out/metrics-kinds/target")" = "another file" ] &&
 	[ -z "$(ls "$out" | grep '^metrics-late\.')" ] &&
 	grep -qxF -- "--metrics-file: $out/metrics-late: not a regular file (a device node, FIFO, socket or symbolic link is left alone) (the file is left as it was)" "$out/metrics.err"
@@ -253,7 +252,7 @@ if command -v strace > /dev/null; then
 		mkdir -p "$sf"
 		# (In a subshell whose stderr is dropped: bash's word on the signal that ended strace goes there.
 		# The signals' default actions: a suite run in the background inherits SIGINT ignored.)
-		(env --default-signal=INT,TERM,HUP SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LBA=0 SHIM_LOGS="$out/metrics-logs" "${preload[@]}" \
+		(env --default-signal=INT,QUIT,TERM,HUP SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LBA=0 SHIM_LOGS="$out/metrics-logs" "${preload[@]}" \
 			"$asan:detect_leaks=0" strace -f -qq -o /dev/null -e trace=fchmod -e inject=fchmod:signal=SIG"$sig":when=2 \
 			"$H" --metrics-file "$sf/hdparm.prom" /dev/null > /dev/null 2>&1
 			exit $?) 2> /dev/null

@@ -125,8 +125,7 @@ wait_pid=$!
 # Waiting: the Sanitize Status log (Get Log Page 02h of log 81h) read once.
 until_true 10 grep -qs '^nvme-admin: 02 .* 81 ' "$out/nvme-cmd.log"
 kill -TERM "$wait_pid"
-wait "$wait_pid"
-rc=$?
+wait_within 120 "$wait_pid"
 if [ "$rc" = 4 ] && grep -q 'interrupted: the sanitize goes on in the drive' "$out/nvme-cmd.err" && python3 - "$out/nvme-cmd.out" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))["devices"][0]

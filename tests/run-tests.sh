@@ -335,6 +335,7 @@ suite smartctl bash tests/smartctl-json.sh "$HDPARM" "$out"
 suite erase-proof bash tests/erase-proof-tests.sh "$HDPARM" "$out"
 suite erase-together bash tests/erase-together-tests.sh "$HDPARM" "$out"
 suite together bash tests/together-tests.sh "$HDPARM" "$out"
+suite streams bash tests/streams-tests.sh "$HDPARM" "$out"
 suite config bash tests/config-tests.sh "$HDPARM" "$out"
 suite metrics bash tests/metrics-tests.sh "$HDPARM" "$out"
 

@@ -137,8 +137,7 @@ else
 		"read $(($(bytes_read "$d1") - b1)) and $(($(bytes_read "$d2") - b2)) bytes"
 fi
 kill -CONT "$FAULTY_PID" && held=""
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 check "--json: exit 5, one device object each, in order, each with one surface_scan object" \
 	"$rc $(jall "$out/together.out" '([x["name"] for x in d], [list(x).count("surface_scan") for x in d])')" \
 	"5 (['$f', '$d1', '$d2'], [1, 1, 1])"
@@ -168,7 +167,7 @@ pending() { awk '/^(ShdPnd|SigPnd):/ && $2 !~ /^0+$/ { f = 1 } END { exit !f }' 
 if f2=$(loop_up "$FAULTY_DIR/mnt/disk"); then loops+=("$f2"); else bad "a second loop device over the faulty disk" "losetup failed"; fi
 : > "$FAULTY_LOG"
 kill -STOP "$FAULTY_PID" && held=$FAULTY_PID
-"$H" --json --surface-scan "$f" "$d1" "$f2" > "$out/int.out" 2> "$out/int.err" &
+env --default-signal=INT,QUIT "$H" --json --surface-scan "$f" "$d1" "$f2" > "$out/int.out" 2> "$out/int.err" &
 pid=$!
 holding() { c1=$(child_holding "$pid" "$f") && c2=$(child_holding "$pid" "$f2") && waits_in_read "$c1" && waits_in_read "$c2"; }
 # The plain disk's process ended and reaped first: a signal passed on to it once its scan is over would
@@ -180,8 +179,7 @@ if until_true 20 holding && until_true 20 two_left; then
 	until_true 10 pending "$c1" && until_true 10 pending "$c2" && state=yes
 fi
 kill -CONT "$FAULTY_PID" && held=""
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 check "SIGINT: exit 4; each held disk read its block in flight only and reported it, the plain disk all" \
 	"$state $rc $(grep -c '^read ' "$FAULTY_LOG") $(jall "$out/int.out" '[(x["name"], x["surface_scan"]["blocks_read"], x["surface_scan"]["completed"]) for x in d]')" \
 	"yes 4 2 [('$f', 1, False), ('$d1', 64, True), ('$f2', 1, False)]"

@@ -258,12 +258,11 @@ for sig in INT TERM HUP; do
 	[ -n "$FAULTY_DEV" ] || break
 	rm -f "$out/$sig.map"
 	: > "$FAULTY_LOG"
-	"$H" --json --surface-scan --scan-map "$out/$sig.map" "$FAULTY_DEV" > "$out/first$sig.out" 2> "$out/first$sig.err" &
+	env --default-signal=INT,QUIT "$H" --json --surface-scan --scan-map "$out/$sig.map" "$FAULTY_DEV" > "$out/first$sig.out" 2> "$out/first$sig.err" &
 	pid=$!
 	# The block at 2560 (block 10) asked: past the slow region, before block 15.
 	until_true 30 grep -q '^read [0-9]* [0-9]* 2560 ' "$FAULTY_LOG" && kill -"$sig" "$pid"
-	wait "$pid"
-	rc1=$?
+	wait_within 120 "$pid" rc1
 	at=$(sed -n 's/.*stopped before LBA \([0-9]*\)$/\1/p' "$out/first$sig.err")
 	check "SIG$sig: exit 4, stderr says where it stopped and how to go on" \
 		"$rc1 $(grep -c "^ --scan-map $out/$sig.map: kept, every block read before LBA $at in it; the same command again reads the rest$" "$out/first$sig.err")" \
@@ -421,16 +420,14 @@ if disk_up "$out/f2" 4 --slow 0+8192:20 2> "$out/f2.err"; then
 	pid2=$!
 	second_gone() { ! kill -0 "$pid2" 2> /dev/null; }
 	if until_true 10 second_gone; then
-		wait "$pid2"
-		rc=$?
+		wait_within 120 "$pid2"
 	else
 		rc="still running"
 	fi
 	kill -CONT "$FAULTY_PID"
 	check "a second copy on the same map: refused at once, one line" "$rc $(cat "$out/second.err")" \
 		"16  --scan-map $out/two.map: in use by another scan (it is locked): refused, nothing was read"
-	wait "$pid"
-	rc=$?
+	wait_within 120 "$pid"
 	wait "$pid2" 2> /dev/null
 	check "the first copy goes on to the end, undisturbed; the disk read 32 blocks, the second copy none" \
 		"$rc $(jget "$out/one.out" '(s["blocks_read"], s["completed"])') $(last_checkpoint "$out/two.map") $(grep -c '^read ' "$FAULTY_LOG")" \

@@ -177,13 +177,12 @@ fi
 # a picture whose read cells are those of blocks_read and the rest "not_read".
 mkdir -p "$out/fi"
 if disk_up "$out/fi" 4 --slow 0+8192:100 2> "$out/fi.err"; then
-	"$H" --json --surface-scan --scan-picture "$out/int.svg" "$FAULTY_DEV" > "$out/int.out" 2> "$out/int.err" &
+	env --default-signal=INT,QUIT "$H" --json --surface-scan --scan-picture "$out/int.svg" "$FAULTY_DEV" > "$out/int.out" 2> "$out/int.err" &
 	pid=$!
 	if until_true 30 grep -q '^read [0-9]* [0-9]* 1024 ' "$FAULTY_LOG"; then
 		kill -INT "$pid"
 	fi
-	wait "$pid"
-	rc=$?
+	wait_within 120 "$pid"
 	check "SIGINT: exit 4, a picture: the cells read first, then only not_read ones; the legend's not_read the blocks left" \
 		"$rc $(pic "$out/int.svg" "$out/int.out" '(len(cells), all(c != "not_read" for l, c in cells[:s["blocks_read"]]), set(c for l, c in cells[s["blocks_read"]:]), legend["not_read"] == 32 - s["blocks_read"] > 0)')" \
 		"4 (32, True, {'not_read'}, True)"

@@ -99,7 +99,7 @@ check() {
 	printf '%s\n' "$script" > "$out/$name.script"
 	rm -f "$out/$name.report"
 	before=$(sectors_read)
-	env DOUBLE_SCRIPT="$out/$name.script" DOUBLE_REPORT="$out/$name.report" "${preload[@]}" \
+	env --default-signal=INT,QUIT DOUBLE_SCRIPT="$out/$name.script" DOUBLE_REPORT="$out/$name.report" "${preload[@]}" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 		timeout -k 10 120 "$H" "$@" "$loop" > "$out/$name.out" 2> "$out/$name.err"
 	rc=$?

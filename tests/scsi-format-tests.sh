@@ -204,14 +204,13 @@ result $? "-I on a disk without protection information: the Control page not ask
 # and the record, whole, says the wait was interrupted with the disk's format before it (512 bytes,
 # no protection), known since the format was sent.
 rm -f "$out/fmt-int.json" "$out/fmt.log"
-env SHIM_SCSI=1 SHIM_SCSI_FORMAT=20 SHIM_SCSI_BLOCKS=1000000 SHIM_LOG="$out/fmt.log" "${preload[@]}" "$asan" \
+env --default-signal=INT,QUIT SHIM_SCSI=1 SHIM_SCSI_FORMAT=20 SHIM_SCSI_BLOCKS=1000000 SHIM_LOG="$out/fmt.log" "${preload[@]}" "$asan" \
 	"$H" --set-sector-size 4096 --format-wait $destroy --erase-record "$out/fmt-int.json" /dev/null \
 	> "$out/fmt.out" 2> "$out/fmt.err" &
 pid=$!
 until_true 10 grep -qs '^cdb: 03' "$out/fmt.log"
 kill -s INT "$pid"
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 [ "$rc" = 4 ] && grep -q 'interrupted: the format goes on in the drive' "$out/fmt.err" && python3 -c 'import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["outcome"] == "wait_interrupted" and r["erase"]["sent"] and r["exit_status"] == 4, r["outcome"]

@@ -201,13 +201,12 @@ fi
 # once, each stopped so: tests/scan-many-tests.sh.)
 mkdir -p "$out/fi"
 if disk_up "$out/fi" 4 --slow 0+8192:100 2> "$out/fi.err"; then
-	"$H" --json --surface-scan "$FAULTY_DEV" > "$out/int.out" 2> "$out/int.err" &
+	env --default-signal=INT,QUIT "$H" --json --surface-scan "$FAULTY_DEV" > "$out/int.out" 2> "$out/int.err" &
 	pid=$!
 	if until_true 30 grep -q '^read [0-9]* [0-9]* 1024 ' "$FAULTY_LOG"; then
 		kill -INT "$pid"
 	fi
-	wait "$pid"
-	rc=$?
+	wait_within 120 "$pid"
 	got=$(jget "$out/int.out" 's["blocks_read"]')
 	logged=$(grep -c '^read ' "$FAULTY_LOG")
 	if [ "$rc" = 4 ] && [ "$got" -ge 5 ] 2> /dev/null && [ "$got" -lt 32 ] && [ "$logged" = "$got" ]; then
@@ -227,12 +226,11 @@ fi
 # reads are logged; the sectors named so far are listed, the block is not counted, exit 4.
 mkdir -p "$out/fs"
 if disk_up "$out/fs" 1 --bad 0+256 --slow 0+256:50 2> "$out/fs.err"; then
-	"$H" --json --surface-scan "$FAULTY_DEV" > "$out/search.out" 2> "$out/search.err" &
+	env --default-signal=INT,QUIT "$H" --json --surface-scan "$FAULTY_DEV" > "$out/search.out" 2> "$out/search.err" &
 	pid=$!
 	five_sector_reads() { [ "$(grep -c '^read [0-9]* 512 ' "$FAULTY_LOG")" -ge 5 ]; }
 	until_true 30 five_sector_reads && kill -INT "$pid"
-	wait "$pid"
-	rc=$?
+	wait_within 120 "$pid"
 	n=$(grep -c '^read [0-9]* 512 ' "$FAULTY_LOG")
 	got=$(jget "$out/search.out" '(s["blocks_read"], s["completed"], s["unreadable_lbas"] == list(range(len(s["unreadable_lbas"]))), len(s["unreadable_lbas"]) >= 5)')
 	if [ "$rc" = 4 ] && [ "$got" = "(0, False, True, True)" ] && [ "$n" -lt 128 ]; then
@@ -254,8 +252,7 @@ if disk_up "$out/fk" 16 --slow 0+32768:20 2> "$out/fk.err"; then
 	"$H" --json --surface-scan "$FAULTY_DEV" > "$out/gone.out" 2> "$out/gone.err" &
 	pid=$!
 	until_true 30 grep -q '^read [0-9]* [0-9]* 2048 ' "$FAULTY_LOG" && kill -KILL "$FAULTY_PID"
-	wait "$pid"
-	rc=$?
+	wait_within 120 "$pid"
 	got=$(jget "$out/gone.out" '(s["unreadable_lbas"], s["completed"], s["blocks_read"] < s["blocks"])')
 	if [ "$rc" = 6 ] && [ "$got" = "([], False, True)" ] && grep -q 'stopped answering' "$out/gone.err"; then
 		ok "a disk that stops answering: the scan ends there, exit 6, no sector listed unreadable"
@@ -325,7 +322,7 @@ for sig in INT TERM HUP; do
 		break
 	fi
 	kill -STOP "$FAULTY_PID"
-	"$H" --json --surface-scan "$FAULTY_DEV" > "$out/hold$sig.out" 2> "$out/hold$sig.err" &
+	env --default-signal=INT,QUIT "$H" --json --surface-scan "$FAULTY_DEV" > "$out/hold$sig.out" 2> "$out/hold$sig.err" &
 	pid=$!
 	held=no
 	if until_true 20 waits_in_read "$pid"; then
@@ -334,8 +331,7 @@ for sig in INT TERM HUP; do
 		until_true 10 pending "$pid" || held="no pending signal"
 	fi
 	kill -CONT "$FAULTY_PID"
-	wait "$pid"
-	rc=$?
+	wait_within 120 "$pid"
 	check "SIG$sig while the first block is read: it is read and counted, nothing more, exit 4" \
 		"$held $rc $(jget "$out/hold$sig.out" '(s["blocks"], s["blocks_read"], s["completed"], sum(s["histogram"].values()))') $(cat "$out/hold$sig.err")" \
 		"yes 4 (8, 1, False, 1)  --surface-scan: interrupted: 1 of 8 blocks read, stopped before LBA 256"

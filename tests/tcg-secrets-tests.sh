@@ -104,7 +104,7 @@ start() {
 	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
 	shift
 	rm -f "$d/$name.report" "$d/$name.notes"
-	env DOUBLE_SCRIPT="$d/$name.script" DOUBLE_REPORT="$d/$name.report" DOUBLE_NOTES="$d/$name.notes" \
+	env --default-signal=INT,QUIT DOUBLE_SCRIPT="$d/$name.script" DOUBLE_REPORT="$d/$name.report" DOUBLE_NOTES="$d/$name.notes" \
 		"${envs[@]}" "${preload[@]}" "$asan" "$H" "$@" /dev/null <&0 > "$d/$name.out" 2> "$d/$name.err" &
 	pid=$!
 }
@@ -155,8 +155,7 @@ for sig in INT TERM HUP; do
 		"$recv -> data @$d/not-yet.hex raise $sig" "$recv -> data @$d/sync.hex" \
 		"$end_session" "$recv -> data @$d/eos.hex"
 	start sig-start -- $yes --tcg-psid-revert "$psid"
-	wait "$pid"
-	rc=$?
+	wait_within 30 "$pid"
 	what="SIG$sig while StartSession's answer is awaited: SyncSession waited for, END OF SESSION sent, no Revert, exit 4"
 	if [ "$rc" = 4 ] && [ ! -s "$d/sig-start.report" ] &&
 		grep -qx ' --tcg-psid-revert: StartSession: interrupted before Revert was sent; the session was ended (END OF SESSION); nothing was reverted' "$d/sig-start.err"; then
@@ -195,8 +194,7 @@ for from in argv stdin; do
 			kill -CONT "$pid"	# running again once kill returns: the next "stopped" is the next stop
 		fi
 	done
-	wait "$pid"
-	rc=$?
+	wait_within 30 "$pid"
 	what="PSID from $from: held in memory while the session opens, not dumpable then; no copy once the Revert is sent"
 	notes=$(tr '\n' ' ' < "$d/revert.notes" 2> /dev/null)
 	if [ "${#seen[@]}" = 2 ] && [ "${seen[0]}" -ge 1 ] && [ "${seen[1]}" = 0 ] &&
@@ -223,8 +221,7 @@ for round in 1 2; do
 	[ "$round" = 2 ] && for p in "$pid" "${kids[@]}"; do seen+=("$(copies "$p")"); done
 	for kid in "${kids[@]}"; do kill -CONT "$kid"; done
 done
-wait "$pid"
-rc=$?
+wait_within 30 "$pid"
 what="two disks at once: no copy of the PSID once both Reverts are sent, in either disk's process or in theirs"
 if [ "${#kids[@]}" = 2 ] && [ "${seen[*]}" = "0 0 0" ] && [ "$rc" = 0 ] && ! grep -q '^unexpected' "$d/revert.report"; then
 	ok "$what"
@@ -249,6 +246,10 @@ class Tty:
     def __init__(self, argv):
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
+            # As a terminal's shell starts a command: a suite run in the background (`make check &`) has
+            # SIGINT and SIGQUIT ignored, python SIGPIPE, and hdparm rightly keeps an ignored signal.
+            for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP, signal.SIGTSTP, signal.SIGPIPE):
+                signal.signal(s, signal.SIG_DFL)
             os.execv(argv[0], argv)
         self.buf = b""
     def until(self, test, seconds=20):
@@ -263,6 +264,17 @@ class Tty:
                 return False
             self.buf += got
         return True
+    def reap(self, seconds=20):
+        """How the process ended; None where it had not in SECONDS (then it is killed)."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            got, st = os.waitpid(self.pid, os.WNOHANG)
+            if got:
+                return st
+            time.sleep(0.05)
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        return None
     def echo(self):
         return bool(termios.tcgetattr(self.fd)[3] & termios.ECHO)
 
@@ -275,7 +287,10 @@ for name, how, want in [("^C", b"\x03", signal.SIGINT), ("^\\", b"\x1c", signal.
         os.write(t.fd, how)
     else:
         os.kill(t.pid, how)
-    _, st = os.waitpid(t.pid, 0)
+    st = t.reap()
+    if st is None:
+        print("FAIL %s: the prompt without echo %s, then no end in 20 s (killed)" % (name, quiet))
+        continue
     died = os.WTERMSIG(st) if os.WIFSIGNALED(st) else None
     good = quiet and t.echo() and (died == want if want else os.WIFEXITED(st) and os.WEXITSTATUS(st) != 0)
     print("%s %s: the prompt without echo %s, then %s, the echo back %s" % (
@@ -296,7 +311,7 @@ steps.append(t.until(lambda b: b.count(PROMPT) == 2))
 steps.append(steps[-1] and not t.echo())
 os.write(t.fd, b"\x04")
 steps.append(t.until(lambda b: b"[ended " in b and b"]" in b.split(b"[ended ")[1]))
-os.waitpid(t.pid, 0)
+steps.append(t.reap() is not None)
 good = all(steps) and b"[stopped: echo]" in t.buf and b"[ended 22: echo]" in t.buf
 print("%s ^Z: the echo back while stopped, the prompt again without echo once continued, then ^D: %s" % (
     "ok" if good else "FAIL", steps))

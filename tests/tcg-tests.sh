@@ -381,8 +381,7 @@ echo "$psid" | env SHIM_IDENTIFY="$identify" SHIM_LOG="$out/tcg-cmd.log" SHIM_TC
 pid=$!
 until_true 10 grep -qs '^cdb: .* 5e 00$' "$out/tcg-cmd.log"	# in the revert: its first TRUSTED SEND held 700 ms
 cmdline=$(tr '\0' ' ' < /proc/"$pid"/cmdline 2> /dev/null)
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 tokens "$out/tcg-cmd.log" > "$out/tcg-stdin.tokens"
 [ "$rc" = 0 ] && [ -n "$cmdline" ] && [ "${cmdline/$psid/}" = "$cmdline" ] && cmp -s "$out/tcg-stdin.tokens" "$out/tcg-revert.tokens" &&
 	grep -qx " Revert: SUCCESS, the drive's TCG state is its factory's; Locking now not enabled, not locked" "$out/tcg-cmd.out"
@@ -420,8 +419,7 @@ for sig in TERM HUP; do
 		sleep 0.1
 	done
 	kill -s "$sig" "$pid"
-	wait "$pid"
-	rc=$?
+	wait_within 120 "$pid"
 	tokens "$out/tcg-cmd.log" > "$out/tcg-int.tokens"
 	[ "$rc" = 4 ] && cmp -s "$out/tcg-int.tokens" "$out/tcg-int.want" &&
 		grep -q 'StartSession: interrupted .*; nothing was reverted$' "$out/tcg-cmd.err" &&

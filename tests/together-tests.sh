@@ -28,7 +28,7 @@ head -c 12288 /dev/urandom > "$out/fw.bin"
 # held in its first piece until $out/gate exists; the double's log in $out/fw.log.
 fw_bg() {
 	rm -f "$out/fw.log" "$out/gate"
-	env SHIM_NVME="$crafted_ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_SYSFS="$out/sysfs-none" SHIM_LOG="$out/fw.log" \
+	env --default-signal=INT,QUIT SHIM_NVME="$crafted_ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_SYSFS="$out/sysfs-none" SHIM_LOG="$out/fw.log" \
 		SHIM_LOG_DEVICE=1 SHIM_NVME_DELAY=11 SHIM_DELAY_MS="until:$out/gate" "${preload[@]}" "$asan" "$H" "$@" $yes \
 		--please-destroy-my-drive --fwdownload "$out/fw.bin" /dev/null /dev/zero > "$out/fw.out" 2> "$out/fw.err" &
 	pid=$!
@@ -79,8 +79,7 @@ fw_bg
 until_true 20 both_held
 c=$(child_holding "$pid" /dev/zero) && kill -9 "$c"
 touch "$out/gate"
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 [ "$rc" = 137 ] &&
 	grep -qx '/dev/zero: the process downloading firmware to it was killed by signal 9 (Killed); part of the image may have been sent, or the commit: check with -I' "$out/fw.err" &&
 	[ "$(commits /dev/null)" = 1 ] && ! grep -qi 'eras' "$out/fw.err"
@@ -89,7 +88,7 @@ fw_bg --json
 until_true 20 both_held
 c=$(child_holding "$pid" /dev/zero) && kill -9 "$c"
 touch "$out/gate"
-wait "$pid"
+wait_within 120 "$pid" ended
 python3 - "$out/fw.out" << 'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))["devices"]
@@ -113,7 +112,7 @@ result_of fw $? "one disk refused: nothing sent, the other told in a firmware do
 # /dev/null waits at the gate.  SIGTERM, SIGINT or SIGHUP to hdparm refuses the run at once.
 ata_bg() {
 	rm -f "$out/ata.log" "$out/gate"
-	env SHIM_IDENTIFY="$crafted_ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/ata.log" SHIM_LOG_DEVICE=1 "$@" "${preload[@]}" \
+	env --default-signal=INT,QUIT SHIM_IDENTIFY="$crafted_ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/ata.log" SHIM_LOG_DEVICE=1 "$@" "${preload[@]}" \
 		"$asan" "$H" "${ata_opts[@]}" --security-erase pw /dev/null /dev/zero > "$out/ata.out" 2> "$out/ata.err" &
 	pid=$!
 }
@@ -129,8 +128,7 @@ for sig in TERM INT HUP; do
 	kill -s "$sig" "$pid"
 	# A hang is ended here (the run does not end in 10 s): the next signal's case starts clean.
 	if until_true 10 gone "$pid"; then
-		wait "$pid"
-		rc=$?
+		wait_within 120 "$pid"
 	else
 		rc=hung
 		# shellcheck disable=SC2086
@@ -188,8 +186,7 @@ pid=$!
 exec {dead}>&-
 erasing() { grep -q '^/dev/zero cdb: 85 .* f4 ' "$out/ata.log" 2> /dev/null && c=$(child_holding "$pid" /dev/zero); }
 until_true 20 erasing && kill -9 "$c"
-wait "$pid"
-rc=$?
+wait_within 120 "$pid"
 [ "$rc" = 137 ] && grep -q '^/dev/zero: the process erasing it was killed by signal 9 (Killed); the drive may still be erasing' "$out/ata.err"
 result_of ata $? "stdout's reader gone and a disk's process killed: no death by SIGPIPE, the killed disk said on stderr (exit $rc)"
 

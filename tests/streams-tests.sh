@@ -1,0 +1,233 @@
+#!/bin/bash
+# Standard streams and stop signals as a field user's shell hands them over (issue 65, items 1, 2, 4,
+# 12, 22): 0, 1 or 2 closed (`<&-`, `>&-`, `2>&-`: the next open() takes it, and a disk opened then
+# got hdparm's text, or was read as its input); a SIGINT the caller ignored (`trap '' INT`, `cmd &`
+# in a script, POSIX 2.11) caught anyway; a signal while a run of many disks writes its report;
+# standard output that cannot be written (a full device, a pipe without reader, `ulimit -f`).
+# The closed streams on a loop device of this machine (root and losetup), the rest on the SG_IO
+# double (tests/tools/sgio-shim.c), whose SECURITY ERASE UNIT (ATA F4h, ACS-3 7.38, seen in ATA
+# PASS-THROUGH (16)'s byte 14) is held until the test opens a gate.  Nothing is timed.
+# Usage: streams-tests.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" lines.
+set -u
+H=$1
+out=$2/streams
+top=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$out"
+suite="streams" double_name=streams
+# shellcheck source=tests/tools/double.sh
+. "$top/tests/tools/double.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+asan="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+ata=$top/tests/identify/pages/crafted-security-big.hex
+# gone PID...: none of them runs any more (ended, or a zombie nobody reaped yet).
+gone() {
+	local p
+	for p in "$@"; do
+		case $(awk '{ print $3 }' /proc/"$p"/stat 2> /dev/null) in '' | Z) ;; *) return 1 ;; esac
+	done
+	return 0
+}
+# finish PID...: rc, the first one's exit status once all have ended (10 s at most: then killed, rc=hung).
+finish() {
+	if until_true 10 gone "$@"; then
+		wait "$1"
+		rc=$?
+	else
+		rc=hung
+		kill -9 "$@" $(pgrep -P "$1") 2> /dev/null
+		wait "$1" 2> /dev/null
+	fi
+}
+# erase_bg ARGS...: an erase of ARGS (the disks last) in the background (pid), its SECURITY ERASE
+# UNIT held until $out/gate exists, with default SIGINT and SIGQUIT (a `&` in a script ignores
+# them), the double's log in $out/e.log; stdout to $out/e.out unless ARGS redirect it.
+erase_bg() {
+	rm -f "$out/e.log" "$out/gate"
+	# Not holding the test's own end of the FIFO ($rw): a reader of its own stdout would never go away.
+	(
+		[ -z "${rw:-}" ] || exec {rw}<&-
+		exec env --default-signal=INT,QUIT SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 \
+			SHIM_DELAY_MS="until:$out/gate" SHIM_DELAY_CMD=f4 "${preload[@]}" "$asan" "$H" "$@" 2> "$out/e.err"
+	) &
+	pid=$!
+}
+# held N: N SECURITY ERASE UNITs sent (and held).
+held() { [ "$(awk '$2 == "cdb:" && $17 == "f4"' "$out/e.log" 2> /dev/null | wc -l)" = "$1" ]; }
+# settled PID...: no signal is pending in any of them (each was delivered, acted on or ignored).
+settled() {
+	local p
+	for p in "$@"; do ! grep -qE "^(Sig|Shd)Pnd:.*[1-9a-f]" /proc/"$p"/status 2> /dev/null || return 1; done
+}
+# holds_fifo PID: PID has the test's FIFO open.
+holds_fifo() { [ "$(readlink /proc/"$1"/fd/0 2> /dev/null)" = "$out/fifo" ] || [ "$(readlink /proc/"$1"/fd/3 2> /dev/null)" = "$out/fifo" ]; }
+# blocked_writing PID: PID waits in a write to a pipe that is full.
+blocked_writing() { case $(cat /proc/"$1"/wchan 2> /dev/null) in *pipe*) true ;; *) false ;; esac; }
+
+# --- item 1: closed standard streams, on a loop device ---
+if [ "$(id -u)" = 0 ] && command -v losetup > /dev/null && truncate -s 8M "$out/loop.img" &&
+	dev=$(losetup -f --show "$out/loop.img" 2> /dev/null); then
+	trap 'losetup -d "$dev"' EXIT
+	# LBA 0 holds a range (its text, as --trim-sector-ranges-stdin takes it) and bytes of no text.
+	head -c 512 /dev/urandom | tr -d '\0' | head -c 500 > "$out/lba0"
+	{ printf '5:1\n'; cat "$out/lba0"; } | dd of="$dev" bs=512 conv=sync,fsync 2> /dev/null
+	head -c 512 "$dev" > "$out/lba0-before"
+	same_lba0() { head -c 512 "$dev" | cmp -s - "$out/lba0-before"; }
+	"$H" --trim-sector-ranges 100:1 --please-destroy-my-drive "$dev" >&- 2> "$out/c.err"
+	rc=$?
+	same_lba0 && [ "$rc" != 0 ] && grep -qx 'hdparm: standard output: Bad file descriptor' "$out/c.err"
+	result_of c $? "stdout closed (>&-): the disk is not opened on it, LBA 0 as it was; the lost output said (exit $rc)"
+	"$H" --trim-sector-ranges 100:1 --please-destroy-my-drive "$dev" > "$out/c.out" 2>&-
+	rc=$?
+	same_lba0 && [ "$rc" != 0 ] && grep -qx "$dev:" "$out/c.out"
+	result_of c $? "stderr closed (2>&-): the disk is not opened on it, LBA 0 as it was (exit $rc)"
+	"$H" --trim-sector-ranges-stdin --please-destroy-my-drive "$dev" <&- > "$out/c.out" 2> "$out/c.err"
+	rc=$?
+	same_lba0 && [ "$rc" = 9 ] && grep -qx 'stdin: Bad file descriptor' "$out/c.err" && ! grep -q 'pair' "$out/c.err"
+	result_of c $? "stdin closed (<&-): --trim-sector-ranges-stdin does not read the ranges from the disk (exit $rc)"
+else
+	echo "skip streams: closed standard streams need root and a loop device"
+fi
+
+# --- item 2: a SIGINT the caller ignored stays ignored ---
+# sh -c "trap '' INT; exec hdparm ..." (as `cmd &` in a script): SIGINT to hdparm and to each disk's
+# process (a terminal's ^C reaches them all) while both erases are held: neither is interrupted.
+rm -f "$out/e.log" "$out/gate"
+env SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_MS="until:$out/gate" \
+	SHIM_DELAY_CMD=f4 "${preload[@]}" "$asan" sh -c "trap '' INT; exec \"\$0\" \"\$@\"" "$H" --security-erase pw \
+	/dev/null /dev/zero > "$out/e.out" 2> "$out/e.err" &
+pid=$!
+until_true 20 held 2
+kids=$(pgrep -P "$pid" | tr '\n' ' ')
+# shellcheck disable=SC2086
+kill -INT "$pid" $kids
+# Seen by the processes (or not) before the gate opens: each has it pending, or has acted on it.
+# shellcheck disable=SC2086
+until_true 10 settled $kids
+touch "$out/gate"
+finish "$pid"
+[ "$rc" = 0 ] && ! grep -qi 'interrupt' "$out/e.err" && [ "$(grep -c 'Issuing SECURITY_ERASE' "$out/e.out")" = 2 ]
+result_of e $? "SIGINT ignored by the caller (trap '' INT; exec hdparm), two disks: neither erase interrupted (exit $rc)"
+
+# One disk's wait (--sanitize-wait, output/progress.c's poll_wait_begin): SIGINT, ignored by the
+# caller, while the first SANITIZE STATUS EXT (B4h, ACS-3 7.40) is held: the wait goes on to the
+# end the double gives (in progress twice, then completed), exit 0.
+rm -f "$out/e.log" "$out/gate"
+env SHIM_IDENTIFY="$ata" SHIM_LOG="$out/e.log" SHIM_SANITIZE=4000:0000,4000:8000,8000:ffff SHIM_DELAY_MS="until:$out/gate" \
+	SHIM_DELAY_CMD=b4 "${preload[@]}" "$asan" sh -c "trap '' INT; exec \"\$0\" \"\$@\"" "$H" --sanitize-wait /dev/null \
+	> "$out/e.out" 2> "$out/e.err" &
+pid=$!
+until_true 20 grep -qs ' b4 00$' "$out/e.log"
+kill -INT "$pid"
+until_true 10 settled "$pid"
+touch "$out/gate"
+finish "$pid"
+[ "$rc" = 0 ] && grep -q '^Sanitize operation completed without error$' "$out/e.out" && [ "$(grep -c ' b4 00$' "$out/e.log")" = 3 ]
+result_of e $? "SIGINT ignored by the caller during one disk's --sanitize-wait: the wait goes on to the end (exit $rc)"
+
+# Before the gate (/dev/zero's IDENTIFY held): SIGINT to hdparm alone, ignored by its caller, does
+# not refuse the run; both disks are erased.
+rm -f "$out/e.log" "$out/gate"
+env SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_MS="until:$out/gate" \
+	SHIM_DELAY_CMD=ec@/dev/zero "${preload[@]}" "$asan" sh -c "trap '' INT; exec \"\$0\" \"\$@\"" "$H" --security-erase pw \
+	/dev/null /dev/zero > "$out/e.out" 2> "$out/e.err" &
+pid=$!
+until_true 20 grep -qs '^/dev/zero cdb: 85 .* ec ' "$out/e.log"
+kill -INT "$pid"
+until_true 10 settled "$pid"
+touch "$out/gate"
+finish "$pid"
+[ "$rc" = 0 ] && held 2 && ! grep -q 'not started' "$out/e.err"
+result_of e $? "SIGINT ignored by the caller, sent before the gate: the run not refused, both erased (exit $rc)"
+
+# SIGTERM ignored by the caller (`trap '' TERM`) and kept so in each disk's process, which took it as
+# the word that hdparm is gone (PR_SET_PDEATHSIG): hdparm killed (SIGKILL) while both hold their first
+# DOWNLOAD MICROCODE (92h, ACS-3 7.7): no disk's process goes on to the next piece.
+head -c 12288 /dev/urandom > "$out/fw.bin"
+rm -f "$out/e.log" "$out/gate"
+env SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_MS="until:$out/gate" \
+	SHIM_DELAY_CMD=92 "${preload[@]}" "$asan" sh -c "trap '' TERM; exec \"\$0\" \"\$@\"" "$H" --fwdownload "$out/fw.bin" \
+	--yes-i-know-what-i-am-doing --please-destroy-my-drive /dev/null /dev/zero > "$out/e.out" 2> "$out/e.err" &
+pid=$!
+pieces() { awk '$2 == "cdb:" && $17 == "92"' "$out/e.log" 2> /dev/null | wc -l; }
+two_pieces() { [ "$(pieces)" = 2 ]; }
+until_true 20 two_pieces
+kids=$(pgrep -P "$pid" | tr '\n' ' ')
+# (Not waited for by the shell, which would say "Killed" on the suite's stderr.)
+disown "$pid"
+kill -KILL "$pid"
+until_true 10 gone "$pid"
+touch "$out/gate"
+# shellcheck disable=SC2086
+until_true 10 gone $kids
+ended=$?
+[ "$ended" = 0 ] && [ -n "$kids" ] && [ "$(pieces)" = 2 ]
+result_of e $? "SIGTERM ignored by the caller, hdparm killed mid-download: no disk's process goes on ($(pieces) DOWNLOAD MICROCODE sent, 2 wanted)"
+# shellcheck disable=SC2086
+[ "$ended" = 0 ] || kill -9 $kids 2> /dev/null
+
+# --- item 4: a signal while the final report is written ---
+# Standard output is a pipe left full (64 KiB the test wrote and does not read yet): the report's
+# first write waits there.  SIGINT then: the report comes out whole, and only then does hdparm end
+# by it.  Text (the disks' output, replayed at the end) and --json (the document, written at exit),
+# and one disk's --json.
+mkfifo "$out/fifo" 2> /dev/null
+for how in text json one; do
+	opt=() disks=(/dev/null /dev/zero)
+	[ "$how" = json ] && opt=(--json)
+	[ "$how" = one ] && opt=(--json) disks=(/dev/null)
+	exec {rw}<> "$out/fifo"
+	head -c 65536 /dev/zero >&"$rw"
+	erase_bg "${opt[@]}" --security-erase pw "${disks[@]}" > "$out/fifo"
+	until_true 20 held "${#disks[@]}"
+	touch "$out/gate"
+	until_true 20 blocked_writing "$pid"
+	kill -INT "$pid"
+	(exec {rw}<&- && exec cat "$out/fifo" > "$out/r.out") &
+	reader=$!
+	# The test's end closed once the reader has the FIFO open: never a moment without a reader (EPIPE).
+	until_true 10 holds_fifo "$reader"
+	exec {rw}<&-
+	rw=
+	finish "$pid" "$reader"
+	tail -c +65537 "$out/r.out" > "$out/r.report"
+	if [ "$how" = text ]; then
+		[ "$(grep -c 'Issuing SECURITY_ERASE' "$out/r.report")" = 2 ] && grep -qx '/dev/zero:' "$out/r.report"
+	else
+		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d["devices"]) == int(sys.argv[2]), d' \
+			"$out/r.report" "${#disks[@]}" 2> /dev/null
+	fi
+	[ $? = 0 ] && [ "$rc" = 130 ]
+	result_of e $? "SIGINT while the report ($how) waits on a full stdout: the report whole, then exit 130 (exit $rc, $(wc -c < "$out/r.report") bytes)"
+	wait "$reader" 2> /dev/null
+done
+
+# --- items 12, 22: standard output that cannot be written ---
+# Two disks to /dev/full: its errno (ENOSPC, 28) as one disk has it, not EIO.
+run_on_double full SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:0 -- --security-erase pw /dev/null /dev/zero
+rc=$(env SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:0 "${preload[@]}" "$asan" "$H" --security-erase pw /dev/null /dev/zero \
+	> /dev/full 2> "$out/full.err"; echo $?)
+[ "$rc" = 28 ] && [ "$(cat "$out/full.err")" = "hdparm: standard output: No space left on device" ]
+result_of full $? "two disks' erase to /dev/full: 'No space left on device', exit 28 (exit $rc)"
+# A run that failed (a disk missing) keeps its exit status, and the lost output is said all the same.
+rc=$(env SHIM_IDENTIFY="$ata" "${preload[@]}" "$asan" "$H" -I /dev/null "$out/no-such-disk" > /dev/full 2> "$out/full.err"; echo $?)
+[ "$rc" = 2 ] && grep -qx "hdparm: standard output: No space left on device" "$out/full.err"
+result_of full $? "a run that failed, stdout to /dev/full: its exit status (2) stays, the lost output said (exit $rc)"
+# Past the file size limit (ulimit -f): EFBIG said, not a death by SIGXFSZ.
+rc=$(bash -c 'ulimit -f 0 && exec "$@"' sh env SHIM_IDENTIFY="$ata" "${preload[@]}" "$asan" "$H" -I /dev/null \
+	> "$out/big.out" 2> >(cat > "$out/big.err"); echo $?)
+until_true 10 test -s "$out/big.err"
+[ "$rc" = 27 ] && grep -qx "hdparm: standard output: File too large" "$out/big.err"
+result_of big $? "stdout past ulimit -f: 'File too large', exit 27, not killed by SIGXFSZ (exit $rc)"
+# One disk's erase whose stdout's reader goes away while the erase is held (`| head -1`): its end
+# is not a death by SIGPIPE when the JSON document is written; the lost output is said (EPIPE, 32).
+exec {rw}<> "$out/fifo"
+erase_bg --json --security-erase pw /dev/null > "$out/fifo"
+until_true 20 held 1
+exec {rw}<&-
+rw=
+touch "$out/gate"
+finish "$pid"
+[ "$rc" = 32 ] && grep -qx "hdparm: standard output: Broken pipe" "$out/e.err"
+result_of e $? "one disk's erase, stdout's reader gone after the erase was sent: no death by SIGPIPE, 'Broken pipe' said, exit 32 (exit $rc)"
+echo "end of suite"
