@@ -27,9 +27,9 @@ for _ in $(seq 18); do cat "$out/rec-pattern.img" "$out/rec-pattern.img" > "$out
 head -c 1048576 /dev/zero > "$out/rec-mid.img"
 printf 'left behind' | dd of="$out/rec-mid.img" bs=512 seek=1000 conv=notrunc status=none
 
-# run ENV... -- ARGS...: hdparm on the double's namespace 259:0; rc, $out/rec.out, $out/rec.err
+# run ENV... -- ARGS...: hdparm on the double's namespace 259:900000; rc, $out/rec.out, $out/rec.err
 run() {
-	run_on_double rec SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 \
+	run_on_double rec SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:900000 \
 		SHIM_DISK_IMAGE="$out/rec-before.img" "$@" /dev/null
 }
 
@@ -119,7 +119,7 @@ check "-: the record on standard output, after the text" "$out/rec-stdout.json" 
 crafted=$top/tests/identify/pages/crafted-security-big.hex
 head -c 1048576 /dev/zero > "$out/rec-zeros.img"
 rm -f "$out/rec-ata.json"
-env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_LBA=0x40000fff \
+env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:900000 SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_LBA=0x40000fff \
 	SHIM_DISK_IMAGE_AFTER="$out/rec-zeros.img" "${preload[@]}" "$asan" "$H" --security-erase pw --erase-verify full \
 	--erase-record "$out/rec-ata.json" /dev/null > "$out/rec.out" 2> "$out/rec.err"
 rc=$?
@@ -147,7 +147,7 @@ fi
 truncate -s 0 "$out/rec-big.img"
 truncate -s 2G "$out/rec-big.img"
 script -qec "env SHIM_NVME=$ctrl,$top/tests/nvme/qemu-ns.hex SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:1 \
-	SHIM_BLOCK_DEV=259:0 SHIM_DISK_IMAGE=$out/rec-before.img SHIM_DISK_IMAGE_AFTER=$out/rec-big.img ${preload[*]} $asan \
+	SHIM_BLOCK_DEV=259:900000 SHIM_DISK_IMAGE=$out/rec-before.img SHIM_DISK_IMAGE_AFTER=$out/rec-big.img ${preload[*]} $asan \
 	$H $yes --sanitize-block-erase --sanitize-wait --erase-verify full /dev/null" /dev/null > "$out/rec.tty" < /dev/null
 rc=$?
 if [ "$rc" = 0 ] && grep -Eq 'verify: [0-9]+% of 2\.1 GB read, [0-9]+ MB/s, [0-9]+:[0-9]{2} left' "$out/rec.tty" &&
@@ -161,7 +161,7 @@ fi
 # (a 4 TiB sparse image: a read-back of many minutes, however fast the machine).
 rm -f "$out/rec-int.json"
 truncate -s 4T "$out/rec-big.img"
-env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:1 SHIM_BLOCK_DEV=259:0 \
+env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:1 SHIM_BLOCK_DEV=259:900000 \
 	SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_DISK_IMAGE_AFTER="$out/rec-big.img" "${preload[@]}" "$asan" \
 	"$H" $yes --sanitize-block-erase --sanitize-wait --erase-verify full --erase-record "$out/rec-int.json" \
 	/dev/null > "$out/rec.out" 2> "$out/rec.err" &
@@ -191,7 +191,7 @@ rm -f "$out/rec-big.img"
 # a sanitizer build runs without it here.)
 if command -v strace > /dev/null; then
 	rm -f "$out/rec-sys.json" "$out/rec.strace"
-	env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:1 SHIM_BLOCK_DEV=259:0 \
+	env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:1 SHIM_BLOCK_DEV=259:900000 \
 		SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_DISK_IMAGE_AFTER="$out/rec-pattern.img" "${preload[@]}" \
 		"$asan:detect_leaks=0" strace -f -qq -e trace=openat,fsync,rename,renameat,renameat2,close -o "$out/rec.strace" \
 		"$H" $yes --sanitize-block-erase --sanitize-wait --erase-record "$out/rec-sys.json" /dev/null > /dev/null 2>&1
@@ -292,7 +292,7 @@ else
 	rm -f "$fs/fill"
 	# Filled while the drive erases (three polls of a second): the record is still written, whole.
 	run_bg() {
-		env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 \
+		env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:900000 \
 			SHIM_NVME_SANITIZE=1000:2,8000:2,c000:2,0:1 SHIM_DISK_IMAGE="$out/rec-before.img" \
 			SHIM_DISK_IMAGE_AFTER="$out/rec-pattern.img" "${preload[@]}" "$asan" "$H" $yes --sanitize-block-erase \
 			--sanitize-wait --erase-record "$fs/" /dev/null > "$out/rec.out" 2> "$out/rec.err" &
@@ -333,7 +333,7 @@ fi
 # hdparm exits 128 + the signal, its record says interrupted, sent, with that exit status.
 for sig in TERM HUP; do
 	rm -f "$out/rec-ata-$sig.json" "$out/rec.log"
-	env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_DELAY_MS=5000 \
+	env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:900000 SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_DELAY_MS=5000 \
 		SHIM_DELAY_CMD=f4 SHIM_LOG="$out/rec.log" "${preload[@]}" "$asan" "$H" --security-erase pw \
 		--erase-record "$out/rec-ata-$sig.json" /dev/null > "$out/rec.out" 2> "$out/rec.err" &
 	pid=$!
@@ -352,7 +352,7 @@ done
 for sig in KILL TERM; do
 	rm -f "$out/rec-$sig.json"*
 	env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:2 \
-		SHIM_BLOCK_DEV=259:0 SHIM_DISK_IMAGE="$out/rec-before.img" "${preload[@]}" "$asan" \
+		SHIM_BLOCK_DEV=259:900000 SHIM_DISK_IMAGE="$out/rec-before.img" "${preload[@]}" "$asan" \
 		"$H" $yes --sanitize-block-erase --sanitize-wait --erase-record "$out/rec-$sig.json" /dev/null \
 		> /dev/null 2>&1 &
 	pid=$!
@@ -419,7 +419,7 @@ fi
 # The FIFO has a reader: hdparm must not even open it (opening a device node acts, and a FIFO's
 # reader is woken).  The reader holds it open; POLLHUP afterwards says a writer came and went.
 rm -f "$out/rec-swap.json"* "$out/rec-swap-ready" "$out/rec-swap-done"
-env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:2 SHIM_BLOCK_DEV=259:0 \
+env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:2 SHIM_BLOCK_DEV=259:900000 \
 	SHIM_DISK_IMAGE="$out/rec-before.img" "${preload[@]}" "$asan" "$H" $yes --sanitize-block-erase --sanitize-wait \
 	--erase-record "$out/rec-swap.json" /dev/null > "$out/rec.out" 2> "$out/rec.err" &
 pid=$!
@@ -464,7 +464,7 @@ if [ "$(id -u)" != 0 ] || ! mount -t tmpfs -o size=1m tmpfs "$fs" 2> /dev/null; 
 else
 	rm -f "$out/rec-gate" "$out/rec.log"
 	env SHIM_IDENTIFY="$top/tests/identify/pages/qemu-ahci-hdd.hex" SHIM_TCG="$top/tests/tcg/crucial-mx500.txt" \
-		SHIM_TCG_PSID=ABCDEFGHIJKLMNOPQRSTUVWXYZ012345 SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE="$out/rec-before.img" \
+		SHIM_TCG_PSID=ABCDEFGHIJKLMNOPQRSTUVWXYZ012345 SHIM_BLOCK_DEV=8:900000 SHIM_DISK_IMAGE="$out/rec-before.img" \
 		SHIM_DELAY_CMD=5c SHIM_DELAY_MS="until:$out/rec-gate" SHIM_LOG="$out/rec.log" "${preload[@]}" "$asan" "$H" $yes \
 		--tcg-psid-revert ABCDEFGHIJKLMNOPQRSTUVWXYZ012345 --erase-record "$fs/rec.json" /dev/null \
 		> "$out/rec.out" 2> "$out/rec.err" &
