@@ -74,10 +74,6 @@ int ata_flush_cache(struct device *dev, bool ext, struct ata_result *res);
 /* CHECK POWER MODE (E5h, then ATA-1's 98h), the registers in *res; not reported. */
 int ata_check_power_mode(struct device *dev, struct ata_result *res);
 
-/* READ or WRITE SECTORS (EXT with lba48), PIO, of the sector at lba: len bytes. */
-int ata_sector_io(struct device *dev, uint64_t lba, bool lba48, bool write, void *buf, size_t len,
-		  struct ata_result *res);
-
 /* The same, 28-bit below LBA 2^28 - 1 and 48-bit above, as 9.65 chooses. */
 #define ATA_LBA28_LIMIT ((1ULL << 28) - 1)
 int ata_sector(struct device *dev, uint64_t lba, bool write, void *buf, size_t len, struct ata_result *res);
@@ -158,7 +154,6 @@ int ata_smart_log(struct device *dev, bool write, uint8_t log, uint8_t data[512]
 int ata_sct_erc(struct device *dev, bool set, uint16_t selection, uint16_t *value, struct ata_result *res);
 
 int ata_wd_vendor_commands(struct device *dev, bool enable, struct ata_result *res);
-
 
 /*
  * The drive's IDENTIFY page (IDENTIFY DEVICE, then IDENTIFY PACKET DEVICE),
