@@ -310,12 +310,15 @@ else
 	else
 		bad "filled during the erase: the record written over its reserved room, whole (exit $rc; $(ls "$fs"))"
 	fi
-	# Full, and the reserved file gone too: the whole record on stderr, and the exit says so.
-	rm -f "$fs"/*
-	run_bg
-	until_true 10 reserved "$fs"
+	# Full, and the reserved file gone too: the whole record on stderr, and the exit says so.  The
+	# double holds the Sanitize (sent: the record says so) until the file is gone and the room taken:
+	# taken before, the record could not say "sent", and the erase would rightly not go out.
+	rm -f "$fs"/* "$out/rec-gate" "$out/rec.log"
+	SHIM_NVME_DELAY=84 SHIM_DELAY_MS="until:$out/rec-gate" SHIM_LOG="$out/rec.log" run_bg
+	until_true 30 grep -qs '^nvme-admin: 84 ' "$out/rec.log" || bad "nowhere to write it: the Sanitize held (not sent)"
 	rm -f "$fs"/erase-*.json
 	dd if=/dev/zero of="$fs/fill" bs=1k 2> /dev/null
+	touch "$out/rec-gate"
 	wait "$pid"
 	rc=$?
 	sed -n '/^{$/,/^}$/p' "$out/rec.err" > "$out/rec-stderr.json"
@@ -348,16 +351,21 @@ done
 
 # A sanitize that never ends (SSTAT 2: in progress), waited for: SIGKILL leaves the record made
 # before the erase went out (outcome unknown, sent, no exit status) and no temporary file;
-# SIGTERM ends the wait, and the record is whole.
-for sig in KILL TERM; do
-	rm -f "$out/rec-$sig.json"*
+# SIGTERM ends the wait, and the record is whole: sent during the wait (the double holds its first
+# poll, Get Log Page 02h), and as the Sanitize (84h) goes out, before the wait has begun (the
+# signal is held until it has: it once killed hdparm there, exit 143, the record left unknown).
+for hold in KILL:84 TERM:84 TERM:02; do
+	sig=${hold%:*} opcode=${hold#*:}
+	rm -f "$out/rec-$sig.json"* "$out/rec-gate" "$out/rec-wait.log"
 	env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:2 \
+		SHIM_NVME_DELAY="$opcode" SHIM_DELAY_MS="until:$out/rec-gate" SHIM_LOG="$out/rec-wait.log" \
 		SHIM_BLOCK_DEV=259:900000 SHIM_DISK_IMAGE="$out/rec-before.img" "${preload[@]}" "$asan" \
 		"$H" $yes --sanitize-block-erase --sanitize-wait --erase-record "$out/rec-$sig.json" /dev/null \
 		> /dev/null 2>&1 &
 	pid=$!
-	until_true 10 grep -qs '"outcome": "unknown"' "$out/rec-$sig.json"
+	until_true 30 grep -qs "^nvme-admin: $opcode " "$out/rec-wait.log" || bad "SIG$sig: the double held command ${opcode}h"
 	kill -s "$sig" "$pid"
+	touch "$out/rec-gate"
 	{ wait "$pid"; } 2> /dev/null
 	rc=$?
 	if [ "$sig" = KILL ]; then
@@ -368,6 +376,9 @@ for sig in KILL TERM; do
 		else
 			bad "killed during the erase: one record, no temporary file ($(ls "$out/rec-$sig.json"*))"
 		fi
+	elif [ "$opcode" = 84 ]; then
+		check "SIGTERM as the Sanitize goes out, before the wait: the wait ends at once, a whole record, wait_interrupted" \
+			"$out/rec-$sig.json" "rc == 4 and r['outcome'] == 'wait_interrupted' and r['erase']['sent']"
 	else
 		check "SIGTERM during the wait: a whole record, wait_interrupted" "$out/rec-$sig.json" \
 			"rc == 4 and r['outcome'] == 'wait_interrupted' and r['erase']['sent']"
