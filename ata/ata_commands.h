@@ -195,6 +195,16 @@ int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf
 void sat_result_from_sense(const uint8_t *sense, unsigned int len, struct ata_result *res);
 
 /*
+ * --scan-verify: a READ VERIFY SECTORS (EXT) that failed (EIO), sorted by
+ * what came back (pure): ENODATA a medium error (UNC or IDNF with ERR, or
+ * sense key MEDIUM ERROR), EOPNOTSUPP a command the drive aborted
+ * (*by_bridge false) or the SCSI layer in front refused without registers
+ * (ILLEGAL REQUEST, *by_bridge true), EREMOTEIO any other end: not the
+ * medium's, and not a missing command.
+ */
+int ata_verify_outcome(const struct ata_result *res, bool *by_bridge);
+
+/*
  * Behind a USB bridge: REQUEST SENSE through it, which wakes nothing
  * (SAT translates it without spinning the drive up): "standby" or "idle"
  * where it reports a low power condition; else NULL (active, or not said),
