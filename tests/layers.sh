@@ -67,7 +67,8 @@ functions() {
 }
 srcs=()
 for d in "${!rank[@]}"; do
-	for f in "$d"/*.c; do [ -e "$f" ] && srcs+=("$f"); done
+	# Headers too: their static inline functions.
+	for f in "$d"/*.[ch]; do [ -e "$f" ] && srcs+=("$f"); done
 done
 while read -r file name other; do
 	echo "layers: $file defines a global $name(), a static function's name in $other: name it after its file"
