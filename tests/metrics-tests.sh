@@ -249,8 +249,9 @@ if command -v strace > /dev/null; then
 	for sig in TERM INT HUP; do
 		rm -rf "$sf"
 		mkdir -p "$sf"
-		# (In a subshell whose stderr is dropped: bash's word on the signal that ended strace goes there.)
-		(env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LBA=0 SHIM_LOGS="$out/metrics-logs" "${preload[@]}" \
+		# (In a subshell whose stderr is dropped: bash's word on the signal that ended strace goes there.
+		# The default actions: a suite run in the background has SIGINT ignored, and hdparm keeps it so.)
+		(env --default-signal=INT,QUIT SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LBA=0 SHIM_LOGS="$out/metrics-logs" "${preload[@]}" \
 			"$asan:detect_leaks=0" strace -f -qq -o /dev/null -e trace=fchmod -e inject=fchmod:signal=SIG"$sig" \
 			"$H" --metrics-file "$sf/hdparm.prom" /dev/null > /dev/null 2>&1
 			exit $?) 2> /dev/null
