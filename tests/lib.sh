@@ -35,6 +35,13 @@ bad() {
 	echo "FAIL ${suite:+$suite: }$1"
 	shift
 	[ $# -eq 0 ] || printf '  %s\n' "$@"
+	# A mutant's run (tests/mutants/run.sh) needs one FAIL, and the rest of the suite is CI's time: it
+	# ends here, where the suite's EXIT trap takes down what it set up (loop devices, faulty disks,
+	# mounts); a suite without one goes on.  (In a subshell, $BASHPID is not $$: it goes on too.)
+	if [ -n "${STOP_AT_FIRST_FAIL:-}" ] && [ "$BASHPID" = "$$" ] && [ -n "$(trap -p EXIT)" ]; then
+		echo "end of suite (stopped at its first FAIL: STOP_AT_FIRST_FAIL)"
+		exit 1
+	fi
 }
 
 # run_on_double STEM ENV... -- ARGS...: hdparm ($H) with ENV on the test double that

@@ -36,7 +36,8 @@ one() {
 		sed 's/^/  /' "$out/mutant-$name.build" | head -n 5
 	else
 		mkdir -p "$out/mutant-$name"
-		bash "$tree/tests/$suite" "$tree/hdparm" "$out/mutant-$name" > "$out/mutant-$name.log" 2>&1
+		# One FAIL is the verdict: a suite with an EXIT trap ends at it (tests/lib.sh's bad).
+		STOP_AT_FIRST_FAIL=1 bash "$tree/tests/$suite" "$tree/hdparm" "$out/mutant-$name" > "$out/mutant-$name.log" 2>&1
 		n=$(grep -c '^FAIL ' "$out/mutant-$name.log")
 		if [ "$n" -gt 0 ]; then
 			echo "ok mutant $name: caught by $suite ($n FAIL lines)"
