@@ -253,8 +253,9 @@ int ata_check_power_mode(struct device *dev, struct ata_result *res)
 	return err;
 }
 
-int ata_sector_io(struct device *dev, uint64_t lba, bool lba48, bool write, void *buf, size_t len,
-		  struct ata_result *res)
+/* READ or WRITE SECTORS (EXT with lba48), PIO, of the sector at lba: len bytes. */
+static int ata_sector_io(struct device *dev, uint64_t lba, bool lba48, bool write, void *buf, size_t len,
+			 struct ata_result *res)
 {
 	struct ata_cmd cmd = {
 		.tf = { .command = (uint8_t)(write ? (lba48 ? ATA_OP_WRITE_SECTORS_EXT : ATA_OP_WRITE_SECTORS)

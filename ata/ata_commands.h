@@ -74,10 +74,6 @@ int ata_flush_cache(struct device *dev, bool ext, struct ata_result *res);
 /* CHECK POWER MODE (E5h, then ATA-1's 98h), the registers in *res; not reported. */
 int ata_check_power_mode(struct device *dev, struct ata_result *res);
 
-/* READ or WRITE SECTORS (EXT with lba48), PIO, of the sector at lba: len bytes. */
-int ata_sector_io(struct device *dev, uint64_t lba, bool lba48, bool write, void *buf, size_t len,
-		  struct ata_result *res);
-
 /* The same, 28-bit below LBA 2^28 - 1 and 48-bit above, as 9.65 chooses. */
 #define ATA_LBA28_LIMIT ((1ULL << 28) - 1)
 int ata_sector(struct device *dev, uint64_t lba, bool write, void *buf, size_t len, struct ata_result *res);
@@ -159,7 +155,6 @@ int ata_sct_erc(struct device *dev, bool set, uint16_t selection, uint16_t *valu
 
 int ata_wd_vendor_commands(struct device *dev, bool enable, struct ata_result *res);
 
-
 /*
  * The drive's IDENTIFY page (IDENTIFY DEVICE, then IDENTIFY PACKET DEVICE),
  * read once per device.  Returns NULL and sets *err on failure.
@@ -198,6 +193,16 @@ int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf
 
 /* Decode SCSI sense data into res (registers when present). Exposed for tests. */
 void sat_result_from_sense(const uint8_t *sense, unsigned int len, struct ata_result *res);
+
+/*
+ * --scan-verify: a READ VERIFY SECTORS (EXT) that failed (EIO), sorted by
+ * what came back (pure): ENODATA a medium error (UNC or IDNF with ERR, or
+ * sense key MEDIUM ERROR), EOPNOTSUPP a command the drive aborted
+ * (*by_bridge false) or the SCSI layer in front refused without registers
+ * (ILLEGAL REQUEST, *by_bridge true), EREMOTEIO any other end: not the
+ * medium's, and not a missing command.
+ */
+int ata_verify_outcome(const struct ata_result *res, bool *by_bridge);
 
 /*
  * Behind a USB bridge: REQUEST SENSE through it, which wakes nothing

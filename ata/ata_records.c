@@ -12,6 +12,7 @@
 #include "ata_disk.h"
 #include "ata_records.h"
 #include "identify.h"
+#include "smart_table.h"
 #include "unaligned.h"
 
 /* SCT Status (log E0h, ACS-3 8.3.2): byte 200 the current temperature, signed; 80h: none. */
@@ -38,25 +39,20 @@ static bool hitachi_model(const uint16_t *id)
  * value of 6 bytes); the raw value's first byte is the current Celsius, as
  * smartctl reads it by default.  0: the drive has no such attribute.
  */
-#define SMART_ATTRIBUTES 30
-#define SMART_ATTRIBUTE_BYTES 12
 #define SMART_ATTRIBUTE_TEMPERATURE 194
 
 static int smart_temperature(struct device *dev, struct disk_temperature *t, struct ata_result *res)
 {
-	uint8_t data[512];
+	uint8_t data[SMART_TABLE_BYTES];
+	const uint8_t *a;
 	int err = ata_smart_read_data(dev, data, res);
 
 	if (err)
 		return err;
-	for (unsigned int i = 0; i < SMART_ATTRIBUTES; i++) {
-		const uint8_t *a = data + 2 + i * SMART_ATTRIBUTE_BYTES;
-
-		if (a[0] == SMART_ATTRIBUTE_TEMPERATURE) {
-			t->source = TEMP_SMART_ATTRIBUTE;
-			t->celsius = a[5];
-			return 0;
-		}
+	if ((a = smart_table_find(data, SMART_ATTRIBUTE_TEMPERATURE))) {
+		t->source = TEMP_SMART_ATTRIBUTE;
+		t->celsius = a[5];	/* the raw value's first byte: degrees Celsius */
+		return 0;
 	}
 	snprintf(res->cause, sizeof(res->cause), "the drive has no SCT Status and no SMART attribute 194 (temperature)");
 	return EOPNOTSUPP;
@@ -157,7 +153,7 @@ int ata_disk_error_counts(struct device *dev, struct disk_error_counts *c)
 		{ 198, "offline_uncorrectable", "offline uncorrectable (SMART 198)" },
 	};
 	struct ata_result res = { 0 };
-	uint8_t data[512];
+	uint8_t data[SMART_TABLE_BYTES];
 	int err;
 	const uint16_t *id = identify_for(dev, &err, &c->cause);
 
@@ -169,17 +165,15 @@ int ata_disk_error_counts(struct device *dev, struct disk_error_counts *c)
 	}
 	if ((err = ata_smart_read_data(dev, data, &res)))
 		return ata_cause(&c->cause, "SMART READ DATA", &res, err);
-	for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++)
-		for (unsigned int i = 0; i < SMART_ATTRIBUTES; i++) {
-			const uint8_t *a = data + 2 + i * SMART_ATTRIBUTE_BYTES;
+	for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++) {
+		const uint8_t *a = smart_table_find(data, want[w].id);
 
-			if (a[0] != want[w].id)
-				continue;
-			c->c[c->n].key = want[w].key;
-			c->c[c->n].label = want[w].label;
-			c->c[c->n++].value = get_le32(a + 5) | (uint64_t)get_le16(a + 9) << 32;
-			break;
-		}
+		if (!a)
+			continue;
+		c->c[c->n].key = want[w].key;
+		c->c[c->n].label = want[w].label;
+		c->c[c->n++].value = smart_table_raw(a);
+	}
 	if (!c->n) {
 		snprintf(c->cause.why, sizeof(c->cause.why), "the drive has none of SMART attributes 5, 197 and 198");
 		return EOPNOTSUPP;

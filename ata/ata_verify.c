@@ -15,17 +15,12 @@
 #include "ata_verify.h"
 #include "sense.h"
 
-#define ATA_STATUS_ERR 0x01
-#define ATA_ERROR_UNC 0x40
-#define ATA_ERROR_IDNF 0x10
-#define ATA_ERROR_ABRT 0x04
-
 int ata_media_verify(struct device *dev, uint64_t lba, uint32_t sectors, struct disk_cause *c)
 {
 	struct ata_result res;
 	int err;
 	const uint16_t *id = identify_for(dev, &err, c);
-	bool lba48, failed;
+	bool lba48, by_bridge;
 
 	if (!id)
 		return err;
@@ -35,18 +30,9 @@ int ata_media_verify(struct device *dev, uint64_t lba, uint32_t sectors, struct 
 	if (err != EIO)
 		return ata_cause(c, c->what, &res, err);
 	ata_cause(c, c->what, &res, err);
-	failed = res.have_regs && (res.status & ATA_STATUS_ERR);
-	if (res.sense_key == SENSE_MEDIUM_ERROR || (failed && (res.error & (ATA_ERROR_UNC | ATA_ERROR_IDNF))))
-		return ENODATA;
-	if (failed && (res.error & ATA_ERROR_ABRT)) {
-		snprintf(c->why, sizeof(c->why), "has no %s command (the drive aborted it: %s)", c->what, res.cause);
-		return EOPNOTSUPP;
-	}
-	/* No registers, and the SCSI layer in front refused the ATA PASS-THROUGH itself. */
-	if (!res.have_regs && res.sense_key == SENSE_ILLEGAL_REQUEST) {
-		snprintf(c->why, sizeof(c->why), "has no %s command (its bridge refused it: %s)", c->what, res.cause);
-		return EOPNOTSUPP;
-	}
-	/* Any other failure: not the medium's, and not a missing command; the disk did not answer as it should. */
-	return EREMOTEIO;
+	err = ata_verify_outcome(&res, &by_bridge);
+	if (err == EOPNOTSUPP)
+		snprintf(c->why, sizeof(c->why), "has no %s command (%s: %s)", c->what,
+			 by_bridge ? "its bridge refused it" : "the drive aborted it", res.cause);
+	return err;
 }

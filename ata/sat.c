@@ -22,6 +22,9 @@
 #define SAT_ATA_12 0xa1
 
 #define ATA_STATUS_ERR 0x01
+#define ATA_ERROR_UNC 0x40
+#define ATA_ERROR_IDNF 0x10
+#define ATA_ERROR_ABRT 0x04
 #define ATA_STATUS_DF 0x20
 #define ATA_STATUS_BSY 0x80
 
@@ -148,6 +151,23 @@ static void decode_fixed_sense(const uint8_t *s, unsigned int len, struct ata_re
 		res->lba_incomplete = s[8] & 0x20;
 		res->out.lba = (uint64_t)s[11] << 16 | (uint64_t)s[10] << 8 | s[9];
 	}
+}
+
+int ata_verify_outcome(const struct ata_result *res, bool *by_bridge)
+{
+	bool failed = res->have_regs && (res->status & ATA_STATUS_ERR);
+
+	*by_bridge = false;
+	if (res->sense_key == SENSE_MEDIUM_ERROR || (failed && (res->error & (ATA_ERROR_UNC | ATA_ERROR_IDNF))))
+		return ENODATA;
+	if (failed && (res->error & ATA_ERROR_ABRT))
+		return EOPNOTSUPP;
+	/* No registers, and the SCSI layer in front refused the ATA PASS-THROUGH itself. */
+	if (!res->have_regs && res->sense_key == SENSE_ILLEGAL_REQUEST) {
+		*by_bridge = true;
+		return EOPNOTSUPP;
+	}
+	return EREMOTEIO;
 }
 
 void sat_result_from_sense(const uint8_t *sense, unsigned int len, struct ata_result *res)

@@ -196,8 +196,14 @@ int sysfs_link_name(const char *dir, const char *attr, char *name, size_t size)
 	return 0;
 }
 
-bool sysfs_driver_above(const char *dir, const char *const drivers[], size_t n, char *where, size_t size,
-			const char **driver)
+/*
+ * One of the drivers named is bound to the disk's device or one of the
+ * devices above it (up to its USB interface): which one (*driver), and
+ * that device's folder relative to dir (where: "device/../../..").
+ * where and driver may be NULL.
+ */
+static bool sysfs_driver_above(const char *dir, const char *const drivers[], size_t n, char *where, size_t size,
+			       const char **driver)
 {
 	char rel[64] = "device/driver", name[64];
 

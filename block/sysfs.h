@@ -54,15 +54,6 @@ int sysfs_write_line(const char *dir, const char *attr, const char *text);
 int sysfs_link_name(const char *dir, const char *attr, char *name, size_t size);
 
 /*
- * One of the drivers named is bound to the disk's device or one of the
- * devices above it (up to its USB interface): which one (*driver), and
- * that device's folder relative to dir (where: "device/../../..").
- * where and driver may be NULL.
- */
-bool sysfs_driver_above(const char *dir, const char *const drivers[], size_t n, char *where, size_t size,
-			const char **driver);
-
-/*
  * The USB bridge a disk is behind (usb-storage or uas bound above its SCSI
  * host): its idVendor:idProduct into id ("" where unreadable) and the
  * driver's name; false where it is behind none.

@@ -16,6 +16,7 @@
 #include "json.h"
 #include "nvme.h"
 #include "nvme_disk.h"
+#include "nvme_health.h"
 #include "nvme_verify.h"
 #include "nvme_firmware.h"
 #include "reach.h"
@@ -457,7 +458,7 @@ static uint32_t nvme_disk_namespace(struct device *dev)
 
 static int nvme_disk_temperature(struct device *dev, struct disk_temperature *t)
 {
-	uint8_t log[512];
+	uint8_t log[NVME_HEALTH_BYTES] = { 0 };
 	struct nvme_id_ctrl *ctrl;
 	int err;
 
@@ -465,7 +466,7 @@ static int nvme_disk_temperature(struct device *dev, struct disk_temperature *t)
 	if ((err = nvme_admin_get_log(dev, NVME_LOG_SMART_HEALTH, log, sizeof(log), &t->cause)))
 		return err;
 	t->source = TEMP_NVME_HEALTH;
-	t->celsius = (int)get_le16(log + NVME_SMART_COMPOSITE_TEMPERATURE) - NVME_KELVIN_0C;
+	t->celsius = nvme_health_celsius(log);
 	ctrl = nvme_identify_controller(dev, &err, &(struct disk_cause){ 0 });
 	if (ctrl && le16toh(ctrl->wctemp))
 		t->warning = (int)le16toh(ctrl->wctemp) - NVME_KELVIN_0C;
@@ -478,17 +479,16 @@ static int nvme_disk_temperature(struct device *dev, struct disk_temperature *t)
 /* --power-on-hours: the SMART / Health log's count; one above 64 bits is beyond any disk's life, and said so. */
 static int nvme_disk_power_on(struct device *dev, struct disk_power_on *p)
 {
-	uint8_t log[512] = { 0 };
+	uint8_t log[NVME_HEALTH_BYTES] = { 0 };
 	int err;
 
 	p->cause.what = "NVMe Get Log Page (SMART / Health)";
 	if ((err = nvme_admin_get_log(dev, NVME_LOG_SMART_HEALTH, log, sizeof(log), &p->cause)))
 		return err;
-	if (get_le64(log + NVME_SMART_POWER_ON_HOURS + 8)) {
+	if (!nvme_health_power_on_hours(log, &p->hours)) {
 		snprintf(p->cause.why, sizeof(p->cause.why), "the controller counts more power-on hours than 64 bits hold");
 		return EIO;
 	}
-	p->hours = get_le64(log + NVME_SMART_POWER_ON_HOURS);
 	p->source = "SMART / Health log";
 	return 0;
 }
@@ -496,7 +496,7 @@ static int nvme_disk_power_on(struct device *dev, struct disk_power_on *p)
 /* --scan-repair: the SMART / Health log's Media and Data Integrity Errors (unrecovered data integrity errors). */
 static int nvme_disk_error_counts(struct device *dev, struct disk_error_counts *c)
 {
-	uint8_t log[512] = { 0 };
+	uint8_t log[NVME_HEALTH_BYTES] = { 0 };
 	int err;
 
 	c->cause.what = "NVMe Get Log Page (SMART / Health)";
@@ -504,8 +504,7 @@ static int nvme_disk_error_counts(struct device *dev, struct disk_error_counts *
 		return err;
 	c->c[0].key = "media_errors";
 	c->c[0].label = "media and data integrity errors";
-	/* Beyond 64 bits no disk counts: the highest 64-bit value stands for it. */
-	c->c[0].value = get_le64(log + NVME_SMART_MEDIA_ERRORS + 8) ? UINT64_MAX : get_le64(log + NVME_SMART_MEDIA_ERRORS);
+	c->c[0].value = nvme_health_media_errors(log);
 	c->n = 1;
 	c->source = "SMART / Health log";
 	return 0;

@@ -30,7 +30,9 @@ static void slot_text(char *dst, size_t size, const char *src, size_t n)
 	snprintf(dst, size, "%.*s", (int)len, src);
 }
 
-void nvme_firmware_slots(const struct nvme_id_ctrl *ctrl, const struct nvme_fw_slot_log *log, struct disk_firmware *fw)
+/* The slots from Identify Controller's FRMW and the Firmware Slot Information log (pure). */
+static void nvme_firmware_slots(const struct nvme_id_ctrl *ctrl, const struct nvme_fw_slot_log *log,
+				struct disk_firmware *fw)
 {
 	fw->slots = NVME_FRMW_SLOTS(ctrl->frmw);
 	fw->slot1_read_only = ctrl->frmw & NVME_FRMW_SLOT1_RO;

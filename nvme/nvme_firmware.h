@@ -11,7 +11,4 @@ int nvme_firmware_piece(struct device *dev, struct disk_firmware *fw, const uint
 enum firmware_commit nvme_firmware_commit(struct device *dev, const struct disk_firmware *fw, unsigned int slot, bool now,
 					  struct disk_cause *c);
 
-/* The slots from Identify Controller's FRMW and the Firmware Slot Information log (pure). */
-void nvme_firmware_slots(const struct nvme_id_ctrl *ctrl, const struct nvme_fw_slot_log *log, struct disk_firmware *fw);
-
 #endif

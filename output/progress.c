@@ -297,6 +297,35 @@ void poll_wait_end(void)
 	sigaction(SIGHUP, &saved_hup, NULL);
 }
 
+static sigset_t held_saved;
+static bool held;
+
+void poll_wait_hold(void)
+{
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+	sigset_t set;
+
+	if (held)
+		return;
+	sigemptyset(&set);
+	/* A signal that whoever started hdparm chose to ignore stays ignored: nothing to hold. */
+	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++) {
+		struct sigaction now;
+
+		if (sigaction(stops[i], NULL, &now) == 0 && now.sa_handler != SIG_IGN)
+			sigaddset(&set, stops[i]);
+	}
+	held = pthread_sigmask(SIG_BLOCK, &set, &held_saved) == 0;
+}
+
+void poll_wait_release(void)
+{
+	if (!held)
+		return;
+	held = false;
+	pthread_sigmask(SIG_SETMASK, &held_saved, NULL);
+}
+
 int poll_wait_report_interrupt(const char *option)
 {
 	return poll_wait_report_interrupt_of(option, "sanitize", "--sanitize-status");

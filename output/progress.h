@@ -90,6 +90,15 @@ void draw_sanitize_status(struct status_line *st, unsigned int progress, unsigne
 void poll_wait_begin(void);
 bool poll_wait_interrupted(void);
 void poll_wait_end(void);
+/*
+ * SIGINT, SIGTERM and SIGHUP (those not ignored) held from before a command
+ * that a wait follows is sent until that wait has begun, then let through
+ * (to the wait's handler): one that comes in between must end the wait, not
+ * kill hdparm with the command sent and its record unfinished.  Release
+ * without a hold does nothing.
+ */
+void poll_wait_hold(void);
+void poll_wait_release(void);
 /* After an interrupted wait: says the drive carries on (text and JSON "sanitize_wait"); returns EINTR. */
 int poll_wait_report_interrupt(const char *option);
 /* The same of what ("format": JSON "format_wait"), follow the option that shows where it stands. */

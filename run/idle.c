@@ -49,6 +49,7 @@ struct watched {
 	struct device dev;
 	char node[64];		/* the whole disk's node, where a partition or a volume was named */
 	char stat_dir[160];	/* the whole disk's sysfs folder: its "size" says it is still there */
+	char diskseq[24];	/* its "diskseq" when watched ("" where the kernel has none): another disk at the node has another */
 	dev_t devnum;		/* the whole disk: its line of /proc/diskstats */
 	unsigned long long ios;	/* reads, writes, discards and flushes completed */
 	unsigned long long now_ios;	/* ... as this look read them */
@@ -108,6 +109,21 @@ static bool read_ios(const struct watched *w, unsigned long long *ios)
 	       blocks > 0 && sysfs_read_line(w->stat_dir, "stat", line, sizeof(line)) == 0 && sysfs_parse_stat(line, ios);
 }
 
+/*
+ * The disk is the one watched: a loop device detached and attached again
+ * (by anyone: losetup -f takes the first free one) or a medium changed keeps
+ * its node, number and sysfs folder, and a size again; the kernel's
+ * sequence number of the disk (Linux 5.15) is another one.
+ */
+static bool same_disk(const struct watched *w)
+{
+	char now[sizeof(w->diskseq)];
+
+	if (!w->diskseq[0])
+		return true;
+	return sysfs_read_line(w->stat_dir, "diskseq", now, sizeof(now)) == 0 && strcmp(now, w->diskseq) == 0;
+}
+
 /* Open a disk to watch: a block device with counters and a standby command; else a line and false. */
 static bool watch(struct watched *w, const char *path, const struct run_flags *run)
 {
@@ -132,6 +148,8 @@ static bool watch(struct watched *w, const char *path, const struct run_flags *r
 	} else if (!w->dev.disk->standby_now || !w->dev.disk->power_state) {
 		complain(" --idle-spindown: %s has no standby command: not watched\n", path);
 	} else {
+		if (sysfs_read_line(w->stat_dir, "diskseq", w->diskseq, sizeof(w->diskseq)) != 0)
+			w->diskseq[0] = '\0';
 		w->last_io = now_s();
 		close(w->dev.fd);
 		w->dev.fd = -1;
@@ -262,7 +280,7 @@ static bool look(struct watched *w)
 	unsigned long long ios;
 	char text[256];
 
-	if (!w->listed)
+	if (!w->listed || !same_disk(w))
 		return gone(w);
 	if (w->now_ios != w->ios) {
 		w->ios = w->now_ios;

@@ -481,8 +481,8 @@ static int follow(struct member *m, int n, const struct run_flags *run, bool go_
 		return 0;
 	pfd = calloc((size_t)n * 3, sizeof(*pfd));
 
-	screen_begin(&sc, run);
-	draw(&sc, m, n);
+	together_screen_begin(&sc, run);
+	together_draw(&sc, m, n);
 	for (;;) {
 		int k = 0, waiting = 0, wait_ms = 1000;
 		bool changed = false;
@@ -507,15 +507,15 @@ static int follow(struct member *m, int n, const struct run_flags *run, bool go_
 		if (!k || !pfd)
 			break;
 		if (changed)
-			draw(&sc, m, n);
+			together_draw(&sc, m, n);
 		if (end_by && (end_by - monotonic_seconds()) * 1000 < wait_ms)
 			wait_ms = (int)((end_by - monotonic_seconds()) * 1000) + 1;
 		if (poll(pfd, (nfds_t)k, wait_ms) <= 0)
 			continue;
 		if (take_ready(m, n, pfd, k))
-			draw(&sc, m, n);
+			together_draw(&sc, m, n);
 	}
-	wipe(&sc);
+	together_wipe(&sc);
 	free(pfd);
 	return forwarded;
 }

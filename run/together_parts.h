@@ -93,9 +93,9 @@ struct screen {
 	unsigned int width;
 };
 
-void screen_begin(struct screen *sc, const struct run_flags *run);
-void draw(struct screen *sc, const struct member *m, int n);
-void wipe(struct screen *sc);
+void together_screen_begin(struct screen *sc, const struct run_flags *run);
+void together_draw(struct screen *sc, const struct member *m, int n);
+void together_wipe(struct screen *sc);
 
 /* ---- a surface scan of many disks: one status line for all (together_scan.c) ---- */
 

@@ -29,7 +29,7 @@ static const char *stage_text(const struct member *m)
 	return m->status[0] && (m->stage < DIED || m->stage == RUNNING) ? m->status : text[m->stage];
 }
 
-void draw(struct screen *sc, const struct member *m, int n)
+void together_draw(struct screen *sc, const struct member *m, int n)
 {
 	/* A surface scan of many disks: one line for all (hdparm.8 says so). */
 	bool one_line = n > 0 && m[0].words->reads_only;
@@ -60,7 +60,7 @@ void draw(struct screen *sc, const struct member *m, int n)
 	sc->lines = lines;
 }
 
-void wipe(struct screen *sc)
+void together_wipe(struct screen *sc)
 {
 	char line[32];
 
@@ -71,7 +71,7 @@ void wipe(struct screen *sc)
 	sc->lines = 0;
 }
 
-void screen_begin(struct screen *sc, const struct run_flags *run)
+void together_screen_begin(struct screen *sc, const struct run_flags *run)
 {
 	struct winsize ws;
 

@@ -319,6 +319,15 @@ bool scsi_decode_grown_defects(const uint8_t *hdr, size_t got, uint64_t *count)
 	return true;
 }
 
+int scsi_verify_outcome(const struct sense *s)
+{
+	if (s->valid && s->key == SENSE_MEDIUM_ERROR)
+		return ENODATA;
+	if (s->valid && s->key == SENSE_ILLEGAL_REQUEST && (s->asc == ASC_INVALID_OPCODE || s->asc == ASC_INVALID_FIELD_IN_CDB))
+		return EOPNOTSUPP;
+	return EREMOTEIO;
+}
+
 bool scsi_decode_power_on_minutes(const uint8_t *buf, size_t got, uint32_t *minutes)
 {
 	const uint8_t *p;

@@ -151,6 +151,15 @@ bool scsi_decode_uncorrected_errors(const uint8_t *buf, size_t got, uint64_t *er
 bool scsi_decode_grown_defects(const uint8_t *hdr, size_t got, uint64_t *count);
 
 /*
+ * --scan-verify: a VERIFY (16) that ended CHECK CONDITION (EIO), sorted by
+ * its sense (s->valid false: none came): ENODATA a medium error (sense key
+ * MEDIUM ERROR), EOPNOTSUPP a command the disk or its bridge has not
+ * (ILLEGAL REQUEST, invalid operation code or field in CDB), EREMOTEIO any
+ * other end: not the medium's, and not a missing command.
+ */
+int scsi_verify_outcome(const struct sense *s);
+
+/*
  * The Supported Block Lengths and Protection Types page (B4h): 8 bytes a
  * length, its LOGICAL BLOCK LENGTH (bytes 0-3) and T3PS..T0PS (byte 5
  * bits 3:0), the protection types it may be formatted with.

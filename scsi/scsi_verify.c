@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "scsi.h"
+#include "scsi_pages.h"
 #include "scsi_verify.h"
 
 int scsi_media_verify(struct device *dev, uint64_t lba, uint32_t sectors, struct disk_cause *c)
@@ -21,12 +22,9 @@ int scsi_media_verify(struct device *dev, uint64_t lba, uint32_t sectors, struct
 	snprintf(c->why, sizeof(c->why), "%s", res.cause);
 	if (err != EIO)
 		return err;
-	if (res.sense.valid && res.sense.key == SENSE_MEDIUM_ERROR)
-		return ENODATA;
-	if (scsi_refused(err, &res)) {
+	err = scsi_verify_outcome(&res.sense);
+	if (err == EOPNOTSUPP)
 		snprintf(c->why, sizeof(c->why), "has no VERIFY(16) command (%s refused it: %s)",
 			 dev->usb_driver ? "its bridge" : "the disk", res.cause);
-		return EOPNOTSUPP;
-	}
-	return EREMOTEIO;
+	return err;
 }

@@ -90,9 +90,6 @@ const struct tcg_descriptor *tcg_cut_descriptor(const struct tcg_level0 *l0);
 bool tcg_field_value(const uint8_t *buf, const struct tcg_level0 *l0, const struct tcg_descriptor *d,
 		     const struct tcg_field *f, uint64_t *value);
 
-/* The first descriptor of code, or NULL. */
-const struct tcg_descriptor *tcg_find(const struct tcg_level0 *l0, uint16_t code);
-
 /* The Locking feature's state, where the drive reports one. */
 struct tcg_locking {
 	bool present;

@@ -145,7 +145,8 @@ const struct tcg_descriptor *tcg_cut_descriptor(const struct tcg_level0 *l0)
 	return NULL;
 }
 
-const struct tcg_descriptor *tcg_find(const struct tcg_level0 *l0, uint16_t code)
+/* The first descriptor of code, or NULL. */
+static const struct tcg_descriptor *tcg_find(const struct tcg_level0 *l0, uint16_t code)
 {
 	for (unsigned int i = 0; i < l0->n; i++)
 		if (l0->d[i].code == code)

@@ -27,9 +27,9 @@ for _ in $(seq 18); do cat "$out/rec-pattern.img" "$out/rec-pattern.img" > "$out
 head -c 1048576 /dev/zero > "$out/rec-mid.img"
 printf 'left behind' | dd of="$out/rec-mid.img" bs=512 seek=1000 conv=notrunc status=none
 
-# run ENV... -- ARGS...: hdparm on the double's namespace 259:0; rc, $out/rec.out, $out/rec.err
+# run ENV... -- ARGS...: hdparm on the double's namespace 259:900000; rc, $out/rec.out, $out/rec.err
 run() {
-	run_on_double rec SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 \
+	run_on_double rec SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:900000 \
 		SHIM_DISK_IMAGE="$out/rec-before.img" "$@" /dev/null
 }
 
@@ -119,7 +119,7 @@ check "-: the record on standard output, after the text" "$out/rec-stdout.json" 
 crafted=$top/tests/identify/pages/crafted-security-big.hex
 head -c 1048576 /dev/zero > "$out/rec-zeros.img"
 rm -f "$out/rec-ata.json"
-env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_LBA=0x40000fff \
+env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:900000 SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_LBA=0x40000fff \
 	SHIM_DISK_IMAGE_AFTER="$out/rec-zeros.img" "${preload[@]}" "$asan" "$H" --security-erase pw --erase-verify full \
 	--erase-record "$out/rec-ata.json" /dev/null > "$out/rec.out" 2> "$out/rec.err"
 rc=$?
@@ -196,7 +196,7 @@ done
 truncate -s 0 "$out/rec-big.img"
 truncate -s 2G "$out/rec-big.img"
 script -qec "env SHIM_NVME=$ctrl,$top/tests/nvme/qemu-ns.hex SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:1 \
-	SHIM_BLOCK_DEV=259:0 SHIM_DISK_IMAGE=$out/rec-before.img SHIM_DISK_IMAGE_AFTER=$out/rec-big.img ${preload[*]} $asan \
+	SHIM_BLOCK_DEV=259:900000 SHIM_DISK_IMAGE=$out/rec-before.img SHIM_DISK_IMAGE_AFTER=$out/rec-big.img ${preload[*]} $asan \
 	$H $yes --sanitize-block-erase --sanitize-wait --erase-verify full /dev/null" /dev/null > "$out/rec.tty" < /dev/null
 rc=$?
 if [ "$rc" = 0 ] && grep -Eq 'verify: [0-9]+% of 2\.1 GB read, [0-9]+ MB/s, [0-9]+:[0-9]{2} left' "$out/rec.tty" &&
@@ -210,7 +210,7 @@ fi
 # (a 4 TiB sparse image: a read-back of many minutes, however fast the machine).
 rm -f "$out/rec-int.json"
 truncate -s 4T "$out/rec-big.img"
-env --default-signal=INT,QUIT SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:1 SHIM_BLOCK_DEV=259:0 \
+env --default-signal=INT,QUIT SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:1 SHIM_BLOCK_DEV=259:900000 \
 	SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_DISK_IMAGE_AFTER="$out/rec-big.img" "${preload[@]}" "$asan" \
 	"$H" $yes --sanitize-block-erase --sanitize-wait --erase-verify full --erase-record "$out/rec-int.json" \
 	/dev/null > "$out/rec.out" 2> "$out/rec.err" &
@@ -239,7 +239,7 @@ rm -f "$out/rec-big.img"
 # a sanitizer build runs without it here.)
 if command -v strace > /dev/null; then
 	rm -f "$out/rec-sys.json" "$out/rec.strace"
-	env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:1 SHIM_BLOCK_DEV=259:0 \
+	env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:1 SHIM_BLOCK_DEV=259:900000 \
 		SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_DISK_IMAGE_AFTER="$out/rec-pattern.img" "${preload[@]}" \
 		"$asan:detect_leaks=0" strace -f -qq -e trace=openat,fsync,rename,renameat,renameat2,close -o "$out/rec.strace" \
 		"$H" $yes --sanitize-block-erase --sanitize-wait --erase-record "$out/rec-sys.json" /dev/null > /dev/null 2>&1
@@ -340,7 +340,7 @@ else
 	rm -f "$fs/fill"
 	# Filled while the drive erases (three polls of a second): the record is still written, whole.
 	run_bg() {
-		env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 \
+		env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:900000 \
 			SHIM_NVME_SANITIZE=1000:2,8000:2,c000:2,0:1 SHIM_DISK_IMAGE="$out/rec-before.img" \
 			SHIM_DISK_IMAGE_AFTER="$out/rec-pattern.img" "${preload[@]}" "$asan" "$H" $yes --sanitize-block-erase \
 			--sanitize-wait --erase-record "$fs/" /dev/null > "$out/rec.out" 2> "$out/rec.err" &
@@ -357,12 +357,15 @@ else
 	else
 		bad "filled during the erase: the record written over its reserved room, whole (exit $rc; $(ls "$fs"))"
 	fi
-	# Full, and the reserved file gone too: the whole record on stderr, and the exit says so.
-	rm -f "$fs"/*
-	run_bg
-	until_true 10 reserved "$fs"
+	# Full, and the reserved file gone too: the whole record on stderr, and the exit says so.  The
+	# double holds the Sanitize (sent: the record says so) until the file is gone and the room taken:
+	# taken before, the record could not say "sent", and the erase would rightly not go out.
+	rm -f "$fs"/* "$out/rec-gate" "$out/rec.log"
+	SHIM_NVME_DELAY=84 SHIM_DELAY_MS="until:$out/rec-gate" SHIM_LOG="$out/rec.log" run_bg
+	until_true 30 grep -qs '^nvme-admin: 84 ' "$out/rec.log" || bad "nowhere to write it: the Sanitize held (not sent)"
 	rm -f "$fs"/erase-*.json
 	dd if=/dev/zero of="$fs/fill" bs=1k 2> /dev/null
+	touch "$out/rec-gate"
 	wait_within 120 "$pid"
 	sed -n '/^{$/,/^}$/p' "$out/rec.err" > "$out/rec-stderr.json"
 	if [ "$rc" != 0 ] && grep -q -- "--erase-record: $fs/erase-NVME0001-.*\.json could not be written: No space left on device; the record follows on stderr" "$out/rec.err"; then
@@ -379,7 +382,7 @@ fi
 # hdparm exits 128 + the signal, its record says interrupted, sent, with that exit status.
 for sig in TERM HUP; do
 	rm -f "$out/rec-ata-$sig.json" "$out/rec.log"
-	env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_DELAY_MS=5000 \
+	env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:900000 SHIM_DISK_IMAGE="$out/rec-before.img" SHIM_DELAY_MS=5000 \
 		SHIM_DELAY_CMD=f4 SHIM_LOG="$out/rec.log" "${preload[@]}" "$asan" "$H" --security-erase pw \
 		--erase-record "$out/rec-ata-$sig.json" /dev/null > "$out/rec.out" 2> "$out/rec.err" &
 	pid=$!
@@ -395,7 +398,7 @@ done
 # object says it was interrupted, that the drive goes on, the signal, erase_outcome interrupted, the
 # line said naming the disk; exit 128 + the signal (--set-sector-size: its sector_format object
 # says so).  The command (ATA F4h; NVMe Format NVM, admin opcode 80h, on a namespace numbered
-# 259:4000, which no host has) is held until the test opens the gate.
+# 259:904000, which no host has) is held until the test opens the gate.
 for c in "security_erase:f4:hdparm -I /dev/null" "format_erase:80:the format of /dev/null goes on" \
 	"sector_format:80:the format of /dev/null goes on"; do
 	IFS=: read -r key op said <<< "$c"
@@ -403,10 +406,10 @@ for c in "security_erase:f4:hdparm -I /dev/null" "format_erase:80:the format of 
 	if [ "$key" = security_erase ]; then
 		args=(SHIM_IDENTIFY="$crafted" SHIM_DELAY_CMD=f4 "${preload[@]}" "$asan" "$H" --json --security-erase pw)
 	elif [ "$key" = format_erase ]; then
-		args=(SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_BLOCK_DEV=259:4000 SHIM_NVME_DELAY=80 "${preload[@]}"
+		args=(SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_BLOCK_DEV=259:904000 SHIM_NVME_DELAY=80 "${preload[@]}"
 			"$asan" "$H" --json $yes --format-erase user)
 	else
-		args=(SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_BLOCK_DEV=259:4000 SHIM_NVME_DELAY=80 "${preload[@]}"
+		args=(SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_BLOCK_DEV=259:904000 SHIM_NVME_DELAY=80 "${preload[@]}"
 			"$asan" "$H" --json --please-destroy-my-drive --set-sector-size 4096)
 	fi
 	env --default-signal=INT,QUIT SHIM_DELAY_MS="until:$out/rec-gate" SHIM_LOG="$out/rec.log" "${args[@]}" /dev/null \
@@ -437,16 +440,21 @@ done
 
 # A sanitize that never ends (SSTAT 2: in progress), waited for: SIGKILL leaves the record made
 # before the erase went out (outcome unknown, sent, no exit status) and no temporary file;
-# SIGTERM ends the wait, and the record is whole.
-for sig in KILL TERM; do
-	rm -f "$out/rec-$sig.json"*
+# SIGTERM ends the wait, and the record is whole: sent during the wait (the double holds its first
+# poll, Get Log Page 02h), and as the Sanitize (84h) goes out, before the wait has begun (the
+# signal is held until it has: it once killed hdparm there, exit 143, the record left unknown).
+for hold in KILL:84 TERM:84 TERM:02; do
+	sig=${hold%:*} opcode=${hold#*:}
+	rm -f "$out/rec-$sig.json"* "$out/rec-gate" "$out/rec-wait.log"
 	env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:2 \
-		SHIM_BLOCK_DEV=259:0 SHIM_DISK_IMAGE="$out/rec-before.img" "${preload[@]}" "$asan" \
+		SHIM_NVME_DELAY="$opcode" SHIM_DELAY_MS="until:$out/rec-gate" SHIM_LOG="$out/rec-wait.log" \
+		SHIM_BLOCK_DEV=259:900000 SHIM_DISK_IMAGE="$out/rec-before.img" "${preload[@]}" "$asan" \
 		"$H" $yes --sanitize-block-erase --sanitize-wait --erase-record "$out/rec-$sig.json" /dev/null \
 		> /dev/null 2>&1 &
 	pid=$!
-	until_true 10 grep -qs '"outcome": "unknown"' "$out/rec-$sig.json"
+	until_true 30 grep -qs "^nvme-admin: $opcode " "$out/rec-wait.log" || bad "SIG$sig: the double held command ${opcode}h"
 	kill -s "$sig" "$pid"
+	touch "$out/rec-gate"
 	{ wait "$pid"; } 2> /dev/null
 	rc=$?
 	if [ "$sig" = KILL ]; then
@@ -457,6 +465,9 @@ for sig in KILL TERM; do
 		else
 			bad "killed during the erase: one record, no temporary file ($(ls "$out/rec-$sig.json"*))"
 		fi
+	elif [ "$opcode" = 84 ]; then
+		check "SIGTERM as the Sanitize goes out, before the wait: the wait ends at once, a whole record, wait_interrupted" \
+			"$out/rec-$sig.json" "rc == 4 and r['outcome'] == 'wait_interrupted' and r['erase']['sent']"
 	else
 		check "SIGTERM during the wait: a whole record, wait_interrupted" "$out/rec-$sig.json" \
 			"rc == 4 and r['outcome'] == 'wait_interrupted' and r['erase']['sent']"
@@ -508,7 +519,7 @@ fi
 # The FIFO has a reader: hdparm must not even open it (opening a device node acts, and a FIFO's
 # reader is woken).  The reader holds it open; POLLHUP afterwards says a writer came and went.
 rm -f "$out/rec-swap.json"* "$out/rec-swap-ready" "$out/rec-swap-done"
-env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:2 SHIM_BLOCK_DEV=259:0 \
+env SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_SANITIZE=0:2 SHIM_BLOCK_DEV=259:900000 \
 	SHIM_DISK_IMAGE="$out/rec-before.img" "${preload[@]}" "$asan" "$H" $yes --sanitize-block-erase --sanitize-wait \
 	--erase-record "$out/rec-swap.json" /dev/null > "$out/rec.out" 2> "$out/rec.err" &
 pid=$!
@@ -552,7 +563,7 @@ if [ "$(id -u)" != 0 ] || ! mount -t tmpfs -o size=1m tmpfs "$fs" 2> /dev/null; 
 else
 	rm -f "$out/rec-gate" "$out/rec.log"
 	env SHIM_IDENTIFY="$top/tests/identify/pages/qemu-ahci-hdd.hex" SHIM_TCG="$top/tests/tcg/crucial-mx500.txt" \
-		SHIM_TCG_PSID=ABCDEFGHIJKLMNOPQRSTUVWXYZ012345 SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE="$out/rec-before.img" \
+		SHIM_TCG_PSID=ABCDEFGHIJKLMNOPQRSTUVWXYZ012345 SHIM_BLOCK_DEV=8:900000 SHIM_DISK_IMAGE="$out/rec-before.img" \
 		SHIM_DELAY_CMD=5c SHIM_DELAY_MS="until:$out/rec-gate" SHIM_LOG="$out/rec.log" "${preload[@]}" "$asan" "$H" $yes \
 		--tcg-psid-revert ABCDEFGHIJKLMNOPQRSTUVWXYZ012345 --erase-record "$fs/rec.json" /dev/null \
 		> "$out/rec.out" 2> "$out/rec.err" &

@@ -29,7 +29,7 @@ slow=1000:2,8000:2,c000:2,0:1
 
 # nvme ENV... -- ARGS...: hdparm on the double's NVMe disks; rc, seconds taken, $out/tog.{out,err,log}
 nvme() {
-	run_on_double tog SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 \
+	run_on_double tog SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:900000 \
 		SHIM_DISK_IMAGE="$out/tog-before.img" SHIM_DISK_IMAGE_AFTER="$out/tog-zeros.img" SHIM_LOG_DEVICE=1 "$@"
 }
 
@@ -118,7 +118,7 @@ result $? "--json: each disk's outcome in its own object, in the order given"
 rm -rf "$out/tog-records"
 mkdir -p "$out/tog-records"
 rm -f "$out/tog.log"
-env --default-signal=INT,QUIT SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 SHIM_NVME_SANITIZE=1000:2 \
+env --default-signal=INT,QUIT SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:900000 SHIM_NVME_SANITIZE=1000:2 \
 	SHIM_DISK_IMAGE="$out/tog-before.img" SHIM_LOG="$out/tog.log" SHIM_LOG_DEVICE=1 "${preload[@]}" "$asan" "$H" $yes \
 	--sanitize-block-erase --sanitize-wait --erase-record "$out/tog-records/" "${disks[@]}" > "$out/tog.out" 2> "$out/tog.err" &
 pid=$!
@@ -139,7 +139,7 @@ result $? "SIGINT to hdparm: each disk's wait ends, three whole records say so, 
 # after another's end (nothing timed, so a busy machine cannot upset it).
 crafted=$top/tests/identify/pages/crafted-security-big.hex
 rm -f "$out/tog.log" "$out/tog-gate"
-env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_DELAY_MS="until:$out/tog-gate" SHIM_DELAY_CMD=f4 SHIM_LOG="$out/tog.log" \
+env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:900000 SHIM_DELAY_MS="until:$out/tog-gate" SHIM_DELAY_CMD=f4 SHIM_LOG="$out/tog.log" \
 	SHIM_LOG_DEVICE=1 "${preload[@]}" "$asan" "$H" --security-erase pw "${disks[@]}" > "$out/tog.out" 2> "$out/tog.err" &
 pid=$!
 erases() { awk '$2 == "cdb:" && $3 == "85" && $17 == "f4" { print $1 }' "$out/tog.log" 2> /dev/null | sort | tr '\n' ' '; }
@@ -153,7 +153,7 @@ result $? "three ATA security erases: all three sent while each was held (sent w
 
 # On a terminal: one status line per disk, redrawn in place (the cursor goes up three lines), and
 # wiped at the end; the output after it.
-script -qec "env SHIM_NVME=$ctrl,$top/tests/nvme/qemu-ns.hex SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:0 \
+script -qec "env SHIM_NVME=$ctrl,$top/tests/nvme/qemu-ns.hex SHIM_NVME_SANICAP=7 SHIM_BLOCK_DEV=259:900000 \
 	SHIM_DISK_IMAGE=$out/tog-before.img SHIM_DISK_IMAGE_AFTER=$out/tog-zeros.img SHIM_NVME_SANITIZE=$slow ${preload[*]} $asan $H $yes --sanitize-block-erase --sanitize-wait ${disks[*]}" \
 	/dev/null > "$out/tog.tty" < /dev/null
 rc=$?
@@ -173,7 +173,7 @@ ata_bg() {
 	rm -f "$out/tog.log"
 	rm -rf "$out/tog-records"
 	mkdir -p "$out/tog-records"
-	env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/tog.log" SHIM_LOG_DEVICE=1 "$@" "${preload[@]}" \
+	env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:900000 SHIM_LOG="$out/tog.log" SHIM_LOG_DEVICE=1 "$@" "${preload[@]}" \
 		"$asan" "$H" "${json[@]}" --security-erase pw --erase-record "$out/tog-records/" "${disks[@]}" \
 		> "$out/tog.out" 2> "$out/tog.err" &
 	pid=$!
@@ -219,7 +219,7 @@ result $? "a disk's process killed during its erase: said, its record says unkno
 fold=$out/tog-rec$'\n'ords
 rm -rf "$fold" "$out/tog-gate" "$out/tog.log"
 mkdir -p "$fold"
-env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/tog.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_CMD=f4@/dev/full \
+env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:900000 SHIM_LOG="$out/tog.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_CMD=f4@/dev/full \
 	SHIM_DELAY_MS="until:$out/tog-gate" "${preload[@]}" "$asan" "$H" --security-erase pw --erase-record "$fold/" \
 	"${disks[@]}" > "$out/tog.out" 2> "$out/tog.err" &
 pid=$!
@@ -240,7 +240,7 @@ rm -rf "$fold" "$out/tog-gate"
 # interrupted, with the line naming it; exit 130.  Their SECURITY ERASE UNITs are held until the
 # test opens the gate.
 rm -f "$out/tog-gate" "$out/tog.log"
-env --default-signal=INT,QUIT SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/tog.log" SHIM_LOG_DEVICE=1 \
+env --default-signal=INT,QUIT SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:900000 SHIM_LOG="$out/tog.log" SHIM_LOG_DEVICE=1 \
 	SHIM_DELAY_CMD=f4 SHIM_DELAY_MS="until:$out/tog-gate" "${preload[@]}" "$asan" "$H" --json --security-erase pw \
 	"${disks[@]}" > "$out/tog.out" 2> "$out/tog.err" &
 pid=$!
@@ -282,7 +282,7 @@ json=()
 if command -v strace > /dev/null; then
 	# No record: its writes would come first.  After the gate a disk's process writes "J LEN", then the body.
 	rm -f "$out/tog.log"
-	env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:0 SHIM_DELAY_MS=4000 SHIM_DELAY_CMD=ec@/dev/zero "${preload[@]}" \
+	env SHIM_IDENTIFY="$crafted" SHIM_BLOCK_DEV=8:900000 SHIM_DELAY_MS=4000 SHIM_DELAY_CMD=ec@/dev/zero "${preload[@]}" \
 		"$asan:detect_leaks=0" "$H" --json --security-erase pw "${disks[@]}" > "$out/tog.out" 2> "$out/tog.err" &
 	pid=$!
 	until_true 10 at_gate

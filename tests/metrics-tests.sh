@@ -289,7 +289,7 @@ fi
 # awake disk's IDENTIFY gives, the kernel's size, and still only CHECK POWER MODE sent.
 awake=$(env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LBA=0 SHIM_LOGS="$out/metrics-logs" "${preload[@]}" "$asan" \
 	"$H" --metrics /dev/null 2> /dev/null | grep '^hdparm_disk_info')
-python3 - "$out/metrics-kern/sys/dev/block/8:0/device" "$awake" << 'EOF2'
+python3 - "$out/metrics-kern/sys/dev/block/8:900000/device" "$awake" << 'EOF2'
 import os, re, sys
 d, info = sys.argv[1], sys.argv[2]
 labels = dict(re.findall(r'(\w+)="([^"]*)"', info))
@@ -303,7 +303,7 @@ body = bytes([2, 1, 0, len(t10)]) + t10 + (bytes([1, 3, 0, len(naa)]) + naa if n
 open(d + '/vpd_pg83', 'wb').write(bytes([0, 0x83, len(body) >> 8, len(body) & 0xff]) + body)
 EOF2
 rm -f "$out/metrics-kern.log"
-env SHIM_IDENTIFY="$intel" SHIM_COUNT=0x00 SHIM_SYSFS="$out/metrics-kern" SHIM_BLOCK_DEV=8:0 SHIM_BLKSIZE=120034123776 \
+env SHIM_IDENTIFY="$intel" SHIM_COUNT=0x00 SHIM_SYSFS="$out/metrics-kern" SHIM_BLOCK_DEV=8:900000 SHIM_BLKSIZE=120034123776 \
 	SHIM_LOG="$out/metrics-kern.log" "${preload[@]}" "$asan" "$H" --metrics /dev/null > "$out/metrics-kern.prom" 2> /dev/null
 asleep=$(grep '^hdparm_disk_info' "$out/metrics-kern.prom")
 strip_fw() { sed 's/,firmware="[^"]*"//'; }
@@ -428,17 +428,17 @@ rc=$?
 result $? "one name given twice, and two names of one label: one series, the others said (exit $rc)" ||
 	sed 's/^/  /' "$out/metrics-twice.err"
 
-# What is no disk (a regular file, a folder, a terminal, a partition: a fake /sys's 259:1, made a
+# What is no disk (a regular file, a folder, a terminal, a partition: a fake /sys's 259:900001, made a
 # block device by the double): one line on stderr, exit 22 (EINVAL), nothing on stdout and nothing
 # sent, to it or to the disk named with it.
 : > "$out/metrics-regular"
-mkdir -p "$out/metrics-part/sys/dev/block/259:1"
-echo 1 > "$out/metrics-part/sys/dev/block/259:1/partition"
+mkdir -p "$out/metrics-part/sys/dev/block/259:900001"
+echo 1 > "$out/metrics-part/sys/dev/block/259:900001/partition"
 for what in "regular file:$out/metrics-regular" "folder:$out" "terminal:TTY" "partition:/dev/null"; do
 	kind=${what%%:*} path=${what#*:}
 	rm -f "$out/metrics-none.log"
 	e=(SHIM_COUNT=0xff SHIM_LOG="$out/metrics-none.log")
-	[ "$kind" = partition ] && e+=(SHIM_SYSFS="$out/metrics-part" SHIM_BLOCK_DEV=259:1)
+	[ "$kind" = partition ] && e+=(SHIM_SYSFS="$out/metrics-part" SHIM_BLOCK_DEV=259:900001)
 	python3 - "$out/metrics-none" "$path" env "${e[@]}" "${preload[@]}" "$asan" "$H" --metrics /dev/zero << 'EOF2'
 import os, pty, subprocess, sys
 outbase, path, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]

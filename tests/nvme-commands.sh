@@ -34,16 +34,16 @@ cp "$out/nvme-zeros.img" "$out/nvme-mid.img"
 printf 'left behind' | dd of="$out/nvme-mid.img" bs=512 seek=1000 conv=notrunc status=none
 cp "$out/nvme-random2.img" "$out/nvme-crypto-one.img"
 dd if="$out/nvme-random.img" of="$out/nvme-crypto-one.img" bs=512 skip=32 seek=32 count=1 conv=notrunc status=none
-# Fake sysfs: namespace 259:0 of controller nvme0, whose APST latency limit is 20000 us, 10000 us or "any".
+# Fake sysfs: namespace 259:900000 of controller nvme0, whose APST latency limit is 20000 us, 10000 us or "any".
 for limit in 20000 10000 any; do
 	sys="$out/sysfs-latency-$limit/sys"
 	rm -rf "$out/sysfs-latency-$limit"
-	mkdir -p "$sys/dev/block/259:0" "$sys/class/nvme/nvme0/power"
-	ln -s ../../../class/nvme/nvme0 "$sys/dev/block/259:0/device"
+	mkdir -p "$sys/dev/block/259:900000" "$sys/class/nvme/nvme0/power"
+	ln -s ../../../class/nvme/nvme0 "$sys/dev/block/259:900000/device"
 	echo "$limit" > "$sys/class/nvme/nvme0/power/pm_qos_latency_tolerance_us"
 done
-# Fake sysfs of a subsystem (nvme-subsys0) whose controller nvme0 has namespaces 1 (259:0, the double's
-# /dev/null) and 2 (259:1, no node here), linked as the kernel links them.
+# Fake sysfs of a subsystem (nvme-subsys0) whose controller nvme0 has namespaces 1 (259:900000, the double's
+# /dev/null) and 2 (259:900001, no node here), linked as the kernel links them.
 sys="$out/sysfs-two-ns/sys"
 rm -rf "$out/sysfs-two-ns"
 mkdir -p "$sys/dev/block" "$sys/class/block" "$sys/class/nvme/nvme0" "$sys/class/nvme-subsystem/nvme-subsys0"
@@ -54,10 +54,10 @@ for n in 1 2; do
 	mkdir -p "$ns"
 	ln -s ../../../block "$ns/subsystem"
 	ln -s ../../nvme0 "$ns/device"
-	echo "259:$((n - 1))" > "$ns/dev"
+	echo "259:$((900000 + n - 1))" > "$ns/dev"
 	echo "$n" > "$ns/nsid"
 	echo "DEVNAME=nvme0n$n" > "$ns/uevent"
-	ln -s "../../class/nvme/nvme0/nvme0n$n" "$sys/dev/block/259:$((n - 1))"
+	ln -s "../../class/nvme/nvme0/nvme0n$n" "$sys/dev/block/259:$((900000 + n - 1))"
 done
 
 # run ENV... -- ARGS...: hdparm on the double's NVMe controller (QEMU's Identify pages); output in $out/nvme-cmd.*
@@ -75,7 +75,7 @@ case_prefix=nvme case_files="$out/nvme-cmd"
 run_cases "$top/tests/nvme-commands.txt" nvme
 
 # --json: the erase and its sample in the device's object.
-run SHIM_NVME_SANICAP=3 SHIM_BLOCK_DEV=259:0 SHIM_DISK_IMAGE="$out/nvme-zeros.img" -- \
+run SHIM_NVME_SANICAP=3 SHIM_BLOCK_DEV=259:900000 SHIM_DISK_IMAGE="$out/nvme-zeros.img" -- \
 	--json --yes-i-know-what-i-am-doing --format-erase user
 if [ "$rc" = 0 ] && python3 - "$out/nvme-cmd.out" <<'PY'
 import json, sys

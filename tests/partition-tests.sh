@@ -177,4 +177,36 @@ if grep -q ' b4 00$' "$out/part.log" && ! grep -q 'in use' "$out/part.err"; then
 else
 	bad "--sanitize-block-erase on an unheld disk: SANITIZE sent" "exit $rc" "$(head -3 "$out/part.err")" "sent: $(tr '\n' ';' < "$out/part.log")"
 fi
+# The double's disks have numbers no host holds (tests/tools/sgio-shim.c): a host whose sysfs has
+# one of them, here a partition made up in a mount namespace, does not answer for the double's disk
+# (a host's 259:0, an NVMe namespace or a loop partition, did).  A number a host may hold ends the run.
+host_has_double_number() { # MAJ:MIN ARGS...: hdparm on the double's 8:900000, the host's MAJ:MIN a partition
+	local num=$1
+	shift
+	rm -f "$out/part.log"
+	# shellcheck disable=SC2016
+	unshare -m sh -c 'mount -t tmpfs none /sys/dev/block && mkdir "/sys/dev/block/$1" &&
+		echo 1 > "/sys/dev/block/$1/partition" && echo 2048 > "/sys/dev/block/$1/start" && shift && exec "$@"' \
+		sh "$num" env SHIM_LOG="$out/part.log" SHIM_IDENTIFY="$page" SHIM_BLOCK_DEV=8:900000 LD_PRELOAD="$shim" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$H" "$@" > "$out/part.out" 2> "$out/part.err"
+	rc=$?
+	touch "$out/part.log"
+}
+host_has_double_number 8:900000 --read-sector 100 /dev/null
+if [ "$rc" = 0 ] && grep -q '^cdb: 85 08 0e 00 00 00 01 00 64 00 00 00 00 40 20 00$' "$out/part.log"; then
+	ok "the host's sysfs holds the double's number 8:900000 as a partition: the double's disk is still whole"
+else
+	bad "the host's sysfs holds the double's number 8:900000 as a partition: the double's disk is still whole" \
+		"exit $rc" "stderr: $(head -3 "$out/part.err")" "sent: $(tr '\n' ';' < "$out/part.log")"
+fi
+rm -f "$out/part.log"
+env SHIM_LOG="$out/part.log" SHIM_IDENTIFY="$page" SHIM_BLOCK_DEV=259:900000 LD_PRELOAD="$shim" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$H" --read-sector 100 /dev/null \
+	> "$out/part.out" 2> "$out/part.err"
+rc=$?
+if [ "$rc" = 121 ] && grep -q 'SHIM_BLOCK_DEV=259:900000 is a number a host may hold' "$out/part.err" && ! [ -s "$out/part.log" ]; then
+	ok "the double given 259:0, a number a host may hold: the run ends, nothing sent"
+else
+	bad "the double given 259:0, a number a host may hold: the run ends, nothing sent" "exit $rc" "stderr: $(head -3 "$out/part.err")"
+fi
 echo "end of suite"

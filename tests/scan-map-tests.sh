@@ -250,20 +250,33 @@ whole_range() {
 		"$(jget "$out/again$1.out" 'sum(512 <= r["first_lba"] <= 768 and 1791 <= r["last_lba"] <= 2047 and r["worst_ms"] >= 150 for r in s["slow_regions"])')" \
 		"1"
 }
-# One disk for the three signals (it keeps no state: each run begins a map of its own).
-mkdir -p "$out/fs"
-# shellcheck disable=SC2046 # slows' words
-disk_up "$out/fs" 4 "${bads[@]}" $(slows 30) 2> "$out/fs.err" || bad "the faulty disk comes up (signals)" "$(cat "$out/fs.err")"
-for sig in INT TERM HUP; do
-	[ -n "$FAULTY_DEV" ] || break
-	rm -f "$out/$sig.map"
-	: > "$FAULTY_LOG"
-	env --default-signal=INT,QUIT "$H" --json --surface-scan --scan-map "$out/$sig.map" "$FAULTY_DEV" > "$out/first$sig.out" 2> "$out/first$sig.err" &
+# Each signal is sent while the disk holds a chosen read (faulty-disk.py --hold-read; no timing),
+# past the slow region: SIGINT in block 15's sector search (the search's read of LBA 3950, before
+# its bad 4000), SIGTERM in block 10's read, SIGHUP in block 31's search (8000, before 8191).  The
+# block in a search is neither counted nor mapped: the scan stopped before it, as the map says.
+# (Each disk holds one read once: the run again, and the --scan-errors-max case after, pass it.)
+for hold in INT:3950+1:3840 TERM:2560+256:2816 HUP:8000+1:7936; do
+	IFS=: read -r sig held stop <<< "$hold"
+	mkdir -p "$out/fs$sig"
+	rm -f "$out/$sig.map" "$out/fs$sig/go"
+	# shellcheck disable=SC2046 # slows' words
+	if ! disk_up "$out/fs$sig" 4 "${bads[@]}" $(slows 30) --hold-read "$held:$out/fs$sig/go" 2> "$out/fs.err"; then
+		bad "the faulty disk comes up (SIG$sig)" "$(cat "$out/fs.err")"
+		continue
+	fi
+	# A child started to receive a signal takes the default actions (a background job ignores SIGINT).
+	env --default-signal=INT,QUIT "$H" --json --surface-scan --scan-map "$out/$sig.map" "$FAULTY_DEV" \
+		> "$out/first$sig.out" 2> "$out/first$sig.err" &
 	pid=$!
-	# The block at 2560 (block 10) asked: past the slow region, before block 15.
-	until_true 30 grep -q '^read [0-9]* [0-9]* 2560 ' "$FAULTY_LOG" && kill -"$sig" "$pid"
+	if until_true 30 grep -q "^held ${held%+*} ${held#*+}\$" "$FAULTY_LOG"; then
+		kill -"$sig" "$pid"
+	else
+		bad "SIG$sig: the disk held its read of LBA $held" "$(tail -n 3 "$FAULTY_LOG")"
+	fi
+	touch "$out/fs$sig/go"
 	wait_within 120 "$pid" rc1
 	at=$(sed -n 's/.*stopped before LBA \([0-9]*\)$/\1/p' "$out/first$sig.err")
+	check "SIG$sig: stopped before LBA $stop, the first LBA of the block it was in" "${at:-(no stop said)}" "$stop"
 	check "SIG$sig: exit 4, stderr says where it stopped and how to go on" \
 		"$rc1 $(grep -c "^ --scan-map $out/$sig.map: kept, every block read before LBA $at in it; the same command again reads the rest$" "$out/first$sig.err")" \
 		"4 1"

@@ -91,7 +91,7 @@ d[511] = -sum(d[:511]) & 0xff
 open(sys.argv[1], "w").write("".join(" ".join("%02x" % b for b in d[i:i + 16]) + "\n" for i in range(0, 512, 16)))
 PY
 page=$top/tests/identify/real/SAMSUNG_HD501LJ--CR100-12.hex
-run_on_double ata SHIM_IDENTIFY="$page" SHIM_LOGS="$out/logs" SHIM_BLOCK_DEV=8:0 SHIM_BLKSIZE=1048576 \
+run_on_double ata SHIM_IDENTIFY="$page" SHIM_LOGS="$out/logs" SHIM_BLOCK_DEV=8:900000 SHIM_BLKSIZE=1048576 \
 	SHIM_DISK_IMAGE="$out/dimg" -- --json --surface-scan --scan-repair --yes-i-know-what-i-am-doing /dev/null
 theirs=$(env SHIM_IDENTIFY="$page" SHIM_LOGS="$out/logs" SHIM_COUNT=0xff "${preload[@]}" smartctl -A -d sat /dev/null 2> /dev/null |
 	awk '$1 == 5 || $1 == 197 || $1 == 198 { print $10 }' | paste -sd, -)
@@ -100,7 +100,7 @@ check "ATA: SMART attributes 5, 197, 198, before and after, as smartctl -A reads
 	"0 [('SMART attributes', ${theirs//,/, }), ('SMART attributes', ${theirs//,/, })]"
 check "ATA: SMART READ DATA sent twice, as SAT-3's ATA PASS-THROUGH (16)" \
 	"$(grep -c '^cdb: 85 08 0e 00 d0 00 01 00 00 00 4f 00 c2 .. b0 00$' "$out/ata.log")" 2
-run_on_double nvme SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_BLOCK_DEV=259:4000 \
+run_on_double nvme SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_BLOCK_DEV=259:904000 \
 	SHIM_BLKSIZE=1048576 SHIM_DISK_IMAGE="$out/dimg" -- --surface-scan --scan-repair --yes-i-know-what-i-am-doing /dev/null
 check "NVMe: the SMART / Health log's media errors, before and after; Get Log Page 02h of 128 dwords, twice" \
 	"$rc $(grep -c "^ drive's counts \(before\|after\) (SMART / Health log): media and data integrity errors 0$" "$out/nvme.out") $(grep -c '^nvme-admin: 02 ff ff ff ff 02 00 7f 00 ' "$out/nvme.log")" \
@@ -109,7 +109,7 @@ check "NVMe: the SMART / Health log's media errors, before and after; Get Log Pa
 # SCSI (a SAS disk without SAT): the double has neither page 03h nor a defect list (ILLEGAL REQUEST):
 # not available, the repair goes on; LOG SENSE as SPC-4 lays it out (PC 01b, page 03h, 252 bytes) and
 # READ DEFECT DATA (10) as SBC-3 does (REQ_GLIST, bytes from index format, the 4-byte header).
-run_on_double scsi SHIM_SCSI=1 SHIM_BLOCK_DEV=8:16 SHIM_BLKSIZE=1048576 SHIM_DISK_IMAGE="$out/dimg" -- \
+run_on_double scsi SHIM_SCSI=1 SHIM_BLOCK_DEV=8:900016 SHIM_BLKSIZE=1048576 SHIM_DISK_IMAGE="$out/dimg" -- \
 	--surface-scan --scan-repair --yes-i-know-what-i-am-doing /dev/null
 check "SCSI: no page 03h, no grown list: not available, the reason said, exit 0; each command's bytes, twice" \
 	"$rc $(grep -c "^ drive's counts \(before\|after\): not available: the disk has no Read Error Counter log page (03h) and no grown defect list$" "$out/scsi.out") $(grep -c -e '^cdb: 4d 00 43 00 00 00 00 00 fc 00$' -e '^cdb: 37 00 0c 00 00 00 00 00 04 00$' "$out/scsi.log")" \

@@ -99,7 +99,7 @@ check "-i: control characters in the serial are escaped" 0 "*" 'SerialNo=AB\x1b[
 run SHIM_SCSI_SERIAL="$esc" -- --json -i
 check "--json -i: the escaped serial" 0 "*" '"serial_number": "AB\\x1b[2J\\x07CD"' ""
 
-# --- the kernel's view of the disk: a sysfs of one disk, /dev/null as its block device 8:0 ---
+# --- the kernel's view of the disk: a sysfs of one disk, /dev/null as its block device 8:900000 ---
 # sysfs_tree NAME DRIVER CACHE_TYPE WRITE_CACHE: the layout the kernel gives a SCSI disk
 # (Documentation/ABI: /sys/dev/block/M:m links to the disk, its "device" to the SCSI device
 # H:C:T:L, sd's class folder scsi_disk/H:C:T:L holds cache_type); DRIVER is bound to the USB
@@ -111,7 +111,7 @@ sysfs_tree() {
 	mkdir -p "$sdev/block/sdz/queue" "$root/sys/dev/block" "$root/sys/bus/scsi/drivers/sd"
 	ln -s ../../../6:0:0:0 "$sdev/block/sdz/device"
 	ln -s "../../../../../../../../../bus/scsi/drivers/sd" "$sdev/driver"
-	ln -s "../../${usb#sys/}/host6/target6:0:0/6:0:0:0/block/sdz" "$root/sys/dev/block/8:0"
+	ln -s "../../${usb#sys/}/host6/target6:0:0/6:0:0:0/block/sdz" "$root/sys/dev/block/8:900000"
 	if [ -n "$2" ]; then
 		mkdir -p "$root/sys/bus/usb/drivers/$2"
 		ln -s "../../../../../../bus/usb/drivers/$2" "$root/$usb/driver"
@@ -128,7 +128,7 @@ sysfs_tree() {
 }
 # -W1 where sd has cache_type: the kernel is asked, and sends the MODE SELECT itself; we send none.
 sdev=$(sysfs_tree sd "" "write through" "write back")
-run SHIM_SCSI_WCE=0 SHIM_SYSFS="$out/sysfs-sd" SHIM_BLOCK_DEV=8:0 -- -q -W1
+run SHIM_SCSI_WCE=0 SHIM_SYSFS="$out/sysfs-sd" SHIM_BLOCK_DEV=8:900000 -- -q -W1
 check "-W1: through sd's cache_type, no MODE SELECT of ours" 0 "$probe;$sense_caching;$changeable" "" ""
 if [ "$(cat "$sdev/scsi_disk/6:0:0:0/cache_type")" = "write back" ]; then
 	ok "-W1: cache_type was written \"write back\""
@@ -137,22 +137,22 @@ else
 fi
 # -W0: the cache is synchronized first, then cache_type "write through".
 sdev=$(sysfs_tree sd "" "write back" "write through")
-run SHIM_SYSFS="$out/sysfs-sd" SHIM_BLOCK_DEV=8:0 -- -q -W0
+run SHIM_SYSFS="$out/sysfs-sd" SHIM_BLOCK_DEV=8:900000 -- -q -W0
 check "-W0: SYNCHRONIZE CACHE, then sd's cache_type" 0 "$probe;$sense_caching;$changeable;$sync" "" ""
 [ "$(cat "$sdev/scsi_disk/6:0:0:0/cache_type")" = "write through" ] && ok "-W0: cache_type was written \"write through\"" ||
 	bad "-W0: cache_type was written \"write through\""
 # The kernel does not follow (queue/write_cache still says write through after -W1): an error.
 sysfs_tree sd "" "write through" "write through" > /dev/null
-run SHIM_SCSI_WCE=0 SHIM_SYSFS="$out/sysfs-sd" SHIM_BLOCK_DEV=8:0 -- -q -W1
+run SHIM_SCSI_WCE=0 SHIM_SYSFS="$out/sysfs-sd" SHIM_BLOCK_DEV=8:900000 -- -q -W1
 check "-W1: the kernel still says write through: failure" 5 "*" "" \
 	'-W1: the disk'"'"'s write cache is now on, but the kernel still has it as "write through"'
 sysfs_tree sd "" "write back" "write back" > /dev/null
-run SHIM_SYSFS="$out/sysfs-sd" SHIM_BLOCK_DEV=8:0 -- -q -W0
+run SHIM_SYSFS="$out/sysfs-sd" SHIM_BLOCK_DEV=8:900000 -- -q -W0
 check "-W0: the kernel still says write back: failure that names fsync" 5 "*" "" \
 	'fsync is not durable until that is "write through"'
 # No sd class folder (another driver, an old kernel): our MODE SELECT, then a rescan of the device.
 sdev=$(sysfs_tree nosd "" no "write back")
-run SHIM_SCSI_WCE=0 SHIM_SYSFS="$out/sysfs-nosd" SHIM_BLOCK_DEV=8:0 -- -q -W1
+run SHIM_SCSI_WCE=0 SHIM_SYSFS="$out/sysfs-nosd" SHIM_BLOCK_DEV=8:900000 -- -q -W1
 check "-W1 without cache_type: MODE SELECT, then a rescan" 0 "$probe;$sense_caching;$changeable;$select_caching;$caching_wce1" "" ""
 [ "$(cat "$sdev/rescan" 2> /dev/null)" = 1 ] && ok "-W1 without cache_type: device/rescan was written 1" ||
 	bad "-W1 without cache_type: device/rescan was written 1"
@@ -181,32 +181,32 @@ readcap10='25 00 00 00 00 00 00 00 00 00'
 sense_all='5a 08 3f 00 00 00 00 00 c0 00'
 for drv in usb-storage uas; do
 	sysfs_tree "$drv" "$drv" "write back" "write back" > /dev/null
-	run SHIM_SCSI_BLOCKS=1000000 SHIM_SYSFS="$out/sysfs-$drv" SHIM_BLOCK_DEV=8:0 -- -W
+	run SHIM_SCSI_BLOCKS=1000000 SHIM_SYSFS="$out/sysfs-$drv" SHIM_BLOCK_DEV=8:900000 -- -W
 	check "$drv: -W asks all mode pages in 192 bytes" 0 "$probe;$sense_all" " write-caching =  1 (on)" ""
-	run SHIM_SCSI_BLOCKS=1000000 SHIM_SYSFS="$out/sysfs-$drv" SHIM_BLOCK_DEV=8:0 -- --read-sector 5
+	run SHIM_SCSI_BLOCKS=1000000 SHIM_SYSFS="$out/sysfs-$drv" SHIM_BLOCK_DEV=8:900000 -- --read-sector 5
 	check "$drv: --read-sector: READ CAPACITY (10) alone" 0 "$probe;$readcap10;$read5" \
 		"reading sector 5: succeeded" ""
 done
 # An ATA-only option behind uas: the refusal says how to try usb-storage for this enclosure.
-run SHIM_SYSFS="$out/sysfs-uas" SHIM_BLOCK_DEV=8:0 -- -B 128
+run SHIM_SYSFS="$out/sysfs-uas" SHIM_BLOCK_DEV=8:900000 -- -B 128
 check "uas: -B refused, with the usb-storage quirk for 152d:0578" 95 "$probe" "" \
 	"some USB bridges pass ATA commands only under usb-storage (boot with usb-storage.quirks=152d:0578:u"
-run SHIM_SYSFS="$out/sysfs-usb-storage" SHIM_BLOCK_DEV=8:0 -- -B 128
+run SHIM_SYSFS="$out/sysfs-usb-storage" SHIM_BLOCK_DEV=8:900000 -- -B 128
 if [ "$rc" = 95 ] && grep -q 'needs an ATA drive' "$out/scsi-cmd.err" && ! grep -q 'quirks' "$out/scsi-cmd.err"; then
 	ok "usb-storage: -B refused, no quirk to suggest"
 else
 	bad "usb-storage: -B refused, no quirk to suggest (exit $rc)"
 fi
-run SHIM_SYSFS="$out/sysfs-uas" SHIM_BLOCK_DEV=8:0 -- --read-sector 5
+run SHIM_SYSFS="$out/sysfs-uas" SHIM_BLOCK_DEV=8:900000 -- --read-sector 5
 check "uas: a disk too large for READ CAPACITY (10) is asked (16) too" 0 \
 	"$probe;$readcap10;$readcap;$read5" "reading sector 5: succeeded" ""
-run SHIM_SCSI_BLOCKS=1000000 SHIM_SYSFS="$out/sysfs-sd" SHIM_BLOCK_DEV=8:0 -- --read-sector 5
+run SHIM_SCSI_BLOCKS=1000000 SHIM_SYSFS="$out/sysfs-sd" SHIM_BLOCK_DEV=8:900000 -- --read-sector 5
 check "not behind USB: READ CAPACITY (16)" 0 "$probe;$readcap;$read5" "" ""
 # A capacity that contradicts the kernel's size of the block device is an error, not a range.
-run SHIM_SCSI_BLOCKS=1000000 SHIM_BLKSIZE=$((1000001 * 512)) SHIM_SYSFS="$out/sysfs-usb-storage" SHIM_BLOCK_DEV=8:0 -- --read-sector 1000000
+run SHIM_SCSI_BLOCKS=1000000 SHIM_BLKSIZE=$((1000001 * 512)) SHIM_SYSFS="$out/sysfs-usb-storage" SHIM_BLOCK_DEV=8:900000 -- --read-sector 1000000
 check "--read-sector: READ CAPACITY one block short of the kernel's size: refused" 5 "$probe;$readcap10" "" \
 	"the disk reports 1000000 blocks of 512 bytes, but the kernel sees 512000512 bytes"
-run SHIM_SCSI_BLOCKS=1000000 SHIM_BLKSIZE=$((1000000 * 512)) SHIM_SYSFS="$out/sysfs-usb-storage" SHIM_BLOCK_DEV=8:0 -- --read-sector 999999
+run SHIM_SCSI_BLOCKS=1000000 SHIM_BLKSIZE=$((1000000 * 512)) SHIM_SYSFS="$out/sysfs-usb-storage" SHIM_BLOCK_DEV=8:900000 -- --read-sector 999999
 check "--read-sector: READ CAPACITY agrees with the kernel: read" 0 "*" "reading sector 999999: succeeded" ""
 
 # --- sectors (beyond the rows): a READ that transferred nothing dumps nothing ---
@@ -400,7 +400,7 @@ sense32='03 00 00 00 20 00'
 cpm='85 06 20 00 00 00 00 00 00 00 00 00 00 00 e5 00'
 bridge_run() {
 	rm -f "$out/scsi-cmd.log"
-	env SHIM_IDENTIFY="$bridge_page" SHIM_SYSFS="$out/sysfs-uas" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/scsi-cmd.log" "$@" \
+	env SHIM_IDENTIFY="$bridge_page" SHIM_SYSFS="$out/sysfs-uas" SHIM_BLOCK_DEV=8:900000 SHIM_LOG="$out/scsi-cmd.log" "$@" \
 		"${preload[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 		"$H" "${bridge_args[@]}" /dev/null > "$out/scsi-cmd.out" 2> "$out/scsi-cmd.err"
 	rc=$?

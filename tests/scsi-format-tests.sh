@@ -114,8 +114,8 @@ result $? "the kernel keeps the old block size: a failure, said"
 # The kernel made to agree in that order: the SCSI disk rescanned (sysfs device/rescan), then the
 # partition table read again (BLKRRPART), so that it is read in the new block size, not the old.
 rm -rf "$out/fmt-sys" "$out/fmt.log.kernel"
-mkdir -p "$out/fmt-sys/sys/dev/block/8:0/device"
-run SHIM_SYSFS="$out/fmt-sys" SHIM_BLOCK_DEV=8:0 SHIM_SCSI_KERNEL_STALE=1 -- --set-sector-size 4096 --format-wait $destroy /dev/null
+mkdir -p "$out/fmt-sys/sys/dev/block/8:900000/device"
+run SHIM_SYSFS="$out/fmt-sys" SHIM_BLOCK_DEV=8:900000 SHIM_SCSI_KERNEL_STALE=1 -- --set-sector-size 4096 --format-wait $destroy /dev/null
 order=$(grep -o 'BLKRRPART\|device/rescan$' "$out/fmt.log.kernel" 2> /dev/null | tr '\n' ' ')
 [ "$order" = "device/rescan BLKRRPART " ]
 result $? "after the format: the disk rescanned, then its partitions read again (${order:-nothing logged})"

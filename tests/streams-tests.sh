@@ -47,7 +47,7 @@ erase_bg() {
 	# Not holding the test's own end of the FIFO ($rw): a reader of its own stdout would never go away.
 	(
 		[ -z "${rw:-}" ] || exec {rw}<&-
-		exec env --default-signal=INT,QUIT SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 \
+		exec env --default-signal=INT,QUIT SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:900000 SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 \
 			SHIM_DELAY_MS="until:$out/gate" SHIM_DELAY_CMD=f4 "${preload[@]}" "$asan" "$H" "$@" 2> "$out/e.err"
 	) &
 	pid=$!
@@ -93,7 +93,7 @@ fi
 # sh -c "trap '' INT; exec hdparm ..." (as `cmd &` in a script): SIGINT to hdparm and to each disk's
 # process (a terminal's ^C reaches them all) while both erases are held: neither is interrupted.
 rm -f "$out/e.log" "$out/gate"
-env SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_MS="until:$out/gate" \
+env SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:900000 SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_MS="until:$out/gate" \
 	SHIM_DELAY_CMD=f4 "${preload[@]}" "$asan" sh -c "trap '' INT; exec \"\$0\" \"\$@\"" "$H" --security-erase pw \
 	/dev/null /dev/zero > "$out/e.out" 2> "$out/e.err" &
 pid=$!
@@ -128,7 +128,7 @@ result_of e $? "SIGINT ignored by the caller during one disk's --sanitize-wait: 
 # Before the gate (/dev/zero's IDENTIFY held): SIGINT to hdparm alone, ignored by its caller, does
 # not refuse the run; both disks are erased.
 rm -f "$out/e.log" "$out/gate"
-env SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_MS="until:$out/gate" \
+env SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:900000 SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_MS="until:$out/gate" \
 	SHIM_DELAY_CMD=ec@/dev/zero "${preload[@]}" "$asan" sh -c "trap '' INT; exec \"\$0\" \"\$@\"" "$H" --security-erase pw \
 	/dev/null /dev/zero > "$out/e.out" 2> "$out/e.err" &
 pid=$!
@@ -145,7 +145,7 @@ result_of e $? "SIGINT ignored by the caller, sent before the gate: the run not 
 # DOWNLOAD MICROCODE (92h, ACS-3 7.7): no disk's process goes on to the next piece.
 head -c 12288 /dev/urandom > "$out/fw.bin"
 rm -f "$out/e.log" "$out/gate"
-env SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_MS="until:$out/gate" \
+env SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:900000 SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_MS="until:$out/gate" \
 	SHIM_DELAY_CMD=92 "${preload[@]}" "$asan" sh -c "trap '' TERM; exec \"\$0\" \"\$@\"" "$H" --fwdownload "$out/fw.bin" \
 	--yes-i-know-what-i-am-doing --please-destroy-my-drive /dev/null /dev/zero > "$out/e.out" 2> "$out/e.err" &
 pid=$!
@@ -204,8 +204,8 @@ done
 
 # --- items 12, 22: standard output that cannot be written ---
 # Two disks to /dev/full: its errno (ENOSPC, 28) as one disk has it, not EIO.
-run_on_double full SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:0 -- --security-erase pw /dev/null /dev/zero
-rc=$(env SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:0 "${preload[@]}" "$asan" "$H" --security-erase pw /dev/null /dev/zero \
+run_on_double full SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:900000 -- --security-erase pw /dev/null /dev/zero
+rc=$(env SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:900000 "${preload[@]}" "$asan" "$H" --security-erase pw /dev/null /dev/zero \
 	> /dev/full 2> "$out/full.err"; echo $?)
 [ "$rc" = 28 ] && [ "$(cat "$out/full.err")" = "hdparm: standard output: No space left on device" ]
 result_of full $? "two disks' erase to /dev/full: 'No space left on device', exit 28 (exit $rc)"

@@ -227,11 +227,11 @@ after=$top/tests/tcg/crucial-mx500-reverted.txt
 head -c 1048576 /dev/urandom > "$out/tcg-before.img"
 head -c 1048576 /dev/urandom > "$out/tcg-after.img"
 yes=--yes-i-know-what-i-am-doing
-revert() { # ENV... -- ARGS...: --tcg-psid-revert on an ATA disk (8:0) whose blocks read as tcg-before.img
+revert() { # ENV... -- ARGS...: --tcg-psid-revert on an ATA disk (8:900000) whose blocks read as tcg-before.img
 	local envs=()
 	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
 	shift
-	run SHIM_TCG="$mx500" SHIM_TCG_AFTER="$after" SHIM_TCG_PSID="$psid" SHIM_BLOCK_DEV=8:0 \
+	run SHIM_TCG="$mx500" SHIM_TCG_AFTER="$after" SHIM_TCG_PSID="$psid" SHIM_BLOCK_DEV=8:900000 \
 		SHIM_DISK_IMAGE="$out/tcg-before.img" SHIM_DISK_IMAGE_AFTER="$out/tcg-after.img" SHIM_LOG_FULL=1 "${envs[@]}" -- "$@"
 }
 # tokens LOG: the ComPackets sent (IF-SEND), one line each: ComID, then the tokens, session numbers left out
@@ -366,7 +366,7 @@ assert r["outcome"] == "failed" and r["exit_status"] == 110, r' "$out/tcg-silent
 done
 # A Security Send that fails (NVMe status 0002h, invalid field): the first call, Properties, goes no
 # further; nothing else is sent, exit 5.
-revert SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_OACS=1 SHIM_BLOCK_DEV=259:0 SHIM_NVME_FAIL=81 -- \
+revert SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_OACS=1 SHIM_BLOCK_DEV=259:900000 SHIM_NVME_FAIL=81 -- \
 	$yes --tcg-psid-revert "$psid"
 [ "$rc" = 5 ] && [ "$(grep -c '^nvme-admin: 81 ' "$out/tcg-cmd.log")" = 1 ] &&
 	grep -q '^ --tcg-psid-revert: Properties failed: .*; nothing was reverted$' "$out/tcg-cmd.err"
@@ -375,7 +375,7 @@ result $? "NVMe: the Security Send of Properties fails: nothing more sent, said,
 # whole revert: "-" reads it from standard input; none given asks on the terminal, not echoed.
 rm -f "$out/tcg-cmd.log"
 echo "$psid" | env SHIM_IDENTIFY="$identify" SHIM_LOG="$out/tcg-cmd.log" SHIM_TCG="$mx500" SHIM_TCG_AFTER="$after" \
-	SHIM_TCG_PSID="$psid" SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE="$out/tcg-before.img" SHIM_DISK_IMAGE_AFTER="$out/tcg-after.img" \
+	SHIM_TCG_PSID="$psid" SHIM_BLOCK_DEV=8:900000 SHIM_DISK_IMAGE="$out/tcg-before.img" SHIM_DISK_IMAGE_AFTER="$out/tcg-after.img" \
 	SHIM_LOG_FULL=1 SHIM_DELAY_CMD=5e SHIM_DELAY_MS=700 "${preload[@]}" "$asan" "$H" $yes --tcg-psid-revert - /dev/null \
 	> "$out/tcg-cmd.out" 2> "$out/tcg-cmd.err" &
 pid=$!
@@ -390,7 +390,7 @@ result $? "--tcg-psid-revert -: the PSID from standard input, not in /proc/PID/c
 if command -v script > /dev/null; then
 	rm -f "$out/tcg-cmd.log"
 	{ until_true 20 grep -qs 'PSID (the 32' "$out/tcg-tty.out"; echo "$psid"; } | script -qec "env SHIM_IDENTIFY=$identify SHIM_LOG=$out/tcg-cmd.log SHIM_TCG=$mx500 \
-		SHIM_TCG_AFTER=$after SHIM_TCG_PSID=$psid SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE=$out/tcg-before.img \
+		SHIM_TCG_AFTER=$after SHIM_TCG_PSID=$psid SHIM_BLOCK_DEV=8:900000 SHIM_DISK_IMAGE=$out/tcg-before.img \
 		SHIM_DISK_IMAGE_AFTER=$out/tcg-after.img SHIM_LOG_FULL=1 ${preload[*]} $asan $H $yes --tcg-psid-revert /dev/null" \
 		/dev/null > "$out/tcg-tty.out" 2>&1
 	rc=$?
@@ -409,7 +409,7 @@ echo "0888 EOS" >> "$out/tcg-int.want"
 for sig in TERM HUP; do
 	rm -f "$out/tcg-cmd.log" "$out/tcg-int.json"
 	env SHIM_IDENTIFY="$identify" SHIM_LOG="$out/tcg-cmd.log" SHIM_TCG="$mx500" SHIM_TCG_AFTER="$after" \
-		SHIM_TCG_PSID="$psid" SHIM_BLOCK_DEV=8:0 SHIM_DISK_IMAGE="$out/tcg-before.img" \
+		SHIM_TCG_PSID="$psid" SHIM_BLOCK_DEV=8:900000 SHIM_DISK_IMAGE="$out/tcg-before.img" \
 		SHIM_DISK_IMAGE_AFTER="$out/tcg-after.img" SHIM_LOG_FULL=1 SHIM_DELAY_CMD=5e SHIM_DELAY_MS=3000 \
 		"${preload[@]}" "$asan" "$H" $yes --tcg-psid-revert "$psid" --erase-record "$out/tcg-int.json" /dev/null \
 		> "$out/tcg-cmd.out" 2> "$out/tcg-cmd.err" &
@@ -454,13 +454,13 @@ revert SHIM_SCSI=1 -- $yes --tcg-psid-revert "$psid"
 # SPC-4 6.31: B5h, the protocol, SP SPECIFIC (2 bytes), INC_512 0, TRANSFER LENGTH (4 bytes, bytes 6-9).
 [ "$rc" = 0 ] && [ "$(grep -c '^cdb: b5 01 08 88 00 00 00 00 02 00 00 00$' "$out/tcg-cmd.log")" = 3 ]
 result $? "SCSI: three SECURITY PROTOCOL OUT of protocol 01h, ComID 0888h, 512 bytes; reverted"
-revert SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_OACS=1 SHIM_BLOCK_DEV=259:0 -- $yes --tcg-psid-revert "$psid"
+revert SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_OACS=1 SHIM_BLOCK_DEV=259:900000 -- $yes --tcg-psid-revert "$psid"
 # NVMe Base 2.0 5.23: Security Send 81h, CDW10 SECP 31:24, SPSP 23:8; CDW11 the transfer length.
 [ "$rc" = 0 ] && [ "$(grep -c '^nvme-admin: 81 00 00 00 00 00 88 08 01 00 02 00 00$' "$out/tcg-cmd.log")" = 3 ]
 result $? "NVMe: three Security Send 81h, NSID 0, CDW10 01088800h, CDW11 512; reverted" || grep -m3 '^nvme-admin: 8' "$out/tcg-cmd.log"
 # Many disks: one refused (it does not open) stops the run before anything goes to any of them.
 rm -f "$out/tcg-cmd.log"
-env SHIM_IDENTIFY="$identify" SHIM_LOG="$out/tcg-cmd.log" SHIM_TCG="$mx500" SHIM_TCG_PSID="$psid" SHIM_BLOCK_DEV=8:0 \
+env SHIM_IDENTIFY="$identify" SHIM_LOG="$out/tcg-cmd.log" SHIM_TCG="$mx500" SHIM_TCG_PSID="$psid" SHIM_BLOCK_DEV=8:900000 \
 	"${preload[@]}" "$asan" "$H" $yes --tcg-psid-revert "$psid" /dev/null "$out/no-such-disk" /dev/zero \
 	> "$out/tcg-cmd.out" 2> "$out/tcg-cmd.err"
 rc=$?

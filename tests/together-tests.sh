@@ -112,7 +112,7 @@ result_of fw $? "one disk refused: nothing sent, the other told in a firmware do
 # /dev/null waits at the gate.  SIGTERM, SIGINT or SIGHUP to hdparm refuses the run at once.
 ata_bg() {
 	rm -f "$out/ata.log" "$out/gate"
-	env --default-signal=INT,QUIT SHIM_IDENTIFY="$crafted_ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/ata.log" SHIM_LOG_DEVICE=1 "$@" "${preload[@]}" \
+	env --default-signal=INT,QUIT SHIM_IDENTIFY="$crafted_ata" SHIM_BLOCK_DEV=8:900000 SHIM_LOG="$out/ata.log" SHIM_LOG_DEVICE=1 "$@" "${preload[@]}" \
 		"$asan" "$H" "${ata_opts[@]}" --security-erase pw /dev/null /dev/zero > "$out/ata.out" 2> "$out/ata.err" &
 	pid=$!
 }
@@ -180,7 +180,7 @@ result_of ata $? "SIGTERM to hdparm after the gate, a disk's process stopped: it
 exec {dead}> >(exec true)
 sleep 0.2
 rm -f "$out/ata.log"
-env SHIM_IDENTIFY="$crafted_ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/ata.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_MS=4000 SHIM_DELAY_CMD=f4 \
+env SHIM_IDENTIFY="$crafted_ata" SHIM_BLOCK_DEV=8:900000 SHIM_LOG="$out/ata.log" SHIM_LOG_DEVICE=1 SHIM_DELAY_MS=4000 SHIM_DELAY_CMD=f4 \
 	"${preload[@]}" "$asan" "$H" --security-erase pw /dev/null /dev/zero >&"$dead" 2> "$out/ata.err" &
 pid=$!
 exec {dead}>&-
@@ -223,7 +223,7 @@ result_of fw $? "one controller named twice (a link to its character device): re
 found=
 for n in $(seq 6 40); do
 	rm -f "$out/ata.log"
-	(ulimit -n "$n" && exec env SHIM_IDENTIFY="$crafted_ata" SHIM_BLOCK_DEV=8:0 SHIM_LOG="$out/ata.log" "${preload[@]}" "$asan" \
+	(ulimit -n "$n" && exec env SHIM_IDENTIFY="$crafted_ata" SHIM_BLOCK_DEV=8:900000 SHIM_LOG="$out/ata.log" "${preload[@]}" "$asan" \
 		"$H" --security-erase pw /dev/null /dev/zero /dev/full) > "$out/ata.out" 2> "$out/ata.err"
 	rc=$?
 	grep -q '^/dev/zero: not started: its process could not be started (pipe: Too many open files)' "$out/ata.err" && { found=$n; break; }
@@ -242,7 +242,7 @@ if command -v setpriv > /dev/null && ! pgrep -U "$uid" > /dev/null; then
 	chmod 755 "$open_dir"
 	cp "$H" "$shim" "$crafted_ata" "$open_dir/"
 	(ulimit -u 2 && exec setpriv --reuid="$uid" --regid="$uid" --clear-groups env SHIM_IDENTIFY="$open_dir/${crafted_ata##*/}" \
-		SHIM_BLOCK_DEV=8:0 "${preload[@]/$shim/$open_dir/${shim##*/}}" "$asan" "$open_dir/${H##*/}" --security-erase pw \
+		SHIM_BLOCK_DEV=8:900000 "${preload[@]/$shim/$open_dir/${shim##*/}}" "$asan" "$open_dir/${H##*/}" --security-erase pw \
 		/dev/null /dev/zero /dev/full) > "$out/ata.out" 2> "$out/ata.err"
 	rc=$?
 	rm -rf "$open_dir"

@@ -344,9 +344,14 @@ static void say_stop(const struct device *dev, const struct scan_result *r, cons
 	if (stop->at_max)
 		complain(" --surface-scan: stopped after %zu unreadable sectors (--scan-errors-max), before LBA %llu\n",
 			 r->nbad, (unsigned long long)stop->at);
+	/*
+	 * Before the first block not counted, where --scan-map's checkpoint is and the same command
+	 * again goes on: a block whose sector search the signal cut short is neither counted nor
+	 * mapped (the sector the search was at is no place to go on from).
+	 */
 	else if (stop->err == EINTR)
 		complain(" --surface-scan: interrupted: %llu of %llu blocks read, stopped before LBA %llu\n",
-			 (unsigned long long)r->blocks_read, (unsigned long long)r->blocks, (unsigned long long)stop->at);
+			 (unsigned long long)r->blocks_read, (unsigned long long)r->blocks, (unsigned long long)r->next_lba);
 	else if (stop->gone)
 		complain(" --surface-scan: %s stopped answering: LBA %llu, read before, fails now; the scan stopped at LBA %llu"
 			 " (%llu of %llu blocks read)\n", dev->path, (unsigned long long)stop->good_lba, (unsigned long long)stop->at,

@@ -13,6 +13,7 @@
 #include "erase_verify.h"
 #include "erasecheck.h"
 #include "erase_record.h"
+#include "progress.h"
 #include "report.h"
 #include "sanitize_start.h"
 
@@ -64,8 +65,13 @@ int sanitize_start_step(struct device *dev, const struct settings *s, enum opt_i
 
 	if ((err = check_request(dev, s, opt, &r)))
 		return err;
-	if (erases && (err = erase_about_to_send(dev, r.leaves, r.pattern, r.command)))
+	/* --sanitize-wait: a signal from here on ends the wait (held until it begins, sanitize_wait.c). */
+	if (s->v[OPT_SANITIZE_WAIT].given)
+		poll_wait_hold();
+	if (erases && (err = erase_about_to_send(dev, r.leaves, r.pattern, r.command))) {
+		poll_wait_release();
 		return err;
+	}
 	if (erases && erase_proof_asked(s))
 		erase_run_hidden(dev);
 	out("Issuing %s\n", r.command);
@@ -74,6 +80,7 @@ int sanitize_start_step(struct device *dev, const struct settings *s, enum opt_i
 	erase_json_sanitize(r.action, err);
 	if (err) {
 		/* A sanitize that did not start ends the device's run: a wait after it would report an older one. */
+		poll_wait_release();
 		dev->refused = true;
 		return say_cause_for(&cause, err, option);
 	}

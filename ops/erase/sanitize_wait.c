@@ -60,9 +60,13 @@ int sanitize_wait_step(struct device *dev, const struct settings *s, enum opt_id
 	bool seen_running = false;
 	int err;
 
-	if (!dev->disk->sanitize_poll)
+	if (!dev->disk->sanitize_poll) {
+		poll_wait_release();
 		return refuse_missing_command(dev, s->v[opt].name);
+	}
 	poll_wait_begin();
+	/* A signal since the sanitize was sent (sanitize_start_step held it) is this wait's. */
+	poll_wait_release();
 	status_begin(&line, !dev->run.json);
 	for (;;) {
 		p = (struct sanitize_poll){ .status = "" };

@@ -4,6 +4,7 @@
  * that a read beyond what came in is a heap overflow the sanitizer sees,
  * whatever lengths the bytes themselves claim.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct scsi_capacity cap;
 	struct scsi_identification id;
 	struct scsi_block_limits bl;
-	struct sense s;
+	struct sense s = { 0 };
 	unsigned int rotation, form_factor;
 	char serial[96], text[160];
 	size_t len = scsi_vpd_length(data, size), offset, page_len;
@@ -59,6 +60,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* Read only from the status parameter's bytes 4-7: ASan sees a read beyond the bytes given. */
 		scsi_decode_power_on_minutes(data, size, &minutes);
 	}
+	{
+		uint64_t errors, defects;
+
+		/* The Read Error Counter page's Total Uncorrected Errors: a counter of 1 to 8 bytes, read as far as came. */
+		scsi_decode_uncorrected_errors(data, size, &errors);
+		/* READ DEFECT DATA's header: a count no larger than its list length says (4 bytes a descriptor at least). */
+		if (scsi_decode_grown_defects(data, size, &defects) && defects > 0xffffu / 4)
+			__builtin_trap();
+	}
 	for (uint8_t code = 0; code < 0x40; code++)
 		for (uint8_t sub = 0; sub < 2; sub++)
 			if (scsi_find_mode_page(data, size, code, sub, &offset, &page_len, text, sizeof(text)) == 0 &&
@@ -67,6 +77,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (sense_normalise(data, (unsigned int)(size > 255 ? 255 : size), &s)) {
 		sense_describe(&s, text, sizeof(text));
 		scsi_power_state(&s);
+	}
+	{
+		/* --scan-verify's VERIFY (16) ended with this sense: one of the three ends, a MEDIUM ERROR the medium's. */
+		int e = scsi_verify_outcome(&s);
+
+		if ((e != ENODATA && e != EOPNOTSUPP && e != EREMOTEIO) ||
+		    (s.valid && s.key == SENSE_MEDIUM_ERROR && e != ENODATA) || (!s.valid && e != EREMOTEIO))
+			__builtin_trap();
 	}
 	return 0;
 }

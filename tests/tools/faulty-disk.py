@@ -36,6 +36,11 @@ are 512 bytes, numbered from 0 (LBA).  Options (each may be given many times):
                            device waits in uninterruptible sleep, which no signal to it ends.
                            Says so on stderr and in the log ("lifetime over SEC"); SIGALRM
                            (its default action) ends it 2 s later should python itself hang
+  --hold-read LBA[+COUNT]:FILE   the first read of exactly these sectors (one, unless COUNT)
+                           is answered, logged, then logs "held LBA COUNT" and waits until FILE
+                           exists: a test sends its signal meanwhile and knows which read the
+                           reader is in (a search's one sector, not the block read that
+                           touched it first); given several times, each is held once
 
 The file is served with FUSE's direct_io: no page cache and no read-ahead between the reader
 and this program, so each read arrives here with its own offset and size, and a failure is not
@@ -76,6 +81,14 @@ def slow_range(text):
     if ms < 0:
         raise argparse.ArgumentTypeError('want MS >= 0: %r' % text)
     return first, count, ms
+
+
+def held_read(text):
+    where, sep, path = text.partition(':')
+    if not sep or not path:
+        raise argparse.ArgumentTypeError('want LBA[+COUNT]:FILE: %r' % text)
+    first, count = lba_range(where)
+    return first, count, path
 
 
 def flaky_range(text):
@@ -119,6 +132,7 @@ class FaultyDisk(fuse.Operations):
         self.lifetime = args.lifetime
         self.mountpoint = os.path.abspath(args.mountpoint)
         self.now = time.time_ns()
+        self.held_reads = list(args.hold_read)  # (first, count, file), each once
 
     def init(self, path):
         # Mounted: tell whoever waits (--daemon's parent), then write the pid.
@@ -211,9 +225,20 @@ class FaultyDisk(fuse.Operations):
                     self.flaky[lba] -= 1
                     failed = True
         self.note('read', offset, size, first, last, 'EIO' if failed else 'ok', delay)
+        self.hold_read(first, last)
         if failed:
             raise fuse.FuseOSError(errno.EIO)
         return os.pread(self.fd, size, offset)
+
+    def hold_read(self, first, last):
+        with self.mutex:
+            held = [h for h in self.held_reads if (h[0], h[0] + h[1] - 1) == (first, last)][:1]
+            for h in held:
+                self.held_reads.remove(h)
+        for lba, count, release in held:
+            self.note('held', lba, count)
+            while not os.path.exists(release):
+                time.sleep(0.02)
 
     def write(self, path, data, offset, fh):
         span = self.span(offset, len(data))
@@ -269,6 +294,7 @@ def main():
     p.add_argument('--pid-file')
     p.add_argument('--owner', type=int)
     p.add_argument('--lifetime', type=float)
+    p.add_argument('--hold-read', type=held_read, action='append', default=[])
     args = p.parse_args()
     if args.lifetime is not None and not args.lifetime > 0:
         p.error('--lifetime: want seconds > 0')

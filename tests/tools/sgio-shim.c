@@ -133,7 +133,11 @@
  *                       paths /sys/... that hdparm opens, lists or reads links of are DIR/sys/...
  *                       (without SHIM_BLOCK_DEV, /dev/null stays the character device 1:3);
  *                       /dev/zero and /dev/full are two more such disks, the next minors, each
- *                       with the same answers and disk image (many disks at once)
+ *                       with the same answers and disk image (many disks at once).  MIN is
+ *                       900000 or more (a number no host holds; a smaller one ends hdparm, exit
+ *                       121), and /sys/dev/block/MAJ:MIN and /sys/dev/char/MAJ:MIN of such
+ *                       numbers are DIR's, or not there without SHIM_SYSFS, never the host's
+ *                       (fopen, open, opendir, readlink, stat, lstat, access)
  * flock() on /dev/null, /dev/zero, /dev/full or the disk image succeeds and holds nothing (they are
  * every suite's disks at once); on other files it is the kernel's.
  * Other ioctls on the device fail with ENOTTY, as on a plain SCSI disk.
@@ -1801,15 +1805,50 @@ int clock_gettime(clockid_t which, struct timespec *ts)
 
 /* ---- a sysfs of one disk, and /dev/null as its block device ---- */
 
-/* path, or SHIM_SYSFS's copy of it where path is under /sys. */
+/*
+ * The double's disks have device numbers no host holds: minors from DOUBLE_MINOR up (minors are
+ * 20 bits; the kernel hands out extended minors, a loop or NVMe partition's 259:N, from 0 up).
+ * A host's 259:0 is its first NVMe namespace or a loop device's partition, and answered for the
+ * double's disk when the double used that number.
+ */
+#define DOUBLE_MINOR 900000u
+
+/* /sys/dev/block/MAJ:MIN or /sys/dev/char/MAJ:MIN (and what is under it) of one of the double's numbers. */
+static int double_sysfs_path(const char *path)
+{
+	unsigned int maj, min;
+	int end = 0;
+
+	if (strncmp(path, "/sys/dev/block/", 15) == 0)
+		path += 15;
+	else if (strncmp(path, "/sys/dev/char/", 14) == 0)
+		path += 14;
+	else
+		return 0;
+	return sscanf(path, "%u:%u%n", &maj, &min, &end) == 2 && end > 0 && (path[end] == '\0' || path[end] == '/') &&
+	       min >= DOUBLE_MINOR;
+}
+
+/*
+ * path, or SHIM_SYSFS's copy of it where path is under /sys.  The sysfs paths of the double's own
+ * numbers are never the host's: without SHIM_SYSFS they are under a folder that is not there.
+ */
 static const char *sysfs_redirect(const char *path, char *buf, size_t size)
 {
 	const char *root = getenv("SHIM_SYSFS");
 
+	if (!root && double_sysfs_path(path))
+		root = "/nonexistent/sgio-shim-sysfs";
 	if (!root || strncmp(path, "/sys/", 5) != 0)
 		return path;
 	snprintf(buf, size, "%s%s", root, path);
 	return buf;
+}
+
+/* path, or its copy in the double's tree where it is a sysfs path of the double's own numbers. */
+static const char *double_sysfs_redirect(const char *path, char *buf, size_t size)
+{
+	return path && double_sysfs_path(path) ? sysfs_redirect(path, buf, size) : path;
 }
 
 #define REDIRECTED_FOPEN(name)                                                             \
@@ -1906,6 +1945,12 @@ static int fake_block_device(int fd, unsigned int *maj, unsigned int *min)
 
 	if (!num || sscanf(num, "%u:%u", maj, min) != 2 || !fd_target(fd, target, sizeof(target)))
 		return 0;
+	if (*min < DOUBLE_MINOR) {
+		/* A test that would pass or fail by what the machine it runs on has. */
+		fprintf(stderr, "sgio-shim: SHIM_BLOCK_DEV=%s is a number a host may hold: use minors %u and up\n", num,
+			DOUBLE_MINOR);
+		_exit(121);
+	}
 	if (disk_index(target) >= 0) {
 		*min += (unsigned int)disk_index(target);
 		return 1;
@@ -1920,6 +1965,7 @@ static int fake_block_device(int fd, unsigned int *maj, unsigned int *min)
 	{                                                                                       \
 		static int (*real)(const char *, int, ...);                                     \
 		const char *image = disk_image();                                               \
+		char buf[1024];                                                                 \
 		mode_t mode = 0;                                                                \
 		va_list ap;                                                                     \
 		if (!real)                                                                      \
@@ -1932,7 +1978,7 @@ static int fake_block_device(int fd, unsigned int *maj, unsigned int *min)
 			image_index = disk_index(path);                                         \
 			return real(image, O_RDONLY | O_CLOEXEC);                               \
 		}                                                                               \
-		return real(path, flags, mode);                                                 \
+		return real(double_sysfs_redirect(path, buf, sizeof(buf)), flags, mode);        \
 	}
 REDIRECTED_OPEN(open)
 REDIRECTED_OPEN(open64)
@@ -1972,4 +2018,29 @@ int flock(int fd, int op)
 	if ((fd_target(fd, target, sizeof(target)) && disk_index(target) >= 0) || is_disk_image(fd))
 		return 0;
 	return real(fd, op);
+}
+
+/* stat(), lstat() and access() of the double's own numbers' sysfs paths: its tree, not the host's. */
+#define REDIRECTED_STAT(name, type)                                                     \
+	int name(const char *path, type *st)                                            \
+	{                                                                               \
+		static int (*real)(const char *, type *);                               \
+		char buf[1024];                                                         \
+		if (!real)                                                              \
+			real = (int (*)(const char *, type *))dlsym(RTLD_NEXT, #name);  \
+		return real(double_sysfs_redirect(path, buf, sizeof(buf)), st);          \
+	}
+REDIRECTED_STAT(stat, struct stat)
+REDIRECTED_STAT(stat64, struct stat64)
+REDIRECTED_STAT(lstat, struct stat)
+REDIRECTED_STAT(lstat64, struct stat64)
+
+int access(const char *path, int how)
+{
+	static int (*real)(const char *, int);
+	char buf[1024];
+
+	if (!real)
+		real = (int (*)(const char *, int))dlsym(RTLD_NEXT, "access");
+	return real(double_sysfs_redirect(path, buf, sizeof(buf)), how);
 }
