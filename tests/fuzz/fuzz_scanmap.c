@@ -15,14 +15,16 @@
 static void same_id(const struct scan_map_id *a, const struct scan_map_id *b)
 {
 	if (strcmp(a->model, b->model) || strcmp(a->serial, b->serial) || strcmp(a->wwid, b->wwid) ||
-	    strcmp(a->backing, b->backing) || strcmp(a->partition, b->partition) || a->sectors != b->sectors ||
+	    strcmp(a->backing, b->backing) || strcmp(a->backing_inode, b->backing_inode) ||
+	    strcmp(a->partition, b->partition) || strcmp(a->sample, b->sample) || a->sectors != b->sectors ||
 	    a->sector_bytes != b->sector_bytes || a->first_lba != b->first_lba || a->last_lba != b->last_lba)
 		__builtin_trap();
 }
 
 static int printable(const struct scan_map_id *id)
 {
-	const char *const fields[] = { id->model, id->serial, id->wwid, id->backing, id->partition };
+	const char *const fields[] = { id->model, id->serial, id->wwid, id->backing, id->backing_inode, id->partition,
+				       id->sample };
 
 	for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++)
 		for (const char *p = fields[f]; *p; p++)
