@@ -42,6 +42,7 @@
 
 #include "catch_signal.h"
 #include "clock.h"
+#include "report.h"
 #include "secret.h"
 #include "together.h"
 #include "together_parts.h"
@@ -50,11 +51,14 @@
 static const struct words *words;
 static struct member_start start;
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, stops_seen;
+/* The stop signals follow() has acted on; a second one ends the disks' processes (force_end). */
+static sig_atomic_t stops_taken;
 
 static void on_stop_signal(int sig)
 {
 	stop_signal = sig;
+	stops_seen++;
 }
 
 static void close_fd(int *fd)
@@ -406,13 +410,19 @@ static void abandon(struct member *m, int n, int sig)
 		if (m[i].msg >= 0 && !m[i].reaped && m[i].pid > 0) {
 			kill(m[i].pid, SIGKILL);
 			m[i].abandoned = !reap(&m[i], false);
-			m[i].stage = HALTED;
-			m[i].halted_by = sig;
+			if (m[i].stage == RUNNING) {
+				/* Killed while it ran (a second signal): said as a process killed, not as one never started. */
+				m[i].stage = KILLED;
+				if (m[i].abandoned)
+					m[i].wait_status = SIGKILL;	/* as waitpid() gives a process killed by it */
+			} else {
+				m[i].stage = HALTED;
+				m[i].halted_by = sig;
+			}
 		}
 		close_member(&m[i]);
 	}
 }
-
 /*
  * A signal to this process: before the gate opened it refuses the run;
  * after, it goes on to the disks' processes (a terminal's reaches them all,
@@ -422,8 +432,26 @@ static void abandon(struct member *m, int n, int sig)
 static void signal_seen(struct member *m, int n, bool *gate_open, double *end_by, int *forwarded)
 {
 	int sig = stop_signal;
+	bool again = stops_taken > 0;
 
-	if (!sig || sig == *forwarded)
+	if (!sig || stops_seen == stops_taken)
+		return;
+	stops_taken = stops_seen;
+	/*
+	 * A second stop signal: the wait ends with what is known.  A disk's
+	 * process that would not end (a disk that hangs holds its read) is
+	 * killed; one held in the kernel even so is left behind after
+	 * END_WITHIN_S, and the others' summaries are said.
+	 */
+	if (again && *gate_open && !*end_by) {
+		complain("hdparm: signal %d (%s) again: the disks' processes still running are killed\n", sig, strsignal(sig));
+		for (int i = 0; i < n; i++)
+			if (m[i].pid > 0 && !m[i].reaped)
+				kill(m[i].pid, SIGKILL);
+		*end_by = monotonic_seconds() + END_WITHIN_S;
+		return;
+	}
+	if (sig == *forwarded)
 		return;
 	*forwarded = sig;
 	if (!*gate_open) {
@@ -438,6 +466,46 @@ static void signal_seen(struct member *m, int n, bool *gate_open, double *end_by
 			kill(m[i].pid, sig == SIGHUP ? SIGTERM : sig);
 			kill(m[i].pid, SIGCONT);
 		}
+}
+/* m's process waited for (unless left behind), and its exit status set from how it ended. */
+static void settle(struct member *m)
+{
+	int ws;
+
+	reap(m, !m->abandoned);
+	ws = m->wait_status;
+	/* Told at the gate that a signal refused the run, and killed by it (^C reaches every process): it said nothing. */
+	if (m->stage == REFUSED && m->halted_by && m->reaped && WIFSIGNALED(ws))
+		m->stage = HALTED;
+	m->exit_status = m->stage == HALTED || (!m->reaped && m->stage != KILLED) ? ECANCELED
+			 : WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+/* Its process ended after the gate opened, and all it said taken: nothing about it can change any more. */
+static bool finished(const struct member *m)
+{
+	return (m->stage == ENDED || m->stage == KILLED) && (m->reaped || m->abandoned) && m->out < 0 && m->err < 0 &&
+	       m->msg < 0;
+}
+
+/*
+ * The disks that have finished, said as soon as every disk named before
+ * them has too: a disk that hangs does not hold back the summaries of the
+ * disks named before it, and the run's text stays in the order named.
+ */
+static void say_finished(struct member *m, int n, const struct run_flags *run, struct said *said, struct screen *sc)
+{
+	bool wiped = false;
+
+	while (said->next < n && finished(&m[said->next])) {
+		if (!wiped)
+			together_wipe(sc);
+		wiped = true;
+		settle(&m[said->next]);
+		say_member(&m[said->next], run, said);
+	}
+	if (wiped)
+		together_draw(sc, m, n);
 }
 
 /* What came on the descriptors poll found ready, taken; a process whose messages ended, seen to its end. */
@@ -469,11 +537,11 @@ static bool take_ready(struct member *m, int n, const struct pollfd *pfd, int k)
  * Everything the disks' processes say, until all have ended (or, refused by
  * a signal, were left).  Returns the signal last passed on (0: none).
  */
-static int follow(struct member *m, int n, const struct run_flags *run, bool go_on)
+static int follow(struct member *m, int n, const struct run_flags *run, bool go_on, struct said *said)
 {
 	struct pollfd *pfd;
 	struct screen sc;
-	bool gate_open = false;
+	bool gate_open = false, early = false;	/* early: the gate opened, no signal before it: say_finished */
 	int forwarded = 0;
 	double end_by = 0;
 
@@ -492,6 +560,8 @@ static int follow(struct member *m, int n, const struct run_flags *run, bool go_
 			abandon(m, n, forwarded);
 			changed = true;
 		}
+		if (early)
+			say_finished(m, n, run, said, &sc);
 		for (int i = 0; i < n; i++) {
 			int fds[3] = { m[i].out, m[i].err, m[i].msg };
 
@@ -502,7 +572,7 @@ static int follow(struct member *m, int n, const struct run_flags *run, bool go_
 		}
 		if (!gate_open && !waiting) {
 			open_gate(m, n, go_on);
-			gate_open = changed = true;
+			gate_open = changed = early = true;
 		}
 		if (!k || !pfd)
 			break;
@@ -549,12 +619,14 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 	sigset_t stops;
 	bool go_on = false;
 	int status, started = 0, forwarded;
+	struct said said = { 0 };
 
 	if (!m)
 		return ENOMEM;
 	words = words_of(jobs, njobs);
 	start = (struct member_start){ .parent = getpid(), .words = words };
 	stop_signal = 0;
+	stops_seen = stops_taken = 0;
 	/* A disk's process that died leaves a pipe nobody reads, as a reader of stdout can: a write fails, and kills nothing. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
@@ -581,18 +653,9 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 	secret_forget(jobs[0].s.v[OPT_TCG_PSID_REVERT].str);
 	if (fail.err)
 		tell_not_started(m, started, &fail);
-	forwarded = follow(m, started, run, go_on && !fail.err);
-	for (int i = 0; i < started; i++) {
-		int ws;
-
-		reap(&m[i], !m[i].abandoned);
-		ws = m[i].wait_status;
-		/* Told at the gate that a signal refused the run, and killed by it (^C reaches every process): it said nothing. */
-		if (m[i].stage == REFUSED && m[i].halted_by && m[i].reaped && WIFSIGNALED(ws))
-			m[i].stage = HALTED;
-		m[i].exit_status = !m[i].reaped || m[i].stage == HALTED ? ECANCELED
-				   : WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-	}
+	forwarded = follow(m, started, run, go_on && !fail.err, &said);
+	for (int i = 0; i < started; i++)
+		settle(&m[i]);
 	/*
 	 * The report, text or JSON (written at exit), is all that says what
 	 * became of each disk: a signal from here on waits until it is out,
@@ -610,7 +673,7 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 	sigaction(SIGHUP, &start.hup, NULL);
 	if (stop_signal && stop_signal != forwarded)
 		raise(stop_signal);
-	status = say_members(m, started, run);
+	status = say_members(m, started, run, &said);
 	if (fail.err)
 		say_not_started(m, njobs, run, &fail);
 	for (int i = 0; i < started; i++) {

@@ -105,8 +105,18 @@ void scan_status_take(struct scan_seen *seen, const char *text);
 /* The one line for the n disks: the least and most done, the rates added, the time left, the unreadable sectors. */
 void scan_line(const struct member *m, int n, char *line, size_t size);
 
-/* Each started member's output in turn, in the order given, and what befell it; the exit status of the last that failed. */
-int say_members(struct member *m, int started, const struct run_flags *run);
+/* What has been said of the members: the next to say, in the order given, and the statuses so far. */
+struct said {
+	int next;
+	int status;		/* the exit status of the last that failed */
+	bool unreadable;	/* a scan found unreadable sectors (EIO), and none failed otherwise */
+};
+
+/* m's output and what befell it (its process ended, its exit status set), said; said->next past it. */
+void say_member(struct member *m, const struct run_flags *run, struct said *said);
+
+/* Each started member not said yet, in turn; the exit status of the run: the last that failed, else EIO for unreadable sectors. */
+int say_members(struct member *m, int started, const struct run_flags *run, struct said *said);
 
 /* A disk's process that could not be started (fork or pipe failed, err), at member failed: nothing goes to any disk. */
 struct start_failure {

@@ -160,7 +160,8 @@ static void say_death(const struct member *m, const struct run_flags *run)
 			 " nothing was sent to any disk\n", m->job->device, sig, strsignal(sig), m->words->plural);
 	else if (m->words->reads_only)
 		snprintf(text, sizeof(text), "%s: the process %s was killed by signal %d (%s): its scan ended there, without"
-			 " its summary; nothing was written to the disk\n", m->job->device, m->words->doing, sig, strsignal(sig));
+			 " its summary; nothing was written to the disk%s\n", m->job->device, m->words->doing, sig, strsignal(sig),
+			 m->abandoned ? "; its process, held in the kernel, was left behind" : "");
 	else
 		snprintf(text, sizeof(text), "%s: the process %s was killed by signal %d (%s); %s: check with %s%s%s\n",
 			 m->job->device, m->words->doing, sig, strsignal(sig), m->words->still, how_to_follow(&m->job->s),
@@ -190,29 +191,31 @@ void say_not_started(const struct member *m, int njobs, const struct run_flags *
  * killed, refused, gone): that says more, and 5 is kept for "all read, some
  * sectors unreadable".
  */
-int say_members(struct member *m, int started, const struct run_flags *run)
+void say_member(struct member *m, const struct run_flags *run, struct said *said)
 {
-	int status = 0;
-	bool unreadable = false;
+	replay(m);
+	if (m->stage == DIED || m->stage == KILLED || m->stage == HALTED) {
+		say_death(m, run);
+	} else if (m->json_cut) {
+		char text[400];
 
-	for (int i = 0; i < started; i++) {
-		replay(&m[i]);
-		if (m[i].stage == DIED || m[i].stage == KILLED || m[i].stage == HALTED) {
-			say_death(&m[i], run);
-		} else if (m[i].json_cut) {
-			char text[400];
-
-			/* Never spliced in: the document stays whole, and says what is missing. */
-			snprintf(text, sizeof(text), "%s: its process's JSON object came cut short (%zu bytes missing): it"
-				 " is left out; the output above is all there is\n", m[i].job->device, m[i].json_cut);
-			say_instead(&m[i], run, text, NULL);
-		} else {
-			json_add_devices(m[i].json, m[i].json_len);
-		}
-		if (m[i].words->reads_only && m[i].exit_status == EIO)
-			unreadable = true;
-		else if (m[i].exit_status)
-			status = m[i].exit_status;
+		/* Never spliced in: the document stays whole, and says what is missing. */
+		snprintf(text, sizeof(text), "%s: its process's JSON object came cut short (%zu bytes missing): it"
+			 " is left out; the output above is all there is\n", m->job->device, m->json_cut);
+		say_instead(m, run, text, NULL);
+	} else {
+		json_add_devices(m->json, m->json_len);
 	}
-	return status || !unreadable ? status : EIO;
+	if (m->words->reads_only && m->exit_status == EIO)
+		said->unreadable = true;
+	else if (m->exit_status)
+		said->status = m->exit_status;
+	said->next++;
+}
+
+int say_members(struct member *m, int started, const struct run_flags *run, struct said *said)
+{
+	while (said->next < started)
+		say_member(&m[said->next], run, said);
+	return said->status || !said->unreadable ? said->status : EIO;
 }
