@@ -55,6 +55,19 @@ static int puts_t(struct text *t, const char *s)
 	return put(t, s, strlen(s));
 }
 
+/* t's text, NUL-ended (an empty one too), its length in *len; NULL, t freed, where err says a write failed. */
+static char *text_done(struct text *t, int err, size_t *len)
+{
+	if (!err && !t->s)
+		err = put(t, "", 0);
+	if (err) {
+		free(t->s);
+		return NULL;
+	}
+	*len = t->len;
+	return t->s;
+}
+
 /*
  * s with the characters the format escapes escaped: all three in a label
  * value, no quote in a help text.  A byte outside printable ASCII (a
@@ -216,14 +229,7 @@ char *prom_pack(const struct prom *p, size_t *len)
 		if (!err && f->samples.len)
 			err = put(&t, f->samples.s, f->samples.len);
 	}
-	if (!err && !t.s)
-		err = put(&t, "", 0);
-	if (err) {
-		free(t.s);
-		return NULL;
-	}
-	*len = t.len;
-	return t.s;
+	return text_done(&t, err, len);
 }
 
 /* A packed family's line, "NAMELEN HELPLEN SAMPLESLEN TYPE": false where it is not one. */
@@ -309,12 +315,5 @@ char *prom_render(const struct prom *p, size_t *len)
 		if (!err && f->samples.len)
 			err = put(&t, f->samples.s, f->samples.len);
 	}
-	if (!err && !t.s)
-		err = put(&t, "", 0);
-	if (err) {
-		free(t.s);
-		return NULL;
-	}
-	*len = t.len;
-	return t.s;
+	return text_done(&t, err, len);
 }

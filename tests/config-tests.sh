@@ -303,47 +303,51 @@ else
 	bad "NVMe: apm refused, write_cache set" "exit $rc" "stderr: $(cat "$out/cfg.err")" "log: $(tr '\n' '|' < "$out/cfg.log")"
 fi
 
-# --- loop devices: the kernel's settings, read back by blockdev ---
-if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
-	echo "skip config: loop devices need root and losetup"
-	
 # A configuration is a regular file of at most 1 MiB (issue 65, item 15): a link to /dev/zero (read
 # without bound before: an empty error line under a memory limit), a FIFO (open() blocked), a folder
 # and a file over 1 MiB are each refused in one line naming it, before anything is sent, exit 2 for a
 # check and 22 (EINVAL) for --apply-config.  Bounded here in memory and time, so that a build that
 # reads on fails rather than filling the machine: ASan's allocator limit, or ulimit -v without ASan.
-rm -rf "$out/cfg-kinds"
-mkdir -p "$out/cfg-kinds/folder"
-ln -s /dev/zero "$out/cfg-kinds/zero-link"
-mkfifo "$out/cfg-kinds/fifo"
-head -c $((1024 * 1024 + 1)) /dev/zero | tr '\0' '#' > "$out/cfg-kinds/huge"
-bounded() {
-	(ulimit -v 1048576 2> /dev/null
-	 env SHIM_LOG="$out/cfg.log" SHIM_IDENTIFY="$page" SHIM_COUNT=0xff "${preload[@]}" \
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:allocator_may_return_null=1:max_allocation_size_mb=64" \
-		timeout -s KILL 10 "$H" "$@" > "$out/cfg.out" 2> "$out/cfg.err")
-}
-if ldd "$H" 2> /dev/null | grep -q libasan; then
+# config_kinds: those checks; without root they run before the suite ends early, else at its end.
+config_kinds() {
+	rm -rf "$out/cfg-kinds"
+	mkdir -p "$out/cfg-kinds/folder"
+	ln -s /dev/zero "$out/cfg-kinds/zero-link"
+	mkfifo "$out/cfg-kinds/fifo"
+	head -c $((1024 * 1024 + 1)) /dev/zero | tr '\0' '#' > "$out/cfg-kinds/huge"
 	bounded() {
-		env SHIM_LOG="$out/cfg.log" SHIM_IDENTIFY="$page" SHIM_COUNT=0xff "${preload[@]}" \
+		(ulimit -v 1048576 2> /dev/null
+		 env SHIM_LOG="$out/cfg.log" SHIM_IDENTIFY="$page" SHIM_COUNT=0xff "${preload[@]}" \
 			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:allocator_may_return_null=1:max_allocation_size_mb=64" \
-			timeout -s KILL 10 "$H" "$@" > "$out/cfg.out" 2> "$out/cfg.err"
+			timeout -s KILL 10 "$H" "$@" > "$out/cfg.out" 2> "$out/cfg.err")
 	}
-fi
-for k in "zero-link:a character device" "fifo:a FIFO" "folder:a folder" "huge:over 1 MiB"; do
-	name=${k%%:*} what=${k#*:}
-	for opt in --check-config --apply-config; do
-		want=2
-		[ "$opt" = --apply-config ] && want=22
-		rm -f "$out/cfg.log"
-		bounded "$opt" "$out/cfg-kinds/$name" /dev/null
-		rc=$?
-		[ "$rc" = "$want" ] && [ ! -s "$out/cfg.log" ] && [ ! -s "$out/cfg.out" ] &&
-			[ "$(cat "$out/cfg.err")" = "$out/cfg-kinds/$name: $what: a configuration is a regular file of at most 1 MiB" ]
-		result_of cfg $? "$opt naming $what ($name): refused in one line, nothing sent, exit $want"
+	if ldd "$H" 2> /dev/null | grep -q libasan; then
+		bounded() {
+			env SHIM_LOG="$out/cfg.log" SHIM_IDENTIFY="$page" SHIM_COUNT=0xff "${preload[@]}" \
+				ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:allocator_may_return_null=1:max_allocation_size_mb=64" \
+				timeout -s KILL 10 "$H" "$@" > "$out/cfg.out" 2> "$out/cfg.err"
+		}
+	fi
+	for k in "zero-link:a character device" "fifo:a FIFO" "folder:a folder" "huge:over 1 MiB"; do
+		name=${k%%:*} what=${k#*:}
+		for opt in --check-config --apply-config; do
+			want=2
+			[ "$opt" = --apply-config ] && want=22
+			rm -f "$out/cfg.log"
+			bounded "$opt" "$out/cfg-kinds/$name" /dev/null
+			rc=$?
+			[ "$rc" = "$want" ] && [ ! -s "$out/cfg.log" ] && [ ! -s "$out/cfg.out" ] &&
+				[ "$(cat "$out/cfg.err")" = "$out/cfg-kinds/$name: $what: a configuration is a regular file of at most 1 MiB" ]
+			result_of cfg $? "$opt naming $what ($name): refused in one line, nothing sent, exit $want"
+		done
 	done
-done
-echo "end of suite"
+}
+
+# --- loop devices: the kernel's settings, read back by blockdev ---
+if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
+	echo "skip config: loop devices need root and losetup"
+	config_kinds
+	echo "end of suite"
 	exit 0
 fi
 truncate -s 8M "$out/cfg-loop.img"
@@ -568,40 +572,5 @@ else
 fi
 rm -f "$out/cfg-later-link"
 
-# A configuration is a regular file of at most 1 MiB (issue 65, item 15): a link to /dev/zero (read
-# without bound before: an empty error line under a memory limit), a FIFO (open() blocked), a folder
-# and a file over 1 MiB are each refused in one line naming it, before anything is sent, exit 2 for a
-# check and 22 (EINVAL) for --apply-config.  Bounded here in memory and time, so that a build that
-# reads on fails rather than filling the machine: ASan's allocator limit, or ulimit -v without ASan.
-rm -rf "$out/cfg-kinds"
-mkdir -p "$out/cfg-kinds/folder"
-ln -s /dev/zero "$out/cfg-kinds/zero-link"
-mkfifo "$out/cfg-kinds/fifo"
-head -c $((1024 * 1024 + 1)) /dev/zero | tr '\0' '#' > "$out/cfg-kinds/huge"
-bounded() {
-	(ulimit -v 1048576 2> /dev/null
-	 env SHIM_LOG="$out/cfg.log" SHIM_IDENTIFY="$page" SHIM_COUNT=0xff "${preload[@]}" \
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:allocator_may_return_null=1:max_allocation_size_mb=64" \
-		timeout -s KILL 10 "$H" "$@" > "$out/cfg.out" 2> "$out/cfg.err")
-}
-if ldd "$H" 2> /dev/null | grep -q libasan; then
-	bounded() {
-		env SHIM_LOG="$out/cfg.log" SHIM_IDENTIFY="$page" SHIM_COUNT=0xff "${preload[@]}" \
-			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:allocator_may_return_null=1:max_allocation_size_mb=64" \
-			timeout -s KILL 10 "$H" "$@" > "$out/cfg.out" 2> "$out/cfg.err"
-	}
-fi
-for k in "zero-link:a character device" "fifo:a FIFO" "folder:a folder" "huge:over 1 MiB"; do
-	name=${k%%:*} what=${k#*:}
-	for opt in --check-config --apply-config; do
-		want=2
-		[ "$opt" = --apply-config ] && want=22
-		rm -f "$out/cfg.log"
-		bounded "$opt" "$out/cfg-kinds/$name" /dev/null
-		rc=$?
-		[ "$rc" = "$want" ] && [ ! -s "$out/cfg.log" ] && [ ! -s "$out/cfg.out" ] &&
-			[ "$(cat "$out/cfg.err")" = "$out/cfg-kinds/$name: $what: a configuration is a regular file of at most 1 MiB" ]
-		result_of cfg $? "$opt naming $what ($name): refused in one line, nothing sent, exit $want"
-	done
-done
+config_kinds
 echo "end of suite"
