@@ -15,6 +15,27 @@
 #include "report.h"
 #include "scan_check.h"
 
+/* The range asked (--scan-range, else the whole device of sectors of bytes), checked: first..last, inclusive. */
+static int scan_bounds(const struct device *dev, const struct settings *s, uint64_t sectors, unsigned int bytes,
+		       uint64_t *first, uint64_t *last)
+{
+	const struct opt_value *v = &s->v[OPT_SCAN_RANGE];
+
+	if (!sectors) {
+		complain(" --surface-scan: %s holds no sector\n", dev->path);
+		return EINVAL;
+	}
+	*first = v->given ? v->num : 0;
+	*last = v->given ? v->num2 : sectors - 1;
+	if (*last >= sectors) {
+		complain(" --scan-range %llu-%llu: past the end of %s (%llu sectors of %u bytes: the last LBA is %llu)\n",
+			 (unsigned long long)*first, (unsigned long long)*last, dev->path, (unsigned long long)sectors, bytes,
+			 (unsigned long long)(sectors - 1));
+		return EINVAL;
+	}
+	return 0;
+}
+
 int scan_facts_of(struct device *dev, const struct settings *s, struct scan_facts *f)
 {
 	unsigned long long bytes;

@@ -20,10 +20,6 @@ struct scan_facts {
 	uint64_t first, last;	/* the range asked, inclusive */
 };
 
-/* The range asked (--scan-range, else the whole device of sectors of bytes), checked: first..last, inclusive. */
-int scan_bounds(const struct device *dev, const struct settings *s, uint64_t sectors, unsigned int bytes,
-		uint64_t *first, uint64_t *last);
-
 /* dev's facts and the range asked into f: 0, or the errno of a refusal said (one line); nothing read. */
 int scan_facts_of(struct device *dev, const struct settings *s, struct scan_facts *f);
 
