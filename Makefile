@@ -27,7 +27,7 @@ SUBST = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@HDPARM_CONFIG@|$(CONFIG)|g' -e 
 
 # Folders by layer, top to bottom: a file includes its own folder's and
 # those below it, never above (README).
-DIRS = cli options run ops ops/any_disk ops/ata ops/block ops/erase disk ata nvme scsi tcg transport block output lib
+DIRS = cli options run ops ops/any_disk ops/ata ops/block ops/erase ops/scan disk ata nvme scsi tcg transport block output lib
 # Every C file of those folders: a new file is built without naming it here.
 SRCS = $(sort $(wildcard $(addsuffix /*.c,$(DIRS))))
 OBJS = $(SRCS:.c=.o)

@@ -5,9 +5,9 @@
 # if there is one.  (make lint runs it.)
 cd "$(dirname "$0")/.." || exit 1
 # Rank, top to bottom; the three kinds share theirs, and TCG's decoder (bytes in, structs out) sits with the transports.
-# The operations' families (ops/any_disk, ops/ata, ops/block, ops/erase) are one layer with the
+# The operations' families (ops/any_disk, ops/ata, ops/block, ops/erase, ops/scan) are one layer with the
 # helpers they share in ops/.
-declare -A rank=([cli]=11 [run]=10 [ops]=9 [ops/any_disk]=9 [ops/ata]=9 [ops/block]=9 [ops/erase]=9
+declare -A rank=([cli]=11 [run]=10 [ops]=9 [ops/any_disk]=9 [ops/ata]=9 [ops/block]=9 [ops/erase]=9 [ops/scan]=9
 	[options]=8 [ata]=7 [nvme]=7 [scsi]=7 [transport]=6 [tcg]=6 [disk]=5 [block]=4 [output]=3 [lib]=2)
 declare -A home
 for d in "${!rank[@]}"; do

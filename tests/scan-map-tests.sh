@@ -26,8 +26,8 @@ rm -rf "$out"
 mkdir -p "$out"
 
 # --- the format's pure parts ---
-if cc -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$here/../ops/block" -o "$out/unit" "$here/unit/scan_map_unit.c" \
-	"$here/../ops/block/scan_map_format.c" "$here/../ops/block/scan_classes.c" 2> "$out/unit.build"; then
+if cc -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$here/../ops/scan" -o "$out/unit" "$here/unit/scan_map_unit.c" \
+	"$here/../ops/scan/scan_map_format.c" "$here/../ops/scan/scan_classes.c" 2> "$out/unit.build"; then
 	"$out/unit" | sed "s/^ok scan-map unit: /ok scan-map: unit: /; s/^FAIL scan-map unit: /FAIL scan-map: unit: /"
 else
 	bad "build tests/unit/scan_map_unit.c" "$(head -n 5 "$out/unit.build")"

@@ -55,11 +55,11 @@ disk_up() {
 # --- the decisions against a disk in memory (tests/unit/scan_repair_unit.c): any user, no device ---
 top=$(cd "$here/.." && pwd)
 incs=()
-for d in cli options run ops ops/any_disk ops/ata ops/block ops/erase disk ata nvme scsi tcg transport block output lib; do incs+=("-I$top/$d"); done
+for d in cli options run ops ops/any_disk ops/ata ops/block ops/erase ops/scan disk ata nvme scsi tcg transport block output lib; do incs+=("-I$top/$d"); done
 # shellcheck disable=SC2086
 if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra "${incs[@]}" ${CFLAGS:-} ${LDFLAGS:-} \
-	-o "$out/unit" "$top/tests/unit/scan_repair_unit.c" "$top/ops/block/scan_repair.c" "$top/ops/block/scan_classes.c" \
-	"$top/ops/block/scan_counts.c" "$top/scsi/scsi_pages.c" "$top/transport/sense.c" \
+	-o "$out/unit" "$top/tests/unit/scan_repair_unit.c" "$top/ops/scan/scan_repair.c" "$top/ops/scan/scan_classes.c" \
+	"$top/ops/scan/scan_counts.c" "$top/scsi/scsi_pages.c" "$top/transport/sense.c" \
 	"$top/output/report.c" "$top/output/json.c" "$top/output/progress.c" 2> "$out/unit.build"; then
 	"$out/unit" | grep -v '^end of suite$' | sed 's/^\(ok\|FAIL\) unit: /\1 scan-repair: unit: /'
 else

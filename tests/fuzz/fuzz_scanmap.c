@@ -1,7 +1,7 @@
 /*
  * --scan-map's file is input read from disk (a map edited by hand, torn by
  * a crash, or anyone's file): its header and each log line through the
- * parsers of ops/block/scan_map_format.c.  The header is exactly size
+ * parsers of ops/scan/scan_map_format.c.  The header is exactly size
  * bytes, so a read past what the file held is a heap overflow the
  * sanitizer sees; a header or a checkpoint taken as ours is written again
  * and read back the same.

@@ -34,7 +34,7 @@ build fuzz_scsi "$here/fuzz_scsi.c" "$top/scsi/scsi_pages.c" "$top/transport/sen
 build fuzz_tcg "$here/fuzz_tcg.c" "$top/tcg/tcg_discovery.c" "$top/tcg/tcg_session.c" "$top/tcg/tcg_methods.c" || exit 1
 build fuzz_prom "$here/fuzz_prom.c" "$top/output/prom.c" || exit 1
 build fuzz_records "$here/fuzz_records.c" "$top/ata/smart_table.c" "$top/nvme/nvme_health.c" || exit 1
-build fuzz_scanmap "$here/fuzz_scanmap.c" "$top/ops/block/scan_map_format.c" "$top/ops/block/scan_classes.c" || exit 1
+build fuzz_scanmap "$here/fuzz_scanmap.c" "$top/ops/scan/scan_map_format.c" "$top/ops/scan/scan_classes.c" || exit 1
 build fuzz_text "$here/fuzz_text.c" "$top/ops/block/ranges.c" "$top/block/sysfs.c" "$top/block/wake_trace.c" "$top/output/report.c" "$top/output/json.c" || exit 1
 # The option table names each option's steps, so the command-line targets link every operation and what
 # lies below it: compiled once into an archive (the runner's other files are the targets' stubs).

@@ -1,5 +1,5 @@
 /*
- * ops/block/scan_direct.c's trust in the direct way (no kernel retries),
+ * ops/scan/scan_direct.c's trust in the direct way (no kernel retries),
  * case by case, with a disk whose sector_read and block-layer read are
  * scripted: a way that has read a sector is believed when it fails; one
  * that has not is checked against the block layer's read, and one the

@@ -1,5 +1,5 @@
 /*
- * Unit tests of --scan-map's pure parts (ops/block/scan_map_format.c):
+ * Unit tests of --scan-map's pure parts (ops/scan/scan_map_format.c):
  * the header written and read back, a header not ours or edited refused,
  * another disk, size or range named, the checkpoint line's checksum (a
  * torn or edited line is not taken), and an earlier run's blocks, LBAs and

@@ -1,5 +1,5 @@
 /*
- * --scan-repair's decisions (ops/block/scan_repair.c) against a disk in
+ * --scan-repair's decisions (ops/scan/scan_repair.c) against a disk in
  * memory: sectors of 16 bytes, each filled with its LBA; bad sectors that
  * fail every read, or the first few, or heal when written whole.  What is
  * expected is the issue's rule (issue 61 item 9), not the code's reading:

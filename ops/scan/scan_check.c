@@ -1,6 +1,6 @@
 /*
  * --surface-scan checked before anything is read, by the one function
- * the scan itself starts with (ops/block/surface_scan.c): a block device,
+ * the scan itself starts with (ops/scan/surface_scan.c): a block device,
  * its size and sector size known, the range inside it.  Many disks at once
  * check every disk this way first: a range past the end of any of them
  * refuses the whole command, and no disk is read.
