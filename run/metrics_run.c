@@ -161,6 +161,9 @@ static _Noreturn void ask_there(struct asked *a, const struct run_flags *run, pi
 /* a's process started (a->pid), or 0 where none could be: then a is asked in this one. */
 static void start(struct asked *a, const struct run_flags *run)
 {
+	/* Taken here, not in the child: a run killed before the child asks would give it its new parent's pid. */
+	pid_t parent = getpid();
+
 	a->pid = 0;
 	a->said_fd = memory_file("hdparm-metrics-said");
 	a->samples_fd = a->said_fd < 0 ? -1 : memory_file("hdparm-metrics-samples");
@@ -169,7 +172,7 @@ static void start(struct asked *a, const struct run_flags *run)
 		fflush(stderr);
 		a->pid = fork();
 		if (a->pid == 0)
-			ask_there(a, run, getppid());
+			ask_there(a, run, parent);
 	}
 	if (a->pid > 0)
 		return;

@@ -380,6 +380,32 @@ touch "$out/metrics-hung-gate"
 result $? "--metrics-file, the run killed while disks hang: no 'up' left in the file (4 before), the disks' processes gone" ||
 	sed 's/^/  /' "$tf/hdparm.prom" | head -n 3
 
+# ... and one killed before a disk's process has looked at its parent: the process asks nothing.  It
+# took its parent's pid with getppid() after the fork, which names the new parent (init) once the run
+# is gone, and then saw no change and asked its disk.  strace makes that first getppid() answer 1 and
+# holds each disk's process there (SIGSTOP) while the run is killed.
+if command -v strace > /dev/null; then
+	rm -f "$out/metrics-orphan.log"
+	env --default-signal=INT,QUIT SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LOG="$out/metrics-orphan.log" SHIM_LOG_DEVICE=1 \
+		"${preload[@]}" "$asan:detect_leaks=0" strace -f -qq -o /dev/null -e trace=getppid \
+		-e inject=getppid:retval=1:signal=STOP:when=1 "$H" --metrics /dev/null /dev/zero > /dev/null 2>&1 &
+	spid=$!
+	both_held() {
+		run=$(pgrep -P "$spid") && kids=$(pgrep -P "$run" | tr '\n' ' ') && [ "$(wc -w <<< "$kids")" = 2 ] || return 1
+		for k in $kids; do [ "$(awk '{ print $3 }' /proc/"$k"/stat 2> /dev/null)" = t ] || return 1; done
+	}
+	orphans() { for k in $kids; do [ "$(awk '/^PPid:/ { print $2 }' /proc/"$k"/status 2> /dev/null)" != "$run" ] || return 1; done; }
+	until_true 10 both_held
+	held=$?
+	kill -KILL "$run"
+	until_true 10 orphans
+	# shellcheck disable=SC2086 # the pids are words
+	kill -CONT $kids 2> /dev/null
+	wait_within 120 "$spid" 2> /dev/null
+	[ "$held" = 0 ] && [ ! -s "$out/metrics-orphan.log" ]
+	result $? "the run killed before its disks' processes looked at it: nothing asked ($(grep -c 'cdb:' "$out/metrics-orphan.log" 2> /dev/null) commands)"
+fi
+
 # A SIGCHLD the caller ignored (the disks' processes would be reaped unseen, their samples lost): the
 # same samples as without.
 env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics /dev/null /dev/zero "$out/no-such-disk" \
