@@ -360,25 +360,30 @@ static int emit(struct prom *p, const char *file)
 }
 
 /*
- * The disks of list that keep says (NULL: all) asked, their samples taken
- * in list's order, the text written.  With file, the last run's samples
- * are replaced first by a comment alone: a run that cannot finish (killed
- * at a service's time limit) must leave no "hdparm_disk_up 1" of a disk
- * that may have hung since.
+ * With file, the last run's samples replaced by a comment alone, before
+ * any disk is opened (an open waits while the kernel recovers a hung
+ * disk): a run that cannot finish (killed at a service's time limit) must
+ * leave no "hdparm_disk_up 1" of a disk that may have hung since.
  */
-static int read_disks(struct asked *list, int n, const bool *keep, const struct run_flags *run, const char *file)
+static int stand_in(const char *file)
 {
 	static const char waiting[] = "# hdparm --metrics: the disks are being asked; no samples until every one has answered\n";
+	int err = file ? file_write_whole(file, waiting, sizeof(waiting) - 1, 0) : 0;
+
+	if (err)
+		complain("--metrics-file: %s: %s (the file is left as it was)\n", file, file_strerror(err));
+	return err;
+}
+
+/* The disks of list that keep says (NULL: all) asked, their samples taken in list's order, the text written. */
+static int read_disks(struct asked *list, int n, const bool *keep, const struct run_flags *run, const char *file)
+{
 	struct prom *p;
-	int kept = 0, err;
+	int kept = 0;
 
 	for (int i = 0; i < n; i++)
 		if (!keep || keep[i])
 			list[kept++] = list[i];
-	if (file && (err = file_write_whole(file, waiting, sizeof(waiting) - 1, 0))) {
-		complain("--metrics-file: %s: %s (the file is left as it was)\n", file, file_strerror(err));
-		return err;
-	}
 	if (!(p = prom_new()))
 		return ENOMEM;
 	ask_all(list, kept, run);
@@ -414,7 +419,7 @@ static int run_list(struct asked *list, int n, const struct run_flags *run, cons
 	bool *keep = list ? calloc((size_t)n + 1, sizeof(*keep)) : NULL;
 	int err = ENOMEM;
 
-	if (keep && !(err = named_disks(list, n, keep)))
+	if (keep && !(err = stand_in(file)) && !(err = named_disks(list, n, keep)))
 		err = read_disks(list, n, keep, run, file);
 	free(keep);
 	free(list);
@@ -454,10 +459,12 @@ out:
 
 int run_metrics_config(const struct config_job *jobs, size_t n, const struct run_flags *run, const char *file)
 {
+	int err;
+
 	if (file && file_check_writable("--metrics-file", file, false))
 		return EINVAL;
 	if (n == 0)
-		return read_disks(NULL, 0, NULL, run, file);
+		return (err = stand_in(file)) ? err : read_disks(NULL, 0, NULL, run, file);
 	/* The configuration's disks are named as --metrics names them: each once, whole disks only. */
 	return run_list(list_of(NULL, jobs, (int)n), (int)n, run, file);
 }

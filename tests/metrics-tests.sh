@@ -380,6 +380,28 @@ touch "$out/metrics-hung-gate"
 result $? "--metrics-file, the run killed while disks hang: no 'up' left in the file (4 before), the disks' processes gone" ||
 	sed 's/^/  /' "$tf/hdparm.prom" | head -n 3
 
+# ... and one killed while the run itself opens a disk to look at it: an open waits while the kernel
+# recovers a hung disk (sd_open), so the file's samples are replaced before any disk is opened.
+# strace holds the run at its open of the second disk (SIGSTOP), where the service would kill it.
+if command -v strace > /dev/null; then
+	ln -sf /dev/zero "$out/metrics-slow-disk"
+	env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics-file "$tf/hdparm.prom" /dev/null \
+		"$out/metrics-slow-disk" 2> /dev/null
+	before=$(grep -c '^hdparm_disk_up{.*} 1$' "$tf/hdparm.prom")
+	env --default-signal=INT,QUIT SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff "${preload[@]}" "$asan:detect_leaks=0" \
+		strace -qq -o /dev/null -P "$out/metrics-slow-disk" -e trace=openat -e inject=openat:signal=STOP:when=1 \
+		"$H" --metrics-file "$tf/hdparm.prom" /dev/null "$out/metrics-slow-disk" > /dev/null 2>&1 &
+	spid=$!
+	held_at_open() { run=$(pgrep -P "$spid") && [ "$(awk '{ print $3 }' /proc/"$run"/stat 2> /dev/null)" = t ]; }
+	until_true 10 held_at_open
+	held=$?
+	up=$(grep -c '^hdparm_disk_up' "$tf/hdparm.prom")
+	kill -KILL "$run"
+	wait_within 120 "$spid" 2> /dev/null
+	[ "$before" = 2 ] && [ "$held" = 0 ] && [ "$up" = 0 ] && grep -q '^# ' "$tf/hdparm.prom" && [ "$(ls "$tf")" = hdparm.prom ]
+	result $? "--metrics-file, the run killed while it opens a disk: no 'up' left in the file ($up; $before before)"
+fi
+
 # ... and one killed before a disk's process has looked at its parent: the process asks nothing.  It
 # took its parent's pid with getppid() after the fork, which names the new parent (init) once the run
 # is gone, and then saw no change and asked its disk.  strace makes that first getppid() answer 1 and
