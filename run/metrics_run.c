@@ -60,27 +60,41 @@ static void kernel_name(const char *path, char *name, size_t size)
 
 static void one_disk(const struct asked *a, const struct run_flags *run, struct prom *p)
 {
+	struct prom *mine = prom_new();
 	struct device dev;
 	bool down;
+	int err;
 
 	memset(&dev, 0, sizeof(dev));
 	dev.path = a->path;
 	dev.run = *run;
 	report_operation("open");
 	dev.fd = open(a->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (dev.fd < 0) {
+	if (dev.fd < 0 || !mine) {
 		complain_errno(a->path);
 		metrics_down(a->name, p);
+		prom_free(mine);
+		if (dev.fd >= 0)
+			close(dev.fd);
 		return;
 	}
 	disk_choose(&dev);
 	report_operation("--metrics");
-	down = metrics_collect(&dev, a->name, p, run->metrics_tcg) != 0;
+	down = metrics_collect(&dev, a->name, mine, run->metrics_tcg) != 0;
 	close(dev.fd);
 	disk_release(&dev);
-	/* A disk down (one that let a command time out) is asked nothing more: its drift would cost a second timeout. */
-	if (a->job && !down)
-		config_drift_samples(a->job, run, a->name, p);
+	/*
+	 * A disk down (one that let a command time out) is asked nothing more: its drift would cost a second
+	 * timeout.  One that stops answering while its settings are read is down too, not "up" without them.
+	 */
+	if (a->job && !down && (err = config_drift_samples(a->job, run, a->name, mine))) {
+		complain("%s: not answering: %s while its settings were read for --check-config (nothing more is asked of it)\n",
+			 a->path, err == ETIMEDOUT ? "a command timed out" : strerror(err));
+		metrics_down(a->name, p);
+	} else {
+		prom_merge(p, mine);
+	}
+	prom_free(mine);
 }
 
 /* a's samples, asked in this process: packed into a->samples. */
