@@ -30,6 +30,7 @@
 #include "file_write.h"
 #include "metrics.h"
 #include "prom.h"
+#include "reach.h"
 #include "report.h"
 #include "metrics_run.h"
 #include "sysfs.h"
@@ -273,12 +274,15 @@ struct named {
  * A named path, looked at before anything is sent to any disk: a disk (a
  * block device, or a character device such as an sg or NVMe node) gives
  * its device number in *id; a path that does not open gives none (0) and
- * is down later; anything else is refused here, said.  A partition is
- * refused rather than given its disk's facts under its own name.
+ * is down later; anything else is refused here, said.  A partition, or a
+ * volume over disks, is refused rather than given a disk's facts under its
+ * own name.
  */
 static int look_at(const char *path, struct named *id)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	/* A volume's pass-through (SG_IO) reaches a disk beneath it, which would be read under the volume's name. */
+	struct reach beneath;
 	unsigned long long part;
 	const char *what = NULL;
 	struct stat st;
@@ -298,6 +302,8 @@ static int look_at(const char *path, struct named *id)
 		what = "not a device, not a disk";
 	else if (S_ISBLK(st.st_mode) && sysfs_read_u64(st.st_rdev, "partition", &part) == 0)
 		what = "a partition: --metrics reads whole disks, name its disk";
+	else if (S_ISBLK(st.st_mode) && (reach_find(fd, 0, REACH_NAMED, &beneath), beneath.kind == NODE_STACKED))
+		what = "a volume (device-mapper, md) over disks: --metrics reads whole disks, name those beneath it";
 	else
 		*id = (struct named){ st.st_rdev, S_ISCHR(st.st_mode) };
 	close(fd);

@@ -477,16 +477,19 @@ result $? "one name given twice, and two names of one label: one series, the oth
 	sed 's/^/  /' "$out/metrics-twice.err"
 
 # What is no disk (a regular file, a folder, a terminal, a partition: a fake /sys's 259:900001, made a
-# block device by the double): one line on stderr, exit 22 (EINVAL), nothing on stdout and nothing
-# sent, to it or to the disk named with it.
+# block device by the double; a device-mapper volume, 253:900000, whose pass-through reaches the disk
+# beneath it under the volume's name): one line on stderr, exit 22 (EINVAL), nothing on stdout and
+# nothing sent, to it or to the disk named with it.
 : > "$out/metrics-regular"
-mkdir -p "$out/metrics-part/sys/dev/block/259:900001"
+mkdir -p "$out/metrics-part/sys/dev/block/259:900001" "$out/metrics-dm/sys/dev/block/253:900000/dm"
 echo 1 > "$out/metrics-part/sys/dev/block/259:900001/partition"
-for what in "regular file:$out/metrics-regular" "folder:$out" "terminal:TTY" "partition:/dev/null"; do
+echo vg-root > "$out/metrics-dm/sys/dev/block/253:900000/dm/name"
+for what in "regular file:$out/metrics-regular" "folder:$out" "terminal:TTY" "partition:/dev/null" "volume:/dev/null"; do
 	kind=${what%%:*} path=${what#*:}
 	rm -f "$out/metrics-none.log"
 	e=(SHIM_COUNT=0xff SHIM_LOG="$out/metrics-none.log")
 	[ "$kind" = partition ] && e+=(SHIM_SYSFS="$out/metrics-part" SHIM_BLOCK_DEV=259:900001)
+	[ "$kind" = volume ] && e+=(SHIM_SYSFS="$out/metrics-dm" SHIM_BLOCK_DEV=253:900000)
 	python3 - "$out/metrics-none" "$path" env "${e[@]}" "${preload[@]}" "$asan" "$H" --metrics /dev/zero << 'EOF2'
 import os, pty, subprocess, sys
 outbase, path, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
