@@ -383,15 +383,23 @@ static int emit(struct prom *p, const char *file)
  * With file, the last run's samples replaced by a comment alone, before
  * any disk is opened (an open waits while the kernel recovers a hung
  * disk): a run that cannot finish (killed at a service's time limit) must
- * leave no "hdparm_disk_up 1" of a disk that may have hung since.
+ * leave no "hdparm_disk_up 1" of a disk that may have hung since.  Where
+ * the comment cannot be written (a full file system), the last run's
+ * file is removed, as the comment would have replaced it: left, it would
+ * say every disk up, run after run.
  */
 static int stand_in(const char *file)
 {
 	static const char waiting[] = "# hdparm --metrics: the disks are being asked; no samples until every one has answered\n";
 	int err = file ? file_write_whole(file, waiting, sizeof(waiting) - 1, 0) : 0;
+	struct stat st;
+	bool removed;
 
-	if (err)
-		complain("--metrics-file: %s: %s (the file is left as it was)\n", file, file_strerror(err));
+	if (!err)
+		return 0;
+	removed = err != FILE_NOT_REGULAR && lstat(file, &st) == 0 && S_ISREG(st.st_mode) && unlink(file) == 0;
+	complain("--metrics-file: %s: %s (%s)\n", file, file_strerror(err),
+		 removed ? "the last run's file removed: its samples are not this run's" : "the file is left as it was");
 	return err;
 }
 

@@ -193,6 +193,22 @@ env "${preload[@]}" "$asan" "$H" --metrics-file "$out/no-such-folder/hdparm.prom
 rc=$?
 [ "$rc" = 2 ] && grep -q "^--metrics-file: $out/no-such-folder/hdparm.prom: No such file or directory" "$out/metrics.err"
 result $? "--metrics-file into a folder that is not there: said, exit 2 (ENOENT)"
+# A file that cannot be written (a full file system; here a file size limit of 0, EFBIG) where the
+# last run's file says "up": that file is removed, said, the error the exit status; it
+# was left saying every disk up, run after run (node_exporter serves it as if new).
+nf=$out/metrics-nospace
+rm -rf "$nf"
+mkdir -p "$nf"
+env SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics-file "$nf/hdparm.prom" /dev/null 2> /dev/null
+before=$(grep -c '^hdparm_disk_up{.*} 1$' "$nf/hdparm.prom")
+# (stderr through a pipe: a file would take no line under the limit either)
+(ulimit -f 0 && exec env SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" \
+	--metrics-file "$nf/hdparm.prom" /dev/null 2>&1 > /dev/null) | cat > "$out/metrics.err"
+rc=${PIPESTATUS[0]}
+[ "$before" = 1 ] && [ "$rc" = 27 ] && [ -z "$(ls "$nf")" ] &&
+	grep -q "^--metrics-file: $nf/hdparm.prom: File too large (the last run's file removed" "$out/metrics.err"
+result $? "--metrics-file that cannot be written: the last run's file removed, said, exit 27 (EFBIG) (exit $rc)"
+
 # Only a regular file is replaced (issue 60, item 10): a device node (as root, --metrics-file /dev/null
 # once made the system's /dev/null a file), a FIFO, a symbolic link, a folder are refused at once:
 # one line, exit 22, nothing sent to the disk (the double's log stays empty), left as they were.
