@@ -377,21 +377,23 @@ static void run_job(struct config_run *r, const struct config_job *job, const st
 	report_operation(NULL);
 }
 
-void config_drift_samples(const struct config_job *job, const struct run_flags *run, const char *name, struct prom *p)
+int config_drift_samples(const struct config_job *job, const struct run_flags *run, const char *name, struct prom *p)
 {
 	struct device dev;
-	bool read;
+	enum before_check state;
 	int err;
 
 	memset(&dev, 0, sizeof(dev));
 	dev.path = job->device;
 	dev.run = *run;
+	/* One timeout, not one a setting. */
+	dev.stop_at_timeout = true;
 	if ((dev.fd = open(job->device, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
-		return;
+		return 0;
 	disk_choose(&dev);
-	/* A disk asleep or down gives no sample, as --check-config reads none from it. */
-	read = before_check(&dev, &err) == CHECK_READ;
-	for (size_t i = 0; read && i < job->nitems; i++) {
+	/* A disk asleep gives no sample, as --check-config reads none from it. */
+	state = before_check(&dev, &err);
+	for (size_t i = 0; state == CHECK_READ && !dev.timed_out && i < job->nitems; i++) {
 		const struct config_item *it = &job->items[i];
 		struct setting_now now;
 
@@ -402,6 +404,7 @@ void config_drift_samples(const struct config_job *job, const struct run_flags *
 	}
 	close(dev.fd);
 	disk_release(&dev);
+	return dev.timed_out ? ETIMEDOUT : state == CHECK_DOWN ? err : 0;
 }
 
 int config_run(const struct config_job *jobs, size_t n, bool check, const char *file, const struct run_flags *run)

@@ -43,9 +43,11 @@ struct prom;
  * --metrics --check-config: each setting of the job held against the disk's
  * (nothing sent but reads, as --check-config reads), one sample a setting:
  * hdparm_config_drifted{device=name,key=KEY} 1 where it differs, 0 where it
- * holds; none where it cannot be read or is no setting (standby).
+ * holds; none where it cannot be read or is no setting (standby).  0, or
+ * the errno of a disk that stopped answering (a command timed out): it is
+ * asked nothing more.
  */
-void config_drift_samples(const struct config_job *job, const struct run_flags *run, const char *name, struct prom *p);
+int config_drift_samples(const struct config_job *job, const struct run_flags *run, const char *name, struct prom *p);
 
 /* --idle-spindown-config: the jobs with idle_spindown, each watched for its own time (idle.h); 0 where none has it. */
 int idle_spindown_config(const struct config_job *jobs, size_t n, const struct run_flags *run);

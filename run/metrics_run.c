@@ -30,6 +30,7 @@
 #include "file_write.h"
 #include "metrics.h"
 #include "prom.h"
+#include "reach.h"
 #include "report.h"
 #include "metrics_run.h"
 #include "sysfs.h"
@@ -60,27 +61,41 @@ static void kernel_name(const char *path, char *name, size_t size)
 
 static void one_disk(const struct asked *a, const struct run_flags *run, struct prom *p)
 {
+	struct prom *mine = prom_new();
 	struct device dev;
 	bool down;
+	int err;
 
 	memset(&dev, 0, sizeof(dev));
 	dev.path = a->path;
 	dev.run = *run;
 	report_operation("open");
 	dev.fd = open(a->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (dev.fd < 0) {
+	if (dev.fd < 0 || !mine) {
 		complain_errno(a->path);
 		metrics_down(a->name, p);
+		prom_free(mine);
+		if (dev.fd >= 0)
+			close(dev.fd);
 		return;
 	}
 	disk_choose(&dev);
 	report_operation("--metrics");
-	down = metrics_collect(&dev, a->name, p, run->metrics_tcg) != 0;
+	down = metrics_collect(&dev, a->name, mine, run->metrics_tcg) != 0;
 	close(dev.fd);
 	disk_release(&dev);
-	/* A disk down (one that let a command time out) is asked nothing more: its drift would cost a second timeout. */
-	if (a->job && !down)
-		config_drift_samples(a->job, run, a->name, p);
+	/*
+	 * A disk down (one that let a command time out) is asked nothing more: its drift would cost a second
+	 * timeout.  One that stops answering while its settings are read is down too, not "up" without them.
+	 */
+	if (a->job && !down && (err = config_drift_samples(a->job, run, a->name, mine))) {
+		complain("%s: not answering: %s while its settings were read for --check-config (nothing more is asked of it)\n",
+			 a->path, err == ETIMEDOUT ? "a command timed out" : strerror(err));
+		metrics_down(a->name, p);
+	} else {
+		prom_merge(p, mine);
+	}
+	prom_free(mine);
 }
 
 /* a's samples, asked in this process: packed into a->samples. */
@@ -161,6 +176,9 @@ static _Noreturn void ask_there(struct asked *a, const struct run_flags *run, pi
 /* a's process started (a->pid), or 0 where none could be: then a is asked in this one. */
 static void start(struct asked *a, const struct run_flags *run)
 {
+	/* Taken here, not in the child: a run killed before the child asks would give it its new parent's pid. */
+	pid_t parent = getpid();
+
 	a->pid = 0;
 	a->said_fd = memory_file("hdparm-metrics-said");
 	a->samples_fd = a->said_fd < 0 ? -1 : memory_file("hdparm-metrics-samples");
@@ -169,7 +187,7 @@ static void start(struct asked *a, const struct run_flags *run)
 		fflush(stderr);
 		a->pid = fork();
 		if (a->pid == 0)
-			ask_there(a, run, getppid());
+			ask_there(a, run, parent);
 	}
 	if (a->pid > 0)
 		return;
@@ -256,12 +274,15 @@ struct named {
  * A named path, looked at before anything is sent to any disk: a disk (a
  * block device, or a character device such as an sg or NVMe node) gives
  * its device number in *id; a path that does not open gives none (0) and
- * is down later; anything else is refused here, said.  A partition is
- * refused rather than given its disk's facts under its own name.
+ * is down later; anything else is refused here, said.  A partition, or a
+ * volume over disks, is refused rather than given a disk's facts under its
+ * own name.
  */
 static int look_at(const char *path, struct named *id)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	/* A volume's pass-through (SG_IO) reaches a disk beneath it, which would be read under the volume's name. */
+	struct reach beneath;
 	unsigned long long part;
 	const char *what = NULL;
 	struct stat st;
@@ -281,6 +302,8 @@ static int look_at(const char *path, struct named *id)
 		what = "not a device, not a disk";
 	else if (S_ISBLK(st.st_mode) && sysfs_read_u64(st.st_rdev, "partition", &part) == 0)
 		what = "a partition: --metrics reads whole disks, name its disk";
+	else if (S_ISBLK(st.st_mode) && (reach_find(fd, 0, REACH_NAMED, &beneath), beneath.kind == NODE_STACKED))
+		what = "a volume (device-mapper, md) over disks: --metrics reads whole disks, name those beneath it";
 	else
 		*id = (struct named){ st.st_rdev, S_ISCHR(st.st_mode) };
 	close(fd);
@@ -357,25 +380,38 @@ static int emit(struct prom *p, const char *file)
 }
 
 /*
- * The disks of list that keep says (NULL: all) asked, their samples taken
- * in list's order, the text written.  With file, the last run's samples
- * are replaced first by a comment alone: a run that cannot finish (killed
- * at a service's time limit) must leave no "hdparm_disk_up 1" of a disk
- * that may have hung since.
+ * With file, the last run's samples replaced by a comment alone, before
+ * any disk is opened (an open waits while the kernel recovers a hung
+ * disk): a run that cannot finish (killed at a service's time limit) must
+ * leave no "hdparm_disk_up 1" of a disk that may have hung since.  Where
+ * the comment cannot be written (a full file system), the last run's
+ * file is removed, as the comment would have replaced it: left, it would
+ * say every disk up, run after run.
  */
-static int read_disks(struct asked *list, int n, const bool *keep, const struct run_flags *run, const char *file)
+static int stand_in(const char *file)
 {
 	static const char waiting[] = "# hdparm --metrics: the disks are being asked; no samples until every one has answered\n";
+	int err = file ? file_write_whole(file, waiting, sizeof(waiting) - 1, 0) : 0;
+	struct stat st;
+	bool removed;
+
+	if (!err)
+		return 0;
+	removed = err != FILE_NOT_REGULAR && lstat(file, &st) == 0 && S_ISREG(st.st_mode) && unlink(file) == 0;
+	complain("--metrics-file: %s: %s (%s)\n", file, file_strerror(err),
+		 removed ? "the last run's file removed: its samples are not this run's" : "the file is left as it was");
+	return err;
+}
+
+/* The disks of list that keep says (NULL: all) asked, their samples taken in list's order, the text written. */
+static int read_disks(struct asked *list, int n, const bool *keep, const struct run_flags *run, const char *file)
+{
 	struct prom *p;
-	int kept = 0, err;
+	int kept = 0;
 
 	for (int i = 0; i < n; i++)
 		if (!keep || keep[i])
 			list[kept++] = list[i];
-	if (file && (err = file_write_whole(file, waiting, sizeof(waiting) - 1, 0))) {
-		complain("--metrics-file: %s: %s (the file is left as it was)\n", file, file_strerror(err));
-		return err;
-	}
 	if (!(p = prom_new()))
 		return ENOMEM;
 	ask_all(list, kept, run);
@@ -411,7 +447,7 @@ static int run_list(struct asked *list, int n, const struct run_flags *run, cons
 	bool *keep = list ? calloc((size_t)n + 1, sizeof(*keep)) : NULL;
 	int err = ENOMEM;
 
-	if (keep && !(err = named_disks(list, n, keep)))
+	if (keep && !(err = stand_in(file)) && !(err = named_disks(list, n, keep)))
 		err = read_disks(list, n, keep, run, file);
 	free(keep);
 	free(list);
@@ -451,10 +487,12 @@ out:
 
 int run_metrics_config(const struct config_job *jobs, size_t n, const struct run_flags *run, const char *file)
 {
+	int err;
+
 	if (file && file_check_writable("--metrics-file", file, false))
 		return EINVAL;
 	if (n == 0)
-		return read_disks(NULL, 0, NULL, run, file);
+		return (err = stand_in(file)) ? err : read_disks(NULL, 0, NULL, run, file);
 	/* The configuration's disks are named as --metrics names them: each once, whole disks only. */
 	return run_list(list_of(NULL, jobs, (int)n), (int)n, run, file);
 }

@@ -193,6 +193,22 @@ env "${preload[@]}" "$asan" "$H" --metrics-file "$out/no-such-folder/hdparm.prom
 rc=$?
 [ "$rc" = 2 ] && grep -q "^--metrics-file: $out/no-such-folder/hdparm.prom: No such file or directory" "$out/metrics.err"
 result $? "--metrics-file into a folder that is not there: said, exit 2 (ENOENT)"
+# A file that cannot be written (a full file system; here a file size limit of 0, EFBIG) where the
+# last run's file says "up": that file is removed, said, the error the exit status; it
+# was left saying every disk up, run after run (node_exporter serves it as if new).
+nf=$out/metrics-nospace
+rm -rf "$nf"
+mkdir -p "$nf"
+env SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics-file "$nf/hdparm.prom" /dev/null 2> /dev/null
+before=$(grep -c '^hdparm_disk_up{.*} 1$' "$nf/hdparm.prom")
+# (stderr through a pipe: a file would take no line under the limit either)
+(ulimit -f 0 && exec env SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" \
+	--metrics-file "$nf/hdparm.prom" /dev/null 2>&1 > /dev/null) | cat > "$out/metrics.err"
+rc=${PIPESTATUS[0]}
+[ "$before" = 1 ] && [ "$rc" = 27 ] && [ -z "$(ls "$nf")" ] &&
+	grep -q "^--metrics-file: $nf/hdparm.prom: File too large (the last run's file removed" "$out/metrics.err"
+result $? "--metrics-file that cannot be written: the last run's file removed, said, exit 27 (EFBIG) (exit $rc)"
+
 # Only a regular file is replaced (issue 60, item 10): a device node (as root, --metrics-file /dev/null
 # once made the system's /dev/null a file), a FIFO, a symbolic link, a folder are refused at once:
 # one line, exit 22, nothing sent to the disk (the double's log stays empty), left as they were.
@@ -380,6 +396,54 @@ touch "$out/metrics-hung-gate"
 result $? "--metrics-file, the run killed while disks hang: no 'up' left in the file (4 before), the disks' processes gone" ||
 	sed 's/^/  /' "$tf/hdparm.prom" | head -n 3
 
+# ... and one killed while the run itself opens a disk to look at it: an open waits while the kernel
+# recovers a hung disk (sd_open), so the file's samples are replaced before any disk is opened.
+# strace holds the run at its open of the second disk (SIGSTOP), where the service would kill it.
+if command -v strace > /dev/null; then
+	ln -sf /dev/zero "$out/metrics-slow-disk"
+	env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics-file "$tf/hdparm.prom" /dev/null \
+		"$out/metrics-slow-disk" 2> /dev/null
+	before=$(grep -c '^hdparm_disk_up{.*} 1$' "$tf/hdparm.prom")
+	env --default-signal=INT,QUIT SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff "${preload[@]}" "$asan:detect_leaks=0" \
+		strace -qq -o /dev/null -P "$out/metrics-slow-disk" -e trace=openat -e inject=openat:signal=STOP:when=1 \
+		"$H" --metrics-file "$tf/hdparm.prom" /dev/null "$out/metrics-slow-disk" > /dev/null 2>&1 &
+	spid=$!
+	held_at_open() { run=$(pgrep -P "$spid") && [ "$(awk '{ print $3 }' /proc/"$run"/stat 2> /dev/null)" = t ]; }
+	until_true 10 held_at_open
+	held=$?
+	up=$(grep -c '^hdparm_disk_up' "$tf/hdparm.prom")
+	kill -KILL "$run"
+	wait_within 120 "$spid" 2> /dev/null
+	[ "$before" = 2 ] && [ "$held" = 0 ] && [ "$up" = 0 ] && grep -q '^# ' "$tf/hdparm.prom" && [ "$(ls "$tf")" = hdparm.prom ]
+	result $? "--metrics-file, the run killed while it opens a disk: no 'up' left in the file ($up; $before before)"
+fi
+
+# ... and one killed before a disk's process has looked at its parent: the process asks nothing.  It
+# took its parent's pid with getppid() after the fork, which names the new parent (init) once the run
+# is gone, and then saw no change and asked its disk.  strace makes that first getppid() answer 1 and
+# holds each disk's process there (SIGSTOP) while the run is killed.
+if command -v strace > /dev/null; then
+	rm -f "$out/metrics-orphan.log"
+	env --default-signal=INT,QUIT SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff SHIM_LOG="$out/metrics-orphan.log" SHIM_LOG_DEVICE=1 \
+		"${preload[@]}" "$asan:detect_leaks=0" strace -f -qq -o /dev/null -e trace=getppid \
+		-e inject=getppid:retval=1:signal=STOP:when=1 "$H" --metrics /dev/null /dev/zero > /dev/null 2>&1 &
+	spid=$!
+	both_held() {
+		run=$(pgrep -P "$spid") && kids=$(pgrep -P "$run" | tr '\n' ' ') && [ "$(wc -w <<< "$kids")" = 2 ] || return 1
+		for k in $kids; do [ "$(awk '{ print $3 }' /proc/"$k"/stat 2> /dev/null)" = t ] || return 1; done
+	}
+	orphans() { for k in $kids; do [ "$(awk '/^PPid:/ { print $2 }' /proc/"$k"/status 2> /dev/null)" != "$run" ] || return 1; done; }
+	until_true 10 both_held
+	held=$?
+	kill -KILL "$run"
+	until_true 10 orphans
+	# shellcheck disable=SC2086 # the pids are words
+	kill -CONT $kids 2> /dev/null
+	wait_within 120 "$spid" 2> /dev/null
+	[ "$held" = 0 ] && [ ! -s "$out/metrics-orphan.log" ]
+	result $? "the run killed before its disks' processes looked at it: nothing asked ($(grep -c 'cdb:' "$out/metrics-orphan.log" 2> /dev/null) commands)"
+fi
+
 # A SIGCHLD the caller ignored (the disks' processes would be reaped unseen, their samples lost): the
 # same samples as without.
 env SHIM_IDENTIFY="$intel" SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" --metrics /dev/null /dev/zero "$out/no-such-disk" \
@@ -429,16 +493,19 @@ result $? "one name given twice, and two names of one label: one series, the oth
 	sed 's/^/  /' "$out/metrics-twice.err"
 
 # What is no disk (a regular file, a folder, a terminal, a partition: a fake /sys's 259:900001, made a
-# block device by the double): one line on stderr, exit 22 (EINVAL), nothing on stdout and nothing
-# sent, to it or to the disk named with it.
+# block device by the double; a device-mapper volume, 253:900000, whose pass-through reaches the disk
+# beneath it under the volume's name): one line on stderr, exit 22 (EINVAL), nothing on stdout and
+# nothing sent, to it or to the disk named with it.
 : > "$out/metrics-regular"
-mkdir -p "$out/metrics-part/sys/dev/block/259:900001"
+mkdir -p "$out/metrics-part/sys/dev/block/259:900001" "$out/metrics-dm/sys/dev/block/253:900000/dm"
 echo 1 > "$out/metrics-part/sys/dev/block/259:900001/partition"
-for what in "regular file:$out/metrics-regular" "folder:$out" "terminal:TTY" "partition:/dev/null"; do
+echo vg-root > "$out/metrics-dm/sys/dev/block/253:900000/dm/name"
+for what in "regular file:$out/metrics-regular" "folder:$out" "terminal:TTY" "partition:/dev/null" "volume:/dev/null"; do
 	kind=${what%%:*} path=${what#*:}
 	rm -f "$out/metrics-none.log"
 	e=(SHIM_COUNT=0xff SHIM_LOG="$out/metrics-none.log")
 	[ "$kind" = partition ] && e+=(SHIM_SYSFS="$out/metrics-part" SHIM_BLOCK_DEV=259:900001)
+	[ "$kind" = volume ] && e+=(SHIM_SYSFS="$out/metrics-dm" SHIM_BLOCK_DEV=253:900000)
 	python3 - "$out/metrics-none" "$path" env "${e[@]}" "${preload[@]}" "$asan" "$H" --metrics /dev/zero << 'EOF2'
 import os, pty, subprocess, sys
 outbase, path, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
