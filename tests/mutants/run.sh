@@ -59,7 +59,7 @@ one() {
 	rm -rf "$tree"
 	mkdir -p "$tree"
 	# The tree as it is, its objects too: only the file changed is built again.
-	(cd "$top" && tar --exclude=./tests/out --exclude=./tests/vm/cache --exclude=./.git -cf - .) | tar -xf - -C "$tree"
+	(cd "$top" && tar --exclude=./tests/out --exclude=./tests/vm/cache --exclude=./tests/fuzz/bin --exclude=./tests/oracle-cache --exclude=./.git -cf - .) | tar -xf - -C "$tree"
 	cp "$tree/$file" "$out/mutant-$name.orig"
 	sed -E -i "$expr" "$tree/$file"
 	if cmp -s "$tree/$file" "$out/mutant-$name.orig"; then
