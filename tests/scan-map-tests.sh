@@ -127,6 +127,42 @@ else
 	else
 		bad "the replaced image's loop device" "$db"
 	fi
+	# ... and replaced after it was deleted: the file system (ext4) gives the new file the freed
+	# inode's number, so only the inode's generation tells the two files apart.
+	"$H" --surface-scan --scan-range 0+4096 --scan-map "$out/r2.map" "$db" > /dev/null 2>&1
+	was=$(stat -c %i "$out/b.img")
+	losetup -d "$db"
+	until_true 10 test ! -e "/sys/block/${db#/dev/}/loop/backing_file"
+	rm "$out/b.img"
+	# The freed number is not the first free one of its group where a lower one is (or it was freed
+	# a moment ago: the loop device lets go of the file a moment after it is detached): files are
+	# made in its folder until one has it (an image of the same size), for 10 s at most, and that one
+	# takes the path.
+	python3 - "$out" "$was" "$out/b.img" <<'PY'
+import os, sys, time
+folder, was, to = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+end, n = time.monotonic() + 10, 0
+while time.monotonic() < end and n < 65536:
+    n += 1
+    path = os.path.join(folder, "new.%d" % n)
+    with open(path, "wb") as f:
+        f.truncate(8 << 20)
+    if os.stat(path).st_ino == was:
+        os.rename(path, to)
+        break
+    if n % 4096 == 0:
+        time.sleep(0.5)
+PY
+	rm -f "$out"/new.*
+	if [ "$(stat -c %i "$out/b.img" 2> /dev/null)" != "$was" ]; then
+		truncate -s 8M "$out/b.img"
+		echo "skip scan-map: an image deleted and made again: its file system gave it another inode number"
+	elif db=$(loop_up "$out/b.img") && loops+=("$db"); then
+		refused "a loop disk whose image was deleted and made again (the same inode number)" "$db" \
+			--scan-range 0+4096 --scan-map "$out/r2.map"
+	else
+		bad "the image made again's loop device" "$db"
+	fi
 	sed '1s/ 2$/ 1/' "$out/a.map" > "$out/old.map"
 	want_err="a map of another hdparm's format"
 	refused "a map of format 1" "$da" --scan-range 0+4096 --scan-map "$out/old.map"
@@ -162,6 +198,12 @@ else
 		scan zresumed --surface-scan --scan-map "$out/z2.map" "$z"
 		check "a disk nothing names, unchanged: its map resumed (complete, nothing read again)" \
 			"$rc $(cat "$out/zresumed.err")" "0  --scan-map $out/z2.map: the scan of this range is complete: nothing is read again"
+		# A second copy on its map (held here): refused before the sample's sectors are read.
+		exec 9< "$out/z2.map"
+		flock -x 9
+		want_err="in use by another scan (it is locked): refused, nothing was read"
+		refused "a disk nothing names, its map in use: nothing read, not even the sample" "$z" --scan-map "$out/z2.map"
+		exec 9<&-
 		dd if=/dev/urandom of="$z" bs=4096 count=1 oflag=direct status=none
 		scan zwritten --surface-scan --scan-map "$out/z2.map" "$z"
 		check "a disk nothing names, its first sector written since: refused, one line, the sample named" \
