@@ -462,6 +462,29 @@ else
 	bad "the faulty disk and a small tmpfs come up (full)" "$(cat "$out/fn.err")"
 fi
 
+# A disk gone between two runs (issue 65, item 18): the blocks the map says were read are the proof
+# that it worked; the resumed run's first failure is followed by a read of one of them, which fails
+# too: the disk stopped answering (exit 6), and no LBA is made unreadable, in the JSON or the map.
+# The first run stops at --scan-errors-max (LBA 1300, in block 5: blocks 0-4 mapped); the second
+# finds the disk dead from its first read (LBA 1280) on.
+mkdir -p "$out/dg"
+rm -f "$out/dg.map"
+if disk_up "$out/dg" 1 --bad 1300 2> "$out/dg.err"; then
+	scan dg1 --surface-scan --scan-errors-max 1 --scan-map "$out/dg.map" "$FAULTY_DEV"
+	faulty_disk_down
+	if [ "$(last_checkpoint "$out/dg.map")" = 1280 ] && disk_up "$out/dg" 1 --bad 1300 --die-at 1280:1 2> "$out/dg.err"; then
+		scan dg2 --json --surface-scan --scan-map "$out/dg.map" "$FAULTY_DEV"
+		check "a disk gone since the map's last run: exit 6, said, nothing made unreadable (JSON, map)" \
+			"$rc $(jget "$out/dg2.out" '(s["completed"], s["unreadable_lbas"])') $(grep -c '^bad ' "$out/dg.map") $(last_checkpoint "$out/dg.map") $(grep -c "^ --surface-scan: $FAULTY_DEV stopped answering: LBA 0, read before, fails now; the scan stopped at LBA 1280 (5 of 8 blocks read)$" "$out/dg2.err")" \
+			"6 (False, []) 0 1280 1"
+		faulty_disk_down
+	else
+		bad "a disk gone since the map's last run: the first run (exit $rc, checkpoint $(last_checkpoint "$out/dg.map"))" "$(cat "$out/dg.err")"
+	fi
+else
+	bad "the faulty disk comes up (gone since)" "$(cat "$out/dg.err")"
+fi
+
 # Two copies on one map: the second is refused (the map locked), reads nothing and leaves it be.
 mkdir -p "$out/f2"
 rm -f "$out/two.map"
