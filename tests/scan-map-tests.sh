@@ -434,12 +434,13 @@ if command -v prlimit > /dev/null && disk_up "$out/fz" 1 --bad 300 --hold "1792:
 fi
 
 # The map's file system fills during the scan (2 pages of tmpfs; the log of 1024 unreadable LBAs
-# does not fit): the scan stops and says so, exit 28 (ENOSPC); the map keeps its last checkpoint
+# does not fit): the scan stops and says so, exit 28 (ENOSPC), the repair asked is not run (its
+# reason the map's, also where the scan was complete); the map keeps its last checkpoint
 # and resumes (a copy of it where there is room) from there, the whole list exact.
 mkdir -p "$out/fn" "$out/small"
 if disk_up "$out/fn" 4 --bad 0+1024 2> "$out/fn.err" && mount -t tmpfs -o size=8k none "$out/small"; then
 	mounts+=("$out/small")
-	scan nospace --json --surface-scan --scan-map "$out/small/x.map" "$FAULTY_DEV"
+	scan nospace --json --surface-scan --scan-map "$out/small/x.map" --scan-repair --yes-i-know-what-i-am-doing "$FAULTY_DEV"
 	at=$(last_checkpoint "$out/small/x.map")
 	# Mid-scan (a checkpoint, every 3 s) or at its end (the last checkpoint, after the last block:
 	# the scan complete, issue 65, item 23): the words follow the JSON's "completed".
@@ -451,6 +452,9 @@ if disk_up "$out/fn" 4 --bad 0+1024 2> "$out/fn.err" && mount -t tmpfs -o size=8
 	check "the map's file system full: exit 28, one line says so" \
 		"$rc $(grep -c "^ --scan-map $out/small/x.map: $said$" "$out/nospace.err") $(jget "$out/nospace.out" '(s["map"]["saved"], s["map"]["checkpoint_lba"])')" \
 		"28 1 (False, $at)"
+	check "the map's file system full, with --scan-repair: not run, the map said as the reason (JSON, stderr), nothing written" \
+		"$(jget "$out/nospace.out" 's["repair_not_run"]') $(grep -c '^ --scan-repair: not run: the map could not be written$' "$out/nospace.err") $(grep -c '^write ' "$FAULTY_LOG")" \
+		"the map could not be written 1 0"
 	cp "$out/small/x.map" "$out/roomy.map"
 	: > "$FAULTY_LOG"
 	scan roomy --json --surface-scan --scan-map "$out/roomy.map" "$FAULTY_DEV"

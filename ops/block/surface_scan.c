@@ -494,7 +494,8 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		repair.after = &after;
 	}
 	else if (repairing) {
-		not_run = "the scan did not end normally";
+		/* The map's failure (said above) is the reason where it failed: the scan itself may be complete. */
+		not_run = map.path && map.failed ? "the map could not be written" : "the scan did not end normally";
 		complain(" --scan-repair: not run: %s\n", not_run);
 	}
 	if (repairing && repair.e)
