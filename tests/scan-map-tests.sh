@@ -473,18 +473,19 @@ fi
 # A disk gone between two runs (issue 65, item 18): the blocks the map says were read are the proof
 # that it worked; the resumed run's first failure is followed by a read of one of them, which fails
 # too: the disk stopped answering (exit 6), and no LBA is made unreadable, in the JSON or the map.
-# The first run stops at --scan-errors-max (LBA 1300, in block 5: blocks 0-4 mapped); the second
-# finds the disk dead from its first read (LBA 1280) on.
+# The first run stops at --scan-errors-max 2 (LBA 1279, the last of block 4, and 1300, in block 5:
+# blocks 0-4 mapped); the second finds the disk dead from its first read (LBA 1280) on, the sector
+# read again the last of the map's before it that read (1278).
 mkdir -p "$out/dg"
 rm -f "$out/dg.map"
-if disk_up "$out/dg" 1 --bad 1300 2> "$out/dg.err"; then
-	scan dg1 --surface-scan --scan-errors-max 1 --scan-map "$out/dg.map" "$FAULTY_DEV"
+if disk_up "$out/dg" 1 --bad 1279 --bad 1300 2> "$out/dg.err"; then
+	scan dg1 --surface-scan --scan-errors-max 2 --scan-map "$out/dg.map" "$FAULTY_DEV"
 	faulty_disk_down
-	if [ "$(last_checkpoint "$out/dg.map")" = 1280 ] && disk_up "$out/dg" 1 --bad 1300 --die-at 1280:1 2> "$out/dg.err"; then
+	if [ "$(last_checkpoint "$out/dg.map")" = 1280 ] && disk_up "$out/dg" 1 --bad 1279 --bad 1300 --die-at 1280:1 2> "$out/dg.err"; then
 		scan dg2 --json --surface-scan --scan-map "$out/dg.map" "$FAULTY_DEV"
 		check "a disk gone since the map's last run: exit 6, said, nothing made unreadable (JSON, map)" \
-			"$rc $(jget "$out/dg2.out" '(s["completed"], s["unreadable_lbas"])') $(grep -c '^bad ' "$out/dg.map") $(last_checkpoint "$out/dg.map") $(grep -c "^ --surface-scan: $FAULTY_DEV stopped answering: LBA 0, read before, fails now; the scan stopped at LBA 1280 (5 of 8 blocks read)$" "$out/dg2.err")" \
-			"6 (False, []) 0 1280 1"
+			"$rc $(jget "$out/dg2.out" '(s["completed"], s["unreadable_lbas"])') $(grep -c '^bad ' "$out/dg.map") $(last_checkpoint "$out/dg.map") $(grep -c "^ --surface-scan: $FAULTY_DEV stopped answering: LBA 1278, read before, fails now; the scan stopped at LBA 1280 (5 of 8 blocks read)$" "$out/dg2.err")" \
+			"6 (False, [1279]) 1 1280 1"
 		faulty_disk_down
 	else
 		bad "a disk gone since the map's last run: the first run (exit $rc, checkpoint $(last_checkpoint "$out/dg.map"))" "$(cat "$out/dg.err")"

@@ -129,18 +129,24 @@ static int search_read(void *ctx, uint64_t lba, uint32_t sectors)
 }
 
 /*
- * A sector a resumed scan's earlier runs read (a map's): in first_lba up to
- * next_lba and not listed (r->bad ascending) into *lba; false where none.
+ * A sector a resumed scan's earlier runs read (a map's): the last before
+ * next_lba not listed (r->bad ascending), the nearest to where this run
+ * begins, into *lba; false where none.
  */
 static bool read_before(const struct scan_result *r, uint64_t *lba)
 {
-	uint64_t c = r->first_lba;
+	size_t i = r->nbad;
 
-	for (size_t i = 0; i < r->nbad && r->bad[i] <= c; i++)
-		if (r->bad[i] == c)
-			c++;
-	*lba = c;
-	return c < r->next_lba;
+	for (uint64_t c = r->next_lba; c > r->first_lba;) {
+		c--;
+		while (i && r->bad[i - 1] > c)
+			i--;
+		if (!i || r->bad[i - 1] != c) {
+			*lba = c;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* The status line; bytes0: the bytes read before this run (a map's), not counted in its rate. */
