@@ -298,6 +298,21 @@ if command -v sfdisk > /dev/null; then
 	fi
 fi
 
+# --- a read-only device (losetup -r): refused before anything is read (the kernel would refuse each
+# write after the whole scan; a recent one even lets the device be opened for writing) ---
+truncate -s 1M "$out/ro.img"
+if rodev=$(losetup -r --show -f "$out/ro.img"); then
+	loops+=("$rodev")
+	settle
+	before=$(awk '{ print $1, $5 }' "/sys/block/${rodev#/dev/}/stat")
+	scan rodev --json --surface-scan --scan-repair --yes-i-know-what-i-am-doing "$rodev"
+	check "a read-only device: refused in one line, exit 30 (EROFS), nothing read or written" \
+		"$rc $(awk '{ print $1, $5 }' "/sys/block/${rodev#/dev/}/stat") $(cat "$out/rodev.err")" \
+		"30 $before  --scan-repair: $rodev is read-only: refused, nothing was read"
+else
+	bad "a read-only loop device (losetup -r)"
+fi
+
 # --- a mounted disk: refused before anything is read ---
 truncate -s 16M "$out/fs.img"
 if command -v mkfs.ext2 > /dev/null && mkfs.ext2 -q -F "$out/fs.img" > /dev/null 2>&1 &&
