@@ -10,7 +10,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* "MAJ:MIN:INODE+OFFSET" of the file behind fd's loop device into buf; false where fd is no loop device (or a part of one). */
-bool loop_backing_inode(int fd, char *buf, size_t size);
+/*
+ * "MAJ:MIN:INODE+OFFSET/GENERATION" of the file behind fd's loop device into
+ * buf (without "/GENERATION" where path, the file's path as the loop device
+ * names it, is not that file or its file system keeps none); false where fd
+ * is no loop device (or a part of one).
+ */
+bool loop_backing_inode(int fd, const char *path, char *buf, size_t size);
 
 #endif

@@ -127,6 +127,46 @@ else
 	else
 		bad "the replaced image's loop device" "$db"
 	fi
+	# ... and replaced after it was deleted: the file system (ext4) gives the new file the freed
+	# inode's number, so only the inode's generation tells the two files apart.
+	"$H" --surface-scan --scan-range 0+4096 --scan-map "$out/r2.map" "$db" > /dev/null 2>&1
+	was=$(stat -c %i "$out/b.img")
+	losetup -d "$db"
+	until_true 10 test ! -e "/sys/block/${db#/dev/}/loop/backing_file"
+	rm "$out/b.img"
+	# The freed number is not the first free one of its group where a lower one is (or it was freed
+	# a moment ago: the loop device lets go of the file a moment after it is detached): files are
+	# made in its folder until one has it (an image of the same size), for 10 s at most, and that one
+	# takes the path.
+	python3 - "$out" "$was" "$out/b.img" <<'PY'
+import os, sys, time
+folder, was, to = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+end, n = time.monotonic() + 10, 0
+while time.monotonic() < end and n < 16384:
+    n += 1
+    path = os.path.join(folder, "new.%d" % n)
+    with open(path, "wb") as f:
+        f.truncate(8 << 20)
+    if os.stat(path).st_ino == was:
+        os.rename(path, to)
+        break
+    if n % 4096 == 0:
+        time.sleep(0.5)
+PY
+	rm -f "$out"/new.*
+	# (A file system that never gives a number again (btrfs, tmpfs) cannot make the case; the map of
+	# the new image is refused all the same, and the name says which was tried.)
+	how="the same inode number"
+	if [ "$(stat -c %i "$out/b.img" 2> /dev/null)" != "$was" ]; then
+		truncate -s 8M "$out/b.img"
+		how="another inode number: its file system did not give the number again"
+	fi
+	if db=$(loop_up "$out/b.img") && loops+=("$db"); then
+		refused "a loop disk whose image was deleted and made again ($how)" "$db" \
+			--scan-range 0+4096 --scan-map "$out/r2.map"
+	else
+		bad "the image made again's loop device" "$db"
+	fi
 	sed '1s/ 2$/ 1/' "$out/a.map" > "$out/old.map"
 	want_err="a map of another hdparm's format"
 	refused "a map of format 1" "$da" --scan-range 0+4096 --scan-map "$out/old.map"
@@ -162,6 +202,12 @@ else
 		scan zresumed --surface-scan --scan-map "$out/z2.map" "$z"
 		check "a disk nothing names, unchanged: its map resumed (complete, nothing read again)" \
 			"$rc $(cat "$out/zresumed.err")" "0  --scan-map $out/z2.map: the scan of this range is complete: nothing is read again"
+		# A second copy on its map (held here): refused before the sample's sectors are read.
+		exec 9< "$out/z2.map"
+		flock -x 9
+		want_err="in use by another scan (it is locked): refused, nothing was read"
+		refused "a disk nothing names, its map in use: nothing read, not even the sample" "$z" --scan-map "$out/z2.map"
+		exec 9<&-
 		dd if=/dev/urandom of="$z" bs=4096 count=1 oflag=direct status=none
 		scan zwritten --surface-scan --scan-map "$out/z2.map" "$z"
 		check "a disk nothing names, its first sector written since: refused, one line, the sample named" \
@@ -392,12 +438,13 @@ if command -v prlimit > /dev/null && disk_up "$out/fz" 1 --bad 300 --hold "1792:
 fi
 
 # The map's file system fills during the scan (2 pages of tmpfs; the log of 1024 unreadable LBAs
-# does not fit): the scan stops and says so, exit 28 (ENOSPC); the map keeps its last checkpoint
+# does not fit): the scan stops and says so, exit 28 (ENOSPC), the repair asked is not run (its
+# reason the map's, also where the scan was complete); the map keeps its last checkpoint
 # and resumes (a copy of it where there is room) from there, the whole list exact.
 mkdir -p "$out/fn" "$out/small"
 if disk_up "$out/fn" 4 --bad 0+1024 2> "$out/fn.err" && mount -t tmpfs -o size=8k none "$out/small"; then
 	mounts+=("$out/small")
-	scan nospace --json --surface-scan --scan-map "$out/small/x.map" "$FAULTY_DEV"
+	scan nospace --json --surface-scan --scan-map "$out/small/x.map" --scan-repair --yes-i-know-what-i-am-doing "$FAULTY_DEV"
 	at=$(last_checkpoint "$out/small/x.map")
 	# Mid-scan (a checkpoint, every 3 s) or at its end (the last checkpoint, after the last block:
 	# the scan complete, issue 65, item 23): the words follow the JSON's "completed".
@@ -409,6 +456,9 @@ if disk_up "$out/fn" 4 --bad 0+1024 2> "$out/fn.err" && mount -t tmpfs -o size=8
 	check "the map's file system full: exit 28, one line says so" \
 		"$rc $(grep -c "^ --scan-map $out/small/x.map: $said$" "$out/nospace.err") $(jget "$out/nospace.out" '(s["map"]["saved"], s["map"]["checkpoint_lba"])')" \
 		"28 1 (False, $at)"
+	check "the map's file system full, with --scan-repair: not run, the map said as the reason (JSON, stderr), nothing written" \
+		"$(jget "$out/nospace.out" 's["repair_not_run"]') $(grep -c '^ --scan-repair: not run: the map could not be written$' "$out/nospace.err") $(grep -c '^write ' "$FAULTY_LOG")" \
+		"the map could not be written 1 0"
 	cp "$out/small/x.map" "$out/roomy.map"
 	: > "$FAULTY_LOG"
 	scan roomy --json --surface-scan --scan-map "$out/roomy.map" "$FAULTY_DEV"
@@ -418,6 +468,30 @@ if disk_up "$out/fn" 4 --bad 0+1024 2> "$out/fn.err" && mount -t tmpfs -o size=8
 	faulty_disk_down
 else
 	bad "the faulty disk and a small tmpfs come up (full)" "$(cat "$out/fn.err")"
+fi
+
+# A disk gone between two runs (issue 65, item 18): the blocks the map says were read are the proof
+# that it worked; the resumed run's first failure is followed by a read of one of them, which fails
+# too: the disk stopped answering (exit 6), and no LBA is made unreadable, in the JSON or the map.
+# The first run stops at --scan-errors-max 2 (LBA 1279, the last of block 4, and 1300, in block 5:
+# blocks 0-4 mapped); the second finds the disk dead from its first read (LBA 1280) on, the sector
+# read again the last of the map's before it that read (1278).
+mkdir -p "$out/dg"
+rm -f "$out/dg.map"
+if disk_up "$out/dg" 1 --bad 1279 --bad 1300 2> "$out/dg.err"; then
+	scan dg1 --surface-scan --scan-errors-max 2 --scan-map "$out/dg.map" "$FAULTY_DEV"
+	faulty_disk_down
+	if [ "$(last_checkpoint "$out/dg.map")" = 1280 ] && disk_up "$out/dg" 1 --bad 1279 --bad 1300 --die-at 1280:1 2> "$out/dg.err"; then
+		scan dg2 --json --surface-scan --scan-map "$out/dg.map" "$FAULTY_DEV"
+		check "a disk gone since the map's last run: exit 6, said, nothing made unreadable (JSON, map)" \
+			"$rc $(jget "$out/dg2.out" '(s["completed"], s["unreadable_lbas"])') $(grep -c '^bad ' "$out/dg.map") $(last_checkpoint "$out/dg.map") $(grep -c "^ --surface-scan: $FAULTY_DEV stopped answering: LBA 1278, read before, fails now; the scan stopped at LBA 1280 (5 of 8 blocks read)$" "$out/dg2.err")" \
+			"6 (False, [1279]) 1 1280 1"
+		faulty_disk_down
+	else
+		bad "a disk gone since the map's last run: the first run (exit $rc, checkpoint $(last_checkpoint "$out/dg.map"))" "$(cat "$out/dg.err")"
+	fi
+else
+	bad "the faulty disk comes up (gone since)" "$(cat "$out/dg.err")"
 fi
 
 # Two copies on one map: the second is refused (the map locked), reads nothing and leaves it be.

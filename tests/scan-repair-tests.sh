@@ -219,6 +219,18 @@ else
 	bad "the faulty disk comes up" "$(cat "$out/gone.up")"
 fi
 
+# ... and gone after the write, at its read back (LBA 100's sixth read): LBA 100 was written, so it
+# is not among those not written; it is still unreadable, as far as anyone knows; 200 is not begun.
+if disk_up "$out/wgone" 1 --bad 100 --bad 200 --heal-on-write --die-at 100:6 2> "$out/wgone.up"; then
+	scan wgone --json --surface-scan --scan-repair --yes-i-know-what-i-am-doing "$FAULTY_DEV"
+	check "the disk gone at a written sector's read back: written, still unreadable, not among those not written; exit 6" \
+		"$rc $(writes) $(jget "$out/wgone.out" '([(w["first_lba"], w["zeroed_lbas"]) for w in s["written"]], s["still_unreadable_lbas"], s["not_written"])')" \
+		"6 100-100 ([(100, [100])], [100, 200], [{'lba': 200, 'reason': 'the disk stopped answering'}])"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up" "$(cat "$out/wgone.up")"
+fi
+
 # A resumed scan that reads nothing (its map complete: an earlier run read it all) and a disk gone
 # since: before anything is written, a sector the earlier run read (1000, the range's first) is
 # read; it fails: nothing written, said, exit 6. (The faulty disk dies at the first read of 1000.)
@@ -284,6 +296,21 @@ if command -v sfdisk > /dev/null; then
 			bad "a partition: ${pname}p1 appears"
 		fi
 	fi
+fi
+
+# --- a read-only device (losetup -r): refused before anything is read (the kernel would refuse each
+# write after the whole scan; a recent one even lets the device be opened for writing) ---
+truncate -s 1M "$out/ro.img"
+if rodev=$(losetup -r --show -f "$out/ro.img"); then
+	loops+=("$rodev")
+	settle
+	before=$(awk '{ print $1, $5 }' "/sys/block/${rodev#/dev/}/stat")
+	scan rodev --json --surface-scan --scan-repair --yes-i-know-what-i-am-doing "$rodev"
+	check "a read-only device: refused in one line, exit 30 (EROFS), nothing read or written" \
+		"$rc $(awk '{ print $1, $5 }' "/sys/block/${rodev#/dev/}/stat") $(cat "$out/rodev.err")" \
+		"30 $before  --scan-repair: $rodev is read-only: refused, nothing was read"
+else
+	bad "a read-only loop device (losetup -r)"
 fi
 
 # --- a mounted disk: refused before anything is read ---

@@ -52,6 +52,19 @@ int scan_facts_of(struct device *dev, const struct settings *s, struct scan_fact
 		complain(" --surface-scan: BLKGETSIZE64/BLKSSZGET failed on %s: %s\n", dev->path, strerror(err));
 		return err;
 	}
+	/*
+	 * --scan-repair on a device the kernel keeps read-only (losetup -r, a
+	 * write-protected card): refused before the scan, which would else end
+	 * in writes the kernel refuses, one by one.
+	 */
+	if (s->v[OPT_SCAN_REPAIR].given) {
+		int ro = 0;
+
+		if (ioctl(dev->fd, BLKROGET, &ro) == 0 && ro) {
+			complain(" --scan-repair: %s is read-only: refused, nothing was read\n", dev->path);
+			return EROFS;
+		}
+	}
 	f->rdev = st.st_rdev;
 	f->sector = (unsigned int)sector;
 	f->sectors = bytes / f->sector;

@@ -132,7 +132,7 @@ static void identity_now(struct device *dev, const struct scan_result *r, uint64
 		if (sysfs_read_line(dir, "loop/backing_file", id->backing, sizeof(id->backing)) != 0 &&
 		    sysfs_read_line(dir, "../loop/backing_file", id->backing, sizeof(id->backing)) != 0)
 			id->backing[0] = '\0';
-		if (!loop_backing_inode(dev->fd, id->backing_inode, sizeof(id->backing_inode)))
+		if (!loop_backing_inode(dev->fd, id->backing, id->backing_inode, sizeof(id->backing_inode)))
 			id->backing_inode[0] = '\0';
 		/* Two partitions of one size on one disk: their number and start tell them apart. */
 		if (sysfs_read_line(dir, "partition", number, sizeof(number)) == 0 &&
@@ -428,15 +428,24 @@ static int resume(struct scan_map *m, struct scan_result *r, const struct scan_m
 	return 0;
 }
 
-/* path opened (or made) and locked: the fd, or -1 with the refusal said and *err set. */
-static int open_map(const char *path, const char *header, size_t hlen, const struct scan_result *r, bool *made, int *err)
+/*
+ * path opened (or made) and locked: the fd, or -1 with the refusal said and
+ * *err set.  The disk's identity (now, and the header made of it) is taken
+ * only once the map is held: a second copy is refused before it reads the
+ * disk's samples or looks at a loop device's file (whose file system may
+ * hang while the first copy waits on it).
+ */
+static int open_map(const char *path, struct device *dev, const struct scan_result *r, uint64_t sectors,
+		    struct scan_map_id *now, char *header, size_t hsize, size_t *hlen, bool *made, int *err)
 {
 	const char *kind;
 	int fd = open_existing(path, &kind);
 
 	*made = false;
 	if (fd < 0 && errno == ENOENT && !kind) {
-		fd = create_new(path, header, hlen, r->blocks, r);
+		identity_now(dev, r, sectors, now);
+		*hlen = scan_map_header(now, header, hsize);
+		fd = create_new(path, header, *hlen, r->blocks, r);
 		*made = fd >= 0;
 		/* Made meanwhile by another copy: that one is opened (and found locked). */
 		if (fd < 0 && errno == EEXIST)
@@ -457,6 +466,10 @@ static int open_map(const char *path, const char *header, size_t hlen, const str
 		close(fd);
 		return -1;
 	}
+	if (!*made) {
+		identity_now(dev, r, sectors, now);
+		*hlen = scan_map_header(now, header, hsize);
+	}
 	return fd;
 }
 
@@ -464,7 +477,7 @@ int scan_map_open(struct scan_map *m, const char *path, struct device *dev, stru
 {
 	struct scan_map_id now;
 	char header[2048];
-	size_t hlen;
+	size_t hlen = 0;
 	bool made;
 	int err = 0;
 
@@ -472,9 +485,7 @@ int scan_map_open(struct scan_map *m, const char *path, struct device *dev, stru
 	m->path = path;
 	if (!path)
 		return 0;
-	identity_now(dev, r, sectors, &now);
-	hlen = scan_map_header(&now, header, sizeof(header));
-	m->fd = open_map(path, header, hlen, r, &made, &err);
+	m->fd = open_map(path, dev, r, sectors, &now, header, sizeof(header), &hlen, &made, &err);
 	if (m->fd < 0)
 		return err;
 	m->first_lba = r->first_lba;

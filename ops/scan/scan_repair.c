@@ -185,7 +185,8 @@ int scan_repair_run(const struct repair_io *io, const uint64_t *bad, size_t nbad
 			continue;
 		}
 		err = repair_physical(io, res->e + i, j - i, first, count, tried, res, i);
-		if (!err)
+		/* Written, then the disk gone (its read back): decided all the same, still unreadable as far as known. */
+		if (!err || (res->writes && res->w[res->writes - 1].from == i))
 			res->done = j;
 	}
 	free(tried);

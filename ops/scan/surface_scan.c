@@ -36,7 +36,8 @@
 struct scan_io {
 	struct readq q;
 	bool short_read;	/* the last read returned fewer bytes than asked */
-	bool read_one;		/* a sector was read: good_lba is the last one that read */
+	bool read_one;		/* a sector was read: good_lba is the last one that read (a map's earlier runs' at first) */
+	bool read_here;		/* ... and read in this run */
 	uint64_t good_lba;
 	bool gone;		/* good_lba failed too: the disk stopped answering */
 	struct scan_map *map;	/* --scan-map's (its fd -1: none) */
@@ -117,7 +118,7 @@ static int search_read(void *ctx, uint64_t lba, uint32_t sectors)
 		return EINTR;
 	err = search_one(io, lba, sectors);
 	if (!err) {
-		io->read_one = true;
+		io->read_one = io->read_here = true;
 		io->good_lba = lba + sectors - 1;
 		return 0;
 	}
@@ -125,6 +126,27 @@ static int search_read(void *ctx, uint64_t lba, uint32_t sectors)
 		return err;
 	io->gone = true;
 	return ENXIO;
+}
+
+/*
+ * A sector a resumed scan's earlier runs read (a map's): the last before
+ * next_lba not listed (r->bad ascending), the nearest to where this run
+ * begins, into *lba; false where none.
+ */
+static bool read_before(const struct scan_result *r, uint64_t *lba)
+{
+	size_t i = r->nbad;
+
+	for (uint64_t c = r->next_lba; c > r->first_lba;) {
+		c--;
+		while (i && r->bad[i - 1] > c)
+			i--;
+		if (!i || r->bad[i - 1] != c) {
+			*lba = c;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* The status line; bytes0: the bytes read before this run (a map's), not counted in its rate. */
@@ -183,7 +205,7 @@ static int scan_block(struct scan_io *io, struct scan_result *r, uint64_t lba, u
 	}
 	err = scan_note_block(r, lba, n, ms, r->nbad > before);
 	if (!err && r->nbad == before) {
-		io->read_one = true;
+		io->read_one = io->read_here = true;
 		io->good_lba = lba + n - 1;
 	}
 	if (err) {
@@ -419,6 +441,12 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	}
 	scan_direct_begin(&io.direct, dev, io.q.sector);
 	/*
+	 * A resumed scan: a sector its earlier runs read is the proof that the
+	 * disk worked, before this run reads one; a disk gone since is then
+	 * found at the first failure, not taken for a range of bad sectors.
+	 */
+	io.read_one = read_before(&r, &io.good_lba);
+	/*
 	 * SIGINT, SIGTERM and SIGHUP held from the scan to the report's end:
 	 * one during the last block is seen before the repair (which then
 	 * does not run), and none ends the report half printed.
@@ -443,7 +471,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		/* What the scan read: to its limit's last sector with --scan-errors-max, else the whole range. */
 		uint64_t scanned_last = stop.at_max ? (stop.at > r.first_lba ? stop.at - 1 : r.first_lba) : r.last_lba;
 
-		err = scan_repair_device(dev, f.rdev, &r, scanned_last, io.read_one ? &io.good_lba : NULL, &repair);
+		err = scan_repair_device(dev, f.rdev, &r, scanned_last, io.read_here ? &io.good_lba : NULL, &repair);
 		if (err && !repair.e)
 			not_run = "it could not start (said on stderr)";
 		scan_counts_read(dev, &after);
@@ -451,7 +479,8 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		repair.after = &after;
 	}
 	else if (repairing) {
-		not_run = "the scan did not end normally";
+		/* The map's failure (said above) is the reason where it failed: the scan itself may be complete. */
+		not_run = map.path && map.failed ? "the map could not be written" : "the scan did not end normally";
 		complain(" --scan-repair: not run: %s\n", not_run);
 	}
 	if (repairing && repair.e)
