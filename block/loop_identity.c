@@ -53,11 +53,14 @@ bool loop_backing_inode(int fd, const char *path, char *buf, size_t size)
 	 * same inode.  Its generation is another; where none is known, the
 	 * number alone.
 	 */
+	/*
+	 * Not the file system's device number: a file system mounted again (the
+	 * same FUSE server, an NFS share) is given another, and its disk's map
+	 * would be refused for good.  The path is kept beside (scan_map.c).
+	 */
 	if (generation_of(path, &info, &gen))
-		snprintf(buf, size, "%u:%u:%" PRIu64 "+%" PRIu64 "/%u", major((dev_t)info.lo_device),
-			 minor((dev_t)info.lo_device), (uint64_t)info.lo_inode, (uint64_t)info.lo_offset, gen);
+		snprintf(buf, size, "%" PRIu64 "+%" PRIu64 "/%u", (uint64_t)info.lo_inode, (uint64_t)info.lo_offset, gen);
 	else
-		snprintf(buf, size, "%u:%u:%" PRIu64 "+%" PRIu64, major((dev_t)info.lo_device), minor((dev_t)info.lo_device),
-			 (uint64_t)info.lo_inode, (uint64_t)info.lo_offset);
+		snprintf(buf, size, "%" PRIu64 "+%" PRIu64, (uint64_t)info.lo_inode, (uint64_t)info.lo_offset);
 	return true;
 }

@@ -11,10 +11,11 @@
 #include <stddef.h>
 
 /*
- * "MAJ:MIN:INODE+OFFSET/GENERATION" of the file behind fd's loop device into
+ * "INODE+OFFSET/GENERATION" of the file behind fd's loop device into
  * buf (without "/GENERATION" where path, the file's path as the loop device
  * names it, is not that file or its file system keeps none); false where fd
- * is no loop device (or a part of one).
+ * is no loop device (or a part of one).  Not its file system's device
+ * number, which a file system mounted again (FUSE, NFS) changes.
  */
 bool loop_backing_inode(int fd, const char *path, char *buf, size_t size);
 

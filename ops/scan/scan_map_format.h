@@ -39,7 +39,7 @@
  */
 struct scan_map_id {
 	char model[64], serial[96], wwid[48], backing[256];	/* "": none */
-	char backing_inode[80];	/* "MAJ:MIN:INODE+OFFSET/GENERATION" of a loop device's file (loop_identity.h); "": none */
+	char backing_inode[80];	/* "INODE+OFFSET/GENERATION" of a loop device's file (loop_identity.h); "": none */
 	char partition[48];	/* a partition's number and first sector on its disk ("2 at 2048"); "": a whole disk */
 	char sample[24];	/* 16 hex digits, SCAN_MAP_SAMPLE_ALIKE, or "": the disk is named otherwise */
 	uint64_t sectors;

@@ -65,12 +65,12 @@ static void test_header(void)
 	/* A loop device's image replaced at its path (issue 65, item 20): the same path, another inode. */
 	other = disk;
 	strcpy(other.backing, "/srv/a.img");
-	strcpy(other.backing_inode, "254:0:12+0");
+	strcpy(other.backing_inode, "12+0");
 	back = other;
-	strcpy(back.backing_inode, "254:0:13+0");
+	strcpy(back.backing_inode, "13+0");
 	result("differs: the same backing path, another inode (an image replaced) is another disk",
 	       scan_map_differs(&other, &back, why, sizeof(why)) && strstr(why, "\"/srv/a.img\" is another file now"));
-	strcpy(back.backing_inode, "254:0:12+1048576");
+	strcpy(back.backing_inode, "12+1048576");
 	result("differs: the same file at another offset is another disk", scan_map_differs(&other, &back, why, sizeof(why)));
 	/* A disk nothing names: its sample decides, and a sample of sectors all alike tells nothing. */
 	memset(&other, 0, sizeof(other));
