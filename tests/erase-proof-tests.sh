@@ -161,6 +161,23 @@ sys.exit(0 if d["erase_outcome"] == sys.argv[2] and d["security_erase"]["complet
 			"$(grep -E 'erase_outcome|completed' "$out/rec.out" | tr -s ' \n' ' ')"
 	fi
 done
+# SECURITY ERASE PREPARE (F3h) ended ABRT: the ERASE UNIT never went out, with a record as without one:
+# refused, and the record says not sent.
+rm -f "$out/rec-prep.json"
+env SHIM_IDENTIFY="$crafted" SHIM_REPLY=abort@f3 "${preload[@]}" "$asan" "$H" --json --security-erase pw /dev/null \
+	> "$out/rec.out" 2> "$out/rec.err"
+alone=$("$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["devices"][0]["erase_outcome"])' "$out/rec.out" 2>&1)
+env SHIM_IDENTIFY="$crafted" SHIM_REPLY=abort@f3 "${preload[@]}" "$asan" "$H" --json --erase-record "$out/rec-prep.json" \
+	--security-erase pw /dev/null > "$out/rec.out" 2> "$out/rec.err"
+rc=$?
+recorded=$("$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["devices"][0]["erase_outcome"])' "$out/rec.out" 2>&1)
+if [ "$alone" = refused ] && [ "$recorded" = refused ]; then
+	check "ERASE PREPARE ended ABRT: refused with a record as without one, the record says not sent" \
+		"$out/rec-prep.json" "r['outcome'] == 'refused' and not r['erase']['sent'] and r['erase']['began'] is None"
+else
+	bad "ERASE PREPARE ended ABRT: refused with a record as without one, the record says not sent" \
+		"without a record: $alone; with one: $recorded (exit $rc)"
+fi
 
 # --erase-record FILE replaces only an empty file or an erase record (issue 65, item 8): a folder
 # linked onto another (as onto /etc) leads FILE onto a file hdparm did not write, which is refused

@@ -201,6 +201,14 @@ void erase_run_sent(struct device *dev, enum erase_kind kind, const char *comman
 	rec->began = time(NULL);
 }
 
+void erase_run_not_sent(struct device *dev)
+{
+	if (dev->erase) {
+		dev->erase->sent = false;
+		dev->erase->began = 0;
+	}
+}
+
 static const struct erase_before *before_of(const struct device *dev, dev_t devnum)
 {
 	for (unsigned int i = 0; dev->erase && i < dev->erase->n; i++)

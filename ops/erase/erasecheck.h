@@ -101,6 +101,9 @@ void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t patt
  */
 void erase_run_sent(struct device *dev, enum erase_kind kind, const char *command);
 
+/* The erase marked sent (erase_sample_before) did not go out after all: a command before it was refused. */
+void erase_run_not_sent(struct device *dev);
+
 /*
  * A format sent (--set-sector-size): what and when, for the record; its
  * blocks are not sampled nor read back (a format is not an erase).  Then
