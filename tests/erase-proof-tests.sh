@@ -490,6 +490,32 @@ for hold in KILL:84 TERM:84 TERM:02; do
 			"rc == 4 and r['outcome'] == 'wait_interrupted' and r['erase']['sent']"
 	fi
 done
+# A sanitize not waited for, SIGINT while its Sanitize (84h) is in the kernel (held by the double):
+# --json still writes the device's object, which says interrupted, and the record says so; exit 130
+# (stdout was empty: the signal's default action ended hdparm).
+rm -f "$out/rec-INT.json"* "$out/rec-gate" "$out/rec-wait.log"
+env --default-signal=INT SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_DELAY=84 \
+	SHIM_DELAY_MS="until:$out/rec-gate" SHIM_LOG="$out/rec-wait.log" SHIM_BLOCK_DEV=259:900000 \
+	SHIM_DISK_IMAGE="$out/rec-before.img" "${preload[@]}" "$asan" "$H" --json $yes --sanitize-block-erase \
+	--erase-record "$out/rec-INT.json" /dev/null > "$out/rec.out" 2> "$out/rec.err" &
+pid=$!
+until_true 30 grep -qs "^nvme-admin: 84 " "$out/rec-wait.log" || bad "SIGINT: the double held command 84h"
+kill -s INT "$pid"
+wait_within 30 "$pid"
+touch "$out/rec-gate"
+if [ "$rc" = 130 ] && "$py" - "$out/rec.out" 2> /dev/null <<'EOF2'
+import json, sys
+[dev] = json.load(open(sys.argv[1]))['devices']
+assert dev['name'] == '/dev/null' and dev['erase_outcome'] == 'interrupted', dev
+assert dev['sanitize']['interrupted'] is True and dev['sanitize']['signal'] == 2, dev
+EOF2
+then
+	check "--json, SIGINT as a sanitize not waited for goes out: the device's object and the record say interrupted, exit 130" \
+		"$out/rec-INT.json" "r['outcome'] == 'interrupted' and r['erase']['sent'] and r['exit_status'] == 130"
+else
+	bad "--json, SIGINT as a sanitize not waited for goes out: the device's object and the record say interrupted, exit 130" \
+		"exit $rc" "stdout: $(head -c 300 "$out/rec.out")" "stderr: $(head -n 3 "$out/rec.err")"
+fi
 # A FILE that is not a regular file is left alone (issue 60, item 10): a device node (as root,
 # --erase-record /dev/stdout once made the system's /dev/stdout a file), a FIFO, a symbolic link
 # (to a file: neither it nor the file is replaced), a dangling link.  Refused when the command line

@@ -82,6 +82,8 @@ void erase_run_free(struct device *dev);
  * "failed").  Nothing for an option that is no sanitize action.
  */
 void erase_json_sanitize(enum sanitize_action action, int err);
+/* The sanitize object of one whose command a signal stopped: it may have started in the drive. */
+void erase_json_sanitize_interrupted(enum sanitize_action action, int sig);
 
 /* The "sanitize_status" object: the state a disk gave, its progress, and NVMe's log. */
 void erase_json_sanitize_status(const struct sanitize_poll *p);
