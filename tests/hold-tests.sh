@@ -232,6 +232,31 @@ if new_loop l1 "$part"; then
 		" --sanitize-block-erase: $disk is in use ($part held by $(basename "$l1")): refused, nothing sent"
 	drop_loop
 fi
+# A loop made through a node of the disk since removed (a rescue shell's, a container's /dev): the
+# path its backing_file keeps names nothing here ("... (deleted)"); the loop itself says what it writes.
+rm -f "$out/gone"
+mknod "$out/gone" b $(tr ':' ' ' < "/sys/block/$name/dev")
+if new_loop l1 "$out/gone" && rm -f "$out/gone"; then
+	fg -- --security-erase pw "$disk"
+	refused_b "a loop made on the disk through a node since removed: an erase is refused, naming it" 16 \
+		" --security-erase: $disk is in use ($disk held by $(basename "$l1")): refused, nothing sent"
+	# The lock reaches the disk beneath it too: a repair through that loop, while the disk is erased.
+	bg a -- --security-erase pw "$disk2"
+	if until_true 30 erasing a "$disk2"; then
+		rm -f "$out/gone"
+		mknod "$out/gone" b $(tr ':' ' ' < "/sys/block/$(basename "$disk2")/dev")
+		if new_loop l2 "$out/gone" && rm -f "$out/gone"; then
+			fg -- $yes --surface-scan --scan-repair "$l2"
+			refused_b "a repair through such a loop on a disk that another run erases: refused, naming the disk" 16 \
+				" --scan-repair: $disk2 is in use by another hdparm run (process $pid): refused, nothing sent"
+			drop_loop
+		fi
+	else
+		bad "the erase of the disk reached its SECURITY ERASE UNIT" "$(head -n 3 "$out/a.err")"
+	fi
+	release
+	drop_loop
+fi
 
 # --- item 7: ATA --fwdownload checks every disk before any is sent a command ---
 fw=(--yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload "$out/fw.bin")
