@@ -207,6 +207,22 @@ for c in "link/passwd:17" "empty.json:0" "empty.json:0"; do
 			"$out/rec-own/$name" "rc == 0 and r['erase']['sent'] and r['exit_status'] == 0"
 	fi
 done
+# A FILE that is a FIFO, its name holding a newline (issue 65, item 14): the refusal names it quoted,
+# $'...', on one line, which bash reads back as the name.
+rm -rf "$out/rec-nl"
+mkdir -p "$out/rec-nl"
+nl_name="$out/rec-nl/a"$'\n'"b"
+mkfifo "$nl_name"
+env SHIM_IDENTIFY="$crafted" "${preload[@]}" "$asan" "$H" --security-erase pw --erase-record "$nl_name" /dev/null \
+	> "$out/rec.out" 2> "$out/rec.err"
+rc=$?
+said=$(sed -n "s/^--erase-record \(.*\): a FIFO, not a regular file or a folder: refused, nothing was sent$/\1/p" "$out/rec.err")
+if [ "$rc" = 22 ] && [ "$(wc -l < "$out/rec.err")" = 1 ] && [ -n "$said" ] && [ "$(eval "printf %s $said")" = "$nl_name" ]; then
+	ok "--erase-record a FIFO whose name holds a newline: refused on one line, the name quoted \$'...'"
+else
+	bad "--erase-record a FIFO whose name holds a newline: refused on one line, the name quoted \$'...' (exit $rc)" \
+		"$(head -n 3 "$out/rec.err" | tr '\n' '|')"
+fi
 
 # --erase-verify full on a terminal: a status line with the share read, the rate and the time
 # left, redrawn while it reads (a 2 GiB sparse image after the erase: long enough to draw).
