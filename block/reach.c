@@ -278,19 +278,21 @@ static bool stacked(const char *dir)
  */
 static dev_t loop_rdevice(const char *dir)
 {
-	char name[64], node[80], num[32];
+	char name[64], node[80], num[32], found[32];
 	struct loop_info64 info;
-	unsigned int maj, min;
 	struct stat st;
 	dev_t got = 0;
 	int fd;
 
 	device_name(dir, name, sizeof(name));
-	if (!name[0] || sysfs_read_line(dir, "dev", num, sizeof(num)) || sscanf(num, "%u:%u", &maj, &min) != 2)
+	if (!name[0] || sysfs_read_line(dir, "dev", num, sizeof(num)))
 		return 0;
 	snprintf(node, sizeof(node), "/dev/%s", name);
 	/* Only the loop's own node: a name in /dev that is something else is not opened. */
-	if (stat(node, &st) || !S_ISBLK(st.st_mode) || st.st_rdev != makedev(maj, min))
+	if (stat(node, &st) || !S_ISBLK(st.st_mode))
+		return 0;
+	snprintf(found, sizeof(found), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	if (strcmp(found, num) != 0)
 		return 0;
 	fd = open(node, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd >= 0 && ioctl(fd, LOOP_GET_STATUS64, &info) == 0)
