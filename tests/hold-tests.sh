@@ -284,4 +284,21 @@ fi
 fg -- "${fw[@]}" "$disk2" "$disk"
 [ "$rc" = 0 ] && [ "$(sent_b | grep -c ' 92$')" -ge 2 ] && sent_b | grep -q "^$disk2 92$" && sent_b | grep -q "^$disk 92$"
 result_of b $? "ATA firmware download to many disks, none in use: each disk is sent it"
+
+# A partition that starts at LBA 0 (an isohybrid image's; here added with addpart in the gap before
+# the first): its start says nothing, yet what goes through it reaches the whole disk.  Refused.
+if command -v addpart > /dev/null && addpart "$disk" 2 0 1024 2> /dev/null &&
+	until_true 5 test -e "/sys/block/$name/${name}p2/dev"; then
+	rm -f "$out/p0"
+	mknod "$out/p0" b $(tr ':' ' ' < "/sys/block/$name/${name}p2/dev")
+	fg -- --security-erase pw "$out/p0"
+	refused_b "an erase named through a partition that starts at LBA 0: refused" 22 \
+		" --security-erase: $out/p0 is a partition (it starts at LBA 0 of its disk): what is sent through it reaches the whole disk; name the disk itself: refused, nothing sent"
+	fg -- "${fw[@]}" "$out/p0"
+	refused_b "an ATA firmware download through a partition that starts at LBA 0: refused" 22 \
+		" --fwdownload: $out/p0 is a partition (it starts at LBA 0 of its disk): what is sent through it reaches the whole disk; name the disk itself: refused, nothing sent"
+	delpart "$disk" 2 2> /dev/null
+else
+	echo "skip hold: a partition at LBA 0 (no addpart, or the kernel took none)"
+fi
 echo "end of suite"
