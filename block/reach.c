@@ -8,11 +8,15 @@
  * read from the relations sysfs keeps, whatever node named it.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
+#include <linux/loop.h>
 
 #include "reach.h"
 #include "sysfs.h"
@@ -267,16 +271,53 @@ static bool stacked(const char *dir)
 	return is_dir(sub);
 }
 
+/*
+ * The device number of the loop's backing file as the loop itself says
+ * (LOOP_GET_STATUS64's lo_rdevice: 0 for a regular file), through its node
+ * in /dev; 0 where that cannot be asked.
+ */
+static dev_t loop_rdevice(const char *dir)
+{
+	char name[64], node[80], num[32], found[32];
+	struct loop_info64 info;
+	struct stat st;
+	dev_t got = 0;
+	int fd;
+
+	device_name(dir, name, sizeof(name));
+	if (!name[0] || sysfs_read_line(dir, "dev", num, sizeof(num)))
+		return 0;
+	snprintf(node, sizeof(node), "/dev/%s", name);
+	/* Only the loop's own node: a name in /dev that is something else is not opened. */
+	if (stat(node, &st) || !S_ISBLK(st.st_mode))
+		return 0;
+	snprintf(found, sizeof(found), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	if (strcmp(found, num) != 0)
+		return 0;
+	fd = open(node, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd >= 0 && ioctl(fd, LOOP_GET_STATUS64, &info) == 0)
+		got = (dev_t)info.lo_rdevice;
+	if (fd >= 0)
+		close(fd);
+	return got;
+}
+
 dev_t reach_loop_backing(const char *dir)
 {
 	char path[4200];
 	struct stat st;
 
-	/* Its path as the kernel keeps it: a file since deleted ends " (deleted)", and stat() finds nothing. */
-	if (sysfs_read_line(dir, "loop/backing_file", path, sizeof(path)) || !path[0] || stat(path, &st) ||
-	    !S_ISBLK(st.st_mode))
+	if (sysfs_read_line(dir, "loop/backing_file", path, sizeof(path)) || !path[0])
 		return 0;
-	return st.st_rdev;
+	/* Its path as the kernel keeps it, where that path still names what it did here. */
+	if (stat(path, &st) == 0 && (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode)))
+		return S_ISBLK(st.st_mode) ? st.st_rdev : 0;
+	/*
+	 * A node since removed (the path ends " (deleted)"), or one made in
+	 * another mount namespace (a container's /dev): the path names nothing
+	 * here, and the loop is asked what it writes.
+	 */
+	return loop_rdevice(dir);
 }
 
 /*

@@ -54,8 +54,9 @@ void reach_find(int fd, uint32_t nsid, enum reach_scope scope, struct reach *r);
 
 /*
  * The block device that the loop device of sysfs folder dir reads and
- * writes: its backing file, where that is a block device; 0 otherwise (a
- * regular file, a file since deleted, no loop device).
+ * writes: its backing file, where that is a block device (the loop asked
+ * where its path names nothing here: a node since removed, or made in
+ * another mount namespace); 0 otherwise (a regular file, no loop device).
  */
 dev_t reach_loop_backing(const char *dir);
 

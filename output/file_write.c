@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "file_write.h"
+#include "path_text.h"
 #include "report.h"
 
 static int write_all(int fd, const char *text, size_t len)
@@ -109,11 +110,13 @@ const char *file_refusal(const char *path, bool folder_ok)
 int file_check_writable(const char *option, const char *path, bool folder_ok)
 {
 	const char *kind = file_refusal(path, folder_ok);
+	char shown[1200];
 
 	if (!kind)
 		return 0;
-	complain("%s %s: %s, not a regular file%s: refused, nothing was sent\n", option, path, kind,
-		 folder_ok ? " or a folder" : "");
+	/* A name with a newline in it said quoted, $'...', on one line. */
+	complain("%s %s: %s, not a regular file%s: refused, nothing was sent\n", option,
+		 path_text(path, shown, sizeof(shown)), kind, folder_ok ? " or a folder" : "");
 	return EINVAL;
 }
 

@@ -161,6 +161,23 @@ sys.exit(0 if d["erase_outcome"] == sys.argv[2] and d["security_erase"]["complet
 			"$(grep -E 'erase_outcome|completed' "$out/rec.out" | tr -s ' \n' ' ')"
 	fi
 done
+# SECURITY ERASE PREPARE (F3h) ended ABRT: the ERASE UNIT never went out, with a record as without one:
+# refused, and the record says not sent.
+rm -f "$out/rec-prep.json"
+env SHIM_IDENTIFY="$crafted" SHIM_REPLY=abort@f3 "${preload[@]}" "$asan" "$H" --json --security-erase pw /dev/null \
+	> "$out/rec.out" 2> "$out/rec.err"
+alone=$("$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["devices"][0]["erase_outcome"])' "$out/rec.out" 2>&1)
+env SHIM_IDENTIFY="$crafted" SHIM_REPLY=abort@f3 "${preload[@]}" "$asan" "$H" --json --erase-record "$out/rec-prep.json" \
+	--security-erase pw /dev/null > "$out/rec.out" 2> "$out/rec.err"
+rc=$?
+recorded=$("$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["devices"][0]["erase_outcome"])' "$out/rec.out" 2>&1)
+if [ "$alone" = refused ] && [ "$recorded" = refused ]; then
+	check "ERASE PREPARE ended ABRT: refused with a record as without one, the record says not sent" \
+		"$out/rec-prep.json" "r['outcome'] == 'refused' and not r['erase']['sent'] and r['erase']['began'] is None"
+else
+	bad "ERASE PREPARE ended ABRT: refused with a record as without one, the record says not sent" \
+		"without a record: $alone; with one: $recorded (exit $rc)"
+fi
 
 # --erase-record FILE replaces only an empty file or an erase record (issue 65, item 8): a folder
 # linked onto another (as onto /etc) leads FILE onto a file hdparm did not write, which is refused
@@ -190,6 +207,22 @@ for c in "link/passwd:17" "empty.json:0" "empty.json:0"; do
 			"$out/rec-own/$name" "rc == 0 and r['erase']['sent'] and r['exit_status'] == 0"
 	fi
 done
+# A FILE that is a FIFO, its name holding a newline (issue 65, item 14): the refusal names it quoted,
+# $'...', on one line, which bash reads back as the name.
+rm -rf "$out/rec-nl"
+mkdir -p "$out/rec-nl"
+nl_name="$out/rec-nl/a"$'\n'"b"
+mkfifo "$nl_name"
+env SHIM_IDENTIFY="$crafted" "${preload[@]}" "$asan" "$H" --security-erase pw --erase-record "$nl_name" /dev/null \
+	> "$out/rec.out" 2> "$out/rec.err"
+rc=$?
+said=$(sed -n "s/^--erase-record \(.*\): a FIFO, not a regular file or a folder: refused, nothing was sent$/\1/p" "$out/rec.err")
+if [ "$rc" = 22 ] && [ "$(wc -l < "$out/rec.err")" = 1 ] && [ -n "$said" ] && [ "$(eval "printf %s $said")" = "$nl_name" ]; then
+	ok "--erase-record a FIFO whose name holds a newline: refused on one line, the name quoted \$'...'"
+else
+	bad "--erase-record a FIFO whose name holds a newline: refused on one line, the name quoted \$'...' (exit $rc)" \
+		"$(head -n 3 "$out/rec.err" | tr '\n' '|')"
+fi
 
 # --erase-verify full on a terminal: a status line with the share read, the rate and the time
 # left, redrawn while it reads (a 2 GiB sparse image after the erase: long enough to draw).
@@ -473,6 +506,32 @@ for hold in KILL:84 TERM:84 TERM:02; do
 			"rc == 4 and r['outcome'] == 'wait_interrupted' and r['erase']['sent']"
 	fi
 done
+# A sanitize not waited for, SIGINT while its Sanitize (84h) is in the kernel (held by the double):
+# --json still writes the device's object, which says interrupted, and the record says so; exit 130
+# (stdout was empty: the signal's default action ended hdparm).
+rm -f "$out/rec-INT.json"* "$out/rec-gate" "$out/rec-wait.log"
+env --default-signal=INT SHIM_NVME="$ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_NVME_SANICAP=7 SHIM_NVME_DELAY=84 \
+	SHIM_DELAY_MS="until:$out/rec-gate" SHIM_LOG="$out/rec-wait.log" SHIM_BLOCK_DEV=259:900000 \
+	SHIM_DISK_IMAGE="$out/rec-before.img" "${preload[@]}" "$asan" "$H" --json $yes --sanitize-block-erase \
+	--erase-record "$out/rec-INT.json" /dev/null > "$out/rec.out" 2> "$out/rec.err" &
+pid=$!
+until_true 30 grep -qs "^nvme-admin: 84 " "$out/rec-wait.log" || bad "SIGINT: the double held command 84h"
+kill -s INT "$pid"
+wait_within 30 "$pid"
+touch "$out/rec-gate"
+if [ "$rc" = 130 ] && "$py" - "$out/rec.out" 2> /dev/null <<'EOF2'
+import json, sys
+[dev] = json.load(open(sys.argv[1]))['devices']
+assert dev['name'] == '/dev/null' and dev['erase_outcome'] == 'interrupted', dev
+assert dev['sanitize']['interrupted'] is True and dev['sanitize']['signal'] == 2, dev
+EOF2
+then
+	check "--json, SIGINT as a sanitize not waited for goes out: the device's object and the record say interrupted, exit 130" \
+		"$out/rec-INT.json" "r['outcome'] == 'interrupted' and r['erase']['sent'] and r['exit_status'] == 130"
+else
+	bad "--json, SIGINT as a sanitize not waited for goes out: the device's object and the record say interrupted, exit 130" \
+		"exit $rc" "stdout: $(head -c 300 "$out/rec.out")" "stderr: $(head -n 3 "$out/rec.err")"
+fi
 # A FILE that is not a regular file is left alone (issue 60, item 10): a device node (as root,
 # --erase-record /dev/stdout once made the system's /dev/stdout a file), a FIFO, a symbolic link
 # (to a file: neither it nor the file is replaced), a dangling link.  Refused when the command line

@@ -232,6 +232,31 @@ if new_loop l1 "$part"; then
 		" --sanitize-block-erase: $disk is in use ($part held by $(basename "$l1")): refused, nothing sent"
 	drop_loop
 fi
+# A loop made through a node of the disk since removed (a rescue shell's, a container's /dev): the
+# path its backing_file keeps names nothing here ("... (deleted)"); the loop itself says what it writes.
+rm -f "$out/gone"
+mknod "$out/gone" b $(tr ':' ' ' < "/sys/block/$name/dev")
+if new_loop l1 "$out/gone" && rm -f "$out/gone"; then
+	fg -- --security-erase pw "$disk"
+	refused_b "a loop made on the disk through a node since removed: an erase is refused, naming it" 16 \
+		" --security-erase: $disk is in use ($disk held by $(basename "$l1")): refused, nothing sent"
+	# The lock reaches the disk beneath it too: a repair through that loop, while the disk is erased.
+	bg a -- --security-erase pw "$disk2"
+	if until_true 30 erasing a "$disk2"; then
+		rm -f "$out/gone"
+		mknod "$out/gone" b $(tr ':' ' ' < "/sys/block/$(basename "$disk2")/dev")
+		if new_loop l2 "$out/gone" && rm -f "$out/gone"; then
+			fg -- $yes --surface-scan --scan-repair "$l2"
+			refused_b "a repair through such a loop on a disk that another run erases: refused, naming the disk" 16 \
+				" --scan-repair: $disk2 is in use by another hdparm run (process $pid): refused, nothing sent"
+			drop_loop
+		fi
+	else
+		bad "the erase of the disk reached its SECURITY ERASE UNIT" "$(head -n 3 "$out/a.err")"
+	fi
+	release
+	drop_loop
+fi
 
 # --- item 7: ATA --fwdownload checks every disk before any is sent a command ---
 fw=(--yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload "$out/fw.bin")
@@ -259,4 +284,21 @@ fi
 fg -- "${fw[@]}" "$disk2" "$disk"
 [ "$rc" = 0 ] && [ "$(sent_b | grep -c ' 92$')" -ge 2 ] && sent_b | grep -q "^$disk2 92$" && sent_b | grep -q "^$disk 92$"
 result_of b $? "ATA firmware download to many disks, none in use: each disk is sent it"
+
+# A partition that starts at LBA 0 (an isohybrid image's; here added with addpart in the gap before
+# the first): its start says nothing, yet what goes through it reaches the whole disk.  Refused.
+if command -v addpart > /dev/null && addpart "$disk" 2 0 1024 2> /dev/null &&
+	until_true 5 test -e "/sys/block/$name/${name}p2/dev"; then
+	rm -f "$out/p0"
+	mknod "$out/p0" b $(tr ':' ' ' < "/sys/block/$name/${name}p2/dev")
+	fg -- --security-erase pw "$out/p0"
+	refused_b "an erase named through a partition that starts at LBA 0: refused" 22 \
+		" --security-erase: $out/p0 is a partition (it starts at LBA 0 of its disk): what is sent through it reaches the whole disk; name the disk itself: refused, nothing sent"
+	fg -- "${fw[@]}" "$out/p0"
+	refused_b "an ATA firmware download through a partition that starts at LBA 0: refused" 22 \
+		" --fwdownload: $out/p0 is a partition (it starts at LBA 0 of its disk): what is sent through it reaches the whole disk; name the disk itself: refused, nothing sent"
+	delpart "$disk" 2 2> /dev/null
+else
+	echo "skip hold: a partition at LBA 0 (no addpart, or the kernel took none)"
+fi
 echo "end of suite"

@@ -163,8 +163,11 @@ static int security_erase(struct device *dev, const struct settings *s, enum opt
 		erase_run_hidden(dev);
 	}
 	err = ata_command(dev, "ERASE_PREPARE", ATA_OP_SECURITY_ERASE_PREPARE, 0, 0);
-	if (err)
+	/* No ERASE UNIT follows a PREPARE that failed: the erase was not sent, with a record as without one. */
+	if (err) {
+		erase_run_not_sent(dev);
 		return err;
+	}
 	/* Without a record, what went out is known all the same: the JSON's erase_outcome says it. */
 	if (!proven)
 		erase_run_sent(dev, ERASE_TO_SOME_PATTERN, command);

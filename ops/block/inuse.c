@@ -319,6 +319,16 @@ int need_disk_unused(struct device *dev, const char *option, enum reach_scope sc
 
 	if (!err)
 		err = need_named_target(dev, option, scope, &dev->reach);
+	/*
+	 * A partition that starts at LBA 0 (an isohybrid image's, one added
+	 * with addpart) passes the check of its start, yet what is sent
+	 * through it reaches its whole disk all the same.
+	 */
+	if (!err && r->kind == NODE_PARTITION) {
+		complain(" %s: %s is a partition (it starts at LBA 0 of its disk): what is sent through it reaches the"
+			 " whole disk; name the disk itself: refused, nothing sent\n", option, dev->path);
+		err = EINVAL;
+	}
 	/* Held before the holders are looked for: a run that comes after is refused by the lock, whatever it finds. */
 	if (!err)
 		err = need_disks_held(dev, option, r);

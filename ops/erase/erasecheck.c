@@ -27,20 +27,33 @@
 #include "tcg_locked.h"
 #include "unaligned.h"
 
+static const char *const sanitize_actions[] = {
+	[SANITIZE_BLOCK_ERASE] = "block_erase",
+	[SANITIZE_CRYPTO_ERASE] = "crypto_erase",
+	[SANITIZE_OVERWRITE] = "overwrite",
+	[SANITIZE_EXIT_FAILURE] = "exit_failure_mode",
+};
+
 void erase_json_sanitize(enum sanitize_action action, int err)
 {
-	static const char *const actions[] = {
-		[SANITIZE_BLOCK_ERASE] = "block_erase",
-		[SANITIZE_CRYPTO_ERASE] = "crypto_erase",
-		[SANITIZE_OVERWRITE] = "overwrite",
-		[SANITIZE_EXIT_FAILURE] = "exit_failure_mode",
-	};
-
-	if ((size_t)action >= ARRAY_SIZE(actions))
+	if ((size_t)action >= ARRAY_SIZE(sanitize_actions))
 		return;
 	json_object_begin("sanitize");
-	json_string("action", actions[action]);
+	json_string("action", sanitize_actions[action]);
 	json_string("outcome", err ? "failed" : action == SANITIZE_EXIT_FAILURE ? "done" : "started");
+	json_object_end();
+}
+
+void erase_json_sanitize_interrupted(enum sanitize_action action, int sig)
+{
+	if ((size_t)action >= ARRAY_SIZE(sanitize_actions))
+		return;
+	json_object_begin("sanitize");
+	json_string("action", sanitize_actions[action]);
+	json_string("outcome", "interrupted");
+	json_bool("interrupted", true);
+	json_bool("drive_continues", true);
+	json_uint("signal", (unsigned int)sig);
 	json_object_end();
 }
 
@@ -199,6 +212,14 @@ void erase_run_sent(struct device *dev, enum erase_kind kind, const char *comman
 	rec->sent = true;
 	snprintf(rec->command, sizeof(rec->command), "%s", command);
 	rec->began = time(NULL);
+}
+
+void erase_run_not_sent(struct device *dev)
+{
+	if (dev->erase) {
+		dev->erase->sent = false;
+		dev->erase->began = 0;
+	}
 }
 
 static const struct erase_before *before_of(const struct device *dev, dev_t devnum)

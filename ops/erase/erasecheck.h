@@ -82,6 +82,8 @@ void erase_run_free(struct device *dev);
  * "failed").  Nothing for an option that is no sanitize action.
  */
 void erase_json_sanitize(enum sanitize_action action, int err);
+/* The sanitize object of one whose command a signal stopped: it may have started in the drive. */
+void erase_json_sanitize_interrupted(enum sanitize_action action, int sig);
 
 /* The "sanitize_status" object: the state a disk gave, its progress, and NVMe's log. */
 void erase_json_sanitize_status(const struct sanitize_poll *p);
@@ -100,6 +102,9 @@ void erase_sample_before(struct device *dev, enum erase_kind kind, uint32_t patt
  * went out and when, so that the JSON's erase_outcome says it was sent.
  */
 void erase_run_sent(struct device *dev, enum erase_kind kind, const char *command);
+
+/* The erase marked sent (erase_sample_before) did not go out after all: a command before it was refused. */
+void erase_run_not_sent(struct device *dev);
 
 /*
  * A format sent (--set-sector-size): what and when, for the record; its

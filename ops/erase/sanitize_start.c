@@ -55,8 +55,30 @@ int sanitize_start_check(struct device *dev, const struct settings *s, enum opt_
 	return check_request(dev, s, opt, &r);
 }
 
+/* The sanitize being sent, for the signal's report (one at a time in a process). */
+static struct interrupted_sanitize {
+	struct device *dev;
+	enum sanitize_action action;
+} under_way;
+
+/*
+ * A signal while the sanitize command is in the kernel, no wait to follow:
+ * the record says interrupted, and the JSON's sanitize object where it
+ * stopped (the drive may have started it).  From the thread that waits for signals.
+ */
+static void sanitize_interrupted(void *arg, int sig)
+{
+	const struct interrupted_sanitize *u = arg;
+
+	erase_record_interrupted(u->dev, sig);
+	erase_json_sanitize_interrupted(u->action, sig);
+}
+
 int sanitize_start_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
+	static char interrupted[512];
+	struct long_command lc;
+	bool waited = s->v[OPT_SANITIZE_WAIT].given;
 	const char *option = s->v[opt].name;
 	struct sanitize_request r;
 	struct disk_cause cause = { 0 };
@@ -66,7 +88,7 @@ int sanitize_start_step(struct device *dev, const struct settings *s, enum opt_i
 	if ((err = check_request(dev, s, opt, &r)))
 		return err;
 	/* --sanitize-wait: a signal from here on ends the wait (held until it begins, sanitize_wait.c). */
-	if (s->v[OPT_SANITIZE_WAIT].given)
+	if (waited)
 		poll_wait_hold();
 	if (erases && (err = erase_about_to_send(dev, r.leaves, r.pattern, r.command))) {
 		poll_wait_release();
@@ -76,7 +98,20 @@ int sanitize_start_step(struct device *dev, const struct settings *s, enum opt_i
 		erase_run_hidden(dev);
 	out("Issuing %s\n", r.command);
 	fflush(stdout);
+	/*
+	 * Without a wait, nothing else would answer a signal that came while the command is in the kernel:
+	 * hdparm would end without its JSON.  (With one, the signals are held until the wait begins.)
+	 */
+	if (erases && !waited) {
+		snprintf(interrupted, sizeof(interrupted),
+			 " hdparm was interrupted as the sanitize went out: %s may be sanitizing (--sanitize-status"
+			 " shows where it stands)\n", dev->path);
+		under_way = (struct interrupted_sanitize){ dev, r.action };
+		long_command_begin(&lc, "sanitize", 0, interrupted, false, sanitize_interrupted, &under_way);
+	}
 	err = dev->disk->sanitize_start(dev, &r, &cause);
+	if (erases && !waited)
+		long_command_end(&lc);
 	erase_json_sanitize(r.action, err);
 	if (err) {
 		/* A sanitize that did not start ends the device's run: a wait after it would report an older one. */

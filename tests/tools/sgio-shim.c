@@ -160,6 +160,7 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <linux/hdreg.h>
+#include <linux/loop.h>
 #include <linux/nvme_ioctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -1745,7 +1746,9 @@ int ioctl(int fd, unsigned long request, ...)
 		*(int *)arg = 512;
 		return 0;
 	}
-	if (request == BLKGETSIZE64 || request == BLKSSZGET || request == BLKFLSBUF || request == FS_IOC_FIEMAP)
+	/* A loop device is the machine's: what it writes, the kernel says. */
+	if (request == BLKGETSIZE64 || request == BLKSSZGET || request == BLKFLSBUF || request == FS_IOC_FIEMAP ||
+	    request == LOOP_GET_STATUS64)
 		return real_ioctl(fd, request, arg);
 	if (getenv("SHIM_REAL_BLOCK") &&
 	    (request == BLKRAGET || request == BLKRASET || request == BLKROGET || request == BLKROSET))
