@@ -369,6 +369,39 @@ static void note_cell(void *cells, uint64_t lba, uint32_t sectors, enum scan_cla
 	scan_cells_note(cells, lba, sectors, c);
 }
 
+/*
+ * --scan-repair, after the scan whose outcome is err: only after a scan
+ * that ended as asked (at its end or its limit), never one cut short or
+ * interrupted; where it does not run, *not_run says why.  counts: the
+ * drive's, read before the scan, and after the repair.  The run's errno.
+ */
+static int repair_after_scan(struct device *dev, dev_t rdev, struct scan_result *r, const struct scan_stop *stop,
+			     struct scan_io *io, const struct scan_map *map, int err, struct repair_result *repair,
+			     struct scan_counts counts[2], const char **not_run)
+{
+	if (!err && poll_wait_interrupted()) {
+		*not_run = "interrupted";
+		complain(" --scan-repair: not run: %s\n", *not_run);
+		return EINTR;
+	}
+	if (err) {
+		/* The map's failure (said above) is the reason where it failed: the scan itself may be complete. */
+		*not_run = map->path && map->failed ? "the map could not be written" : "the scan did not end normally";
+		complain(" --scan-repair: not run: %s\n", *not_run);
+		return err;
+	}
+	/* What the scan read: to its limit's last sector with --scan-errors-max, else the whole range. */
+	uint64_t scanned_last = stop->at_max ? (stop->at > r->first_lba ? stop->at - 1 : r->first_lba) : r->last_lba;
+
+	err = scan_repair_device(dev, rdev, r, scanned_last, io->read_here ? &io->good_lba : NULL, repair);
+	if (err && !repair->e)
+		*not_run = "it could not start (said on stderr)";
+	scan_counts_read(dev, &counts[1]);
+	repair->before = &counts[0];
+	repair->after = &counts[1];
+	return err;
+}
+
 /* --scan-picture: the cells drawn, with the disk's identity and the date (cells NULL: memory ran out). */
 static int draw_picture(const struct device *dev, const char *file, const struct scan_cells *cells,
 			const struct scan_result *r)
@@ -391,7 +424,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	struct scan_stop stop = { 0 };
 	struct scan_map map;
 	struct repair_result repair = { 0 };
-	struct scan_counts before, after;
+	struct scan_counts counts[2];	/* the drive's, before the scan and after the repair */
 	bool repairing = s->v[OPT_SCAN_REPAIR].given;
 	const char *not_run = NULL;	/* --scan-repair's, why it did not run */
 	struct scan_result r;
@@ -424,7 +457,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		return ENODEV;
 	}
 	if (repairing)
-		scan_counts_read(dev, &before);
+		scan_counts_read(dev, &counts[0]);
 	scan_result_init(&r, first, last, io.q.sector);
 	/* The cells first: a map's blocks restored are counted in them too. */
 	if (picture && scan_cells_init(&cells, first, last, SCAN_CELLS_MAX) == 0) {
@@ -462,27 +495,8 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	if ((map_err = scan_map_close(&map, &r)) && !err)
 		err = map_err;
 	say_text(dev, &r, seconds, kind_of(s).words);
-	/* --scan-repair: only after a scan that ended as asked (at its end or its limit), never one cut short. */
-	if (repairing && !err && poll_wait_interrupted()) {
-		not_run = "interrupted";
-		complain(" --scan-repair: not run: %s\n", not_run);
-		err = EINTR;
-	} else if (repairing && !err) {
-		/* What the scan read: to its limit's last sector with --scan-errors-max, else the whole range. */
-		uint64_t scanned_last = stop.at_max ? (stop.at > r.first_lba ? stop.at - 1 : r.first_lba) : r.last_lba;
-
-		err = scan_repair_device(dev, f.rdev, &r, scanned_last, io.read_here ? &io.good_lba : NULL, &repair);
-		if (err && !repair.e)
-			not_run = "it could not start (said on stderr)";
-		scan_counts_read(dev, &after);
-		repair.before = &before;
-		repair.after = &after;
-	}
-	else if (repairing) {
-		/* The map's failure (said above) is the reason where it failed: the scan itself may be complete. */
-		not_run = map.path && map.failed ? "the map could not be written" : "the scan did not end normally";
-		complain(" --scan-repair: not run: %s\n", not_run);
-	}
+	if (repairing)
+		err = repair_after_scan(dev, f.rdev, &r, &stop, &io, &map, err, &repair, counts, &not_run);
 	if (repairing && repair.e)
 		scan_repair_text(&repair);
 	if (repairing && repair.e && s->v[OPT_SCAN_MAP].given)
