@@ -637,6 +637,12 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 	 * or `cmd &` in a script, whose ^C is not meant for the erases.
 	 */
 	sa.sa_handler = on_stop_signal;
+	/*
+	 * A write that waits (a stdout whose reader is slow) is not cut short
+	 * by the signal: stdio would drop what a finished disk said (EINTR).
+	 * poll() still returns at once, and this process sends no command.
+	 */
+	sa.sa_flags = SA_RESTART;
 	catch_signal(SIGINT, &sa, &start.intr);
 	catch_signal(SIGTERM, &sa, &start.term);
 	catch_signal(SIGHUP, &sa, &start.hup);

@@ -40,7 +40,7 @@ finish() {
 	fi
 }
 # erase_bg ARGS...: an erase of ARGS (the disks last) in the background (pid), its SECURITY ERASE
-# UNIT held until $out/gate exists, with default SIGINT and SIGQUIT (a `&` in a script ignores
+# UNIT held until $out/gate exists (only PATH's where held_cmd=f4@PATH), with default SIGINT and SIGQUIT (a `&` in a script ignores
 # them), the double's log in $out/e.log; stdout to $out/e.out unless ARGS redirect it.
 erase_bg() {
 	rm -f "$out/e.log" "$out/gate"
@@ -48,7 +48,7 @@ erase_bg() {
 	(
 		[ -z "${rw:-}" ] || exec {rw}<&-
 		exec env --default-signal=INT,QUIT SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:900000 SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 \
-			SHIM_DELAY_MS="until:$out/gate" SHIM_DELAY_CMD=f4 "${preload[@]}" "$asan" "$H" "$@" 2> "$out/e.err"
+			SHIM_DELAY_MS="until:$out/gate" SHIM_DELAY_CMD="${held_cmd:-f4}" "${preload[@]}" "$asan" "$H" "$@" 2> "$out/e.err"
 	) &
 	pid=$!
 }
@@ -201,6 +201,27 @@ for how in text json one; do
 	result_of e $? "SIGINT while the report ($how) waits on a full stdout: the report whole, then exit 130 (exit $rc, $(wc -c < "$out/r.report") bytes)"
 	wait "$reader" 2> /dev/null
 done
+
+# A disk's output said as soon as it ended (/dev/null's erase not held), while /dev/zero's is held:
+# that early text waits on the full stdout when SIGINT comes.  The write goes on once read (not cut
+# short, EINTR, and the text dropped by stdio), then the signal ends /dev/zero's wait: exit 130.
+exec {rw}<> "$out/fifo"
+head -c 65536 /dev/zero >&"$rw"
+held_cmd=f4@/dev/zero erase_bg --security-erase pw /dev/null /dev/zero > "$out/fifo"
+until_true 20 blocked_writing "$pid"
+kill -INT "$pid"
+until_true 10 settled "$pid"
+(exec {rw}<&- && exec cat "$out/fifo" > "$out/r.out") &
+reader=$!
+until_true 10 holds_fifo "$reader"
+exec {rw}<&-
+rw=
+finish "$pid" "$reader"
+tail -c +65537 "$out/r.out" > "$out/r.report"
+[ "$rc" = 130 ] && [ "$(grep -c 'Issuing SECURITY_ERASE' "$out/r.report")" = 2 ] && grep -qx '/dev/null:' "$out/r.report" &&
+	! grep -q 'standard output' "$out/e.err"
+result_of e $? "SIGINT while a finished disk's text waits on a full stdout, the other disk held: that text whole, exit 130 (exit $rc, $(wc -c < "$out/r.report") bytes)"
+wait "$reader" 2> /dev/null
 
 # --- items 12, 22: standard output that cannot be written ---
 # Two disks to /dev/full: its errno (ENOSPC, 28) as one disk has it, not EIO.
