@@ -449,6 +449,8 @@ static void signal_seen(struct member *m, int n, bool *gate_open, double *end_by
 			if (m[i].pid > 0 && !m[i].reaped)
 				kill(m[i].pid, SIGKILL);
 		*end_by = monotonic_seconds() + END_WITHIN_S;
+		/* Acted on: not raised again once the report is out (SIGINT, then SIGTERM: exit 137, as twice SIGINT). */
+		*forwarded = sig;
 		return;
 	}
 	if (sig == *forwarded)
