@@ -167,7 +167,7 @@ pending() { awk '/^(ShdPnd|SigPnd):/ && $2 !~ /^0+$/ { f = 1 } END { exit !f }' 
 if f2=$(loop_up "$FAULTY_DIR/mnt/disk"); then loops+=("$f2"); else bad "a second loop device over the faulty disk" "losetup failed"; fi
 : > "$FAULTY_LOG"
 kill -STOP "$FAULTY_PID" && held=$FAULTY_PID
-env --default-signal=INT,QUIT "$H" --json --surface-scan "$f" "$d1" "$f2" > "$out/int.out" 2> "$out/int.err" &
+env --default-signal=INT,QUIT,TERM,HUP "$H" --json --surface-scan "$f" "$d1" "$f2" > "$out/int.out" 2> "$out/int.err" &
 pid=$!
 holding() { c1=$(child_holding "$pid" "$f") && c2=$(child_holding "$pid" "$f2") && waits_in_read "$c1" && waits_in_read "$c2"; }
 # The plain disk's process ended and reaped first: a signal passed on to it once its scan is over would
@@ -207,7 +207,7 @@ check "SIGKILL of hdparm: each disk's process ends after its block in flight, no
 # leaves behind the one held in the kernel (exit 137: a process killed), and says every other disk's summary.
 : > "$FAULTY_LOG"
 kill -STOP "$FAULTY_PID" && held=$FAULTY_PID
-env --default-signal=INT,QUIT "$H" --surface-scan "$d1" "$f" "$d2" > "$out/hang.out" 2> "$out/hang.err" &
+env --default-signal=INT,QUIT,TERM,HUP "$H" --surface-scan "$d1" "$f" "$d2" > "$out/hang.out" 2> "$out/hang.err" &
 pid=$!
 said_first() { grep -q "^ unreadable LBAs: none" "$out/hang.out"; }
 one_left() { [ "$(pgrep -P "$pid" | wc -l)" = 1 ]; }
