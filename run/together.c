@@ -455,18 +455,22 @@ static void signal_seen(struct member *m, int n, bool *gate_open, double *end_by
 	}
 	if (sig == *forwarded)
 		return;
-	*forwarded = sig;
 	if (!*gate_open) {
+		*forwarded = sig;
 		stop_at_gate(m, n, sig);
 		*gate_open = true;
 		*end_by = monotonic_seconds() + END_WITHIN_S;
 		return;
 	}
-	/* Continued too, should it be stopped (SIGSTOP): a stopped process would hold the signal, and this run, for good. */
+	/*
+	 * Continued too, should it be stopped (SIGSTOP): a stopped process would hold the signal, and this run, for good.
+	 * Passed on to none (every disk's process had ended: it came while their text was said), it acts after the report.
+	 */
 	for (int i = 0; i < n; i++)
-		if (m[i].pid > 0 && !m[i].reaped) {
+		if (m[i].pid > 0 && !reap(&m[i], false)) {
 			kill(m[i].pid, sig == SIGHUP ? SIGTERM : sig);
 			kill(m[i].pid, SIGCONT);
+			*forwarded = sig;
 		}
 }
 /* m's process waited for (unless left behind), and its exit status set from how it ended. */

@@ -451,10 +451,17 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	seconds = monotonic_seconds() - t0 + scan_map_seconds_before(&map);
 	scan_direct_end(&io.direct);
 	readq_close(&io.q);
+	/*
+	 * Held while the report is written: the handler would cut a write that
+	 * waits on a slow stdout short (EINTR), and stdio drop the text.  Let
+	 * through to the handler after it, so that the repair sees it.
+	 */
+	poll_wait_hold();
 	say_stop(dev, &r, &stop, io.short_read);
 	if ((map_err = scan_map_close(&map, &r)) && !err)
 		err = map_err;
 	say_text(dev, &r, seconds, kind_of(s).words);
+	poll_wait_release();
 	/* --scan-repair: only after a scan that ended as asked (at its end or its limit), never one cut short. */
 	if (repairing && !err && poll_wait_interrupted()) {
 		not_run = "interrupted";
@@ -475,6 +482,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		not_run = "the scan did not end normally";
 		complain(" --scan-repair: not run: %s\n", not_run);
 	}
+	poll_wait_hold();
 	if (repairing && repair.e)
 		scan_repair_text(&repair);
 	if (repairing && repair.e && s->v[OPT_SCAN_MAP].given)
@@ -492,6 +500,7 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		err = err ? err : perr;
 		scan_cells_free(&cells);
 	}
+	poll_wait_release();
 	poll_wait_end();
 	repair_result_free(&repair);
 	scan_result_free(&r);
