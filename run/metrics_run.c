@@ -434,8 +434,12 @@ static struct asked *list_of(const char *const *paths, const struct config_job *
 	struct asked *list = calloc((size_t)n + 1, sizeof(*list));
 
 	for (int i = 0; list && i < n; i++) {
-		list[i].path = paths ? paths[i] : jobs[i].device;
-		list[i].job = paths ? NULL : &jobs[i];
+		if (jobs) {
+			list[i].job = &jobs[i];
+			list[i].path = jobs[i].device;
+		} else if (paths) {
+			list[i].path = paths[i];
+		}
 		kernel_name(list[i].path, list[i].name, sizeof(list[i].name));
 	}
 	return list;

@@ -449,22 +449,28 @@ static void signal_seen(struct member *m, int n, bool *gate_open, double *end_by
 			if (m[i].pid > 0 && !m[i].reaped)
 				kill(m[i].pid, SIGKILL);
 		*end_by = monotonic_seconds() + END_WITHIN_S;
+		/* Acted on: not raised again once the report is out (SIGINT, then SIGTERM: exit 137, as twice SIGINT). */
+		*forwarded = sig;
 		return;
 	}
 	if (sig == *forwarded)
 		return;
-	*forwarded = sig;
 	if (!*gate_open) {
+		*forwarded = sig;
 		stop_at_gate(m, n, sig);
 		*gate_open = true;
 		*end_by = monotonic_seconds() + END_WITHIN_S;
 		return;
 	}
-	/* Continued too, should it be stopped (SIGSTOP): a stopped process would hold the signal, and this run, for good. */
+	/*
+	 * Continued too, should it be stopped (SIGSTOP): a stopped process would hold the signal, and this run, for good.
+	 * Passed on to none (every disk's process had ended: it came while their text was said), it acts after the report.
+	 */
 	for (int i = 0; i < n; i++)
-		if (m[i].pid > 0 && !m[i].reaped) {
+		if (m[i].pid > 0 && !reap(&m[i], false)) {
 			kill(m[i].pid, sig == SIGHUP ? SIGTERM : sig);
 			kill(m[i].pid, SIGCONT);
+			*forwarded = sig;
 		}
 }
 /* m's process waited for (unless left behind), and its exit status set from how it ended. */
@@ -637,6 +643,12 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 	 * or `cmd &` in a script, whose ^C is not meant for the erases.
 	 */
 	sa.sa_handler = on_stop_signal;
+	/*
+	 * A write that waits (a stdout whose reader is slow) is not cut short
+	 * by the signal: stdio would drop what a finished disk said (EINTR).
+	 * poll() still returns at once, and this process sends no command.
+	 */
+	sa.sa_flags = SA_RESTART;
 	catch_signal(SIGINT, &sa, &start.intr);
 	catch_signal(SIGTERM, &sa, &start.term);
 	catch_signal(SIGHUP, &sa, &start.hup);

@@ -51,11 +51,15 @@ suite() {
 }
 
 # run_suite NAME COMMAND...: the suite's output in $out/NAME.log, its exit
-# status and its seconds in $out/NAME.rc and $out/NAME.took.
+# status and its seconds in $out/NAME.rc and $out/NAME.took.  SIGHUP and
+# SIGTERM at their default actions: under nohup (SIGHUP ignored, inherited,
+# and no trap in the suite can undo it) each case that sends SIGHUP to
+# hdparm failed, one by hanging until its deadline.  (SIGINT, which `&`
+# ignores anew, is reset where a case starts hdparm.)
 run_suite() {
 	local name=$1 began=$SECONDS
 	shift
-	"$@" > "$out/$name.log" 2>&1
+	env --default-signal=HUP,TERM "$@" > "$out/$name.log" 2>&1
 	echo $? > "$out/$name.rc"
 	echo $((SECONDS - began)) > "$out/$name.took"
 }

@@ -40,7 +40,7 @@ finish() {
 	fi
 }
 # erase_bg ARGS...: an erase of ARGS (the disks last) in the background (pid), its SECURITY ERASE
-# UNIT held until $out/gate exists, with default SIGINT and SIGQUIT (a `&` in a script ignores
+# UNIT held until $out/gate exists (only PATH's where held_cmd=f4@PATH), with default SIGINT and SIGQUIT (a `&` in a script ignores
 # them), the double's log in $out/e.log; stdout to $out/e.out unless ARGS redirect it.
 erase_bg() {
 	rm -f "$out/e.log" "$out/gate"
@@ -48,7 +48,7 @@ erase_bg() {
 	(
 		[ -z "${rw:-}" ] || exec {rw}<&-
 		exec env --default-signal=INT,QUIT SHIM_IDENTIFY="$ata" SHIM_BLOCK_DEV=8:900000 SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 \
-			SHIM_DELAY_MS="until:$out/gate" SHIM_DELAY_CMD=f4 "${preload[@]}" "$asan" "$H" "$@" 2> "$out/e.err"
+			SHIM_DELAY_MS="until:$out/gate" SHIM_DELAY_CMD="${held_cmd:-f4}" "${preload[@]}" "$asan" "$H" "$@" 2> "$out/e.err"
 	) &
 	pid=$!
 }
@@ -85,6 +85,27 @@ if [ "$(id -u)" = 0 ] && command -v losetup > /dev/null && truncate -s 8M "$out/
 	rc=$?
 	same_lba0 && [ "$rc" = 9 ] && grep -qx 'stdin: Bad file descriptor' "$out/c.err" && ! grep -q 'pair' "$out/c.err"
 	result_of c $? "stdin closed (<&-): --trim-sector-ranges-stdin does not read the ranges from the disk (exit $rc)"
+	# One disk's surface scan, its report waiting on a slow stdout (a pipe with room for the heading
+	# only) when SIGINT comes: the report whole, not cut short by the scan's handler (EINTR), exit 0.
+	mkfifo "$out/fifo" 2> /dev/null
+	exec {rw}<> "$out/fifo"
+	head -c 65236 /dev/zero >&"$rw"
+	(exec {rw}<&- && exec env --default-signal=INT,QUIT "$H" --surface-scan "$dev" > "$out/fifo" 2> "$out/s.err") &
+	pid=$!
+	until_true 20 blocked_writing "$pid"
+	kill -INT "$pid"
+	until_true 10 settled "$pid"
+	(exec {rw}<&- && exec cat "$out/fifo" > "$out/s.raw") &
+	reader=$!
+	until_true 10 holds_fifo "$reader"
+	exec {rw}<&-
+	rw=
+	finish "$pid" "$reader"
+	tail -c +65237 "$out/s.raw" > "$out/s.out"
+	[ "$rc" = 0 ] && [ "$(grep -c '^  \(<\|>=\) [0-9]* ms  *[0-9]*$' "$out/s.out")" = 6 ] &&
+		grep -q '^ unreadable LBAs: none$' "$out/s.out" && ! grep -q 'standard output' "$out/s.err"
+	result_of s $? "one disk's scan, SIGINT while its report waits on a slow stdout: the report whole, exit 0 (exit $rc)"
+	wait "$reader" 2> /dev/null
 else
 	echo "skip streams: closed standard streams need root and a loop device"
 fi
@@ -182,7 +203,13 @@ for how in text json one; do
 	until_true 20 held "${#disks[@]}"
 	touch "$out/gate"
 	until_true 20 blocked_writing "$pid"
+	# Every disk's process ended first: the signal, passed on to none, acts once the report is out.
+	# shellcheck disable=SC2046
+	until_true 10 gone $(pgrep -P "$pid")
 	kill -INT "$pid"
+	# The text is said as each disk ends, the handler in place: seen before the reader comes (the JSON's
+	# document is written at exit, the signal held: it stays pending).
+	[ "$how" != text ] || until_true 10 settled "$pid"
 	(exec {rw}<&- && exec cat "$out/fifo" > "$out/r.out") &
 	reader=$!
 	# The test's end closed once the reader has the FIFO open: never a moment without a reader (EPIPE).
@@ -199,6 +226,36 @@ for how in text json one; do
 	fi
 	[ $? = 0 ] && [ "$rc" = 130 ]
 	result_of e $? "SIGINT while the report ($how) waits on a full stdout: the report whole, then exit 130 (exit $rc, $(wc -c < "$out/r.report") bytes)"
+	wait "$reader" 2> /dev/null
+done
+
+# A disk's output said as soon as it ended (/dev/null's erase not held), while /dev/zero's is held:
+# that early text waits on the full stdout when SIGINT comes.  The write goes on once read (not cut
+# short, EINTR, and the text dropped by stdio); then the signal ends /dev/zero's wait (held), or,
+# /dev/zero's process ended too before it came (ended), passed on to none, it acts once the text is
+# out: exit 130 either way.
+for when in held ended; do
+	exec {rw}<> "$out/fifo"
+	head -c 65536 /dev/zero >&"$rw"
+	held_cmd=f4@/dev/zero erase_bg --security-erase pw /dev/null /dev/zero > "$out/fifo"
+	until_true 20 blocked_writing "$pid"
+	if [ "$when" = ended ]; then
+		touch "$out/gate"
+		# shellcheck disable=SC2046
+		until_true 10 gone $(pgrep -P "$pid")
+	fi
+	kill -INT "$pid"
+	until_true 10 settled "$pid"
+	(exec {rw}<&- && exec cat "$out/fifo" > "$out/r.out") &
+	reader=$!
+	until_true 10 holds_fifo "$reader"
+	exec {rw}<&-
+	rw=
+	finish "$pid" "$reader"
+	tail -c +65537 "$out/r.out" > "$out/r.report"
+	[ "$rc" = 130 ] && [ "$(grep -c 'Issuing SECURITY_ERASE' "$out/r.report")" = 2 ] && grep -qx '/dev/null:' "$out/r.report" &&
+		! grep -q 'standard output' "$out/e.err"
+	result_of e $? "SIGINT while a finished disk's text waits on a full stdout, the other disk $when: that text whole, exit 130 (exit $rc, $(wc -c < "$out/r.report") bytes)"
 	wait "$reader" 2> /dev/null
 done
 

@@ -28,7 +28,7 @@ head -c 12288 /dev/urandom > "$out/fw.bin"
 # held in its first piece until $out/gate exists; the double's log in $out/fw.log.
 fw_bg() {
 	rm -f "$out/fw.log" "$out/gate"
-	env --default-signal=INT,QUIT SHIM_NVME="$crafted_ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_SYSFS="$out/sysfs-none" SHIM_LOG="$out/fw.log" \
+	env --default-signal=INT,QUIT,TERM,HUP SHIM_NVME="$crafted_ctrl,$top/tests/nvme/qemu-ns.hex" SHIM_SYSFS="$out/sysfs-none" SHIM_LOG="$out/fw.log" \
 		SHIM_LOG_DEVICE=1 SHIM_NVME_DELAY=11 SHIM_DELAY_MS="until:$out/gate" "${preload[@]}" "$asan" "$H" "$@" $yes \
 		--please-destroy-my-drive --fwdownload "$out/fw.bin" /dev/null /dev/zero > "$out/fw.out" 2> "$out/fw.err" &
 	pid=$!
@@ -112,7 +112,7 @@ result_of fw $? "one disk refused: nothing sent, the other told in a firmware do
 # /dev/null waits at the gate.  SIGTERM, SIGINT or SIGHUP to hdparm refuses the run at once.
 ata_bg() {
 	rm -f "$out/ata.log" "$out/gate"
-	env --default-signal=INT,QUIT SHIM_IDENTIFY="$crafted_ata" SHIM_BLOCK_DEV=8:900000 SHIM_LOG="$out/ata.log" SHIM_LOG_DEVICE=1 "$@" "${preload[@]}" \
+	env --default-signal=INT,QUIT,TERM,HUP SHIM_IDENTIFY="$crafted_ata" SHIM_BLOCK_DEV=8:900000 SHIM_LOG="$out/ata.log" SHIM_LOG_DEVICE=1 "$@" "${preload[@]}" \
 		"$asan" "$H" "${ata_opts[@]}" --security-erase pw /dev/null /dev/zero > "$out/ata.out" 2> "$out/ata.err" &
 	pid=$!
 }

@@ -402,10 +402,17 @@ static int repair_after_scan(struct device *dev, dev_t rdev, struct scan_result 
 	return err;
 }
 
-/* --scan-picture: the cells drawn, with the disk's identity and the date (cells NULL: memory ran out). */
+/*
+ * --scan-picture: the cells drawn, with the disk's identity and the date
+ * (cells NULL: memory ran out).  The picture is the scan's: where a repair
+ * then wrote (writes physical sectors), stderr says that those it made
+ * readable are drawn as the scan found them.
+ */
 static int draw_picture(const struct device *dev, const char *file, const struct scan_cells *cells,
-			const struct scan_result *r)
+			const struct scan_result *r, uint64_t writes)
 {
+	int err;
+
 	char model[128], serial[128];
 	struct scan_picture_facts f = { .path = dev->path, .model = model, .serial = serial, .sector_bytes = r->sector_bytes,
 					.histogram = r->histogram, .blocks = r->blocks, .blocks_read = r->blocks_read,
@@ -416,7 +423,19 @@ static int draw_picture(const struct device *dev, const char *file, const struct
 		return ENOMEM;
 	}
 	scan_picture_identity(dev->fd, model, sizeof(model), serial, sizeof(serial));
-	return scan_picture_write(file, cells, &f);
+	err = scan_picture_write(file, cells, &f);
+	if (!err && writes)
+		complain(" --scan-picture %s: drawn as the scan found the disk, before --scan-repair wrote %" PRIu64
+			 " physical sector%s\n", file, writes, writes == 1 ? "" : "s");
+	return err;
+}
+
+/* A repair's text, and where a map was kept, what it still says of the sectors repaired. */
+static void say_repair(const struct repair_result *repair, const char *map)
+{
+	scan_repair_text(repair);
+	if (map)
+		scan_repair_map_note(repair, map);
 }
 
 int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id opt)
@@ -491,29 +510,32 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	seconds = monotonic_seconds() - t0 + scan_map_seconds_before(&map);
 	scan_direct_end(&io.direct);
 	readq_close(&io.q);
+	/*
+	 * Held while the report is written: the handler would cut a write that
+	 * waits on a slow stdout short (EINTR), and stdio drop the text.  Let
+	 * through to the handler after it, so that the repair sees it.
+	 */
+	poll_wait_hold();
 	say_stop(dev, &r, &stop, io.short_read);
 	if ((map_err = scan_map_close(&map, &r)) && !err)
 		err = map_err;
 	say_text(dev, &r, seconds, kind_of(s).words);
+	poll_wait_release();
 	if (repairing)
 		err = repair_after_scan(dev, f.rdev, &r, &stop, &io, &map, err, &repair, counts, &not_run);
+	poll_wait_hold();
 	if (repairing && repair.e)
-		scan_repair_text(&repair);
-	if (repairing && repair.e && s->v[OPT_SCAN_MAP].given)
-		scan_repair_map_note(&repair, s->v[OPT_SCAN_MAP].str);
+		say_repair(&repair, s->v[OPT_SCAN_MAP].given ? s->v[OPT_SCAN_MAP].str : NULL);
 	say_json(&r, seconds, repairing && repair.e ? &repair : NULL, not_run, &map, kind_of(s).name);
 	if (!err && r.nbad && !repairing)
 		err = EIO;
 	if (picture) {
-		int perr = draw_picture(dev, picture, r.counted_ctx, &r);
+		int perr = draw_picture(dev, picture, r.counted_ctx, &r, repair.writes);
 
-		/* The picture is the scan's: sectors the repair made readable are drawn as the scan found them. */
-		if (!perr && repair.writes)
-			complain(" --scan-picture %s: drawn as the scan found the disk, before --scan-repair wrote %" PRIu64
-				 " physical sector%s\n", picture, repair.writes, repair.writes == 1 ? "" : "s");
 		err = err ? err : perr;
 		scan_cells_free(&cells);
 	}
+	poll_wait_release();
 	poll_wait_end();
 	repair_result_free(&repair);
 	scan_result_free(&r);
