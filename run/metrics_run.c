@@ -434,12 +434,9 @@ static struct asked *list_of(const char *const *paths, const struct config_job *
 	struct asked *list = calloc((size_t)n + 1, sizeof(*list));
 
 	for (int i = 0; list && i < n; i++) {
-		if (jobs) {
-			list[i].job = &jobs[i];
-			list[i].path = jobs[i].device;
-		} else if (paths) {
-			list[i].path = paths[i];
-		}
+		/* One of the two is given; "" (no disk, down) only satisfies the analysers. */
+		list[i].job = jobs ? &jobs[i] : NULL;
+		list[i].path = jobs ? jobs[i].device : paths ? paths[i] : "";
 		kernel_name(list[i].path, list[i].name, sizeof(list[i].name));
 	}
 	return list;
