@@ -335,6 +335,9 @@ reserved() { ls "$1"/erase-*.json > /dev/null 2>&1; }
 fs=$out/rec-fs
 umount "$fs" 2> /dev/null
 mkdir -p "$fs"
+# Its mounts taken down however the suite ends (the mutants' runner stops a suite at its first FAIL).
+trap 'umount "$fs" 2> /dev/null' EXIT
+trap 'exit 1' INT TERM HUP
 loopdev=
 if [ "$(id -u)" != 0 ] || ! command -v mount.exfat-fuse > /dev/null || ! command -v mkfs.exfat > /dev/null; then
 	echo "skip erase record on exFAT: needs root, exfat-fuse and exfatprogs (tests/setup installs them)"

@@ -552,6 +552,9 @@ if [ "$(id -u)" != 0 ]; then
 else
 	truncate -s 8M "$out/metrics-loop.img"
 	if loop=$(losetup --sector-size 4096 -f --show "$out/metrics-loop.img" 2> /dev/null); then
+		# Detached however the suite ends (the mutants' runner stops a suite at its first FAIL).
+		trap 'losetup -d "$loop" 2> /dev/null' EXIT
+		trap 'exit 1' INT TERM HUP
 		"$H" --metrics "$loop" > "$out/metrics-loop.prom" 2> /dev/null
 		rc=$?
 		name=${loop#/dev/}
