@@ -31,6 +31,7 @@
 #include "json.h"
 #include "options.h"
 #include "psid.h"
+#include "std_streams.h"
 #include "option_values.h"
 #include "cmdline.h"
 #include "report.h"
@@ -652,30 +653,6 @@ static void check_stdout(void)
 }
 
 /*
- * 0, 1 and 2 open before anything else is: a disk opened while one is
- * closed (`>&-`, `<&-`, `2>&-`) would get its number and receive hdparm's
- * text, or be read as its input.  On /dev/null as coreutils has it: 0
- * write-only and 1 and 2 read-only, so that a use of the closed stream
- * still fails (EBADF) and is said.  False where one stays closed.
- */
-static bool standard_fds_open(void)
-{
-	for (int fd = 0; fd <= 2; fd++) {
-		int got;
-
-		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
-			continue;
-		got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
-		if (got != fd) {
-			if (got >= 0)
-				close(got);
-			return false;
-		}
-	}
-	return true;
-}
-
-/*
  * A run that changes a disk goes to its end when the reader of its
  * standard output went away (`| head -1`): the erase already sent, its
  * record still written; the lost output is said at exit.  A query dies of
@@ -774,30 +751,17 @@ static int run_command(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	if (!standard_fds_open()) {
-		/* Said where stderr is open: nothing is opened, nothing is sent. */
-		static const char text[] = "hdparm: a standard stream (0, 1 or 2) is closed and /dev/null cannot be opened in its place\n";
-
-		(void)!write(STDERR_FILENO, text, sizeof(text) - 1);
+	if (!std_streams_open())
 		return EBADF;
-	}
 	sigprocmask(SIG_SETMASK, NULL, &mask_at_start);
 	/* A file past the size limit (ulimit -f) is a write that fails with EFBIG, said, not a death by SIGXFSZ. */
 	signal(SIGXFSZ, SIG_IGN);
 	exit_status = run_command(argc, argv);
-	{
-		/*
-		 * The JSON document is written at exit: a stop signal from here on
-		 * waits until it is out, then acts (check_stdout()), as one that
-		 * came while a run of many disks wrote its report does.
-		 */
-		sigset_t stops;
-
-		sigemptyset(&stops);
-		sigaddset(&stops, SIGINT);
-		sigaddset(&stops, SIGTERM);
-		sigaddset(&stops, SIGHUP);
-		sigprocmask(SIG_BLOCK, &stops, NULL);
-	}
+	/*
+	 * The JSON document is written at exit: a stop signal from here on
+	 * waits until it is out, then acts (check_stdout()), as one that came
+	 * while a run of many disks wrote its report does.
+	 */
+	std_streams_hold_stops();
 	return exit_status;
 }

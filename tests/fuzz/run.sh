@@ -51,7 +51,7 @@ printf '%s\n' "${objs[@]}" | xargs -P "$(nproc)" -I{} bash -c \
 	{ echo "FAIL fuzz build of the archive"; head -n 20 "$bin/lib.build.log" | sed 's/^/  /'; exit 1; }
 rm -f "$bin/libhdparm.a"
 ar rcs "$bin/libhdparm.a" "$bin"/obj/*.o
-common=("$top/cli/option_values.c" "$top/cli/psid.c" "$top/cli/config_file.c" "$top/cli/config_keys.c" "$top/cli/config_jobs.c" "$bin/libhdparm.a")
+common=("$top/cli/option_values.c" "$top/cli/psid.c" "$top/cli/std_streams.c" "$top/cli/config_file.c" "$top/cli/config_keys.c" "$top/cli/config_jobs.c" "$bin/libhdparm.a")
 build fuzz_cmdline "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/cli/hdparm.c" "${common[@]}" || exit 1
 build fuzz_config "$here/fuzz_config.c" "${common[@]}" || exit 1
 build fuzz_trim -DTRIM_ONLY "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/cli/hdparm.c" "${common[@]}" || exit 1
