@@ -563,6 +563,7 @@ else
 			[ "$rc" = 0 ]
 		result $? "a loop device: its logical and physical block sizes as blockdev --getss and --getpbsz give them"
 		losetup -d "$loop"
+		trap - EXIT	# its number may be another suite's by the end
 	else
 		bad "no loop device could be set up"
 	fi

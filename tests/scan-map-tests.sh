@@ -47,6 +47,12 @@ cleanup() {
 	faulty_disk_down
 }
 trap cleanup EXIT
+# forget_loop DEV: a loop detached by the suite itself, out of the cleanup's list.
+forget_loop() {
+	local l kept=()
+	for l in "${loops[@]}"; do [ "$l" = "$1" ] || kept+=("$l"); done
+	loops=("${kept[@]}")
+}
 trap 'exit 1' INT TERM HUP
 
 # first_read: the first LBA the faulty disk's log shows read; low_reads LBA: the reads below LBA.
@@ -119,7 +125,8 @@ else
 		bad "a second loop device with partitions (losetup -P)" "$dq"
 	fi
 	"$H" --surface-scan --scan-range 0+4096 --scan-map "$out/r.map" "$db" > /dev/null 2>&1
-	losetup -d "$db"
+	# Detached here, and out of the cleanup's list: its number may be another suite's by the end.
+	losetup -d "$db" && forget_loop "$db"
 	cp "$out/b.img" "$out/b2.img" && mv "$out/b2.img" "$out/b.img"
 	if db=$(loop_up "$out/b.img") && loops+=("$db"); then
 		want_err="a map of another disk (its backing file \"$out/b.img\" is another file now: replaced"
@@ -131,7 +138,7 @@ else
 	# inode's number, so only the inode's generation tells the two files apart.
 	"$H" --surface-scan --scan-range 0+4096 --scan-map "$out/r2.map" "$db" > /dev/null 2>&1
 	was=$(stat -c %i "$out/b.img")
-	losetup -d "$db"
+	losetup -d "$db" && forget_loop "$db"
 	until_true 10 test ! -e "/sys/block/${db#/dev/}/loop/backing_file"
 	rm "$out/b.img"
 	# The freed number is not the first free one of its group where a lower one is (or it was freed
