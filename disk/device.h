@@ -14,6 +14,13 @@
 #include "disk_ops.h"
 #include "reach.h"
 
+/*
+ * What a USB bridge passes on to the disk behind it, by smartctl's -d names:
+ * ATA PASS-THROUGH (SAT), one of three vendors' NVMe tunnels, or SCSI alone.
+ * BRIDGE_AUTO is --bridge's default: the bridge table decides.
+ */
+enum bridge_protocol { BRIDGE_AUTO, BRIDGE_NONE, BRIDGE_SAT, BRIDGE_SNTJMICRON, BRIDGE_SNTASMEDIA, BRIDGE_SNTREALTEK };
+
 /* Switches that apply to every device of one run. */
 struct run_flags {
 	bool verbose;		/* --verbose: raw sense bytes, register dumps */
@@ -23,6 +30,7 @@ struct run_flags {
 	bool settings_only;	/* --settings-only: --apply-config sends no command that acts once (standby, security) */
 	const char *metrics_file;	/* --metrics-file with the idle watcher: its counters, rewritten as they change */
 	bool metrics_tcg;	/* --metrics --tcg: each awake disk's TCG locking too */
+	enum bridge_protocol bridge;	/* --bridge NAME (BRIDGE_AUTO: the bridge table's) */
 };
 
 struct ata_state;
@@ -41,6 +49,7 @@ struct device {
 	struct nvme_node *nvme_node;	/* NVMe's: the namespace the node names (nvme.h) */
 	const char *usb_driver;	/* behind a USB bridge: "usb-storage" or "uas" (NULL: none) */
 	char usb_id[12];	/* ... the bridge's idVendor:idProduct ("": unread), for advice */
+	enum bridge_protocol bridge;	/* ... what it passes, chosen once (BRIDGE_NONE where no bridge) */
 	struct timing_result {
 		bool valid;
 		unsigned int mib;
