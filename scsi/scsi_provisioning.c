@@ -3,6 +3,7 @@
  * (16)'s LBPME, VPD B2h's commands and VPD B0h's unmap limits, read as the
  * sd driver reads them to choose how it discards (sd_discard_mode()).
  */
+#include <errno.h>
 #include <string.h>
 
 #include "scsi.h"
@@ -14,13 +15,18 @@ void scsi_provisioning_read(struct device *dev, struct scsi_provisioning *p)
 	struct scsi_capacity cap;
 	struct scsi_result res;
 	size_t list_len, len;
+	int err;
 
 	memset(p, 0, sizeof(*p));
-	if (scsi_read_capacity16(dev, &cap, &res) == 0) {
+	err = scsi_read_capacity16(dev, &cap, &res);
+	if (err == 0) {
 		p->capacity16 = true;
 		p->lbpme = cap.lbpme;
 	} else {
 		memcpy(p->capacity16_failed, res.cause, sizeof(p->capacity16_failed));
+		/* A bridge that hangs on one command may hang on the next: each would take the whole timeout. */
+		if ((p->timed_out = err == ETIMEDOUT))
+			return;
 	}
 	list_len = scsi_vpd_list(dev, list);
 	if ((len = scsi_listed_vpd(dev, list, list_len, VPD_LOGICAL_BLOCK_PROVISIONING, page, sizeof(page))))

@@ -20,12 +20,14 @@ struct scsi_provisioning {
 	bool limits_page;		/* VPD B0h listed and read: limits says */
 	struct scsi_block_limits limits;	/* MAXIMUM UNMAP LBA COUNT, ... BLOCK DESCRIPTOR COUNT */
 	char capacity16_failed[160];	/* READ CAPACITY (16)'s failure, worded */
+	bool timed_out;			/* ... it timed out: nothing more was asked */
 };
 
 /*
  * READ CAPACITY (16), and the VPD pages 00h, B2h and B0h where 00h lists
  * them: what the sd driver asks to choose its provisioning_mode (though
- * under usb-storage it asks none of them).  Nothing changes; nothing said.
+ * under usb-storage it asks none of them).  A bridge that lets the first
+ * time out is asked nothing more.  Nothing changes; nothing said.
  */
 void scsi_provisioning_read(struct device *dev, struct scsi_provisioning *p);
 

@@ -212,6 +212,23 @@ if ! grep -q '^cdb: \(12\|9e\) ' "$out/usbtrim.log"; then ok "not behind USB: th
 run uas SHIM_SCSI=sat SHIM_IDENTIFY="$ssd" -- --usb-trim maybe
 expect "--usb-trim maybe: refused as a bad value" 22 "" "--usb-trim: bad setting 'maybe' (one of: off, on)"
 
+# A bridge that lets READ CAPACITY (16) time out is asked nothing more (each would take the whole timeout).
+after_hang() { sed -n '/^cdb: 9e /,$p' "$out/usbtrim.log" | tail -n +2; }
+run uas SHIM_SCSI=sat,hang16 SHIM_IDENTIFY="$ssd" -- --usb-trim on
+if [ "$rc" = 110 ] && grep -qF -- "--usb-trim: /dev/null: the bridge did not answer READ CAPACITY (16) (command timed out): nothing written" \
+	"$out/usbtrim.err" && [ -z "$(after_hang)" ] && [ "$(written)" = 0 ]; then
+	ok "--usb-trim on: READ CAPACITY (16) timed out: nothing more sent, nothing written, exit 110"
+else
+	bad "--usb-trim on: READ CAPACITY (16) timed out (exit $rc)" "err: $(tr '\n' '|' < "$out/usbtrim.err")" "after: $(after_hang | tr '\n' '|')"
+fi
+run uas SHIM_SCSI=sat,hang16 SHIM_IDENTIFY="$ssd" -- -I
+if [ "$rc" = 0 ] && grep -qF "	Bridge:	passes no discard: READ CAPACITY (16) failed: command timed out" "$out/usbtrim.out" &&
+	[ -z "$(after_hang)" ]; then
+	ok "-I: READ CAPACITY (16) timed out: said, nothing more sent"
+else
+	bad "-I: READ CAPACITY (16) timed out (exit $rc)" "after: $(after_hang | tr '\n' '|')"
+fi
+
 # --- --usb-trim off: back to full ---
 sd=$(tree uas uas unmap 0)
 run uas SHIM_SCSI=sat SHIM_IDENTIFY="$ssd" -- --usb-trim off
@@ -241,6 +258,9 @@ run uas SHIM_SCSI=sat,nolbpu SHIM_IDENTIFY="$ssd" -- --apply-config "$cfg"
 expect "--apply-config: a bridge without LBPU, the block's line not supported" 95 "" \
 	"usb_trim = on ($cfg:2): not supported: the bridge 152d:0578 does not take UNMAP (VPD B2h says LBPU 0: no UNMAP)"
 [ "$(written)" = 0 ] && ok "--apply-config, bridge without LBPU: no write" || bad "--apply-config, bridge without LBPU: no write"
+run uas SHIM_SCSI=sat,hang16 SHIM_IDENTIFY="$ssd" -- --apply-config "$cfg"
+expect "--apply-config: a bridge that times out fails the line, said" 110 "" \
+	"usb_trim = on ($cfg:2): FAILED: the bridge did not answer READ CAPACITY (16)"
 # A global line reaches every disk: one not behind USB is not at fault.
 printf 'usb_trim = on\n' > "$cfg"
 tree sata "" full 0 > /dev/null

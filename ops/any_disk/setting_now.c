@@ -191,7 +191,7 @@ int setting_now(struct device *dev, enum opt_id opt, const struct opt_value *wan
 	case OPT_EPC_DISABLE:
 		return read_epc_switch(dev, opt, now);
 	case OPT_USB_TRIM:
-		if ((err = usb_trim_now(dev, want->num != 0, &now->num, now->why, sizeof(now->why))))
+		if ((err = usb_trim_now(dev, want->num != 0, &now->num, now->why, sizeof(now->why))) == EOPNOTSUPP)
 			now->kind = SETTING_UNSUPPORTED;
 		now->num2 = now->num;
 		return err;

@@ -11,6 +11,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,6 +88,10 @@ static void disk_read(struct device *dev, struct trim_path *t)
 	int err;
 
 	t->disk = -1;
+	if (t->bridge.timed_out) {
+		t->disk_unknown = "not asked, since the bridge stopped answering";
+		return;
+	}
 	if (!dev->disk->identify_page) {
 		t->disk_unknown = "the bridge passes no ATA command to ask it";
 		return;
@@ -229,11 +234,15 @@ void usb_trim_show(struct device *dev)
 }
 
 /* One line on stderr, after the option and the path; err returned. */
-static int refuse(struct device *dev, const char *option, int err, const char *fmt, const char *what)
+__attribute__((format(printf, 4, 5))) static int refuse(struct device *dev, const char *option, int err,
+							 const char *fmt, ...)
 {
 	char text[480];
+	va_list ap;
 
-	snprintf(text, sizeof(text), fmt, what);
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
 	complain(" %s: %s: %s\n", option, dev->path, text);
 	return err;
 }
@@ -306,6 +315,9 @@ static int switch_on(struct device *dev, const struct opt_value *v, struct trim_
 		return 0;
 	}
 	scsi_provisioning_read(dev, &t->bridge);
+	if (t->bridge.timed_out)
+		return refuse(dev, v->name, ETIMEDOUT, "the bridge did not answer READ CAPACITY (16) (%s): nothing written",
+			      t->bridge.capacity16_failed);
 	disk_read(dev, t);
 	unmap_lacks(dev, t, lacks, sizeof(lacks));
 	if (lacks[0])
@@ -381,6 +393,10 @@ int usb_trim_now(struct device *dev, bool want_on, uint64_t *on, char *why, size
 	*on = strcmp(t.mode, "unmap") == 0;
 	if (want_on && !*on) {
 		scsi_provisioning_read(dev, &t.bridge);
+		if (t.bridge.timed_out) {
+			snprintf(why, size, "the bridge did not answer READ CAPACITY (16)");
+			return ETIMEDOUT;
+		}
 		disk_read(dev, &t);
 		unmap_lacks(dev, &t, why, size);
 		if (*why)

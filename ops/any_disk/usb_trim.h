@@ -20,7 +20,8 @@ step_fn usb_trim_step;
 /*
  * usb_trim as the configuration holds it: *on 1 where the kernel sends
  * UNMAP now.  0, or EOPNOTSUPP with why where the disk cannot take the
- * setting (not behind USB; for want_on, a bridge or disk without UNMAP).
+ * setting (not behind USB; for want_on, a bridge or disk without UNMAP);
+ * ETIMEDOUT where the bridge stopped answering.
  */
 int usb_trim_now(struct device *dev, bool want_on, uint64_t *on, char *why, size_t size);
 

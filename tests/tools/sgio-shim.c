@@ -82,7 +82,8 @@
  *                       blocks, 7200 rpm, 3.5 inch, thin provisioned).
  *   SHIM_SCSI=sat       the same SCSI face, but a USB bridge's with a SAT layer: ATA PASS-THROUGH reaches
  *                       the ATA double behind it (SHIM_IDENTIFY, ...); more words, comma-separated:
- *                       "nolbpu" VPD B2h says LBPU 0, "nolbpme" READ CAPACITY (16) says LBPME 0
+ *                       "nolbpu" VPD B2h says LBPU 0, "nolbpme" READ CAPACITY (16) says LBPME 0,
+ *                       "hang16" READ CAPACITY (16) times out
  *   SHIM_SCSI_LACK=80,b1   VPD pages it does not have (also left out of page 00h)
  *   SHIM_SCSI_PROT=T    READ CAPACITY (16) says formatted with protection information type T (1-3);
  *                       SHIM_SCSI_PI_EXP=E its P_I_EXPONENT
@@ -1277,7 +1278,7 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 	io->resid = n < len ? (int)(len - n) : 0;
 }
 
-/* ---- a USB bridge with a SAT layer (issue 66, TRIM over USB): SHIM_SCSI=sat[,nolbpu][,nolbpme] ---- */
+/* ---- a USB bridge with a SAT layer (issue 66, TRIM over USB): SHIM_SCSI=sat[,nolbpu][,nolbpme][,hang16] ---- */
 
 /* SHIM_SCSI lists word (comma-separated). */
 static int usb_bridge_word(const char *word)
@@ -1299,7 +1300,8 @@ static int usb_bridge_passes(const unsigned char *cdb)
 
 /*
  * What the bridge says of itself, over the SAS disk's answers: "nolbpu", its Logical Block Provisioning page
- * (VPD B2h) says LBPU 0 (byte 5 bit 7, SBC-3 6.6.4); "nolbpme", READ CAPACITY (16) says LBPME 0 (byte 14 bit 7).
+ * (VPD B2h) says LBPU 0 (byte 5 bit 7, SBC-3 6.6.4); "nolbpme", READ CAPACITY (16) says LBPME 0 (byte 14 bit 7);
+ * "hang16", READ CAPACITY (16) times out.
  */
 static void usb_bridge_answer(struct sg_io_hdr *io, const unsigned char *cdb)
 {
@@ -1309,6 +1311,8 @@ static void usb_bridge_answer(struct sg_io_hdr *io, const unsigned char *cdb)
 		buf[5] &= 0x7f;
 	if (cdb[0] == 0x9e && io->dxfer_len > 14 && usb_bridge_word("nolbpme"))
 		buf[14] &= 0x7f;
+	if (cdb[0] == 0x9e && usb_bridge_word("hang16"))
+		io->host_status = 0x03;	/* DID_TIME_OUT */
 }
 
 static int fake_sg_io(struct sg_io_hdr *io)
