@@ -205,6 +205,14 @@ refused "a disk without TRIM: refused, nothing written" \
 	"--usb-trim: /dev/null: the disk behind the bridge has no TRIM (IDENTIFY word 169 bit 0 clear): nothing written" "$sd"
 run uas SHIM_SCSI=sat,nolbpu SHIM_IDENTIFY="$hdd" -- --usb-trim on
 refused "neither takes it: both named in one line" "(VPD B2h says LBPU 0: no UNMAP), and the disk behind the bridge has no TRIM" "$sd"
+: > "$out/usbtrim-zeros.hex"
+run uas SHIM_SCSI=sat SHIM_IDENTIFY="$out/usbtrim-zeros.hex" -- --usb-trim on
+if [ "$rc" = 5 ] && grep -qF "the disk behind the bridge could not be asked whether it has TRIM (the bridge answered IDENTIFY DEVICE with a page of zeros): nothing written" \
+	"$out/usbtrim.err" && [ "$(written)" = 0 ]; then
+	ok "IDENTIFY answered with zeros: not taken for a disk without TRIM, nor switched on the bridge's word"
+else
+	bad "IDENTIFY answered with zeros (exit $rc, writes $(written))" "err: $(tr '\n' '|' < "$out/usbtrim.err")"
+fi
 sd=$(tree sata "" full 4294966784)
 run sata SHIM_SCSI=sat SHIM_IDENTIFY="$ssd" -- --usb-trim on
 refused "not behind USB: refused" "--usb-trim: /dev/null: not behind a USB bridge" "$sd"

@@ -100,7 +100,13 @@ static void disk_read(struct device *dev, struct trim_path *t)
 		t->disk_unknown = "IDENTIFY DEVICE failed";
 		return;
 	}
-	t->disk = ata_id_has_trim(id);
+	/* Some bridges answer ATA PASS-THROUGH with zeros: that is no drive saying it lacks TRIM. */
+	for (unsigned int i = 0; i < 256; i++)
+		if (id[i]) {
+			t->disk = ata_id_has_trim(id);
+			return;
+		}
+	t->disk_unknown = "the bridge answered IDENTIFY DEVICE with a page of zeros";
 }
 
 static void path_read(struct device *dev, struct trim_path *t)
@@ -322,6 +328,10 @@ static int switch_on(struct device *dev, const struct opt_value *v, struct trim_
 	unmap_lacks(dev, t, lacks, sizeof(lacks));
 	if (lacks[0])
 		return refuse(dev, v->name, EOPNOTSUPP, "%s: nothing written", lacks);
+	/* A disk that answers ATA commands but not this one: not taken on the bridge's word. */
+	if (t->disk < 0 && dev->disk->identify_page)
+		return refuse(dev, v->name, EIO, "the disk behind the bridge could not be asked whether it has TRIM (%s):"
+			      " nothing written", t->disk_unknown);
 	if ((err = write_mode(dev, v->name, t, "unmap")))
 		return err;
 	max = max_bytes_now(t);
