@@ -189,6 +189,19 @@ run uas SHIM_SCSI=sat SHIM_IDENTIFY="$ssd" -- -q --usb-trim on
 expect "-q --usb-trim on: nothing said" 0 "" ""
 [ "$(grep -c usb-trim "$out/usbtrim.out")" = 0 ] && ok "-q --usb-trim on: no line" || bad "-q --usb-trim on: no line"
 
+# Through the sg node (/dev/null as the character device 1:3): the same SCSI device, the disk's queue under device/block/.
+sd=$(tree sg uas full 4294966784)
+mkdir -p "$out/sysfs-sg/sys/dev/char/1:3"
+sdev=${sd%/scsi_disk/*}
+ln -s "../../../../${sdev#"$out/sysfs-sg/"}" "$out/sysfs-sg/sys/dev/char/1:3/device"
+rm -f "$out/usbtrim.log.kernel"
+run_on_double usbtrim SHIM_SYSFS="$out/sysfs-sg" SHIM_SCSI=sat SHIM_IDENTIFY="$ssd" -- --usb-trim on /dev/null
+touch "$out/usbtrim.log.kernel"
+expect "through the sg node: switched, the disk's queue read" 0 \
+	" usb-trim: provisioning_mode full -> unmap: the kernel sends UNMAP (discard_max_bytes 4294966784)" ""
+grep -q 'sysfs write: /sys/dev/char/1:3/device/scsi_disk/6:0:0:0/provisioning_mode$' "$out/usbtrim.log.kernel" &&
+	ok "through the sg node: sd's provisioning_mode written" || bad "through the sg node: sd's provisioning_mode written"
+
 # --- --usb-trim on: refused, naming which ---
 sd=$(tree uas uas full 4294966784)
 run uas SHIM_SCSI=sat,nolbpu SHIM_IDENTIFY="$ssd" -- --usb-trim on
