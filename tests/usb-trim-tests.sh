@@ -106,6 +106,16 @@ sd=$(tree uas uas unmap 4294966784)
 run uas SHIM_SCSI=sat SHIM_IDENTIFY="$ssd" -- -I
 expect "-I: kernel, bridge and disk all pass: it reaches the disk" 0 "	A discard reaches the disk" ""
 
+# The kernel chose WRITE SAME (16) itself: the bridge must take that (LBPWS), which the double's does not.
+tree uas uas writesame_16 4294966784 > /dev/null
+run uas SHIM_SCSI=sat SHIM_IDENTIFY="$ssd" -- -I
+if grep -qF "	Bridge:	passes no discard: VPD B2h says LBPWS 0: no WRITE SAME (16) with UNMAP" "$out/usbtrim.out" &&
+	grep -qF "	A discard stops at the bridge" "$out/usbtrim.out"; then
+	ok "-I: the kernel at writesame_16, a bridge without LBPWS: it stops at the bridge"
+else
+	bad "-I: the kernel at writesame_16, a bridge without LBPWS: it stops at the bridge"
+fi
+
 # --json -I: the "usb_trim" object.
 sd=$(tree uas uas full 0)
 run uas SHIM_SCSI=sat,nolbpu SHIM_IDENTIFY="$ssd" -- --json -I

@@ -139,13 +139,12 @@ static bool bridge_takes(const struct scsi_provisioning *b, const char *mode, ch
 		snprintf(why, size, "READ CAPACITY (16) says LBPME 0: no logical block provisioning");
 	else if (!b->lbp_page)
 		snprintf(why, size, "it lists no Logical Block Provisioning page (VPD B2h)");
-	else if (ws16 && !b->lbp.lbpws)
-		snprintf(why, size, "VPD B2h says LBPWS 0: no WRITE SAME (16) with UNMAP");
-	else if (ws10 && !b->lbp.lbpws10)
-		snprintf(why, size, "VPD B2h says LBPWS10 0: no WRITE SAME (10) with UNMAP");
-	else if (ws16 || ws10)
-		return true;
-	else if (!b->lbp.lbpu)
+	else if (ws16 || ws10) {
+		if (ws16 ? b->lbp.lbpws : b->lbp.lbpws10)
+			return true;
+		snprintf(why, size, "VPD B2h says %s 0: no WRITE SAME (%s) with UNMAP", ws16 ? "LBPWS" : "LBPWS10",
+			 ws16 ? "16" : "10");
+	} else if (!b->lbp.lbpu)
 		snprintf(why, size, "VPD B2h says LBPU 0: no UNMAP");
 	else if (!b->limits_page)
 		snprintf(why, size, "it lists no Block Limits page (VPD B0h)");
