@@ -116,6 +116,15 @@ else
 	bad "-I: the kernel at writesame_16, a bridge without LBPWS: it stops at the bridge"
 fi
 
+# Already unmap, but the queue shows 0: it stops at the kernel, and --usb-trim on is no advice.
+tree uas uas unmap 0 > /dev/null
+run uas SHIM_SCSI=sat SHIM_IDENTIFY="$ssd" -- -I
+if grep -qF "	A discard stops at the kernel" "$out/usbtrim.out" && ! grep -q 'usb-trim on' "$out/usbtrim.out"; then
+	ok "-I: unmap with discard_max_bytes 0: stops at the kernel, no --usb-trim on advice"
+else
+	bad "-I: unmap with discard_max_bytes 0: stops at the kernel, no --usb-trim on advice"
+fi
+
 # --json -I: the "usb_trim" object.
 sd=$(tree uas uas full 0)
 run uas SHIM_SCSI=sat,nolbpu SHIM_IDENTIFY="$ssd" -- --json -I

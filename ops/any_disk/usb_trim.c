@@ -227,7 +227,8 @@ void usb_trim_show(struct device *dev)
 		out("\tDisk:\tnot known: %s\n", t.disk_unknown);
 	else
 		out("\tDisk:\t%s (IDENTIFY word 169 bit 0)\n", t.disk ? "TRIM supported" : "no TRIM");
-	if (stop && strcmp(stop, "kernel") == 0 && t.disk != 0 && bridge_takes(&t.bridge, "unmap", why, sizeof(why)))
+	if (stop && strcmp(stop, "kernel") == 0 && strcmp(t.mode, "unmap") != 0 && t.disk != 0 &&
+	    bridge_takes(&t.bridge, "unmap", why, sizeof(why)))
 		out("\tA discard stops at the kernel: --usb-trim on switches it to UNMAP\n");
 	else if (stop)
 		out("\tA discard stops at the %s\n", stop);
