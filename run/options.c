@@ -45,6 +45,7 @@
 #include "tcg_status.h"
 #include "temperature.h"
 #include "trim.h"
+#include "usb_trim.h"
 #include "wdidle3.h"
 
 #define LBA48_MAX ((1ULL << 48) - 1)
@@ -218,6 +219,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_EPC_GOTO, .name = "epc-goto", .arg = ARG_WORD, .words = EPC_CONDITIONS, .what = "power condition", .usage = "--epc-goto NAME               Enter a power condition now", .steps = { STEP(IN_SETTINGS + 340, WHEN_GIVEN, epc_step) } },
 	{ .id = OPT_EPC_RESTORE, .name = "epc-restore", .arg = ARG_WORD, .words = (const char *const[]){ "default", "saved", NULL }, .save_suffix = true, .what = "settings", .usage = "--epc-restore default|saved[,save]  Restore every power condition's settings", .steps = { STEP(IN_SETTINGS + 320, WHEN_GIVEN, epc_step) } },
 	{ .id = OPT_BACKGROUND_SCAN, .name = "background-scan", .arg = ARG_WORD, .words = (const char *const[]){ "off", "on", NULL }, .save_suffix = true, .what = "setting", .usage = "--background-scan on|off[,save]  Switch a SCSI disk's background medium scan", .steps = { STEP(IN_SETTINGS + 350, WHEN_GIVEN, background_scan_step) } },
+	{ .id = OPT_USB_TRIM, .name = "usb-trim", .arg = ARG_WORD, .words = (const char *const[]){ "off", "on", NULL }, .what = "setting", .usage = "--usb-trim on|off             Behind a USB bridge: the kernel sends discards as UNMAP (on; where bridge and disk take it) or none (off)", .config = { "usb_trim", KEY_ON_OFF }, .steps = { STEP(IN_SETTINGS + 355, WHEN_GIVEN, usb_trim_step) } },
 	{ .id = OPT_IDLE_SPINDOWN, .name = "idle-spindown", .arg = ARG_U64, .min = 1, .max = 604800, .what = "the idle time must be 1 to 604800 seconds", .cls = CLASS_ALONE, .usage = "--idle-spindown SECONDS       Stay in the foreground; put each disk in standby after SECONDS without I/O", .config = { "idle_spindown", KEY_NUMBER } },
 	{ .id = OPT_WHY, .name = "why", .cls = CLASS_MODIFIER, .usage = "--why                         With --idle-spindown: say which process woke a disk it put in standby" },
 	{ .id = OPT_METRICS, .name = "metrics", .cls = CLASS_ALONE, .usage = "--metrics [DEV...]            Print every disk's state for Prometheus (none named: every disk), waking none" },

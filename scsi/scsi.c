@@ -171,6 +171,11 @@ static int read_capacity16(struct device *dev, struct scsi_capacity *cap, struct
 	return err;
 }
 
+int scsi_read_capacity16(struct device *dev, struct scsi_capacity *cap, struct scsi_result *res)
+{
+	return read_capacity16(dev, cap, res);
+}
+
 static int read_capacity10(struct device *dev, struct scsi_capacity *cap, struct scsi_result *res)
 {
 	uint8_t buf[8] = { 0 };

@@ -141,6 +141,8 @@ size_t scsi_listed_vpd(struct device *dev, const uint8_t *list, size_t list_len,
  * (scsi_cautious()) (10) first, and (16) only when (10) cannot say.
  */
 int scsi_read_capacity(struct device *dev, struct scsi_capacity *cap, struct scsi_result *res);
+/* READ CAPACITY (16) alone, wherever the disk is: its LBPME, which (10) does not carry. */
+int scsi_read_capacity16(struct device *dev, struct scsi_capacity *cap, struct scsi_result *res);
 
 /*
  * MODE SENSE (10) of one page (subpage sub, or 0), the values pc asks for: *page

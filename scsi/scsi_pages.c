@@ -203,6 +203,17 @@ bool scsi_decode_provisioning_unmap(const uint8_t *page, size_t len)
 	return len >= 6 && (page[5] & 0x80);
 }
 
+bool scsi_decode_provisioning(const uint8_t *page, size_t len, struct scsi_lbp_commands *lbp)
+{
+	memset(lbp, 0, sizeof(*lbp));
+	if (len < 6)
+		return false;
+	lbp->lbpu = page[5] & 0x80;
+	lbp->lbpws = page[5] & 0x40;
+	lbp->lbpws10 = page[5] & 0x20;
+	return true;
+}
+
 int scsi_find_mode_page(const uint8_t *buf, size_t got, uint8_t code, uint8_t sub, size_t *offset, size_t *page_len,
 			char *cause, size_t cause_size)
 {

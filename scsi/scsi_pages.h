@@ -213,6 +213,14 @@ void scsi_decode_characteristics(const uint8_t *page, size_t len, unsigned int *
 /* Logical Block Provisioning (B2h): LBPU, the disk takes UNMAP. */
 bool scsi_decode_provisioning_unmap(const uint8_t *page, size_t len);
 
+/* B2h's byte 5 (SBC-3 6.6.4): the commands that unmap, LBPU (UNMAP), LBPWS (WRITE SAME (16)), LBPWS10. */
+struct scsi_lbp_commands {
+	bool lbpu, lbpws, lbpws10;
+};
+
+/* false where the page is too short to say (fewer than 6 bytes). */
+bool scsi_decode_provisioning(const uint8_t *page, size_t len, struct scsi_lbp_commands *lbp);
+
 /*
  * Find mode page code (subpage sub; 0: the page without subpages) in a
  * MODE SENSE (10) answer of got bytes (one page or all of them): *offset

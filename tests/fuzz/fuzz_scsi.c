@@ -40,6 +40,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	scsi_decode_characteristics(data, len, &rotation, &form_factor);
 	scsi_decode_provisioning_unmap(data, len);
 	{
+		struct scsi_lbp_commands lbp;
+
+		/* The two readings of LBPU agree. */
+		if (scsi_decode_provisioning(data, len, &lbp) && lbp.lbpu != scsi_decode_provisioning_unmap(data, len))
+			__builtin_trap();
+	}
+	{
 		struct scsi_block_length lengths[8];
 
 		if (scsi_decode_block_lengths(data, len, lengths, 8) > 8)

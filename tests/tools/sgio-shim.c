@@ -80,6 +80,10 @@
  *                       commands end GOOD.  Answers follow SPC-4
  *                       and SBC-3 (an 8 TB SAS disk, 512-byte logical and 4096-byte physical
  *                       blocks, 7200 rpm, 3.5 inch, thin provisioned).
+ *   SHIM_SCSI=sat       the same SCSI face, but a USB bridge's with a SAT layer: ATA PASS-THROUGH reaches
+ *                       the ATA double behind it (SHIM_IDENTIFY, ...); more words, comma-separated:
+ *                       "nolbpu" VPD B2h says LBPU 0, "nolbpme" READ CAPACITY (16) says LBPME 0,
+ *                       "hang16" READ CAPACITY (16) times out
  *   SHIM_SCSI_LACK=80,b1   VPD pages it does not have (also left out of page 00h)
  *   SHIM_SCSI_PROT=T    READ CAPACITY (16) says formatted with protection information type T (1-3);
  *                       SHIM_SCSI_PI_EXP=E its P_I_EXPONENT
@@ -1274,6 +1278,43 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 	io->resid = n < len ? (int)(len - n) : 0;
 }
 
+/* ---- a USB bridge with a SAT layer (issue 66, TRIM over USB): SHIM_SCSI=sat[,nolbpu][,nolbpme][,hang16] ---- */
+
+/* SHIM_SCSI lists word (comma-separated). */
+static int usb_bridge_word(const char *word)
+{
+	char copy[64], *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", getenv("SHIM_SCSI") ? getenv("SHIM_SCSI") : "");
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save))
+		if (strcmp(w, word) == 0)
+			return 1;
+	return 0;
+}
+
+/* "sat": ATA PASS-THROUGH (85h, A1h) goes on to the ATA double behind the bridge; the rest the bridge answers. */
+static int usb_bridge_passes(const unsigned char *cdb)
+{
+	return (cdb[0] == 0x85 || cdb[0] == 0xa1) && usb_bridge_word("sat");
+}
+
+/*
+ * What the bridge says of itself, over the SAS disk's answers: "nolbpu", its Logical Block Provisioning page
+ * (VPD B2h) says LBPU 0 (byte 5 bit 7, SBC-3 6.6.4); "nolbpme", READ CAPACITY (16) says LBPME 0 (byte 14 bit 7);
+ * "hang16", READ CAPACITY (16) times out.
+ */
+static void usb_bridge_answer(struct sg_io_hdr *io, const unsigned char *cdb)
+{
+	unsigned char *buf = io->dxferp;
+
+	if (cdb[0] == 0x12 && (cdb[1] & 1) && cdb[2] == 0xb2 && io->dxfer_len > 5 && usb_bridge_word("nolbpu"))
+		buf[5] &= 0x7f;
+	if (cdb[0] == 0x9e && io->dxfer_len > 14 && usb_bridge_word("nolbpme"))
+		buf[14] &= 0x7f;
+	if (cdb[0] == 0x9e && usb_bridge_word("hang16"))
+		io->host_status = 0x03;	/* DID_TIME_OUT */
+}
+
 static int fake_sg_io(struct sg_io_hdr *io)
 {
 	const unsigned char *cdb = io->cmdp;
@@ -1321,13 +1362,14 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		reply = getenv("SHIM_REPLY");
 	}
 	/* REQUEST SENSE is a SAT layer's too: it answers as the SCSI disk (SHIM_SCSI_STATE). */
-	if (getenv("SHIM_SCSI") || cdb[0] == 0x03) {
+	if ((getenv("SHIM_SCSI") && !usb_bridge_passes(cdb)) || cdb[0] == 0x03) {
 		io->status = io->masked_status = io->host_status = io->driver_status = 0;
 		io->sb_len_wr = 0;
 		io->resid = 0;
 		if (io->dxfer_direction == SG_DXFER_FROM_DEV)
 			memset(io->dxferp, 0x5a, io->dxfer_len);
 		fake_scsi_disk(io, cdb);
+		usb_bridge_answer(io, cdb);
 		return 0;
 	}
 	if (delayed(command))
