@@ -28,21 +28,23 @@ static void choose_behind_bridge(struct device *dev)
 	enum bridge_protocol forced = dev->run.bridge;
 
 	dev->bridge = forced != BRIDGE_AUTO ? forced : row ? row->protocol : BRIDGE_AUTO;
-	/* smartctl's -d sat,12 bridges: the 16-byte command is not even tried. */
+	/* smartctl's -d sat,12 bridges: --prefer-ata12, and the 16-byte command is never sent. */
 	if (forced == BRIDGE_AUTO && row && row->ata12_only)
-		dev->run.prefer_ata12 = true;
+		dev->run.prefer_ata12 = dev->ata12_only = true;
 	if (dev->bridge == BRIDGE_NONE) {
 		/* Nothing but SCSI: not even the ATA PASS-THROUGH that asks whether ATA passes. */
 		dev->disk = &scsi_disk;
 	} else if (dev->bridge == BRIDGE_SAT && forced == BRIDGE_SAT) {
 		dev->disk = &ata_disk;
-	} else if (scsi_may_lack_ata(dev) && ata_pass_through_refused(dev)) {
+	} else if (scsi_may_lack_ata(dev) &&
+		   ata_pass_through_refused(dev, dev->bridge_nothing, sizeof(dev->bridge_nothing))) {
+		/* No SAT layer, or one that answers with nothing: the disk is read by SCSI commands. */
 		dev->disk = &scsi_disk;
 	} else {
 		dev->disk = &ata_disk;
 	}
-	/* An id in no table: what it passes is what answered. */
-	if (dev->bridge == BRIDGE_AUTO)
+	/* An id in no table, or a SAT bridge of the table that does not pass ATA: what passes is what answered. */
+	if (dev->bridge == BRIDGE_AUTO || (dev->bridge == BRIDGE_SAT && forced == BRIDGE_AUTO))
 		dev->bridge = dev->disk == &ata_disk ? BRIDGE_SAT : BRIDGE_NONE;
 }
 
@@ -64,7 +66,7 @@ int disk_choose(struct device *dev)
 		dev->disk = &nvme_disk;
 	} else if (dev->usb_driver) {
 		choose_behind_bridge(dev);
-	} else if (scsi_may_lack_ata(dev) && ata_pass_through_refused(dev)) {
+	} else if (scsi_may_lack_ata(dev) && ata_pass_through_refused(dev, NULL, 0)) {
 		dev->disk = &scsi_disk;
 	} else {
 		dev->disk = &ata_disk;
