@@ -53,6 +53,9 @@ int disk_choose(struct device *dev)
 	/* A bridge decides what reaches the disk: the kinds and the advice need to know it. */
 	if (!sysfs_usb_bridge(dev->fd, dev->usb_id, &dev->usb_driver))
 		dev->usb_driver = NULL;
+	/* Printed and looked up: an id that is not the kernel's four hex digits twice counts as unread. */
+	if (!usb_bridge_id_valid(dev->usb_id))
+		dev->usb_id[0] = '\0';
 	dev->bridge = BRIDGE_NONE;
 	if (!dev->usb_driver && usb_bridge_vendor_protocol(dev->run.bridge)) {
 		/* A vendor's command on a disk no such bridge is in front of: nothing is sent, nothing is chosen. */

@@ -101,6 +101,19 @@ else
 	bad "an id in no table: only ATA PASS-THROUGH sent" "$(tr '\n' '|' < "$out/bridge.log")"
 fi
 
+# An idVendor that is not the kernel's four hex digits (a terminal's escape in it): the id counts as unread,
+# no byte of it printed, no row looked up.
+usb_tree garbage usb-storage "$(printf '15\033[2J')" 0583
+run garbage SHIM_IDENTIFY="$page" -- -I
+if [ "$rc" = 0 ] && grep -qxF "behind USB bridge (its ID unread): in no bridge table, so no vendor command is sent to it, ATA through SAT (ATA PASS-THROUGH), driver usb-storage" "$out/bridge.out" &&
+	! grep -q "$(printf '\033')" "$out/bridge.out"; then
+	ok "an idVendor not in hex: the id unread, nothing of it printed"
+else
+	bad "an idVendor not in hex: the id unread (exit $rc)" "$(sed -n 3p "$out/bridge.out" | od -c | head -n 3)"
+fi
+run garbage SHIM_IDENTIFY="$page" -- --json -C
+bridge_json usb_vendor_id=null usb_product_id=null chip=null && ok "--json: an unread id is null" || bad "--json: an unread id is null"
+
 # --- a -d sat,12 bridge (VIA VL700): the 12-byte command, never the 16-byte one ---
 usb_tree vl700 uas 2109 0700
 run vl700 SHIM_IDENTIFY="$page" -- -I
