@@ -59,6 +59,7 @@ int disk_choose(struct device *dev)
 	dev->bridge = BRIDGE_NONE;
 	if (!dev->usb_driver && usb_bridge_vendor_protocol(dev->run.bridge)) {
 		/* A vendor's command on a disk no such bridge is in front of: nothing is sent, nothing is chosen. */
+		report_operation("--bridge");
 		complain("%s: --bridge %s: not behind a USB bridge (no usb-storage or uas driver above it): nothing sent\n",
 			 dev->path, usb_bridge_protocol_name(dev->run.bridge));
 		dev->disk = &scsi_disk;

@@ -233,7 +233,8 @@ for p in sntjmicron sntasmedia sntrealtek; do
 done
 run nousb SHIM_IDENTIFY="$page" -- --bridge sntjmicron --json -I
 if [ "$rc" = 22 ] && [ ! -s "$out/bridge.log" ] && python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["devices"][0]
-sys.exit(0 if "not behind a USB bridge" in d["errors"][0]["message"] and "bridge" not in d else 1)' "$out/bridge.out"; then
+e = d["errors"][0]
+sys.exit(0 if "not behind a USB bridge" in e["message"] and e["operation"] == "--bridge" and "bridge" not in d else 1)' "$out/bridge.out"; then
 	ok "--json --bridge sntjmicron behind no bridge: the refusal in the device's errors"
 else
 	bad "--json --bridge sntjmicron behind no bridge (exit $rc)" "$(head -c 300 "$out/bridge.out")"
