@@ -22,6 +22,7 @@
 #include "json.h"
 #include "progress.h"
 #include "report.h"
+#include "bridge_say.h"
 #include "sector_format.h"
 
 /* A step of an option's row, with the option it belongs to. */
@@ -383,8 +384,10 @@ int process_device(const char *path, const struct settings *s, const struct run_
 		if (!s->quiet)
 			out("\n%s:\n", path);
 		fflush(stdout);
-		disk_choose(&dev);
-		status = preflight(&dev, s);
+		status = disk_choose(&dev);
+		bridge_say_json(&dev);
+		if (!status)
+			status = preflight(&dev, s);
 	}
 	if (gate)
 		status = pass_gate(&dev, s, gate, status);

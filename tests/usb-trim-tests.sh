@@ -239,7 +239,7 @@ run uas SHIM_SCSI=sat,nolbpu SHIM_IDENTIFY="$hdd" -- --usb-trim on
 refused "neither takes it: both named in one line" "(VPD B2h says LBPU 0: no UNMAP), and the disk behind the bridge has no TRIM" "$sd"
 : > "$out/usbtrim-zeros.hex"
 run uas SHIM_SCSI=sat SHIM_IDENTIFY="$out/usbtrim-zeros.hex" -- --usb-trim on
-if [ "$rc" = 5 ] && grep -qF "the disk behind the bridge could not be asked whether it has TRIM (the bridge answered IDENTIFY DEVICE with a page of zeros): nothing written" \
+if [ "$rc" = 5 ] && grep -qF "the disk behind the bridge could not be asked whether it has TRIM (the bridge answered IDENTIFY DEVICE with 512 bytes of zeros): nothing written" \
 	"$out/usbtrim.err" && [ "$(written)" = 0 ]; then
 	ok "IDENTIFY answered with zeros: not taken for a disk without TRIM, nor switched on the bridge's word"
 else

@@ -33,6 +33,7 @@ struct trim_path {
 	struct scsi_provisioning bridge;
 	int disk;			/* the disk behind takes TRIM: 1, 0, -1 not known */
 	const char *disk_unknown;	/* -1: why */
+	char nothing[240];		/* ... where the bridge answered ATA PASS-THROUGH with nothing (dev->bridge_nothing) */
 };
 
 /* The kernel's modes that send a discard (sd's provisioning_mode; "writesame_zero" zeroes, "full" and "disabled" do nothing). */
@@ -90,6 +91,12 @@ static void disk_read(struct device *dev, struct trim_path *t)
 	t->disk = -1;
 	if (t->bridge.timed_out) {
 		t->disk_unknown = "not asked, since the bridge stopped answering";
+		return;
+	}
+	/* Its answer of nothing made the disk a SCSI disk (run/disk.c): a drive not known, not one without ATA. */
+	if (dev->bridge_nothing[0]) {
+		snprintf(t->nothing, sizeof(t->nothing), "the bridge answered %s", dev->bridge_nothing);
+		t->disk_unknown = t->nothing;
 		return;
 	}
 	if (!dev->disk->identify_page) {
@@ -329,7 +336,7 @@ static int switch_on(struct device *dev, const struct opt_value *v, struct trim_
 	if (lacks[0])
 		return refuse(dev, v->name, EOPNOTSUPP, "%s: nothing written", lacks);
 	/* A disk that answers ATA commands but not this one: not taken on the bridge's word. */
-	if (t->disk < 0 && dev->disk->identify_page)
+	if (t->disk < 0 && (dev->disk->identify_page || dev->bridge_nothing[0]))
 		return refuse(dev, v->name, EIO, "the disk behind the bridge could not be asked whether it has TRIM (%s):"
 			      " nothing written", t->disk_unknown);
 	if ((err = write_mode(dev, v->name, t, "unmap")))
