@@ -191,6 +191,15 @@ int ata_trusted_send(struct device *dev, bool dma, uint8_t protocol, uint16_t sp
 
 int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf[512], struct disk_cause *c);
 
+/* The pages of log the General Purpose Log directory lists (0: none, or no directory: *c may say why). */
+unsigned int ata_log_pages(struct device *dev, uint8_t log, struct disk_cause *c);
+
+/* SMART RETURN STATUS (B0h DAh): the registers it ends with in *res (LBA 23:8 the verdict). */
+int ata_smart_return_status(struct device *dev, struct ata_result *res);
+
+/* SMART EXECUTE OFF-LINE IMMEDIATE (B0h D4h): subcommand in LBA 7:0 (1 short, 2 extended, 7Fh abort). */
+int ata_smart_execute_offline(struct device *dev, uint8_t subcommand, struct ata_result *res);
+
 /* Decode SCSI sense data into res (registers when present). Exposed for tests. */
 void sat_result_from_sense(const uint8_t *sense, unsigned int len, struct ata_result *res);
 

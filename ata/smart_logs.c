@@ -138,6 +138,54 @@ enum smart_reading smart_attr_count(const uint8_t *data, size_t len, uint8_t id,
 	return SMART_READ;
 }
 
+int smart_attr_list(const uint8_t *data, size_t len, struct smart_attr *out, int max)
+{
+	int n = 0;
+
+	for (unsigned int i = 0; i < ATTR_COUNT && n < max; i++) {
+		const uint8_t *a = data + ATTR_FIRST + (size_t)i * ATTR_BYTES;
+
+		if (ATTR_FIRST + ((size_t)i + 1) * ATTR_BYTES > len)
+			break;
+		if (!a[0])
+			continue;
+		out[n].id = a[0];
+		out[n].flags = get_le16(a + 1);
+		out[n].value = a[3];
+		out[n].worst = a[4];
+		out[n++].raw = attr_raw(a);
+	}
+	return n;
+}
+
+/* smartctl's default names (smartmontools 7.5's drivedb.h, its default entry), for the attributes drives commonly keep. */
+const char *smart_attr_name(uint8_t id, enum smart_hours_format fmt)
+{
+	static const struct { uint8_t id; const char *name; } names[] = {
+		{ 1, "Raw_Read_Error_Rate" }, { 2, "Throughput_Performance" }, { 3, "Spin_Up_Time" },
+		{ 4, "Start_Stop_Count" }, { 5, "Reallocated_Sector_Ct" }, { 7, "Seek_Error_Rate" },
+		{ 8, "Seek_Time_Performance" }, { 9, "Power_On_Hours" }, { 10, "Spin_Retry_Count" },
+		{ 11, "Calibration_Retry_Count" }, { 12, "Power_Cycle_Count" }, { 184, "End-to-End_Error" },
+		{ 187, "Reported_Uncorrect" }, { 188, "Command_Timeout" }, { 189, "High_Fly_Writes" },
+		{ 190, "Airflow_Temperature_Cel" }, { 191, "G-Sense_Error_Rate" }, { 192, "Power-Off_Retract_Count" },
+		{ 193, "Load_Cycle_Count" }, { 194, "Temperature_Celsius" }, { 195, "Hardware_ECC_Recovered" },
+		{ 196, "Reallocated_Event_Count" }, { 197, "Current_Pending_Sector" }, { 198, "Offline_Uncorrectable" },
+		{ 199, "UDMA_CRC_Error_Count" }, { 200, "Multi_Zone_Error_Rate" }, { 240, "Head_Flying_Hours" },
+		{ 241, "Total_LBAs_Written" }, { 242, "Total_LBAs_Read" },
+	};
+
+	if (id == ATTR_POWER_ON && fmt == HOURS_MINUTES)
+		return "Power_On_Minutes";
+	if (id == ATTR_POWER_ON && fmt == HOURS_HALF_MINUTES)
+		return "Power_On_Half_Minutes";
+	if (id == ATTR_POWER_ON && fmt == HOURS_SECONDS)
+		return "Power_On_Seconds";
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].id == id)
+			return names[i].name;
+	return NULL;
+}
+
 enum smart_status smart_status_decode(uint8_t lba_mid, uint8_t lba_high)
 {
 	if (lba_mid == 0x4f && lba_high == 0xc2)
@@ -271,6 +319,19 @@ static enum smart_reading devstat_one(const uint8_t *page, size_t len, size_t of
 	return SMART_READ;
 }
 
+#define DEVSTAT_LIST_COUNT 8
+#define DEVSTAT_LIST 9
+
+bool devstat_lists(const uint8_t *page0, size_t len, uint8_t page)
+{
+	if (len <= DEVSTAT_LIST_COUNT || page0[DEVSTAT_PAGE_NUMBER] != 0)
+		return false;
+	for (size_t i = 0; i < page0[DEVSTAT_LIST_COUNT] && DEVSTAT_LIST + i < len; i++)
+		if (page0[DEVSTAT_LIST + i] == page)
+			return true;
+	return false;
+}
+
 void devstat_general(const uint8_t *page, size_t len, struct devstat_reading *r)
 {
 	uint64_t v;
@@ -303,6 +364,19 @@ void devstat_solid_state(const uint8_t *page, size_t len, struct devstat_reading
 #define FARM_PAGE_NUMBER 0			/* each page's first field */
 #define FARM_DRIVE_PAGE 1
 #define FARM_DRIVE_POWER_ON_HOURS 152		/* Drive Information's 20th field */
+
+/* smartmontools 7.5's farmcmds.cpp ataIsSeagate(), its model test (its drive database's family aside). */
+bool farm_drive(const char *model)
+{
+	regex_t re;
+	int miss;
+
+	if (regcomp(&re, "^ST[0-9]{3,5}[A-Z]{2}[A-Z0-9]{3,5}(-.*)?$", REG_EXTENDED | REG_NOSUB))
+		return false;
+	miss = regexec(&re, model, 0, NULL, 0);
+	regfree(&re);
+	return !miss;
+}
 
 static bool farm_field(const uint8_t *p, size_t len, size_t off, uint64_t *v)
 {

@@ -35,6 +35,19 @@ enum smart_reading smart_attr_hours(const uint8_t *data, size_t len, enum smart_
  */
 enum smart_reading smart_attr_count(const uint8_t *data, size_t len, uint8_t id, uint64_t sectors, uint64_t *count);
 
+/* One entry of the attribute table as it came. */
+struct smart_attr {
+	uint8_t id, value, worst;
+	uint16_t flags;
+	uint64_t raw;	/* 48 bits */
+};
+
+/* The table's entries in order (empty ones left out), at most max. */
+int smart_attr_list(const uint8_t *data, size_t len, struct smart_attr *out, int max);
+
+/* smartctl's default name of attribute id (attribute 9's by fmt), NULL where it has none of its own here. */
+const char *smart_attr_name(uint8_t id, enum smart_hours_format fmt);
+
 /* SMART RETURN STATUS: LBA 15:8 and 23:16 after it, 4Fh C2h passed, F4h 2Ch a threshold exceeded. */
 enum smart_status { SMART_STATUS_UNKNOWN, SMART_STATUS_PASSED, SMART_STATUS_FAILING };
 enum smart_status smart_status_decode(uint8_t lba_mid, uint8_t lba_high);
@@ -71,6 +84,9 @@ struct devstat_reading {
 	uint8_t percent_used;
 };
 
+/* Device Statistics page 0 (the list of supported pages: count at byte 8, numbers from 9) lists page. */
+bool devstat_lists(const uint8_t *page0, size_t len, uint8_t page);
+
 /* The General Statistics page (len bytes) into r (hours, written); a page of another number is unreadable. */
 void devstat_general(const uint8_t *page, size_t len, struct devstat_reading *r);
 
@@ -84,6 +100,10 @@ void devstat_solid_state(const uint8_t *page, size_t len, struct devstat_reading
  * power-on hours.  The pages' first sectors are given.
  */
 #define FARM_PAGES 6
+
+/* A Seagate drive by its model (smartctl's test): the only ones whose log A6h is FARM. */
+bool farm_drive(const char *model);
+
 enum smart_reading farm_power_on_hours(const uint8_t *header, size_t header_len, const uint8_t *drive,
 				       size_t drive_len, uint64_t *hours);
 
