@@ -90,6 +90,9 @@ struct cond_unreadable {
 };
 
 struct disk_condition {
+	/* smartctl's JSON prefix for this disk's logs: "ata" (ata_smart_attributes, ata_smart_self_test_log), "nvme" (nvme_smart_health_information_log, nvme_self_test_log), "scsi"; set by the kind. */
+	const char *family;
+
 	/* Hours, from every source the disk keeps; hours[0] the one smartctl calls power_on_time. */
 	struct cond_hours hours[COND_HOURS_SOURCES];
 	unsigned int n_hours;
