@@ -299,6 +299,7 @@ int ata_disk_condition(struct device *dev, struct disk_condition *d, struct disk
 		return err;
 	identify_string(&id[ATA_ID_MODEL], 20, model);
 	m = model + strspn(model, " ");
+	d->family = "ata";
 	if (ata_id_smart_enabled(id)) {
 		any |= read_attributes(dev, id, m, d);
 		any |= read_status(dev, d);
@@ -315,5 +316,53 @@ int ata_disk_condition(struct device *dev, struct disk_condition *d, struct disk
 			 " SMART is not enabled (IDENTIFY word 85 bit 0) and it has no Device Statistics log");
 		return EOPNOTSUPP;
 	}
+	return 0;
+}
+
+/* SMART READ DATA byte 363, Self-test execution status: bits 7:4 the status (Fh: running), 3:0 tens of per cent left. */
+#define SMART_DATA_SELFTEST_STATUS 363
+#define SELFTEST_RUNNING 0x0f
+
+static const uint16_t *smart_drive(struct device *dev, struct disk_cause *c, int *err)
+{
+	const uint16_t *id = identify_for(dev, err, c);
+
+	if (id && !ata_id_smart_enabled(id)) {
+		c->about_option = true;
+		snprintf(c->why, sizeof(c->why), "SMART is not enabled (IDENTIFY word 85 bit 0), which runs the self-test");
+		*err = EOPNOTSUPP;
+		return NULL;
+	}
+	return id;
+}
+
+/* SMART EXECUTE OFF-LINE IMMEDIATE in off-line mode (the drive tests in the background): 01h, 02h, 7Fh abort. */
+int ata_disk_self_test_start(struct device *dev, enum disk_self_test what, struct disk_cause *c)
+{
+	static const uint8_t subcommand[] = { [SELF_TEST_SHORT] = 0x01, [SELF_TEST_EXTENDED] = 0x02,
+					      [SELF_TEST_ABORT] = 0x7f };
+	struct ata_result res;
+	int err;
+
+	if (!smart_drive(dev, c, &err))
+		return err;
+	err = ata_smart_execute_offline(dev, subcommand[what], &res);
+	return ata_cause(c, "SMART EXECUTE OFF-LINE IMMEDIATE", &res, err);
+}
+
+int ata_disk_self_test_progress(struct device *dev, bool *running, int *percent_done, struct disk_cause *c)
+{
+	uint8_t data[512] = { 0 };
+	struct ata_result res;
+	int err;
+
+	if (!smart_drive(dev, c, &err))
+		return err;
+	if ((err = ata_smart_read_data(dev, data, &res)))
+		return ata_cause(c, "SMART READ DATA", &res, err);
+	*running = data[SMART_DATA_SELFTEST_STATUS] >> 4 == SELFTEST_RUNNING;
+	*percent_done = *running ? 100 - 10 * (data[SMART_DATA_SELFTEST_STATUS] & 0x0f) : -1;
+	if (*percent_done < 0 && *running)
+		*percent_done = 0;	/* more than ten tens left: a drive's odd count, said as just begun */
 	return 0;
 }

@@ -17,6 +17,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* What --self-test asks: the option's words in order (short, extended, abort). */
+enum disk_self_test { SELF_TEST_SHORT, SELF_TEST_EXTENDED, SELF_TEST_ABORT };
+
 /* Whether a value was read.  Zeroed: not read. */
 enum cond_state { COND_NOT_READ = 0, COND_READ, COND_UNREADABLE };
 

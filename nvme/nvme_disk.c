@@ -23,6 +23,7 @@
 #include "nvme_erase.h"
 #include "nvme_identify.h"
 #include "nvme_spec.h"
+#include "nvme_self_test.h"
 #include "report.h"
 #include "sysfs.h"
 #include "unaligned.h"
@@ -644,5 +645,7 @@ const struct disk_ops nvme_disk = {
 	.temperature = nvme_disk_temperature,
 	.power_on = nvme_disk_power_on,
 	.error_counts = nvme_disk_error_counts,
+	.self_test_start = nvme_disk_self_test_start,
+	.self_test_progress = nvme_disk_self_test_progress,
 	.queries_wake_nothing = true,
 };

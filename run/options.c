@@ -35,6 +35,7 @@
 #include "sanitize_start.h"
 #include "sanitize_status.h"
 #include "sanitize_wait.h"
+#include "self_test.h"
 #include "sector_format.h"
 #include "sectors.h"
 #include "scan_check.h"
@@ -225,6 +226,8 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_FW_SLOT, .name = "fw-slot", .arg = ARG_U64, .min = 1, .max = 7, .what = "the firmware slot must be 1 to 7", .cls = CLASS_MODIFIER, .usage = "--fw-slot N                   With --fwdownload (NVMe): commit the image to slot N (default: a writable one not active)" },
 	{ .id = OPT_FW_ACTIVATE_NOW, .name = "fw-activate-now", .cls = CLASS_MODIFIER, .usage = "--fw-activate-now             With --fwdownload (NVMe, SCSI): activate the new firmware now, without a reset" },
 	{ .id = OPT_POWER_ON_HOURS, .name = "power-on-hours", .usage = "--power-on-hours              How long the drive has been powered on in its life (not read from a sleeping disk)", .steps = { STEP(IN_QUERIES + 125, WHEN_GIVEN, power_on_step) } },
+	{ .id = OPT_SELF_TEST, .name = "self-test", .arg = ARG_WORD, .words = (const char *const[]){ "short", "extended", "abort", NULL }, .what = "self-test", .usage = "--self-test short|extended|abort  Start the drive's own self-test, or stop the one running", .together = TOGETHER_SELF_TEST, .steps = { ERASE_STEP(IN_SETTINGS + 505, self_test_step, self_test_check) } },
+	{ .id = OPT_SELF_TEST_WAIT, .name = "self-test-wait", .usage = "--self-test-wait              Wait for the drive's self-test to end, showing its progress; then its result from the log", .together = TOGETHER_SELF_TEST, .steps = { ERASE_STEP(IN_SETTINGS + 506, self_test_wait_step, self_test_check) } },
 	{ .id = OPT_JSON, .name = "json", .cls = CLASS_MODIFIER, .usage = "--json                        Print one JSON document instead of text (schema: hdparm.8)" },
 };
 

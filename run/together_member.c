@@ -30,21 +30,25 @@ static const struct words erase_words = {
 }, firmware_words = {
 	"firmware download of many disks", "firmware downloads", "downloading firmware to it",
 	"part of the image may have been sent, or the commit", "updates the others", "updated", false,
+}, self_test_words = {
+	"self-test of many disks", "self-tests", "testing it", "the drive may still be testing itself", "tests the others",
+	"tested", false,
 }, scan_words = {
 	"surface scan of many disks", "surface scans", "scanning it", NULL, "scans the others", "scanned", true,
 };
 
 const struct words *words_of(const struct job *jobs, int njobs)
 {
-	bool format = false, firmware = false;
+	bool format = false, firmware = false, self_test = false;
 
 	for (int i = 0; i < njobs; i++) {
 		if (settings_erase(&jobs[i].s))
 			return &erase_words;
 		format |= settings_recorded(&jobs[i].s);
 		firmware |= settings_together_as(&jobs[i].s, TOGETHER_FIRMWARE);
+		self_test |= settings_together_as(&jobs[i].s, TOGETHER_SELF_TEST);
 	}
-	return format ? &format_words : firmware ? &firmware_words : &scan_words;
+	return format ? &format_words : firmware ? &firmware_words : self_test ? &self_test_words : &scan_words;
 }
 
 void send_all(int fd, const char *p, size_t n)

@@ -120,6 +120,8 @@ static const char *how_to_follow(const struct settings *s)
 		return "--format-wait";
 	if (s->v[OPT_FWDOWNLOAD].given)
 		return "-I";
+	if (s->v[OPT_SELF_TEST].given || s->v[OPT_SELF_TEST_WAIT].given)
+		return "--condition";
 	return "--sanitize-status";
 }
 
