@@ -88,6 +88,7 @@ enum ata_set_features {
 /* SMART (B0h) subcommands, in FEATURE; LBA 23:8 carries the signature C24Fh, LBA 7:0 the log. */
 enum ata_smart {
 	ATA_SMART_READ_DATA = 0xd0,
+	ATA_SMART_READ_THRESHOLDS = 0xd1,
 	ATA_SMART_READ_LOG = 0xd5,
 	ATA_SMART_WRITE_LOG = 0xd6,
 	ATA_SMART_EXECUTE_OFFLINE = 0xd4,

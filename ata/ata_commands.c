@@ -509,8 +509,13 @@ int ata_smart_log(struct device *dev, bool write, uint8_t log, uint8_t data[512]
 
 int ata_smart_read_data(struct device *dev, uint8_t data[512], struct ata_result *res)
 {
+	return ata_smart_read_table(dev, false, data, res);
+}
+
+int ata_smart_read_table(struct device *dev, bool thresholds, uint8_t data[512], struct ata_result *res)
+{
 	struct ata_cmd cmd = {
-		.tf = { .command = ATA_OP_SMART, .feature = ATA_SMART_READ_DATA, .count = 1, .lba = ATA_SMART_LBA_SIGNATURE,
+		.tf = { .command = ATA_OP_SMART, .feature = thresholds ? ATA_SMART_READ_THRESHOLDS : ATA_SMART_READ_DATA, .count = 1, .lba = ATA_SMART_LBA_SIGNATURE,
 			.device = ATA_DEVICE_OBSOLETE },
 		.protocol = ATA_PROTO_PIO_IN,
 		.data = data,

@@ -142,6 +142,8 @@ int ata_set_max(struct device *dev, enum ata_max_command kind, uint64_t max_lba,
 /* SMART READ LOG or WRITE LOG of one 512-byte page of log. */
 /* SMART READ DATA (B0h D0h): the attribute table (ATA/ATAPI-7 and vendors' common layout). */
 int ata_smart_read_data(struct device *dev, uint8_t data[512], struct ata_result *res);
+/* The same, or SMART READ ATTRIBUTE THRESHOLDS (D1h, obsolete since ACS but what smartctl shows as THRESH). */
+int ata_smart_read_table(struct device *dev, bool thresholds, uint8_t data[512], struct ata_result *res);
 
 int ata_smart_log(struct device *dev, bool write, uint8_t log, uint8_t data[512],
 		  struct ata_result *res);

@@ -90,6 +90,9 @@ static bool read_attributes(struct device *dev, const uint16_t *id, const char *
 		}
 	}
 	n = smart_attr_list(data, sizeof(data), a, COND_ATTRIBUTES);
+	/* The thresholds: a drive that refuses them has none to say (zeros). */
+	if (ata_smart_read_table(dev, true, data, &res))
+		memset(data, 0, sizeof(data));
 	for (int i = 0; i < n; i++) {
 		struct cond_attribute *t = &d->attributes[d->n_attributes++];
 
@@ -97,6 +100,7 @@ static bool read_attributes(struct device *dev, const uint16_t *id, const char *
 		t->flags = a[i].flags;
 		t->value = a[i].value;
 		t->worst = a[i].worst;
+		t->thresh = smart_attr_threshold(data, sizeof(data), a[i].id);
 		t->raw = a[i].raw;
 		t->name = smart_attr_name(a[i].id, fmt);
 	}

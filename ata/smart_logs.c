@@ -158,6 +158,13 @@ int smart_attr_list(const uint8_t *data, size_t len, struct smart_attr *out, int
 	return n;
 }
 
+uint8_t smart_attr_threshold(const uint8_t *page, size_t len, uint8_t id)
+{
+	const uint8_t *t = attr_find(page, len, id);
+
+	return t ? t[1] : 0;
+}
+
 /* smartctl's default names (smartmontools 7.5's drivedb.h, its default entry), for the attributes drives commonly keep. */
 const char *smart_attr_name(uint8_t id, enum smart_hours_format fmt)
 {

@@ -45,6 +45,9 @@ struct smart_attr {
 /* The table's entries in order (empty ones left out), at most max. */
 int smart_attr_list(const uint8_t *data, size_t len, struct smart_attr *out, int max);
 
+/* Attribute id's threshold in SMART READ ATTRIBUTE THRESHOLDS' page (entries as the data's: id, threshold); 0: none. */
+uint8_t smart_attr_threshold(const uint8_t *page, size_t len, uint8_t id);
+
 /* smartctl's default name of attribute id (attribute 9's by fmt), NULL where it has none of its own here. */
 const char *smart_attr_name(uint8_t id, enum smart_hours_format fmt);
 

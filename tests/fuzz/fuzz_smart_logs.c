@@ -50,6 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (smart_error_count(b, size, true, &count) == SMART_READ && count != get_le16(b + 500))
 		__builtin_trap();
 	(void)smart_error_count(b, size, false, &count);
+	for (unsigned int id = 0; id < 256; id++)
+		(void)smart_attr_threshold(b, size, (uint8_t)id);
 	devstat_general(b, size, &r);
 	devstat_solid_state(b, size, &r);
 	if (r.written == SMART_READ && r.sectors_written >> 48)
