@@ -14,7 +14,12 @@
  *   SHIM_COUNT=N, SHIM_LBA=N   registers returned when asked (CK_COND)
  *   SHIM_LOGS=DIR       READ LOG (DMA) EXT and SMART READ LOG of log XX answer DIR/XX.hex (bytes in
  *                       hex, pages one after another); other logs read as 5Ah bytes; SMART READ
- *                       DATA answers DIR/smart.hex.
+ *                       DATA answers DIR/smart.hex, SMART READ ATTRIBUTE THRESHOLDS DIR/thresholds.hex;
+ *                       SMART RETURN STATUS says passed (LBA 23:8 C24Fh), or with
+ *                       SHIM_SMART_STATUS=failing a threshold exceeded (2CF4h)
+ *   SHIM_SELFTEST=XX,XX  successive SMART READ DATA answers say self-test execution status XX
+ *                       (byte 363, hex: F3h running, 30% left; 00h done), the checksum made good; the
+ *                       last one repeats.  SMART EXECUTE OFF-LINE IMMEDIATE is logged as any command
  *                       SET FEATURES EPC (4Ah) changes DIR/08.hex, the Power Conditions log,
  *                       as a drive would (timers, enabled and saved bits, restore), and
  *                       enable/disable word 120 bit 7 of the SHIM_IDENTIFY file;
@@ -1274,6 +1279,28 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 	io->resid = n < len ? (int)(len - n) : 0;
 }
 
+/* SHIM_SELFTEST: the next self-test execution status of the sequence into SMART READ DATA, its checksum made good. */
+static void self_test_status(unsigned char *data, unsigned int len)
+{
+	static unsigned int polls;
+	char seq[512], *entries[32], *save = NULL, *entry;
+	unsigned int n = 0;
+	unsigned char sum = 0;
+
+	if (!getenv("SHIM_SELFTEST") || len < 512)
+		return;
+	snprintf(seq, sizeof(seq), "%s", getenv("SHIM_SELFTEST"));
+	for (entry = strtok_r(seq, ",", &save); entry && n < 32; entry = strtok_r(NULL, ",", &save))
+		entries[n++] = entry;
+	if (!n)
+		return;
+	data[363] = (unsigned char)strtoul(entries[polls < n ? polls : n - 1], NULL, 16);
+	polls++;
+	for (int i = 0; i < 511; i++)
+		sum = (unsigned char)(sum + data[i]);
+	data[511] = (unsigned char)(0x100 - sum);
+}
+
 static int fake_sg_io(struct sg_io_hdr *io)
 {
 	const unsigned char *cdb = io->cmdp;
@@ -1387,14 +1414,21 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		if (load_bytes(path, 0, io->dxferp, io->dxfer_len) == 0)
 			return 0;
 	}
-	if (command == 0xb0 && cdb[4] == 0xd0 && getenv("SHIM_LOGS") && !twelve) {
-		/* SMART READ DATA: the attribute table. */
+	if (command == 0xb0 && (cdb[4] == 0xd0 || cdb[4] == 0xd1) && getenv("SHIM_LOGS") && !twelve) {
+		/* SMART READ DATA: the attribute table; READ ATTRIBUTE THRESHOLDS: theirs. */
 		char path[512];
 
-		snprintf(path, sizeof(path), "%s/smart.hex", getenv("SHIM_LOGS"));
-		if (load_bytes(path, 0, io->dxferp, io->dxfer_len) == 0)
+		snprintf(path, sizeof(path), "%s/%s.hex", getenv("SHIM_LOGS"), cdb[4] == 0xd0 ? "smart" : "thresholds");
+		if (load_bytes(path, 0, io->dxferp, io->dxfer_len) == 0) {
+			if (cdb[4] == 0xd0)
+				self_test_status(io->dxferp, io->dxfer_len);
 			return 0;
+		}
 	}
+	if (command == 0xb0 && cdb[4] == 0xda && getenv("SHIM_LOGS") && !twelve)
+		/* SMART RETURN STATUS: its verdict in LBA 23:8, the registers CK_COND brings back. */
+		setenv("SHIM_LBA", getenv("SHIM_SMART_STATUS") && strcmp(getenv("SHIM_SMART_STATUS"), "failing") == 0
+					   ? "0x2cf400" : "0xc24f00", 1);
 	if ((command == 0x2f || command == 0x47) && getenv("SHIM_LOGS") && !twelve) {
 		/* READ LOG (DMA) EXT: log address in LBA 7:0, page in LBA 15:8 and 23:16. */
 		char path[512];
