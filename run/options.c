@@ -17,6 +17,7 @@
 #include "blockdev.h"
 #include "ata_features.h"
 #include "cache.h"
+#include "condition.h"
 #include "dco.h"
 #include "describe.h"
 #include "epc.h"
@@ -225,6 +226,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_FW_SLOT, .name = "fw-slot", .arg = ARG_U64, .min = 1, .max = 7, .what = "the firmware slot must be 1 to 7", .cls = CLASS_MODIFIER, .usage = "--fw-slot N                   With --fwdownload (NVMe): commit the image to slot N (default: a writable one not active)" },
 	{ .id = OPT_FW_ACTIVATE_NOW, .name = "fw-activate-now", .cls = CLASS_MODIFIER, .usage = "--fw-activate-now             With --fwdownload (NVMe, SCSI): activate the new firmware now, without a reset" },
 	{ .id = OPT_POWER_ON_HOURS, .name = "power-on-hours", .usage = "--power-on-hours              How long the drive has been powered on in its life (not read from a sleeping disk)", .steps = { STEP(IN_QUERIES + 125, WHEN_GIVEN, power_on_step) } },
+	{ .id = OPT_CONDITION, .name = "condition", .usage = "--condition                   A used disk's condition: hours from every source, wear, defects, self-tests, and a verdict (exit status: hdparm.8)", .together = TOGETHER_CONDITION, .steps = { STEP(IN_QUERIES + 127, WHEN_GIVEN, condition_step) } },
 	{ .id = OPT_JSON, .name = "json", .cls = CLASS_MODIFIER, .usage = "--json                        Print one JSON document instead of text (schema: hdparm.8)" },
 };
 
