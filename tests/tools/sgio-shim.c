@@ -38,6 +38,12 @@
  *                       any), estimates: overwrite none (FFFFFFFFh), block erase 120 s,
  *                       crypto erase 5 s
  *   SHIM_NVME_TEMP=K    the SMART / Health log (02h) says composite temperature K kelvin
+ *   SHIM_NVME_SMART=CW,SPARE,THRESH,USED,DUW,POH,MEDIA,ERRLOG   the SMART / Health log's Critical
+ *                       Warning, Available Spare and its Threshold, Percentage Used, Data Units
+ *                       Written, Power On Hours, Media and Data Integrity Errors and Number of Error
+ *                       Information Log Entries (decimal)
+ *   SHIM_NVME_SELFTEST=OP:RES:POH[:LBA],...   the Device Self-test log (06h): its entries, newest
+ *                       first, code OP and result RES (hex), at hour POH, failing LBA (valid where given)
  *   SHIM_NVME_FAIL=XX   admin opcode XX (hex) ends with NVMe status 0002h, invalid field;
  *                       io:XX the same for I/O opcode XX
  *   SHIM_NVME_DELAY=XX  admin opcode XX (hex) takes SHIM_DELAY_MS ms
@@ -1587,6 +1593,54 @@ static void apply_format(unsigned char *buf)
 	buf[29] = (unsigned char)formatted_pi;
 }
 
+/* SHIM_NVME_SMART's values into the SMART / Health log (little-endian, from byte at). */
+static void put_le(unsigned char *p, unsigned long long v, int bytes)
+{
+	for (int b = 0; b < bytes; b++)
+		p[b] = (unsigned char)(v >> (8 * b));
+}
+
+static void smart_health_log(unsigned char *buf, unsigned int len)
+{
+	unsigned long long v[8] = { 0 };
+	static const int at[8] = { 0, 3, 4, 5, 48, 128, 160, 176 }, size[8] = { 1, 1, 1, 1, 8, 8, 8, 8 };
+
+	if (!getenv("SHIM_NVME_SMART") || len < 192 ||
+	    sscanf(getenv("SHIM_NVME_SMART"), "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &v[0], &v[1], &v[2], &v[3], &v[4],
+		   &v[5], &v[6], &v[7]) != 8)
+		return;
+	memset(buf + 3, 0, len - 3);	/* all but the temperature (SHIM_NVME_TEMP) */
+	buf[0] = 0;
+	for (int i = 0; i < 8; i++)
+		put_le(buf + at[i], v[i], size[i]);
+}
+
+/* The Device Self-test log from SHIM_NVME_SELFTEST: entries not listed say Fh, not used. */
+static void self_test_log(unsigned char *buf, unsigned int len)
+{
+	char spec[512];
+	char *save = NULL, *tok;
+	unsigned int i = 0;
+
+	memset(buf, 0, len);
+	for (unsigned int e = 0; e < 20 && 4 + 28 * (e + 1) <= len; e++)
+		buf[4 + 28 * e] = 0x0f;
+	snprintf(spec, sizeof(spec), "%s", getenv("SHIM_NVME_SELFTEST") ? getenv("SHIM_NVME_SELFTEST") : "");
+	for (tok = strtok_r(spec, ",", &save); tok && 4 + 28 * (i + 1) <= len; tok = strtok_r(NULL, ",", &save), i++) {
+		unsigned int op = 0, res = 0;
+		unsigned long long poh = 0, lba = 0;
+		unsigned char *e = buf + 4 + 28 * i;
+		int n = sscanf(tok, "%x:%x:%llu:%llu", &op, &res, &poh, &lba);
+
+		e[0] = (unsigned char)(op << 4 | (res & 0x0f));
+		put_le(e + 4, poh, 8);
+		if (n == 4) {
+			e[2] = 0x02;	/* the Failing LBA field is valid */
+			put_le(e + 16, lba, 8);
+		}
+	}
+}
+
 /* The admin commands: Identify from the pages, the sanitize log, the rest logged. */
 static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page, const char *ns_page)
 {
@@ -1653,6 +1707,10 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 		((unsigned char *)buf)[1] = (unsigned char)kelvin;
 		((unsigned char *)buf)[2] = (unsigned char)(kelvin >> 8);
 	}
+	if (cmd->opcode == 0x02 && (cmd->cdw10 & 0xff) == 0x02)
+		smart_health_log(buf, cmd->data_len);
+	if (cmd->opcode == 0x02 && (cmd->cdw10 & 0xff) == 0x06)
+		self_test_log(buf, cmd->data_len);
 	if (cmd->opcode == 0x02 && (cmd->cdw10 & 0xff) == 0x81)
 		sanitize_log(buf, cmd->data_len, last_sanitize);
 	if (cmd->opcode == 0x10)	/* Firmware Commit: the slot in CDW10 2:0 */
