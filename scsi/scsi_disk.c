@@ -28,6 +28,7 @@
 #include "scsi_firmware.h"
 #include "scsi_epc.h"
 #include "scsi_power.h"
+#include "scsi_condition.h"
 #include "scsi_error_counts.h"
 #include "scsi_power_on.h"
 #include "scsi_temperature.h"
@@ -787,6 +788,7 @@ const struct disk_ops scsi_disk = {
 	.temperature = scsi_disk_temperature,
 	.power_on = scsi_disk_power_on,
 	.error_counts = scsi_disk_error_counts,
+	.condition_read = scsi_disk_condition,
 	.erase_choices = scsi_erase_choices,
 	.identity = scsi_disk_identity,
 	.firmware = scsi_firmware,

@@ -14,7 +14,10 @@
  *   SHIM_COUNT=N, SHIM_LBA=N   registers returned when asked (CK_COND)
  *   SHIM_LOGS=DIR       READ LOG (DMA) EXT and SMART READ LOG of log XX answer DIR/XX.hex (bytes in
  *                       hex, pages one after another); other logs read as 5Ah bytes; SMART READ
- *                       DATA answers DIR/smart.hex.
+ *                       DATA answers DIR/smart.hex.  NVMe Get Log Page of log XX answers
+ *                       DIR/nvme-XX.hex, SCSI LOG SENSE of page XX DIR/scsi-XX.hex (as long as the
+ *                       file: a short page is short), READ DEFECT DATA (10) DIR/scsi-defects.hex,
+ *                       where the file is there
  *                       SET FEATURES EPC (4Ah) changes DIR/08.hex, the Power Conditions log,
  *                       as a drive would (timers, enabled and saved bits, restore), and
  *                       enable/disable word 120 bit 7 of the SHIM_IDENTIFY file;
@@ -38,12 +41,6 @@
  *                       any), estimates: overwrite none (FFFFFFFFh), block erase 120 s,
  *                       crypto erase 5 s
  *   SHIM_NVME_TEMP=K    the SMART / Health log (02h) says composite temperature K kelvin
- *   SHIM_NVME_SMART=CW,SPARE,THRESH,USED,DUW,POH,MEDIA,ERRLOG   the SMART / Health log's Critical
- *                       Warning, Available Spare and its Threshold, Percentage Used, Data Units
- *                       Written, Power On Hours, Media and Data Integrity Errors and Number of Error
- *                       Information Log Entries (decimal)
- *   SHIM_NVME_SELFTEST=OP:RES:POH[:LBA],...   the Device Self-test log (06h): its entries, newest
- *                       first, code OP and result RES (hex), at hour POH, failing LBA (valid where given)
  *   SHIM_NVME_FAIL=XX   admin opcode XX (hex) ends with NVMe status 0002h, invalid field;
  *                       io:XX the same for I/O opcode XX
  *   SHIM_NVME_DELAY=XX  admin opcode XX (hex) takes SHIM_DELAY_MS ms
@@ -250,6 +247,30 @@ static int load_bytes(const char *path, unsigned long skip, unsigned char *buf, 
 		i++;
 	}
 	fclose(f);
+	return 0;
+}
+
+/* SHIM_LOGS's DIR/NAME.hex into buf (len bytes; the rest zero): 0, or -1 where there is no such file. */
+static int log_file(const char *name, unsigned char *buf, unsigned int len, unsigned int *got)
+{
+	char path[4096];
+	FILE *f;
+	unsigned int v, i = 0;
+
+	if (!getenv("SHIM_LOGS"))
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s.hex", getenv("SHIM_LOGS"), name);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	memset(buf, 0, len);
+	while (fscanf(f, "%2x", &v) == 1) {
+		if (i < len)
+			buf[i] = (unsigned char)v;
+		i++;
+	}
+	fclose(f);
+	if (got)
+		*got = i;
 	return 0;
 }
 
@@ -975,6 +996,16 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 			return;
 		}
 	}
+	if (cdb[0] == 0x4d || cdb[0] == 0x37) {	/* LOG SENSE, READ DEFECT DATA (10): SHIM_LOGS's file, where there */
+		char name[32];
+		unsigned int got = 0;
+
+		snprintf(name, sizeof(name), cdb[0] == 0x37 ? "scsi-defects" : "scsi-%02x", cdb[2] & 0x3f);
+		if (log_file(name, buf, len, &got) == 0) {
+			io->resid = got < len ? (int)(len - got) : 0;
+			return;
+		}
+	}
 	switch (cdb[0]) {
 	case 0x85: case 0xa1:	/* ATA PASS-THROUGH: no SAT layer here */
 		check_condition(io, 0x05, 0x20, 0x00);
@@ -1593,54 +1624,6 @@ static void apply_format(unsigned char *buf)
 	buf[29] = (unsigned char)formatted_pi;
 }
 
-/* SHIM_NVME_SMART's values into the SMART / Health log (little-endian, from byte at). */
-static void put_le(unsigned char *p, unsigned long long v, int bytes)
-{
-	for (int b = 0; b < bytes; b++)
-		p[b] = (unsigned char)(v >> (8 * b));
-}
-
-static void smart_health_log(unsigned char *buf, unsigned int len)
-{
-	unsigned long long v[8] = { 0 };
-	static const int at[8] = { 0, 3, 4, 5, 48, 128, 160, 176 }, size[8] = { 1, 1, 1, 1, 8, 8, 8, 8 };
-
-	if (!getenv("SHIM_NVME_SMART") || len < 192 ||
-	    sscanf(getenv("SHIM_NVME_SMART"), "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &v[0], &v[1], &v[2], &v[3], &v[4],
-		   &v[5], &v[6], &v[7]) != 8)
-		return;
-	memset(buf + 3, 0, len - 3);	/* all but the temperature (SHIM_NVME_TEMP) */
-	buf[0] = 0;
-	for (int i = 0; i < 8; i++)
-		put_le(buf + at[i], v[i], size[i]);
-}
-
-/* The Device Self-test log from SHIM_NVME_SELFTEST: entries not listed say Fh, not used. */
-static void self_test_log(unsigned char *buf, unsigned int len)
-{
-	char spec[512];
-	char *save = NULL, *tok;
-	unsigned int i = 0;
-
-	memset(buf, 0, len);
-	for (unsigned int e = 0; e < 20 && 4 + 28 * (e + 1) <= len; e++)
-		buf[4 + 28 * e] = 0x0f;
-	snprintf(spec, sizeof(spec), "%s", getenv("SHIM_NVME_SELFTEST") ? getenv("SHIM_NVME_SELFTEST") : "");
-	for (tok = strtok_r(spec, ",", &save); tok && 4 + 28 * (i + 1) <= len; tok = strtok_r(NULL, ",", &save), i++) {
-		unsigned int op = 0, res = 0;
-		unsigned long long poh = 0, lba = 0;
-		unsigned char *e = buf + 4 + 28 * i;
-		int n = sscanf(tok, "%x:%x:%llu:%llu", &op, &res, &poh, &lba);
-
-		e[0] = (unsigned char)(op << 4 | (res & 0x0f));
-		put_le(e + 4, poh, 8);
-		if (n == 4) {
-			e[2] = 0x02;	/* the Failing LBA field is valid */
-			put_le(e + 16, lba, 8);
-		}
-	}
-}
-
 /* The admin commands: Identify from the pages, the sanitize log, the rest logged. */
 static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page, const char *ns_page)
 {
@@ -1700,6 +1683,13 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 		cmd->result = (unsigned int)env_num("SHIM_NVME_PS", 0);
 	if (cmd->opcode == 0x0a && (cmd->cdw10 & 0xff) == 0x0c)	/* Get Features, APST */
 		apst_table(cmd);
+	if (cmd->opcode == 0x02) {	/* Get Log Page: SHIM_LOGS's nvme-XX.hex where it has the log */
+		char name[16];
+
+		snprintf(name, sizeof(name), "nvme-%02x", cmd->cdw10 & 0xff);
+		if (log_file(name, buf, cmd->data_len, NULL) == 0)
+			return 0;
+	}
 	if (cmd->opcode == 0x02 && (cmd->cdw10 & 0xff) == 0x02 && cmd->data_len >= 3) {
 		/* SMART / Health log: the composite temperature (kelvin) in bytes 2:1. */
 		unsigned int kelvin = (unsigned int)env_num("SHIM_NVME_TEMP", 0);
@@ -1707,10 +1697,6 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 		((unsigned char *)buf)[1] = (unsigned char)kelvin;
 		((unsigned char *)buf)[2] = (unsigned char)(kelvin >> 8);
 	}
-	if (cmd->opcode == 0x02 && (cmd->cdw10 & 0xff) == 0x02)
-		smart_health_log(buf, cmd->data_len);
-	if (cmd->opcode == 0x02 && (cmd->cdw10 & 0xff) == 0x06)
-		self_test_log(buf, cmd->data_len);
 	if (cmd->opcode == 0x02 && (cmd->cdw10 & 0xff) == 0x81)
 		sanitize_log(buf, cmd->data_len, last_sanitize);
 	if (cmd->opcode == 0x10)	/* Firmware Commit: the slot in CDW10 2:0 */
