@@ -63,7 +63,8 @@ static void self_tests(struct device *dev, struct disk_condition *d, uint8_t *bu
 	if (!read_page(dev, LOG_PAGE_SELF_TEST, buf, len, &res))
 		return;
 	if ((n = scsi_decode_self_tests(buf, res.got, t, COND_SELF_TESTS)) < 0) {
-		condition_unreadable(d, SELF_TEST_SOURCE, "the page that came is another");
+		condition_unreadable(d, SELF_TEST_SOURCE, n == -1 ? "the page that came is another"
+								   : "the page came shorter than its length says");
 		return;
 	}
 	for (int i = 0; i < n; i++) {

@@ -392,7 +392,10 @@ int scsi_decode_self_tests(const uint8_t *buf, size_t got, struct scsi_self_test
 		size_t len;
 		const uint8_t *p = log_parameter(buf, got, code, &len);
 
-		/* An entry that did not come whole, or one never used (all zero), ends the list. */
+		/* An entry the page's length holds that did not come whole: the page was cut short. */
+		if ((!p || len < 12) && (size_t)4 + get_be16(buf + 2) > got)
+			return -2;
+		/* One never used (all zero), or the page's end, ends the list. */
 		if (!p || len < 12 || (!p[0] && !p[1] && !get_be16(p + 2)))
 			break;
 		t[n].code = p[0] >> 5;

@@ -167,7 +167,7 @@ struct scsi_self_test {
 	uint64_t first_failure;			/* ADDRESS OF FIRST FAILURE (all ones: none) */
 };
 #define SCSI_SELF_TESTS 20
-/* The entries in use (not all zero), newest first, up to max; -1 where the page is not the Self-Test Results page. */
+/* The entries in use (not all zero), newest first, up to max; -1 where the page is not the Self-Test Results page, -2 where it came cut short. */
 int scsi_decode_self_tests(const uint8_t *buf, size_t got, struct scsi_self_test *t, unsigned int max);
 
 /*

@@ -16,6 +16,7 @@
  * all that was asked of it: then the logs are read, and the text says the
  * disk was woken for them.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -410,7 +411,7 @@ int condition_step(struct device *dev, const struct settings *s, enum opt_id opt
 	static struct disk_condition d;
 	static struct findings fs;
 	struct disk_cause cause = { 0 };
-	enum verdict v[V_COUNT];
+	enum verdict v[V_COUNT] = { V_GOOD };
 	unsigned int nv;
 	bool woken = false;
 	int err;
@@ -429,6 +430,17 @@ int condition_step(struct device *dev, const struct settings *s, enum opt_id opt
 	if ((err = dev->disk->condition_read(dev, &d, &cause)))
 		return say_cause_for(&cause, err, s->v[opt].name);
 	find_all(&d, &fs);
+	/* Nothing read (no log, or every one unreadable): no verdict, for nothing could decide one. */
+	if (fs.n <= d.n_unreadable) {
+		unsigned int i;
+
+		for (i = 0; i < fs.n; i++)
+			out(" %-24s %s  [%s]\n", fs.f[i].what, fs.f[i].value, fs.f[i].source);
+		say_json(&d, &fs, v, 0, woken);
+		cause.about_option = true;
+		snprintf(cause.why, sizeof(cause.why), "the disk gave no log of its condition that could be read: no verdict");
+		return say_cause_for(&cause, EOPNOTSUPP, s->v[opt].name);
+	}
 	nv = verdicts(&fs, v);
 	say_text(&fs, v, nv, woken);
 	say_json(&d, &fs, v, nv, woken);
