@@ -37,7 +37,7 @@ enum nvme_admin_opcode {
 enum nvme_log_id {
 	NVME_LOG_SMART_HEALTH = 0x02,	/* 512 bytes: bytes 2:1 the composite temperature, kelvin */
 	NVME_LOG_FW_SLOT = 0x03,	/* 512 bytes: struct nvme_fw_slot_log */
-	NVME_LOG_SELF_TEST = 0x06,	/* 564 bytes: byte 0 the test running (bits 3:0, 0: none), byte 1 its per cent done */
+	NVME_LOG_SELF_TEST = 0x06,	/* 564 bytes: the Device Self-test log */
 	NVME_LOG_SANITIZE_STATUS = 0x81,
 };
 #define NVME_SMART_COMPOSITE_TEMPERATURE 1

@@ -17,6 +17,7 @@
 #include "blockdev.h"
 #include "ata_features.h"
 #include "cache.h"
+#include "condition.h"
 #include "dco.h"
 #include "describe.h"
 #include "epc.h"
@@ -228,6 +229,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_POWER_ON_HOURS, .name = "power-on-hours", .usage = "--power-on-hours              How long the drive has been powered on in its life (not read from a sleeping disk)", .steps = { STEP(IN_QUERIES + 125, WHEN_GIVEN, power_on_step) } },
 	{ .id = OPT_SELF_TEST, .name = "self-test", .arg = ARG_WORD, .words = (const char *const[]){ "short", "extended", "abort", NULL }, .what = "self-test", .usage = "--self-test short|extended|abort  Start the drive's own self-test, or stop the one running", .together = TOGETHER_SELF_TEST, .steps = { ERASE_STEP(IN_SETTINGS + 505, self_test_step, self_test_check) } },
 	{ .id = OPT_SELF_TEST_WAIT, .name = "self-test-wait", .usage = "--self-test-wait              Wait for the drive's self-test to end, showing its progress; then its result from the log", .together = TOGETHER_SELF_TEST, .steps = { ERASE_STEP(IN_SETTINGS + 506, self_test_wait_step, self_test_check) } },
+	{ .id = OPT_CONDITION, .name = "condition", .usage = "--condition                   A used disk's condition: hours from every source, wear, defects, self-tests, and a verdict (exit status: hdparm.8)", .together = TOGETHER_CONDITION, .steps = { STEP(IN_QUERIES + 127, WHEN_GIVEN, condition_step) } },
 	{ .id = OPT_JSON, .name = "json", .cls = CLASS_MODIFIER, .usage = "--json                        Print one JSON document instead of text (schema: hdparm.8)" },
 };
 

@@ -101,6 +101,7 @@ enum together {
 	TOGETHER_FIRMWARE,	/* a firmware download: no record */
 	TOGETHER_SCAN,		/* a surface scan: reads only, no record */
 	TOGETHER_SELF_TEST,	/* the drives' own self-tests, or the wait for them: no record */
+	TOGETHER_CONDITION,	/* --condition: reads only, no record, no status lines; the worst verdict is the run's */
 };
 
 enum when {

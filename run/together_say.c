@@ -32,7 +32,7 @@ static const char *stage_text(const struct member *m)
 void together_draw(struct screen *sc, const struct member *m, int n)
 {
 	/* A surface scan of many disks: one line for all (hdparm.8 says so). */
-	bool one_line = n > 0 && m[0].words->reads_only;
+	bool one_line = n > 0 && m[0].words->reads_only && !m[0].words->verdicts;
 	int lines = one_line ? 1 : n;
 	char line[400];
 
@@ -208,10 +208,14 @@ void say_member(struct member *m, const struct run_flags *run, struct said *said
 	} else {
 		json_add_devices(m->json, m->json_len);
 	}
-	if (m->words->reads_only && m->exit_status == EIO)
+	if (m->words->verdicts) {
+		if (m->exit_status > said->status)
+			said->status = m->exit_status;
+	} else if (m->words->reads_only && m->exit_status == EIO) {
 		said->unreadable = true;
-	else if (m->exit_status)
+	} else if (m->exit_status) {
 		said->status = m->exit_status;
+	}
 	said->next++;
 }
 

@@ -29,6 +29,7 @@
 #include "scsi_firmware.h"
 #include "scsi_epc.h"
 #include "scsi_power.h"
+#include "scsi_condition.h"
 #include "scsi_error_counts.h"
 #include "scsi_power_on.h"
 #include "scsi_temperature.h"
@@ -790,6 +791,7 @@ const struct disk_ops scsi_disk = {
 	.error_counts = scsi_disk_error_counts,
 	.self_test_start = scsi_disk_self_test_start,
 	.self_test_progress = scsi_disk_self_test_progress,
+	.condition_read = scsi_disk_condition,
 	.erase_choices = scsi_erase_choices,
 	.identity = scsi_disk_identity,
 	.firmware = scsi_firmware,

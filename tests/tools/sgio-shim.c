@@ -14,8 +14,11 @@
  *   SHIM_COUNT=N, SHIM_LBA=N   registers returned when asked (CK_COND)
  *   SHIM_LOGS=DIR       READ LOG (DMA) EXT and SMART READ LOG of log XX answer DIR/XX.hex (bytes in
  *                       hex, pages one after another); other logs read as 5Ah bytes; SMART READ
- *                       DATA answers DIR/smart.hex, SMART READ ATTRIBUTE THRESHOLDS DIR/thresholds.hex;
- *                       SMART RETURN STATUS says passed (LBA 23:8 C24Fh), or with
+ *                       DATA answers DIR/smart.hex.  NVMe Get Log Page of log XX answers
+ *                       DIR/nvme-XX.hex, SCSI LOG SENSE of page XX DIR/scsi-XX.hex (as long as the
+ *                       file: a short page is short), READ DEFECT DATA (10) DIR/scsi-defects.hex,
+ *                       where the file is there.  SMART READ ATTRIBUTE THRESHOLDS answers
+ *                       DIR/thresholds.hex; SMART RETURN STATUS says passed (LBA 23:8 C24Fh), or with
  *                       SHIM_SMART_STATUS=failing a threshold exceeded (2CF4h)
  *   SHIM_SELFTEST=XX,XX  successive SMART READ DATA answers say self-test execution status XX
  *                       (byte 363, hex: F3h running, 30% left; 00h done), the checksum made good; the
@@ -249,6 +252,30 @@ static int load_bytes(const char *path, unsigned long skip, unsigned char *buf, 
 		i++;
 	}
 	fclose(f);
+	return 0;
+}
+
+/* SHIM_LOGS's DIR/NAME.hex into buf (len bytes; the rest zero): 0, or -1 where there is no such file. */
+static int log_file(const char *name, unsigned char *buf, unsigned int len, unsigned int *got)
+{
+	char path[4096];
+	FILE *f;
+	unsigned int v, i = 0;
+
+	if (!getenv("SHIM_LOGS"))
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s.hex", getenv("SHIM_LOGS"), name);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	memset(buf, 0, len);
+	while (fscanf(f, "%2x", &v) == 1) {
+		if (i < len)
+			buf[i] = (unsigned char)v;
+		i++;
+	}
+	fclose(f);
+	if (got)
+		*got = i;
 	return 0;
 }
 
@@ -974,6 +1001,16 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 			return;
 		}
 	}
+	if (cdb[0] == 0x4d || cdb[0] == 0x37) {	/* LOG SENSE, READ DEFECT DATA (10): SHIM_LOGS's file, where there */
+		char name[32];
+		unsigned int got = 0;
+
+		snprintf(name, sizeof(name), cdb[0] == 0x37 ? "scsi-defects" : "scsi-%02x", cdb[2] & 0x3f);
+		if (log_file(name, buf, len, &got) == 0) {
+			io->resid = got < len ? (int)(len - got) : 0;
+			return;
+		}
+	}
 	switch (cdb[0]) {
 	case 0x85: case 0xa1:	/* ATA PASS-THROUGH: no SAT layer here */
 		check_condition(io, 0x05, 0x20, 0x00);
@@ -1680,6 +1717,13 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 		cmd->result = (unsigned int)env_num("SHIM_NVME_PS", 0);
 	if (cmd->opcode == 0x0a && (cmd->cdw10 & 0xff) == 0x0c)	/* Get Features, APST */
 		apst_table(cmd);
+	if (cmd->opcode == 0x02) {	/* Get Log Page: SHIM_LOGS's nvme-XX.hex where it has the log */
+		char name[16];
+
+		snprintf(name, sizeof(name), "nvme-%02x", cmd->cdw10 & 0xff);
+		if (log_file(name, buf, cmd->data_len, NULL) == 0)
+			return 0;
+	}
 	if (cmd->opcode == 0x02 && (cmd->cdw10 & 0xff) == 0x02 && cmd->data_len >= 3) {
 		/* SMART / Health log: the composite temperature (kelvin) in bytes 2:1. */
 		unsigned int kelvin = (unsigned int)env_num("SHIM_NVME_TEMP", 0);
