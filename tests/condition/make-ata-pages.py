@@ -142,6 +142,8 @@ def farm(hours, sectors_per_page, signature=0x00004641524D4552):
     drive[0:8] = v(1)                   # page number
     drive[152:160] = v(hours)           # Power-On Hours
     drive[88:96] = v(8)                 # heads
+    drive[96:104] = v(2)                # form factor: 3.5 inches
+    drive[336:344] = v(1)               # recording: SMR
     p1 = 512 * sectors_per_page
     log[p1:p1 + 376] = drive
     return log

@@ -1,0 +1,215 @@
+#!/bin/bash
+# --condition on ATA drives and --self-test on every kind, on the double (tests/tools/sgio-shim.c).
+# The drives of tests/condition/ata are built by the standard's layouts (make-ata-pages.py);
+# smartctl reads the same pages through the double (-x, -l farm: 7.5 built by tests/setup; 7.3,
+# installed, for all but FARM) and every figure of ours must be its: hours from SMART attribute 9
+# (by the drive's format), Device Statistics and FARM, the attributes (id, value, worst, thresh,
+# raw), the self-test log, the error log's count, SMART status, percentage used, sectors written.
+# Then each drive's verdict and exit status (the table below), and the self-test commands'
+# bytes: ATA SMART EXECUTE OFF-LINE IMMEDIATE (B0h D4h, LBA 7:0 01h/02h/7Fh, ACS-3 7.48.5), NVMe
+# Device Self-test (14h, STC 1h/2h/Fh, NVMe Base 2.0 5.9), SCSI SEND DIAGNOSTIC (1Dh, SELF-TEST
+# CODE 001b/010b/100b in byte 1 bits 7:5, SPC-4 6.42).
+# Usage: condition-ata-tests.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" lines.
+set -u
+H=$1
+out=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+suite="condition ata" double_name=condition-ata
+# shellcheck source=tests/tools/double.sh
+. "$top/tests/tools/double.sh"
+# shellcheck source=tests/tools/oracle.sh
+. "$top/tests/tools/oracle.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+asan="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:detect_leaks=0"
+drives=$top/tests/condition/ata
+smartctl75=${SMARTCTL75:-/var/cache/hdparm-tests/smartctl-7.5/smartctl}
+
+# on DRIVE ENV... -- ARGS...: hdparm on the drive's pages (awake: CHECK POWER MODE says FFh); rc, $out/ca.{out,err,log}
+on() {
+	local d=$drives/$1
+	shift
+	local env=()
+	while [ "$1" != -- ]; do env+=("$1"); shift; done
+	shift
+	rm -f "$out/ca.log"
+	env SHIM_IDENTIFY="$d/identify.hex" SHIM_LOGS="$d" SHIM_COUNT=0xff SHIM_LOG="$out/ca.log" "${env[@]}" \
+		"${preload[@]}" "$asan" "$H" "$@" > "$out/ca.out" 2> "$out/ca.err"
+	rc=$?
+}
+
+# ---- each drive's figures against smartctl's ----
+compare() { # DRIVE SMARTCTL
+	local d=$drives/$1 farm=()
+	[ -f "$d/a6.hex" ] && farm=(-l farm)
+	env SHIM_IDENTIFY="$d/identify.hex" SHIM_LOGS="$d" SHIM_COUNT=0xff LD_PRELOAD="$shim" \
+		"$2" -d sat -x "${farm[@]}" --json /dev/null > "$out/ca-smartctl.json" 2> /dev/null
+	on "$1" -- --condition --json /dev/null
+	python3 - "$1" "$out/ca-smartctl.json" "$out/ca.out" <<'EOF'
+import json, sys
+name, theirs, ours = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+c = ours["devices"][0].get("condition", {})
+bad = []
+def same(what, a, b):
+    if a != b:
+        bad.append("%s: smartctl %r, ours %r" % (what, a, b))
+srcs = {s["source"]: s["hours"] for s in c.get("hours_sources", [])}
+same("power_on_time.hours", theirs.get("power_on_time", {}).get("hours"), c.get("power_on_time", {}).get("hours"))
+same("smart_status.passed", theirs["smart_status"]["passed"], c.get("smart_status", {}).get("passed"))
+keys = ("id", "value", "worst", "thresh")
+same("attributes", [dict({k: a[k] for k in keys}, raw=a["raw"]["value"]) for a in theirs["ata_smart_attributes"]["table"]],
+     [dict({k: a[k] for k in keys}, raw=a["raw"]["value"]) for a in c.get("ata_smart_attributes", {}).get("table", [])])
+stats = {t["name"]: t["value"] for p in theirs.get("ata_device_statistics", {}).get("pages", []) for t in p["table"]}
+if "Power-on Hours" in stats:
+    same("Device Statistics hours", stats["Power-on Hours"], srcs.get("Device Statistics"))
+if "Percentage Used Endurance Indicator" in stats:
+    used = [f["value"] for f in c.get("findings", []) if f["what"] == "percentage used"]
+    same("percentage used", "%d %%" % stats["Percentage Used Endurance Indicator"], used[0] if used else None)
+farm = theirs.get("seagate_farm_log", {}).get("page_1_drive_information", {})
+if "poh" in farm:
+    same("FARM hours", farm["poh"], srcs.get("FARM"))
+log = theirs.get("ata_smart_self_test_log", {})
+log = log.get("extended", log.get("standard", {}))
+kinds = {1: "short", 2: "extended", 3: "conveyance"}
+same("self-tests", [(kinds.get(t["type"]["value"]), t["status"]["value"] >> 4, t["lifetime_hours"], t.get("lba"))
+                    for t in log.get("table", [])],
+     [(t["kind"], t["code"], t["lifetime_hours"], t.get("lba")) for t in c.get("self_tests", [])])
+errs = theirs.get("ata_smart_error_log", {})
+errs = errs.get("extended", errs.get("summary", {}))
+same("error count", errs.get("count"), c.get("counts", {}).get("error_log_entries"))
+if "Logical Sectors Written" in stats:
+    same("data written (TB)", round(stats["Logical Sectors Written"] * 512 / 1e12, 2), c.get("data_written_tb"))
+print("ok condition ata: smartctl agrees on %s" % name if not bad else
+      "FAIL condition ata: smartctl disagrees on %s\n  %s" % (name, "\n  ".join(bad)))
+EOF
+}
+if oracle "$suite" python3 && oracle "$suite" smartctl; then
+	for d in "$drives"/*/; do
+		d=$(basename "$d")
+		if [ -f "$drives/$d/a6.hex" ]; then
+			[ -x "$smartctl75" ] || { echo "skip $suite: $d: smartctl 7.5 ($smartctl75) is not built (tests/setup builds it): FARM not compared"; continue; }
+			compare "$d" "$smartctl75"
+		else
+			compare "$d" "$(command -v smartctl)"
+		fi
+	done
+fi
+
+# ---- the verdict each drive gets, its rule and exit status (ops/any_disk/condition.c's) ----
+while IFS='|' read -r d status verdict rule; do
+	on "$d" -- --condition /dev/null
+	if [ "$rc" = "$status" ] && grep -q "verdict:  $verdict ($rule" "$out/ca.out"; then
+		ok "$d: $verdict, exit $status"
+	else
+		bad "$d: $verdict, exit $status" "exit $rc" "$(grep -a 'verdict' "$out/ca.out")"
+	fi
+done <<'EOF'
+seagate-rewritten|202|history suspect|hours sources disagree
+wd-failing|203|failing|sectors pending above 0
+ssd-worn-packed|201|worn|percentage used is 80 or more
+maxtor-minutes|0|good|no finding decided otherwise
+EOF
+
+# Attribute 9 in the drive's format: a Maxtor DiamondMax 10 counts minutes (600000: 10000 h), a Seagate
+# BarraCuda hours with milliseconds above (14 h, not 193273528320014).
+on maxtor-minutes -- --condition /dev/null
+if grep -q 'power-on hours *10000  \[SMART attribute 9\]' "$out/ca.out"; then ok "attribute 9 in minutes"; else bad "attribute 9 in minutes" "$(cat "$out/ca.out")"; fi
+on seagate-rewritten -- --condition /dev/null
+if grep -q 'power-on hours *14  \[SMART attribute 9\]' "$out/ca.out" && grep -q 'SMART attribute 9 says 14 h, FARM says 21947 h' "$out/ca.out"; then
+	ok "attribute 9 with milliseconds, FARM's hours against it"
+else
+	bad "attribute 9 with milliseconds, FARM's hours against it" "$(cat "$out/ca.out")"
+fi
+# A count of pending sectors above the disk's: a packed value, unreadable, out of the verdict.
+on ssd-worn-packed -- --condition /dev/null
+if grep -q 'unreadable .*raw value 1099511627776 is more sectors than the disk.s 488397168' "$out/ca.out" &&
+	! grep -q 'failing' "$out/ca.out"; then
+	ok "a packed attribute 197 is unreadable, not failing"
+else
+	bad "a packed attribute 197 is unreadable, not failing" "$(cat "$out/ca.out")"
+fi
+
+# FARM with a wrong signature: unreadable, no hours from it, no history finding.
+mkdir -p "$out/ca-badfarm"
+cp "$drives"/seagate-rewritten/* "$out/ca-badfarm/"
+sed -i '1s/^52 45 4d 52 41 46/52 45 4d 52 41 47/' "$out/ca-badfarm/a6.hex"
+env SHIM_IDENTIFY="$out/ca-badfarm/identify.hex" SHIM_LOGS="$out/ca-badfarm" SHIM_COUNT=0xff "${preload[@]}" "$asan" \
+	"$H" --condition /dev/null > "$out/ca.out" 2>&1
+rc=$?
+if grep -q "unreadable .*signature is not FARM's.*\[FARM\]" "$out/ca.out" && ! grep -q 'FARM says' "$out/ca.out" && [ "$rc" = 0 ]; then
+	ok "FARM with a wrong signature is unreadable"
+else
+	bad "FARM with a wrong signature is unreadable" "exit $rc" "$(cat "$out/ca.out")"
+fi
+
+# ---- --self-test: the command bytes on each kind ----
+for t in short:01 extended:02 abort:7f; do
+	on wd-failing -- --self-test "${t%:*}" /dev/null
+	# ATA PASS-THROUGH (16): FEATURE D4h (byte 4), LBA 7:0 (byte 8) the subcommand, LBA 23:8 C24Fh, command B0h.
+	if [ "$rc" = 0 ] && grep -q "^cdb: 85 .. .. 00 d4 00 00 00 ${t#*:} 00 4f 00 c2 .. b0 00$" "$out/ca.log"; then
+		ok "ATA --self-test ${t%:*}: SMART EXECUTE OFF-LINE IMMEDIATE ${t#*:}h"
+	else
+		bad "ATA --self-test ${t%:*}: SMART EXECUTE OFF-LINE IMMEDIATE ${t#*:}h" "exit $rc" "$(grep -a 'b0 00$' "$out/ca.log")" "$(cat "$out/ca.err")"
+	fi
+done
+ctrl=$top/tests/nvme/qemu-ctrl.hex ns=$top/tests/nvme/qemu-ns.hex
+for t in short:1 extended:2 abort:f; do
+	rm -f "$out/ca.log"
+	env SHIM_NVME="$ctrl,$ns" SHIM_LOG="$out/ca.log" "${preload[@]}" "$asan" "$H" --self-test "${t%:*}" /dev/null > "$out/ca.out" 2> "$out/ca.err"
+	rc=$?
+	if [ "$rc" = 0 ] && grep -qx "nvme-admin: 14 ff ff ff ff 0${t#*:} 00 00 00 00 00 00 00" "$out/ca.log"; then
+		ok "NVMe --self-test ${t%:*}: Device Self-test STC ${t#*:}h"
+	else
+		bad "NVMe --self-test ${t%:*}: Device Self-test STC ${t#*:}h" "exit $rc" "$(cat "$out/ca.log" "$out/ca.err")"
+	fi
+done
+for t in short:20 extended:40 abort:80; do
+	rm -f "$out/ca.log"
+	env SHIM_SCSI=1 SHIM_LOG="$out/ca.log" "${preload[@]}" "$asan" "$H" --self-test "${t%:*}" /dev/null > "$out/ca.out" 2> "$out/ca.err"
+	rc=$?
+	if [ "$rc" = 0 ] && grep -qx "cdb: 1d ${t#*:} 00 00 00 00" "$out/ca.log"; then
+		ok "SCSI --self-test ${t%:*}: SEND DIAGNOSTIC code ${t#*:}h"
+	else
+		bad "SCSI --self-test ${t%:*}: SEND DIAGNOSTIC code ${t#*:}h" "exit $rc" "$(grep -a '^cdb: 1d' "$out/ca.log")" "$(cat "$out/ca.err")"
+	fi
+done
+"$H" --self-test quick /dev/null > "$out/ca.out" 2> "$out/ca.err"
+rc=$?
+if [ "$rc" != 0 ] && [ "$(wc -l < "$out/ca.err")" = 1 ] && grep -q 'self-test' "$out/ca.err"; then
+	ok "--self-test quick refused in one line"
+else
+	bad "--self-test quick refused in one line" "exit $rc" "$(cat "$out/ca.err")"
+fi
+
+# ---- --self-test-wait: polls while the drive says it runs (F7h, F3h: 30% then 70% done), then the log ----
+on wd-failing SHIM_SELFTEST=f7,f3,00 -- --self-test extended --self-test-wait /dev/null
+polls=$(grep -c '^cdb: 85 .. .. 00 d0 .* b0 00$' "$out/ca.log")
+if [ "$rc" != 0 ] && grep -q 'self-test: extended test failed, at power-on hour 35050' "$out/ca.out" &&
+	grep -q 'first failing LBA: 123456789' "$out/ca.out" && grep -q "self-test failed" "$out/ca.err" && [ "$polls" -ge 3 ]; then
+	ok "--self-test-wait: polled $polls times, the failed test from the log, exit $rc"
+else
+	bad "--self-test-wait: the failed test from the log" "exit $rc, $polls polls" "$(cat "$out/ca.out" "$out/ca.err")"
+fi
+on maxtor-minutes SHIM_SELFTEST=00 -- --self-test-wait --json /dev/null
+if [ "$rc" = 0 ] && python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["devices"][0]["self_test"]
+sys.exit(not (t["kind"] == "extended" and t["result"] == "passed" and t["hour"] == 9999))' "$out/ca.out"; then
+	ok "--self-test-wait --json: the passed test from the log"
+else
+	bad "--self-test-wait --json: the passed test from the log" "exit $rc" "$(cat "$out/ca.out" "$out/ca.err")"
+fi
+
+# ---- many disks test together: each sent its command, one run ----
+rm -f "$out/ca.log"
+env SHIM_IDENTIFY="$drives/wd-failing/identify.hex" SHIM_LOGS="$drives/wd-failing" SHIM_COUNT=0xff SHIM_BLOCK_DEV=8:900000 \
+	SHIM_LOG="$out/ca.log" SHIM_LOG_DEVICE=1 "${preload[@]}" "$asan" "$H" --self-test short /dev/null /dev/zero /dev/full \
+	> "$out/ca.out" 2> "$out/ca.err"
+rc=$?
+sent=$(grep -a ' cdb: 85 .. .. 00 d4 00 00 00 01 ' "$out/ca.log" | awk '{ print $1 }' | sort | tr '\n' ' ')
+if [ "$rc" = 0 ] && [ "$sent" = "/dev/full /dev/null /dev/zero " ] && [ "$(grep -c 'short test started' "$out/ca.out")" = 3 ]; then
+	ok "three disks test together"
+else
+	bad "three disks test together" "exit $rc, sent to: $sent" "$(cat "$out/ca.out" "$out/ca.err")"
+fi
+echo "end of suite"
