@@ -142,6 +142,19 @@ else
 	bad "FARM with a wrong signature is unreadable" "exit $rc" "$(cat "$out/ca.out")"
 fi
 
+# SMART RETURN STATUS with a threshold exceeded (LBA 23:8 2CF4h): failing, whatever else is good.
+mkdir -p "$out/ca-status"
+cp "$drives"/maxtor-minutes/* "$out/ca-status/"
+touch "$out/ca-status/smart-failing"
+env SHIM_IDENTIFY="$out/ca-status/identify.hex" SHIM_LOGS="$out/ca-status" SHIM_COUNT=0xff "${preload[@]}" "$asan" \
+	"$H" --condition /dev/null > "$out/ca.out" 2>&1
+rc=$?
+if [ "$rc" = 203 ] && grep -q 'SMART status *FAILING  \[SMART RETURN STATUS\]' "$out/ca.out"; then
+	ok "SMART RETURN STATUS 2CF4h: failing, exit 203"
+else
+	bad "SMART RETURN STATUS 2CF4h: failing, exit 203" "exit $rc" "$(cat "$out/ca.out")"
+fi
+
 # ---- --self-test: the command bytes on each kind ----
 for t in short:01 extended:02 abort:7f; do
 	on wd-failing -- --self-test "${t%:*}" /dev/null
@@ -182,7 +195,13 @@ else
 fi
 
 # ---- --self-test-wait: polls while the drive says it runs (F7h, F3h: 30% then 70% done), then the log ----
-on wd-failing SHIM_SELFTEST=f7,f3,00 -- --self-test extended --self-test-wait /dev/null
+mkdir -p "$out/ca-testing"
+cp "$drives"/wd-failing/* "$out/ca-testing/"
+echo "f7 f3 00" > "$out/ca-testing/selftest-status"
+rm -f "$out/ca.log"
+env SHIM_IDENTIFY="$out/ca-testing/identify.hex" SHIM_LOGS="$out/ca-testing" SHIM_COUNT=0xff SHIM_LOG="$out/ca.log" "${preload[@]}" \
+	"$asan" "$H" --self-test extended --self-test-wait /dev/null > "$out/ca.out" 2> "$out/ca.err"
+rc=$?
 polls=$(grep -c '^cdb: 85 .. .. 00 d0 .* b0 00$' "$out/ca.log")
 if [ "$rc" != 0 ] && grep -q 'self-test: extended test failed, at power-on hour 35050' "$out/ca.out" &&
 	grep -q 'first failing LBA: 123456789' "$out/ca.out" && grep -q "self-test failed" "$out/ca.err" && [ "$polls" -ge 3 ]; then
@@ -190,7 +209,7 @@ if [ "$rc" != 0 ] && grep -q 'self-test: extended test failed, at power-on hour 
 else
 	bad "--self-test-wait: the failed test from the log" "exit $rc, $polls polls" "$(cat "$out/ca.out" "$out/ca.err")"
 fi
-on maxtor-minutes SHIM_SELFTEST=00 -- --self-test-wait --json /dev/null
+on maxtor-minutes -- --self-test-wait --json /dev/null
 if [ "$rc" = 0 ] && python3 -c '
 import json, sys
 t = json.load(open(sys.argv[1]))["devices"][0]["self_test"]

@@ -18,11 +18,11 @@
  *                       DIR/nvme-XX.hex, SCSI LOG SENSE of page XX DIR/scsi-XX.hex (as long as the
  *                       file: a short page is short), READ DEFECT DATA (10) DIR/scsi-defects.hex,
  *                       where the file is there.  SMART READ ATTRIBUTE THRESHOLDS answers
- *                       DIR/thresholds.hex; SMART RETURN STATUS says passed (LBA 23:8 C24Fh), or with
- *                       SHIM_SMART_STATUS=failing a threshold exceeded (2CF4h)
- *   SHIM_SELFTEST=XX,XX  successive SMART READ DATA answers say self-test execution status XX
- *                       (byte 363, hex: F3h running, 30% left; 00h done), the checksum made good; the
- *                       last one repeats.  SMART EXECUTE OFF-LINE IMMEDIATE is logged as any command
+ *                       DIR/thresholds.hex; SMART RETURN STATUS says passed (LBA 23:8 C24Fh), or a
+ *                       threshold exceeded (2CF4h) where DIR/smart-failing is there; with
+ *                       DIR/selftest-status (hex bytes), successive SMART READ DATA answers say those
+ *                       self-test execution statuses (byte 363: F3h running, 30% left; 00h done), the
+ *                       checksum made good, the last one repeating
  *                       SET FEATURES EPC (4Ah) changes DIR/08.hex, the Power Conditions log,
  *                       as a drive would (timers, enabled and saved bits, restore), and
  *                       enable/disable word 120 bit 7 of the SHIM_IDENTIFY file;
@@ -1316,22 +1316,25 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 	io->resid = n < len ? (int)(len - n) : 0;
 }
 
-/* SHIM_SELFTEST: the next self-test execution status of the sequence into SMART READ DATA, its checksum made good. */
+/* SHIM_LOGS/selftest-status: the next self-test execution status of the sequence into SMART READ DATA, its checksum made good. */
 static void self_test_status(unsigned char *data, unsigned int len)
 {
 	static unsigned int polls;
-	char seq[512], *entries[32], *save = NULL, *entry;
+	unsigned char seq[32];
+	char path[512];
 	unsigned int n = 0;
 	unsigned char sum = 0;
+	FILE *f;
 
-	if (!getenv("SHIM_SELFTEST") || len < 512)
+	snprintf(path, sizeof(path), "%s/selftest-status", getenv("SHIM_LOGS"));
+	if (len < 512 || !(f = fopen(path, "r")))
 		return;
-	snprintf(seq, sizeof(seq), "%s", getenv("SHIM_SELFTEST"));
-	for (entry = strtok_r(seq, ",", &save); entry && n < 32; entry = strtok_r(NULL, ",", &save))
-		entries[n++] = entry;
+	while (n < sizeof(seq) && fscanf(f, "%2hhx", &seq[n]) == 1)
+		n++;
+	fclose(f);
 	if (!n)
 		return;
-	data[363] = (unsigned char)strtoul(entries[polls < n ? polls : n - 1], NULL, 16);
+	data[363] = seq[polls < n ? polls : n - 1];
 	polls++;
 	for (int i = 0; i < 511; i++)
 		sum = (unsigned char)(sum + data[i]);
@@ -1462,10 +1465,13 @@ static int fake_sg_io(struct sg_io_hdr *io)
 			return 0;
 		}
 	}
-	if (command == 0xb0 && cdb[4] == 0xda && getenv("SHIM_LOGS") && !twelve)
+	if (command == 0xb0 && cdb[4] == 0xda && getenv("SHIM_LOGS") && !twelve) {
 		/* SMART RETURN STATUS: its verdict in LBA 23:8, the registers CK_COND brings back. */
-		setenv("SHIM_LBA", getenv("SHIM_SMART_STATUS") && strcmp(getenv("SHIM_SMART_STATUS"), "failing") == 0
-					   ? "0x2cf400" : "0xc24f00", 1);
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/smart-failing", getenv("SHIM_LOGS"));
+		setenv("SHIM_LBA", access(path, F_OK) == 0 ? "0x2cf400" : "0xc24f00", 1);
+	}
 	if ((command == 0x2f || command == 0x47) && getenv("SHIM_LOGS") && !twelve) {
 		/* READ LOG (DMA) EXT: log address in LBA 7:0, page in LBA 15:8 and 23:16. */
 		char path[512];
