@@ -219,6 +219,24 @@ else
 	bad "--self-test-wait --json: the passed test from the log" "exit $rc" "$(cat "$out/ca.out" "$out/ca.err")"
 fi
 
+# An interrupt ends the wait, not the test: said, one JSON document, exit EINTR (4).
+echo "f9" > "$out/ca-testing/selftest-status"
+rm -f "$out/ca.log"
+env --default-signal=INT,QUIT SHIM_IDENTIFY="$out/ca-testing/identify.hex" SHIM_LOGS="$out/ca-testing" SHIM_COUNT=0xff \
+	SHIM_LOG="$out/ca.log" "${preload[@]}" "$asan" "$H" --json --self-test-wait /dev/null > "$out/ca.out" 2> "$out/ca.err" &
+pid=$!
+polled() { [ -f "$out/ca.log" ] && [ "$(grep -c '^cdb: 85 .. .. 00 d0 .* b0 00$' "$out/ca.log")" -ge 2 ]; }
+until_true 20 polled && kill -INT "$pid"
+wait_within 20 "$pid"
+if [ "$rc" = 4 ] && grep -q 'interrupted: the self-test goes on in the drive' "$out/ca.err" && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["devices"][0]
+sys.exit(not d["self_test_wait"]["interrupted"])' "$out/ca.out"; then
+	ok "--self-test-wait interrupted: the test goes on, said, exit 4"
+else
+	bad "--self-test-wait interrupted: the test goes on, said, exit 4" "exit $rc" "$(cat "$out/ca.out" "$out/ca.err")"
+fi
+
 # ---- many disks test together: each sent its command, one run ----
 rm -f "$out/ca.log"
 env SHIM_IDENTIFY="$drives/wd-failing/identify.hex" SHIM_LOGS="$drives/wd-failing" SHIM_COUNT=0xff SHIM_BLOCK_DEV=8:900000 \

@@ -137,7 +137,15 @@ int self_test_wait_step(struct device *dev, const struct settings *s, enum opt_i
 	poll_wait_end();
 	if (err)
 		return say_cause_for(&c, err, s->v[opt].name);
-	if (running)
-		return poll_wait_report_interrupt_of(s->v[opt].name, "self-test", "--condition");
+	if (running) {
+		/* As --sanitize-wait says it, under a JSON key of a name's characters. */
+		complain(" %s: interrupted: the self-test goes on in the drive (--condition shows its result once it ends)\n",
+			 s->v[opt].name);
+		json_object_begin("self_test_wait");
+		json_bool("interrupted", true);
+		json_bool("drive_continues", true);
+		json_object_end();
+		return EINTR;
+	}
 	return say_result(dev, s->v[opt].name);
 }
