@@ -280,6 +280,11 @@ static bool read_farm(struct device *dev, const char *model, struct disk_conditi
 
 	if (!farm_drive(model) || (sectors = ata_log_pages(dev, LOG_FARM, &c)) < FARM_PAGES)
 		return false;
+	if (sectors / FARM_PAGES > 0xff) {
+		/* Its second page past the pages a log read here reaches (8 bits): said, not a wrong page read. */
+		condition_unreadable(d, source, "the log directory gives it more sectors than its pages are read at");
+		return true;
+	}
 	if (ata_read_log_page(dev, LOG_FARM, 0, header, &c) ||
 	    ata_read_log_page(dev, LOG_FARM, (uint8_t)(sectors / FARM_PAGES), drive, &c))
 		return false;
