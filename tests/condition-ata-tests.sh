@@ -237,6 +237,37 @@ else
 	bad "--self-test-wait interrupted: the test goes on, said, exit 4" "exit $rc" "$(cat "$out/ca.out" "$out/ca.err")"
 fi
 
+# NVMe and SCSI: a test in progress is waited for (NVMe's log 06h byte 0: a short test, byte 1: 40%;
+# SCSI's log page 10h, its newest result Fh), until interrupted; one that ended is read from the log.
+mkdir -p "$out/ca-other"
+printf '01 28 00 00\n' > "$out/ca-other/nvme-06.hex"
+printf '10 00 00 14\n00 01 03 10 2f 00 01 f4 00 00 00 00 00 00 00 00 00 00 00 00\n' > "$out/ca-other/scsi-10.hex"
+for kind in "NVMe|SHIM_NVME=$ctrl,$ns|^nvme-admin: 02 " "SCSI|SHIM_SCSI=1|^cdb: 4d "; do
+	IFS='|' read -r name env pattern <<< "$kind"
+	rm -f "$out/ca.log"
+	env --default-signal=INT,QUIT "$env" SHIM_LOGS="$out/ca-other" SHIM_LOG="$out/ca.log" "${preload[@]}" "$asan" \
+		"$H" --self-test-wait /dev/null > "$out/ca.out" 2> "$out/ca.err" &
+	pid=$!
+	asked() { [ -f "$out/ca.log" ] && [ "$(grep -c "$pattern" "$out/ca.log")" -ge 2 ]; }
+	until_true 20 asked && kill -INT "$pid"
+	wait_within 20 "$pid"
+	if [ "$rc" = 4 ] && grep -q 'interrupted: the self-test goes on' "$out/ca.err"; then
+		ok "$name --self-test-wait: a test in progress waited for"
+	else
+		bad "$name --self-test-wait: a test in progress waited for" "exit $rc" "$(cat "$out/ca.out" "$out/ca.err")"
+	fi
+done
+# SCSI: the newest result 7h (a segment failed) of a short test (code 001b), hour 500, LBA 1234567.
+printf '10 00 00 14\n00 01 03 10 27 00 01 f4 00 00 00 00 00 12 d6 87 03 11 00 00\n' > "$out/ca-other/scsi-10.hex"
+env SHIM_SCSI=1 SHIM_LOGS="$out/ca-other" "${preload[@]}" "$asan" "$H" --self-test-wait /dev/null > "$out/ca.out" 2> "$out/ca.err"
+rc=$?
+if [ "$rc" = 5 ] && grep -q 'self-test: short test failed, at power-on hour 500' "$out/ca.out" &&
+	grep -q 'first failing LBA: 1234567' "$out/ca.out"; then
+	ok "SCSI --self-test-wait: the failed test from log page 10h"
+else
+	bad "SCSI --self-test-wait: the failed test from log page 10h" "exit $rc" "$(cat "$out/ca.out" "$out/ca.err")"
+fi
+
 # ---- many disks test together: each sent its command, one run ----
 rm -f "$out/ca.log"
 env SHIM_IDENTIFY="$drives/wd-failing/identify.hex" SHIM_LOGS="$drives/wd-failing" SHIM_COUNT=0xff SHIM_BLOCK_DEV=8:900000 \
