@@ -142,6 +142,20 @@ else
 	bad "FARM with a wrong signature is unreadable" "exit $rc" "$(cat "$out/ca.out")"
 fi
 
+# An extended self-test log whose index names entry 40 of a log of one page (19 entries): unreadable,
+# nothing read past the page, no self-test said.
+mkdir -p "$out/ca-index"
+cp "$drives"/wd-failing/* "$out/ca-index/"
+sed -i '1s/^01 00 03 00/01 00 28 00/' "$out/ca-index/07.hex"
+env SHIM_IDENTIFY="$out/ca-index/identify.hex" SHIM_LOGS="$out/ca-index" SHIM_COUNT=0xff "${preload[@]}" "$asan" \
+	"$H" --condition /dev/null > "$out/ca.out" 2>&1
+if grep -q 'unreadable .*index names an entry past the log.*\[Extended SMART self-test log (07h)\]' "$out/ca.out" &&
+	! grep -q '^ self-test ' "$out/ca.out"; then
+	ok "a self-test log index past the log is unreadable"
+else
+	bad "a self-test log index past the log is unreadable" "$(cat "$out/ca.out")"
+fi
+
 # SMART RETURN STATUS with a threshold exceeded (LBA 23:8 2CF4h): failing, whatever else is good.
 mkdir -p "$out/ca-status"
 cp "$drives"/maxtor-minutes/* "$out/ca-status/"
