@@ -123,6 +123,15 @@ else
 	bad "JSON: two verdicts, the worst first, each finding with its source, what, value and rule (exit $rc)"
 fi
 
+# Data Units Written beyond 64 bits is no count: unreadable, and no "100 TB in fewer than 100 hours" from it.
+logs huge duw=18446744073709551621 poh=50   # 2^64 + 5
+cond huge huge "${nvme_env[@]}" -- --condition /dev/null
+if [ "$rc" = 0 ] && grep -q '^ unreadable  .*data units written beyond 64 bits' "$out/huge.out"; then
+	ok "NVMe: data units written beyond 64 bits: unreadable, left out of the verdict (good)"
+else
+	bad "NVMe: data units written beyond 64 bits: unreadable, left out of the verdict (exit $rc)" "$(cat "$out/huge.out")"
+fi
+
 # --- JSON against smartctl and nvme-cli reading the same double ---
 logs oracle cw=0 spare=97 thresh=5 used=12 duw=987654 poh=31337 media=7 errlog=19 tests=1:0:31330,2:5:31000,1:1:30999
 cond oracle-json oracle "${nvme_env[@]}" -- --json --condition /dev/null
@@ -265,6 +274,20 @@ PY
 	ok "many disks: read together (both asked before either answered), a condition object each"
 else
 	bad "many disks: read together (held both: $both, exit $rc)" "$(cat "$out/many.log" "$out/many.err" 2> /dev/null | head)"
+fi
+
+# The run's exit status is its worst disk's: /dev/null failing (a critical warning), /dev/zero (named last) worn.
+logs worst cw=2
+mkdir -p "$out/worst/zero" && (logs worst-zero used=95 && cp "$out/worst-zero/"* "$out/worst/zero/")
+cond worst worst "${nvme_env[@]}" SHIM_BLOCK_DEV=259:900000 -- --json --condition /dev/null /dev/zero
+if [ "$rc" = 203 ] && python3 - "$out/worst.out" << 'PY'; then
+import json, sys
+d = json.load(open(sys.argv[1]))["devices"]
+assert [(x["name"], x["condition"]["verdict"]) for x in d] == [("/dev/null", ["failing"]), ("/dev/zero", ["worn"])], d
+PY
+	ok "many disks: the run's exit status is the worst disk's (203), not the last one's"
+else
+	bad "many disks: the run's exit status is the worst disk's (203), not the last one's (exit $rc)" "$(head -c 300 "$out/worst.out")"
 fi
 
 # -h names it.

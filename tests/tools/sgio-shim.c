@@ -17,7 +17,7 @@
  *                       DATA answers DIR/smart.hex.  NVMe Get Log Page of log XX answers
  *                       DIR/nvme-XX.hex, SCSI LOG SENSE of page XX DIR/scsi-XX.hex (as long as the
  *                       file: a short page is short), READ DEFECT DATA (10) DIR/scsi-defects.hex,
- *                       where the file is there
+ *                       where the file is there (DIR/zero/NAME.hex first for /dev/zero's, and so on)
  *                       SET FEATURES EPC (4Ah) changes DIR/08.hex, the Power Conditions log,
  *                       as a drive would (timers, enabled and saved bits, restore), and
  *                       enable/disable word 120 bit 7 of the SHIM_IDENTIFY file;
@@ -253,14 +253,21 @@ static int load_bytes(const char *path, unsigned long skip, unsigned char *buf, 
 /* SHIM_LOGS's DIR/NAME.hex into buf (len bytes; the rest zero): 0, or -1 where there is no such file. */
 static int log_file(const char *name, unsigned char *buf, unsigned int len, unsigned int *got)
 {
-	char path[4096];
+	char path[4096], node[256];
 	FILE *f;
 	unsigned int v, i = 0;
 
 	if (!getenv("SHIM_LOGS"))
 		return -1;
-	snprintf(path, sizeof(path), "%s/%s.hex", getenv("SHIM_LOGS"), name);
-	if (!(f = fopen(path, "r")))
+	/* Many disks: DIR/zero/NAME.hex is /dev/zero's own, where there. */
+	current_path(node, sizeof(node));
+	snprintf(path, sizeof(path), "%.3000s/%.64s/%.64s.hex", getenv("SHIM_LOGS"),
+		 strrchr(node, '/') ? strrchr(node, '/') + 1 : node, name);
+	if (!(f = fopen(path, "r"))) {
+		snprintf(path, sizeof(path), "%s/%s.hex", getenv("SHIM_LOGS"), name);
+		f = fopen(path, "r");
+	}
+	if (!f)
 		return -1;
 	memset(buf, 0, len);
 	while (fscanf(f, "%2x", &v) == 1) {
