@@ -3,7 +3,8 @@
  * Read Error Counter log pages (02h, 03h: Total Uncorrected Errors), the
  * Self-Test Results page (10h), the Solid State Media page (11h:
  * Percentage Used Endurance Indicator), the Background Scan Results page
- * (15h: the power-on time, as --power-on-hours reads it), the
+ * (15h: the power-on time, as --power-on-hours reads it), Seagate's FARM
+ * page (3Dh subpage 03h: the hours a reset of the others leaves), the
  * Informational Exceptions page (2Fh: the drive's own failure
  * prediction), and the grown defect list's length (READ DEFECT DATA, as
  * --scan-repair reads it).  A page the disk refuses is not read; a page
@@ -110,6 +111,29 @@ static void wear_and_hours(struct device *dev, struct disk_condition *d, uint8_t
 	}
 }
 
+#define FARM_SOURCE "Seagate FARM log page (3Dh/03h)"
+
+/* Seagate's FARM hours, which a reset of the standard counts leaves (smartctl 7.4+ -l farm). */
+static void farm_hours(struct device *dev, struct disk_condition *d, uint8_t *buf, size_t len)
+{
+	static const char *const why[] = {
+		[FARM_NOT_FARM] = "not a FARM log: its signature is not FARMER",
+		[FARM_CUT] = "its parameters did not come whole",
+		[FARM_NO_HOURS] = "its power-on hours field is not valid",
+	};
+	struct scsi_result res = { 0 };
+	enum farm_reading r;
+	uint64_t hours;
+
+	if (scsi_log_sense_sub(dev, LOG_PAGE_FARM, LOG_SUBPAGE_FARM, buf, len, &res))
+		return;
+	if ((r = scsi_decode_farm_hours(buf, res.got, &hours)) == FARM_READ)
+		condition_hours(d, FARM_SOURCE, hours);
+	/* Another vendor's page 3Dh (no subpage 03h there): not FARM, and nothing to say. */
+	else if (res.got >= 2 && (buf[0] & 0x3f) == LOG_PAGE_FARM && buf[1] == LOG_SUBPAGE_FARM)
+		condition_unreadable(d, FARM_SOURCE, why[r]);
+}
+
 int scsi_disk_condition(struct device *dev, struct disk_condition *d, struct disk_cause *c)
 {
 	static uint8_t buf[1024];
@@ -124,6 +148,7 @@ int scsi_disk_condition(struct device *dev, struct disk_condition *d, struct dis
 	counters(dev, d, buf, sizeof(buf));
 	self_tests(dev, d, buf, sizeof(buf));
 	wear_and_hours(dev, d, buf, sizeof(buf));
+	farm_hours(dev, d, buf, sizeof(buf));
 	err = scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, hdr, sizeof(hdr), 0, &res);
 	if (!err && scsi_decode_grown_defects(hdr, res.got, &value))
 		condition_set(&d->counts[COND_GROWN_DEFECTS], "SCSI READ DEFECT DATA (grown list)", value);

@@ -68,6 +68,20 @@ else:
     st += [(i, bytes(16)) for i in range(len(st) + 1, 21)]
     w("scsi-10", page(0x10, st))
     w("scsi-defects", bytes([0, 0x0c]) + (8 * num("grown", 2)).to_bytes(2, "big"))   # bytes from index: 8 a defect
+    if "farm" in args:                                  # Seagate FARM (3Dh/03h), smartmontools' farmcmds.h layout
+        def fields(vals): return b"".join((0xC0 << 56 | v).to_bytes(8, "big") for v in vals)
+        sig = 0x00004641524D4552 if args.get("farmsig", "good") == "good" else 0x00004641524D4500
+        header = fields([sig, 4, 0, 8, 16000, 0, 8, 0, 0])          # signature, revisions, parameters, size, ...
+        drive = fields([1, 0] + [0] * 17 + [num("farm", 0)] + [0] * 11)   # page 1, copy 0, ..., field 19: power-on hours
+        work = fields([2, 0] + [0] * 16)                                # Workload Statistics, page 2: as a drive sends it after page 1
+        body = (struct.pack(">HBB", 0, 0x03, len(header)) + header + struct.pack(">HBB", 1, 0x03, len(drive)) + drive +
+                struct.pack(">HBB", 2, 0x03, len(work)) + work)
+        w("scsi-3d-03", bytes([0x7d, 0x03]) + struct.pack(">H", len(body)) + body)
+        # The supported pages (00h), and with subpages (00h/FFh: SPF set, page and subpage pairs), as smartctl asks them.
+        pages = [0x00, 0x02, 0x03, 0x10, 0x11, 0x15, 0x2f, 0x3d]
+        w("scsi-00", bytes([0, 0, 0, len(pages)] + pages))
+        pairs = [x for p in pages for x in (p, 0)] + [0x3d, 0x03]
+        w("scsi-00-ff", bytes([0x40, 0xff, 0, len(pairs)] + pairs))
 PY
 }
 
@@ -214,6 +228,45 @@ PY
 	ok "SCSI: a failure predicted (2Fh ASC 5Dh) is SMART status failing; scsi_grown_defect_list in the JSON"
 else
 	bad "SCSI: a failure predicted (2Fh ASC 5Dh) is SMART status failing (exit $rc)" "$(head -c 400 "$out/predicted.out")"
+fi
+
+# Seagate's FARM keeps 21947 h where the Background Scan Results page was reset to 14 h: history suspect.
+logs farm kind=scsi minutes=840 farm=21947
+cond farm farm "${scsi_env[@]}" -- --condition /dev/null
+if [ "$rc" = 202 ] && grep -q '^ power-on hours  *21947  \[Seagate FARM log page (3Dh/03h)\]$' "$out/farm.out" &&
+	grep -q '^ history rewritten?  *SCSI Background Scan Results log page (15h) says 14 h, Seagate FARM log page (3Dh/03h) says 21947 h  ' "$out/farm.out" &&
+	[ "$(verdict farm)" = "history suspect (hours sources disagree by more than a day and more than 1 %)" ]; then
+	ok "SCSI FARM: 21947 h beside 14 h: history rewritten?, history suspect, exit 202"
+else
+	bad "SCSI FARM: 21947 h beside 14 h: history rewritten?, history suspect, exit 202 (exit $rc)" "$(cat "$out/farm.out")"
+fi
+smartctl75=${SMARTCTL75:-/var/cache/hdparm-tests/smartctl-7.5/smartctl}
+if [ -x "$smartctl75" ]; then
+	theirs=$(env "${scsi_env[@]}" SHIM_LOGS="$out/farm" LD_PRELOAD="$shim" "$smartctl75" -d scsi -T permissive -l farm /dev/null 2> /dev/null |
+		sed -n 's/^[[:space:]]*Power on Hours*: //p' | head -1)
+	if [ "$theirs" = 21947 ]; then ok "SCSI FARM: smartctl 7.5 -l farm reads the same 21947 h"
+	else bad "SCSI FARM: smartctl 7.5 -l farm reads the same 21947 h" "smartctl: '$theirs'"; fi
+else
+	echo "skip condition: smartctl 7.5 ($smartctl75) is not built (tests/setup builds it): SCSI FARM not compared"
+fi
+# 30 h against 31 h (a day apart at most) and 5000 h against 5040 h (under 1 %): no finding.
+for c in "close-day|minutes=1800 farm=31" "close-pct|minutes=300000 farm=5040"; do
+	IFS='|' read -r name setting <<< "$c"
+	# shellcheck disable=SC2086
+	logs "$name" kind=scsi $setting
+	cond "$name" "$name" "${scsi_env[@]}" -- --condition /dev/null
+	if [ "$rc" = 0 ] && ! grep -q 'history rewritten' "$out/$name.out"; then
+		ok "SCSI FARM: $setting: hours within a day or within 1 % agree (good)"
+	else
+		bad "SCSI FARM: $setting: hours within a day or within 1 % agree (exit $rc)" "$(cat "$out/$name.out")"
+	fi
+done
+logs farm-sig kind=scsi farm=21947 farmsig=bad
+cond farm-sig farm-sig "${scsi_env[@]}" -- --condition /dev/null
+if [ "$rc" = 0 ] && grep -q '^ unreadable  .*its signature is not FARMER .*\[Seagate FARM log page (3Dh/03h)\]$' "$out/farm-sig.out"; then
+	ok "SCSI FARM: a wrong signature: unreadable, its hours left out of the verdict (good)"
+else
+	bad "SCSI FARM: a wrong signature: unreadable, its hours left out (exit $rc)" "$(cat "$out/farm-sig.out")"
 fi
 
 # --- bad pages: unreadable, left out of the verdict, nothing read past them ---

@@ -82,6 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (t[i].code > 7 || t[i].result > 15 || t[i].hours > 0xffff)
 				__builtin_trap();
 		scsi_decode_log_counter(data, size, size ? data[0] & 0x3f : 0, 0x0006, &v);
+		if (scsi_decode_farm_hours(data, size, &v) == FARM_READ && v >> 56)
+			__builtin_trap();
 		if (scsi_decode_percentage_used(data, size, &percent) && percent > 255)
 			__builtin_trap();
 		if (scsi_decode_ie_asc(data, size, &asc) && asc > 255)

@@ -15,7 +15,8 @@
  *   SHIM_LOGS=DIR       READ LOG (DMA) EXT and SMART READ LOG of log XX answer DIR/XX.hex (bytes in
  *                       hex, pages one after another); other logs read as 5Ah bytes; SMART READ
  *                       DATA answers DIR/smart.hex.  NVMe Get Log Page of log XX answers
- *                       DIR/nvme-XX.hex, SCSI LOG SENSE of page XX DIR/scsi-XX.hex (as long as the
+ *                       DIR/nvme-XX.hex, SCSI LOG SENSE of page XX DIR/scsi-XX.hex (subpage YY:
+ *                       DIR/scsi-XX-YY.hex; as long as the
  *                       file: a short page is short), READ DEFECT DATA (10) DIR/scsi-defects.hex,
  *                       where the file is there (DIR/zero/NAME.hex first for /dev/zero's, and so on)
  *                       SET FEATURES EPC (4Ah) changes DIR/08.hex, the Power Conditions log,
@@ -1007,7 +1008,10 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 		char name[32];
 		unsigned int got = 0;
 
-		snprintf(name, sizeof(name), cdb[0] == 0x37 ? "scsi-defects" : "scsi-%02x", cdb[2] & 0x3f);
+		if (cdb[0] == 0x4d && cdb[3])	/* a subpage: DIR/scsi-XX-YY.hex */
+			snprintf(name, sizeof(name), "scsi-%02x-%02x", cdb[2] & 0x3f, cdb[3]);
+		else
+			snprintf(name, sizeof(name), cdb[0] == 0x37 ? "scsi-defects" : "scsi-%02x", cdb[2] & 0x3f);
 		if (log_file(name, buf, len, &got) == 0) {
 			io->resid = got < len ? (int)(len - got) : 0;
 			return;
@@ -1236,6 +1240,11 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 	case 0xa3:	/* MAINTENANCE IN: REPORT SUPPORTED OPERATION CODES, one command (SPC-4 6.35) */
 		if ((cdb[1] & 0x1f) != 0x0c || getenv("SHIM_SCSI_NO_RSOC")) {
 			check_condition(io, 0x05, 0x20, 0x00);
+			return;
+		}
+		/* Only the one-command forms: "all commands" (REPORTING OPTIONS 000b) is an invalid field, not a short list. */
+		if (!(cdb[2] & 7)) {
+			check_condition(io, 0x05, 0x24, 0x00);
 			return;
 		}
 		page[1] = cdb[3] != 0x48 || sanitize_action_supported(cdb[5]) ? 0x03 : 0x01;	/* SUPPORT */
