@@ -329,6 +329,22 @@ else
 	bad "many disks: read together (held both: $both, exit $rc)" "$(cat "$out/many.log" "$out/many.err" 2> /dev/null | head)"
 fi
 
+# A stop signal while both are held: each said ended with no verdict (not a scan's words), exit 130.
+rm -f "$out/gate" "$out/many.log"
+env --default-signal=INT,QUIT,TERM,HUP "${nvme_env[@]}" SHIM_BLOCK_DEV=259:900000 SHIM_LOGS="$out/good" SHIM_LOG="$out/many.log" \
+	SHIM_LOG_DEVICE=1 SHIM_NVME_DELAY=02 SHIM_DELAY_MS="until:$out/gate" "${preload[@]}" "$asan" "$H" --condition /dev/null /dev/zero \
+	> "$out/int.out" 2> "$out/int.err" &
+pid=$!
+until_true 20 held
+kill -INT "$pid"
+wait_within 30 "$pid"
+touch "$out/gate"
+if [ "$rc" = 130 ] && [ "$(grep -c ': the process reading its condition was killed by signal 2 (Interrupt): its reading ended there, with no verdict; nothing was written to the disk$' "$out/int.err")" = 2 ]; then
+	ok "many disks: SIGINT while held: each disk said ended with no verdict, exit 130"
+else
+	bad "many disks: SIGINT while held: each disk said ended with no verdict, exit 130 (exit $rc)" "$(cat "$out/int.err")"
+fi
+
 # The run's exit status is its worst disk's: /dev/null failing (a critical warning), /dev/zero (named last) worn.
 logs worst cw=2
 mkdir -p "$out/worst/zero" && (logs worst-zero used=95 && cp "$out/worst-zero/"* "$out/worst/zero/")
