@@ -291,6 +291,31 @@ else
 	bad "bad pages: one unreadable page beside readable ones (exit $rc)" "$(cat "$out/bad-good.out" "$out/bad-good.err")"
 fi
 
+# A SAS disk that stops answering (its first LOG SENSE times out): nothing more is asked of it (each
+# command would wait its timeout), one line says why, exit 110.  The scripted double
+# (tests/tools/script-double.c) reports any command past its script.
+sd="$out/script-double-condition.so"
+if ${CC:-cc} -shared -fPIC -O2 -o "$sd" "$top/tests/tools/script-double.c" -ldl; then
+	cat > "$out/hung.script" << 'EOF'
+node scsi
+sg 85 08 0e 00 00 00 01 00 00 00 00 00 00 00 ec 00 -> sense 70 00 05 00 00 00 00 0a 00 00 00 00 20 00 00 00 00 00
+sg a1 08 0e 00 01 00 00 00 00 ec 00 00 -> sense 70 00 05 00 00 00 00 0a 00 00 00 00 20 00 00 00 00 00
+sg 03 00 00 00 20 00 -> data 70 00 00 00 00 00 00 0a 00 00 00 00 00 00 00 00 00 00
+sg 4d 00 42 00 00 00 00 04 00 00 -> timeout
+EOF
+	rm -f "$out/hung.report"
+	env DOUBLE_SCRIPT="$out/hung.script" DOUBLE_REPORT="$out/hung.report" "${preload[@]/$shim/$sd}" "$asan" "$H" --condition /dev/null \
+		> "$out/hung.out" 2> "$out/hung.err"
+	rc=$?
+	if [ "$rc" = 110 ] && [ ! -s "$out/hung.report" ] && grep -q 'LOG SENSE failed: command timed out' "$out/hung.err"; then
+		ok "SCSI: a disk whose first LOG SENSE times out is asked nothing more; said, exit 110"
+	else
+		bad "SCSI: a disk whose first LOG SENSE times out is asked nothing more (exit $rc)" "$(cat "$out/hung.report" "$out/hung.err" 2> /dev/null)"
+	fi
+else
+	bad "build tests/tools/script-double.c"
+fi
+
 # --- a sleeping disk: left asleep beside another option, woken where --condition is all ---
 cond asleep sas "${scsi_env[@]}" SHIM_SCSI_STATE=0x02 SHIM_LOG="$out/asleep.log" -- --json -C --condition /dev/null
 if [ "$rc" = 0 ] && ! grep -q '4d ' "$out/asleep.log" && python3 - "$out/asleep.out" << 'PY'; then
