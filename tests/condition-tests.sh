@@ -185,7 +185,7 @@ assert ours["verdict"] == ["failing"]   # result 5h: not completed, a fatal erro
 PY
 		ok "JSON: self_tests and counts as nvme-cli self-test-log and smart-log read them"
 	else
-		bad "JSON: self_tests and counts as nvme-cli self-test-log and smart-log read them" "$(cat "$out/nvme-st.json" | head -20)"
+		bad "JSON: self_tests and counts as nvme-cli self-test-log and smart-log read them" "$(head -20 "$out/nvme-st.json")"
 	fi
 fi
 
