@@ -68,6 +68,11 @@ else:
     st += [(i, bytes(16)) for i in range(len(st) + 1, 21)]
     w("scsi-10", page(0x10, st))
     w("scsi-defects", bytes([0, 0x0c]) + (8 * num("grown", 2)).to_bytes(2, "big"))   # bytes from index: 8 a defect
+    # The supported pages (00h), and with subpages (00h/FFh: SPF set, page and subpage pairs), as smartctl asks them.
+    pages = [0x00, 0x02, 0x03, 0x10, 0x11, 0x15, 0x2f] + ([0x3d] if "farm" in args else [])
+    w("scsi-00", bytes([0, 0, 0, len(pages)] + pages))
+    pairs = [x for p in pages for x in (p, 0)] + ([0x3d, 0x03] if "farm" in args else [])
+    w("scsi-00-ff", bytes([0x40, 0xff, 0, len(pairs)] + pairs))
     if "farm" in args:                                  # Seagate FARM (3Dh/03h), smartmontools' farmcmds.h layout
         def fields(vals): return b"".join((0xC0 << 56 | v).to_bytes(8, "big") for v in vals)
         sig = 0x00004641524D4552 if args.get("farmsig", "good") == "good" else 0x00004641524D4500
@@ -77,11 +82,6 @@ else:
         body = (struct.pack(">HBB", 0, 0x03, len(header)) + header + struct.pack(">HBB", 1, 0x03, len(drive)) + drive +
                 struct.pack(">HBB", 2, 0x03, len(work)) + work)
         w("scsi-3d-03", bytes([0x7d, 0x03]) + struct.pack(">H", len(body)) + body)
-        # The supported pages (00h), and with subpages (00h/FFh: SPF set, page and subpage pairs), as smartctl asks them.
-        pages = [0x00, 0x02, 0x03, 0x10, 0x11, 0x15, 0x2f, 0x3d]
-        w("scsi-00", bytes([0, 0, 0, len(pages)] + pages))
-        pairs = [x for p in pages for x in (p, 0)] + [0x3d, 0x03]
-        w("scsi-00-ff", bytes([0x40, 0xff, 0, len(pairs)] + pairs))
 PY
 }
 
@@ -215,6 +215,27 @@ if oracle condition sg_logs sg3-utils; then
 		ok "SCSI: the counts, percentage used, hours, self-test hours and grown defects as sg_logs and sg_reassign -g read them"
 	else
 		bad "SCSI: as sg_logs and sg_reassign -g read them" "ours:   $ours" "theirs: $theirs"
+	fi
+fi
+# smartctl -x --json reads the same pages (its IEC mode page check passed over: -T permissive): its SCSI keys.
+if oracle condition smartctl smartmontools; then
+	cond sas-json sas "${scsi_env[@]}" -- --json --condition /dev/null
+	env "${scsi_env[@]}" SHIM_LOGS="$out/sas" LD_PRELOAD="$shim" smartctl -x --json -d scsi -T permissive /dev/null > "$out/sas-smartctl.json" 2> /dev/null
+	if python3 - "$out/sas-json.out" "$out/sas-smartctl.json" << 'PY'; then
+import json, sys
+ours = json.load(open(sys.argv[1]))["devices"][0]["condition"]
+theirs = json.load(open(sys.argv[2]))
+assert ours["scsi_percentage_used_endurance_indicator"] == theirs["scsi_percentage_used_endurance_indicator"] == 42
+assert ours["scsi_error_counter_log"] == {k: {"total_uncorrected_errors": v["total_uncorrected_errors"]}
+                                          for k, v in theirs["scsi_error_counter_log"].items()}
+assert ours["power_on_time"]["hours"] == theirs["power_on_time"]["hours"] == 1000
+st = [theirs[k] for k in sorted(k for k in theirs if k.startswith("scsi_self_test_"))]
+assert [(t["code"], t["lifetime_hours"], t.get("lba")) for t in ours["self_tests"]] == \
+       [(s["result"]["value"], s["power_on_time"]["hours"], s.get("lba_first_failure", {}).get("value")) for s in st]
+PY
+		ok "SCSI JSON: percentage used, error counter log, power-on hours and self-tests as smartctl -x --json reads them"
+	else
+		bad "SCSI JSON: as smartctl -x --json reads them" "$(head -c 600 "$out/sas-json.out")"
 	fi
 fi
 # The Informational Exceptions page's ASC 5Dh (failure prediction threshold exceeded): failing.
