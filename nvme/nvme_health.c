@@ -43,7 +43,11 @@ void nvme_health_condition(const uint8_t *log, size_t got, struct disk_condition
 	condition_set(&d->available_spare, HEALTH_SOURCE, log[3]);
 	condition_set(&d->spare_threshold, HEALTH_SOURCE, log[4]);
 	condition_set(&d->percentage_used, HEALTH_SOURCE, log[5]);
-	condition_set(&d->data_written, HEALTH_SOURCE, count128(log + 48));
+	/* Beyond 64 bits of 512,000-byte units is more than any disk writes: no figure, and no verdict from it. */
+	if (get_le64(log + 56))
+		condition_unreadable(d, HEALTH_SOURCE, "data units written beyond 64 bits: no count a disk reaches");
+	else
+		condition_set(&d->data_written, HEALTH_SOURCE, get_le64(log + 48));
 	d->data_unit = 512000;
 	if (get_le64(log + NVME_SMART_POWER_ON_HOURS + 8))
 		condition_unreadable(d, HEALTH_SOURCE, "power-on hours beyond 64 bits: no count a disk reaches");

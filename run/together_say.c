@@ -161,8 +161,10 @@ static void say_death(const struct member *m, const struct run_flags *run)
 		snprintf(text, sizeof(text), "%s: its process was killed by signal %d (%s) before the %s began:"
 			 " nothing was sent to any disk\n", m->job->device, sig, strsignal(sig), m->words->plural);
 	else if (m->words->reads_only)
-		snprintf(text, sizeof(text), "%s: the process %s was killed by signal %d (%s): its scan ended there, without"
-			 " its summary; nothing was written to the disk%s\n", m->job->device, m->words->doing, sig, strsignal(sig),
+		snprintf(text, sizeof(text), "%s: the process %s was killed by signal %d (%s): %s; nothing was written to"
+			 " the disk%s\n", m->job->device, m->words->doing, sig, strsignal(sig),
+			 m->words->verdicts ? "its reading ended there, with no verdict"
+					    : "its scan ended there, without its summary",
 			 m->abandoned ? "; its process, held in the kernel, was left behind" : "");
 	else
 		snprintf(text, sizeof(text), "%s: the process %s was killed by signal %d (%s); %s: check with %s%s%s\n",

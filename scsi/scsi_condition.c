@@ -3,7 +3,8 @@
  * Read Error Counter log pages (02h, 03h: Total Uncorrected Errors), the
  * Self-Test Results page (10h), the Solid State Media page (11h:
  * Percentage Used Endurance Indicator), the Background Scan Results page
- * (15h: the power-on time, as --power-on-hours reads it), the
+ * (15h: the power-on time, as --power-on-hours reads it), Seagate's FARM
+ * page (3Dh subpage 03h: the hours a reset of the others leaves), the
  * Informational Exceptions page (2Fh: the drive's own failure
  * prediction), and the grown defect list's length (READ DEFECT DATA, as
  * --scan-repair reads it).  A page the disk refuses is not read; a page
@@ -20,11 +21,36 @@
 /* Byte 2: REQ_GLIST (bit 3), the format 100b (bytes from index). */
 #define DEFECT_REQ_GLIST_BFI 0x0c
 
-/* One log page read into buf: 1 where it came (res->got bytes), 0 where refused or failing (not read). */
+/*
+ * The first LOG SENSE that failed otherwise than by the disk's refusal (a
+ * disk gone, a timeout): nothing more is asked of that disk (a hung one
+ * would take a timeout a command), and it is said where nothing was read.
+ */
+static struct {
+	int err;
+	struct scsi_result res;
+} failed;
+
+/* One log page (and subpage) read into buf: 1 where it came (res->got bytes), 0 where refused or failing (not read). */
+static int read_subpage(struct device *dev, uint8_t page, uint8_t sub, uint8_t *buf, size_t len, struct scsi_result *res)
+{
+	int err;
+
+	*res = (struct scsi_result){ 0 };
+	if (failed.err)
+		return 0;
+	if (!(err = scsi_log_sense_sub(dev, page, sub, buf, len, res)))
+		return 1;
+	if (!scsi_refused(err, res) && err != EOPNOTSUPP) {
+		failed.err = err;
+		failed.res = *res;
+	}
+	return 0;
+}
+
 static int read_page(struct device *dev, uint8_t page, uint8_t *buf, size_t len, struct scsi_result *res)
 {
-	*res = (struct scsi_result){ 0 };
-	return scsi_log_sense(dev, page, buf, len, res) == 0;
+	return read_subpage(dev, page, 0, buf, len, res);
 }
 
 static void counters(struct device *dev, struct disk_condition *d, uint8_t *buf, size_t len)
@@ -110,6 +136,29 @@ static void wear_and_hours(struct device *dev, struct disk_condition *d, uint8_t
 	}
 }
 
+#define FARM_SOURCE "Seagate FARM log page (3Dh/03h)"
+
+/* Seagate's FARM hours, which a reset of the standard counts leaves (smartctl 7.4+ -l farm). */
+static void farm_hours(struct device *dev, struct disk_condition *d, uint8_t *buf, size_t len)
+{
+	static const char *const why[] = {
+		[FARM_NOT_FARM] = "not a FARM log: its signature is not FARMER",
+		[FARM_CUT] = "its parameters did not come whole",
+		[FARM_NO_HOURS] = "its power-on hours field is not valid",
+	};
+	struct scsi_result res = { 0 };
+	enum farm_reading r;
+	uint64_t hours;
+
+	if (!read_subpage(dev, LOG_PAGE_FARM, LOG_SUBPAGE_FARM, buf, len, &res))
+		return;
+	if ((r = scsi_decode_farm_hours(buf, res.got, &hours)) == FARM_READ)
+		condition_hours(d, FARM_SOURCE, hours);
+	/* Another vendor's page 3Dh (no subpage 03h there): not FARM, and nothing to say. */
+	else if (res.got >= 2 && (buf[0] & 0x3f) == LOG_PAGE_FARM && buf[1] == LOG_SUBPAGE_FARM)
+		condition_unreadable(d, FARM_SOURCE, why[r]);
+}
+
 int scsi_disk_condition(struct device *dev, struct disk_condition *d, struct disk_cause *c)
 {
 	static uint8_t buf[1024];
@@ -119,13 +168,20 @@ int scsi_disk_condition(struct device *dev, struct disk_condition *d, struct dis
 	uint64_t value;
 	int err;
 
-	(void)c;
+	failed.err = 0;
 	d->family = "scsi";
 	counters(dev, d, buf, sizeof(buf));
 	self_tests(dev, d, buf, sizeof(buf));
 	wear_and_hours(dev, d, buf, sizeof(buf));
-	err = scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, hdr, sizeof(hdr), 0, &res);
+	farm_hours(dev, d, buf, sizeof(buf));
+	err = failed.err ? failed.err : scsi_exec(dev, cdb, sizeof(cdb), SCSI_DATA_IN, hdr, sizeof(hdr), 0, &res);
 	if (!err && scsi_decode_grown_defects(hdr, res.got, &value))
 		condition_set(&d->counts[COND_GROWN_DEFECTS], "SCSI READ DEFECT DATA (grown list)", value);
+	/* Nothing came, and not for want of pages: the disk did not answer (gone, timed out), which is said as such. */
+	if (failed.err && !d->n_hours && !d->n_unreadable && d->self_test_log.state == COND_NOT_READ &&
+	    d->percentage_used.state == COND_NOT_READ && d->health_failing.state == COND_NOT_READ &&
+	    d->counts[COND_READ_UNCORRECTED].state == COND_NOT_READ && d->counts[COND_WRITE_UNCORRECTED].state == COND_NOT_READ &&
+	    d->counts[COND_GROWN_DEFECTS].state == COND_NOT_READ)
+		return scsi_cause(c, "LOG SENSE", &failed.res, failed.err);
 	return 0;
 }

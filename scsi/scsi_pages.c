@@ -407,3 +407,29 @@ int scsi_decode_self_tests(const uint8_t *buf, size_t got, struct scsi_self_test
 	}
 	return (int)n;
 }
+
+#define FARM_VALID 0xc0
+#define FARM_SIGNATURE 0x00004641524d4552ULL
+#define FARM_POH_FIELD 19
+
+enum farm_reading scsi_decode_farm_hours(const uint8_t *buf, size_t got, uint64_t *hours)
+{
+	const uint8_t *p;
+	size_t len;
+	uint64_t field;
+
+	if (got < 4 || (buf[0] & 0x3f) != LOG_PAGE_FARM || buf[1] != LOG_SUBPAGE_FARM)
+		return FARM_NOT_FARM;
+	if (!(p = log_parameter(buf, got, 0x0000, &len)) || len < 8)
+		return FARM_CUT;
+	field = get_be64(p);
+	if (field >> 56 != FARM_VALID || (field & 0x00ffffffffffffffULL) != FARM_SIGNATURE)
+		return FARM_NOT_FARM;
+	if (!(p = log_parameter(buf, got, 0x0001, &len)) || len < 8 * (FARM_POH_FIELD + 1))
+		return FARM_CUT;
+	field = get_be64(p + 8 * FARM_POH_FIELD);
+	if (field >> 56 != FARM_VALID)
+		return FARM_NO_HOURS;
+	*hours = field & 0x00ffffffffffffffULL;
+	return FARM_READ;
+}

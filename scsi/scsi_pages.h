@@ -160,6 +160,20 @@ bool scsi_decode_log_counter(const uint8_t *buf, size_t got, uint8_t page, unsig
 bool scsi_decode_percentage_used(const uint8_t *buf, size_t got, unsigned int *percent);
 bool scsi_decode_ie_asc(const uint8_t *buf, size_t got, unsigned int *asc);
 
+/*
+ * Seagate's FARM log page (3Dh subpage 03h, as smartmontools 7.4+ reads
+ * it): parameters of 8-byte big-endian fields, each valid where its top
+ * byte is C0h; parameter 0000h's first field the signature 'FARMER'
+ * (4641524D4552h), parameter 0001h (Drive Information) field 19 the
+ * power-on hours.  FARM_READ with *hours; FARM_NOT_FARM: another page or
+ * a wrong signature; FARM_CUT: the parameters did not come whole;
+ * FARM_NO_HOURS: the hours field not valid.
+ */
+#define LOG_PAGE_FARM 0x3d
+#define LOG_SUBPAGE_FARM 0x03
+enum farm_reading { FARM_READ, FARM_NOT_FARM, FARM_CUT, FARM_NO_HOURS };
+enum farm_reading scsi_decode_farm_hours(const uint8_t *buf, size_t got, uint64_t *hours);
+
 /* The Self-Test Results page (10h, SPC-4): parameters 0001h-0014h, newest first, each 16 bytes. */
 struct scsi_self_test {
 	unsigned int code, result, number;	/* SELF-TEST CODE (bits 7:5), SELF-TEST RESULTS (3:0) */

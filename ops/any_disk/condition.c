@@ -49,10 +49,11 @@ struct findings {
 
 static struct finding *add(struct findings *fs, const char *source, const char *what)
 {
+	static struct finding unsaid;	/* more than any disk gives: the rest written here, not said */
 	struct finding *f;
 
 	if (fs->n >= FINDINGS)
-		return &(struct finding){ 0 };	/* more than any disk gives: the rest not said */
+		return &unsaid;
 	f = &fs->f[fs->n++];
 	memset(f, 0, sizeof(*f));
 	f->source = source ? source : "";
@@ -277,6 +278,28 @@ static void say_text(const struct findings *fs, const enum verdict *v, unsigned 
 			}
 }
 
+/* smartctl's keys of a SCSI disk's log pages. */
+static void json_scsi(const struct disk_condition *d)
+{
+	if (d->counts[COND_GROWN_DEFECTS].state == COND_READ)
+		json_uint("scsi_grown_defect_list", d->counts[COND_GROWN_DEFECTS].value);
+	if (d->percentage_used.state == COND_READ)
+		json_uint("scsi_percentage_used_endurance_indicator", d->percentage_used.value);
+	if (d->counts[COND_READ_UNCORRECTED].state != COND_READ && d->counts[COND_WRITE_UNCORRECTED].state != COND_READ)
+		return;
+	json_object_begin("scsi_error_counter_log");
+	for (int i = 0; i < 2; i++) {
+		const struct cond_value *v = &d->counts[i ? COND_WRITE_UNCORRECTED : COND_READ_UNCORRECTED];
+
+		if (v->state != COND_READ)
+			continue;
+		json_object_begin(i ? "write" : "read");
+		json_uint("total_uncorrected_errors", v->value);
+		json_object_end();
+	}
+	json_object_end();
+}
+
 /* smartctl's objects where it has one for the value. */
 static void json_smartctl(const struct disk_condition *d)
 {
@@ -312,8 +335,8 @@ static void json_smartctl(const struct disk_condition *d)
 			json_uint("num_err_log_entries", d->counts[COND_ERROR_LOG].value);
 		json_object_end();
 	}
-	if (d->counts[COND_GROWN_DEFECTS].state == COND_READ && d->family && strcmp(d->family, "scsi") == 0)
-		json_uint("scsi_grown_defect_list", d->counts[COND_GROWN_DEFECTS].value);
+	if (d->family && strcmp(d->family, "scsi") == 0)
+		json_scsi(d);
 	if (d->n_attributes) {
 		json_object_begin("ata_smart_attributes");
 		json_array_begin("table");

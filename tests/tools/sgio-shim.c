@@ -15,14 +15,15 @@
  *   SHIM_LOGS=DIR       READ LOG (DMA) EXT and SMART READ LOG of log XX answer DIR/XX.hex (bytes in
  *                       hex, pages one after another); other logs read as 5Ah bytes; SMART READ
  *                       DATA answers DIR/smart.hex.  NVMe Get Log Page of log XX answers
- *                       DIR/nvme-XX.hex, SCSI LOG SENSE of page XX DIR/scsi-XX.hex (as long as the
+ *                       DIR/nvme-XX.hex, SCSI LOG SENSE of page XX DIR/scsi-XX.hex (subpage YY:
+ *                       DIR/scsi-XX-YY.hex; as long as the
  *                       file: a short page is short), READ DEFECT DATA (10) DIR/scsi-defects.hex,
- *                       where the file is there.  SMART READ ATTRIBUTE THRESHOLDS answers
- *                       DIR/thresholds.hex; SMART RETURN STATUS says passed (LBA 23:8 C24Fh), or a
- *                       threshold exceeded (2CF4h) where DIR/smart-failing is there; with
- *                       DIR/selftest-status (hex bytes), successive SMART READ DATA answers say those
- *                       self-test execution statuses (byte 363: F3h running, 30% left; 00h done), the
- *                       checksum made good, the last one repeating
+ *                       where the file is there (DIR/zero/NAME.hex first for /dev/zero's, and so on).
+ *                       SMART READ ATTRIBUTE THRESHOLDS answers DIR/thresholds.hex; SMART RETURN
+ *                       STATUS says passed (LBA 23:8 C24Fh), or a threshold exceeded (2CF4h) where
+ *                       DIR/smart-failing is there; with DIR/selftest-status (hex bytes), successive
+ *                       SMART READ DATA answers say those self-test execution statuses (byte 363:
+ *                       F3h running, 30% left; 00h done), the checksum made good, the last one repeating
  *                       SET FEATURES EPC (4Ah) changes DIR/08.hex, the Power Conditions log,
  *                       as a drive would (timers, enabled and saved bits, restore), and
  *                       enable/disable word 120 bit 7 of the SHIM_IDENTIFY file;
@@ -258,14 +259,21 @@ static int load_bytes(const char *path, unsigned long skip, unsigned char *buf, 
 /* SHIM_LOGS's DIR/NAME.hex into buf (len bytes; the rest zero): 0, or -1 where there is no such file. */
 static int log_file(const char *name, unsigned char *buf, unsigned int len, unsigned int *got)
 {
-	char path[4096];
+	char path[4096], node[256];
 	FILE *f;
 	unsigned int v, i = 0;
 
 	if (!getenv("SHIM_LOGS"))
 		return -1;
-	snprintf(path, sizeof(path), "%s/%s.hex", getenv("SHIM_LOGS"), name);
-	if (!(f = fopen(path, "r")))
+	/* Many disks: DIR/zero/NAME.hex is /dev/zero's own, where there. */
+	current_path(node, sizeof(node));
+	snprintf(path, sizeof(path), "%.3000s/%.64s/%.64s.hex", getenv("SHIM_LOGS"),
+		 strrchr(node, '/') ? strrchr(node, '/') + 1 : node, name);
+	if (!(f = fopen(path, "r"))) {
+		snprintf(path, sizeof(path), "%s/%s.hex", getenv("SHIM_LOGS"), name);
+		f = fopen(path, "r");
+	}
+	if (!f)
 		return -1;
 	memset(buf, 0, len);
 	while (fscanf(f, "%2x", &v) == 1) {
@@ -1005,7 +1013,10 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 		char name[32];
 		unsigned int got = 0;
 
-		snprintf(name, sizeof(name), cdb[0] == 0x37 ? "scsi-defects" : "scsi-%02x", cdb[2] & 0x3f);
+		if (cdb[0] == 0x4d && cdb[3])	/* a subpage: DIR/scsi-XX-YY.hex */
+			snprintf(name, sizeof(name), "scsi-%02x-%02x", cdb[2] & 0x3f, cdb[3]);
+		else
+			snprintf(name, sizeof(name), cdb[0] == 0x37 ? "scsi-defects" : "scsi-%02x", cdb[2] & 0x3f);
 		if (log_file(name, buf, len, &got) == 0) {
 			io->resid = got < len ? (int)(len - got) : 0;
 			return;
@@ -1234,6 +1245,11 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 	case 0xa3:	/* MAINTENANCE IN: REPORT SUPPORTED OPERATION CODES, one command (SPC-4 6.35) */
 		if ((cdb[1] & 0x1f) != 0x0c || getenv("SHIM_SCSI_NO_RSOC")) {
 			check_condition(io, 0x05, 0x20, 0x00);
+			return;
+		}
+		/* Only the one-command forms: "all commands" (REPORTING OPTIONS 000b) is an invalid field, not a short list. */
+		if (!(cdb[2] & 7)) {
+			check_condition(io, 0x05, 0x24, 0x00);
 			return;
 		}
 		page[1] = cdb[3] != 0x48 || sanitize_action_supported(cdb[5]) ? 0x03 : 0x01;	/* SUPPORT */
