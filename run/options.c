@@ -17,6 +17,7 @@
 #include "blockdev.h"
 #include "ata_features.h"
 #include "cache.h"
+#include "condition.h"
 #include "dco.h"
 #include "describe.h"
 #include "epc.h"
@@ -35,6 +36,7 @@
 #include "sanitize_start.h"
 #include "sanitize_status.h"
 #include "sanitize_wait.h"
+#include "self_test.h"
 #include "sector_format.h"
 #include "sectors.h"
 #include "scan_check.h"
@@ -229,6 +231,9 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_POWER_ON_HOURS, .name = "power-on-hours", .usage = "--power-on-hours              How long the drive has been powered on in its life (not read from a sleeping disk)", .steps = { STEP(IN_QUERIES + 125, WHEN_GIVEN, power_on_step) } },
 	/* The words in enum bridge_protocol's order (disk/device.h): the word's place is the protocol. */
 	{ .id = OPT_BRIDGE, .name = "bridge", .arg = ARG_WORD, .words = (const char *const[]){ "auto", "none", "sat", "sntjmicron", "sntasmedia", "sntrealtek", NULL }, .what = "bridge protocol", .cls = CLASS_MODIFIER, .usage = "--bridge auto|sat|sntjmicron|sntasmedia|sntrealtek|none  Behind a USB bridge: what it passes (auto: the bridge table's)" },
+	{ .id = OPT_SELF_TEST, .name = "self-test", .arg = ARG_WORD, .words = (const char *const[]){ "short", "extended", "abort", NULL }, .what = "self-test", .usage = "--self-test short|extended|abort  Start the drive's own self-test, or stop the one running", .together = TOGETHER_SELF_TEST, .steps = { ERASE_STEP(IN_SETTINGS + 505, self_test_step, self_test_check) } },
+	{ .id = OPT_SELF_TEST_WAIT, .name = "self-test-wait", .usage = "--self-test-wait              Wait for the drive's self-test to end, showing its progress; then its result from the log", .together = TOGETHER_SELF_TEST, .steps = { ERASE_STEP(IN_SETTINGS + 506, self_test_wait_step, self_test_check) } },
+	{ .id = OPT_CONDITION, .name = "condition", .usage = "--condition                   A used disk's condition: hours from every source, wear, defects, self-tests, and a verdict (exit status: hdparm.8)", .together = TOGETHER_CONDITION, .steps = { STEP(IN_QUERIES + 127, WHEN_GIVEN, condition_step) } },
 	{ .id = OPT_JSON, .name = "json", .cls = CLASS_MODIFIER, .usage = "--json                        Print one JSON document instead of text (schema: hdparm.8)" },
 };
 

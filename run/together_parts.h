@@ -25,9 +25,10 @@ struct words {
 	const char *others;	/* what --continue-on-refusal does */
 	const char *once;	/* each disk is ... once, named once */
 	bool reads_only;	/* a surface scan: nothing written (still: NULL); an unreadable sector (EIO) yields to a failure */
+	bool verdicts;		/* --condition: each disk's exit status its verdict; the run's the highest (the worst) */
 };
 
-/* The run's: an erase where any disk is erased, else a format, else a firmware download, else a surface scan. */
+/* The run's: an erase where any disk is erased, else a format, else a firmware download, else a surface scan, else --condition. */
 const struct words *words_of(const struct job *jobs, int njobs);
 
 /* HALTED: its checks ended by this process (a signal came before the gate opened). */

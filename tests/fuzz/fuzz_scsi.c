@@ -76,6 +76,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (scsi_decode_grown_defects(data, size, &defects) && defects > 0xffffu / 4)
 			__builtin_trap();
 	}
+	{
+		/* --condition's pages: each parameter read only within the page length and the bytes given. */
+		struct scsi_self_test t[SCSI_SELF_TESTS];
+		uint64_t v;
+		unsigned int percent, asc;
+		int n = scsi_decode_self_tests(data, size, t, SCSI_SELF_TESTS);
+
+		if (n < -2 || n > SCSI_SELF_TESTS)
+			__builtin_trap();
+		for (int i = 0; i < n; i++)
+			if (t[i].code > 7 || t[i].result > 15 || t[i].hours > 0xffff)
+				__builtin_trap();
+		scsi_decode_log_counter(data, size, size ? data[0] & 0x3f : 0, 0x0006, &v);
+		if (scsi_decode_farm_hours(data, size, &v) == FARM_READ && v >> 56)
+			__builtin_trap();
+		if (scsi_decode_percentage_used(data, size, &percent) && percent > 255)
+			__builtin_trap();
+		if (scsi_decode_ie_asc(data, size, &asc) && asc > 255)
+			__builtin_trap();
+	}
 	for (uint8_t code = 0; code < 0x40; code++)
 		for (uint8_t sub = 0; sub < 2; sub++)
 			if (scsi_find_mode_page(data, size, code, sub, &offset, &page_len, text, sizeof(text)) == 0 &&
