@@ -74,6 +74,8 @@ static void close_member(struct member *m)
 	close_fd(&m->err);
 	close_fd(&m->msg);
 	close_fd(&m->gate);
+	close_fd(&m->senders[0]);
+	close_fd(&m->senders[1]);
 }
 
 /* m's stdout and stderr (together_streams.c), then its message and gate pipes: 0 once all are made. */
@@ -646,7 +648,8 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 	fflush(stdout);
 	fflush(stderr);
 	for (int i = 0; i < njobs; i++) {
-		m[i] = (struct member){ .job = &jobs[i], .words = words, .out = -1, .err = -1, .msg = -1, .gate = -1 };
+		m[i] = (struct member){ .job = &jobs[i], .words = words, .out = -1, .err = -1, .msg = -1, .gate = -1,
+				    .senders = { -1, -1 } };
 		go_on |= jobs[i].s.v[OPT_CONTINUE_ON_REFUSAL].given;
 	}
 	while (started < njobs && !(fail.err = start_member(m, started, run, &fail.what)))

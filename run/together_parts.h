@@ -51,6 +51,7 @@ struct member {
 	int out, err, msg, gate;	/* this end of its stdout and stderr (err -1: one socket for both), messages; the gate's answer */
 	struct sockaddr_un from_out, from_err;	/* the names its stdout and stderr send from, on that one socket */
 	socklen_t from_out_len, from_err_len;
+	int senders[2];			/* copies of its two senders, held here so that no other socket takes their names */
 	enum stage stage;
 	char status[160];
 	struct scan_seen scan;		/* a surface scan's last status line, kept after it is wiped */

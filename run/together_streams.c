@@ -5,8 +5,12 @@
  * which came first.  So both of its descriptors are datagram sockets that
  * send to one socket here, whose one queue is in the order of the writes;
  * each datagram's sender (a name the kernel gave it) says which stream it
- * came on.  A datagram from any other sender is dropped.  Where such
- * sockets cannot be had (a sandbox that forbids them), two pipes, as before.
+ * came on.  A datagram from any other sender is dropped.  Any process
+ * may send to such a name (it has no file mode), and take one that is
+ * free: so this process holds a copy of both senders until it has taken
+ * all they sent, lest another socket, bound to the name of one whose disk's
+ * process ended, speak for that disk.  Where such sockets cannot be had (a
+ * sandbox that forbids them), two pipes, as before.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -70,10 +74,14 @@ static int open_sockets(struct member *m, int child[2])
 		return errno;
 	child[0] = sender(&here, here_len, &m->from_out, &m->from_out_len);
 	child[1] = child[0] < 0 ? -1 : sender(&here, here_len, &m->from_err, &m->from_err_len);
-	if (child[1] < 0) {
+	for (int i = 0; child[1] >= 0 && i < 2; i++)
+		m->senders[i] = fcntl(child[i], F_DUPFD_CLOEXEC, 3);
+	if (child[1] < 0 || m->senders[0] < 0 || m->senders[1] < 0) {
 		int err = errno;
 
 		close_both(child);
+		close_both(m->senders);
+		m->senders[0] = m->senders[1] = -1;
 		close(fd);
 		return err;
 	}
@@ -86,7 +94,7 @@ int streams_open(struct member *m, int child[2])
 {
 	int out[2], err[2];
 
-	child[0] = child[1] = -1;
+	child[0] = child[1] = m->senders[0] = m->senders[1] = -1;
 	if (open_sockets(m, child) == 0)
 		return 0;
 	if (pipe(out))
@@ -122,22 +130,23 @@ static bool same_name(const struct sockaddr_un *a, socklen_t a_len, const struct
 }
 
 /*
- * The datagrams waiting, each kept as its sender's stream; false where the
- * socket failed.  Some at a time: a process that writes without pause does
- * not hold this one here.  The queue holds net.unix.max_dgram_qlen of them at
- * most (a sender waits for room), so that many are all of them.
+ * The datagrams waiting, max at most, each kept as its sender's stream;
+ * false where the socket failed, *empty once none waits.
  */
-static bool take_datagrams(struct member *m)
+static bool take_datagrams(struct member *m, int max, bool *empty)
 {
-	for (int taken = 0; taken < 64; taken++) {
+	*empty = false;
+	for (int taken = 0; taken < max; taken++) {
 		char peek;
 		struct sockaddr_un from;
 		socklen_t from_len = sizeof(from);
 		ssize_t size = recv(m->out, &peek, 1, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT), n;
 		char *buf;
 
-		if (size < 0)
-			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
+		if (size < 0) {
+			*empty = errno == EAGAIN || errno == EWOULDBLOCK;
+			return *empty || errno == EINTR;
+		}
 		buf = malloc(size ? (size_t)size : 1);
 		n = recvfrom(m->out, buf ? buf : &peek, buf ? (size_t)size : 1, MSG_DONTWAIT, (struct sockaddr *)&from,
 			     &from_len);
@@ -158,9 +167,11 @@ bool streams_take(struct member *m, int fd)
 {
 	char buf[4096];
 	ssize_t n;
+	bool empty;
 
+	/* Some at a time: a process that writes without pause does not hold this one here. */
 	if (m->err < 0)
-		return take_datagrams(m);
+		return take_datagrams(m, 64, &empty);
 	n = read(fd, buf, sizeof(buf));
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return true;
@@ -170,12 +181,22 @@ bool streams_take(struct member *m, int fd)
 	return true;
 }
 
+/*
+ * A socket has no end of its own: everything the process wrote is queued
+ * here by the time it has ended, up to net.unix.max_dgram_qlen datagrams
+ * (512 where systemd sets it), others' among them: all are taken.  Not
+ * without end: others' sent on without pause would hold this process here.
+ */
 void streams_ended(struct member *m)
 {
-	/* A socket has no end of its own: everything the process wrote is queued here by the time it has ended. */
+	bool empty = false;
+
 	if (m->out >= 0 && m->err < 0) {
-		take_datagrams(m);
+		for (int rounds = 0; !empty && rounds < 1024 && take_datagrams(m, 64, &empty); rounds++)
+			;
 		close(m->out);
 		m->out = -1;
+		close_both(m->senders);
+		m->senders[0] = m->senders[1] = -1;
 	}
 }

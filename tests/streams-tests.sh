@@ -313,4 +313,55 @@ if command -v strace > /dev/null; then
 else
 	bad "strace: not installed (tests/setup installs it)"
 fi
+# Another local process (any user: an abstract name has no file mode) aims datagrams at those
+# sockets (tests/tools/unix-impostor.py), while hdparm is stopped (SIGSTOP) so that they wait in its
+# queues.  What each disk says must be what two runs of one say, 2>&1, nothing more nor less.
+impostor=$top/tests/tools/unix-impostor.py
+head -c 8192 /dev/urandom > "$out/fw13.bin"
+fw13=(--yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload "$out/fw13.bin")
+: > "$out/fw13-one.out"
+for d in /dev/null /dev/zero; do
+	env SHIM_IDENTIFY="$ata" "${preload[@]}" "$asan" "$H" "${fw13[@]}" "$d" >> "$out/fw13-one.out" 2>&1
+done
+# held92 N: N DOWNLOAD MICROCODEs (ATA 92h) sent (and held).
+held92() { [ "$(awk '$2 == "cdb:" && $17 == "92"' "$out/e.log" 2> /dev/null | wc -l)" = "$1" ]; }
+# impostor_run STEM WRAP... -- MODE [ARG]: both disks' downloads held at their first segment, hdparm
+# stopped, the impostor's MODE (forge lets the downloads go itself), the downloads let go; hdparm
+# continued once both disks' processes ended.
+impostor_run() {
+	local stem=$1 wrap=() kids
+	shift
+	while [ "$1" != -- ]; do wrap+=("$1"); shift; done
+	shift
+	rm -f "$out/e.log" "$out/gate"
+	(exec "${wrap[@]}" env --default-signal=INT,QUIT SHIM_IDENTIFY="$ata" SHIM_LOG="$out/e.log" SHIM_LOG_DEVICE=1 \
+		SHIM_DELAY_MS="until:$out/gate" SHIM_DELAY_CMD=92 "${preload[@]}" "$asan" "$H" "${fw13[@]}" /dev/null /dev/zero \
+		> "$out/$stem.out" 2>&1) &
+	pid=$!
+	until_true 20 held92 2
+	kids=$(pgrep -P "$pid" | tr '\n' ' ')
+	kill -STOP "$pid"
+	# shellcheck disable=SC2086 # the disks' processes, one word each
+	nsenter -t "$pid" -n python3 "$impostor" "$pid" $kids -- "$@" "$out/gate" > "$out/$stem.imp" 2>&1
+	touch "$out/gate"
+	# shellcheck disable=SC2086 # the disks' processes, one word each
+	until_true 10 gone $kids
+	kill -CONT "$pid"
+	finish "$pid"
+}
+# In a network namespace of its own (unshare -n), with net.unix.max_dgram_qlen 512 (systemd's):
+# a disk's datagrams held in the queue (16 dots) do not hold its process.
+qlen512=(unshare -n sh -c 'sysctl -qw net.unix.max_dgram_qlen=512 && exec "$@"' sh)
+if "${qlen512[@]}" true 2> /dev/null && command -v nsenter > /dev/null; then
+	# A disk's process that ended frees its sockets' names: one taken then spoke for that disk.
+	impostor_run forge "${qlen512[@]}" -- forge
+	[ "$rc" = 0 ] && cmp -s "$out/fw13-one.out" "$out/forge.out"
+	result_of forge $? "another process that takes a finished disk's socket name: nothing it sends is said for that disk (exit $rc; $(tr '\n' ' ' < "$out/forge.imp"))"
+	# 300 datagrams of another process queued before each disk's dots and "Done.": the text whole.
+	impostor_run flood "${qlen512[@]}" -- flood 300
+	[ "$rc" = 0 ] && cmp -s "$out/fw13-one.out" "$out/flood.out"
+	result_of flood $? "300 datagrams of another process before each disk's text: the text whole (exit $rc; $(cat "$out/flood.imp"))"
+else
+	echo "skip streams: unshare -n or its sysctl is refused here: the tests with another process's datagrams were not run"
+fi
 echo "end of suite"
