@@ -18,6 +18,7 @@
 #include "nvme.h"
 #include "nvme_ioctl.h"
 #include "nvme_spec.h"
+#include "nvme_tunnel.h"
 #include "unaligned.h"
 
 /* The NVMe status of a failed command, in words. */
@@ -53,10 +54,32 @@ static const char *nvme_status_text(int status)
  * (what, or the caller's c->what where what is NULL) and why (the NVMe
  * status in words).  A command that succeeds leaves *c as it was.
  */
+/*
+ * Through a USB bridge's tunnel: once the bridge answered what no
+ * controller sends, or refused the tunnel, nothing more is sent to it
+ * (some bridges hang on what they do not know); each later command fails
+ * at once with the first one's words.
+ */
+static int tunnel_send(struct device *dev, enum nvme_queue q, struct nvme_passthru_cmd *cmd, char *why, size_t size)
+{
+	struct nvme_node *node = dev->nvme_node;
+	int rc;
+
+	if (node && node->tunnel_broken[0]) {
+		snprintf(why, size, "%s", node->tunnel_broken);
+		return -EPROTO;
+	}
+	rc = nvme_tunnel_send(dev, q, cmd, why, size);
+	if (node && (rc == -EPROTO || rc == -ETIMEDOUT))
+		snprintf(node->tunnel_broken, sizeof(node->tunnel_broken), "%s", why);
+	return rc;
+}
+
 static int nvme_send(struct device *dev, enum nvme_queue q, struct nvme_passthru_cmd *cmd, const char *what,
 		     struct disk_cause *c)
 {
-	int rc = nvme_ioctl_send(dev->fd, q, cmd);
+	char why[sizeof(c->why)] = "";
+	int rc = nvme_tunnel_is(dev) ? tunnel_send(dev, q, cmd, why, sizeof(why)) : nvme_ioctl_send(dev->fd, q, cmd);
 	int err = rc < 0 ? -rc : EIO;
 
 	if (rc == 0)
@@ -65,7 +88,7 @@ static int nvme_send(struct device *dev, enum nvme_queue q, struct nvme_passthru
 		c->what = what;
 	/* The controller's status itself, beside its words: SCT (10:8) and SC (7:0). */
 	c->status = rc > 0 ? (unsigned int)rc & 0x7ff : 0;
-	snprintf(c->why, sizeof(c->why), "%s", rc < 0 ? strerror(err) : nvme_status_text(rc));
+	snprintf(c->why, sizeof(c->why), "%s", why[0] ? why : rc < 0 ? strerror(err) : nvme_status_text(rc));
 	return err;
 }
 
@@ -360,6 +383,13 @@ bool nvme_detect(struct device *dev)
 
 	if (fstat(dev->fd, &st) || !(S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)))
 		return false;
+	/*
+	 * Behind a bridge that tunnels NVMe (its table's, or --bridge): the
+	 * drive is NVMe, asked nothing yet.  The tunnels identify namespace 1
+	 * (ASMedia's and Realtek's CDBs name none), as smartctl does.
+	 */
+	if (nvme_tunnel_is(dev))
+		return keep_nsid(dev, 1);
 	/* A namespace, as a block device or a generic node (/dev/ngXnY), says which it is. */
 	id = nvme_ioctl_nsid(dev->fd);
 	if (id > 0)

@@ -16,6 +16,7 @@
 /* What the NVMe kind keeps of a device (dev->nvme_node), made when the device is found to be NVMe. */
 struct nvme_node {
 	uint32_t nsid;		/* the namespace the node names; NVME_NSID_ALL: a controller node, none */
+	char tunnel_broken[512];	/* behind a USB bridge's NVMe tunnel: why it failed ("": it works) */
 };
 
 /*
