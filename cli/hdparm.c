@@ -222,6 +222,8 @@ static int parse_option(struct parse_state *ps, const struct option_desc *o, str
 		ps->run.verbose = true;
 	if (o->id == OPT_PREFER_ATA12)
 		ps->run.prefer_ata12 = true;
+	if (o->id == OPT_BRIDGE)
+		ps->run.bridge = (enum bridge_protocol)ps->s.v[OPT_BRIDGE].num;
 	if (o->id == OPT_WHY)
 		ps->run.why = true;
 	if (o->id == OPT_SETTINGS_ONLY)

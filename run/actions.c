@@ -383,8 +383,9 @@ int process_device(const char *path, const struct settings *s, const struct run_
 		if (!s->quiet)
 			out("\n%s:\n", path);
 		fflush(stdout);
-		disk_choose(&dev);
-		status = preflight(&dev, s);
+		status = disk_choose(&dev);
+		if (!status)
+			status = preflight(&dev, s);
 	}
 	if (gate)
 		status = pass_gate(&dev, s, gate, status);

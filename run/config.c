@@ -313,7 +313,11 @@ static void run_items(struct config_run *r, struct device *dev, const struct con
 	enum before_check state;
 
 	out("\n%s:\n", job->device);
-	disk_choose(dev);
+	if ((err = disk_choose(dev))) {
+		/* --bridge refused the disk (one line said): none of its settings is sent or read. */
+		r->status = err;
+		return;
+	}
 	json_array_begin("settings");
 	if (r->check && (state = before_check(dev, &err)) != CHECK_READ) {
 		not_checked(r, job, state, err);
@@ -390,7 +394,10 @@ int config_drift_samples(const struct config_job *job, const struct run_flags *r
 	dev.stop_at_timeout = true;
 	if ((dev.fd = open(job->device, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
 		return 0;
-	disk_choose(&dev);
+	if ((err = disk_choose(&dev))) {
+		close(dev.fd);
+		return err;
+	}
 	/* A disk asleep gives no sample, as --check-config reads none from it. */
 	state = before_check(&dev, &err);
 	for (size_t i = 0; state == CHECK_READ && !dev.timed_out && i < job->nitems; i++) {

@@ -3,31 +3,73 @@
  * dev->disk's (ata_disk.c, nvme_disk.c, scsi_disk.c).  An NVMe device
  * answers the NVMe ioctls; anything else is taken for an ATA drive
  * (libata disks, SAT bridges, the legacy IDE driver), unless it turns out
- * to be a SCSI disk that refuses ATA pass-through.
+ * to be a SCSI disk that refuses ATA pass-through.  Behind a USB bridge,
+ * what the bridge passes is chosen here too: by --bridge, else by the
+ * bridge table (transport/usb_bridge.c).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "ata_disk.h"
 #include "disk.h"
+#include "report.h"
 #include "sysfs.h"
 #include "nvme.h"
 #include "nvme_disk.h"
 #include "scsi_disk.h"
 #include "ata_commands.h"
+#include "usb_bridge.h"
 
-void disk_choose(struct device *dev)
+/* A disk behind a USB bridge: what the bridge passes decides the kind. */
+static void choose_behind_bridge(struct device *dev)
 {
-	/* A bridge decides what reaches the disk: the kinds and the advice need to know it. */
-	if (!sysfs_usb_bridge(dev->fd, dev->usb_id, &dev->usb_driver))
-		dev->usb_driver = NULL;
-	if (nvme_detect(dev)) {
-		dev->disk = &nvme_disk;
+	const struct usb_bridge *row = usb_bridge_find(dev->usb_id);
+	enum bridge_protocol forced = dev->run.bridge;
+
+	dev->bridge = forced != BRIDGE_AUTO ? forced : row ? row->protocol : BRIDGE_AUTO;
+	/* smartctl's -d sat,12 bridges: the 16-byte command is not even tried. */
+	if (forced == BRIDGE_AUTO && row && row->ata12_only)
+		dev->run.prefer_ata12 = true;
+	if (dev->bridge == BRIDGE_NONE) {
+		/* Nothing but SCSI: not even the ATA PASS-THROUGH that asks whether ATA passes. */
+		dev->disk = &scsi_disk;
+	} else if (dev->bridge == BRIDGE_SAT && forced == BRIDGE_SAT) {
+		dev->disk = &ata_disk;
 	} else if (scsi_may_lack_ata(dev) && ata_pass_through_refused(dev)) {
 		dev->disk = &scsi_disk;
 	} else {
 		dev->disk = &ata_disk;
 	}
+	/* An id in no table: what it passes is what answered. */
+	if (dev->bridge == BRIDGE_AUTO)
+		dev->bridge = dev->disk == &ata_disk ? BRIDGE_SAT : BRIDGE_NONE;
+}
+
+int disk_choose(struct device *dev)
+{
+	/* A bridge decides what reaches the disk: the kinds and the advice need to know it. */
+	if (!sysfs_usb_bridge(dev->fd, dev->usb_id, &dev->usb_driver))
+		dev->usb_driver = NULL;
+	dev->bridge = BRIDGE_NONE;
+	if (!dev->usb_driver && usb_bridge_vendor_protocol(dev->run.bridge)) {
+		/* A vendor's command on a disk no such bridge is in front of: nothing is sent, nothing is chosen. */
+		complain("%s: --bridge %s: not behind a USB bridge (no usb-storage or uas driver above it): nothing sent\n",
+			 dev->path, usb_bridge_protocol_name(dev->run.bridge));
+		dev->disk = &scsi_disk;
+		dev->refused = true;
+		return EINVAL;
+	}
+	if (nvme_detect(dev)) {
+		dev->disk = &nvme_disk;
+	} else if (dev->usb_driver) {
+		choose_behind_bridge(dev);
+	} else if (scsi_may_lack_ata(dev) && ata_pass_through_refused(dev)) {
+		dev->disk = &scsi_disk;
+	} else {
+		dev->disk = &ata_disk;
+	}
+	return 0;
 }
 
 void disk_release(struct device *dev)

@@ -7,8 +7,13 @@
 
 #include "device.h"
 
-/* Set dev->disk (and the NVMe namespace): NVMe, a SCSI disk without ATA pass-through, or ATA. */
-void disk_choose(struct device *dev);
+/*
+ * Set dev->disk (and the NVMe namespace): NVMe, a SCSI disk without ATA
+ * pass-through, or ATA; and dev->bridge, what a USB bridge in front passes.
+ * EINVAL, said in one line, where --bridge forces a vendor's protocol on a
+ * disk behind no USB bridge: nothing was sent, and dev->refused is set.
+ */
+int disk_choose(struct device *dev);
 
 /* Free what the kind kept of the device (its state: device.h); the device may be chosen again. */
 void disk_release(struct device *dev);

@@ -141,7 +141,11 @@ static bool watch(struct watched *w, const char *path, const struct run_flags *r
 		complain_errno(path);
 		return false;
 	}
-	disk_choose(&w->dev);
+	if (disk_choose(&w->dev)) {
+		close(w->dev.fd);
+		w->dev.fd = -1;
+		return false;
+	}
 	w->devnum = block_device_of(w->dev.fd);
 	if (!sysfs_disk_dir(w->dev.fd, w->stat_dir, sizeof(w->stat_dir)) || !read_ios(w, &w->ios)) {
 		complain(" --idle-spindown: %s is not a block device with I/O counters in sysfs: not watched\n", path);

@@ -79,7 +79,13 @@ static void one_disk(const struct asked *a, const struct run_flags *run, struct 
 			close(dev.fd);
 		return;
 	}
-	disk_choose(&dev);
+	if (disk_choose(&dev)) {
+		/* Refused before anything was sent (--bridge): the disk is said down, not read. */
+		metrics_down(a->name, p);
+		prom_free(mine);
+		close(dev.fd);
+		return;
+	}
 	report_operation("--metrics");
 	down = metrics_collect(&dev, a->name, mine, run->metrics_tcg) != 0;
 	close(dev.fd);

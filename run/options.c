@@ -225,6 +225,8 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_FW_SLOT, .name = "fw-slot", .arg = ARG_U64, .min = 1, .max = 7, .what = "the firmware slot must be 1 to 7", .cls = CLASS_MODIFIER, .usage = "--fw-slot N                   With --fwdownload (NVMe): commit the image to slot N (default: a writable one not active)" },
 	{ .id = OPT_FW_ACTIVATE_NOW, .name = "fw-activate-now", .cls = CLASS_MODIFIER, .usage = "--fw-activate-now             With --fwdownload (NVMe, SCSI): activate the new firmware now, without a reset" },
 	{ .id = OPT_POWER_ON_HOURS, .name = "power-on-hours", .usage = "--power-on-hours              How long the drive has been powered on in its life (not read from a sleeping disk)", .steps = { STEP(IN_QUERIES + 125, WHEN_GIVEN, power_on_step) } },
+	/* The words in enum bridge_protocol's order (disk/device.h): the word's place is the protocol. */
+	{ .id = OPT_BRIDGE, .name = "bridge", .arg = ARG_WORD, .words = (const char *const[]){ "auto", "none", "sat", "sntjmicron", "sntasmedia", "sntrealtek", NULL }, .what = "bridge protocol", .cls = CLASS_MODIFIER, .usage = "--bridge auto|sat|sntjmicron|sntasmedia|sntrealtek|none  Behind a USB bridge: what it passes (auto: the bridge table's)" },
 	{ .id = OPT_JSON, .name = "json", .cls = CLASS_MODIFIER, .usage = "--json                        Print one JSON document instead of text (schema: hdparm.8)" },
 };
 
