@@ -58,20 +58,22 @@ static const char *nvme_status_text(int status)
  * Through a USB bridge's tunnel: once the bridge answered what no
  * controller sends, or refused the tunnel, nothing more is sent to it
  * (some bridges hang on what they do not know); each later command fails
- * at once with the first one's words.
+ * at once, pointing at the first one's words.
  */
 static int tunnel_send(struct device *dev, enum nvme_queue q, struct nvme_passthru_cmd *cmd, char *why, size_t size)
 {
 	struct nvme_node *node = dev->nvme_node;
+	char name[128];
 	int rc;
 
-	if (node && node->tunnel_broken[0]) {
-		snprintf(why, size, "%s", node->tunnel_broken);
+	if (node && node->tunnel_broken) {
+		snprintf(why, size, "not sent: %s failed an earlier command (said above)",
+			 nvme_tunnel_name(dev, name, sizeof(name)));
 		return -EPROTO;
 	}
 	rc = nvme_tunnel_send(dev, q, cmd, why, size);
 	if (node && (rc == -EPROTO || rc == -ETIMEDOUT))
-		snprintf(node->tunnel_broken, sizeof(node->tunnel_broken), "%s", why);
+		node->tunnel_broken = true;
 	return rc;
 }
 
@@ -383,13 +385,6 @@ bool nvme_detect(struct device *dev)
 
 	if (fstat(dev->fd, &st) || !(S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)))
 		return false;
-	/*
-	 * Behind a bridge that tunnels NVMe (its table's, or --bridge): the
-	 * drive is NVMe, asked nothing yet.  The tunnels identify namespace 1
-	 * (ASMedia's and Realtek's CDBs name none), as smartctl does.
-	 */
-	if (nvme_tunnel_is(dev))
-		return keep_nsid(dev, 1);
 	/* A namespace, as a block device or a generic node (/dev/ngXnY), says which it is. */
 	id = nvme_ioctl_nsid(dev->fd);
 	if (id > 0)
@@ -405,5 +400,25 @@ bool nvme_detect(struct device *dev)
 	if (buf && identify(dev, NVME_CNS_CONTROLLER, 0, buf, &(struct disk_cause){ 0 }) == 0)
 		found = keep_nsid(dev, NVME_NSID_ALL);
 	free(buf);
+	return found;
+}
+
+bool nvme_tunnel_detect(struct device *dev, bool ask)
+{
+	uint8_t *buf;
+	bool found;
+
+	/* Namespace 1: ASMedia's and Realtek's CDBs name no namespace and identify that one, as smartctl does. */
+	if (!keep_nsid(dev, 1))
+		return false;
+	if (!ask)
+		return true;
+	buf = malloc(NVME_IDENTIFY_BYTES);
+	found = buf && identify(dev, NVME_CNS_CONTROLLER, 0, buf, &(struct disk_cause){ 0 }) == 0;
+	free(buf);
+	if (!found) {
+		free(dev->nvme_node);
+		dev->nvme_node = NULL;
+	}
 	return found;
 }

@@ -16,7 +16,7 @@
 /* What the NVMe kind keeps of a device (dev->nvme_node), made when the device is found to be NVMe. */
 struct nvme_node {
 	uint32_t nsid;		/* the namespace the node names; NVME_NSID_ALL: a controller node, none */
-	char tunnel_broken[512];	/* behind a USB bridge's NVMe tunnel: why it failed ("": it works) */
+	bool tunnel_broken;	/* behind a USB bridge's NVMe tunnel: it failed a command, and is sent nothing more */
 };
 
 /*
@@ -24,6 +24,14 @@ struct nvme_node {
  * node (its namespace kept), or a /dev/nvmeX controller (NVME_NSID_ALL).
  */
 bool nvme_detect(struct device *dev);
+
+/*
+ * The device is behind a USB bridge whose NVMe tunnel dev->bridge names
+ * (transport/nvme_tunnel.c): NVMe, its namespace 1.  ask: only where
+ * Identify Controller through the tunnel answers (a chip that takes SATA
+ * drives too); false then, and nothing kept.
+ */
+bool nvme_tunnel_detect(struct device *dev, bool ask);
 
 /* The namespace the device's node names (NVME_NSID_ALL: a controller node); 0: not NVMe. */
 static inline uint32_t nvme_nsid(const struct device *dev)

@@ -31,6 +31,19 @@ static void choose_behind_bridge(struct device *dev)
 	/* smartctl's -d sat,12 bridges: the 16-byte command is not even tried. */
 	if (forced == BRIDGE_AUTO && row && row->ata12_only)
 		dev->run.prefer_ata12 = true;
+	/*
+	 * An NVMe tunnel: the drive is NVMe, asked nothing yet; where the chip
+	 * takes SATA drives too, Identify Controller through the tunnel asks
+	 * which (as smartctl's -d snt.../sat), and SAT's probes follow a
+	 * failure.
+	 */
+	if (usb_bridge_vendor_protocol(dev->bridge)) {
+		if (nvme_tunnel_detect(dev, forced == BRIDGE_AUTO && row && row->sata_too)) {
+			dev->disk = &nvme_disk;
+			return;
+		}
+		dev->bridge = BRIDGE_AUTO;
+	}
 	if (dev->bridge == BRIDGE_NONE) {
 		/* Nothing but SCSI: not even the ATA PASS-THROUGH that asks whether ATA passes. */
 		dev->disk = &scsi_disk;

@@ -11,6 +11,7 @@
 #include "nvme_tunnel.h"
 #include "nvme_tunnel_wire.h"
 #include "sg.h"
+#include "usb_bridge.h"
 
 bool nvme_tunnel_is(const struct device *dev)
 {
@@ -19,8 +20,12 @@ bool nvme_tunnel_is(const struct device *dev)
 
 char *nvme_tunnel_name(const struct device *dev, char *buf, size_t size)
 {
+	const struct usb_bridge *row = usb_bridge_find(dev->usb_id);
 	const char *vendor = nvme_tunnel_wire_vendor(dev->bridge);
 
+	/* The table's chip where its protocol is the one spoken (not forced otherwise), else the protocol's vendor. */
+	if (row && row->protocol == dev->bridge)
+		vendor = row->chip;
 	snprintf(buf, size, "the %s USB bridge%s%s", vendor ? vendor : "", dev->usb_id[0] ? " " : "", dev->usb_id);
 	return buf;
 }
@@ -28,7 +33,7 @@ char *nvme_tunnel_name(const struct device *dev, char *buf, size_t size)
 /* How one of the tunnel's SCSI commands ended: 0, or -errno with why. */
 static int judged(const struct device *dev, const struct sg_reply *r, char *why, size_t size)
 {
-	char name[64], text[160];
+	char name[128], text[160];
 	struct sense s;
 
 	nvme_tunnel_name(dev, name, sizeof(name));
@@ -56,7 +61,7 @@ static int judged(const struct device *dev, const struct sg_reply *r, char *why,
 /* The answer is none a controller sends: why names the bridge before the wire's reason. */
 static int garbage(const struct device *dev, const char *reason, char *why, size_t size)
 {
-	char name[64];
+	char name[128];
 
 	snprintf(why, size, "%s did not pass the command: %s", nvme_tunnel_name(dev, name, sizeof(name)), reason);
 	return -EPROTO;
@@ -122,7 +127,7 @@ static int one_cdb(struct device *dev, struct nvme_passthru_cmd *cmd, char *why,
 
 int nvme_tunnel_send(struct device *dev, enum nvme_queue q, struct nvme_passthru_cmd *cmd, char *why, size_t size)
 {
-	char name[64], reason[160];
+	char name[128], reason[160];
 
 	why[0] = '\0';
 	cmd->result = 0;

@@ -61,8 +61,7 @@ bool nvme_tunnel_wire_carries(enum bridge_protocol p, bool admin, const struct n
 	if (!nvme_tunnel_wire_vendor(p))
 		return refuse(why, size, "is no NVMe tunnel", 0, 0);
 	if (!admin)
-		return refuse(why, size, "carries no NVMe I/O command (opcode %02xh): the disk's data goes through the block"
-			      " device", cmd->opcode, 0);
+		return refuse(why, size, "carries no NVMe I/O command (opcode %02Xh)", cmd->opcode, 0);
 	if (cmd->data_len > TUNNEL_MAX_DATA || (cmd->data_len && !cmd->addr))
 		return refuse(why, size, "carries at most %u bytes a command, not %u", TUNNEL_MAX_DATA, cmd->data_len);
 	switch (cmd->opcode) {
@@ -82,16 +81,16 @@ bool nvme_tunnel_wire_carries(enum bridge_protocol p, bool admin, const struct n
 	case OPC_GET_FEATURES:
 		/* The value is in the completion's result dword, which only JMicron's reply returns. */
 		if (!jm)
-			return refuse(why, size, "carries no NVMe Get Features (%02xh): it returns no command's result",
+			return refuse(why, size, "carries no NVMe Get Features (%02Xh), whose value it does not return",
 				      cmd->opcode, 0);
 		break;
 	default:
-		snprintf(why, size, "carries no NVMe %s (%02xh)", opcode_name(cmd->opcode), cmd->opcode);
+		snprintf(why, size, "carries no NVMe %s (%02Xh)", opcode_name(cmd->opcode), cmd->opcode);
 		return false;
 	}
 	/* Dwords the vendor CDBs have no room for (ASMedia: 11, 14, 15; Realtek: 11 to 15). */
 	if (!jm && (cmd->cdw11 || cmd->cdw14 || cmd->cdw15 || (rtk && (cmd->cdw12 || cmd->cdw13))))
-		return refuse(why, size, "carries no NVMe %02xh with these command dwords", cmd->opcode, 0);
+		return refuse(why, size, "carries no NVMe %02Xh with these command dwords", cmd->opcode, 0);
 	return true;
 }
 

@@ -1,0 +1,231 @@
+#!/bin/bash
+# NVMe drives behind USB bridges (issue 66): the test double (tests/tools/sgio-shim.c with
+# sgio-shim-snt.c, SHIM_SNT) answers JMicron's, ASMedia's and Realtek's vendor tunnels from
+# its NVMe controller, over a SCSI disk on /dev/null with a USB bridge above it in a sysfs the
+# suite makes.  smartctl (-d sntjmicron, -d sntasmedia, -d sntrealtek) reads the same double:
+# model, serial, firmware, capacity, temperature and power-on hours must agree; the vendor CDBs
+# are checked against smartmontools' layouts (scsinvme.cpp); what the tunnels do not carry is
+# refused before anything is sent, and a bridge's garbage is one line, with nothing after it.
+# Not one of the cross-checked suites: it makes a sysfs tree for the double.
+# Usage: usb-nvme-tests.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" lines.
+set -u
+H=$1
+out=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+suite="usb-nvme" double_name=usbnvme
+# shellcheck source=tests/tools/double.sh
+. "$top/tests/tools/double.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+nvme="$top/tests/nvme"
+
+# sysfs_bridge NAME VID PID: /dev/null as the SCSI disk sdz (8:900000) under a USB interface bound
+# to uas, on a USB device with those ids (the kernel's layout, as scsi-commands.sh makes it).
+sysfs_bridge() {
+	local root="$out/usbnvme-sys-$1" usb=sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0
+	local sdev="$root/$usb/host6/target6:0:0/6:0:0:0"
+	rm -rf "$root"
+	mkdir -p "$sdev/block/sdz/queue" "$root/sys/dev/block" "$root/sys/bus/scsi/drivers/sd" "$root/sys/bus/usb/drivers/uas"
+	ln -s ../../../6:0:0:0 "$sdev/block/sdz/device"
+	ln -s "../../../../../../../../../bus/scsi/drivers/sd" "$sdev/driver"
+	ln -s "../../${usb#sys/}/host6/target6:0:0/6:0:0:0/block/sdz" "$root/sys/dev/block/8:900000"
+	ln -s "../../../../../../bus/usb/drivers/uas" "$root/$usb/driver"
+	echo "$2" > "$root/${usb%/*}/idVendor"
+	echo "$3" > "$root/${usb%/*}/idProduct"
+}
+# The ids of the bridge table's rows for the three chips (smartmontools' drive database).
+sysfs_bridge jmicron 152d 0583
+sysfs_bridge asmedia 174c 2362
+sysfs_bridge realtek 0bda 9210
+sysfs_bridge rtl9211 0bda 9211
+declare -A chip=([jmicron]="JMicron JMS583 USB bridge 152d:0583" [asmedia]="ASMedia ASM2362 USB bridge 174c:2362"
+	[realtek]="Realtek RTL9210 USB bridge 0bda:9210")
+# QEMU's controller page with one namespace (NN, bytes 519:516): smartctl then shows the namespace's capacity.
+python3 - "$nvme/qemu-ctrl.hex" "$out/usbnvme-ctrl.hex" <<'PY'
+import sys
+b = bytearray(bytes.fromhex(open(sys.argv[1]).read()))
+b[516:520] = (1).to_bytes(4, "little")
+open(sys.argv[2], "w").write("".join("%02x%s" % (x, "\n" if i % 16 == 15 else " ") for i, x in enumerate(b)))
+PY
+pages="$out/usbnvme-ctrl.hex,$nvme/qemu-ns.hex"
+asan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+
+# run PROTO ENV... -- ARGS...: hdparm on the double behind PROTO's bridge; $out/usbnvme.{out,err,log}
+run() {
+	local p=$1
+	shift
+	run_on_double usbnvme SHIM_SCSI=1 SHIM_SNT="$p" SHIM_NVME="$pages" SHIM_NVME_HEALTH="$nvme/health-log.hex" \
+		SHIM_SYSFS="$out/usbnvme-sys-$p" SHIM_BLOCK_DEV=8:900000 "$@" /dev/null
+}
+
+# --- what the drive says, through each tunnel, against smartctl reading the same double ---
+for p in jmicron asmedia realtek; do
+	run "$p" -- --json -I -H --power-on-hours
+	cp "$out/usbnvme.out" "$out/usbnvme-$p.json"
+	if ! command -v smartctl > /dev/null; then
+		echo "skip $suite: smartctl -d snt$p: smartctl missing (tests/setup installs smartmontools)"
+		continue
+	fi
+	env LD_PRELOAD="$shim" ASAN_OPTIONS="$asan" SHIM_SCSI=1 SHIM_SNT="$p" SHIM_NVME="$pages" \
+		SHIM_NVME_HEALTH="$nvme/health-log.hex" smartctl -d "snt$p" -j -a /dev/null > "$out/usbnvme-smartctl-$p.json"
+	if msg=$(python3 - "$out/usbnvme-smartctl-$p.json" "$out/usbnvme-$p.json" <<'PY'
+import json, sys
+theirs = json.load(open(sys.argv[1]))
+ours = json.load(open(sys.argv[2]))["devices"][0]
+ident = ours.get("identify", {})
+pairs = [
+    ("model", theirs.get("model_name"), ident.get("model_name")),
+    ("serial", theirs.get("serial_number"), ident.get("serial_number")),
+    ("firmware", theirs.get("firmware_version"), ident.get("firmware_version")),
+    ("capacity", theirs.get("user_capacity", {}).get("bytes"), ident.get("user_capacity", {}).get("bytes")),
+    ("temperature", theirs.get("temperature", {}).get("current"), ours.get("temperature", {}).get("current")),
+    ("power-on hours", theirs.get("power_on_time", {}).get("hours"), ours.get("power_on_time", {}).get("hours")),
+]
+bad = ["%s: smartctl %r, ours %r" % (n, a, b) for n, a, b in pairs if a is None or a != b]
+print("; ".join(bad) if bad else ", ".join("%s %s" % (n, a) for n, a, _ in pairs))
+sys.exit(1 if bad else 0)
+PY
+	); then
+		ok "$p: smartctl -d snt$p agrees ($msg)"
+	else
+		bad "$p: smartctl -d snt$p agrees (exit $rc)" "$msg" "$(head -c 300 "$out/usbnvme.err")"
+	fi
+done
+
+# --- the same words as on a native NVMe port (JMicron carries Get Features too: all of them) ---
+run_on_double usbnvme-native SHIM_NVME="$pages" SHIM_NVME_HEALTH="$nvme/health-log.hex" -- -I -H --power-on-hours -C /dev/null
+run jmicron -- -I -H --power-on-hours -C
+if [ "$rc" = 0 ] && diff <(grep -v 'USB bridge' "$out/usbnvme-native.out") <(grep -v 'USB bridge' "$out/usbnvme.out") > "$out/usbnvme.diff"; then
+	ok "jmicron: -I -H --power-on-hours -C say what a native NVMe port says"
+else
+	bad "jmicron: -I -H --power-on-hours -C say what a native NVMe port says (exit $rc)" "$(head -n 6 "$out/usbnvme.diff")"
+fi
+
+# --- the vendor CDBs, as smartmontools' scsinvme.cpp lays them out, for Identify Controller ---
+# JMicron: A1h 80h|0, the 512-byte block ('NVME', opcode 06h, CDW10 1), A1h 80h|2 of 4096 bytes, A1h 80h|Fh.
+run jmicron -- -i
+want_jm=$'cdb: a1 80 00 00 02 00 00 00 00 00 00 00\ndata: 4e 56 4d 45 00 00 00 00 06 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00\ncdb: a1 82 00 00 10 00 00 00 00 00 00 00'
+if [ "$(grep -v '^snt-admin' "$out/usbnvme.log" | head -n 3)" = "$want_jm" ] &&
+	grep -qx 'cdb: a1 8f 00 00 02 00 00 00 00 00 00 00' "$out/usbnvme.log"; then
+	ok "jmicron: -i sends the command block, the data step and the reply step"
+else
+	bad "jmicron: -i sends the command block, the data step and the reply step" "$(head -n 4 "$out/usbnvme.log")"
+fi
+# ASMedia: E6h, opcode, CNS in byte 3.  Realtek: E4h, the length (LE16), opcode, CNS.
+run asmedia -- -i
+first=$(head -n 1 "$out/usbnvme.log")
+[ "$first" = "cdb: e6 06 00 01 00 00 00 00 00 00 00 00 00 00 00 00" ] && ok "asmedia: -i sends E6h 06h with CNS 01h" ||
+	bad "asmedia: -i sends E6h 06h with CNS 01h" "$first"
+run realtek -- -i
+first=$(head -n 1 "$out/usbnvme.log")
+[ "$first" = "cdb: e4 00 10 06 01 00 00 00 00 00 00 00 00 00 00 00" ] && ok "realtek: -i sends E4h, 4096 bytes, 06h, CNS 01h" ||
+	bad "realtek: -i sends E4h, 4096 bytes, 06h, CNS 01h" "$first"
+# The SMART / Health log: ASMedia's NUMDL (bytes 6-7: 127 dwords less one), Realtek's length 512.
+run asmedia -- -H
+grep -qx 'cdb: e6 02 00 02 00 00 00 7f 00 00 00 00 00 00 00 00' "$out/usbnvme.log" &&
+	ok "asmedia: -H reads log 02h, 512 bytes" || bad "asmedia: -H reads log 02h, 512 bytes" "$(head -n 2 "$out/usbnvme.log")"
+run realtek -- -H
+grep -qx 'cdb: e4 00 02 02 02 00 00 00 00 00 00 00 00 00 00 00' "$out/usbnvme.log" &&
+	ok "realtek: -H reads log 02h, 512 bytes" || bad "realtek: -H reads log 02h, 512 bytes" "$(head -n 2 "$out/usbnvme.log")"
+
+# --- refused before anything is sent: one line naming the bridge, sending nothing ---
+fw="$out/usbnvme-fw.bin"
+head -c 4096 /dev/zero > "$fw"
+refusals=("--yes-i-know-what-i-am-doing --please-destroy-my-drive --format-erase user"
+	"--yes-i-know-what-i-am-doing --please-destroy-my-drive --set-sector-size 4096"
+	"--yes-i-know-what-i-am-doing --sanitize-crypto-scramble"
+	"--yes-i-know-what-i-am-doing --sanitize-block-erase"
+	"--yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload $fw"
+	"--tcg")
+for p in jmicron asmedia realtek; do
+	for a in "${refusals[@]}"; do
+		# shellcheck disable=SC2086
+		run "$p" -- $a
+		opt=$(echo "$a" | grep -o -- '--[a-z-]*' | tail -n 1)
+		if [ "$rc" != 0 ] && [ ! -s "$out/usbnvme.log" ] && [ "$(wc -l < "$out/usbnvme.err")" = 1 ] &&
+			grep -qF -- "$opt: not sent: the ${chip[$p]} passes" "$out/usbnvme.err" &&
+			grep -qF "connect the drive to an NVMe port" "$out/usbnvme.err"; then
+			ok "$p: $opt refused in one line, nothing sent"
+		else
+			bad "$p: $opt refused in one line, nothing sent (exit $rc)" "$(head -n 3 "$out/usbnvme.err")" \
+				"$(head -n 2 "$out/usbnvme.log")"
+		fi
+	done
+done
+# PSID revert: the PSID is read, then refused at the bridge before anything goes out.
+echo 0123456789ABCDEF0123456789ABCDEF > "$out/usbnvme-psid"
+run_on_double usbnvme SHIM_SCSI=1 SHIM_SNT=jmicron SHIM_NVME="$pages" SHIM_SYSFS="$out/usbnvme-sys-jmicron" \
+	SHIM_BLOCK_DEV=8:900000 -- --yes-i-know-what-i-am-doing --please-destroy-my-drive --tcg-psid-revert - /dev/null < "$out/usbnvme-psid"
+expect_run usbnvme "jmicron: --tcg-psid-revert refused, nothing sent" 95 "" "--tcg-psid-revert: not sent: the ${chip[jmicron]}"
+[ -s "$out/usbnvme.log" ] && bad "jmicron: --tcg-psid-revert sent something" "$(head -n 2 "$out/usbnvme.log")"
+# An admin command outside the tunnels' three: -W1's Set Features is not sent; the line says why.
+run jmicron -- -W1
+if [ "$rc" != 0 ] && ! grep -q '^snt-admin: 09' "$out/usbnvme.log" &&
+	grep -qF "${chip[jmicron]} carries no NVMe Set Features (09h): connect the drive to an NVMe port" "$out/usbnvme.err"; then
+	ok "jmicron: -W1's Set Features not sent, the bridge named"
+else
+	bad "jmicron: -W1's Set Features not sent, the bridge named (exit $rc)" "$(head -n 3 "$out/usbnvme.err")"
+fi
+# Nor an I/O command: --read-sector's NVMe Read.
+run jmicron -- --read-sector 0
+if [ "$rc" != 0 ] &&
+	grep -qF "${chip[jmicron]} carries no NVMe I/O command (opcode 02h)" "$out/usbnvme.err"; then
+	ok "jmicron: --read-sector's NVMe Read not sent, the bridge named"
+else
+	bad "jmicron: --read-sector's NVMe Read not sent, the bridge named (exit $rc)" "$(head -n 3 "$out/usbnvme.err")"
+fi
+# ASMedia returns no result dword: -C's Get Features is not sent.
+run asmedia -- -C
+if [ "$rc" != 0 ] && ! grep -q '^snt-admin: 0a' "$out/usbnvme.log" &&
+	grep -qF "${chip[asmedia]} carries no NVMe Get Features (0Ah)" "$out/usbnvme.err"; then
+	ok "asmedia: -C's Get Features not sent, the bridge named"
+else
+	bad "asmedia: -C's Get Features not sent, the bridge named (exit $rc)" "$(head -n 3 "$out/usbnvme.err")"
+fi
+
+# --- garbage from the bridge: one line, a non-zero exit, nothing sent after it ---
+# garbage PROTO BAD TEXT: -I -H --power-on-hours; the first command's answer is BAD.
+garbage() {
+	local p=$1 b=$2 text=$3
+	run "$p" SHIM_SNT_BAD="$b" -- -H
+	local sent
+	sent=$(grep -c '^snt-admin' "$out/usbnvme.log")
+	if [ "$rc" != 0 ] && [ "$(wc -l < "$out/usbnvme.err")" = 1 ] && grep -qF "${chip[$p]}" "$out/usbnvme.err" &&
+		grep -qF -- "$text" "$out/usbnvme.err" && [ "$sent" -le 1 ] && ! grep -q '^ drive temperature' "$out/usbnvme.out"; then
+		ok "$p: $b answer: one line, nothing more sent"
+	else
+		bad "$p: $b answer: one line, nothing more sent (exit $rc, $sent sent)" "$(head -n 3 "$out/usbnvme.err")"
+	fi
+	# After it, nothing more goes to the bridge: the next option's command is not sent.
+	run "$p" SHIM_SNT_BAD="$b" -- -H --power-on-hours
+	sent=$(grep -c '^cdb' "$out/usbnvme.log")
+	if [ "$rc" != 0 ] && grep -qF "failed an earlier command" "$out/usbnvme.err" &&
+		[ "$sent" = "$([ "$p" = jmicron ] && [ "$b" != refuse ] && echo 3 || echo 1)" ]; then
+		ok "$p: $b answer: the next option sends nothing"
+	else
+		bad "$p: $b answer: the next option sends nothing (exit $rc, $sent CDBs)" "$(head -n 3 "$out/usbnvme.err")"
+	fi
+}
+for p in jmicron asmedia realtek; do
+	garbage "$p" zeros "answered NVMe Get Log Page with 512 bytes of zeros"
+	garbage "$p" refuse "refused its NVMe tunnel's command: illegal request (invalid command operation code)"
+done
+garbage jmicron signature "does not begin with the 'NVME' signature"
+garbage jmicron short "its NVMe reply is 16 bytes, too short to hold a status"
+garbage asmedia short "it sent 256 of the 512 bytes of NVMe Get Log Page asked for"
+garbage realtek short "it sent 256 of the 512 bytes of NVMe Get Log Page asked for"
+# An NVMe status in JMicron's reply is the drive's: worded as on a native port.
+run jmicron SHIM_SNT_BAD=status@02 -- -H
+expect_run usbnvme "jmicron: an NVMe status in the reply is the drive's" 5 "" \
+	"NVMe Get Log Page (SMART / Health) failed: invalid field in command (NVMe status 0x002)"
+
+# --- a chip that takes SATA drives too (RTL9211): a refused Identify Controller leaves SAT's probe ---
+run_on_double usbnvme SHIM_SNT=realtek SHIM_SNT_BAD=refuse SHIM_IDENTIFY="$top/tests/identify/pages/$(ls "$top/tests/identify/pages" | head -n 1)" \
+	SHIM_SYSFS="$out/usbnvme-sys-rtl9211" SHIM_BLOCK_DEV=8:900000 -- -I /dev/null
+if [ "$rc" = 0 ] && grep -q '^ATA device' "$out/usbnvme.out" && grep -q '^cdb: e4' "$out/usbnvme.log"; then
+	ok "rtl9211: NVMe asked first, then the SATA drive behind it"
+else
+	bad "rtl9211: NVMe asked first, then the SATA drive behind it (exit $rc)" "$(head -n 3 "$out/usbnvme.err")" \
+		"$(head -n 3 "$out/usbnvme.out")"
+fi
+echo "end of suite"
