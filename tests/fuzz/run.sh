@@ -34,6 +34,7 @@ build fuzz_scsi "$here/fuzz_scsi.c" "$top/scsi/scsi_pages.c" "$top/transport/sen
 build fuzz_tcg "$here/fuzz_tcg.c" "$top/tcg/tcg_discovery.c" "$top/tcg/tcg_session.c" "$top/tcg/tcg_methods.c" || exit 1
 build fuzz_prom "$here/fuzz_prom.c" "$top/output/prom.c" || exit 1
 build fuzz_records "$here/fuzz_records.c" "$top/ata/smart_table.c" "$top/nvme/nvme_health.c" || exit 1
+build fuzz_tunnel "$here/fuzz_tunnel.c" "$top/transport/nvme_tunnel_wire.c" || exit 1
 build fuzz_scanmap "$here/fuzz_scanmap.c" "$top/ops/scan/scan_map_format.c" "$top/ops/scan/scan_classes.c" || exit 1
 build fuzz_text "$here/fuzz_text.c" "$top/ops/block/ranges.c" "$top/block/sysfs.c" "$top/block/wake_trace.c" "$top/output/report.c" "$top/output/json.c" || exit 1
 # The option table names each option's steps, so the command-line targets link every operation and what
@@ -57,7 +58,7 @@ build fuzz_config "$here/fuzz_config.c" "${common[@]}" || exit 1
 build fuzz_trim -DTRIM_ONLY "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/cli/hdparm.c" "${common[@]}" || exit 1
 
 status=0
-for t in identify sense nvme json cmdline trim scsi tcg text config prom records scanmap; do
+for t in identify sense nvme json cmdline trim scsi tcg text config prom records scanmap tunnel; do
 	corpus="$here/corpus/$t"
 	regress="$here/regressions/$t"
 	mkdir -p "$regress"
