@@ -144,16 +144,18 @@ long nvme_admin_get_features(struct device *dev, uint8_t fid, struct disk_cause 
 {
 	uint32_t result;
 
-	return features(dev, NVME_ADMIN_GET_FEATURES, 0, fid, 0, "NVMe Get Features", c, &result) ? -1 : (long)result;
+	int err = features(dev, NVME_ADMIN_GET_FEATURES, 0, fid, 0, "NVMe Get Features", c, &result);
+
+	return err ? -(long)err : (long)result;
 }
 
 long nvme_admin_get_ns_features(struct device *dev, uint8_t fid, struct disk_cause *c)
 {
 	uint32_t result;
 
-	return features(dev, NVME_ADMIN_GET_FEATURES, nvme_nsid(dev), fid, 0, "NVMe Get Features", c, &result)
-		       ? -1
-		       : (long)result;
+	int err = features(dev, NVME_ADMIN_GET_FEATURES, nvme_nsid(dev), fid, 0, "NVMe Get Features", c, &result);
+
+	return err ? -(long)err : (long)result;
 }
 
 int nvme_admin_set_ns_features(struct device *dev, uint8_t fid, uint32_t value, const char *what, struct disk_cause *c)

@@ -46,7 +46,7 @@ int nvme_admin_identify(struct device *dev, uint8_t cns, uint32_t nsid, void *bu
 struct nvme_id_ctrl;
 struct nvme_id_ctrl *nvme_identify_controller(struct device *dev, int *err, struct disk_cause *c);
 
-/* Get Features of the controller: the result dword, or -1. */
+/* Get Features of the controller: the result dword, or -errno (EOPNOTSUPP: a bridge's tunnel does not carry it). */
 long nvme_admin_get_features(struct device *dev, uint8_t fid, struct disk_cause *c);
 
 /* Get Features of the controller with its data structure (APST): buf, *result; EIO, unsaid, on failure. */
@@ -56,7 +56,7 @@ int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uin
 /* Set Features of the controller: fid to value; what names it in a failure. */
 int nvme_admin_set_features(struct device *dev, uint8_t fid, uint32_t value, const char *what, struct disk_cause *c);
 
-/* Get and Set Features of the device's namespace (a namespace-specific feature: Error Recovery). */
+/* Get (the result dword, or -errno) and Set Features of the device's namespace (a namespace-specific feature: Error Recovery). */
 long nvme_admin_get_ns_features(struct device *dev, uint8_t fid, struct disk_cause *c);
 int nvme_admin_set_ns_features(struct device *dev, uint8_t fid, uint32_t value, const char *what, struct disk_cause *c);
 

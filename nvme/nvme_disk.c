@@ -193,7 +193,7 @@ static int nvme_disk_power_mode(struct device *dev, struct disk_power_mode *m)
 	int err;
 
 	if (ps < 0)
-		return EIO;
+		return (int)-ps;	/* EOPNOTSUPP where a USB bridge's tunnel does not carry Get Features */
 	m->power_state = (int)(ps & NVME_PM_STATE_MASK);
 	m->state = "active/idle";
 	m->power = DISK_POWER_ACTIVE;
@@ -339,7 +339,7 @@ static int nvme_cache_get(struct device *dev, enum disk_cache which, enum disk_c
 	return err;
 }
 
-/* --erc: the namespace's Error Recovery feature (its result dword, -1 on failure): TLER, one limit, in 100 ms. */
+/* --erc: the namespace's Error Recovery feature (its result dword, < 0 on failure): TLER, one limit, in 100 ms. */
 static long error_recovery(struct device *dev, struct disk_erc *e)
 {
 	e->source = "Error Recovery feature (05h)";

@@ -101,6 +101,16 @@ else
 	bad "jmicron: -I -H --power-on-hours -C say what a native NVMe port says (exit $rc)" "$(head -n 6 "$out/usbnvme.diff")"
 fi
 
+# --metrics through a tunnel without Get Features: the disk is up, its temperature and identity read.
+run asmedia -- --metrics
+if [ "$rc" = 0 ] && grep -qx 'hdparm_disk_up{device="null"} 1' "$out/usbnvme.out" &&
+	grep -qx 'hdparm_disk_temperature_celsius{device="null"} 42' "$out/usbnvme.out" &&
+	grep -q '^hdparm_disk_info{device="null",kind="nvme",model="QEMU NVMe Ctrl",serial="NVME0001"' "$out/usbnvme.out"; then
+	ok "asmedia: --metrics: up, identity and temperature without Get Features"
+else
+	bad "asmedia: --metrics: up, identity and temperature without Get Features (exit $rc)" "$(head -n 2 "$out/usbnvme.err")"
+fi
+
 # --- the vendor CDBs, as smartmontools' scsinvme.cpp lays them out, for Identify Controller ---
 # JMicron: A1h 80h|0, the 512-byte block ('NVME', opcode 06h, CDW10 1), A1h 80h|2 of 4096 bytes, A1h 80h|Fh.
 run jmicron -- -i
