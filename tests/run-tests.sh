@@ -304,7 +304,7 @@ if "$HDPARM" -V | grep -q ' v9.65'; then pass "-V"; else fail "-V"; fi
 # The source folders, as the Makefile lists them.
 incs=()
 for d in $(sed -n 's/^DIRS = //p' Makefile); do incs+=(-I"$d"); done
-if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE "${incs[@]}" -o "$out/nvme-decode" tests/tools/nvme-decode.c nvme/nvme_identify.c output/json.c output/report.c; then
+if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE "${incs[@]}" -o "$out/nvme-decode" tests/tools/nvme-decode.c nvme/nvme_identify.c nvme/nvme_health.c output/json.c output/report.c; then
 	while read -r name args; do
 		case "$name" in '#'* | '') continue ;; esac
 		# shellcheck disable=SC2086

@@ -81,6 +81,9 @@ pairs = [
     ("temperature", theirs.get("temperature", {}).get("current"), ours.get("temperature", {}).get("current")),
     ("power-on hours", theirs.get("power_on_time", {}).get("hours"), ours.get("power_on_time", {}).get("hours")),
 ]
+log_theirs = theirs.get("nvme_smart_health_information_log", {})
+log_ours = ident.get("nvme_smart_health_information_log", {})
+pairs += [(k, log_theirs.get(k), log_ours.get(k)) for k in ("percentage_used", "data_units_read", "data_units_written")]
 bad = ["%s: smartctl %r, ours %r" % (n, a, b) for n, a, b in pairs if a is None or a != b]
 print("; ".join(bad) if bad else ", ".join("%s %s" % (n, a) for n, a, _ in pairs))
 sys.exit(1 if bad else 0)

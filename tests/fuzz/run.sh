@@ -28,7 +28,7 @@ build() { # NAME SOURCES... [-DFLAGS]
 }
 build fuzz_identify "$here/fuzz_identify.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/output/json.c" "$top/ata/sat.c" "$top/ata/ata_commands.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" || exit 1
 build fuzz_sense "$here/fuzz_sense.c" "$top/ata/sat.c" "$top/ata/ata_commands.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" "$top/output/json.c" || exit 1
-build fuzz_nvme "$here/fuzz_nvme.c" "$top/nvme/nvme_identify.c" "$top/output/json.c" "$top/output/report.c" || exit 1
+build fuzz_nvme "$here/fuzz_nvme.c" "$top/nvme/nvme_identify.c" "$top/nvme/nvme_health.c" "$top/output/json.c" "$top/output/report.c" || exit 1
 build fuzz_json "$here/fuzz_json.c" "$top/output/json.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/ata/sat.c" "$top/ata/ata_commands.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" || exit 1
 build fuzz_scsi "$here/fuzz_scsi.c" "$top/scsi/scsi_pages.c" "$top/transport/sense.c" "$top/output/report.c" "$top/output/json.c" || exit 1
 build fuzz_tcg "$here/fuzz_tcg.c" "$top/tcg/tcg_discovery.c" "$top/tcg/tcg_session.c" "$top/tcg/tcg_methods.c" || exit 1
