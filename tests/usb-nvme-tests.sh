@@ -213,7 +213,7 @@ garbage() {
 	run "$p" SHIM_SNT_BAD="$b" -- -H --power-on-hours
 	sent=$(grep -c '^cdb' "$out/usbnvme.log")
 	if [ "$rc" != 0 ] && grep -qF "failed an earlier command" "$out/usbnvme.err" &&
-		[ "$sent" = "$([ "$p" = jmicron ] && [ "$b" != refuse ] && echo 3 || echo 1)" ]; then
+		[ "$sent" = "$([ "$p" = jmicron ] && [ "$b" != refuse ] && [ "$b" != timeout ] && echo 3 || echo 1)" ]; then
 		ok "$p: $b answer: the next option sends nothing"
 	else
 		bad "$p: $b answer: the next option sends nothing (exit $rc, $sent CDBs)" "$(head -n 3 "$out/usbnvme.err")"
@@ -224,9 +224,28 @@ for p in jmicron asmedia realtek; do
 	garbage "$p" refuse "refused its NVMe tunnel's command: illegal request (invalid command operation code)"
 done
 garbage jmicron signature "does not begin with the 'NVME' signature"
+garbage jmicron timeout "did not answer its NVMe tunnel's command in time"
+garbage asmedia timeout "did not answer its NVMe tunnel's command in time"
 garbage jmicron short "its NVMe reply is 16 bytes, too short to hold a status"
 garbage asmedia short "it sent 256 of the 512 bytes of NVMe Get Log Page asked for"
 garbage realtek short "it sent 256 of the 512 bytes of NVMe Get Log Page asked for"
+# JMicron's reply step refused after the command went through: the same one line, nothing more.
+run jmicron SHIM_SNT_BAD=refuse-reply -- -H --power-on-hours
+if [ "$rc" != 0 ] && [ "$(grep -c '^cdb' "$out/usbnvme.log")" = 3 ] &&
+	grep -qF "${chip[jmicron]} refused its NVMe tunnel's command" "$out/usbnvme.err"; then
+	ok "jmicron: the reply step refused: said, nothing more sent"
+else
+	bad "jmicron: the reply step refused: said, nothing more sent (exit $rc)" "$(head -n 3 "$out/usbnvme.err")"
+fi
+# --json: one document, the bridge's line among the device's errors, a non-zero exit.
+run realtek SHIM_SNT_BAD=zeros -- --json -I
+if [ "$rc" != 0 ] && python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["devices"][0]
+sys.exit(0 if any("Realtek RTL9210 USB bridge 0bda:9210 did not pass the command" in str(e) for e in d["errors"]) else 1)' "$out/usbnvme.out"; then
+	ok "realtek: --json -I on garbage: one document, the bridge's line in errors"
+else
+	bad "realtek: --json -I on garbage: one document, the bridge's line in errors (exit $rc)" "$(head -c 300 "$out/usbnvme.out")"
+fi
 # An NVMe status in JMicron's reply is the drive's: worded as on a native port.
 run jmicron SHIM_SNT_BAD=status@02 -- -H
 expect_run usbnvme "jmicron: an NVMe status in the reply is the drive's" 5 "" \

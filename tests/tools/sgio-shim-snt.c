@@ -11,13 +11,15 @@
  *                       disk; other SCSI commands are the SHIM_SCSI disk's.
  *                       Each tunnelled command is logged as "snt-admin: OPC
  *                       NSID CDW10 CDW11" (little-endian), Identify too.
- *   SHIM_SNT_BAD=zeros|short|signature|refuse|status   a bridge that answers
+ *   SHIM_SNT_BAD=zeros|short|signature|refuse|status|timeout|refuse-reply   a bridge that answers
  *                       garbage: data of zeros; half the data (the resid says
  *                       so); a JMicron reply without its 'NVME' signature;
  *                       CHECK CONDITION, ILLEGAL REQUEST, invalid command
  *                       operation code, to every vendor CDB; NVMe status
- *                       0002h in JMicron's reply.  BAD@XX: only for admin
- *                       opcode XX (hex).
+ *                       0002h in JMicron's reply; every vendor CDB timed out
+ *                       (host_status DID_TIME_OUT); JMicron's reply step alone
+ *                       refused, after its command block and data went through.
+ *                       BAD@XX: only for admin opcode XX (hex).
  */
 
 /* JMicron: the command of the last block sent, and how it ended, for the reply. */
@@ -171,8 +173,13 @@ static int fake_snt(struct sg_io_hdr *io)
 	io->status = io->masked_status = io->host_status = io->driver_status = 0;
 	io->sb_len_wr = 0;
 	io->resid = 0;
-	if (strcmp(getenv("SHIM_SNT_BAD") ? getenv("SHIM_SNT_BAD") : "", "refuse") == 0) {
+	if (strcmp(getenv("SHIM_SNT_BAD") ? getenv("SHIM_SNT_BAD") : "", "refuse") == 0 ||
+	    (jmicron && (cdb[1] & 0x0f) == 0xf && strcmp(getenv("SHIM_SNT_BAD") ? getenv("SHIM_SNT_BAD") : "", "refuse-reply") == 0)) {
 		check_condition(io, 0x05, 0x20, 0x00);
+		return 1;
+	}
+	if (strcmp(getenv("SHIM_SNT_BAD") ? getenv("SHIM_SNT_BAD") : "", "timeout") == 0) {
+		io->host_status = 0x03;
 		return 1;
 	}
 	if (jmicron)
