@@ -128,7 +128,11 @@ int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf
 		if (err) {
 			st->log_dir_failed = true;
 			c->whole_line = true;
-			snprintf(c->why, sizeof(c->why), "READ_LOG_EXT(0,0) failed: %s", strerror(err));
+			if (dev->ata12_only)
+				snprintf(c->why, sizeof(c->why),
+					 "READ_LOG_EXT(0,0) not sent: the USB bridge passes only the 12-byte ATA PASS-THROUGH");
+			else
+				snprintf(c->why, sizeof(c->why), "READ_LOG_EXT(0,0) failed: %s", strerror(err));
 			return ENOENT;
 		}
 		page_to_host(st->log_dir, raw);
@@ -145,8 +149,28 @@ int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf
 	return 0;
 }
 
-bool ata_pass_through_refused(struct device *dev)
+/* A bridge's answer to ATA PASS-THROUGH that is no answer (see ata_pass_through_refused()); NULL: a real one. */
+static const char *empty_answer(int err, const struct ata_result *res, const uint8_t page[512], char *text, size_t size)
 {
+	bool zeros = true;
+
+	for (unsigned int i = 0; i < 512 && zeros; i++)
+		zeros = page[i] == 0;
+	if (!err)
+		return zeros ? "IDENTIFY DEVICE with 512 bytes of zeros" : NULL;
+	/* SAT's own failures: the command refused, the drive not ready, a medium error; an ATA error carries registers. */
+	if (err != EIO || !res->check_condition || res->have_regs ||
+	    (res->sense_valid && (res->sense_key == SENSE_ILLEGAL_REQUEST || res->sense_key == SENSE_NOT_READY ||
+				  res->sense_key == SENSE_UNIT_ATTENTION || res->sense_key == SENSE_MEDIUM_ERROR)))
+		return NULL;
+	snprintf(text, size, "IDENTIFY DEVICE with a CHECK CONDITION that SAT does not define (%.60s)", res->cause);
+	return text;
+}
+
+bool ata_pass_through_refused(struct device *dev, char *nothing, size_t size)
+{
+	char text[200];
+	const char *empty;
 	uint8_t raw[512] = { 0 };
 	struct ata_result res;
 	struct ata_cmd cmd = {
@@ -165,6 +189,14 @@ bool ata_pass_through_refused(struct device *dev)
 	dev->run.verbose = false;
 	err = ata_exec(dev, &cmd, &res);
 	dev->run.verbose = verbose;
+	if (nothing && (empty = empty_answer(err, &res, raw, text, sizeof(text)))) {
+		/* No IDENTIFY is sent again: what asks for the page gets this answer. */
+		snprintf(nothing, size, "%s", empty);
+		st->id_failed = true;
+		st->id_error = EOPNOTSUPP;
+		snprintf(st->id_cause, sizeof(st->id_cause), "the USB bridge answered %.130s", empty);
+		return true;
+	}
 	if (!err) {
 		page_to_host(st->id, raw);
 		st->id_valid = true;

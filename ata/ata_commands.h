@@ -44,6 +44,7 @@ struct ata_result {
 	bool lba_incomplete;	/* fixed-format sense: LBA bits 47:24 were not returned */
 	uint8_t sense_key, asc, ascq;
 	bool sense_valid;	/* the sense data was long enough to hold a sense key */
+	bool check_condition;	/* the reply was CHECK CONDITION (its sense data may be missing) */
 	uint8_t sense[32];
 	unsigned int sense_len;
 	char cause[160];	/* the failure in words, empty on success */
@@ -164,9 +165,13 @@ const uint16_t *ata_identify(struct device *dev, int *err, struct ata_result *re
 /*
  * IDENTIFY through ATA pass-through was refused as a command the device
  * does not know (ATA_16 and ATA_12 both): a SCSI disk without a SAT layer.
- * The page is kept when it comes back.
+ * The page is kept when it comes back.  With nothing (a USB bridge's
+ * disk), an answer that is no answer counts as refused too, and nothing
+ * says which: a page of zeros, or a CHECK CONDITION that SAT does not
+ * define (no sense data, or no ATA registers under a key SAT gives no
+ * such failure).
  */
-bool ata_pass_through_refused(struct device *dev);
+bool ata_pass_through_refused(struct device *dev, char *nothing, size_t size);
 
 /* The drive has changed (a setting, a firmware, a DCO): IDENTIFY is read afresh, a failure tried again. */
 void ata_identify_forget(struct device *dev);

@@ -263,6 +263,7 @@ static int sg_exec(struct device *dev, const struct ata_cmd *cmd, bool twelve, s
 	memset(res, 0, sizeof(*res));
 	sg_send(dev, cdb, cdb_len, transfer_direction(cmd), cmd->data, cmd->len,
 		cmd->timeout_s ? cmd->timeout_s : ATA_DEFAULT_TIMEOUT_S, &r);
+	res->check_condition = r.cat == SG_CAT_SENSE;
 	if (r.cat != SG_CAT_IOCTL) {
 		res->sense_len = r.sense_len;
 		memcpy(res->sense, r.sense, r.sense_len);
@@ -319,6 +320,15 @@ int ata_exec(struct device *dev, const struct ata_cmd *cmd, struct ata_result *r
 	bool fits12 = !cmd->tf.lba48;
 	int err;
 
+	/* A bridge that passes only ATA_12 (the bridge table's): a 48-bit command is not sent at all. */
+	if (dev->ata12_only) {
+		if (fits12)
+			return sg_exec(dev, cmd, true, res);
+		memset(res, 0, sizeof(*res));
+		snprintf(res->cause, sizeof(res->cause),
+			 "the USB bridge passes only the 12-byte ATA PASS-THROUGH, which cannot carry a 48-bit command");
+		return EOPNOTSUPP;
+	}
 	if (dev->run.prefer_ata12 && fits12) {
 		err = sg_exec(dev, cmd, true, res);
 		if (!cdb_refused(err, res))

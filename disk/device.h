@@ -50,6 +50,8 @@ struct device {
 	const char *usb_driver;	/* behind a USB bridge: "usb-storage" or "uas" (NULL: none) */
 	char usb_id[12];	/* ... the bridge's idVendor:idProduct ("": unread), for advice */
 	enum bridge_protocol bridge;	/* ... what it passes, chosen once (BRIDGE_NONE where no bridge) */
+	bool ata12_only;	/* ... its SAT layer passes the 12-byte ATA PASS-THROUGH only (smartctl's -d sat,12) */
+	char bridge_nothing[200];	/* ... how it answered ATA PASS-THROUGH with nothing, its limit ("": it did not) */
 	struct timing_result {
 		bool valid;
 		unsigned int mib;

@@ -38,6 +38,10 @@ int refuse_on_this_disk(const struct device *dev, const char *option)
 	/* A SCSI disk is refused by its path: the user may not know the bridge has no SAT. */
 	if (dev->disk && dev->disk->no_ata) {
 		complain(" %s %s: %s needs an ATA drive\n", dev->path, dev->disk->no_ata, option);
+		/* A SAT layer that answered with nothing: said as the bridge's limit, not as a drive without ATA. */
+		if (dev->bridge_nothing[0])
+			complain(" %s is behind the USB bridge %s, which answered %s: the bridge's limit, not the drive's\n",
+				 dev->path, dev->usb_id[0] ? dev->usb_id : "(its ID unread)", dev->bridge_nothing);
 		if (dev->usb_driver && strcmp(dev->usb_driver, "uas") == 0 && dev->usb_id[0])
 			complain(" %s is behind the uas driver: some USB bridges pass ATA commands only under usb-storage"
 				 " (boot with usb-storage.quirks=%s:u to use it for this enclosure)\n",

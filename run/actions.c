@@ -22,6 +22,7 @@
 #include "json.h"
 #include "progress.h"
 #include "report.h"
+#include "bridge_say.h"
 #include "sector_format.h"
 
 /* A step of an option's row, with the option it belongs to. */
@@ -388,6 +389,7 @@ int process_device(const char *path, const struct settings *s, const struct run_
 			out("\n%s:\n", path);
 		fflush(stdout);
 		status = disk_choose(&dev);
+		bridge_say_json(&dev);
 		if (!status)
 			status = preflight(&dev, s);
 	}

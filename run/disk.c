@@ -28,9 +28,9 @@ static void choose_behind_bridge(struct device *dev)
 	enum bridge_protocol forced = dev->run.bridge;
 
 	dev->bridge = forced != BRIDGE_AUTO ? forced : row ? row->protocol : BRIDGE_AUTO;
-	/* smartctl's -d sat,12 bridges: the 16-byte command is not even tried. */
+	/* smartctl's -d sat,12 bridges: --prefer-ata12, and the 16-byte command is never sent. */
 	if (forced == BRIDGE_AUTO && row && row->ata12_only)
-		dev->run.prefer_ata12 = true;
+		dev->run.prefer_ata12 = dev->ata12_only = true;
 	/*
 	 * An NVMe tunnel: the drive is NVMe, asked nothing yet; where the chip
 	 * takes SATA drives too, Identify Controller through the tunnel asks
@@ -49,13 +49,15 @@ static void choose_behind_bridge(struct device *dev)
 		dev->disk = &scsi_disk;
 	} else if (dev->bridge == BRIDGE_SAT && forced == BRIDGE_SAT) {
 		dev->disk = &ata_disk;
-	} else if (scsi_may_lack_ata(dev) && ata_pass_through_refused(dev)) {
+	} else if (scsi_may_lack_ata(dev) &&
+		   ata_pass_through_refused(dev, dev->bridge_nothing, sizeof(dev->bridge_nothing))) {
+		/* No SAT layer, or one that answers with nothing: the disk is read by SCSI commands. */
 		dev->disk = &scsi_disk;
 	} else {
 		dev->disk = &ata_disk;
 	}
-	/* An id in no table: what it passes is what answered. */
-	if (dev->bridge == BRIDGE_AUTO)
+	/* An id in no table, or a SAT bridge of the table that does not pass ATA: what passes is what answered. */
+	if (dev->bridge == BRIDGE_AUTO || (dev->bridge == BRIDGE_SAT && forced == BRIDGE_AUTO))
 		dev->bridge = dev->disk == &ata_disk ? BRIDGE_SAT : BRIDGE_NONE;
 }
 
@@ -64,6 +66,9 @@ int disk_choose(struct device *dev)
 	/* A bridge decides what reaches the disk: the kinds and the advice need to know it. */
 	if (!sysfs_usb_bridge(dev->fd, dev->usb_id, &dev->usb_driver))
 		dev->usb_driver = NULL;
+	/* Printed and looked up: an id that is not the kernel's four hex digits twice counts as unread. */
+	if (!usb_bridge_id_valid(dev->usb_id))
+		dev->usb_id[0] = '\0';
 	dev->bridge = BRIDGE_NONE;
 	if (!dev->usb_driver && usb_bridge_vendor_protocol(dev->run.bridge)) {
 		/* A vendor's command on a disk no such bridge is in front of: nothing is sent, nothing is chosen. */
@@ -77,7 +82,7 @@ int disk_choose(struct device *dev)
 		dev->disk = &nvme_disk;
 	} else if (dev->usb_driver) {
 		choose_behind_bridge(dev);
-	} else if (scsi_may_lack_ata(dev) && ata_pass_through_refused(dev)) {
+	} else if (scsi_may_lack_ata(dev) && ata_pass_through_refused(dev, NULL, 0)) {
 		dev->disk = &scsi_disk;
 	} else {
 		dev->disk = &ata_disk;

@@ -108,11 +108,23 @@ static bool hex4(const char *p, uint16_t *v)
 	return true;
 }
 
+static bool parse_id(const char *id, uint16_t *vendor, uint16_t *product)
+{
+	return id && hex4(id, vendor) && id[4] == ':' && hex4(id + 5, product) && !id[9];
+}
+
+bool usb_bridge_id_valid(const char *id)
+{
+	uint16_t vendor, product;
+
+	return parse_id(id, &vendor, &product);
+}
+
 const struct usb_bridge *usb_bridge_find(const char *id)
 {
 	uint16_t vendor, product;
 
-	if (!id || !hex4(id, &vendor) || id[4] != ':' || !hex4(id + 5, &product) || id[9])
+	if (!parse_id(id, &vendor, &product))
 		return NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(bridges); i++)
 		if (bridges[i].vendor == vendor && bridges[i].product == product)

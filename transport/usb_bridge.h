@@ -26,6 +26,9 @@ struct usb_bridge {
 /* The row of the id ("152d:0583", as sysfs_usb_bridge() reads it); NULL: in no row. */
 const struct usb_bridge *usb_bridge_find(const char *id);
 
+/* The id is four hex digits, a colon and four more, as the kernel writes them. */
+bool usb_bridge_id_valid(const char *id);
+
 /* smartctl's -d name of a protocol: "sat", "sntjmicron", ...; "auto", "none". */
 const char *usb_bridge_protocol_name(enum bridge_protocol p);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bridge_say.h"
 #include "checks.h"
 #include "describe.h"
 #include "report.h"
@@ -85,8 +86,11 @@ int describe_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	say_cause(&cause, err);
 	if (!err && form == PAGES_RAW)
 		err = show_raw(dev, s, opt, p);
-	else if (!err)
+	else if (!err) {
+		if (form == PAGES_TEXT)
+			bridge_say_text(dev);
 		err = dev->disk->pages_show(p, form);
+	}
 	if (p)
 		dev->disk->pages_free(p);
 	return err;

@@ -82,6 +82,9 @@
  *                       commands end GOOD.  Answers follow SPC-4
  *                       and SBC-3 (an 8 TB SAS disk, 512-byte logical and 4096-byte physical
  *                       blocks, 7200 rpm, 3.5 inch, thin provisioned).
+ *   SHIM_REPLY=zeros|nosense|aborted   with SHIM_SCSI: a USB bridge whose SAT layer answers
+ *                       ATA PASS-THROUGH with nothing: GOOD and data of zeros, CHECK CONDITION
+ *                       without sense data, or ABORTED COMMAND without ATA registers
  *   SHIM_SCSI_LACK=80,b1   VPD pages it does not have (also left out of page 00h)
  *   SHIM_SCSI_PROT=T    READ CAPACITY (16) says formatted with protection information type T (1-3);
  *                       SHIM_SCSI_PI_EXP=E its P_I_EXPONENT
@@ -465,6 +468,29 @@ static void check_condition(struct sg_io_hdr *io, unsigned char key, unsigned ch
 	io->driver_status = 0x08;
 	memcpy(io->sbp, b, io->mx_sb_len < sizeof(b) ? io->mx_sb_len : sizeof(b));
 	io->sb_len_wr = (unsigned char)(io->mx_sb_len < sizeof(b) ? io->mx_sb_len : sizeof(b));
+}
+
+/* SHIM_REPLY on the SCSI disk: ATA PASS-THROUGH answered with nothing, as a poor bridge does; 0: refused instead. */
+static int scsi_ata_nothing(struct sg_io_hdr *io)
+{
+	const char *how = getenv("SHIM_REPLY");
+
+	if (how && strcmp(how, "zeros") == 0) {
+		if (io->dxfer_direction == SG_DXFER_FROM_DEV)
+			memset(io->dxferp, 0, io->dxfer_len);
+		return 1;
+	}
+	if (how && strcmp(how, "nosense") == 0) {
+		io->status = 0x02;
+		io->masked_status = 0x01;
+		io->driver_status = 0x08;
+		return 1;
+	}
+	if (how && strcmp(how, "aborted") == 0) {
+		check_condition(io, 0x0b, 0x00, 0x00);
+		return 1;
+	}
+	return 0;
 }
 
 static int scsi_lacks(unsigned int page)
@@ -972,8 +998,9 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 		}
 	}
 	switch (cdb[0]) {
-	case 0x85: case 0xa1:	/* ATA PASS-THROUGH: no SAT layer here */
-		check_condition(io, 0x05, 0x20, 0x00);
+	case 0x85: case 0xa1:	/* ATA PASS-THROUGH: no SAT layer here, or one that gives nothing */
+		if (!scsi_ata_nothing(io))
+			check_condition(io, 0x05, 0x20, 0x00);
 		return;
 	case 0x12:
 		if (!(cdb[1] & 1)) {

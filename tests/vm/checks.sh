@@ -588,6 +588,34 @@ for d in sdd:sas sde:usb; do
 	$H --read-sector 5000 "$D" 2> /dev/null | tail -n +4 | tr -d ' \n' > /tmp/our-sector
 	check_true "$tag-read-sector" sh -c "[ -s /tmp/dd-sector ] && cmp -s /tmp/dd-sector /tmp/our-sector"
 done
+
+# --- the USB bridge (issue 66): QEMU's usb-storage is 46f4:0001, in no bridge table: hdparm names it,
+# says so, and sends it no vendor command.  The CDBs that reached its SCSI host are the guest kernel's
+# trace (scsi_dispatch_cmd_start, its raw= bytes): the SAT probe's ATA_16 must be there (the trace
+# saw hdparm's commands), and no vendor CDB (opcodes C0h-FFh, or JMicron's tunnel: A1h with 80h).
+T=/sys/kernel/tracing
+mount -t tracefs nodev $T 2> /dev/null
+set -- $(stat -c '%t %T' /dev/sde)
+usb_host=$(basename "$(readlink -f "/sys/dev/block/$((0x$1)):$((0x$2))/device")" | cut -d: -f1)
+echo 0 > $T/tracing_on
+echo > $T/trace
+echo 1 > $T/events/scsi/scsi_dispatch_cmd_start/enable
+echo 1 > $T/tracing_on
+$H -I /dev/sde > /tmp/usb-I 2> /tmp/usb-I.err
+usb_rc=$?
+$H --json -I /dev/sde > /tmp/usb.json 2> /dev/null
+$H -C -H /dev/sde > /dev/null 2>&1
+echo 0 > $T/tracing_on
+echo 0 > $T/events/scsi/scsi_dispatch_cmd_start/enable
+grep "scsi_dispatch_cmd_start: host_no=$usb_host " $T/trace | sed -n 's/.* raw=\([0-9a-f ]*\)).*/\1/p' > /tmp/usb-cdbs
+echo > $T/trace
+check_true usb-bridge-I-line sh -c "[ $usb_rc = 0 ] && sed -n 3p /tmp/usb-I | grep -qxF 'behind USB bridge 46f4:0001: in no bridge table, so no vendor command is sent to it, SCSI commands only, driver usb-storage'"
+check_true usb-bridge-json sh -c "grep -qF '\"usb_vendor_id\": \"46f4\",' /tmp/usb.json && grep -qF '\"usb_product_id\": \"0001\",' /tmp/usb.json &&
+	grep -qF '\"driver\": \"usb-storage\",' /tmp/usb.json && grep -qF '\"chip\": null,' /tmp/usb.json && grep -qF '\"protocol\": \"none\",' /tmp/usb.json"
+check_true usb-bridge-trace-saw-hdparm grep -q '^85 ' /tmp/usb-cdbs
+check_true usb-bridge-no-vendor-cdb sh -c "! grep -q '^\(c\|d\|e\|f\)[0-9a-f] \|^a1 80 ' /tmp/usb-cdbs || { sort /tmp/usb-cdbs | uniq -c; false; }"
+# A vendor's protocol forced on a disk behind no USB bridge (the SAS disk): refused in one line.
+check_fails usb-bridge-forced-not-usb "/dev/sdd: --bridge sntasmedia: not behind a USB bridge" $H --bridge sntasmedia -I /dev/sdd
 # The values QEMU was given for the SAS disk (tests/vm/run), as the oracle read them.
 check_true scsi-sas-oracle-values sh -c "sg_inq /dev/sdd | grep -q 'Vendor identification: HDPARMVN' && sg_inq -p 0x80 /dev/sdd | grep -q 'Unit serial number: SAS0001'"
 check_true scsi-sas-I-rotation grep -qx '	Nominal Media Rotation Rate: 7200' /tmp/scsi-I-sas
