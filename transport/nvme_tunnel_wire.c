@@ -1,4 +1,5 @@
 /* The three NVMe tunnels' CDBs and answers (nvme_tunnel_wire.h): bytes in, bytes out. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,9 +48,14 @@ static const char *opcode_name(uint8_t opcode)
 	return "admin command";
 }
 
-static bool refuse(char *why, size_t size, const char *fmt, unsigned int a, unsigned int b)
+/* why, worded; false: the command is not carried. */
+__attribute__((format(printf, 3, 4))) static bool refuse(char *why, size_t size, const char *fmt, ...)
 {
-	snprintf(why, size, fmt, a, b);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, size, fmt, ap);
+	va_end(ap);
 	return false;
 }
 
@@ -59,22 +65,22 @@ bool nvme_tunnel_wire_carries(enum bridge_protocol p, bool admin, const struct n
 	bool jm = p == BRIDGE_SNTJMICRON, rtk = p == BRIDGE_SNTREALTEK;
 
 	if (!nvme_tunnel_wire_vendor(p))
-		return refuse(why, size, "is no NVMe tunnel", 0, 0);
+		return refuse(why, size, "is no NVMe tunnel");
 	if (!admin)
-		return refuse(why, size, "carries no NVMe I/O command (opcode %02Xh)", cmd->opcode, 0);
+		return refuse(why, size, "carries no NVMe I/O command (opcode %02Xh)", cmd->opcode);
 	if (cmd->data_len > TUNNEL_MAX_DATA || (cmd->data_len && !cmd->addr))
 		return refuse(why, size, "carries at most %u bytes a command, not %u", TUNNEL_MAX_DATA, cmd->data_len);
 	switch (cmd->opcode) {
 	case OPC_IDENTIFY:
 		if (cmd->cdw10 != CNS_CONTROLLER && cmd->cdw10 != CNS_NAMESPACE)
-			return refuse(why, size, "carries no NVMe Identify with CDW10 %08xh", cmd->cdw10, 0);
+			return refuse(why, size, "carries no NVMe Identify with CDW10 %08xh", cmd->cdw10);
 		/* ASMedia's and Realtek's CDBs have no NSID: they identify namespace 1. */
 		if (!jm && cmd->cdw10 == CNS_NAMESPACE && cmd->nsid != 1)
-			return refuse(why, size, "identifies namespace 1 alone, not %u", cmd->nsid, 0);
+			return refuse(why, size, "identifies namespace 1 alone, not %u", cmd->nsid);
 		break;
 	case OPC_GET_LOG_PAGE:
 		if (!jm && cmd->nsid != NSID_ALL && cmd->nsid)
-			return refuse(why, size, "reads the controller's logs alone, not namespace %u's", cmd->nsid, 0);
+			return refuse(why, size, "reads the controller's logs alone, not namespace %u's", cmd->nsid);
 		if (rtk && cmd->data_len > RTK_MAX_LOG)
 			return refuse(why, size, "reads at most %u bytes of a log, not %u", RTK_MAX_LOG, cmd->data_len);
 		break;
@@ -82,7 +88,7 @@ bool nvme_tunnel_wire_carries(enum bridge_protocol p, bool admin, const struct n
 		/* The value is in the completion's result dword, which only JMicron's reply returns. */
 		if (!jm)
 			return refuse(why, size, "carries no NVMe Get Features (%02Xh), whose value it does not return",
-				      cmd->opcode, 0);
+				      cmd->opcode);
 		break;
 	default:
 		snprintf(why, size, "carries no NVMe %s (%02Xh)", opcode_name(cmd->opcode), cmd->opcode);
@@ -90,7 +96,7 @@ bool nvme_tunnel_wire_carries(enum bridge_protocol p, bool admin, const struct n
 	}
 	/* Dwords the vendor CDBs have no room for (ASMedia: 11, 14, 15; Realtek: 11 to 15). */
 	if (!jm && (cmd->cdw11 || cmd->cdw14 || cmd->cdw15 || (rtk && (cmd->cdw12 || cmd->cdw13))))
-		return refuse(why, size, "carries no NVMe %02Xh with these command dwords", cmd->opcode, 0);
+		return refuse(why, size, "carries no NVMe %02Xh with these command dwords", cmd->opcode);
 	return true;
 }
 

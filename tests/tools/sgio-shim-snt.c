@@ -11,6 +11,8 @@
  *                       disk; other SCSI commands are the SHIM_SCSI disk's.
  *                       Each tunnelled command is logged as "snt-admin: OPC
  *                       NSID CDW10 CDW11" (little-endian), Identify too.
+ *   SHIM_NVME_HEALTH=FILE  the SMART / Health log's bytes (hex) from FILE, on a native
+ *                       NVMe node too; SHIM_NVME_TEMP's kelvin over its temperature
  *   SHIM_SNT_BAD=zeros|short|signature|refuse|status|timeout|refuse-reply   a bridge that answers
  *                       garbage: data of zeros; half the data (the resid says
  *                       so); a JMicron reply without its 'NVME' signature;
@@ -21,6 +23,25 @@
  *                       refused, after its command block and data went through.
  *                       BAD@XX: only for admin opcode XX (hex).
  */
+
+static int snt_bridge(void)
+{
+	return getenv("SHIM_SNT") != NULL;
+}
+
+/* The SMART / Health log from SHIM_NVME_HEALTH (-1: it did not load), its temperature kept unless SHIM_NVME_TEMP says one. */
+static int snt_health(unsigned char *buf, unsigned int len, unsigned int *kelvin)
+{
+	const char *path = getenv("SHIM_NVME_HEALTH");
+
+	if (!path)
+		return 0;
+	if (load_bytes(path, 0, buf, len))
+		return -1;
+	if (!getenv("SHIM_NVME_TEMP"))
+		*kelvin = buf[1] | buf[2] << 8;
+	return 0;
+}
 
 /* JMicron: the command of the last block sent, and how it ended, for the reply. */
 static struct {

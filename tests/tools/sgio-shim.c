@@ -37,9 +37,8 @@
  *                       (hex); the last one repeats; SCDW10 the last Sanitize's (02h before
  *                       any), estimates: overwrite none (FFFFFFFFh), block erase 120 s,
  *                       crypto erase 5 s
- *   SHIM_NVME_TEMP=K    the SMART / Health log (02h) says composite temperature K kelvin;
- *                       SHIM_NVME_HEALTH=FILE: the log's bytes from FILE (hex), the temperature after
- *   SHIM_SNT=jmicron|asmedia|realtek   a USB bridge tunnelling NVMe: see sgio-shim-snt.c
+ *   SHIM_NVME_TEMP=K    the SMART / Health log (02h) says composite temperature K kelvin
+ *                       (the log's other bytes, and a USB bridge tunnelling NVMe: sgio-shim-snt.c)
  *   SHIM_NVME_FAIL=XX   admin opcode XX (hex) ends with NVMe status 0002h, invalid field;
  *                       io:XX the same for I/O opcode XX
  *   SHIM_NVME_DELAY=XX  admin opcode XX (hex) takes SHIM_DELAY_MS ms
@@ -1303,7 +1302,10 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 	io->resid = n < len ? (int)(len - n) : 0;
 }
 
+/* sgio-shim-snt.c's: a bridge tunnelling NVMe is asked for, its vendor CDB answered, the health log's bytes. */
+static int snt_bridge(void);
 static int fake_snt(struct sg_io_hdr *io);
+static int snt_health(unsigned char *buf, unsigned int len, unsigned int *kelvin);
 
 static int fake_sg_io(struct sg_io_hdr *io)
 {
@@ -1326,7 +1328,7 @@ static int fake_sg_io(struct sg_io_hdr *io)
 			fclose(f);
 		}
 	}
-	if (getenv("SHIM_SNT") && fake_snt(io))
+	if (snt_bridge() && fake_snt(io))
 		return 0;
 	if (((command == 0xb4 && (cdb[4] == 0x11 || cdb[4] == 0x12 || cdb[4] == 0x14)) || command == 0xf4) &&
 	    (!getenv("SHIM_REPLY") || strcmp(getenv("SHIM_REPLY"), "ok") == 0))
@@ -1683,10 +1685,8 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 		/* SMART / Health log: the composite temperature (kelvin) in bytes 2:1. */
 		unsigned int kelvin = (unsigned int)env_num("SHIM_NVME_TEMP", 0);
 
-		if (getenv("SHIM_NVME_HEALTH") && load_bytes(getenv("SHIM_NVME_HEALTH"), 0, buf, cmd->data_len))
+		if (snt_health(buf, cmd->data_len, &kelvin))
 			return 0x0006;
-		if (getenv("SHIM_NVME_HEALTH") && !getenv("SHIM_NVME_TEMP"))
-			kelvin = buf[1] | buf[2] << 8;
 		((unsigned char *)buf)[1] = (unsigned char)kelvin;
 		((unsigned char *)buf)[2] = (unsigned char)(kelvin >> 8);
 	}
@@ -1745,9 +1745,9 @@ int ioctl(int fd, unsigned long request, ...)
 	}
 	if (request == SG_IO)
 		return fake_sg_io(arg);
-	if (getenv("SHIM_NVME") && !getenv("SHIM_SNT") && request == NVME_IOCTL_ID)
+	if (getenv("SHIM_NVME") && !snt_bridge() && request == NVME_IOCTL_ID)
 		return (int)env_num("SHIM_NVME_NSID", 1);	/* the namespace this node is */
-	if (getenv("SHIM_NVME") && !getenv("SHIM_SNT") && (request == NVME_IOCTL_ADMIN_CMD || request == NVME_IOCTL_IO_CMD))
+	if (getenv("SHIM_NVME") && !snt_bridge() && (request == NVME_IOCTL_ADMIN_CMD || request == NVME_IOCTL_IO_CMD))
 		return fake_nvme(request, arg);
 	if (request == HDIO_GETGEO && getenv("SHIM_GEO_START")) {
 		struct hd_geometry *g = arg;
