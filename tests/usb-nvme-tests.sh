@@ -179,13 +179,28 @@ if [ "$rc" != 0 ] && ! grep -q '^snt-admin: 09' "$out/usbnvme.log" &&
 else
 	bad "jmicron: -W1's Set Features not sent, the bridge named (exit $rc)" "$(head -n 3 "$out/usbnvme.err")"
 fi
-# Nor an I/O command: --read-sector's NVMe Read.
+# I/O goes as the bridge's own SCSI: --read-sector's Read as READ (16) of LBA 0, one block (SBC-3 5.16),
+# -F's Flush as SYNCHRONIZE CACHE (10) (SBC-3 5.26); no I/O through the tunnel.
 run jmicron -- --read-sector 0
-if [ "$rc" != 0 ] &&
-	grep -qF "${chip[jmicron]} carries no NVMe I/O command (opcode 02h)" "$out/usbnvme.err"; then
-	ok "jmicron: --read-sector's NVMe Read not sent, the bridge named"
+if [ "$rc" = 0 ] && grep -qx 'cdb: 88 00 00 00 00 00 00 00 00 00 00 00 00 01 00 00' "$out/usbnvme.log" &&
+	grep -q 'reading sector 0: succeeded' "$out/usbnvme.out"; then
+	ok "jmicron: --read-sector reads by READ (16)"
 else
-	bad "jmicron: --read-sector's NVMe Read not sent, the bridge named (exit $rc)" "$(head -n 3 "$out/usbnvme.err")"
+	bad "jmicron: --read-sector reads by READ (16) (exit $rc)" "$(head -n 3 "$out/usbnvme.err")"
+fi
+run asmedia -- -F
+if [ "$rc" = 0 ] && [ "$(grep '^cdb' "$out/usbnvme.log")" = "cdb: 35 00 00 00 00 00 00 00 00 00" ]; then
+	ok "asmedia: -F flushes by SYNCHRONIZE CACHE (10) alone"
+else
+	bad "asmedia: -F flushes by SYNCHRONIZE CACHE (10) alone (exit $rc)" "$(head -n 3 "$out/usbnvme.log")"
+fi
+# Other I/O is not sent: TRIM's Dataset Management.
+run jmicron -- --please-destroy-my-drive --trim-sector-ranges 8:8
+if [ "$rc" != 0 ] && ! grep -q '^cdb: 42\|^snt-admin: 09' "$out/usbnvme.log" &&
+	grep -qF "${chip[jmicron]} carries no NVMe I/O command (opcode 09h)" "$out/usbnvme.err"; then
+	ok "jmicron: TRIM's Dataset Management not sent, the bridge named"
+else
+	bad "jmicron: TRIM's Dataset Management not sent, the bridge named (exit $rc)" "$(head -n 3 "$out/usbnvme.err")"
 fi
 # ASMedia returns no result dword: -C's Get Features is not sent.
 run asmedia -- -C

@@ -11,6 +11,7 @@
 #include "nvme_tunnel.h"
 #include "nvme_tunnel_wire.h"
 #include "sg.h"
+#include "unaligned.h"
 #include "usb_bridge.h"
 
 bool nvme_tunnel_is(const struct device *dev)
@@ -125,12 +126,58 @@ static int one_cdb(struct device *dev, struct nvme_passthru_cmd *cmd, char *why,
 	return 0;
 }
 
+/*
+ * Flush and a Read: not through the tunnel but as the SCSI commands the
+ * bridge itself turns into them for the block device (SYNCHRONIZE CACHE
+ * (10), READ (16) of the same blocks); *done where cmd is one of them.  A
+ * failure is the drive's (the sense data's words), not the tunnel's.
+ */
+static int scsi_io(struct device *dev, struct nvme_passthru_cmd *cmd, char *why, size_t size, bool *done)
+{
+	uint8_t cdb[16] = { 0 }, *data = (uint8_t *)(uintptr_t)cmd->addr;
+	uint64_t lba = (uint64_t)cmd->cdw11 << 32 | cmd->cdw10;
+	char name[128], text[160];
+	struct sg_reply r;
+	struct sense s;
+	int err;
+
+	*done = cmd->opcode == 0x00 || (cmd->opcode == 0x02 && cmd->data_len && cmd->addr);
+	if (!*done)
+		return 0;
+	if (cmd->opcode == 0x00) {
+		cdb[0] = 0x35;
+		sg_send(dev, cdb, 10, SG_NO_DATA, NULL, 0, timeout_s(cmd), &r);
+	} else {
+		cdb[0] = 0x88;
+		put_be64(cdb + 2, lba);
+		put_be32(cdb + 10, (cmd->cdw12 & 0xffff) + 1);	/* NLB is 0-based */
+		sg_send(dev, cdb, 16, SG_DATA_IN, data, cmd->data_len, timeout_s(cmd), &r);
+	}
+	if (r.cat == SG_CAT_SENSE) {
+		sense_normalise(r.sense, r.sense_len, &s);
+		snprintf(why, size, "%s", s.valid ? sense_describe(&s, text, sizeof(text)) : "CHECK CONDITION without sense data");
+		return -EIO;
+	}
+	if ((err = judged(dev, &r, why, size)))
+		return err;
+	if (cmd->opcode == 0x02 && r.got < cmd->data_len) {
+		snprintf(why, size, "%s sent %zu of the %u bytes of READ (16) asked for", nvme_tunnel_name(dev, name, sizeof(name)),
+			 r.got, cmd->data_len);
+		return -EIO;
+	}
+	return 0;
+}
+
 int nvme_tunnel_send(struct device *dev, enum nvme_queue q, struct nvme_passthru_cmd *cmd, char *why, size_t size)
 {
 	char name[128], reason[160];
+	bool done;
+	int err;
 
 	why[0] = '\0';
 	cmd->result = 0;
+	if (q == NVME_IO_QUEUE && (err = scsi_io(dev, cmd, why, size, &done), done))
+		return err;
 	if (!nvme_tunnel_wire_carries(dev->bridge, q == NVME_ADMIN_QUEUE, cmd, reason, sizeof(reason))) {
 		snprintf(why, size, "%s %s: connect the drive to an NVMe port for it", nvme_tunnel_name(dev, name, sizeof(name)),
 			 reason);

@@ -19,7 +19,10 @@ bool nvme_tunnel_is(const struct device *dev);
 /*
  * Send cmd through dev's tunnel, with nvme_ioctl_send()'s meaning: 0 (with
  * cmd->result where the bridge returns it); the controller's status (> 0);
- * or -errno with why saying it in a line that names the bridge:
+ * or -errno with why saying it in a line that names the bridge.  Two I/O
+ * commands go as the SCSI commands the bridge translates for the block
+ * device: Flush (SYNCHRONIZE CACHE (10)) and Read (READ (16)), their
+ * failure the sense data's words (-EIO).  The rest:
  * -EOPNOTSUPP, the tunnel does not carry the command (nothing was sent);
  * -EPROTO, the bridge refused the tunnel's CDB or answered what no
  * controller sends (a short reply, a reply without its signature, fewer
