@@ -182,7 +182,9 @@ fi
 # I/O goes as the bridge's own SCSI: --read-sector's Read as READ (16) of LBA 0, one block (SBC-3 5.16),
 # -F's Flush as SYNCHRONIZE CACHE (10) (SBC-3 5.26); no I/O through the tunnel.
 run jmicron -- --read-sector 0
+# (The block size from Identify Namespace through the tunnel: the NVMe kind reads, not the SCSI one.)
 if [ "$rc" = 0 ] && grep -qx 'cdb: 88 00 00 00 00 00 00 00 00 00 00 00 00 01 00 00' "$out/usbnvme.log" &&
+	grep -q '^snt-admin: 06 01 00 00 00 00 00 00 00' "$out/usbnvme.log" &&
 	grep -q 'reading sector 0: succeeded' "$out/usbnvme.out"; then
 	ok "jmicron: --read-sector reads by READ (16)"
 else
