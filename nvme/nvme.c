@@ -63,7 +63,7 @@ static const char *nvme_status_text(int status)
 static int tunnel_send(struct device *dev, enum nvme_queue q, struct nvme_passthru_cmd *cmd, char *why, size_t size)
 {
 	struct nvme_node *node = dev->nvme_node;
-	char name[128];
+	char name[192];
 	int rc;
 
 	if (node && node->tunnel_broken) {

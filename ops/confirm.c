@@ -101,7 +101,7 @@ int refuse_through_tunnel(struct device *dev, const struct settings *s)
 		OPT_FWDOWNLOAD_MODE3_MAX, OPT_FWDOWNLOAD_MODE7, OPT_FWDOWNLOAD_MODEE, OPT_FWDOWNLOAD_MODEE_MAX,
 		OPT_TCG, OPT_TCG_PSID_REVERT,
 	};
-	char name[128];
+	char name[192];
 
 	if (!nvme_tunnel_is(dev))
 		return 0;

@@ -246,6 +246,10 @@ garbage asmedia timeout "did not answer its NVMe tunnel's command in time"
 garbage jmicron short "its NVMe reply is 16 bytes, too short to hold a status"
 garbage asmedia short "it sent 256 of the 512 bytes of NVMe Get Log Page asked for"
 garbage realtek short "it sent 256 of the 512 bytes of NVMe Get Log Page asked for"
+# ASMedia's protocol forced on a JMicron bridge, whose SCSI side fills the E6h's data with 5Ah: both named, one line.
+run jmicron -- --bridge sntasmedia -H
+expect_run usbnvme "jmicron spoken to as asmedia (--bridge): the filler said, both named" 71 "" \
+	"the ${chip[jmicron]}, spoken to in ASMedia's protocol (--bridge) did not pass the command: it answered NVMe Get Log Page with 512 bytes of 5Ah"
 # JMicron's reply step refused after the command went through: the same one line, nothing more.
 run jmicron SHIM_SNT_BAD=refuse-reply -- -H --power-on-hours
 if [ "$rc" != 0 ] && [ "$(grep -c '^cdb' "$out/usbnvme.log")" = 3 ] &&

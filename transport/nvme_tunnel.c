@@ -24,17 +24,20 @@ char *nvme_tunnel_name(const struct device *dev, char *buf, size_t size)
 	const struct usb_bridge *row = usb_bridge_find(dev->usb_id);
 	const char *vendor = nvme_tunnel_wire_vendor(dev->bridge);
 
-	/* The table's chip where its protocol is the one spoken (not forced otherwise), else the protocol's vendor. */
-	if (row && row->protocol == dev->bridge)
-		vendor = row->chip;
-	snprintf(buf, size, "the %s USB bridge%s%s", vendor ? vendor : "", dev->usb_id[0] ? " " : "", dev->usb_id);
+	/* The table's chip where its protocol is the one spoken; a chip --bridge speaks another's to is named as both. */
+	if (row && row->protocol != dev->bridge)
+		snprintf(buf, size, "the %s USB bridge %s, spoken to in %s's protocol (--bridge)", row->chip, dev->usb_id,
+			 vendor ? vendor : "");
+	else
+		snprintf(buf, size, "the %s USB bridge%s%s", row ? row->chip : vendor ? vendor : "", dev->usb_id[0] ? " " : "",
+			 dev->usb_id);
 	return buf;
 }
 
 /* How one of the tunnel's SCSI commands ended: 0, or -errno with why. */
 static int judged(const struct device *dev, const struct sg_reply *r, char *why, size_t size)
 {
-	char name[128], text[160];
+	char name[192], text[160];
 	struct sense s;
 
 	nvme_tunnel_name(dev, name, sizeof(name));
@@ -62,7 +65,7 @@ static int judged(const struct device *dev, const struct sg_reply *r, char *why,
 /* The answer is none a controller sends: why names the bridge before the wire's reason. */
 static int garbage(const struct device *dev, const char *reason, char *why, size_t size)
 {
-	char name[128];
+	char name[192];
 
 	snprintf(why, size, "%s did not pass the command: %s", nvme_tunnel_name(dev, name, sizeof(name)), reason);
 	return -EPROTO;
@@ -136,7 +139,7 @@ static int scsi_io(struct device *dev, struct nvme_passthru_cmd *cmd, char *why,
 {
 	uint8_t cdb[16] = { 0 }, *data = (uint8_t *)(uintptr_t)cmd->addr;
 	uint64_t lba = (uint64_t)cmd->cdw11 << 32 | cmd->cdw10;
-	char name[128], text[160];
+	char name[192], text[160];
 	struct sg_reply r;
 	struct sense s;
 	int err;
@@ -170,7 +173,7 @@ static int scsi_io(struct device *dev, struct nvme_passthru_cmd *cmd, char *why,
 
 int nvme_tunnel_send(struct device *dev, enum nvme_queue q, struct nvme_passthru_cmd *cmd, char *why, size_t size)
 {
-	char name[128], reason[160];
+	char name[192], reason[160];
 	bool done;
 	int err;
 

@@ -159,12 +159,13 @@ int nvme_tunnel_wire_jm_reply(const uint8_t *reply, size_t got, uint32_t *result
 	return (int)status;
 }
 
-static bool all_zero(const uint8_t *p, size_t n)
+/* Every byte of the n the same (n > 0): a filler, zeros or FFh, no controller's page. */
+static bool all_same(const uint8_t *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (p[i])
+	for (size_t i = 1; i < n; i++)
+		if (p[i] != p[0])
 			return false;
-	return true;
+	return n > 0;
 }
 
 bool nvme_tunnel_wire_data(const struct nvme_passthru_cmd *cmd, const uint8_t *data, size_t asked, size_t got,
@@ -178,9 +179,15 @@ bool nvme_tunnel_wire_data(const struct nvme_passthru_cmd *cmd, const uint8_t *d
 		snprintf(why, size, "it sent %zu of the %zu bytes of NVMe %s asked for", got, asked, opcode_name(cmd->opcode));
 		return false;
 	}
-	/* A controller always says its vendor and its temperature: a page of zeros is the bridge's, not the drive's. */
-	if (page && asked && all_zero(data, asked)) {
-		snprintf(why, size, "it answered NVMe %s with %zu bytes of zeros", opcode_name(cmd->opcode), asked);
+	/*
+	 * A controller always says its vendor and its temperature: a page of
+	 * one byte over and over (zeros, FFh, a filler) is the bridge's.
+	 */
+	if (page && all_same(data, asked)) {
+		if (data[0])
+			snprintf(why, size, "it answered NVMe %s with %zu bytes of %02Xh", opcode_name(cmd->opcode), asked, data[0]);
+		else
+			snprintf(why, size, "it answered NVMe %s with %zu bytes of zeros", opcode_name(cmd->opcode), asked);
 		return false;
 	}
 	return true;
