@@ -46,6 +46,15 @@ static void page_to_host(uint16_t *w, const uint8_t *raw)
 		w[i] = (uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8);
 }
 
+/* 512 bytes of zeros: no drive sends that page (word 0 at least has a bit), a bridge with nothing to pass does. */
+static bool all_zeros(const uint8_t page[512])
+{
+	for (unsigned int i = 0; i < 512; i++)
+		if (page[i])
+			return false;
+	return true;
+}
+
 const uint16_t *ata_identify(struct device *dev, int *err, struct ata_result *res)
 {
 	static const uint8_t ops[2] = { ATA_OP_IDENTIFY, ATA_OP_IDENTIFY_PACKET };
@@ -76,6 +85,14 @@ const uint16_t *ata_identify(struct device *dev, int *err, struct ata_result *re
 
 		memset(raw, 0, sizeof(raw));
 		*err = ata_exec(dev, &cmd, res);
+		/* Behind a USB bridge, a page of zeros is the bridge's answer, not the drive's: said so, not decoded. */
+		if (!*err && dev->usb_driver && all_zeros(raw)) {
+			snprintf(dev->bridge_nothing, sizeof(dev->bridge_nothing), "IDENTIFY DEVICE with 512 bytes of zeros");
+			snprintf(res->cause, sizeof(res->cause),
+				 "the USB bridge answered IDENTIFY DEVICE with 512 bytes of zeros: the bridge's limit, not the drive's");
+			*err = EIO;
+			break;
+		}
 		if (!*err) {
 			page_to_host(st->id, raw);
 			st->id_valid = true;
@@ -152,12 +169,8 @@ int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf
 /* A bridge's answer to ATA PASS-THROUGH that is no answer (see ata_pass_through_refused()); NULL: a real one. */
 static const char *empty_answer(int err, const struct ata_result *res, const uint8_t page[512], char *text, size_t size)
 {
-	bool zeros = true;
-
-	for (unsigned int i = 0; i < 512 && zeros; i++)
-		zeros = page[i] == 0;
 	if (!err)
-		return zeros ? "IDENTIFY DEVICE with 512 bytes of zeros" : NULL;
+		return all_zeros(page) ? "IDENTIFY DEVICE with 512 bytes of zeros" : NULL;
 	/* SAT's own failures: the command refused, the drive not ready, a medium error; an ATA error carries registers. */
 	if (err != EIO || !res->check_condition || res->have_regs ||
 	    (res->sense_valid && (res->sense_key == SENSE_ILLEGAL_REQUEST || res->sense_key == SENSE_NOT_READY ||

@@ -44,18 +44,17 @@ static void choose_behind_bridge(struct device *dev)
 		}
 		dev->bridge = BRIDGE_AUTO;
 	}
-	if (dev->bridge == BRIDGE_NONE) {
-		/* Nothing but SCSI: not even the ATA PASS-THROUGH that asks whether ATA passes. */
+	/*
+	 * none: nothing but SCSI, not even the ATA PASS-THROUGH that asks whether ATA passes; sat forced:
+	 * ATA without asking; else a bridge with no SAT layer, or one that answers with nothing, leaves
+	 * the disk to SCSI commands.
+	 */
+	if (dev->bridge == BRIDGE_NONE ||
+	    (forced != BRIDGE_SAT && scsi_may_lack_ata(dev) &&
+	     ata_pass_through_refused(dev, dev->bridge_nothing, sizeof(dev->bridge_nothing))))
 		dev->disk = &scsi_disk;
-	} else if (dev->bridge == BRIDGE_SAT && forced == BRIDGE_SAT) {
+	else
 		dev->disk = &ata_disk;
-	} else if (scsi_may_lack_ata(dev) &&
-		   ata_pass_through_refused(dev, dev->bridge_nothing, sizeof(dev->bridge_nothing))) {
-		/* No SAT layer, or one that answers with nothing: the disk is read by SCSI commands. */
-		dev->disk = &scsi_disk;
-	} else {
-		dev->disk = &ata_disk;
-	}
 	/* An id in no table, or a SAT bridge of the table that does not pass ATA: what passes is what answered. */
 	if (dev->bridge == BRIDGE_AUTO || (dev->bridge == BRIDGE_SAT && forced == BRIDGE_AUTO))
 		dev->bridge = dev->disk == &ata_disk ? BRIDGE_SAT : BRIDGE_NONE;
@@ -72,6 +71,7 @@ int disk_choose(struct device *dev)
 	dev->bridge = BRIDGE_NONE;
 	if (!dev->usb_driver && usb_bridge_vendor_protocol(dev->run.bridge)) {
 		/* A vendor's command on a disk no such bridge is in front of: nothing is sent, nothing is chosen. */
+		report_operation("--bridge");
 		complain("%s: --bridge %s: not behind a USB bridge (no usb-storage or uas driver above it): nothing sent\n",
 			 dev->path, usb_bridge_protocol_name(dev->run.bridge));
 		dev->disk = &scsi_disk;

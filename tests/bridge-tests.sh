@@ -190,6 +190,14 @@ for how in zeros nosense aborted; do
 		bad "ATA PASS-THROUGH answered with $how: said as the bridge's limit (exit $rc)" "$(head -n 6 "$out/bridge.out" | tr '\n' '|')"
 	fi
 done
+# A SAT double whose IDENTIFY is all zeros (no SCSI disk under it, so no probe first): the page is not decoded.
+run jms578 SHIM_IDENTIFY="$top/tests/identify/pages/all-zero.hex" -- -I
+if [ "$rc" != 0 ] && ! grep -q 'ATA device\|Model Number' "$out/bridge.out" &&
+	grep -qF "the USB bridge answered IDENTIFY DEVICE with 512 bytes of zeros: the bridge's limit, not the drive's" "$out/bridge.err"; then
+	ok "IDENTIFY of zeros behind a SAT bridge: the bridge's limit, no page decoded"
+else
+	bad "IDENTIFY of zeros behind a SAT bridge (exit $rc)" "$(head -n 5 "$out/bridge.out" | tr '\n' '|')" "$(tr '\n' '|' < "$out/bridge.err")"
+fi
 run jms578 SHIM_SCSI=1 SHIM_REPLY=zeros -- -B 128
 expect_run bridge "zeros: -B refused, naming the bridge's limit" 95 "" \
 	"/dev/null is behind the USB bridge 152d:0578, which answered IDENTIFY DEVICE with 512 bytes of zeros: the bridge's limit, not the drive's"
@@ -227,7 +235,8 @@ for p in sntjmicron sntasmedia sntrealtek; do
 done
 run nousb SHIM_IDENTIFY="$page" -- --bridge sntjmicron --json -I
 if [ "$rc" = 22 ] && [ ! -s "$out/bridge.log" ] && python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["devices"][0]
-sys.exit(0 if "not behind a USB bridge" in d["errors"][0]["message"] and "bridge" not in d else 1)' "$out/bridge.out"; then
+e = d["errors"][0]
+sys.exit(0 if "not behind a USB bridge" in e["message"] and e["operation"] == "--bridge" and "bridge" not in d else 1)' "$out/bridge.out"; then
 	ok "--json --bridge sntjmicron behind no bridge: the refusal in the device's errors"
 else
 	bad "--json --bridge sntjmicron behind no bridge (exit $rc)" "$(head -c 300 "$out/bridge.out")"
