@@ -273,9 +273,10 @@ expect_run usbnvme "jmicron: an NVMe status in the reply is the drive's" 5 "" \
 	"NVMe Get Log Page (SMART / Health) failed: invalid field in command (NVMe status 0x002)"
 
 # --- a chip that takes SATA drives too (RTL9211): a refused Identify Controller leaves SAT's probe ---
-run_on_double usbnvme SHIM_SNT=realtek SHIM_SNT_BAD=refuse SHIM_IDENTIFY="$top/tests/identify/pages/$(ls "$top/tests/identify/pages" | head -n 1)" \
+run_on_double usbnvme SHIM_SNT=realtek SHIM_SNT_BAD=refuse SHIM_IDENTIFY="$top/tests/identify/pages/qemu-ahci-hdd.hex" \
 	SHIM_SYSFS="$out/usbnvme-sys-rtl9211" SHIM_BLOCK_DEV=8:900000 -- -I /dev/null
-if [ "$rc" = 0 ] && grep -q '^ATA device' "$out/usbnvme.out" && grep -q '^cdb: e4' "$out/usbnvme.log"; then
+if [ "$rc" = 0 ] && grep -q '^ATA device' "$out/usbnvme.out" && grep -q 'Model Number: *HDPARM-TEST-HDD' "$out/usbnvme.out" &&
+	grep -q '^cdb: e4' "$out/usbnvme.log"; then
 	ok "rtl9211: NVMe asked first, then the SATA drive behind it"
 else
 	bad "rtl9211: NVMe asked first, then the SATA drive behind it (exit $rc)" "$(head -n 3 "$out/usbnvme.err")" \
