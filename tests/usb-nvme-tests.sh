@@ -104,6 +104,29 @@ else
 	bad "jmicron: -I -H --power-on-hours -C say what a native NVMe port says (exit $rc)" "$(head -n 6 "$out/usbnvme.diff")"
 fi
 
+# --json -I: the identify object's keys are a native port's, through each tunnel (values: JMicron's all of them).
+run_on_double usbnvme-native SHIM_NVME="$pages" SHIM_NVME_HEALTH="$nvme/health-log.hex" -- --json -I /dev/null
+for p in jmicron asmedia realtek; do
+	run "$p" -- --json -I
+	if msg=$(python3 - "$out/usbnvme-native.out" "$out/usbnvme.out" "$p" <<'PY'
+import json, sys
+native = json.load(open(sys.argv[1]))["devices"][0]["identify"]
+ours = json.load(open(sys.argv[2]))["devices"][0]["identify"]
+if sorted(native) != sorted(ours):
+    print("keys: native %s, ours %s" % (sorted(set(native) - set(ours)), sorted(set(ours) - set(native))))
+    sys.exit(1)
+if sys.argv[3] == "jmicron" and native != ours:
+    print("values differ: %s" % [k for k in native if native[k] != ours[k]])
+    sys.exit(1)
+print("%d keys" % len(ours))
+PY
+	); then
+		ok "$p: --json -I gives a native port's identify keys ($msg)"
+	else
+		bad "$p: --json -I gives a native port's identify keys (exit $rc)" "$msg"
+	fi
+done
+
 # --metrics through a tunnel without Get Features: the disk is up, its temperature and identity read.
 run asmedia -- --metrics
 if [ "$rc" = 0 ] && grep -qx 'hdparm_disk_up{device="null"} 1' "$out/usbnvme.out" &&
