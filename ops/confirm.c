@@ -109,6 +109,7 @@ int refuse_through_tunnel(struct device *dev, const struct settings *s)
 		if (!s->v[not_carried[i]].given)
 			continue;
 		dev->refused = true;
+		report_operation(s->v[not_carried[i]].name);	/* --json's error names the option, not the open */
 		complain("%s: %s: not sent: %s passes NVMe Identify, Get Log Page%s alone: connect the drive to an NVMe"
 			 " port for it\n", dev->path, s->v[not_carried[i]].name, nvme_tunnel_name(dev, name, sizeof(name)),
 			 dev->bridge == BRIDGE_SNTJMICRON ? " and Get Features" : "");

@@ -188,6 +188,15 @@ for p in jmicron asmedia realtek; do
 		fi
 	done
 done
+# --json: the refusal is the option's error in one document.
+run asmedia -- --json --tcg
+if [ "$rc" = 95 ] && python3 -c 'import json, sys
+e = json.load(open(sys.argv[1]))["devices"][0]["errors"]
+sys.exit(0 if len(e) == 1 and e[0]["operation"] == "--tcg" and "connect the drive to an NVMe port" in e[0]["message"] else 1)' "$out/usbnvme.out"; then
+	ok "asmedia: --json --tcg: the refusal is --tcg's one error"
+else
+	bad "asmedia: --json --tcg: the refusal is --tcg's one error (exit $rc)" "$(head -c 400 "$out/usbnvme.out")"
+fi
 # PSID revert: the PSID is read, then refused at the bridge before anything goes out.
 echo 0123456789ABCDEF0123456789ABCDEF > "$out/usbnvme-psid"
 run_on_double usbnvme SHIM_SCSI=1 SHIM_SNT=jmicron SHIM_NVME="$pages" SHIM_SYSFS="$out/usbnvme-sys-jmicron" \
