@@ -127,6 +127,15 @@ PY
 	fi
 done
 
+# --metrics through JMicron's tunnel: a native port's exposition, sample for sample.
+run_on_double usbnvme-native SHIM_NVME="$pages" SHIM_NVME_HEALTH="$nvme/health-log.hex" -- --metrics /dev/null
+run jmicron -- --metrics
+if [ "$rc" = 0 ] && grep -q '^hdparm_disk_temperature_celsius' "$out/usbnvme.out" &&
+	diff "$out/usbnvme-native.out" "$out/usbnvme.out" > "$out/usbnvme.diff"; then
+	ok "jmicron: --metrics says what a native NVMe port says"
+else
+	bad "jmicron: --metrics says what a native NVMe port says (exit $rc)" "$(head -n 4 "$out/usbnvme.diff")"
+fi
 # --metrics through a tunnel without Get Features: the disk is up, its temperature and identity read.
 run asmedia -- --metrics
 if [ "$rc" = 0 ] && grep -qx 'hdparm_disk_up{device="null"} 1' "$out/usbnvme.out" &&
