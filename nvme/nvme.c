@@ -72,7 +72,8 @@ static int tunnel_send(struct device *dev, enum nvme_queue q, struct nvme_passth
 		return -EPROTO;
 	}
 	rc = nvme_tunnel_send(dev, q, cmd, why, size);
-	if (node && (rc == -EPROTO || rc == -ETIMEDOUT))
+	/* Garbage, a hang, or the bridge gone (unplugged): nothing more for it. */
+	if (node && (rc == -EPROTO || rc == -ETIMEDOUT || rc == -ENODEV || rc == -ENXIO))
 		node->tunnel_broken = true;
 	return rc;
 }

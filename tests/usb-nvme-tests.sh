@@ -271,7 +271,7 @@ garbage() {
 	run "$p" SHIM_SNT_BAD="$b" -- -H --power-on-hours
 	sent=$(grep -c '^cdb' "$out/usbnvme.log")
 	if [ "$rc" != 0 ] && grep -qF "failed an earlier command" "$out/usbnvme.err" &&
-		[ "$sent" = "$([ "$p" = jmicron ] && [ "$b" != refuse ] && [ "$b" != timeout ] && echo 3 || echo 1)" ]; then
+		[ "$sent" = "$([ "$p" = jmicron ] && [ "$b" != refuse ] && [ "$b" != timeout ] && [ "$b" != gone ] && echo 3 || echo 1)" ]; then
 		ok "$p: $b answer: the next option sends nothing"
 	else
 		bad "$p: $b answer: the next option sends nothing (exit $rc, $sent CDBs)" "$(head -n 3 "$out/usbnvme.err")"
@@ -284,6 +284,7 @@ done
 garbage jmicron signature "does not begin with the 'NVME' signature"
 garbage jmicron timeout "did not answer its NVMe tunnel's command in time"
 garbage asmedia timeout "did not answer its NVMe tunnel's command in time"
+garbage realtek gone "SG_IO: No such device"
 garbage jmicron short "its NVMe reply is 16 bytes, too short to hold a status"
 garbage asmedia short "it sent 256 of the 512 bytes of NVMe Get Log Page asked for"
 garbage realtek short "it sent 256 of the 512 bytes of NVMe Get Log Page asked for"

@@ -13,14 +13,15 @@
  *                       NSID CDW10 CDW11" (little-endian), Identify too.
  *   SHIM_NVME_HEALTH=FILE  the SMART / Health log's bytes (hex) from FILE, on a native
  *                       NVMe node too; SHIM_NVME_TEMP's kelvin over its temperature
- *   SHIM_SNT_BAD=zeros|short|signature|refuse|status|timeout|refuse-reply   a bridge that answers
+ *   SHIM_SNT_BAD=zeros|short|signature|refuse|status|timeout|refuse-reply|gone   a bridge that answers
  *                       garbage: data of zeros; half the data (the resid says
  *                       so); a JMicron reply without its 'NVME' signature;
  *                       CHECK CONDITION, ILLEGAL REQUEST, invalid command
  *                       operation code, to every vendor CDB; NVMe status
  *                       0002h in JMicron's reply; every vendor CDB timed out
  *                       (host_status DID_TIME_OUT); JMicron's reply step alone
- *                       refused, after its command block and data went through.
+ *                       refused, after its command block and data went through;
+ *                       unplugged: SG_IO itself fails (ENODEV) for every vendor CDB.
  *                       BAD@XX: only for admin opcode XX (hex).
  */
 
@@ -180,7 +181,7 @@ static void snt_one_cdb(struct sg_io_hdr *io, const unsigned char *cdb, int real
 	(void)snt_run(io, &cmd);
 }
 
-/* A vendor CDB of the SHIM_SNT bridge: answered (1), or not one (0: the SCSI disk's). */
+/* A vendor CDB of the SHIM_SNT bridge: answered (1), not one (0: the SCSI disk's), or SG_IO fails (-1, errno). */
 static int fake_snt(struct sg_io_hdr *io)
 {
 	const unsigned char *cdb = io->cmdp;
@@ -198,6 +199,10 @@ static int fake_snt(struct sg_io_hdr *io)
 	    (jmicron && (cdb[1] & 0x0f) == 0xf && strcmp(getenv("SHIM_SNT_BAD") ? getenv("SHIM_SNT_BAD") : "", "refuse-reply") == 0)) {
 		check_condition(io, 0x05, 0x20, 0x00);
 		return 1;
+	}
+	if (strcmp(getenv("SHIM_SNT_BAD") ? getenv("SHIM_SNT_BAD") : "", "gone") == 0) {
+		errno = ENODEV;
+		return -1;
 	}
 	if (strcmp(getenv("SHIM_SNT_BAD") ? getenv("SHIM_SNT_BAD") : "", "timeout") == 0) {
 		io->host_status = 0x03;

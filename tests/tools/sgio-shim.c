@@ -1314,7 +1314,7 @@ static int fake_sg_io(struct sg_io_hdr *io)
 	const char *reply = getenv("SHIM_REPLY");
 	int twelve = cdb[0] == 0xa1, ext = !twelve && (cdb[1] & 1);
 	unsigned char command = twelve ? cdb[9] : cdb[14];
-	int ck_cond = cdb[2] & 0x20;
+	int ck_cond = cdb[2] & 0x20, rc;
 
 	if (logpath) {
 		FILE *f = fopen(logpath, "a");
@@ -1328,8 +1328,8 @@ static int fake_sg_io(struct sg_io_hdr *io)
 			fclose(f);
 		}
 	}
-	if (snt_bridge() && fake_snt(io))
-		return 0;
+	if (snt_bridge() && (rc = fake_snt(io)))
+		return rc > 0 ? 0 : -1;
 	if (((command == 0xb4 && (cdb[4] == 0x11 || cdb[4] == 0x12 || cdb[4] == 0x14)) || command == 0xf4) &&
 	    (!getenv("SHIM_REPLY") || strcmp(getenv("SHIM_REPLY"), "ok") == 0))
 		erased = 1;
