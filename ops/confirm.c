@@ -110,9 +110,9 @@ int refuse_through_tunnel(struct device *dev, const struct settings *s)
 			continue;
 		dev->refused = true;
 		report_operation(s->v[not_carried[i]].name);	/* --json's error names the option, not the open */
-		complain("%s: %s: not sent: %s passes NVMe Identify, Get Log Page%s alone: connect the drive to an NVMe"
+		complain("%s: %s: not sent: %s passes NVMe Identify, Get Log Page %s: connect the drive to an NVMe"
 			 " port for it\n", dev->path, s->v[not_carried[i]].name, nvme_tunnel_name(dev, name, sizeof(name)),
-			 dev->bridge == BRIDGE_SNTJMICRON ? " and Get Features" : "");
+			 dev->bridge == BRIDGE_SNTJMICRON ? "and Get Features alone" : "and nothing else");
 		return EOPNOTSUPP;
 	}
 	return 0;
