@@ -88,8 +88,11 @@ enum ata_set_features {
 /* SMART (B0h) subcommands, in FEATURE; LBA 23:8 carries the signature C24Fh, LBA 7:0 the log. */
 enum ata_smart {
 	ATA_SMART_READ_DATA = 0xd0,
+	ATA_SMART_READ_THRESHOLDS = 0xd1,
 	ATA_SMART_READ_LOG = 0xd5,
 	ATA_SMART_WRITE_LOG = 0xd6,
+	ATA_SMART_EXECUTE_OFFLINE = 0xd4,
+	ATA_SMART_RETURN_STATUS = 0xda,
 };
 #define ATA_SMART_LBA_SIGNATURE 0xc24f00u
 

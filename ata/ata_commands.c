@@ -129,33 +129,45 @@ void ata_identify_forget(struct device *dev)
 		dev->ata_state->id_valid = dev->ata_state->id_failed = false;
 }
 
-int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf[512], struct disk_cause *c)
+/* The General Purpose Log directory, read once: 0, or ENOENT (no GPL, or its read failed: *c says which, once). */
+static int log_directory(struct device *dev, struct disk_cause *c)
 {
 	struct ata_state *st = dev->ata_state;
+	uint8_t raw[512];
 	int err;
 
 	if (!st || !st->id_valid || st->id[ATA_ID_COMMAND_SET_EXT] == 0)
 		return ENOENT;
-	if (!st->log_dir_valid) {
-		uint8_t raw[512];
-
-		if (st->log_dir_failed)
-			return ENOENT;
-		err = read_log(dev, 0, 0, raw);
-		if (err) {
-			st->log_dir_failed = true;
-			c->whole_line = true;
-			if (dev->ata12_only)
-				snprintf(c->why, sizeof(c->why),
-					 "READ_LOG_EXT(0,0) not sent: the USB bridge passes only the 12-byte ATA PASS-THROUGH");
-			else
-				snprintf(c->why, sizeof(c->why), "READ_LOG_EXT(0,0) failed: %s", strerror(err));
-			return ENOENT;
-		}
-		page_to_host(st->log_dir, raw);
-		st->log_dir_valid = true;
+	if (st->log_dir_valid)
+		return 0;
+	if (st->log_dir_failed)
+		return ENOENT;
+	err = read_log(dev, 0, 0, raw);
+	if (err) {
+		st->log_dir_failed = true;
+		c->whole_line = true;
+		if (dev->ata12_only)
+			snprintf(c->why, sizeof(c->why),
+				 "READ_LOG_EXT(0,0) not sent: the USB bridge passes only the 12-byte ATA PASS-THROUGH");
+		else
+			snprintf(c->why, sizeof(c->why), "READ_LOG_EXT(0,0) failed: %s", strerror(err));
+		return ENOENT;
 	}
-	if (st->log_dir[log] <= page)
+	page_to_host(st->log_dir, raw);
+	st->log_dir_valid = true;
+	return 0;
+}
+
+unsigned int ata_log_pages(struct device *dev, uint8_t log, struct disk_cause *c)
+{
+	return log_directory(dev, c) ? 0 : dev->ata_state->log_dir[log];
+}
+
+int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf[512], struct disk_cause *c)
+{
+	int err;
+
+	if (log_directory(dev, c) || dev->ata_state->log_dir[log] <= page)
 		return ENOENT;
 	err = read_log(dev, log, page, buf);
 	if (err) {
@@ -542,8 +554,13 @@ int ata_smart_log(struct device *dev, bool write, uint8_t log, uint8_t data[512]
 
 int ata_smart_read_data(struct device *dev, uint8_t data[512], struct ata_result *res)
 {
+	return ata_smart_read_table(dev, false, data, res);
+}
+
+int ata_smart_read_table(struct device *dev, bool thresholds, uint8_t data[512], struct ata_result *res)
+{
 	struct ata_cmd cmd = {
-		.tf = { .command = ATA_OP_SMART, .feature = ATA_SMART_READ_DATA, .count = 1, .lba = ATA_SMART_LBA_SIGNATURE,
+		.tf = { .command = ATA_OP_SMART, .feature = thresholds ? ATA_SMART_READ_THRESHOLDS : ATA_SMART_READ_DATA, .count = 1, .lba = ATA_SMART_LBA_SIGNATURE,
 			.device = ATA_DEVICE_OBSOLETE },
 		.protocol = ATA_PROTO_PIO_IN,
 		.data = data,
@@ -552,6 +569,18 @@ int ata_smart_read_data(struct device *dev, uint8_t data[512], struct ata_result
 	};
 
 	return ata_exec(dev, &cmd, res);
+}
+
+int ata_smart_return_status(struct device *dev, struct ata_result *res)
+{
+	return ata_nondata(dev, ATA_OP_SMART, ATA_SMART_RETURN_STATUS, 0, ATA_SMART_LBA_SIGNATURE, true, res, 12);
+}
+
+/* An off-line test started is the drive's to run: the command itself ends at once (captive modes are not sent). */
+int ata_smart_execute_offline(struct device *dev, uint8_t subcommand, struct ata_result *res)
+{
+	return ata_nondata(dev, ATA_OP_SMART, ATA_SMART_EXECUTE_OFFLINE, 0, ATA_SMART_LBA_SIGNATURE | subcommand, false,
+			   res, 12);
 }
 
 /*

@@ -143,6 +143,8 @@ int ata_set_max(struct device *dev, enum ata_max_command kind, uint64_t max_lba,
 /* SMART READ LOG or WRITE LOG of one 512-byte page of log. */
 /* SMART READ DATA (B0h D0h): the attribute table (ATA/ATAPI-7 and vendors' common layout). */
 int ata_smart_read_data(struct device *dev, uint8_t data[512], struct ata_result *res);
+/* The same, or SMART READ ATTRIBUTE THRESHOLDS (D1h, obsolete since ACS but what smartctl shows as THRESH). */
+int ata_smart_read_table(struct device *dev, bool thresholds, uint8_t data[512], struct ata_result *res);
 
 int ata_smart_log(struct device *dev, bool write, uint8_t log, uint8_t data[512],
 		  struct ata_result *res);
@@ -195,6 +197,15 @@ int ata_trusted_send(struct device *dev, bool dma, uint8_t protocol, uint16_t sp
 		     struct ata_result *res);
 
 int ata_read_log_page(struct device *dev, uint8_t log, uint8_t page, uint8_t buf[512], struct disk_cause *c);
+
+/* The pages of log the General Purpose Log directory lists (0: none, or no directory: *c may say why). */
+unsigned int ata_log_pages(struct device *dev, uint8_t log, struct disk_cause *c);
+
+/* SMART RETURN STATUS (B0h DAh): the registers it ends with in *res (LBA 23:8 the verdict). */
+int ata_smart_return_status(struct device *dev, struct ata_result *res);
+
+/* SMART EXECUTE OFF-LINE IMMEDIATE (B0h D4h): subcommand in LBA 7:0 (1 short, 2 extended, 7Fh abort). */
+int ata_smart_execute_offline(struct device *dev, uint8_t subcommand, struct ata_result *res);
 
 /* Decode SCSI sense data into res (registers when present). Exposed for tests. */
 void sat_result_from_sense(const uint8_t *sense, unsigned int len, struct ata_result *res);

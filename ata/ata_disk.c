@@ -22,6 +22,7 @@
 #include "ata_trusted.h"
 #include "ata_epc.h"
 #include "ata_records.h"
+#include "ata_condition.h"
 #include "identify.h"
 #include "report.h"
 #include "unaligned.h"
@@ -682,6 +683,9 @@ const struct disk_ops ata_disk = {
 	.temperature = ata_disk_temperature,
 	.power_on = ata_disk_power_on,
 	.error_counts = ata_disk_error_counts,
+	.condition_read = ata_disk_condition,
+	.self_test_start = ata_disk_self_test_start,
+	.self_test_progress = ata_disk_self_test_progress,
 	.identity = ata_disk_identity,
 	.hidden_areas = ata_disk_hidden_areas,
 	.erc_get = ata_disk_erc_get,

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "condition_facts.h"
 #include "disk_facts.h"
 #include "erase_facts.h"
 #include "reach.h"
@@ -104,6 +105,20 @@ struct disk_ops {
 	int (*power_on)(struct device *dev, struct disk_power_on *p);
 	/* --scan-repair: the drive's counts of unreadable and replaced sectors; 0 or an errno, nothing said. */
 	int (*error_counts)(struct device *dev, struct disk_error_counts *c);
+	/*
+	 * --condition: what the disk keeps of its condition, into *d (zeroed by the caller): every
+	 * source it has, each value marked read or unreadable (condition_facts.h).  0 where anything was
+	 * read (a source missing or failing is left COND_NOT_READ, or noted unreadable); an errno with
+	 * *c where nothing could be (NULL: the kind reads none); nothing said.
+	 */
+	int (*condition_read)(struct device *dev, struct disk_condition *d, struct disk_cause *c);
+	/*
+	 * --self-test: start the drive's own test (or abort the one running); 0 or an errno with *c, nothing
+	 * said.  self_test_progress: whether one runs now and, where the disk says, its per cent done (-1: not
+	 * said).  The end is read from the log by condition_read.  NULL: the kind has no self-test.
+	 */
+	int (*self_test_start)(struct device *dev, enum disk_self_test what, struct disk_cause *c);
+	int (*self_test_progress)(struct device *dev, bool *running, int *percent_done, struct disk_cause *c);
 	/* Its queries of what the disk records (-H, --power-on-hours) never wake it (NVMe's admin commands): no power check first. */
 	bool queries_wake_nothing;
 	/* --erc: the error recovery time limits (NULL: the disk has none); 0 or an errno, nothing said. */

@@ -283,6 +283,18 @@ int nvme_admin_sanitize(struct device *dev, uint32_t cdw10, uint32_t pattern, st
 	return nvme_send(dev, NVME_ADMIN_QUEUE, &cmd, "NVMe Sanitize", c);
 }
 
+int nvme_admin_self_test(struct device *dev, uint8_t stc, struct disk_cause *c)
+{
+	/* Every namespace and the controller (NSID FFFFFFFFh, as nvme-cli sends it); it returns at once and runs on. */
+	struct nvme_passthru_cmd cmd = {
+		.opcode = NVME_ADMIN_DEVICE_SELF_TEST,
+		.nsid = NVME_NSID_ALL,
+		.cdw10 = stc,
+	};
+
+	return nvme_send(dev, NVME_ADMIN_QUEUE, &cmd, "NVMe Device Self-test", c);
+}
+
 int nvme_admin_format(struct device *dev, uint32_t nsid, uint32_t cdw10, struct disk_cause *c)
 {
 	/* A format with secure erase returns when the erase is done: allow it hours. */

@@ -80,6 +80,9 @@ int nvme_admin_fw_commit(struct device *dev, unsigned int slot, unsigned int act
 int nvme_admin_sanitize(struct device *dev, uint32_t cdw10, uint32_t pattern, struct disk_cause *c);
 
 /* Format NVM of namespace nsid (NVME_NSID_ALL: every one) with CDW10 (nvme_spec.h's fields). */
+/* Device Self-test (14h): Self-test Code stc in CDW10 bits 3:0 (1h short, 2h extended, Fh abort). */
+int nvme_admin_self_test(struct device *dev, uint8_t stc, struct disk_cause *c);
+
 int nvme_admin_format(struct device *dev, uint32_t nsid, uint32_t cdw10, struct disk_cause *c);
 
 /* Flush of the namespace. */

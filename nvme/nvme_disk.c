@@ -23,6 +23,7 @@
 #include "nvme_erase.h"
 #include "nvme_identify.h"
 #include "nvme_spec.h"
+#include "nvme_self_test.h"
 #include "report.h"
 #include "sysfs.h"
 #include "unaligned.h"
@@ -517,6 +518,26 @@ static int nvme_disk_error_counts(struct device *dev, struct disk_error_counts *
 	return 0;
 }
 
+/*
+ * --condition: the SMART / Health log (hours, wear, media errors, error log
+ * entries) and the Device Self-test log, which a controller without
+ * self-tests refuses (left not read).  Admin commands: nothing wakes.
+ */
+static int nvme_disk_condition(struct device *dev, struct disk_condition *d, struct disk_cause *c)
+{
+	static uint8_t log[NVME_SELF_TEST_LOG_BYTES];
+	struct disk_cause ignored = { 0 };
+	int err;
+
+	c->what = "NVMe Get Log Page (SMART / Health)";
+	if ((err = nvme_admin_get_log(dev, NVME_LOG_SMART_HEALTH, log, NVME_HEALTH_BYTES, c)))
+		return err;
+	nvme_health_condition(log, NVME_HEALTH_BYTES, d);
+	if (!nvme_admin_get_log(dev, NVME_LOG_SELF_TEST, log, NVME_SELF_TEST_LOG_BYTES, &ignored))
+		nvme_self_test_condition(log, NVME_SELF_TEST_LOG_BYTES, d);
+	return 0;
+}
+
 /* Before a timing: the volatile write cache out.  Nothing said on failure. */
 static void nvme_disk_flush_quietly(struct device *dev)
 {
@@ -651,5 +672,8 @@ const struct disk_ops nvme_disk = {
 	.temperature = nvme_disk_temperature,
 	.power_on = nvme_disk_power_on,
 	.error_counts = nvme_disk_error_counts,
+	.self_test_start = nvme_disk_self_test_start,
+	.self_test_progress = nvme_disk_self_test_progress,
+	.condition_read = nvme_disk_condition,
 	.queries_wake_nothing = true,
 };

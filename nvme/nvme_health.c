@@ -33,3 +33,87 @@ uint64_t nvme_health_data_units(const uint8_t log[NVME_HEALTH_BYTES], bool writt
 
 	return get_le64(p + 8) ? UINT64_MAX : get_le64(p);
 }
+
+/* A 128-bit count little-endian at p: beyond 64 bits no disk counts, and UINT64_MAX stands for it. */
+static uint64_t count128(const uint8_t *p)
+{
+	return get_le64(p + 8) ? UINT64_MAX : get_le64(p);
+}
+
+#define HEALTH_SOURCE "NVMe SMART / Health log (02h)"
+/* The last byte --condition reads: Number of Error Information Log Entries ends at 191. */
+#define HEALTH_CONDITION_BYTES 192
+
+void nvme_health_condition(const uint8_t *log, size_t got, struct disk_condition *d)
+{
+	d->family = "nvme";
+	if (got < HEALTH_CONDITION_BYTES) {
+		condition_unreadable(d, HEALTH_SOURCE, "the log came shorter than its fields");
+		return;
+	}
+	condition_set(&d->critical_warning, HEALTH_SOURCE, log[0]);
+	condition_set(&d->available_spare, HEALTH_SOURCE, log[3]);
+	condition_set(&d->spare_threshold, HEALTH_SOURCE, log[4]);
+	condition_set(&d->percentage_used, HEALTH_SOURCE, log[5]);
+	/* Beyond 64 bits of 512,000-byte units is more than any disk writes: no figure, and no verdict from it. */
+	if (get_le64(log + 56))
+		condition_unreadable(d, HEALTH_SOURCE, "data units written beyond 64 bits: no count a disk reaches");
+	else
+		condition_set(&d->data_written, HEALTH_SOURCE, get_le64(log + 48));
+	d->data_unit = 512000;
+	if (get_le64(log + NVME_SMART_POWER_ON_HOURS + 8))
+		condition_unreadable(d, HEALTH_SOURCE, "power-on hours beyond 64 bits: no count a disk reaches");
+	else
+		condition_hours(d, HEALTH_SOURCE, get_le64(log + NVME_SMART_POWER_ON_HOURS));
+	condition_set(&d->counts[COND_MEDIA_ERRORS], HEALTH_SOURCE, count128(log + NVME_SMART_MEDIA_ERRORS));
+	condition_set(&d->counts[COND_ERROR_LOG], HEALTH_SOURCE, count128(log + 176));
+}
+
+#define SELF_TEST_SOURCE "NVMe Device Self-test log (06h)"
+#define SELF_TEST_HEADER 4
+#define SELF_TEST_ENTRY 28
+#define SELF_TEST_ENTRIES 20
+
+/* The Result field (byte 0 bits 3:0) sorted: completed, failed (5h fatal, 6h and 7h failed segments), aborted. */
+static enum cond_test_result test_result(unsigned int code)
+{
+	if (code == 0x0)
+		return COND_TEST_PASSED;
+	if (code >= 0x5 && code <= 0x7)
+		return COND_TEST_FAILED;
+	if ((code >= 0x1 && code <= 0x4) || code == 0x8 || code == 0x9)
+		return COND_TEST_ABORTED;
+	return COND_TEST_OTHER;
+}
+
+void nvme_self_test_condition(const uint8_t *log, size_t got, struct disk_condition *d)
+{
+	unsigned int entries = 0;
+
+	if (got < SELF_TEST_HEADER) {
+		condition_unreadable(d, SELF_TEST_SOURCE, "the log came shorter than its header");
+		return;
+	}
+	for (unsigned int i = 0; i < SELF_TEST_ENTRIES; i++) {
+		const uint8_t *e = log + SELF_TEST_HEADER + (size_t)i * SELF_TEST_ENTRY;
+		struct cond_self_test *t;
+		unsigned int kind;
+
+		/* An entry that did not come whole is not read: the log ends where the bytes do. */
+		if ((size_t)(e - log) + SELF_TEST_ENTRY > got || (e[0] & 0x0f) == 0x0f)
+			break;
+		entries++;
+		if (d->n_tests >= COND_SELF_TESTS)
+			continue;
+		t = &d->tests[d->n_tests++];
+		kind = e[0] >> 4;
+		t->kind = kind == 0x1 ? "short" : kind == 0x2 ? "extended" : kind == 0xe ? "vendor" : "other";
+		t->code = e[0] & 0x0f;
+		t->result = test_result(t->code);
+		t->hour = get_le64(e + 4);
+		/* Byte 2 bit 1: the Failing LBA field is valid. */
+		t->has_lba = t->result == COND_TEST_FAILED && (e[2] & 0x02);
+		t->lba = t->has_lba ? get_le64(e + 16) : 0;
+	}
+	condition_set(&d->self_test_log, SELF_TEST_SOURCE, entries);
+}

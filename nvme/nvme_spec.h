@@ -23,6 +23,7 @@ enum nvme_admin_opcode {
 	NVME_ADMIN_GET_FEATURES = 0x0a,
 	NVME_ADMIN_FW_COMMIT = 0x10,
 	NVME_ADMIN_FW_DOWNLOAD = 0x11,
+	NVME_ADMIN_DEVICE_SELF_TEST = 0x14,
 	NVME_ADMIN_FORMAT_NVM = 0x80,
 	NVME_ADMIN_SECURITY_SEND = 0x81,
 	NVME_ADMIN_SECURITY_RECEIVE = 0x82,
@@ -36,6 +37,7 @@ enum nvme_admin_opcode {
 enum nvme_log_id {
 	NVME_LOG_SMART_HEALTH = 0x02,	/* 512 bytes: bytes 2:1 the composite temperature, kelvin */
 	NVME_LOG_FW_SLOT = 0x03,	/* 512 bytes: struct nvme_fw_slot_log */
+	NVME_LOG_SELF_TEST = 0x06,	/* 564 bytes: the Device Self-test log */
 	NVME_LOG_SANITIZE_STATUS = 0x81,
 };
 #define NVME_SMART_COMPOSITE_TEMPERATURE 1

@@ -17,6 +17,7 @@
 #include "blockdev.h"
 #include "ata_features.h"
 #include "cache.h"
+#include "condition.h"
 #include "dco.h"
 #include "describe.h"
 #include "epc.h"
@@ -35,6 +36,7 @@
 #include "sanitize_start.h"
 #include "sanitize_status.h"
 #include "sanitize_wait.h"
+#include "self_test.h"
 #include "sector_format.h"
 #include "sectors.h"
 #include "scan_check.h"
@@ -45,6 +47,7 @@
 #include "tcg_status.h"
 #include "temperature.h"
 #include "trim.h"
+#include "usb_trim.h"
 #include "wdidle3.h"
 
 #define LBA48_MAX ((1ULL << 48) - 1)
@@ -218,6 +221,7 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_EPC_GOTO, .name = "epc-goto", .arg = ARG_WORD, .words = EPC_CONDITIONS, .what = "power condition", .usage = "--epc-goto NAME               Enter a power condition now", .steps = { STEP(IN_SETTINGS + 340, WHEN_GIVEN, epc_step) } },
 	{ .id = OPT_EPC_RESTORE, .name = "epc-restore", .arg = ARG_WORD, .words = (const char *const[]){ "default", "saved", NULL }, .save_suffix = true, .what = "settings", .usage = "--epc-restore default|saved[,save]  Restore every power condition's settings", .steps = { STEP(IN_SETTINGS + 320, WHEN_GIVEN, epc_step) } },
 	{ .id = OPT_BACKGROUND_SCAN, .name = "background-scan", .arg = ARG_WORD, .words = (const char *const[]){ "off", "on", NULL }, .save_suffix = true, .what = "setting", .usage = "--background-scan on|off[,save]  Switch a SCSI disk's background medium scan", .steps = { STEP(IN_SETTINGS + 350, WHEN_GIVEN, background_scan_step) } },
+	{ .id = OPT_USB_TRIM, .name = "usb-trim", .arg = ARG_WORD, .words = (const char *const[]){ "off", "on", NULL }, .what = "setting", .usage = "--usb-trim on|off             Behind a USB bridge: the kernel sends discards as UNMAP (on; where bridge and disk take it) or none (off)", .config = { "usb_trim", KEY_ON_OFF }, .steps = { STEP(IN_SETTINGS + 355, WHEN_GIVEN, usb_trim_step) } },
 	{ .id = OPT_IDLE_SPINDOWN, .name = "idle-spindown", .arg = ARG_U64, .min = 1, .max = 604800, .what = "the idle time must be 1 to 604800 seconds", .cls = CLASS_ALONE, .usage = "--idle-spindown SECONDS       Stay in the foreground; put each disk in standby after SECONDS without I/O", .config = { "idle_spindown", KEY_NUMBER } },
 	{ .id = OPT_WHY, .name = "why", .cls = CLASS_MODIFIER, .usage = "--why                         With --idle-spindown: say which process woke a disk it put in standby" },
 	{ .id = OPT_METRICS, .name = "metrics", .cls = CLASS_ALONE, .usage = "--metrics [DEV...]            Print every disk's state for Prometheus (none named: every disk), waking none" },
@@ -227,6 +231,9 @@ const struct option_desc option_table[] = {
 	{ .id = OPT_POWER_ON_HOURS, .name = "power-on-hours", .usage = "--power-on-hours              How long the drive has been powered on in its life (not read from a sleeping disk)", .steps = { STEP(IN_QUERIES + 125, WHEN_GIVEN, power_on_step) } },
 	/* The words in enum bridge_protocol's order (disk/device.h): the word's place is the protocol. */
 	{ .id = OPT_BRIDGE, .name = "bridge", .arg = ARG_WORD, .words = (const char *const[]){ "auto", "none", "sat", "sntjmicron", "sntasmedia", "sntrealtek", NULL }, .what = "bridge protocol", .cls = CLASS_MODIFIER, .usage = "--bridge auto|sat|sntjmicron|sntasmedia|sntrealtek|none  Behind a USB bridge: what it passes (auto: the bridge table's)" },
+	{ .id = OPT_SELF_TEST, .name = "self-test", .arg = ARG_WORD, .words = (const char *const[]){ "short", "extended", "abort", NULL }, .what = "self-test", .usage = "--self-test short|extended|abort  Start the drive's own self-test, or stop the one running", .together = TOGETHER_SELF_TEST, .steps = { ERASE_STEP(IN_SETTINGS + 505, self_test_step, self_test_check) } },
+	{ .id = OPT_SELF_TEST_WAIT, .name = "self-test-wait", .usage = "--self-test-wait              Wait for the drive's self-test to end, showing its progress; then its result from the log", .together = TOGETHER_SELF_TEST, .steps = { ERASE_STEP(IN_SETTINGS + 506, self_test_wait_step, self_test_check) } },
+	{ .id = OPT_CONDITION, .name = "condition", .usage = "--condition                   A used disk's condition: hours from every source, wear, defects, self-tests, and a verdict (exit status: hdparm.8)", .together = TOGETHER_CONDITION, .steps = { STEP(IN_QUERIES + 127, WHEN_GIVEN, condition_step) } },
 	{ .id = OPT_JSON, .name = "json", .cls = CLASS_MODIFIER, .usage = "--json                        Print one JSON document instead of text (schema: hdparm.8)" },
 };
 

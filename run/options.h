@@ -100,6 +100,8 @@ enum together {
 	TOGETHER_FORMAT,	/* a format (not an erase: recorded, but nothing read back) */
 	TOGETHER_FIRMWARE,	/* a firmware download: no record */
 	TOGETHER_SCAN,		/* a surface scan: reads only, no record */
+	TOGETHER_SELF_TEST,	/* the drives' own self-tests, or the wait for them: no record */
+	TOGETHER_CONDITION,	/* --condition: reads only, no record, no status lines; the worst verdict is the run's */
 };
 
 enum when {

@@ -76,26 +76,29 @@ static void close_member(struct member *m)
 	close_fd(&m->gate);
 }
 
-/* Four pipes for m: 0 once all are made. */
+/* m's stdout and stderr (together_streams.c), then its message and gate pipes: 0 once all are made. */
 static int make_pipes(struct member *m, int child[4])
 {
-	int p[4][2];
+	int p[2][2], err = streams_open(m, child);
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; !err && i < 2; i++)
 		if (pipe(p[i])) {
-			int err = errno;
-
+			err = errno;
 			while (i--) {
 				close(p[i][0]);
 				close(p[i][1]);
 			}
-			return err;
 		}
-	/* The disk's process writes its stdout, stderr and messages, and reads the gate's answer. */
-	m->out = p[0][0], child[0] = p[0][1];
-	m->err = p[1][0], child[1] = p[1][1];
-	m->msg = p[2][0], child[2] = p[2][1];
-	child[3] = p[3][0], m->gate = p[3][1];
+	if (err) {
+		close_member(m);
+		for (int i = 0; i < 2; i++)
+			if (child[i] >= 0)
+				close(child[i]);
+		return err;
+	}
+	/* The disk's process writes its messages, and reads the gate's answer. */
+	m->msg = p[0][0], child[2] = p[0][1];
+	child[3] = p[1][0], m->gate = p[1][1];
 	return 0;
 }
 
@@ -128,19 +131,6 @@ static int start_member(struct member *all, int k, const struct run_flags *run, 
 	if (err)
 		close_member(m);
 	return err;
-}
-
-static void keep_output(struct member *m, char stream, const char *p, size_t n)
-{
-	unsigned int len = (unsigned int)n;
-
-	if (!m->log)
-		m->log = open_memstream(&m->log_buf, &m->log_len);
-	if (!m->log)
-		return;
-	fputc(stream, m->log);
-	fwrite(&len, sizeof(len), 1, m->log);
-	fwrite(p, 1, n, m->log);
 }
 
 /* " MAJ:MIN MAJ:MIN ...": the disks a device's erase reaches. */
@@ -221,16 +211,15 @@ static bool take_messages(struct member *m)
 static bool read_from(struct member *m, int fd, bool *changed)
 {
 	char buf[4096];
-	ssize_t n = read(fd, buf, sizeof(buf));
+	ssize_t n;
 
+	if (fd == m->out || fd == m->err)
+		return streams_take(m, fd);
+	n = read(fd, buf, sizeof(buf));
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return true;
 	if (n <= 0)
 		return false;
-	if (fd == m->out || fd == m->err) {
-		keep_output(m, fd == m->out ? 'o' : 'e', buf, (size_t)n);
-		return true;
-	}
 	{
 		char *grown = realloc(m->msgs, m->msgs_len + (size_t)n);
 
@@ -530,8 +519,10 @@ static bool take_ready(struct member *m, int n, const struct pollfd *pfd, int k)
 				bool msgs_ended = fd == &m[i].msg;
 
 				close_fd(fd);
-				if (msgs_ended)
+				if (msgs_ended) {
 					member_ended(&m[i]);
+					streams_ended(&m[i]);
+				}
 				changed |= msgs_ended;
 			}
 		}

@@ -23,28 +23,36 @@
 #include "together_parts.h"
 
 static const struct words erase_words = {
-	"erase of many disks", "erases", "erasing it", "the drive may still be erasing", "erases the others", "erased", false,
+	"erase of many disks", "erases", "erasing it", "the drive may still be erasing", "erases the others", "erased", false, false,
 }, format_words = {
 	"format of many disks", "formats", "formatting it", "the drive may still be formatting", "formats the others",
-	"formatted", false,
+	"formatted", false, false,
 }, firmware_words = {
 	"firmware download of many disks", "firmware downloads", "downloading firmware to it",
-	"part of the image may have been sent, or the commit", "updates the others", "updated", false,
+	"part of the image may have been sent, or the commit", "updates the others", "updated", false, false,
+}, self_test_words = {
+	"self-test of many disks", "self-tests", "testing it", "the drive may still be testing itself", "tests the others",
+	"tested", false, false,
 }, scan_words = {
-	"surface scan of many disks", "surface scans", "scanning it", NULL, "scans the others", "scanned", true,
+	"surface scan of many disks", "surface scans", "scanning it", NULL, "scans the others", "scanned", true, false,
+}, condition_words = {
+	"condition of many disks", "condition reads", "reading its condition", NULL, "reads the others", "read", true, true,
 };
 
 const struct words *words_of(const struct job *jobs, int njobs)
 {
-	bool format = false, firmware = false;
+	bool format = false, firmware = false, scan = false, self_test = false;
 
 	for (int i = 0; i < njobs; i++) {
 		if (settings_erase(&jobs[i].s))
 			return &erase_words;
 		format |= settings_recorded(&jobs[i].s);
 		firmware |= settings_together_as(&jobs[i].s, TOGETHER_FIRMWARE);
+		scan |= settings_together_as(&jobs[i].s, TOGETHER_SCAN);
+		self_test |= settings_together_as(&jobs[i].s, TOGETHER_SELF_TEST);
 	}
-	return format ? &format_words : firmware ? &firmware_words : &scan_words;
+	return format ? &format_words : firmware ? &firmware_words : scan ? &scan_words : self_test ? &self_test_words
+		      : &condition_words;
 }
 
 void send_all(int fd, const char *p, size_t n)

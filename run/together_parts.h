@@ -9,7 +9,9 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/un.h>
 
 #include "actions.h"
 #include "reach.h"
@@ -23,9 +25,10 @@ struct words {
 	const char *others;	/* what --continue-on-refusal does */
 	const char *once;	/* each disk is ... once, named once */
 	bool reads_only;	/* a surface scan: nothing written (still: NULL); an unreadable sector (EIO) yields to a failure */
+	bool verdicts;		/* --condition: each disk's exit status its verdict; the run's the highest (the worst) */
 };
 
-/* The run's: an erase where any disk is erased, else a format, else a firmware download, else a surface scan. */
+/* The run's: an erase where any disk is erased, else a format, else a firmware download, else a surface scan, else --condition. */
 const struct words *words_of(const struct job *jobs, int njobs);
 
 /* HALTED: its checks ended by this process (a signal came before the gate opened). */
@@ -45,7 +48,9 @@ struct member {
 	const struct job *job;
 	const struct words *words;
 	pid_t pid;
-	int out, err, msg, gate;	/* this end of its stdout, stderr, messages; the gate's answer */
+	int out, err, msg, gate;	/* this end of its stdout and stderr (err -1: one socket for both), messages; the gate's answer */
+	struct sockaddr_un from_out, from_err;	/* the names its stdout and stderr send from, on that one socket */
+	socklen_t from_out_len, from_err_len;
 	enum stage stage;
 	char status[160];
 	struct scan_seen scan;		/* a surface scan's last status line, kept after it is wiped */
@@ -83,6 +88,17 @@ _Noreturn void run_member(const struct job *job, const struct run_flags *run, st
 
 /* n bytes to fd, all of them unless it fails. */
 void send_all(int fd, const char *p, size_t n);
+
+/* ---- its stdout and stderr, in the order written (together_streams.c) ---- */
+
+/* This process's end of them in m, the disk's process's in child[0] (stdout) and child[1]; 0 or an errno. */
+int streams_open(struct member *m, int child[2]);
+
+/* What came on fd (m->out or m->err), kept in m->log in the order written; false at its end. */
+bool streams_take(struct member *m, int fd);
+
+/* m's process has ended: what it wrote, all of it here by now, taken, and a socket with no end of its own closed. */
+void streams_ended(struct member *m);
 
 /* ---- what this process shows (together_say.c) ---- */
 

@@ -32,7 +32,7 @@ static const char *stage_text(const struct member *m)
 void together_draw(struct screen *sc, const struct member *m, int n)
 {
 	/* A surface scan of many disks: one line for all (hdparm.8 says so). */
-	bool one_line = n > 0 && m[0].words->reads_only;
+	bool one_line = n > 0 && m[0].words->reads_only && !m[0].words->verdicts;
 	int lines = one_line ? 1 : n;
 	char line[400];
 
@@ -120,6 +120,8 @@ static const char *how_to_follow(const struct settings *s)
 		return "--format-wait";
 	if (s->v[OPT_FWDOWNLOAD].given)
 		return "-I";
+	if (s->v[OPT_SELF_TEST].given || s->v[OPT_SELF_TEST_WAIT].given)
+		return "--condition";
 	return "--sanitize-status";
 }
 
@@ -159,8 +161,10 @@ static void say_death(const struct member *m, const struct run_flags *run)
 		snprintf(text, sizeof(text), "%s: its process was killed by signal %d (%s) before the %s began:"
 			 " nothing was sent to any disk\n", m->job->device, sig, strsignal(sig), m->words->plural);
 	else if (m->words->reads_only)
-		snprintf(text, sizeof(text), "%s: the process %s was killed by signal %d (%s): its scan ended there, without"
-			 " its summary; nothing was written to the disk%s\n", m->job->device, m->words->doing, sig, strsignal(sig),
+		snprintf(text, sizeof(text), "%s: the process %s was killed by signal %d (%s): %s; nothing was written to"
+			 " the disk%s\n", m->job->device, m->words->doing, sig, strsignal(sig),
+			 m->words->verdicts ? "its reading ended there, with no verdict"
+					    : "its scan ended there, without its summary",
 			 m->abandoned ? "; its process, held in the kernel, was left behind" : "");
 	else
 		snprintf(text, sizeof(text), "%s: the process %s was killed by signal %d (%s); %s: check with %s%s%s\n",
@@ -206,10 +210,14 @@ void say_member(struct member *m, const struct run_flags *run, struct said *said
 	} else {
 		json_add_devices(m->json, m->json_len);
 	}
-	if (m->words->reads_only && m->exit_status == EIO)
+	if (m->words->verdicts) {
+		if (m->exit_status > said->status)
+			said->status = m->exit_status;
+	} else if (m->words->reads_only && m->exit_status == EIO) {
 		said->unreadable = true;
-	else if (m->exit_status)
+	} else if (m->exit_status) {
 		said->status = m->exit_status;
+	}
 	said->next++;
 }
 

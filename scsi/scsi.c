@@ -171,6 +171,11 @@ static int read_capacity16(struct device *dev, struct scsi_capacity *cap, struct
 	return err;
 }
 
+int scsi_read_capacity16(struct device *dev, struct scsi_capacity *cap, struct scsi_result *res)
+{
+	return read_capacity16(dev, cap, res);
+}
+
 static int read_capacity10(struct device *dev, struct scsi_capacity *cap, struct scsi_result *res)
 {
 	uint8_t buf[8] = { 0 };
@@ -386,8 +391,13 @@ int scsi_start_stop(struct device *dev, enum scsi_power_condition condition, uin
 
 int scsi_log_sense(struct device *dev, uint8_t page, uint8_t *buf, size_t len, struct scsi_result *res)
 {
-	/* Byte 2: PC 01b (cumulative values) in bits 7:6, the page code in 5:0. */
-	uint8_t cdb[10] = { SCSI_LOG_SENSE, 0, (uint8_t)(0x40 | (page & 0x3f)) };
+	return scsi_log_sense_sub(dev, page, 0, buf, len, res);
+}
+
+int scsi_log_sense_sub(struct device *dev, uint8_t page, uint8_t sub, uint8_t *buf, size_t len, struct scsi_result *res)
+{
+	/* Byte 2: PC 01b (cumulative values) in bits 7:6, the page code in 5:0; byte 3 the subpage. */
+	uint8_t cdb[10] = { SCSI_LOG_SENSE, 0, (uint8_t)(0x40 | (page & 0x3f)), sub };
 
 	put_be16(cdb + 7, (uint16_t)len);
 	memset(buf, 0, len);

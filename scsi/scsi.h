@@ -141,6 +141,8 @@ size_t scsi_listed_vpd(struct device *dev, const uint8_t *list, size_t list_len,
  * (scsi_cautious()) (10) first, and (16) only when (10) cannot say.
  */
 int scsi_read_capacity(struct device *dev, struct scsi_capacity *cap, struct scsi_result *res);
+/* READ CAPACITY (16) alone, wherever the disk is: its LBPME, which (10) does not carry. */
+int scsi_read_capacity16(struct device *dev, struct scsi_capacity *cap, struct scsi_result *res);
 
 /*
  * MODE SENSE (10) of one page (subpage sub, or 0), the values pc asks for: *page
@@ -201,6 +203,8 @@ int scsi_request_sense(struct device *dev, struct sense *now, struct scsi_result
 
 /* LOG SENSE of page (cumulative values) into buf; res->got says how much came. */
 int scsi_log_sense(struct device *dev, uint8_t page, uint8_t *buf, size_t len, struct scsi_result *res);
+/* The same, of a subpage (SPF): byte 3 the subpage code. */
+int scsi_log_sense_sub(struct device *dev, uint8_t page, uint8_t sub, uint8_t *buf, size_t len, struct scsi_result *res);
 
 /* READ (16) of blocks into buf; fewer than len bytes back is EIO ("short read"). */
 int scsi_read16(struct device *dev, uint64_t lba, uint32_t blocks, void *buf, size_t len, struct scsi_result *res);

@@ -17,6 +17,7 @@
 
 #include <scsi/sg.h>
 
+#include "scsi_self_test.h"
 #include "array.h"
 #include "json.h"
 #include "report.h"
@@ -28,6 +29,7 @@
 #include "scsi_firmware.h"
 #include "scsi_epc.h"
 #include "scsi_power.h"
+#include "scsi_condition.h"
 #include "scsi_error_counts.h"
 #include "scsi_power_on.h"
 #include "scsi_temperature.h"
@@ -787,6 +789,9 @@ const struct disk_ops scsi_disk = {
 	.temperature = scsi_disk_temperature,
 	.power_on = scsi_disk_power_on,
 	.error_counts = scsi_disk_error_counts,
+	.self_test_start = scsi_disk_self_test_start,
+	.self_test_progress = scsi_disk_self_test_progress,
+	.condition_read = scsi_disk_condition,
 	.erase_choices = scsi_erase_choices,
 	.identity = scsi_disk_identity,
 	.firmware = scsi_firmware,

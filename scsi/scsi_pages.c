@@ -203,6 +203,17 @@ bool scsi_decode_provisioning_unmap(const uint8_t *page, size_t len)
 	return len >= 6 && (page[5] & 0x80);
 }
 
+bool scsi_decode_provisioning(const uint8_t *page, size_t len, struct scsi_lbp_commands *lbp)
+{
+	memset(lbp, 0, sizeof(*lbp));
+	if (len < 6)
+		return false;
+	lbp->lbpu = page[5] & 0x80;
+	lbp->lbpws = page[5] & 0x40;
+	lbp->lbpws10 = page[5] & 0x20;
+	return true;
+}
+
 int scsi_find_mode_page(const uint8_t *buf, size_t got, uint8_t code, uint8_t sub, size_t *offset, size_t *page_len,
 			char *cause, size_t cause_size)
 {
@@ -339,4 +350,97 @@ bool scsi_decode_power_on_minutes(const uint8_t *buf, size_t got, uint32_t *minu
 		return false;
 	*minutes = get_be32(p);
 	return true;
+}
+
+bool scsi_decode_log_counter(const uint8_t *buf, size_t got, uint8_t page, unsigned int code, uint64_t *value)
+{
+	const uint8_t *p;
+	size_t len;
+
+	if (got < 4 || (buf[0] & 0x3f) != page)
+		return false;
+	if (!(p = log_parameter(buf, got, code, &len)) || len < 1 || len > 8)
+		return false;
+	*value = 0;
+	for (size_t i = 0; i < len; i++)
+		*value = *value << 8 | p[i];
+	return true;
+}
+
+bool scsi_decode_percentage_used(const uint8_t *buf, size_t got, unsigned int *percent)
+{
+	const uint8_t *p;
+	size_t len;
+
+	if (got < 4 || (buf[0] & 0x3f) != LOG_PAGE_SOLID_STATE)
+		return false;
+	if (!(p = log_parameter(buf, got, 0x0001, &len)) || len < 1)
+		return false;
+	*percent = p[len - 1];
+	return true;
+}
+
+bool scsi_decode_ie_asc(const uint8_t *buf, size_t got, unsigned int *asc)
+{
+	const uint8_t *p;
+	size_t len;
+
+	if (got < 4 || (buf[0] & 0x3f) != LOG_PAGE_INFORMATIONAL)
+		return false;
+	if (!(p = log_parameter(buf, got, 0x0000, &len)) || len < 1)
+		return false;
+	*asc = p[0];
+	return true;
+}
+
+int scsi_decode_self_tests(const uint8_t *buf, size_t got, struct scsi_self_test *t, unsigned int max)
+{
+	unsigned int n = 0;
+
+	if (got < 4 || (buf[0] & 0x3f) != LOG_PAGE_SELF_TEST)
+		return -1;
+	for (unsigned int code = 1; code <= SCSI_SELF_TESTS && n < max; code++) {
+		size_t len;
+		const uint8_t *p = log_parameter(buf, got, code, &len);
+
+		/* An entry the page's length holds that did not come whole: the page was cut short. */
+		if ((!p || len < 12) && (size_t)4 + get_be16(buf + 2) > got)
+			return -2;
+		/* One never used (all zero), or the page's end, ends the list. */
+		if (!p || len < 12 || (!p[0] && !p[1] && !get_be16(p + 2)))
+			break;
+		t[n].code = p[0] >> 5;
+		t[n].result = p[0] & 0x0f;
+		t[n].number = p[1];
+		t[n].hours = get_be16(p + 2);
+		t[n].first_failure = get_be64(p + 4);
+		n++;
+	}
+	return (int)n;
+}
+
+#define FARM_VALID 0xc0
+#define FARM_SIGNATURE 0x00004641524d4552ULL
+#define FARM_POH_FIELD 19
+
+enum farm_reading scsi_decode_farm_hours(const uint8_t *buf, size_t got, uint64_t *hours)
+{
+	const uint8_t *p;
+	size_t len;
+	uint64_t field;
+
+	if (got < 4 || (buf[0] & 0x3f) != LOG_PAGE_FARM || buf[1] != LOG_SUBPAGE_FARM)
+		return FARM_NOT_FARM;
+	if (!(p = log_parameter(buf, got, 0x0000, &len)) || len < 8)
+		return FARM_CUT;
+	field = get_be64(p);
+	if (field >> 56 != FARM_VALID || (field & 0x00ffffffffffffffULL) != FARM_SIGNATURE)
+		return FARM_NOT_FARM;
+	if (!(p = log_parameter(buf, got, 0x0001, &len)) || len < 8 * (FARM_POH_FIELD + 1))
+		return FARM_CUT;
+	field = get_be64(p + 8 * FARM_POH_FIELD);
+	if (field >> 56 != FARM_VALID)
+		return FARM_NO_HOURS;
+	*hours = field & 0x00ffffffffffffffULL;
+	return FARM_READ;
 }

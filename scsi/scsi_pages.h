@@ -144,6 +144,47 @@ bool scsi_decode_power_on_minutes(const uint8_t *buf, size_t got, uint32_t *minu
 bool scsi_decode_uncorrected_errors(const uint8_t *buf, size_t got, uint64_t *errors);
 
 /*
+ * --condition's log pages, each false where the page is not the one asked
+ * or its parameter did not come whole (the page length and the bytes that
+ * came both bound it): a counter parameter (1 to 8 bytes) of any page
+ * (the Write Error Counter page 02h's Total Uncorrected Errors is 0006h,
+ * as the read page's); the Solid State Media page's (11h) Percentage Used
+ * Endurance Indicator (parameter 0001h, its last byte); the Informational
+ * Exceptions page's (2Fh) ASC of parameter 0000h (0: nothing to report).
+ */
+#define LOG_PAGE_WRITE_ERRORS 0x02
+#define LOG_PAGE_SELF_TEST 0x10
+#define LOG_PAGE_SOLID_STATE 0x11
+#define LOG_PAGE_INFORMATIONAL 0x2f
+bool scsi_decode_log_counter(const uint8_t *buf, size_t got, uint8_t page, unsigned int code, uint64_t *value);
+bool scsi_decode_percentage_used(const uint8_t *buf, size_t got, unsigned int *percent);
+bool scsi_decode_ie_asc(const uint8_t *buf, size_t got, unsigned int *asc);
+
+/*
+ * Seagate's FARM log page (3Dh subpage 03h, as smartmontools 7.4+ reads
+ * it): parameters of 8-byte big-endian fields, each valid where its top
+ * byte is C0h; parameter 0000h's first field the signature 'FARMER'
+ * (4641524D4552h), parameter 0001h (Drive Information) field 19 the
+ * power-on hours.  FARM_READ with *hours; FARM_NOT_FARM: another page or
+ * a wrong signature; FARM_CUT: the parameters did not come whole;
+ * FARM_NO_HOURS: the hours field not valid.
+ */
+#define LOG_PAGE_FARM 0x3d
+#define LOG_SUBPAGE_FARM 0x03
+enum farm_reading { FARM_READ, FARM_NOT_FARM, FARM_CUT, FARM_NO_HOURS };
+enum farm_reading scsi_decode_farm_hours(const uint8_t *buf, size_t got, uint64_t *hours);
+
+/* The Self-Test Results page (10h, SPC-4): parameters 0001h-0014h, newest first, each 16 bytes. */
+struct scsi_self_test {
+	unsigned int code, result, number;	/* SELF-TEST CODE (bits 7:5), SELF-TEST RESULTS (3:0) */
+	unsigned int hours;			/* ACCUMULATED POWER ON HOURS (its timestamp) */
+	uint64_t first_failure;			/* ADDRESS OF FIRST FAILURE (all ones: none) */
+};
+#define SCSI_SELF_TESTS 20
+/* The entries in use (not all zero), newest first, up to max; -1 where the page is not the Self-Test Results page, -2 where it came cut short. */
+int scsi_decode_self_tests(const uint8_t *buf, size_t got, struct scsi_self_test *t, unsigned int max);
+
+/*
  * READ DEFECT DATA (10)'s header (SBC-3 5.12): GLISTV (byte 1 bit 3), the
  * list's format (bits 2:0) and its length in bytes (bytes 3:2): the grown
  * defects in *count.  false: no grown list, or a format of unknown size.
@@ -212,6 +253,14 @@ void scsi_decode_characteristics(const uint8_t *page, size_t len, unsigned int *
 
 /* Logical Block Provisioning (B2h): LBPU, the disk takes UNMAP. */
 bool scsi_decode_provisioning_unmap(const uint8_t *page, size_t len);
+
+/* B2h's byte 5 (SBC-3 6.6.4): the commands that unmap, LBPU (UNMAP), LBPWS (WRITE SAME (16)), LBPWS10. */
+struct scsi_lbp_commands {
+	bool lbpu, lbpws, lbpws10;
+};
+
+/* false where the page is too short to say (fewer than 6 bytes). */
+bool scsi_decode_provisioning(const uint8_t *page, size_t len, struct scsi_lbp_commands *lbp);
 
 /*
  * Find mode page code (subpage sub; 0: the page without subpages) in a

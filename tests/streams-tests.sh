@@ -287,4 +287,30 @@ touch "$out/gate"
 finish "$pid"
 [ "$rc" = 32 ] && grep -qx "hdparm: standard output: Broken pipe" "$out/e.err"
 result_of e $? "one disk's erase, stdout's reader gone after the erase was sent: no death by SIGPIPE, 'Broken pipe' said, exit 32 (exit $rc)"
+# --- item 13: a disk's stdout and stderr said in the order its process wrote them ---
+# A DOWNLOAD MICROCODE run (ATA 92h) writes "/dev/null:" (stdout), "fwdownload: xfer_mode=..."
+# (stderr), then its dots and "Done." (stdout).  strace holds hdparm in its first write, the gate's
+# "go" to the first disk, for 2 s: the disk's process writes both streams before hdparm reads either,
+# and two pipes then gave its stdout first.  What two runs of one disk each write, 2>&1, is the order.
+if command -v strace > /dev/null; then
+	head -c 8192 /dev/urandom > "$out/fw.bin"
+	fw=(--yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload "$out/fw.bin")
+	: > "$out/fw-one.out"
+	for d in /dev/null /dev/zero; do
+		env SHIM_IDENTIFY="$ata" "${preload[@]}" "$asan" "$H" "${fw[@]}" "$d" >> "$out/fw-one.out" 2>&1
+	done
+	env SHIM_IDENTIFY="$ata" "${preload[@]}" "$asan:detect_leaks=0" strace -o "$out/fw.strace" -e trace=write \
+		-e inject=write:delay_exit=2000000:when=1 "$H" "${fw[@]}" /dev/null /dev/zero > "$out/fw-two.out" 2>&1
+	rc=$?
+	[ "$rc" = 0 ] && [ -s "$out/fw-one.out" ] && cmp -s "$out/fw-one.out" "$out/fw-two.out"
+	result_of fw-two $? "two disks' --fwdownload, hdparm slow to read them: each disk's stdout and stderr in the order written (exit $rc)"
+	# Where AF_UNIX sockets are forbidden (a sandboxed service), two pipes as before: everything said.
+	${CC:-cc} -shared -fPIC -O2 -o "$out/no-unix-sockets.so" "$top/tests/tools/no-unix-sockets.c" -ldl
+	env SHIM_IDENTIFY="$ata" LD_PRELOAD="$shim $out/no-unix-sockets.so" "$asan" "$H" "${fw[@]}" /dev/null /dev/zero > "$out/fw-pipes.out" 2>&1
+	rc=$?
+	[ "$rc" = 0 ] && [ "$(sort "$out/fw-pipes.out")" = "$(sort "$out/fw-one.out")" ]
+	result_of fw-pipes $? "two disks' --fwdownload without AF_UNIX sockets: every line of both said, exit 0 (exit $rc)"
+else
+	bad "strace: not installed (tests/setup installs it)"
+fi
 echo "end of suite"

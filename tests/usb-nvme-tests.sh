@@ -98,7 +98,9 @@ done
 # --- the same words as on a native NVMe port (JMicron carries Get Features too: all of them) ---
 run_on_double usbnvme-native SHIM_NVME="$pages" SHIM_NVME_HEALTH="$nvme/health-log.hex" -- -I -H --power-on-hours -C /dev/null
 run jmicron -- -I -H --power-on-hours -C
-if [ "$rc" = 0 ] && diff <(grep -v 'USB bridge' "$out/usbnvme-native.out") <(grep -v 'USB bridge' "$out/usbnvme.out") > "$out/usbnvme.diff"; then
+# What -I adds of the bridge itself (its line, the TRIM over USB block) left out.
+drive_text() { grep -v 'USB bridge' "$1" | sed '/^TRIM over USB/,/^$/d' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'; }
+if [ "$rc" = 0 ] && diff <(drive_text "$out/usbnvme-native.out") <(drive_text "$out/usbnvme.out") > "$out/usbnvme.diff"; then
 	ok "jmicron: -I -H --power-on-hours -C say what a native NVMe port says"
 else
 	bad "jmicron: -I -H --power-on-hours -C say what a native NVMe port says (exit $rc)" "$(head -n 6 "$out/usbnvme.diff")"

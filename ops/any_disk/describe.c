@@ -15,6 +15,7 @@
 #include "describe.h"
 #include "report.h"
 #include "unaligned.h"
+#include "usb_trim.h"
 
 /* --Istdout: 8 little-endian words a line, as hdparm 9.65 dumps IDENTIFY. */
 static void dump_words(const uint8_t *bytes, size_t len)
@@ -91,6 +92,9 @@ int describe_step(struct device *dev, const struct settings *s, enum opt_id opt)
 			bridge_say_text(dev);
 		err = dev->disk->pages_show(p, form);
 	}
+	/* Behind a USB bridge, -I says too whether a discard reaches the disk. */
+	if (!err && (form == PAGES_TEXT || form == PAGES_JSON))
+		usb_trim_show(dev);
 	if (p)
 		dev->disk->pages_free(p);
 	return err;

@@ -13,6 +13,7 @@
 #include "blockdev.h"
 #include "epc.h"
 #include "setting_now.h"
+#include "usb_trim.h"
 
 static int unreadable(struct setting_now *now, enum setting_kind kind, const char *why)
 {
@@ -189,6 +190,11 @@ int setting_now(struct device *dev, enum opt_id opt, const struct opt_value *wan
 	case OPT_EPC_ENABLE:
 	case OPT_EPC_DISABLE:
 		return read_epc_switch(dev, opt, now);
+	case OPT_USB_TRIM:
+		if ((err = usb_trim_now(dev, want->num != 0, &now->num, now->why, sizeof(now->why))) == EOPNOTSUPP)
+			now->kind = SETTING_UNSUPPORTED;
+		now->num2 = now->num;
+		return err;
 	case OPT_STANDBY_NOW:
 	case OPT_SLEEP_NOW:
 	case OPT_SEAGATE:

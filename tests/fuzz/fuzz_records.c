@@ -45,6 +45,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	errors = nvme_health_media_errors(page);
 	if (get_le64(page + 168) ? errors != UINT64_MAX : errors != get_le64(page + 160))
 		__builtin_trap();
+	{
+		/* --condition: the health log read only as far as the bytes given (a heap block of just those bytes), the self-test log too. */
+		static struct disk_condition d;
+		uint8_t *exact = malloc(size ? size : 1);
+
+		if (exact) {
+			memcpy(exact, data, size);
+			memset(&d, 0, sizeof(d));
+			nvme_health_condition(exact, size, &d);
+			nvme_self_test_condition(exact, size, &d);
+			if (d.n_tests > COND_SELF_TESTS || d.n_hours > COND_HOURS_SOURCES || d.n_unreadable > COND_UNREADABLES)
+				__builtin_trap();
+			for (unsigned int i = 0; i < d.n_tests; i++)
+				if (d.tests[i].result > COND_TEST_OTHER || d.tests[i].code > 15)
+					__builtin_trap();
+			free(exact);
+		}
+	}
 	free(page);
 	return 0;
 }

@@ -40,6 +40,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	scsi_decode_characteristics(data, len, &rotation, &form_factor);
 	scsi_decode_provisioning_unmap(data, len);
 	{
+		struct scsi_lbp_commands lbp;
+
+		/* The two readings of LBPU agree. */
+		if (scsi_decode_provisioning(data, len, &lbp) && lbp.lbpu != scsi_decode_provisioning_unmap(data, len))
+			__builtin_trap();
+	}
+	{
 		struct scsi_block_length lengths[8];
 
 		if (scsi_decode_block_lengths(data, len, lengths, 8) > 8)
@@ -67,6 +74,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		scsi_decode_uncorrected_errors(data, size, &errors);
 		/* READ DEFECT DATA's header: a count no larger than its list length says (4 bytes a descriptor at least). */
 		if (scsi_decode_grown_defects(data, size, &defects) && defects > 0xffffu / 4)
+			__builtin_trap();
+	}
+	{
+		/* --condition's pages: each parameter read only within the page length and the bytes given. */
+		struct scsi_self_test t[SCSI_SELF_TESTS];
+		uint64_t v;
+		unsigned int percent, asc;
+		int n = scsi_decode_self_tests(data, size, t, SCSI_SELF_TESTS);
+
+		if (n < -2 || n > SCSI_SELF_TESTS)
+			__builtin_trap();
+		for (int i = 0; i < n; i++)
+			if (t[i].code > 7 || t[i].result > 15 || t[i].hours > 0xffff)
+				__builtin_trap();
+		scsi_decode_log_counter(data, size, size ? data[0] & 0x3f : 0, 0x0006, &v);
+		if (scsi_decode_farm_hours(data, size, &v) == FARM_READ && v >> 56)
+			__builtin_trap();
+		if (scsi_decode_percentage_used(data, size, &percent) && percent > 255)
+			__builtin_trap();
+		if (scsi_decode_ie_asc(data, size, &asc) && asc > 255)
 			__builtin_trap();
 	}
 	for (uint8_t code = 0; code < 0x40; code++)

@@ -35,6 +35,7 @@ build fuzz_tcg "$here/fuzz_tcg.c" "$top/tcg/tcg_discovery.c" "$top/tcg/tcg_sessi
 build fuzz_prom "$here/fuzz_prom.c" "$top/output/prom.c" || exit 1
 build fuzz_records "$here/fuzz_records.c" "$top/ata/smart_table.c" "$top/nvme/nvme_health.c" || exit 1
 build fuzz_tunnel "$here/fuzz_tunnel.c" "$top/transport/nvme_tunnel_wire.c" || exit 1
+build fuzz_smart_logs "$here/fuzz_smart_logs.c" "$top/ata/smart_logs.c" || exit 1
 build fuzz_scanmap "$here/fuzz_scanmap.c" "$top/ops/scan/scan_map_format.c" "$top/ops/scan/scan_classes.c" || exit 1
 build fuzz_text "$here/fuzz_text.c" "$top/ops/block/ranges.c" "$top/block/sysfs.c" "$top/block/wake_trace.c" "$top/output/report.c" "$top/output/json.c" || exit 1
 # The option table names each option's steps, so the command-line targets link every operation and what
@@ -58,7 +59,7 @@ build fuzz_config "$here/fuzz_config.c" "${common[@]}" || exit 1
 build fuzz_trim -DTRIM_ONLY "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/cli/hdparm.c" "${common[@]}" || exit 1
 
 status=0
-for t in identify sense nvme json cmdline trim scsi tcg text config prom records scanmap tunnel; do
+for t in identify sense nvme json cmdline trim scsi tcg text config prom records scanmap smart_logs tunnel; do
 	corpus="$here/corpus/$t"
 	regress="$here/regressions/$t"
 	mkdir -p "$regress"

@@ -14,7 +14,16 @@
  *   SHIM_COUNT=N, SHIM_LBA=N   registers returned when asked (CK_COND)
  *   SHIM_LOGS=DIR       READ LOG (DMA) EXT and SMART READ LOG of log XX answer DIR/XX.hex (bytes in
  *                       hex, pages one after another); other logs read as 5Ah bytes; SMART READ
- *                       DATA answers DIR/smart.hex.
+ *                       DATA answers DIR/smart.hex.  NVMe Get Log Page of log XX answers
+ *                       DIR/nvme-XX.hex, SCSI LOG SENSE of page XX DIR/scsi-XX.hex (subpage YY:
+ *                       DIR/scsi-XX-YY.hex; as long as the
+ *                       file: a short page is short), READ DEFECT DATA (10) DIR/scsi-defects.hex,
+ *                       where the file is there (DIR/zero/NAME.hex first for /dev/zero's, and so on).
+ *                       SMART READ ATTRIBUTE THRESHOLDS answers DIR/thresholds.hex; SMART RETURN
+ *                       STATUS says passed (LBA 23:8 C24Fh), or a threshold exceeded (2CF4h) where
+ *                       DIR/smart-failing is there; with DIR/selftest-status (hex bytes), successive
+ *                       SMART READ DATA answers say those self-test execution statuses (byte 363:
+ *                       F3h running, 30% left; 00h done), the checksum made good, the last one repeating
  *                       SET FEATURES EPC (4Ah) changes DIR/08.hex, the Power Conditions log,
  *                       as a drive would (timers, enabled and saved bits, restore), and
  *                       enable/disable word 120 bit 7 of the SHIM_IDENTIFY file;
@@ -81,6 +90,10 @@
  *                       commands end GOOD.  Answers follow SPC-4
  *                       and SBC-3 (an 8 TB SAS disk, 512-byte logical and 4096-byte physical
  *                       blocks, 7200 rpm, 3.5 inch, thin provisioned).
+ *   SHIM_SCSI=sat       the same SCSI face, but a USB bridge's with a SAT layer: ATA PASS-THROUGH reaches
+ *                       the ATA double behind it (SHIM_IDENTIFY, ...); more words, comma-separated:
+ *                       "nolbpu" VPD B2h says LBPU 0, "nolbpme" READ CAPACITY (16) says LBPME 0,
+ *                       "hang16" READ CAPACITY (16) times out
  *   SHIM_REPLY=zeros|nosense|aborted   with SHIM_SCSI: a USB bridge whose SAT layer answers
  *                       ATA PASS-THROUGH with nothing: GOOD and data of zeros, CHECK CONDITION
  *                       without sense data, or ABORTED COMMAND without ATA registers
@@ -248,6 +261,37 @@ static int load_bytes(const char *path, unsigned long skip, unsigned char *buf, 
 		i++;
 	}
 	fclose(f);
+	return 0;
+}
+
+/* SHIM_LOGS's DIR/NAME.hex into buf (len bytes; the rest zero): 0, or -1 where there is no such file. */
+static int log_file(const char *name, unsigned char *buf, unsigned int len, unsigned int *got)
+{
+	char path[4096], node[256];
+	FILE *f;
+	unsigned int v, i = 0;
+
+	if (!getenv("SHIM_LOGS"))
+		return -1;
+	/* Many disks: DIR/zero/NAME.hex is /dev/zero's own, where there. */
+	current_path(node, sizeof(node));
+	snprintf(path, sizeof(path), "%.3000s/%.64s/%.64s.hex", getenv("SHIM_LOGS"),
+		 strrchr(node, '/') ? strrchr(node, '/') + 1 : node, name);
+	if (!(f = fopen(path, "r"))) {
+		snprintf(path, sizeof(path), "%s/%s.hex", getenv("SHIM_LOGS"), name);
+		f = fopen(path, "r");
+	}
+	if (!f)
+		return -1;
+	memset(buf, 0, len);
+	while (fscanf(f, "%2x", &v) == 1) {
+		if (i < len)
+			buf[i] = (unsigned char)v;
+		i++;
+	}
+	fclose(f);
+	if (got)
+		*got = i;
 	return 0;
 }
 
@@ -996,6 +1040,19 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 			return;
 		}
 	}
+	if (cdb[0] == 0x4d || cdb[0] == 0x37) {	/* LOG SENSE, READ DEFECT DATA (10): SHIM_LOGS's file, where there */
+		char name[32];
+		unsigned int got = 0;
+
+		if (cdb[0] == 0x4d && cdb[3])	/* a subpage: DIR/scsi-XX-YY.hex */
+			snprintf(name, sizeof(name), "scsi-%02x-%02x", cdb[2] & 0x3f, cdb[3]);
+		else
+			snprintf(name, sizeof(name), cdb[0] == 0x37 ? "scsi-defects" : "scsi-%02x", cdb[2] & 0x3f);
+		if (log_file(name, buf, len, &got) == 0) {
+			io->resid = got < len ? (int)(len - got) : 0;
+			return;
+		}
+	}
 	switch (cdb[0]) {
 	case 0x85: case 0xa1:	/* ATA PASS-THROUGH: no SAT layer here, or one that gives nothing */
 		if (!scsi_ata_nothing(io))
@@ -1222,6 +1279,11 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 			check_condition(io, 0x05, 0x20, 0x00);
 			return;
 		}
+		/* Only the one-command forms: "all commands" (REPORTING OPTIONS 000b) is an invalid field, not a short list. */
+		if (!(cdb[2] & 7)) {
+			check_condition(io, 0x05, 0x24, 0x00);
+			return;
+		}
 		page[1] = cdb[3] != 0x48 || sanitize_action_supported(cdb[5]) ? 0x03 : 0x01;	/* SUPPORT */
 		page[3] = 10;	/* CDB SIZE */
 		n = 14;
@@ -1307,6 +1369,68 @@ static int snt_bridge(void);
 static int fake_snt(struct sg_io_hdr *io);
 static int snt_health(unsigned char *buf, unsigned int len, unsigned int *kelvin);
 
+/* ---- a USB bridge with a SAT layer (issue 66, TRIM over USB): SHIM_SCSI=sat[,nolbpu][,nolbpme][,hang16] ---- */
+
+/* SHIM_SCSI lists word (comma-separated). */
+static int usb_bridge_word(const char *word)
+{
+	char copy[64], *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", getenv("SHIM_SCSI") ? getenv("SHIM_SCSI") : "");
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save))
+		if (strcmp(w, word) == 0)
+			return 1;
+	return 0;
+}
+
+/* "sat": ATA PASS-THROUGH (85h, A1h) goes on to the ATA double behind the bridge; the rest the bridge answers. */
+static int usb_bridge_passes(const unsigned char *cdb)
+{
+	return (cdb[0] == 0x85 || cdb[0] == 0xa1) && usb_bridge_word("sat");
+}
+
+/*
+ * What the bridge says of itself, over the SAS disk's answers: "nolbpu", its Logical Block Provisioning page
+ * (VPD B2h) says LBPU 0 (byte 5 bit 7, SBC-3 6.6.4); "nolbpme", READ CAPACITY (16) says LBPME 0 (byte 14 bit 7);
+ * "hang16", READ CAPACITY (16) times out.
+ */
+static void usb_bridge_answer(struct sg_io_hdr *io, const unsigned char *cdb)
+{
+	unsigned char *buf = io->dxferp;
+
+	if (cdb[0] == 0x12 && (cdb[1] & 1) && cdb[2] == 0xb2 && io->dxfer_len > 5 && usb_bridge_word("nolbpu"))
+		buf[5] &= 0x7f;
+	if (cdb[0] == 0x9e && io->dxfer_len > 14 && usb_bridge_word("nolbpme"))
+		buf[14] &= 0x7f;
+	if (cdb[0] == 0x9e && usb_bridge_word("hang16"))
+		io->host_status = 0x03;	/* DID_TIME_OUT */
+}
+
+/* SHIM_LOGS/selftest-status: the next self-test execution status of the sequence into SMART READ DATA, its checksum made good. */
+static void self_test_status(unsigned char *data, unsigned int len)
+{
+	static unsigned int polls;
+	unsigned char seq[32];
+	char path[512];
+	unsigned int n = 0;
+	unsigned char sum = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/selftest-status", getenv("SHIM_LOGS"));
+	if (len < 512 || !(f = fopen(path, "r")))
+		return;
+	while (n < sizeof(seq) && fscanf(f, "%2hhx", &seq[n]) == 1)
+		n++;
+	fclose(f);
+	if (!n)
+		return;
+	data[363] = seq[polls < n ? polls : n - 1];
+	polls++;
+	for (int i = 0; i < 511; i++)
+		sum = (unsigned char)(sum + data[i]);
+	data[511] = (unsigned char)(0x100 - sum);
+}
+
 static int fake_sg_io(struct sg_io_hdr *io)
 {
 	const unsigned char *cdb = io->cmdp;
@@ -1356,13 +1480,14 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		reply = getenv("SHIM_REPLY");
 	}
 	/* REQUEST SENSE is a SAT layer's too: it answers as the SCSI disk (SHIM_SCSI_STATE). */
-	if (getenv("SHIM_SCSI") || cdb[0] == 0x03) {
+	if ((getenv("SHIM_SCSI") && !usb_bridge_passes(cdb)) || cdb[0] == 0x03) {
 		io->status = io->masked_status = io->host_status = io->driver_status = 0;
 		io->sb_len_wr = 0;
 		io->resid = 0;
 		if (io->dxfer_direction == SG_DXFER_FROM_DEV)
 			memset(io->dxferp, 0x5a, io->dxfer_len);
 		fake_scsi_disk(io, cdb);
+		usb_bridge_answer(io, cdb);
 		return 0;
 	}
 	if (delayed(command))
@@ -1422,13 +1547,23 @@ static int fake_sg_io(struct sg_io_hdr *io)
 		if (load_bytes(path, 0, io->dxferp, io->dxfer_len) == 0)
 			return 0;
 	}
-	if (command == 0xb0 && cdb[4] == 0xd0 && getenv("SHIM_LOGS") && !twelve) {
-		/* SMART READ DATA: the attribute table. */
+	if (command == 0xb0 && (cdb[4] == 0xd0 || cdb[4] == 0xd1) && getenv("SHIM_LOGS") && !twelve) {
+		/* SMART READ DATA: the attribute table; READ ATTRIBUTE THRESHOLDS: theirs. */
 		char path[512];
 
-		snprintf(path, sizeof(path), "%s/smart.hex", getenv("SHIM_LOGS"));
-		if (load_bytes(path, 0, io->dxferp, io->dxfer_len) == 0)
+		snprintf(path, sizeof(path), "%s/%s.hex", getenv("SHIM_LOGS"), cdb[4] == 0xd0 ? "smart" : "thresholds");
+		if (load_bytes(path, 0, io->dxferp, io->dxfer_len) == 0) {
+			if (cdb[4] == 0xd0)
+				self_test_status(io->dxferp, io->dxfer_len);
 			return 0;
+		}
+	}
+	if (command == 0xb0 && cdb[4] == 0xda && getenv("SHIM_LOGS") && !twelve) {
+		/* SMART RETURN STATUS: its verdict in LBA 23:8, the registers CK_COND brings back. */
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/smart-failing", getenv("SHIM_LOGS"));
+		setenv("SHIM_LBA", access(path, F_OK) == 0 ? "0x2cf400" : "0xc24f00", 1);
 	}
 	if ((command == 0x2f || command == 0x47) && getenv("SHIM_LOGS") && !twelve) {
 		/* READ LOG (DMA) EXT: log address in LBA 7:0, page in LBA 15:8 and 23:16. */
@@ -1681,6 +1816,13 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 		cmd->result = (unsigned int)env_num("SHIM_NVME_PS", 0);
 	if (cmd->opcode == 0x0a && (cmd->cdw10 & 0xff) == 0x0c)	/* Get Features, APST */
 		apst_table(cmd);
+	if (cmd->opcode == 0x02) {	/* Get Log Page: SHIM_LOGS's nvme-XX.hex where it has the log */
+		char name[16];
+
+		snprintf(name, sizeof(name), "nvme-%02x", cmd->cdw10 & 0xff);
+		if (log_file(name, buf, cmd->data_len, NULL) == 0)
+			return 0;
+	}
 	if (cmd->opcode == 0x02 && (cmd->cdw10 & 0xff) == 0x02 && cmd->data_len >= 3) {
 		/* SMART / Health log: the composite temperature (kelvin) in bytes 2:1. */
 		unsigned int kelvin = (unsigned int)env_num("SHIM_NVME_TEMP", 0);

@@ -1,0 +1,12 @@
+/* --self-test on NVMe: Device Self-test and its progress (disk_ops.h). */
+#ifndef HDPARM_NVME_SELF_TEST_H
+#define HDPARM_NVME_SELF_TEST_H
+
+#include "device.h"
+#include "disk_facts.h"
+#include "condition_facts.h"
+
+int nvme_disk_self_test_start(struct device *dev, enum disk_self_test what, struct disk_cause *c);
+int nvme_disk_self_test_progress(struct device *dev, bool *running, int *percent_done, struct disk_cause *c);
+
+#endif

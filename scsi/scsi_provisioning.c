@@ -1,0 +1,38 @@
+/*
+ * Logical block provisioning as a SCSI target reports it: READ CAPACITY
+ * (16)'s LBPME, VPD B2h's commands and VPD B0h's unmap limits, read as the
+ * sd driver reads them to choose how it discards (sd_discard_mode()).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "scsi.h"
+#include "scsi_provisioning.h"
+
+void scsi_provisioning_read(struct device *dev, struct scsi_provisioning *p)
+{
+	uint8_t list[256], page[256];
+	struct scsi_capacity cap;
+	struct scsi_result res;
+	size_t list_len, len;
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	err = scsi_read_capacity16(dev, &cap, &res);
+	if (err == 0) {
+		p->capacity16 = true;
+		p->lbpme = cap.lbpme;
+	} else {
+		memcpy(p->capacity16_failed, res.cause, sizeof(p->capacity16_failed));
+		/* A bridge that hangs on one command may hang on the next: each would take the whole timeout. */
+		if ((p->timed_out = err == ETIMEDOUT))
+			return;
+	}
+	list_len = scsi_vpd_list(dev, list);
+	if ((len = scsi_listed_vpd(dev, list, list_len, VPD_LOGICAL_BLOCK_PROVISIONING, page, sizeof(page))))
+		p->lbp_page = scsi_decode_provisioning(page, len, &p->lbp);
+	if ((len = scsi_listed_vpd(dev, list, list_len, VPD_BLOCK_LIMITS, page, sizeof(page)))) {
+		p->limits_page = true;
+		scsi_decode_block_limits(page, len, &p->limits);
+	}
+}
