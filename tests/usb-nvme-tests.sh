@@ -247,6 +247,14 @@ if [ "$rc" != 0 ] && ! grep -q '^cdb: 42\|^snt-admin: 09' "$out/usbnvme.log" &&
 else
 	bad "jmicron: TRIM's Dataset Management not sent, the bridge named (exit $rc)" "$(head -n 3 "$out/usbnvme.err")"
 fi
+# --self-test's Device Self-test (14h): not sent, named.
+run realtek -- --self-test short
+if [ "$rc" != 0 ] && ! grep -q '^snt-admin: 14' "$out/usbnvme.log" &&
+	grep -qF "${chip[realtek]} carries no NVMe Device Self-test (14h): connect the drive to an NVMe port" "$out/usbnvme.err"; then
+	ok "realtek: --self-test's Device Self-test not sent, the bridge named"
+else
+	bad "realtek: --self-test's Device Self-test not sent, the bridge named (exit $rc)" "$(head -n 3 "$out/usbnvme.err")"
+fi
 # ASMedia returns no result dword: -C's Get Features is not sent.
 run asmedia -- -C
 if [ "$rc" != 0 ] && ! grep -q '^snt-admin: 0a' "$out/usbnvme.log" &&

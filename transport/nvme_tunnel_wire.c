@@ -38,7 +38,7 @@ static const char *opcode_name(uint8_t opcode)
 		const char *name;
 	} names[] = {
 		{ 0x02, "Get Log Page" }, { 0x06, "Identify" }, { 0x09, "Set Features" }, { 0x0a, "Get Features" },
-		{ 0x10, "Firmware Commit" }, { 0x11, "Firmware Image Download" }, { 0x80, "Format NVM" },
+		{ 0x10, "Firmware Commit" }, { 0x11, "Firmware Image Download" }, { 0x14, "Device Self-test" }, { 0x80, "Format NVM" },
 		{ 0x81, "Security Send" }, { 0x82, "Security Receive" }, { 0x84, "Sanitize" },
 	};
 
