@@ -18,6 +18,7 @@
 #include "nvme.h"
 #include "nvme_ioctl.h"
 #include "nvme_spec.h"
+#include "nvme_tunnel.h"
 #include "unaligned.h"
 
 /* The NVMe status of a failed command, in words. */
@@ -53,10 +54,35 @@ static const char *nvme_status_text(int status)
  * (what, or the caller's c->what where what is NULL) and why (the NVMe
  * status in words).  A command that succeeds leaves *c as it was.
  */
+/*
+ * Through a USB bridge's tunnel: once the bridge answered what no
+ * controller sends, or refused the tunnel, nothing more is sent to it
+ * (some bridges hang on what they do not know); each later command fails
+ * at once, pointing at the first one's words.
+ */
+static int tunnel_send(struct device *dev, enum nvme_queue q, struct nvme_passthru_cmd *cmd, char *why, size_t size)
+{
+	struct nvme_node *node = dev->nvme_node;
+	char name[192];
+	int rc;
+
+	if (node && node->tunnel_broken) {
+		snprintf(why, size, "not sent: %s failed an earlier command (said above)",
+			 nvme_tunnel_name(dev, name, sizeof(name)));
+		return -EPROTO;
+	}
+	rc = nvme_tunnel_send(dev, q, cmd, why, size);
+	/* Garbage, a hang, or the bridge gone (unplugged): nothing more for it. */
+	if (node && (rc == -EPROTO || rc == -ETIMEDOUT || rc == -ENODEV || rc == -ENXIO))
+		node->tunnel_broken = true;
+	return rc;
+}
+
 static int nvme_send(struct device *dev, enum nvme_queue q, struct nvme_passthru_cmd *cmd, const char *what,
 		     struct disk_cause *c)
 {
-	int rc = nvme_ioctl_send(dev->fd, q, cmd);
+	char why[sizeof(c->why)] = "";
+	int rc = nvme_tunnel_is(dev) ? tunnel_send(dev, q, cmd, why, sizeof(why)) : nvme_ioctl_send(dev->fd, q, cmd);
 	int err = rc < 0 ? -rc : EIO;
 
 	if (rc == 0)
@@ -65,7 +91,7 @@ static int nvme_send(struct device *dev, enum nvme_queue q, struct nvme_passthru
 		c->what = what;
 	/* The controller's status itself, beside its words: SCT (10:8) and SC (7:0). */
 	c->status = rc > 0 ? (unsigned int)rc & 0x7ff : 0;
-	snprintf(c->why, sizeof(c->why), "%s", rc < 0 ? strerror(err) : nvme_status_text(rc));
+	snprintf(c->why, sizeof(c->why), "%s", why[0] ? why : rc < 0 ? strerror(err) : nvme_status_text(rc));
 	return err;
 }
 
@@ -119,16 +145,18 @@ long nvme_admin_get_features(struct device *dev, uint8_t fid, struct disk_cause 
 {
 	uint32_t result;
 
-	return features(dev, NVME_ADMIN_GET_FEATURES, 0, fid, 0, "NVMe Get Features", c, &result) ? -1 : (long)result;
+	int err = features(dev, NVME_ADMIN_GET_FEATURES, 0, fid, 0, "NVMe Get Features", c, &result);
+
+	return err ? -(long)err : (long)result;
 }
 
 long nvme_admin_get_ns_features(struct device *dev, uint8_t fid, struct disk_cause *c)
 {
 	uint32_t result;
 
-	return features(dev, NVME_ADMIN_GET_FEATURES, nvme_nsid(dev), fid, 0, "NVMe Get Features", c, &result)
-		       ? -1
-		       : (long)result;
+	int err = features(dev, NVME_ADMIN_GET_FEATURES, nvme_nsid(dev), fid, 0, "NVMe Get Features", c, &result);
+
+	return err ? -(long)err : (long)result;
 }
 
 int nvme_admin_set_ns_features(struct device *dev, uint8_t fid, uint32_t value, const char *what, struct disk_cause *c)
@@ -387,5 +415,25 @@ bool nvme_detect(struct device *dev)
 	if (buf && identify(dev, NVME_CNS_CONTROLLER, 0, buf, &(struct disk_cause){ 0 }) == 0)
 		found = keep_nsid(dev, NVME_NSID_ALL);
 	free(buf);
+	return found;
+}
+
+bool nvme_tunnel_detect(struct device *dev, bool ask)
+{
+	uint8_t *buf;
+	bool found;
+
+	/* Namespace 1: ASMedia's and Realtek's CDBs name no namespace and identify that one, as smartctl does. */
+	if (!keep_nsid(dev, 1))
+		return false;
+	if (!ask)
+		return true;
+	buf = malloc(NVME_IDENTIFY_BYTES);
+	found = buf && identify(dev, NVME_CNS_CONTROLLER, 0, buf, &(struct disk_cause){ 0 }) == 0;
+	free(buf);
+	if (!found) {
+		free(dev->nvme_node);
+		dev->nvme_node = NULL;
+	}
 	return found;
 }

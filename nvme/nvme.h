@@ -16,6 +16,7 @@
 /* What the NVMe kind keeps of a device (dev->nvme_node), made when the device is found to be NVMe. */
 struct nvme_node {
 	uint32_t nsid;		/* the namespace the node names; NVME_NSID_ALL: a controller node, none */
+	bool tunnel_broken;	/* behind a USB bridge's NVMe tunnel: it failed a command, and is sent nothing more */
 };
 
 /*
@@ -23,6 +24,14 @@ struct nvme_node {
  * node (its namespace kept), or a /dev/nvmeX controller (NVME_NSID_ALL).
  */
 bool nvme_detect(struct device *dev);
+
+/*
+ * The device is behind a USB bridge whose NVMe tunnel dev->bridge names
+ * (transport/nvme_tunnel.c): NVMe, its namespace 1.  ask: only where
+ * Identify Controller through the tunnel answers (a chip that takes SATA
+ * drives too); false then, and nothing kept.
+ */
+bool nvme_tunnel_detect(struct device *dev, bool ask);
 
 /* The namespace the device's node names (NVME_NSID_ALL: a controller node); 0: not NVMe. */
 static inline uint32_t nvme_nsid(const struct device *dev)
@@ -37,7 +46,7 @@ int nvme_admin_identify(struct device *dev, uint8_t cns, uint32_t nsid, void *bu
 struct nvme_id_ctrl;
 struct nvme_id_ctrl *nvme_identify_controller(struct device *dev, int *err, struct disk_cause *c);
 
-/* Get Features of the controller: the result dword, or -1. */
+/* Get Features of the controller: the result dword, or -errno (EOPNOTSUPP: a bridge's tunnel does not carry it). */
 long nvme_admin_get_features(struct device *dev, uint8_t fid, struct disk_cause *c);
 
 /* Get Features of the controller with its data structure (APST): buf, *result; EIO, unsaid, on failure. */
@@ -47,7 +56,7 @@ int nvme_admin_get_features_data(struct device *dev, uint8_t fid, void *buf, uin
 /* Set Features of the controller: fid to value; what names it in a failure. */
 int nvme_admin_set_features(struct device *dev, uint8_t fid, uint32_t value, const char *what, struct disk_cause *c);
 
-/* Get and Set Features of the device's namespace (a namespace-specific feature: Error Recovery). */
+/* Get (the result dword, or -errno) and Set Features of the device's namespace (a namespace-specific feature: Error Recovery). */
 long nvme_admin_get_ns_features(struct device *dev, uint8_t fid, struct disk_cause *c);
 int nvme_admin_set_ns_features(struct device *dev, uint8_t fid, uint32_t value, const char *what, struct disk_cause *c);
 

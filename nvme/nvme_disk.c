@@ -39,10 +39,15 @@ struct disk_pages {
 	struct nvme_state state;
 	uint8_t apst_table[NVME_APST_BYTES];
 	struct nvme_fw_slot_log fw_slots;
+	uint8_t health[NVME_HEALTH_BYTES];
 };
 
-/* The features -I shows: the write cache, the power state and APST; any that fails is left out. */
-static void read_state(struct device *dev, struct disk_pages *p)
+/*
+ * The features -I shows: the write cache, the power state and APST; any
+ * that fails is left out.  --json: the wear too, smartctl's members of the
+ * SMART / Health log (the text leaves it to -H and --power-on-hours).
+ */
+static void read_state(struct device *dev, struct disk_pages *p, bool json)
 {
 	struct disk_cause unsaid = { 0 };
 	long vwc = (p->ctrl.vwc & 1) ? nvme_admin_get_features(dev, NVME_FEAT_VOLATILE_WC, &unsaid) : -1;
@@ -53,6 +58,7 @@ static void read_state(struct device *dev, struct disk_pages *p)
 						      &unsaid) == 0;
 
 	bool have_slots = nvme_admin_get_log(dev, NVME_LOG_FW_SLOT, &p->fw_slots, sizeof(p->fw_slots), &unsaid) == 0;
+	bool have_health = json && nvme_admin_get_log(dev, NVME_LOG_SMART_HEALTH, p->health, sizeof(p->health), &unsaid) == 0;
 
 	p->state = (struct nvme_state){
 		.write_cache = vwc < 0 ? -1 : (int)(vwc & 1),
@@ -60,6 +66,7 @@ static void read_state(struct device *dev, struct disk_pages *p)
 		.power_state = ps < 0 ? -1 : (int)(ps & NVME_PM_STATE_MASK),
 		.apst_table = have_apst ? p->apst_table : NULL,
 		.fw_slots = have_slots ? &p->fw_slots : NULL,
+		.health = have_health ? p->health : NULL,
 	};
 }
 
@@ -77,7 +84,7 @@ static int nvme_pages_read(struct device *dev, enum pages_form form, struct disk
 	if (form != PAGES_RAW && nvme_nsid(dev) != NVME_NSID_ALL)
 		p->have_ns = nvme_identify_namespace(dev, &p->ns, c) == 0;
 	if (form == PAGES_TEXT || form == PAGES_JSON)
-		read_state(dev, p);
+		read_state(dev, p, form == PAGES_JSON);
 	*pp = p;
 	return 0;
 }
@@ -194,7 +201,7 @@ static int nvme_disk_power_mode(struct device *dev, struct disk_power_mode *m)
 	int err;
 
 	if (ps < 0)
-		return EIO;
+		return (int)-ps;	/* EOPNOTSUPP where a USB bridge's tunnel does not carry Get Features */
 	m->power_state = (int)(ps & NVME_PM_STATE_MASK);
 	m->state = "active/idle";
 	m->power = DISK_POWER_ACTIVE;
@@ -340,7 +347,7 @@ static int nvme_cache_get(struct device *dev, enum disk_cache which, enum disk_c
 	return err;
 }
 
-/* --erc: the namespace's Error Recovery feature (its result dword, -1 on failure): TLER, one limit, in 100 ms. */
+/* --erc: the namespace's Error Recovery feature (its result dword, < 0 on failure): TLER, one limit, in 100 ms. */
 static long error_recovery(struct device *dev, struct disk_erc *e)
 {
 	e->source = "Error Recovery feature (05h)";

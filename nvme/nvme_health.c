@@ -22,6 +22,18 @@ uint64_t nvme_health_media_errors(const uint8_t log[NVME_HEALTH_BYTES])
 	return get_le64(log + NVME_SMART_MEDIA_ERRORS + 8) ? UINT64_MAX : get_le64(log + NVME_SMART_MEDIA_ERRORS);
 }
 
+unsigned int nvme_health_percentage_used(const uint8_t log[NVME_HEALTH_BYTES])
+{
+	return log[NVME_SMART_PERCENTAGE_USED];
+}
+
+uint64_t nvme_health_data_units(const uint8_t log[NVME_HEALTH_BYTES], bool written)
+{
+	const uint8_t *p = log + (written ? NVME_SMART_DATA_UNITS_WRITTEN : NVME_SMART_DATA_UNITS_READ);
+
+	return get_le64(p + 8) ? UINT64_MAX : get_le64(p);
+}
+
 /* A 128-bit count little-endian at p: beyond 64 bits no disk counts, and UINT64_MAX stands for it. */
 static uint64_t count128(const uint8_t *p)
 {

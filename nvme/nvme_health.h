@@ -22,6 +22,12 @@ bool nvme_health_power_on_hours(const uint8_t log[NVME_HEALTH_BYTES], uint64_t *
 /* Media and Data Integrity Errors (bytes 175:160, 128 bits); UINT64_MAX stands for a count beyond 64 bits. */
 uint64_t nvme_health_media_errors(const uint8_t log[NVME_HEALTH_BYTES]);
 
+/* Percentage Used (byte 5). */
+unsigned int nvme_health_percentage_used(const uint8_t log[NVME_HEALTH_BYTES]);
+
+/* Data Units Read or (written) Written (128 bits, units of 512,000 bytes); UINT64_MAX for a count beyond 64 bits. */
+uint64_t nvme_health_data_units(const uint8_t log[NVME_HEALTH_BYTES], bool written);
+
 /*
  * --condition: the log's hours, wear and counts into *d (NVMe Base 2.0,
  * Figure 207): Critical Warning (byte 0), Available Spare and its threshold

@@ -9,6 +9,7 @@
 
 #include "array.h"
 #include "json.h"
+#include "nvme_health.h"
 #include "nvme_identify.h"
 #include "report.h"
 #include "unaligned.h"
@@ -473,5 +474,13 @@ void nvme_json_identify(const struct nvme_id_ctrl *c, const struct nvme_id_ns *n
 	}
 	json_array_end();
 	json_firmware_slots(c->frmw, state->fw_slots);
+	/* smartctl's object and members, those of the drive's wear. */
+	if (state->health) {
+		json_object_begin("nvme_smart_health_information_log");
+		json_uint("percentage_used", nvme_health_percentage_used(state->health));
+		json_uint("data_units_read", nvme_health_data_units(state->health, false));
+		json_uint("data_units_written", nvme_health_data_units(state->health, true));
+		json_object_end();
+	}
 	json_object_end();
 }

@@ -14,6 +14,7 @@ struct nvme_state {
 	int power_state;
 	const uint8_t *apst_table;	/* the APST data structure (NVME_APST_BYTES), or NULL */
 	const struct nvme_fw_slot_log *fw_slots;	/* the Firmware Slot Information log, or NULL */
+	const uint8_t *health;	/* the SMART / Health Information log (NVME_HEALTH_BYTES), or NULL: --json's wear */
 };
 
 /* A power state's maximum power as its descriptor gives it: "9.00 W", or with MXPS "3.5000 W". */

@@ -41,6 +41,9 @@ enum nvme_log_id {
 	NVME_LOG_SANITIZE_STATUS = 0x81,
 };
 #define NVME_SMART_COMPOSITE_TEMPERATURE 1
+#define NVME_SMART_PERCENTAGE_USED 5	/* a byte: the vendor's estimate of the life used, 255 at most */
+#define NVME_SMART_DATA_UNITS_READ 32	/* bytes 47:32, a 128-bit count of thousands of 512-byte units */
+#define NVME_SMART_DATA_UNITS_WRITTEN 48	/* bytes 63:48, likewise */
 #define NVME_SMART_POWER_ON_HOURS 128	/* bytes 143:128, a 128-bit count */
 #define NVME_SMART_MEDIA_ERRORS 160	/* bytes 175:160, Media and Data Integrity Errors, a 128-bit count */
 #define NVME_KELVIN_0C 273	/* as smartctl and nvme-cli convert */

@@ -32,6 +32,13 @@ int refuse_power_option(struct device *dev, const char *option);
  */
 void say_bridge_advice(const struct device *dev, const char *command, const char *instead);
 
+/*
+ * Behind a USB bridge's NVMe tunnel: an option the tunnel does not carry
+ * (format, sanitize, firmware download, TCG) refused in one line that
+ * names the bridge, before anything is sent; EOPNOTSUPP, else 0.
+ */
+int refuse_through_tunnel(struct device *dev, const struct settings *s);
+
 /* After an erase option the disk has no command for: which options erase it, and what it supports. */
 void say_erase_choices(struct device *dev);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "nvme_tunnel.h"
 #include "report.h"
 
 static int confirm(struct device *dev, bool given, const char *opt, const char *danger, const char *explanation,
@@ -89,4 +90,30 @@ void say_bridge_advice(const struct device *dev, const char *command, const char
 			 dev->usb_id);
 	complain(" %s is behind the USB bridge %s (%s), which did not pass %s: %s%s\n", dev->path,
 		 dev->usb_id[0] ? dev->usb_id : "(its ID unread)", dev->usb_driver, command, instead, quirk);
+}
+
+int refuse_through_tunnel(struct device *dev, const struct settings *s)
+{
+	/* What the tunnels do not pass reliably, and what writes a drive's firmware or locking: none carries it. */
+	static const enum opt_id not_carried[] = {
+		OPT_FORMAT_ERASE, OPT_SET_SECTOR_SIZE, OPT_SANITIZE_BLOCK_ERASE, OPT_SANITIZE_CRYPTO,
+		OPT_SANITIZE_OVERWRITE, OPT_SANITIZE_EXIT_FAILURE, OPT_FWDOWNLOAD, OPT_FWDOWNLOAD_MODE3,
+		OPT_FWDOWNLOAD_MODE3_MAX, OPT_FWDOWNLOAD_MODE7, OPT_FWDOWNLOAD_MODEE, OPT_FWDOWNLOAD_MODEE_MAX,
+		OPT_TCG, OPT_TCG_PSID_REVERT,
+	};
+	char name[192];
+
+	if (!nvme_tunnel_is(dev))
+		return 0;
+	for (size_t i = 0; i < sizeof(not_carried) / sizeof(not_carried[0]); i++) {
+		if (!s->v[not_carried[i]].given)
+			continue;
+		dev->refused = true;
+		report_operation(s->v[not_carried[i]].name);	/* --json's error names the option, not the open */
+		complain("%s: %s: not sent: %s passes NVMe Identify, Get Log Page %s: connect the drive to an NVMe"
+			 " port for it\n", dev->path, s->v[not_carried[i]].name, nvme_tunnel_name(dev, name, sizeof(name)),
+			 dev->bridge == BRIDGE_SNTJMICRON ? "and Get Features alone" : "and nothing else");
+		return EOPNOTSUPP;
+	}
+	return 0;
 }

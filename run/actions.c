@@ -130,6 +130,10 @@ static int hold_disks(struct device *dev, const char *option, const struct confi
  */
 static int preflight(struct device *dev, const struct settings *s)
 {
+	int refused = refuse_through_tunnel(dev, s);
+
+	if (refused)
+		return refused;
 	for (size_t i = 0; i < option_count; i++) {
 		const struct confirmation *c = &option_table[i].confirm;
 		int err = 0;

@@ -32,6 +32,19 @@ static void choose_behind_bridge(struct device *dev)
 	if (forced == BRIDGE_AUTO && row && row->ata12_only)
 		dev->run.prefer_ata12 = dev->ata12_only = true;
 	/*
+	 * An NVMe tunnel: the drive is NVMe, asked nothing yet; where the chip
+	 * takes SATA drives too, Identify Controller through the tunnel asks
+	 * which (as smartctl's -d snt.../sat), and SAT's probes follow a
+	 * failure.
+	 */
+	if (usb_bridge_vendor_protocol(dev->bridge)) {
+		if (nvme_tunnel_detect(dev, forced == BRIDGE_AUTO && row && row->sata_too)) {
+			dev->disk = &nvme_disk;
+			return;
+		}
+		dev->bridge = BRIDGE_AUTO;
+	}
+	/*
 	 * none: nothing but SCSI, not even the ATA PASS-THROUGH that asks whether ATA passes; sat forced:
 	 * ATA without asking; else a bridge with no SAT layer, or one that answers with nothing, leaves
 	 * the disk to SCSI commands.

@@ -165,7 +165,19 @@ EOF
 		proto=${proto%%,*}
 		usb_tree table uas "${id%:*}" "${id#*:}"
 		run table SHIM_IDENTIFY="$page" -- --json -I
-		bridge_json protocol="$proto" > /dev/null || wrong+=("$id: drivedb -d $want")
+		# A chip that takes NVMe or SATA (the table's JMS581, RTL9211, RTL9220): its tunnel is asked first
+		# (its vendor CDB sent: the table names the tunnel), and the double, a SATA drive, answers it with
+		# no NVMe page: SAT passes.
+		case $proto in
+		sntjmicron) vendor=a1 ;;
+		sntrealtek) vendor=e4 ;;
+		*) vendor= ;;
+		esac
+		if [ -n "$vendor" ] && sent "$vendor" && ! bridge_json protocol="$proto" > /dev/null; then
+			bridge_json protocol=sat > /dev/null || wrong+=("$id: drivedb -d $want, the SATA drive behind it not SAT")
+		else
+			bridge_json protocol="$proto" > /dev/null || wrong+=("$id: drivedb -d $want")
+		fi
 		# sat,12: the 12-byte command alone.
 		if [ "$want" = sat,12 ] && ! { sent a1 && ! sent 85; }; then wrong+=("$id: -d sat,12, yet ATA_16 was sent"); fi
 	done < "$out/bridge-want.txt"

@@ -286,7 +286,7 @@ sys.exit(0 if s == want else 1)' "$out/nvme-cmd.out"; then
 	if ${CC:-cc} -shared -fPIC -O2 -o "$sd" "$top/tests/tools/script-double.c" -ldl; then
 		log="admin 02 -> data @$top/tests/ops/data/nvme-fw-slots-after.hex"
 		printf 'node nvme 1\n%s\n' "$log" > "$out/fwlog-theirs.script"
-		printf 'node nvme 1\nadmin 06 cdw10=1 -> data @%s\nadmin 06 cdw10=0 -> data @%s\nadmin 0a cdw10=6\nadmin 0a cdw10=2\nadmin 0a cdw10=c\n%s\n' \
+		printf 'node nvme 1\nadmin 06 cdw10=1 -> data @%s\nadmin 06 cdw10=0 -> data @%s\nadmin 0a cdw10=6\nadmin 0a cdw10=2\nadmin 0a cdw10=c\n%s\nadmin 02 cdw10=7f0002\n' \
 			"$top/tests/nvme/crafted-ctrl.hex" "$top/tests/nvme/qemu-ns.hex" "$log" > "$out/fwlog-ours.script"
 		env DOUBLE_SCRIPT="$out/fwlog-theirs.script" LD_PRELOAD="$sd" nvme fw-log /dev/null -o json > "$out/fwlog-theirs.json" 2> /dev/null
 		env DOUBLE_SCRIPT="$out/fwlog-ours.script" DOUBLE_REPORT="$out/fwlog-ours.report" "${preload[@]/$shim/$sd}" \

@@ -304,7 +304,7 @@ if "$HDPARM" -V | grep -q ' v9.65'; then pass "-V"; else fail "-V"; fi
 # The source folders, as the Makefile lists them.
 incs=()
 for d in $(sed -n 's/^DIRS = //p' Makefile); do incs+=(-I"$d"); done
-if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE "${incs[@]}" -o "$out/nvme-decode" tests/tools/nvme-decode.c nvme/nvme_identify.c output/json.c output/report.c; then
+if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE "${incs[@]}" -o "$out/nvme-decode" tests/tools/nvme-decode.c nvme/nvme_identify.c nvme/nvme_health.c output/json.c output/report.c; then
 	while read -r name args; do
 		case "$name" in '#'* | '') continue ;; esac
 		# shellcheck disable=SC2086
@@ -341,7 +341,7 @@ else
 fi
 
 # --- the pure functions, case tables in C (tests/unit/unit.c) ---
-unit_srcs=(tests/unit/unit.c nvme/nvme.c transport/nvme_ioctl.c ops/block/inuse.c ata/sat.c ata/ata_commands.c transport/sg.c transport/sense.c ops/block/ranges.c ops/scan/scan_classes.c ops/scan/scan_picture.c run/together_scan.c scsi/scsi_pages.c block/sysfs.c output/report.c output/json.c ops/erase/erasecheck.c ops/erase/erase_blocks.c ops/erase/erase_verify.c block/readq.c output/progress.c ata/epc_decode.c ops/checks.c block/partition.c block/reach.c block/disk_lock.c block/wake_trace.c tcg/tcg_discovery.c tcg/tcg_session.c tcg/tcg_methods.c ops/any_disk/tcg_locked.c ops/any_disk/tcg_ask.c ops/erase/erase_record.c output/file_write.c output/path_text.c)
+unit_srcs=(tests/unit/unit.c nvme/nvme.c transport/nvme_ioctl.c transport/nvme_tunnel.c transport/nvme_tunnel_wire.c transport/usb_bridge.c ops/block/inuse.c ata/sat.c ata/ata_commands.c transport/sg.c transport/sense.c ops/block/ranges.c ops/scan/scan_classes.c ops/scan/scan_picture.c run/together_scan.c scsi/scsi_pages.c block/sysfs.c output/report.c output/json.c ops/erase/erasecheck.c ops/erase/erase_blocks.c ops/erase/erase_verify.c block/readq.c output/progress.c ata/epc_decode.c ops/checks.c block/partition.c block/reach.c block/disk_lock.c block/wake_trace.c tcg/tcg_discovery.c tcg/tcg_session.c tcg/tcg_methods.c ops/any_disk/tcg_locked.c ops/any_disk/tcg_ask.c ops/erase/erase_record.c output/file_write.c output/path_text.c)
 # shellcheck disable=SC2086
 if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra "${incs[@]}" ${CFLAGS:-} ${LDFLAGS:-} \
 	-o "$out/unit" "${unit_srcs[@]}" 2> "$out/unit.build"; then
@@ -364,6 +364,7 @@ suite tcg-secrets bash tests/tcg-secrets-tests.sh "$HDPARM" "$out"
 suite nvme bash tests/nvme-commands.sh "$HDPARM" "$out"
 suite epc bash tests/epc-commands.sh "$HDPARM" "$out"
 suite smartctl bash tests/smartctl-json.sh "$HDPARM" "$out"
+suite usb-nvme bash tests/usb-nvme-tests.sh "$HDPARM" "$out"
 suite condition bash tests/condition-tests.sh "$HDPARM" "$out"
 suite condition-ata bash tests/condition-ata-tests.sh "$HDPARM" "$out"
 suite erase-proof bash tests/erase-proof-tests.sh "$HDPARM" "$out"

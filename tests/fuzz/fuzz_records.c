@@ -38,6 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (nvme_health_power_on_hours(page, &hours) != !get_le64(page + 136) ||
 	    (!get_le64(page + 136) && hours != get_le64(page + 128)))
 		__builtin_trap();
+	if (nvme_health_percentage_used(page) != page[5] ||
+	    nvme_health_data_units(page, false) != (get_le64(page + 40) ? UINT64_MAX : get_le64(page + 32)) ||
+	    nvme_health_data_units(page, true) != (get_le64(page + 56) ? UINT64_MAX : get_le64(page + 48)))
+		__builtin_trap();
 	errors = nvme_health_media_errors(page);
 	if (get_le64(page + 168) ? errors != UINT64_MAX : errors != get_le64(page + 160))
 		__builtin_trap();

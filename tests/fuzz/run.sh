@@ -28,12 +28,13 @@ build() { # NAME SOURCES... [-DFLAGS]
 }
 build fuzz_identify "$here/fuzz_identify.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/output/json.c" "$top/ata/sat.c" "$top/ata/ata_commands.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" || exit 1
 build fuzz_sense "$here/fuzz_sense.c" "$top/ata/sat.c" "$top/ata/ata_commands.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" "$top/output/json.c" || exit 1
-build fuzz_nvme "$here/fuzz_nvme.c" "$top/nvme/nvme_identify.c" "$top/output/json.c" "$top/output/report.c" || exit 1
+build fuzz_nvme "$here/fuzz_nvme.c" "$top/nvme/nvme_identify.c" "$top/nvme/nvme_health.c" "$top/output/json.c" "$top/output/report.c" || exit 1
 build fuzz_json "$here/fuzz_json.c" "$top/output/json.c" "$top/ata/identify_decode.c" "$top/ata/identify_text.c" "$top/ata/identify_brief.c" "$top/ata/identify_json.c" "$top/ata/identify_hex.c" "$top/ata/sat.c" "$top/ata/ata_commands.c" "$top/transport/sg.c" "$top/transport/sense.c" "$top/output/report.c" || exit 1
 build fuzz_scsi "$here/fuzz_scsi.c" "$top/scsi/scsi_pages.c" "$top/transport/sense.c" "$top/output/report.c" "$top/output/json.c" || exit 1
 build fuzz_tcg "$here/fuzz_tcg.c" "$top/tcg/tcg_discovery.c" "$top/tcg/tcg_session.c" "$top/tcg/tcg_methods.c" || exit 1
 build fuzz_prom "$here/fuzz_prom.c" "$top/output/prom.c" || exit 1
 build fuzz_records "$here/fuzz_records.c" "$top/ata/smart_table.c" "$top/nvme/nvme_health.c" || exit 1
+build fuzz_tunnel "$here/fuzz_tunnel.c" "$top/transport/nvme_tunnel_wire.c" || exit 1
 build fuzz_smart_logs "$here/fuzz_smart_logs.c" "$top/ata/smart_logs.c" || exit 1
 build fuzz_scanmap "$here/fuzz_scanmap.c" "$top/ops/scan/scan_map_format.c" "$top/ops/scan/scan_classes.c" || exit 1
 build fuzz_text "$here/fuzz_text.c" "$top/ops/block/ranges.c" "$top/block/sysfs.c" "$top/block/wake_trace.c" "$top/output/report.c" "$top/output/json.c" || exit 1
@@ -58,7 +59,7 @@ build fuzz_config "$here/fuzz_config.c" "${common[@]}" || exit 1
 build fuzz_trim -DTRIM_ONLY "$here/fuzz_cmdline.c" -Dmain=hdparm_main "$top/cli/hdparm.c" "${common[@]}" || exit 1
 
 status=0
-for t in identify sense nvme json cmdline trim scsi tcg text config prom records scanmap smart_logs; do
+for t in identify sense nvme json cmdline trim scsi tcg text config prom records scanmap smart_logs tunnel; do
 	corpus="$here/corpus/$t"
 	regress="$here/regressions/$t"
 	mkdir -p "$regress"

@@ -47,6 +47,7 @@
  *                       any), estimates: overwrite none (FFFFFFFFh), block erase 120 s,
  *                       crypto erase 5 s
  *   SHIM_NVME_TEMP=K    the SMART / Health log (02h) says composite temperature K kelvin
+ *                       (the log's other bytes, and a USB bridge tunnelling NVMe: sgio-shim-snt.c)
  *   SHIM_NVME_FAIL=XX   admin opcode XX (hex) ends with NVMe status 0002h, invalid field;
  *                       io:XX the same for I/O opcode XX
  *   SHIM_NVME_DELAY=XX  admin opcode XX (hex) takes SHIM_DELAY_MS ms
@@ -1363,6 +1364,11 @@ static void fake_scsi_disk(struct sg_io_hdr *io, const unsigned char *cdb)
 	io->resid = n < len ? (int)(len - n) : 0;
 }
 
+/* sgio-shim-snt.c's: a bridge tunnelling NVMe is asked for, its vendor CDB answered, the health log's bytes. */
+static int snt_bridge(void);
+static int fake_snt(struct sg_io_hdr *io);
+static int snt_health(unsigned char *buf, unsigned int len, unsigned int *kelvin);
+
 /* ---- a USB bridge with a SAT layer (issue 66, TRIM over USB): SHIM_SCSI=sat[,nolbpu][,nolbpme][,hang16] ---- */
 
 /* SHIM_SCSI lists word (comma-separated). */
@@ -1432,7 +1438,7 @@ static int fake_sg_io(struct sg_io_hdr *io)
 	const char *reply = getenv("SHIM_REPLY");
 	int twelve = cdb[0] == 0xa1, ext = !twelve && (cdb[1] & 1);
 	unsigned char command = twelve ? cdb[9] : cdb[14];
-	int ck_cond = cdb[2] & 0x20;
+	int ck_cond = cdb[2] & 0x20, rc;
 
 	if (logpath) {
 		FILE *f = fopen(logpath, "a");
@@ -1446,6 +1452,8 @@ static int fake_sg_io(struct sg_io_hdr *io)
 			fclose(f);
 		}
 	}
+	if (snt_bridge() && (rc = fake_snt(io)))
+		return rc > 0 ? 0 : -1;
 	if (((command == 0xb4 && (cdb[4] == 0x11 || cdb[4] == 0x12 || cdb[4] == 0x14)) || command == 0xf4) &&
 	    (!getenv("SHIM_REPLY") || strcmp(getenv("SHIM_REPLY"), "ok") == 0))
 		erased = 1;
@@ -1819,6 +1827,8 @@ static int fake_nvme_admin(struct nvme_passthru_cmd *cmd, const char *ctrl_page,
 		/* SMART / Health log: the composite temperature (kelvin) in bytes 2:1. */
 		unsigned int kelvin = (unsigned int)env_num("SHIM_NVME_TEMP", 0);
 
+		if (snt_health(buf, cmd->data_len, &kelvin))
+			return 0x0006;
 		((unsigned char *)buf)[1] = (unsigned char)kelvin;
 		((unsigned char *)buf)[2] = (unsigned char)(kelvin >> 8);
 	}
@@ -1857,6 +1867,8 @@ static int fake_nvme(unsigned long request, struct nvme_passthru_cmd *cmd)
 	return 0;
 }
 
+#include "sgio-shim-snt.c"
+
 int ioctl(int fd, unsigned long request, ...)
 {
 	static int (*real_ioctl)(int, unsigned long, ...);
@@ -1875,9 +1887,9 @@ int ioctl(int fd, unsigned long request, ...)
 	}
 	if (request == SG_IO)
 		return fake_sg_io(arg);
-	if (getenv("SHIM_NVME") && request == NVME_IOCTL_ID)
+	if (getenv("SHIM_NVME") && !snt_bridge() && request == NVME_IOCTL_ID)
 		return (int)env_num("SHIM_NVME_NSID", 1);	/* the namespace this node is */
-	if (getenv("SHIM_NVME") && (request == NVME_IOCTL_ADMIN_CMD || request == NVME_IOCTL_IO_CMD))
+	if (getenv("SHIM_NVME") && !snt_bridge() && (request == NVME_IOCTL_ADMIN_CMD || request == NVME_IOCTL_IO_CMD))
 		return fake_nvme(request, arg);
 	if (request == HDIO_GETGEO && getenv("SHIM_GEO_START")) {
 		struct hd_geometry *g = arg;
