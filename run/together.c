@@ -70,12 +70,17 @@ static void close_fd(int *fd)
 
 static void close_member(struct member *m)
 {
-	close_fd(&m->out);
+	/* The reader thread's socket is closed by it, once it has taken the last of it. */
+	if (streams_threaded(m)) {
+		streams_ended(m);
+	} else {
+		close_fd(&m->out);
+		close_fd(&m->senders[0]);
+		close_fd(&m->senders[1]);
+	}
 	close_fd(&m->err);
 	close_fd(&m->msg);
 	close_fd(&m->gate);
-	close_fd(&m->senders[0]);
-	close_fd(&m->senders[1]);
 }
 
 /* m's stdout and stderr (together_streams.c), then its message and gate pipes: 0 once all are made. */
@@ -481,7 +486,7 @@ static void settle(struct member *m)
 /* Its process ended after the gate opened, and all it said taken: nothing about it can change any more. */
 static bool finished(const struct member *m)
 {
-	return (m->stage == ENDED || m->stage == KILLED) && (m->reaped || m->abandoned) && m->out < 0 && m->err < 0 &&
+	return (m->stage == ENDED || m->stage == KILLED) && (m->reaped || m->abandoned) && streams_closed(m) &&
 	       m->msg < 0;
 }
 
@@ -514,8 +519,9 @@ static bool take_ready(struct member *m, int n, const struct pollfd *pfd, int k)
 		if (!pfd[p].revents)
 			continue;
 		for (int i = 0; i < n; i++) {
-			int *fd = pfd[p].fd == m[i].out ? &m[i].out : pfd[p].fd == m[i].err ? &m[i].err
-							 : pfd[p].fd == m[i].msg ? &m[i].msg : NULL;
+			int out = streams_threaded(&m[i]) ? -1 : m[i].out;
+			int *fd = pfd[p].fd == out ? &m[i].out : pfd[p].fd == m[i].err ? &m[i].err
+						  : pfd[p].fd == m[i].msg ? &m[i].msg : NULL;
 
 			if (fd && !read_from(&m[i], *fd, &changed)) {
 				bool msgs_ended = fd == &m[i].msg;
@@ -541,18 +547,19 @@ static int follow(struct member *m, int n, const struct run_flags *run, bool go_
 	struct pollfd *pfd;
 	struct screen sc;
 	bool gate_open = false, early = false;	/* early: the gate opened, no signal before it: say_finished */
-	int forwarded = 0;
+	int forwarded = 0, woken;
 	double end_by = 0;
 
 	if (n <= 0)
 		return 0;
-	pfd = calloc((size_t)n * 3, sizeof(*pfd));
+	pfd = calloc((size_t)n * 3 + 1, sizeof(*pfd));
+	woken = streams_follow(m, n);
 
 	together_screen_begin(&sc, run);
 	together_draw(&sc, m, n);
 	for (;;) {
 		int k = 0, waiting = 0, wait_ms = 1000;
-		bool changed = false;
+		bool changed = false, open_left = false;
 
 		signal_seen(m, n, &gate_open, &end_by, &forwarded);
 		if (end_by && monotonic_seconds() >= end_by) {
@@ -562,28 +569,35 @@ static int follow(struct member *m, int n, const struct run_flags *run, bool go_
 		if (early)
 			say_finished(m, n, run, said, &sc);
 		for (int i = 0; i < n; i++) {
-			int fds[3] = { m[i].out, m[i].err, m[i].msg };
+			int fds[3] = { streams_threaded(&m[i]) ? -1 : m[i].out, m[i].err, m[i].msg };
 
 			for (int j = 0; j < 3; j++)
 				if (fds[j] >= 0)
 					pfd[k++] = (struct pollfd){ .fd = fds[j], .events = POLLIN };
 			waiting += m[i].stage == CHECKING;
+			/* Its socket still the reader thread's: this loop goes on until it is closed. */
+			open_left |= !streams_closed(&m[i]);
 		}
 		if (!gate_open && !waiting) {
 			open_gate(m, n, go_on);
 			gate_open = changed = early = true;
 		}
-		if (!k || !pfd)
+		if ((!k && !open_left) || !pfd)
 			break;
+		if (woken >= 0)
+			pfd[k++] = (struct pollfd){ .fd = woken, .events = POLLIN };
 		if (changed)
 			together_draw(&sc, m, n);
 		if (end_by && (end_by - monotonic_seconds()) * 1000 < wait_ms)
 			wait_ms = (int)((end_by - monotonic_seconds()) * 1000) + 1;
 		if (poll(pfd, (nfds_t)k, wait_ms) <= 0)
 			continue;
+		if (woken >= 0 && pfd[k - 1].revents)
+			streams_woken();
 		if (take_ready(m, n, pfd, k))
 			together_draw(&sc, m, n);
 	}
+	streams_follow_end();
 	together_wipe(&sc);
 	free(pfd);
 	return forwarded;

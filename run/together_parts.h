@@ -51,6 +51,8 @@ struct member {
 	int out, err, msg, gate;	/* this end of its stdout and stderr (err -1: one socket for both), messages; the gate's answer */
 	struct sockaddr_un from_out, from_err;	/* the names its stdout and stderr send from, on that one socket */
 	socklen_t from_out_len, from_err_len;
+	bool tagged;			/* out is one socket for both (err -1), taken by the reader thread while it runs */
+	bool out_ended;			/* its process ended: the reader takes the last of out and closes it */
 	int senders[2];			/* copies of its two senders, held here so that no other socket takes their names */
 	enum stage stage;
 	char status[160];
@@ -98,8 +100,29 @@ int streams_open(struct member *m, int child[2]);
 /* What came on fd (m->out or m->err), kept in m->log in the order written; false at its end. */
 bool streams_take(struct member *m, int fd);
 
-/* m's process has ended: what it wrote, all of it here by now, taken, and a socket with no end of its own closed. */
+/*
+ * m's process has ended: what it wrote, all of it here by now, taken, and a
+ * socket with no end of its own closed (by the reader thread, where it runs:
+ * streams_closed() says when).
+ */
 void streams_ended(struct member *m);
+
+/* m's socket is the reader thread's (it runs): this process neither reads nor closes it. */
+bool streams_threaded(const struct member *m);
+
+/* Its stdout and stderr all taken, and closed: its text can be said. */
+bool streams_closed(const struct member *m);
+
+/*
+ * The reader thread started for the n members' sockets: the descriptor that
+ * becomes readable when it closed one (streams_woken() empties it), or -1:
+ * no thread (pipes, or none could be had), and this process reads them.
+ */
+int streams_follow(struct member *m, int n);
+void streams_woken(void);
+
+/* The reader thread stopped: the sockets it had not closed are this process's again. */
+void streams_follow_end(void);
 
 /* ---- what this process shows (together_say.c) ---- */
 

@@ -11,9 +11,20 @@
  * all they sent, lest another socket, bound to the name of one whose disk's
  * process ended, speak for that disk.  Where such sockets cannot be had (a
  * sandbox that forbids them), two pipes, as before.
+ *
+ * Such a socket queues a few datagrams (net.unix.max_dgram_qlen: 10, or 512
+ * where systemd sets it), and each is one write: a disk's process would
+ * wait after a dozen lines or progress dots while this one waits on its own
+ * stdout (a pager not read, ^S on a terminal), its firmware half sent.  So
+ * a thread of its own takes them as they come, into memory, whatever the
+ * rest of this process waits on; it alone touches a socket and its disk's
+ * text from then on, until it has closed the socket (streams_closed()).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +98,7 @@ static int open_sockets(struct member *m, int child[2])
 	}
 	m->out = fd;
 	m->err = -1;
+	m->tagged = true;
 	return 0;
 }
 
@@ -187,16 +199,185 @@ bool streams_take(struct member *m, int fd)
  * (512 where systemd sets it), others' among them: all are taken.  Not
  * without end: others' sent on without pause would hold this process here.
  */
-void streams_ended(struct member *m)
+static void take_last(struct member *m)
 {
 	bool empty = false;
 
-	if (m->out >= 0 && m->err < 0) {
-		for (int rounds = 0; !empty && rounds < 1024 && take_datagrams(m, 64, &empty); rounds++)
-			;
-		close(m->out);
-		m->out = -1;
-		close_both(m->senders);
-		m->senders[0] = m->senders[1] = -1;
+	for (int rounds = 0; !empty && rounds < 1024 && take_datagrams(m, 64, &empty); rounds++)
+		;
+	close(m->out);
+	m->out = -1;
+	close_both(m->senders);
+	m->senders[0] = m->senders[1] = -1;
+}
+
+/* The thread that takes the datagrams (streams_follow()), and what it and this process share, under lock. */
+static struct {
+	pthread_t thread;
+	bool running, stop;
+	pthread_mutex_t lock;
+	struct member *m;
+	int n;
+	int kick[2];		/* this process -> the thread: a disk's process ended, or stop */
+	int done[2];		/* the thread -> this process: a socket was closed */
+	struct pollfd *pfd;	/* the thread's */
+} reader = { .lock = PTHREAD_MUTEX_INITIALIZER, .kick = { -1, -1 }, .done = { -1, -1 } };
+
+static void nudge(int fd)
+{
+	ssize_t n = write(fd, "x", 1);
+
+	(void)n;	/* a full pipe is already a nudge */
+}
+
+/* Under the lock: the sockets of disks whose process ended, emptied and closed; their number. */
+static int close_ended(void)
+{
+	int closed = 0;
+
+	for (int i = 0; i < reader.n; i++) {
+		struct member *m = &reader.m[i];
+
+		if (m->tagged && m->out >= 0 && m->out_ended) {
+			take_last(m);
+			closed++;
+		}
 	}
+	return closed;
+}
+
+static void *reader_main(void *arg)
+{
+	struct pollfd *pfd = arg;
+
+	for (;;) {
+		int k = 0;
+		char drain[64];
+
+		pthread_mutex_lock(&reader.lock);
+		if (close_ended())
+			nudge(reader.done[1]);
+		if (reader.stop) {
+			pthread_mutex_unlock(&reader.lock);
+			return NULL;
+		}
+		pfd[k++] = (struct pollfd){ .fd = reader.kick[0], .events = POLLIN };
+		for (int i = 0; i < reader.n; i++)
+			if (reader.m[i].tagged && reader.m[i].out >= 0)
+				pfd[k++] = (struct pollfd){ .fd = reader.m[i].out, .events = POLLIN };
+		pthread_mutex_unlock(&reader.lock);
+		/* Only this thread closes those sockets: none of them is closed while it waits on it. */
+		if (poll(pfd, (nfds_t)k, -1) <= 0)
+			continue;
+		if (pfd[0].revents && read(reader.kick[0], drain, sizeof(drain)) < 0)
+			continue;
+		pthread_mutex_lock(&reader.lock);
+		for (int p = 1; p < k; p++)
+			for (int i = 0; pfd[p].revents && i < reader.n; i++)
+				if (reader.m[i].tagged && reader.m[i].out == pfd[p].fd) {
+					bool empty;
+
+					take_datagrams(&reader.m[i], 64, &empty);
+				}
+		pthread_mutex_unlock(&reader.lock);
+	}
+}
+
+static bool make_pipe(int fd[2])
+{
+	return pipe2(fd, O_CLOEXEC | O_NONBLOCK) == 0;
+}
+
+int streams_follow(struct member *m, int n)
+{
+	sigset_t all, was;
+	bool any = false;
+	struct pollfd *pfd;
+
+	for (int i = 0; i < n; i++)
+		any |= m[i].tagged;
+	if (!any || !(pfd = calloc((size_t)n + 1, sizeof(*pfd))))
+		return -1;
+	if (!make_pipe(reader.kick) || !make_pipe(reader.done)) {
+		close_both(reader.kick);
+		free(pfd);
+		reader.kick[0] = reader.kick[1] = -1;
+		return -1;
+	}
+	reader.m = m;
+	reader.n = n;
+	reader.stop = false;
+	reader.pfd = pfd;
+	/* The stop signals are this process's to see (its poll() ends on them), not the thread's. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &was);
+	reader.running = pthread_create(&reader.thread, NULL, reader_main, pfd) == 0;
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	if (!reader.running) {
+		free(pfd);
+		reader.pfd = NULL;
+		close_both(reader.kick);
+		close_both(reader.done);
+		reader.kick[0] = reader.kick[1] = reader.done[0] = reader.done[1] = -1;
+		return -1;
+	}
+	return reader.done[0];
+}
+
+void streams_follow_end(void)
+{
+	if (!reader.running)
+		return;
+	pthread_mutex_lock(&reader.lock);
+	reader.stop = true;
+	pthread_mutex_unlock(&reader.lock);
+	nudge(reader.kick[1]);
+	pthread_join(reader.thread, NULL);
+	reader.running = false;
+	free(reader.pfd);
+	reader.pfd = NULL;
+	close_both(reader.kick);
+	close_both(reader.done);
+	reader.kick[0] = reader.kick[1] = reader.done[0] = reader.done[1] = -1;
+}
+
+void streams_woken(void)
+{
+	char drain[64];
+
+	if (reader.done[0] >= 0)
+		while (read(reader.done[0], drain, sizeof(drain)) > 0)
+			;
+}
+
+void streams_ended(struct member *m)
+{
+	if (!m->tagged)
+		return;
+	if (!reader.running) {
+		if (m->out >= 0)
+			take_last(m);
+		return;
+	}
+	pthread_mutex_lock(&reader.lock);
+	m->out_ended = true;
+	pthread_mutex_unlock(&reader.lock);
+	nudge(reader.kick[1]);
+}
+
+bool streams_threaded(const struct member *m)
+{
+	return m->tagged && reader.running;
+}
+
+bool streams_closed(const struct member *m)
+{
+	bool closed;
+
+	if (!m->tagged || !reader.running)
+		return m->out < 0 && m->err < 0;
+	pthread_mutex_lock(&reader.lock);
+	closed = m->out < 0;
+	pthread_mutex_unlock(&reader.lock);
+	return closed;
 }
