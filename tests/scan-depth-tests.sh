@@ -129,6 +129,28 @@ in_flight() { [ "$(awk '{ print $1 }' "/sys/block/${FAULTY_DEV#/dev/}/inflight")
 held_with_7_more() { grep -q '^held 0$' "$FAULTY_LOG" && in_flight 8; }
 not_pending() { ! pending "$1"; }
 
+# --- the disk dies in a block's search while the blocks after it are back (not counted): exit 6, as
+# at depth 1 (surface-scan-tests.sh); the map keeps the blocks before it, and the scan resumed at
+# depth 8 reads the rest in order ---
+mkdir -p "$out/fd"
+if disk_up "$out/fd" 1 --bad 800 --die-at 883:2 2> "$out/fd.err"; then
+	scan died --json --surface-scan --scan-depth 8 --scan-map "$out/died.map" "$FAULTY_DEV"
+	check "depth 8, the disk dies in block 3's search: exit 6, LBA 800 alone listed, blocks 0-2 counted" \
+		"$rc $(jget "$out/died.out" '(s["unreadable_lbas"], s["completed"], s["blocks_read"])') $(grep -c 'stopped answering' "$out/died.err")" \
+		"6 ([800], False, 3) 1"
+	faulty_disk_down
+	if disk_up "$out/fd" 1 --bad 800 2> "$out/fd.err"; then
+		scan resumed --json --surface-scan --scan-depth 8 --scan-map "$out/died.map" "$FAULTY_DEV"
+		# Reads: blocks 3-7, the 256 sectors of block 3 and, after 800 failed, the sector read before it.
+		check "depth 8, resumed on the disk back: blocks 3-7 read, LBA 800 alone unreadable" \
+			"$rc $(jget "$out/resumed.out" '(s["unreadable_lbas"], s["completed"], s["blocks_read"])') $(grep -c '^read ' "$FAULTY_LOG")" \
+			"5 ([800], True, 8) $((5 + 256 + 1))"
+		faulty_disk_down
+	fi
+else
+	bad "the faulty disk comes up (died)" "$(cat "$out/fd.err")"
+fi
+
 # --- block 0 held by the disk, then 200 ms slow: blocks 1 to 7 are sent meanwhile (8 reads in
 # flight, the loop device's own count) and wait behind it in the loop device, which reads one at a
 # time.  Each is timed from when the device could begin it, not from its sending: the slow region
