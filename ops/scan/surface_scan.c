@@ -283,6 +283,16 @@ static bool deep_wait(struct readq *q, struct in_flight *f, struct readq_done *d
 	return true;
 }
 
+/* Every read in flight (inflight of them, the counted ones not done) has come back. */
+static bool all_back(const struct in_flight *f, unsigned int depth, unsigned int inflight)
+{
+	unsigned int back = 0;
+
+	for (unsigned int i = 0; i < depth; i++)
+		back += f[i].done;
+	return back >= inflight;
+}
+
 /* The block of slot s come back: its errno (a short read: ENXIO, noted). */
 static int deep_errno(struct scan_io *io, const struct in_flight *b)
 {
@@ -317,15 +327,10 @@ static int scan_deep(struct scan_io *io, struct scan_result *r, uint64_t errors_
 			struct in_flight *b = &f[head];
 			int rerr = deep_errno(io, b);
 
-			if (rerr && scan_unreadable_errno(rerr))
-				while (inflight && !err) {
-					unsigned int back = 0;
-
-					for (unsigned int i = 0; i < depth; i++)
-						back += f[i].done;
-					if (back == inflight || !deep_wait(q, f, done, &err))
-						break;
-				}
+			/* A failed block's search waits for every other read: nothing else in flight then. */
+			while (rerr && scan_unreadable_errno(rerr) && !err && !all_back(f, depth, inflight))
+				if (!deep_wait(q, f, done, &err))
+					stop->at = b->lba;
 			/* Its own time, not its wait behind the block before it (scan_own_ms). */
 			double ms = scan_own_ms(b->sent, b->back, prev_back);
 
@@ -355,15 +360,9 @@ static int scan_deep(struct scan_io *io, struct scan_result *r, uint64_t errors_
 			stop->at = f[head].lba;
 	}
 	/* What is still in flight comes back before the buffers go; it is not counted. */
-	while (inflight) {
-		unsigned int back = 0;
-		int werr = 0;
-
-		for (unsigned int i = 0; i < depth; i++)
-			back += f[i].done;
-		if (back >= inflight || !deep_wait(q, f, done, &werr))
+	for (int werr = 0; f && done && !all_back(f, depth, inflight);)
+		if (!deep_wait(q, f, done, &werr))
 			break;
-	}
 	free(f);
 	free(done);
 	return err;

@@ -159,7 +159,7 @@ old=$(cat /proc/sys/vm/nr_hugepages)
 if echo $((old + 8)) > /proc/sys/vm/nr_hugepages 2> /dev/null && hugepages=$old &&
 	[ "$(awk '$1 == "HugePages_Free:" { print $2 }' /proc/meminfo)" -ge 8 ]; then
 	configs+=("fio psync 1 huge pages|1|fio_cfg --ioengine=psync --iodepth=1 --mem=shmhuge"
-		"fio libaio 32 huge pages|1|fio_cfg --ioengine=libaio --iodepth=32 --mem=shmhuge")
+		"fio libaio 1 huge pages|1|fio_cfg --ioengine=libaio --iodepth=1 --mem=shmhuge")
 else
 	echo "(no huge pages for fio's buffer: vm.nr_hugepages could not be raised)"
 fi
