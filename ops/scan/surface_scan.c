@@ -631,6 +631,30 @@ static unsigned int scan_depth(const struct settings *s, int fd, uint64_t blocks
 	return (unsigned int)(blocks < depth ? (blocks ? blocks : 1) : depth);
 }
 
+/*
+ * The read queue of the scan of f's range, at its depth; the engine's own
+ * word on it with --verbose (a depth above 1 that could not be had is 1
+ * there).  An errno, nothing left open.
+ */
+static int open_queue(const struct device *dev, const struct settings *s, const struct scan_facts *f, struct readq *q)
+{
+	struct stat again;
+	int err = readq_open_or_one(q, dev->path, scan_depth(s, dev->fd, (f->last - f->first + 1) / SCAN_BLOCK_SECTORS),
+				    (size_t)SCAN_BLOCK_SECTORS * f->sector, "--surface-scan");
+
+	if (err)
+		return err;
+	/* The path opened again must still name the device checked (a link changed meanwhile). */
+	if (fstat(q->fd, &again) || again.st_rdev != f->rdev || q->sector != f->sector) {
+		complain(" --surface-scan: %s changed while it was opened\n", dev->path);
+		readq_close(q);
+		return ENODEV;
+	}
+	if (dev->run.verbose)
+		out(" read engine: %s, %u block%s in flight\n", q->summary, q->depth, q->depth == 1 ? "" : "s");
+	return 0;
+}
+
 int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct scan_stop stop = { 0 };
@@ -646,7 +670,6 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	struct scan_verify verify;
 	struct scan_facts f;
 	uint64_t first, last;
-	struct stat again;
 	int err, map_err;
 	double t0, seconds;
 
@@ -659,21 +682,10 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		return err;
 	io.read = s->v[OPT_SCAN_VERIFY].given ? scan_verify_read : NULL;
 	io.read_ctx = &verify;
-	err = readq_open_or_one(&io.q, dev->path, scan_depth(s, dev->fd, (last - first + 1) / SCAN_BLOCK_SECTORS),
-				(size_t)SCAN_BLOCK_SECTORS * f.sector, "--surface-scan");
-	if (err)
+	if ((err = open_queue(dev, s, &f, &io.q)))
 		return err;
-	/* The path opened again must still name the device checked (a link changed meanwhile). */
-	if (fstat(io.q.fd, &again) || again.st_rdev != f.rdev || io.q.sector != f.sector) {
-		complain(" --surface-scan: %s changed while it was opened\n", dev->path);
-		readq_close(&io.q);
-		return ENODEV;
-	}
 	if (repairing)
 		scan_counts_read(dev, &counts[0]);
-	/* The engine's own word on how the blocks are read (a depth above 1 that could not be had is 1 here). */
-	if (dev->run.verbose)
-		out(" read engine: %s, %u block%s in flight\n", io.q.summary, io.q.depth, io.q.depth == 1 ? "" : "s");
 	scan_result_init(&r, first, last, io.q.sector);
 	/* The cells first: a map's blocks restored are counted in them too. */
 	if (picture && scan_cells_init(&cells, first, last, SCAN_CELLS_MAX) == 0) {
