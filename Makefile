@@ -69,6 +69,8 @@ bench: hdparm
 	BENCH_BACKING=memory bash tests/bench/run-fio-bench.sh
 	BENCH_BPS=1048576000 BENCH_IOPS=5000 bash tests/bench/run-fio-bench.sh
 	bash tests/bench/run-verify-bench.sh
+	BENCH_BACKING=memory bash tests/bench/run-verify-bench.sh
+	BENCH_BACKING=memory BENCH_FILL=zeros bash tests/bench/run-verify-bench.sh
 	bash tests/bench/run-scan-bench.sh
 	BENCH_BACKING=zram bash tests/bench/run-scan-bench.sh
 

@@ -313,6 +313,10 @@ static int check_read_modifiers(const struct settings *s)
 		complain("--scan-range and --scan-errors-max go with --surface-scan\n");
 		return EINVAL;
 	}
+	if (s->v[OPT_SCAN_DEPTH].given && !s->v[OPT_SURFACE_SCAN].given) {
+		complain("--scan-depth goes with --surface-scan\n");
+		return EINVAL;
+	}
 	if ((s->v[OPT_SCAN_VERIFY].given || s->v[OPT_SCAN_REPAIR].given) && !s->v[OPT_SURFACE_SCAN].given) {
 		complain("%s goes with --surface-scan\n", s->v[OPT_SCAN_VERIFY].given ? "--scan-verify" : "--scan-repair");
 		return EINVAL;

@@ -351,6 +351,8 @@ else
 fi
 # The surface scan's search without the kernel's retries: its trust in the direct way (issue 61, item 2).
 suite scan-direct bash tests/scan-direct-tests.sh "$HDPARM" "$out"
+# The surface scan with several blocks in flight (issue 68): the depth chosen, its key cases at depth 8.
+suite scan-depth bash tests/scan-depth-tests.sh "$HDPARM" "$out"
 
 # --- command bytes and sense decoding, against a test double of the drive ---
 suite commands bash tests/commands.sh "$HDPARM" "$out"

@@ -164,7 +164,8 @@ waits_in_read() {
 	[ -z "$nr" ] || [ "$(cut -d' ' -f1 "/proc/$1/syscall" 2> /dev/null)" = "$nr" ]
 }
 pending() { awk '/^(ShdPnd|SigPnd):/ && $2 !~ /^0+$/ { f = 1 } END { exit !f }' "/proc/$1/status" 2> /dev/null; }
-if f2=$(loop_up "$FAULTY_DIR/mnt/disk"); then loops+=("$f2"); else bad "a second loop device over the faulty disk" "losetup failed"; fi
+# Read one block at a time, as the faulty disk's own loop device (faulty_disk_up): rotating.
+if f2=$(loop_up "$FAULTY_DIR/mnt/disk"); then loops+=("$f2"); echo 1 > "/sys/block/${f2#/dev/}/queue/rotational"; else bad "a second loop device over the faulty disk" "losetup failed"; fi
 : > "$FAULTY_LOG"
 kill -STOP "$FAULTY_PID" && held=$FAULTY_PID
 env --default-signal=INT,QUIT,TERM,HUP "$H" --json --surface-scan "$f" "$d1" "$f2" > "$out/int.out" 2> "$out/int.err" &

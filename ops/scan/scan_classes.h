@@ -70,6 +70,16 @@ void scan_result_free(struct scan_result *r);
  */
 int scan_note_block(struct scan_result *r, uint64_t lba, uint32_t sectors, double ms, bool unreadable);
 
+/*
+ * The time in ms of a block read with others in flight (--scan-depth),
+ * sent at sent and come back at back (seconds), counted after the block
+ * before it in LBA order, which came back at prev_back (0: none): from
+ * when the device could begin it, its sending or, where the device still
+ * had the block before it to finish then, that one's return; a block that
+ * came back before the one before it overtook it: from its sending.
+ */
+double scan_own_ms(double sent, double back, double prev_back);
+
 /* One read of sectors at lba: 0, or the errno of the failure. */
 typedef int scan_read_fn(void *ctx, uint64_t lba, uint32_t sectors);
 

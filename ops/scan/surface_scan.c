@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -31,7 +32,11 @@
 #include "scan_verify.h"
 #include "scan_counts.h"
 #include "scan_repair.h"
+#include "sysfs.h"
 #include "surface_scan.h"
+
+/* At most this many blocks in flight unless --scan-depth says (1 MiB each on a 4Kn disk). */
+#define SCAN_DEPTH 32u
 
 struct scan_io {
 	struct readq q;
@@ -164,15 +169,15 @@ static void draw(struct status_line *st, const struct scan_result *r, double t0,
 	status_draw(st, text);
 }
 
-/* One block at lba: read and timed; where it fails, its sectors searched. Returns an errno that ends the scan. */
-static int scan_block(struct scan_io *io, struct scan_result *r, uint64_t lba, uint32_t n, uint64_t errors_max,
-		      struct scan_stop *stop)
+/*
+ * One block at lba read (err: how), sent at t and back ms later: counted;
+ * where it failed, its sectors searched.  Returns an errno that ends the scan.
+ */
+static int block_read(struct scan_io *io, struct scan_result *r, uint64_t lba, uint32_t n, int err, double t, double ms,
+		      uint64_t errors_max, struct scan_stop *stop)
 {
-	double t = monotonic_seconds(), ms;
 	size_t before = r->nbad;
-	int err = read_sectors(io, lba, n);
 
-	ms = (monotonic_seconds() - t) * 1e3;
 	if (err && !scan_unreadable_errno(err)) {
 		stop->at = lba;
 		return err;
@@ -215,6 +220,172 @@ static int scan_block(struct scan_io *io, struct scan_result *r, uint64_t lba, u
 	return err;
 }
 
+/* One block at lba: read and timed; where it fails, its sectors searched. Returns an errno that ends the scan. */
+static int scan_block(struct scan_io *io, struct scan_result *r, uint64_t lba, uint32_t n, uint64_t errors_max,
+		      struct scan_stop *stop)
+{
+	double t = monotonic_seconds();
+	int err = read_sectors(io, lba, n);
+
+	return block_read(io, r, lba, n, err, t, (monotonic_seconds() - t) * 1e3, errors_max, stop);
+}
+
+/* After a block counted at lba: its map entry, and a signal's stop. */
+static int block_done(struct scan_io *io, struct scan_result *r, uint64_t lba, struct scan_stop *stop)
+{
+	int err = 0;
+
+	/* A block cut short by --scan-errors-max is not mapped: a resume reads it again. */
+	if (!stop->at_max && (err = scan_map_note(io->map, r, lba, r->next_lba - lba))) {
+		stop->map_failed = true;
+		stop->at = r->next_lba;
+	}
+	/* A signal: the block in flight was read and counted; nothing more is asked. */
+	if (!err && poll_wait_interrupted() && r->next_lba <= r->last_lba) {
+		err = EINTR;
+		stop->at = r->next_lba;
+	}
+	return err;
+}
+
+/* A block in flight at depth > 1, in its slot. */
+struct in_flight {
+	uint64_t lba;
+	double sent, back;	/* its read sent and come back (monotonic seconds) */
+	long long res;		/* the bytes read, or -errno */
+	bool unsent, done;
+};
+
+/* The reads sent, and those come back noted each with its own time; false on a failure of the queue itself (*err). */
+static bool deep_wait(struct readq *q, struct in_flight *f, struct readq_done *done, int *err)
+{
+	double now = monotonic_seconds();
+	int n;
+
+	for (unsigned int i = 0; i < q->depth; i++)
+		if (f[i].unsent) {
+			f[i].sent = now;
+			f[i].unsent = false;
+		}
+	n = readq_wait(q, 1, done);
+	now = monotonic_seconds();
+	if (n < 0) {
+		*err = -n;
+		return false;
+	}
+	for (int i = 0; i < n; i++) {
+		struct in_flight *b = &f[done[i].slot];
+
+		b->res = done[i].res;
+		b->back = now;
+		b->done = true;
+	}
+	return true;
+}
+
+/* Every read in flight (inflight of them, the counted ones not done) has come back. */
+static bool all_back(const struct in_flight *f, unsigned int depth, unsigned int inflight)
+{
+	unsigned int back = 0;
+
+	for (unsigned int i = 0; i < depth; i++)
+		back += f[i].done;
+	return back >= inflight;
+}
+
+/* The block of slot s come back: its errno (a short read: ENXIO, noted). */
+static int deep_errno(struct scan_io *io, const struct in_flight *b)
+{
+	io->short_read = b->res >= 0 && (size_t)b->res != io->q.block;
+	return b->res < 0 ? (int)-b->res : io->short_read ? ENXIO : 0;
+}
+
+/*
+ * The whole blocks of the range with depth reads in flight: each sent as
+ * a slot frees, each timed from its own sending to its own return, and
+ * counted in LBA order (the slow regions, the map and a resume's
+ * checkpoint follow the LBAs), however they come back.  A block that
+ * failed is searched only once every other read has come back, with
+ * nothing else in flight: the search's reads are timed and ordered as at
+ * depth 1, and no block's time includes it.  The tail shorter than a
+ * block is left to the caller.
+ */
+static int scan_deep(struct scan_io *io, struct scan_result *r, uint64_t errors_max, struct scan_stop *stop,
+		     void (*draw_now)(void *ctx), void *ctx)
+{
+	struct readq *q = &io->q;
+	unsigned int depth = q->depth, head = 0, inflight = 0;
+	struct in_flight *f = calloc(depth, sizeof(*f));
+	struct readq_done *done = calloc(depth, sizeof(*done));
+	uint64_t next = r->next_lba;
+	double prev_back = 0;	/* when the block counted last came back */
+	int err = 0;
+
+	while (f && done && !err && !stop->at_max) {
+		/* Counted in order: the oldest block first, as soon as it is back. */
+		while (inflight && f[head].done && !err && !stop->at_max) {
+			struct in_flight *b = &f[head];
+			int rerr = deep_errno(io, b);
+
+			/* A failed block's search waits for every other read: nothing else in flight then. */
+			while (rerr && scan_unreadable_errno(rerr) && !err && !all_back(f, depth, inflight))
+				if (!deep_wait(q, f, done, &err))
+					stop->at = b->lba;
+			/* Its own time, not its wait behind the block before it (scan_own_ms). */
+			double ms = scan_own_ms(b->sent, b->back, prev_back);
+
+			prev_back = b->back;
+			if (!err)
+				err = block_read(io, r, b->lba, SCAN_BLOCK_SECTORS, rerr, b->back - ms / 1e3, ms, errors_max,
+						 stop);
+			if (!err)
+				err = block_done(io, r, b->lba, stop);
+			b->done = false;
+			head = (head + 1) % depth;
+			inflight--;
+			draw_now(ctx);
+		}
+		if (err || stop->at_max)
+			break;
+		for (; inflight < depth && next <= r->last_lba && r->last_lba - next + 1 >= SCAN_BLOCK_SECTORS;
+		     next += SCAN_BLOCK_SECTORS, inflight++) {
+			unsigned int slot = (head + inflight) % depth;
+
+			f[slot] = (struct in_flight){ .lba = next, .unsent = true };
+			readq_queue(q, slot, next * q->sector);
+		}
+		if (!inflight)
+			break;
+		if (!deep_wait(q, f, done, &err))
+			stop->at = f[head].lba;
+	}
+	/* What is still in flight comes back before the buffers go; it is not counted. */
+	for (int werr = 0; f && done && !all_back(f, depth, inflight);)
+		if (!deep_wait(q, f, done, &werr))
+			break;
+	free(f);
+	free(done);
+	return err;
+}
+
+/* The status line's state, for scan_deep. */
+struct drawing {
+	struct status_line *st;
+	const struct scan_result *r;
+	double t0, drawn;
+	uint64_t bytes0;
+};
+
+static void draw_now(void *ctx)
+{
+	struct drawing *d = ctx;
+
+	if (d->st->shown && monotonic_seconds() - d->drawn > 0.25) {
+		d->drawn = monotonic_seconds();
+		draw(d->st, d->r, d->t0, d->bytes0);
+	}
+}
+
 static int scan_range(struct scan_io *io, struct scan_result *r, uint64_t errors_max, bool show, struct scan_stop *stop)
 {
 	struct status_line st;
@@ -228,20 +399,17 @@ static int scan_range(struct scan_io *io, struct scan_result *r, uint64_t errors
 		stop->at_max = true;
 		stop->at = r->next_lba;
 	}
+	if (io->q.depth > 1 && !io->read && !stop->at_max) {
+		struct drawing d = { &st, r, t0, t0, bytes0 };
+
+		err = scan_deep(io, r, errors_max, stop, draw_now, &d);
+	}
 	for (uint64_t lba = r->next_lba; lba <= r->last_lba && !err && !stop->at_max; lba = r->next_lba) {
 		uint64_t left = r->last_lba - lba + 1;
 
 		err = scan_block(io, r, lba, left < SCAN_BLOCK_SECTORS ? (uint32_t)left : SCAN_BLOCK_SECTORS, errors_max, stop);
-		/* A block cut short by --scan-errors-max is not mapped: a resume reads it again. */
-		if (!err && !stop->at_max && (err = scan_map_note(io->map, r, lba, r->next_lba - lba))) {
-			stop->map_failed = true;
-			stop->at = r->next_lba;
-		}
-		/* A signal: the block in flight was read and counted; nothing more is asked. */
-		if (!err && poll_wait_interrupted() && r->next_lba <= r->last_lba) {
-			err = EINTR;
-			stop->at = r->next_lba;
-		}
+		if (!err)
+			err = block_done(io, r, lba, stop);
 		if (st.shown && monotonic_seconds() - drawn > 0.25) {
 			drawn = monotonic_seconds();
 			draw(&st, r, t0, bytes0);
@@ -438,6 +606,55 @@ static void say_repair(const struct repair_result *repair, const char *map)
 		scan_repair_map_note(repair, map);
 }
 
+/*
+ * The blocks in flight: --scan-depth's, or 1 on a rotating disk (read in
+ * order, as it turns; and where sysfs does not say), else as many as the
+ * device queues up to SCAN_DEPTH (its nr_requests), which reaches the
+ * speed of an SSD or a device in memory; never more than the blocks.  The
+ * disk's own verify commands go one at a time.
+ */
+static unsigned int scan_depth(const struct settings *s, int fd, uint64_t blocks)
+{
+	unsigned long long depth = SCAN_DEPTH, requests;
+	char dir[160], line[32];
+
+	if (s->v[OPT_SCAN_VERIFY].given)
+		return 1;
+	if (s->v[OPT_SCAN_DEPTH].given)
+		depth = s->v[OPT_SCAN_DEPTH].num;
+	else if (!sysfs_disk_dir(fd, dir, sizeof(dir)) || sysfs_read_line(dir, "queue/rotational", line, sizeof(line)) ||
+		 strcmp(line, "0") != 0)
+		return 1;
+	else if (!sysfs_read_line(dir, "queue/nr_requests", line, sizeof(line)) && !sysfs_parse_u64(line, &requests) &&
+		 requests && requests < depth)
+		depth = requests;
+	return (unsigned int)(blocks < depth ? (blocks ? blocks : 1) : depth);
+}
+
+/*
+ * The read queue of the scan of f's range, at its depth; the engine's own
+ * word on it with --verbose (a depth above 1 that could not be had is 1
+ * there).  An errno, nothing left open.
+ */
+static int open_queue(const struct device *dev, const struct settings *s, const struct scan_facts *f, struct readq *q)
+{
+	struct stat again;
+	int err = readq_open_or_one(q, dev->path, scan_depth(s, dev->fd, (f->last - f->first + 1) / SCAN_BLOCK_SECTORS),
+				    (size_t)SCAN_BLOCK_SECTORS * f->sector, "--surface-scan");
+
+	if (err)
+		return err;
+	/* The path opened again must still name the device checked (a link changed meanwhile). */
+	if (fstat(q->fd, &again) || again.st_rdev != f->rdev || q->sector != f->sector) {
+		complain(" --surface-scan: %s changed while it was opened\n", dev->path);
+		readq_close(q);
+		return ENODEV;
+	}
+	if (dev->run.verbose)
+		out(" read engine: %s, %u block%s in flight\n", q->summary, q->depth, q->depth == 1 ? "" : "s");
+	return 0;
+}
+
 int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	struct scan_stop stop = { 0 };
@@ -453,7 +670,6 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 	struct scan_verify verify;
 	struct scan_facts f;
 	uint64_t first, last;
-	struct stat again;
 	int err, map_err;
 	double t0, seconds;
 
@@ -466,15 +682,8 @@ int surface_scan_step(struct device *dev, const struct settings *s, enum opt_id 
 		return err;
 	io.read = s->v[OPT_SCAN_VERIFY].given ? scan_verify_read : NULL;
 	io.read_ctx = &verify;
-	err = readq_open_or_one(&io.q, dev->path, 1, (size_t)SCAN_BLOCK_SECTORS * f.sector, "--surface-scan");
-	if (err)
+	if ((err = open_queue(dev, s, &f, &io.q)))
 		return err;
-	/* The path opened again must still name the device checked (a link changed meanwhile). */
-	if (fstat(io.q.fd, &again) || again.st_rdev != f.rdev || io.q.sector != f.sector) {
-		complain(" --surface-scan: %s changed while it was opened\n", dev->path);
-		readq_close(&io.q);
-		return ENODEV;
-	}
 	if (repairing)
 		scan_counts_read(dev, &counts[0]);
 	scan_result_init(&r, first, last, io.q.sector);

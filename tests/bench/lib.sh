@@ -3,7 +3,7 @@
 # sh in the emulated machine (tests/vm/bench.sh), so plain sh only.
 
 # make_device SIZE [BYTES_PER_SEC [READS_PER_SEC]]: sets $dev to a loop device
-# over a file of SIZE random bytes, removed again at exit.  The file is on the
+# over a file of SIZE random bytes (zeros with BENCH_FILL=zeros), removed again at exit.  The file is on the
 # disk, or in memory (/dev/shm) with BENCH_BACKING=memory.
 #
 # The file is written and synced before the loop device exists, so no
@@ -23,11 +23,16 @@ make_device() {
 	[ "${BENCH_BACKING:-disk}" = memory ] && dir=/dev/shm
 	bench_tmp=$(mktemp -d "$dir/hdparm-bench.XXXXXX")
 	trap cleanup_device EXIT
-	head -c "$size" /dev/urandom > "$bench_tmp/img" || return 1
+	# BENCH_FILL=zeros: a zeroed disk, as a block erase leaves it (written, not a hole: read as data).
+	if [ "${BENCH_FILL:-random}" = zeros ]; then
+		head -c "$size" /dev/zero > "$bench_tmp/img" || return 1
+	else
+		head -c "$size" /dev/urandom > "$bench_tmp/img" || return 1
+	fi
 	sync
 	dev=$(losetup --direct-io=on -f --show "$bench_tmp/img" 2>/dev/null) ||
 		dev=$(losetup -f --show "$bench_tmp/img") || return 1
-	echo "device: $dev over $size of random data in $dir, loop direct I/O $(cat /sys/block/"${dev#/dev/}"/loop/dio 2>/dev/null || echo '?')"
+	echo "device: $dev over $size of ${BENCH_FILL:-random} data in $dir, loop direct I/O $(cat /sys/block/"${dev#/dev/}"/loop/dio 2>/dev/null || echo '?')"
 	[ "$bps" != 0 ] || [ "$iops" != 0 ] || return 0
 	majmin=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
 	if [ -d /sys/fs/cgroup/blkio ]; then

@@ -5,7 +5,11 @@
 # every block must cost nothing).
 #
 #   fio psync, libaio, io_uring   --direct=1 --rw=read, the scan's block
-#                                 (256 logical sectors) at queue depth 1;
+#                                 (256 logical sectors): psync at queue
+#                                 depth 1, libaio and io_uring at 1, 8 and
+#                                 32 (issue 68: the scan keeps several
+#                                 blocks in flight, its default depth on a
+#                                 device that does not rotate: 32);
 #                                 io_uring with --fixedbufs --registerfiles
 #   fio psync, libaio, huge pages the same with --mem=shmhuge: the buffer
 #                                 in 2 MiB pages, as the scan asks for its
@@ -33,7 +37,8 @@
 # lowest median ratio), not the one with the highest median figure: the
 # figures of two configurations were measured minutes apart, under
 # whatever load the machine had then, the two of a pair seconds apart.
-# Goals: scan / best fio >= 0.95, scan / best badblocks > 1.  Every run
+# Goals: scan / best fio >= 0.90 (issue 68, against fio at any depth; it
+# was 0.95 against fio at depth 1 alone), scan / best badblocks > 1.  Every run
 # must have read the whole device from the device: the sectors the kernel
 # counted on it (/sys/block/X/stat) equal its size, each run.
 #
@@ -132,7 +137,7 @@ ours() {
 }
 fio_cfg() { # ENGINE OPTIONS...
 	local r
-	r=$(run fio fio --name=s --filename="$dev" --direct=1 --rw=read --bs="$bs" --iodepth=1 \
+	r=$(run fio fio --name=s --filename="$dev" --direct=1 --rw=read --bs="$bs" \
 		--output-format=terse --terse-version=3 "$@")
 	# terse v3: field 7 read bandwidth KiB/s
 	echo "$(awk -F';' '{ printf "%.2f", $7 * 1024 / 1e6 }' "$out/fio.out") ${r#* }"
@@ -144,14 +149,17 @@ badblocks_cfg() { # OPTIONS...
 	echo "$(echo "$r" | wall_mbps) ${r#* }"
 }
 
-configs=("fio psync|1|fio_cfg --ioengine=psync" "fio libaio|1|fio_cfg --ioengine=libaio"
-	"fio io_uring|1|fio_cfg --ioengine=io_uring --fixedbufs=1 --registerfiles=1")
+configs=("fio psync 1|1|fio_cfg --ioengine=psync --iodepth=1")
+for depth in 1 8 32; do
+	configs+=("fio libaio $depth|1|fio_cfg --ioengine=libaio --iodepth=$depth"
+		"fio io_uring $depth|1|fio_cfg --ioengine=io_uring --iodepth=$depth --fixedbufs=1 --registerfiles=1")
+done
 # fio's buffer in huge pages: a few reserved for the run (fio takes them with SHM_HUGETLB).
 old=$(cat /proc/sys/vm/nr_hugepages)
 if echo $((old + 8)) > /proc/sys/vm/nr_hugepages 2> /dev/null && hugepages=$old &&
 	[ "$(awk '$1 == "HugePages_Free:" { print $2 }' /proc/meminfo)" -ge 8 ]; then
-	configs+=("fio psync huge pages|1|fio_cfg --ioengine=psync --mem=shmhuge"
-		"fio libaio huge pages|1|fio_cfg --ioengine=libaio --mem=shmhuge")
+	configs+=("fio psync 1 huge pages|1|fio_cfg --ioengine=psync --iodepth=1 --mem=shmhuge"
+		"fio libaio 1 huge pages|1|fio_cfg --ioengine=libaio --iodepth=1 --mem=shmhuge")
 else
 	echo "(no huge pages for fio's buffer: vm.nr_hugepages could not be raised)"
 fi
@@ -165,7 +173,7 @@ idle() { sleep 0.2; }
 
 # One untimed read of the whole device by each: the first reads of fresh memory are slower than all later ones.
 ours 1 > /dev/null
-fio_cfg --ioengine=psync > /dev/null
+fio_cfg --ioengine=psync --iodepth=1 > /dev/null
 badblocks_cfg -b 4096 -c 32 > /dev/null
 
 for i in $(seq "$PAIRS"); do
@@ -210,7 +218,7 @@ verdict() { # N TEST GOAL: the pairs of configuration N held against the goal (T
 		"${configs[$1]%%|*}" "$r" "$PAIRS" "$(pairs "$1" | ratio_range)" \
 		"$(awk -v r="$r" "BEGIN { print ($2) ? \"met\" : \"NOT met\" }")" "$3"
 }
-verdict "$best_fio" "r >= 0.95" ">= 0.95"
+verdict "$best_fio" "r >= 0.90" ">= 0.90"
 verdict "$best_bb" "r > 1" "> 1"
 if [ "$whole" = yes ]; then
 	echo "every run read the whole device from the device: the kernel counted its $sectors sectors, each run"

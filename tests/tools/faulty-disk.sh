@@ -64,6 +64,11 @@ faulty_disk_up() {
 	if [ "$FAULTY_DIO" != 1 ]; then
 		echo "faulty-disk: the kernel refused direct I/O on $FAULTY_DEV (buffered: the page cache may widen a failure to a page): $(tr '\n' ' ' < "$FAULTY_DIR/losetup.err")" >&2
 	fi
+	# A disk that reads one request at a time (the loop device's worker waits for each FUSE read),
+	# as a rotating one does: said so, the surface scan reads it at depth 1 unless told otherwise
+	# (--scan-depth; tests/scan-depth-tests.sh).
+	echo 1 > "/sys/block/${FAULTY_DEV#/dev/}/queue/rotational" 2> /dev/null ||
+		echo "faulty-disk: queue/rotational of $FAULTY_DEV cannot be set" >&2
 	: > "$FAULTY_LOG" # losetup's own reads (a partition table probe) are not the test's
 	return 0
 }
