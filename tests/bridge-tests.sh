@@ -20,25 +20,10 @@ suite=bridge double_name=bridge
 # shellcheck source=tests/tools/oracle.sh
 . "$top/tests/tools/oracle.sh"
 
-# usb_tree NAME DRIVER VID PID: the kernel's layout of a disk behind a USB bridge (as scsi-commands.sh's
-# sysfs_tree): /sys/dev/block/8:900000 links to the disk, its device to the SCSI device 6:0:0:0 under
-# host6, under the USB interface 2-1:1.0 that DRIVER is bound to ("": none, a disk behind no USB),
-# whose parent 2-1 has idVendor VID and idProduct PID.
-usb_tree() {
-	local root="$out/bridge-sysfs-$1" usb=sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0
-	local sdev="$root/$usb/host6/target6:0:0/6:0:0:0"
-	rm -rf "$root"
-	mkdir -p "$sdev/block/sdz/queue" "$root/sys/dev/block" "$root/sys/bus/scsi/drivers/sd"
-	ln -s ../../../6:0:0:0 "$sdev/block/sdz/device"
-	ln -s "../../../../../../../../../bus/scsi/drivers/sd" "$sdev/driver"
-	ln -s "../../${usb#sys/}/host6/target6:0:0/6:0:0:0/block/sdz" "$root/sys/dev/block/8:900000"
-	if [ -n "$2" ]; then
-		mkdir -p "$root/sys/bus/usb/drivers/$2"
-		ln -s "../../../../../../bus/usb/drivers/$2" "$root/$usb/driver"
-	fi
-	echo "$3" > "$root/${usb%/*}/idVendor"
-	echo "$4" > "$root/${usb%/*}/idProduct"
-}
+# shellcheck source=tests/tools/usb-sysfs.sh
+. "$top/tests/tools/usb-sysfs.sh"
+# usb_tree NAME DRIVER VID PID: a disk behind a USB bridge (tests/tools/usb-sysfs.sh) at $out/bridge-sysfs-NAME.
+usb_tree() { usb_sysfs "$out/bridge-sysfs-$1" "$2" "$3" "$4" > /dev/null; }
 
 # run TREE ENV... -- ARGS...: hdparm on the double's disk under the tree $out/bridge-sysfs-TREE.
 run() {

@@ -100,25 +100,15 @@ run SHIM_SCSI_SERIAL="$esc" -- --json -i
 check "--json -i: the escaped serial" 0 "*" '"serial_number": "AB\\x1b[2J\\x07CD"' ""
 
 # --- the kernel's view of the disk: a sysfs of one disk, /dev/null as its block device 8:900000 ---
+# shellcheck source=tests/tools/usb-sysfs.sh
+. "$top/tests/tools/usb-sysfs.sh"
 # sysfs_tree NAME DRIVER CACHE_TYPE WRITE_CACHE: the layout the kernel gives a SCSI disk
 # (Documentation/ABI: /sys/dev/block/M:m links to the disk, its "device" to the SCSI device
 # H:C:T:L, sd's class folder scsi_disk/H:C:T:L holds cache_type); DRIVER is bound to the USB
 # interface above the SCSI host ("" for none); CACHE_TYPE "no" leaves sd's folder out.
 sysfs_tree() {
-	local root="$out/sysfs-$1" usb=sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0
-	local sdev="$root/$usb/host6/target6:0:0/6:0:0:0"
-	rm -rf "$root"
-	mkdir -p "$sdev/block/sdz/queue" "$root/sys/dev/block" "$root/sys/bus/scsi/drivers/sd"
-	ln -s ../../../6:0:0:0 "$sdev/block/sdz/device"
-	ln -s "../../../../../../../../../bus/scsi/drivers/sd" "$sdev/driver"
-	ln -s "../../${usb#sys/}/host6/target6:0:0/6:0:0:0/block/sdz" "$root/sys/dev/block/8:900000"
-	if [ -n "$2" ]; then
-		mkdir -p "$root/sys/bus/usb/drivers/$2"
-		ln -s "../../../../../../bus/usb/drivers/$2" "$root/$usb/driver"
-		# The USB device above the interface: a JMicron bridge.
-		echo 152d > "$root/${usb%/*}/idVendor"
-		echo 0578 > "$root/${usb%/*}/idProduct"
-	fi
+	local sdev
+	sdev=$(usb_sysfs "$out/sysfs-$1" "$2")
 	if [ "$3" != no ]; then
 		mkdir -p "$sdev/scsi_disk/6:0:0:0"
 		echo "$3" > "$sdev/scsi_disk/6:0:0:0/cache_type"

@@ -19,20 +19,11 @@ suite="usb-nvme" double_name=usbnvme
 . "$top/tests/lib.sh"
 nvme="$top/tests/nvme"
 
+# shellcheck source=tests/tools/usb-sysfs.sh
+. "$top/tests/tools/usb-sysfs.sh"
 # sysfs_bridge NAME VID PID: /dev/null as the SCSI disk sdz (8:900000) under a USB interface bound
-# to uas, on a USB device with those ids (the kernel's layout, as scsi-commands.sh makes it).
-sysfs_bridge() {
-	local root="$out/usbnvme-sys-$1" usb=sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0
-	local sdev="$root/$usb/host6/target6:0:0/6:0:0:0"
-	rm -rf "$root"
-	mkdir -p "$sdev/block/sdz/queue" "$root/sys/dev/block" "$root/sys/bus/scsi/drivers/sd" "$root/sys/bus/usb/drivers/uas"
-	ln -s ../../../6:0:0:0 "$sdev/block/sdz/device"
-	ln -s "../../../../../../../../../bus/scsi/drivers/sd" "$sdev/driver"
-	ln -s "../../${usb#sys/}/host6/target6:0:0/6:0:0:0/block/sdz" "$root/sys/dev/block/8:900000"
-	ln -s "../../../../../../bus/usb/drivers/uas" "$root/$usb/driver"
-	echo "$2" > "$root/${usb%/*}/idVendor"
-	echo "$3" > "$root/${usb%/*}/idProduct"
-}
+# to uas, on a USB device with those ids (tests/tools/usb-sysfs.sh).
+sysfs_bridge() { usb_sysfs "$out/usbnvme-sys-$1" uas "$2" "$3" > /dev/null; }
 # The ids of the bridge table's rows for the three chips (smartmontools' drive database).
 sysfs_bridge jmicron 152d 0583
 sysfs_bridge asmedia 174c 2362

@@ -34,25 +34,17 @@ if oracle "usb-trim" "$ORACLE" "hdparm 9.65"; then
 	fi
 fi
 
+# shellcheck source=tests/tools/usb-sysfs.sh
+. "$top/tests/tools/usb-sysfs.sh"
 # tree NAME DRIVER MODE MAX: the sysfs of one SCSI disk sdz (8:900000), as the kernel lays it out
 # (Documentation/ABI: /sys/dev/block/M:m links to the disk, its "device" to the SCSI device
 # H:C:T:L, sd's class folder scsi_disk/H:C:T:L holds provisioning_mode); DRIVER is bound to the
 # USB interface above the SCSI host ("": none, a SATA port); MODE is provisioning_mode, MAX the
 # queue's discard_max_bytes: what the double's kernel shows after a write too.  Prints sd's folder.
 tree() {
-	local root="$out/sysfs-$1" usb=sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0
-	local sdev="$root/$usb/host6/target6:0:0/6:0:0:0"
-	rm -rf "$root"
-	mkdir -p "$sdev/block/sdz/queue" "$root/sys/dev/block" "$root/sys/bus/scsi/drivers/sd" "$sdev/scsi_disk/6:0:0:0"
-	ln -s ../../../6:0:0:0 "$sdev/block/sdz/device"
-	ln -s "../../../../../../../../../bus/scsi/drivers/sd" "$sdev/driver"
-	ln -s "../../${usb#sys/}/host6/target6:0:0/6:0:0:0/block/sdz" "$root/sys/dev/block/8:900000"
-	if [ -n "$2" ]; then
-		mkdir -p "$root/sys/bus/usb/drivers/$2"
-		ln -s "../../../../../../bus/usb/drivers/$2" "$root/$usb/driver"
-		echo 152d > "$root/${usb%/*}/idVendor"
-		echo 0578 > "$root/${usb%/*}/idProduct"
-	fi
+	local sdev
+	sdev=$(usb_sysfs "$out/sysfs-$1" "$2")
+	mkdir -p "$sdev/scsi_disk/6:0:0:0"
 	echo "$3" > "$sdev/scsi_disk/6:0:0:0/provisioning_mode"
 	echo "$4" > "$sdev/block/sdz/queue/discard_max_bytes"
 	echo "$sdev/scsi_disk/6:0:0:0"
