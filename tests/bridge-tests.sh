@@ -9,7 +9,9 @@
 # Usage: bridge-tests.sh HDPARM OUTDIR.  Prints "ok NAME" / "FAIL NAME" lines.
 set -u
 H=$1
-out=$2
+# A folder of its own: run-tests.sh keeps this suite's own log as OUTDIR/bridge.log, the double's name here.
+out=$2/bridge
+mkdir -p "$out"
 top=$(cd "$(dirname "$0")/.." && pwd)
 page="$top/tests/identify/pages/qemu-ahci-hdd.hex"
 suite=bridge double_name=bridge
