@@ -6,6 +6,7 @@
  * and Data Integrity Errors (status code type 2), Invalid Command Opcode,
  * or no answer.
  */
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,14 +23,17 @@ int nvme_media_verify_check(struct device *dev, struct disk_cause *c)
 {
 	int err;
 	struct nvme_id_ctrl *ctrl = nvme_identify_controller(dev, &err, c);
+	uint16_t oncs;
 	bool has;
 
 	if (!ctrl)
 		return err;
-	has = ctrl->oncs & NVME_ONCS_VERIFY;
+	/* Little-endian on the wire, as every field of the page. */
+	oncs = le16toh(ctrl->oncs);
+	has = oncs & NVME_ONCS_VERIFY;
 	if (!has)
 		snprintf(c->why, sizeof(c->why), "has no Verify command (Identify Controller's ONCS is %04xh: bit 7 clear)",
-			 ctrl->oncs);
+			 oncs);
 	free(ctrl);
 	return has ? 0 : EOPNOTSUPP;
 }
