@@ -23,8 +23,8 @@ suite="scan-depth"
 
 rm -rf "$out"
 mkdir -p "$out"
-# The time of a block with others in flight, out of order and queued behind a slow one (a case the
-# faulty disk cannot give: its loop device reads one request at a time).
+# The time of a block with others in flight, out of order and side by side (cases the faulty disk
+# cannot give: its loop device reads one request at a time).
 # shellcheck disable=SC2086
 if ${CC:-cc} -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$here/../ops/scan" ${CFLAGS:-} ${LDFLAGS:-} -o "$out/unit" \
 	"$here/unit/scan_depth_unit.c" "$here/../ops/scan/scan_classes.c" 2> "$out/unit.build"; then
@@ -66,9 +66,12 @@ if loop=$(loop_up "$out/img"); then
 		check "a rotating disk: one block in flight" "$(depth_of)" "1 block in flight"
 		check "a rotating disk, --scan-depth 8: eight" "$(depth_of --scan-depth 8)" "8 blocks in flight"
 		echo 0 > "$q/rotational"
+		# Bounded by what its hardware queue takes at once too (blk-mq's tags; 128 for a loop device).
+		tags=$(cat "/sys/block/${loop#/dev/}/mq/0/nr_tags" 2> /dev/null || echo 32)
 		want=32
-		[ "$(cat "$q/nr_requests")" -lt 32 ] && want=$(cat "$q/nr_requests")
-		check "not rotating: up to 32 in flight (nr_requests $(cat "$q/nr_requests"))" "$(depth_of)" "$want blocks in flight"
+		[ "$(cat "$q/nr_requests")" -lt "$want" ] && want=$(cat "$q/nr_requests")
+		[ "$tags" -lt "$want" ] && want=$tags
+		check "not rotating: up to 32 in flight (nr_requests $(cat "$q/nr_requests"), $tags tags)" "$(depth_of)" "$want blocks in flight"
 		if echo 16 > "$q/nr_requests" 2> /dev/null && [ "$(cat "$q/nr_requests")" = 16 ]; then
 			check "not rotating, nr_requests 16: 16 in flight" "$(depth_of)" "16 blocks in flight"
 		else
@@ -153,8 +156,9 @@ fi
 
 # --- block 0 held by the disk, then 200 ms slow: blocks 1 to 7 are sent meanwhile (8 reads in
 # flight, the loop device's own count) and wait behind it in the loop device, which reads one at a
-# time.  Each is timed from when the device could begin it, not from its sending: the slow region
-# is block 0's alone (timed from their sending, all 8 would be slow) ---
+# time.  Each is timed from its sending to its return, as at depth 1: their wait behind block 0 is
+# in their time, so a depth forced above what such a device serves at once makes one slow region
+# of all 8 (hdparm.8, --scan-depth; by default such a device is read at depth 1) ---
 mkdir -p "$out/fo"
 if disk_up "$out/fo" 1 --hold "0:$out/fo/go" --slow 0+1:200 2> "$out/fo.err"; then
 	"$H" --json --surface-scan --scan-depth 8 "$FAULTY_DEV" > "$out/order.out" 2> "$out/order.err" &
@@ -164,9 +168,9 @@ if disk_up "$out/fo" 1 --hold "0:$out/fo/go" --slow 0+1:200 2> "$out/fo.err"; th
 	touch "$out/fo/go"
 	wait_within 60 "$pid"
 	check "depth 8: 8 reads in flight while block 0 is held (/sys/block/loopN/inflight)" "$held" yes
-	check "depth 8, blocks queued behind a slow one: exit 0, 8 blocks read, one slow region, block 0's (a loaded machine: one block more)" \
-		"$rc $(jget "$out/order.out" '(s["blocks_read"], len(s["slow_regions"]), s["slow_regions"][0]["first_lba"], s["slow_regions"][0]["last_lba"] <= 511, s["slow_regions"][0]["worst_ms"] >= 150)')" \
-		"0 (8, 1, 0, True, True)"
+	check "depth 8, blocks queued behind a slow one in a device that reads one at a time: their wait is their time, one slow region of the 8" \
+		"$rc $(jget "$out/order.out" '(s["blocks_read"], len(s["slow_regions"]), s["slow_regions"][0]["first_lba"], s["slow_regions"][0]["last_lba"], s["slow_regions"][0]["worst_ms"] >= 150)')" \
+		"0 (8, 1, 0, 2047, True)"
 	faulty_disk_down
 else
 	bad "the faulty disk comes up (held)" "$(cat "$out/fo.err")"

@@ -93,16 +93,9 @@ int scan_note_block(struct scan_result *r, uint64_t lba, uint32_t sectors, doubl
 	return 0;
 }
 
-/*
- * A device that reads in order (a loop device's one worker, a disk's
- * queue) gives each block its own time so, as at depth 1; timed from its
- * sending alone, every block queued behind a slow one would be slow too.
- */
-double scan_own_ms(double sent, double back, double prev_back)
+double scan_own_ms(double sent, double back)
 {
-	double from = prev_back > sent && prev_back <= back ? prev_back : sent;
-
-	return (back - from) * 1e3;
+	return (back - sent) * 1e3;
 }
 
 bool scan_unreadable_errno(int err)

@@ -72,13 +72,14 @@ int scan_note_block(struct scan_result *r, uint64_t lba, uint32_t sectors, doubl
 
 /*
  * The time in ms of a block read with others in flight (--scan-depth),
- * sent at sent and come back at back (seconds), counted after the block
- * before it in LBA order, which came back at prev_back (0: none): from
- * when the device could begin it, its sending or, where the device still
- * had the block before it to finish then, that one's return; a block that
- * came back before the one before it overtook it: from its sending.
+ * sent at sent and come back at back (seconds): from its own sending to
+ * its own return, as at depth 1.  Blocks that the device serves side by
+ * side (an SSD, an NVMe namespace, dm-delay) each have their own time so,
+ * and a run of slow blocks is a run of slow blocks; the scan's depth is
+ * never above what the device's hardware takes at once (surface_scan.c),
+ * so that no block waits behind another in the kernel.
  */
-double scan_own_ms(double sent, double back, double prev_back);
+double scan_own_ms(double sent, double back);
 
 /* One read of sectors at lba: 0, or the errno of the failure. */
 typedef int scan_read_fn(void *ctx, uint64_t lba, uint32_t sectors);

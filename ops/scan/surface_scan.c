@@ -318,7 +318,6 @@ static int scan_deep(struct scan_io *io, struct scan_result *r, uint64_t errors_
 	struct in_flight *f = calloc(depth, sizeof(*f));
 	struct readq_done *done = calloc(depth, sizeof(*done));
 	uint64_t next = r->next_lba;
-	double prev_back = 0;	/* when the block counted last came back */
 	int err = 0;
 
 	while (f && done && !err && !stop->at_max) {
@@ -331,10 +330,8 @@ static int scan_deep(struct scan_io *io, struct scan_result *r, uint64_t errors_
 			while (rerr && scan_unreadable_errno(rerr) && !err && !all_back(f, depth, inflight))
 				if (!deep_wait(q, f, done, &err))
 					stop->at = b->lba;
-			/* Its own time, not its wait behind the block before it (scan_own_ms). */
-			double ms = scan_own_ms(b->sent, b->back, prev_back);
+			double ms = scan_own_ms(b->sent, b->back);
 
-			prev_back = b->back;
 			if (!err)
 				err = block_read(io, r, b->lba, SCAN_BLOCK_SECTORS, rerr, b->back - ms / 1e3, ms, errors_max,
 						 stop);
@@ -606,16 +603,29 @@ static void say_repair(const struct repair_result *repair, const char *map)
 		scan_repair_map_note(repair, map);
 }
 
+/* The smaller of *depth and the number sysfs file attr under dir holds (unread, or 0: *depth as it was). */
+static void bound_by(const char *dir, const char *attr, unsigned long long *depth)
+{
+	char line[32];
+	unsigned long long n;
+
+	if (!sysfs_read_line(dir, attr, line, sizeof(line)) && !sysfs_parse_u64(line, &n) && n && n < *depth)
+		*depth = n;
+}
+
 /*
  * The blocks in flight: --scan-depth's, or 1 on a rotating disk (read in
  * order, as it turns; and where sysfs does not say), else as many as the
- * device queues up to SCAN_DEPTH (its nr_requests), which reaches the
- * speed of an SSD or a device in memory; never more than the blocks.  The
- * disk's own verify commands go one at a time.
+ * device's hardware takes at once up to SCAN_DEPTH (blk-mq's tags of its
+ * first hardware queue, a SCSI device's queue_depth: 1 behind usb-storage,
+ * the NCQ depth on SATA) and its nr_requests, which reaches the speed of an
+ * SSD or a device in memory, and no block waits behind another in the
+ * kernel, its time its own (scan_own_ms()); never more than the blocks.
+ * The disk's own verify commands go one at a time.
  */
 static unsigned int scan_depth(const struct settings *s, int fd, uint64_t blocks)
 {
-	unsigned long long depth = SCAN_DEPTH, requests;
+	unsigned long long depth = SCAN_DEPTH;
 	char dir[160], line[32];
 
 	if (s->v[OPT_SCAN_VERIFY].given)
@@ -625,9 +635,11 @@ static unsigned int scan_depth(const struct settings *s, int fd, uint64_t blocks
 	else if (!sysfs_disk_dir(fd, dir, sizeof(dir)) || sysfs_read_line(dir, "queue/rotational", line, sizeof(line)) ||
 		 strcmp(line, "0") != 0)
 		return 1;
-	else if (!sysfs_read_line(dir, "queue/nr_requests", line, sizeof(line)) && !sysfs_parse_u64(line, &requests) &&
-		 requests && requests < depth)
-		depth = requests;
+	else {
+		bound_by(dir, "queue/nr_requests", &depth);
+		bound_by(dir, "mq/0/nr_tags", &depth);
+		bound_by(dir, "device/queue_depth", &depth);
+	}
 	return (unsigned int)(blocks < depth ? (blocks ? blocks : 1) : depth);
 }
 
