@@ -269,6 +269,23 @@ else
 	bad "-I: READ CAPACITY (16) timed out (exit $rc)" "after: $(after_hang | tr '\n' '|')"
 fi
 
+# A provisioning_mode that is none of the sd driver's words (lbp_mode[]: full, unmap, writesame_16,
+# writesame_10, writesame_zero, disabled), a terminal's escape in it: not printed, not written over.
+sd=$(tree odd uas "$(printf 'full\033[2J')" 4294966784)
+run odd SHIM_SCSI=sat SHIM_IDENTIFY="$ssd" -- -I
+if [ "$rc" = 0 ] && grep -qxF "	Kernel:	provisioning_mode unreadable (not one of the kernel's words)" "$out/usbtrim.out" &&
+	! grep -q "$(printf '\033')" "$out/usbtrim.out"; then
+	ok "-I: a provisioning_mode not the kernel's: unreadable, nothing of it printed"
+else
+	bad "-I: a provisioning_mode not the kernel's (exit $rc)" "$(grep -a Kernel "$out/usbtrim.out" | od -c | head -n 3)"
+fi
+run odd SHIM_SCSI=sat SHIM_IDENTIFY="$ssd" -- --usb-trim on
+if [ "$rc" = 95 ] && [ "$(written)" = 0 ] && grep -qF "the kernel shows no provisioning_mode for it (not one of the kernel's words): nothing written" "$out/usbtrim.err"; then
+	ok "--usb-trim on: a provisioning_mode not the kernel's is not written over"
+else
+	bad "--usb-trim on: a provisioning_mode not the kernel's (exit $rc, writes $(written))" "$(tr '\n' '|' < "$out/usbtrim.err")"
+fi
+
 # --- --usb-trim off: back to full ---
 sd=$(tree uas uas unmap 0)
 run uas SHIM_SCSI=sat SHIM_IDENTIFY="$ssd" -- --usb-trim off
