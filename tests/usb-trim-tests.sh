@@ -286,6 +286,24 @@ else
 	bad "--usb-trim on: a provisioning_mode not the kernel's (exit $rc, writes $(written))" "$(tr '\n' '|' < "$out/usbtrim.err")"
 fi
 
+# A bridge that lets the INQUIRY of VPD B2h time out ("hangb2"): not asked B0h after it, and that is a
+# timeout (exit 110), not a bridge that lists no B2h (exit 95, "not supported" in --apply-config).
+after_b2() { sed -n '/^cdb: 12 01 b2 /,$p' "$out/usbtrim.log" | tail -n +2; }
+run uas SHIM_SCSI=sat,hangb2 SHIM_IDENTIFY="$ssd" -- --usb-trim on
+if [ "$rc" = 110 ] && grep -qF -- "--usb-trim: /dev/null: the bridge did not answer INQUIRY of VPD page B2h (command timed out): nothing written" \
+	"$out/usbtrim.err" && [ -z "$(after_b2)" ] && [ "$(written)" = 0 ]; then
+	ok "--usb-trim on: VPD B2h timed out: nothing more sent, nothing written, exit 110"
+else
+	bad "--usb-trim on: VPD B2h timed out (exit $rc)" "err: $(tr '\n' '|' < "$out/usbtrim.err")" "after: $(after_b2 | tr '\n' '|')"
+fi
+run uas SHIM_SCSI=sat,hangb2 SHIM_IDENTIFY="$ssd" -- -I
+if [ "$rc" = 0 ] && grep -qF "	Bridge:	passes no discard: INQUIRY of VPD page B2h timed out, and nothing more was asked" "$out/usbtrim.out" &&
+	[ -z "$(after_b2)" ]; then
+	ok "-I: VPD B2h timed out: said, nothing more sent"
+else
+	bad "-I: VPD B2h timed out (exit $rc)" "$(grep -a 'Bridge:' "$out/usbtrim.out")" "after: $(after_b2 | tr '\n' '|')"
+fi
+
 # --- --usb-trim off: back to full ---
 sd=$(tree uas uas unmap 0)
 run uas SHIM_SCSI=sat SHIM_IDENTIFY="$ssd" -- --usb-trim off

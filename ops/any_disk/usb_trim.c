@@ -159,6 +159,8 @@ static bool bridge_takes(const struct scsi_provisioning *b, const char *mode, ch
 
 	if (!b->capacity16)
 		snprintf(why, size, "READ CAPACITY (16) failed: %.100s", b->capacity16_failed);
+	else if (b->timed_out)
+		snprintf(why, size, "%s timed out, and nothing more was asked", b->hung);
 	else if (!b->lbpme)
 		snprintf(why, size, "READ CAPACITY (16) says LBPME 0: no logical block provisioning");
 	else if (!b->lbp_page)
@@ -346,8 +348,8 @@ static int switch_on(struct device *dev, const struct opt_value *v, struct trim_
 	}
 	scsi_provisioning_read(dev, &t->bridge);
 	if (t->bridge.timed_out)
-		return refuse(dev, v->name, ETIMEDOUT, "the bridge did not answer READ CAPACITY (16) (%s): nothing written",
-			      t->bridge.capacity16_failed);
+		return refuse(dev, v->name, ETIMEDOUT, "the bridge did not answer %s (command timed out): nothing written",
+			      t->bridge.hung);
 	disk_read(dev, t);
 	unmap_lacks(dev, t, lacks, sizeof(lacks));
 	if (lacks[0])
@@ -428,7 +430,7 @@ int usb_trim_now(struct device *dev, bool want_on, uint64_t *on, char *why, size
 	if (want_on && !*on) {
 		scsi_provisioning_read(dev, &t.bridge);
 		if (t.bridge.timed_out) {
-			snprintf(why, size, "the bridge did not answer READ CAPACITY (16)");
+			snprintf(why, size, "the bridge did not answer %s", t.bridge.hung);
 			return ETIMEDOUT;
 		}
 		disk_read(dev, &t);

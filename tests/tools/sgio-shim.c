@@ -92,7 +92,8 @@
  *   SHIM_SCSI=sat       the same SCSI face, but a USB bridge's with a SAT layer: ATA PASS-THROUGH reaches
  *                       the ATA double behind it (SHIM_IDENTIFY, ...); more words, comma-separated:
  *                       "nolbpu" VPD B2h says LBPU 0, "nolbpme" READ CAPACITY (16) says LBPME 0,
- *                       "hang16" READ CAPACITY (16) times out, "hangata" ATA PASS-THROUGH (85h, A1h) does
+ *                       "hang16" READ CAPACITY (16) times out, "hangata" ATA PASS-THROUGH (85h, A1h) does,
+ *                       "hangb2" INQUIRY of VPD page B2h does
  *   SHIM_REPLY=zeros|nosense|aborted   with SHIM_SCSI: a USB bridge whose SAT layer answers
  *                       ATA PASS-THROUGH with nothing: GOOD and data of zeros, CHECK CONDITION
  *                       without sense data, or ABORTED COMMAND without ATA registers
@@ -1396,6 +1397,8 @@ static void usb_bridge_answer(struct sg_io_hdr *io, const unsigned char *cdb)
 		buf[5] &= 0x7f;
 	if (cdb[0] == 0x9e && io->dxfer_len > 14 && usb_bridge_word("nolbpme"))
 		buf[14] &= 0x7f;
+	if (cdb[0] == 0x12 && (cdb[1] & 1) && cdb[2] == 0xb2 && usb_bridge_word("hangb2"))
+		io->host_status = 0x03;	/* DID_TIME_OUT */
 	if (cdb[0] == 0x9e && usb_bridge_word("hang16"))
 		io->host_status = 0x03;	/* DID_TIME_OUT */
 }
