@@ -4,7 +4,6 @@
  * sd driver reads them to choose how it discards (sd_discard_mode()).
  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "scsi.h"
