@@ -4,6 +4,7 @@
  * sd driver reads them to choose how it discards (sd_discard_mode()).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "scsi.h"
@@ -29,6 +30,13 @@ void scsi_provisioning_read(struct device *dev, struct scsi_provisioning *p)
 	int err;
 
 	memset(p, 0, sizeof(*p));
+	/* A device that let a command time out before (the probe, run/disk.c) is asked nothing (transport/sg.c). */
+	if (dev->stop_at_timeout && dev->timed_out) {
+		p->timed_out = true;
+		p->hung = "an earlier command";
+		snprintf(p->capacity16_failed, sizeof(p->capacity16_failed), "not asked: an earlier command timed out");
+		return;
+	}
 	err = scsi_read_capacity16(dev, &cap, &res);
 	if (err == 0) {
 		p->capacity16 = true;

@@ -304,6 +304,15 @@ else
 	bad "-I: VPD B2h timed out (exit $rc)" "$(grep -a 'Bridge:' "$out/usbtrim.out")" "after: $(after_b2 | tr '\n' '|')"
 fi
 
+# A bridge that let the IDENTIFY probe time out ("hangata"): nothing more sent, and no command named that was not.
+run uas SHIM_SCSI=sat,hangata SHIM_IDENTIFY="$ssd" -- --usb-trim on
+if [ "$rc" = 110 ] && [ "$(grep -c '^cdb: ' "$out/usbtrim.log")" = 1 ] && [ "$(written)" = 0 ] &&
+	grep -qF -- "--usb-trim: /dev/null: the bridge did not answer an earlier command (command timed out): nothing written" "$out/usbtrim.err"; then
+	ok "--usb-trim on: the probe timed out: nothing more sent, READ CAPACITY (16) not named"
+else
+	bad "--usb-trim on: the probe timed out (exit $rc)" "err: $(tr '\n' '|' < "$out/usbtrim.err")" "$(sed -n 's/^cdb: //p' "$out/usbtrim.log" | cut -c1-2 | tr '\n' ' ')"
+fi
+
 # --- --usb-trim off: back to full ---
 sd=$(tree uas uas unmap 0)
 run uas SHIM_SCSI=sat SHIM_IDENTIFY="$ssd" -- --usb-trim off
