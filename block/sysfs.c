@@ -237,7 +237,8 @@ bool sysfs_usb_bridge(int fd, char id[12], const char **driver)
 	snprintf(usb, sizeof(usb), "%s/../idVendor", where);
 	if (sysfs_read_line(dir, usb, vid, sizeof(vid)) == 0) {
 		snprintf(usb, sizeof(usb), "%s/../idProduct", where);
-		if (sysfs_read_line(dir, usb, pid, sizeof(pid)) == 0)
+		/* Four characters each, as the kernel writes them: a longer line is not cut to a table's id. */
+		if (sysfs_read_line(dir, usb, pid, sizeof(pid)) == 0 && strlen(vid) == 4 && strlen(pid) == 4)
 			snprintf(id, 12, "%.4s:%.4s", vid, pid);
 	}
 	return true;

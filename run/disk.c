@@ -87,6 +87,9 @@ int disk_choose(struct device *dev)
 	} else {
 		dev->disk = &ata_disk;
 	}
+	/* The probe timed out (a bridge that hangs on ATA PASS-THROUGH): each later command would wait as long. */
+	if (dev->timed_out)
+		dev->stop_at_timeout = true;
 	return 0;
 }
 

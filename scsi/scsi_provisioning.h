@@ -20,7 +20,8 @@ struct scsi_provisioning {
 	bool limits_page;		/* VPD B0h listed and read: limits says */
 	struct scsi_block_limits limits;	/* MAXIMUM UNMAP LBA COUNT, ... BLOCK DESCRIPTOR COUNT */
 	char capacity16_failed[160];	/* READ CAPACITY (16)'s failure, worded */
-	bool timed_out;			/* ... it timed out: nothing more was asked */
+	bool timed_out;			/* a command timed out: nothing more was asked */
+	const char *hung;		/* ... which ("READ CAPACITY (16)", "INQUIRY of VPD page B2h", ...) */
 };
 
 /*

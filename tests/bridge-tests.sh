@@ -104,6 +104,15 @@ fi
 run garbage SHIM_IDENTIFY="$page" -- --json -C
 bridge_json usb_vendor_id=null usb_product_id=null chip=null && ok "--json: an unread id is null" || bad "--json: an unread id is null"
 
+# An id the kernel would not write (a line longer than four hex digits) is not cut down to a table's id:
+# 152dzzz/0583 is not JMicron's JMS583, nor 152d0578/0583000 152d:0583.
+for v in 152dzzz:0583 152d0578:0583000 152d:0583x; do
+	usb_tree long usb-storage "${v%:*}" "${v#*:}"
+	run long SHIM_IDENTIFY="$page" -- --json -C
+	bridge_json usb_vendor_id=null usb_product_id=null chip=null protocol=sat && ok "idVendor:idProduct $v: the id unread, no row" ||
+		bad "idVendor:idProduct $v: the id unread, no row" "$(head -c 400 "$out/bridge.out")"
+done
+
 # --- a -d sat,12 bridge (VIA VL700): the 12-byte command, never the 16-byte one ---
 usb_tree vl700 uas 2109 0700
 run vl700 SHIM_IDENTIFY="$page" -- -I
@@ -211,6 +220,21 @@ if oracle "$suite" smartctl; then
 	else
 		bad "smartctl -d sat finds the same answer empty"
 	fi
+fi
+
+# A bridge that lets ATA PASS-THROUGH time out (the double's "hangata") is asked nothing more: not the
+# IDENTIFY again, not the TRIM block's SCSI commands; -I fails as timed out (exit 110).
+run jms578 SHIM_SCSI=sat,hangata SHIM_IDENTIFY="$page" -- -I
+if [ "$rc" = 110 ] && [ "$(grep -c '^cdb: ' "$out/bridge.log")" = 1 ] && grep -q 'timed out' "$out/bridge.err"; then
+	ok "a bridge that lets ATA PASS-THROUGH time out: one command, then nothing more (exit 110)"
+else
+	bad "a bridge that lets ATA PASS-THROUGH time out: one command (exit $rc)" "$(sed -n 's/^cdb: //p' "$out/bridge.log" | cut -c1-2 | tr '\n' ' ')"
+fi
+run jms578 SHIM_SCSI=sat,hangata SHIM_IDENTIFY="$page" -- --json -I -C
+if [ "$rc" = 110 ] && [ "$(grep -c '^cdb: ' "$out/bridge.log")" = 1 ] && bridge_json protocol=sat; then
+	ok "--json -I -C, a bridge that hangs: one command, one document"
+else
+	bad "--json -I -C, a bridge that hangs: one command, one document (exit $rc)" "$(head -c 300 "$out/bridge.out")"
 fi
 
 # --- --bridge ---

@@ -261,6 +261,50 @@ else
 	bad "-I: READ CAPACITY (16) timed out (exit $rc)" "after: $(after_hang | tr '\n' '|')"
 fi
 
+# A provisioning_mode that is none of the sd driver's words (lbp_mode[]: full, unmap, writesame_16,
+# writesame_10, writesame_zero, disabled), a terminal's escape in it: not printed, not written over.
+sd=$(tree odd uas "$(printf 'full\033[2J')" 4294966784)
+run odd SHIM_SCSI=sat SHIM_IDENTIFY="$ssd" -- -I
+if [ "$rc" = 0 ] && grep -qxF "	Kernel:	provisioning_mode unreadable (not one of the kernel's words)" "$out/usbtrim.out" &&
+	! grep -q "$(printf '\033')" "$out/usbtrim.out"; then
+	ok "-I: a provisioning_mode not the kernel's: unreadable, nothing of it printed"
+else
+	bad "-I: a provisioning_mode not the kernel's (exit $rc)" "$(grep -a Kernel "$out/usbtrim.out" | od -c | head -n 3)"
+fi
+run odd SHIM_SCSI=sat SHIM_IDENTIFY="$ssd" -- --usb-trim on
+if [ "$rc" = 95 ] && [ "$(written)" = 0 ] && grep -qF "the kernel shows no provisioning_mode for it (not one of the kernel's words): nothing written" "$out/usbtrim.err"; then
+	ok "--usb-trim on: a provisioning_mode not the kernel's is not written over"
+else
+	bad "--usb-trim on: a provisioning_mode not the kernel's (exit $rc, writes $(written))" "$(tr '\n' '|' < "$out/usbtrim.err")"
+fi
+
+# A bridge that lets the INQUIRY of VPD B2h time out ("hangb2"): not asked B0h after it, and that is a
+# timeout (exit 110), not a bridge that lists no B2h (exit 95, "not supported" in --apply-config).
+after_b2() { sed -n '/^cdb: 12 01 b2 /,$p' "$out/usbtrim.log" | tail -n +2; }
+run uas SHIM_SCSI=sat,hangb2 SHIM_IDENTIFY="$ssd" -- --usb-trim on
+if [ "$rc" = 110 ] && grep -qF -- "--usb-trim: /dev/null: the bridge did not answer INQUIRY of VPD page B2h (command timed out): nothing written" \
+	"$out/usbtrim.err" && [ -z "$(after_b2)" ] && [ "$(written)" = 0 ]; then
+	ok "--usb-trim on: VPD B2h timed out: nothing more sent, nothing written, exit 110"
+else
+	bad "--usb-trim on: VPD B2h timed out (exit $rc)" "err: $(tr '\n' '|' < "$out/usbtrim.err")" "after: $(after_b2 | tr '\n' '|')"
+fi
+run uas SHIM_SCSI=sat,hangb2 SHIM_IDENTIFY="$ssd" -- -I
+if [ "$rc" = 0 ] && grep -qF "	Bridge:	passes no discard: INQUIRY of VPD page B2h timed out, and nothing more was asked" "$out/usbtrim.out" &&
+	[ -z "$(after_b2)" ]; then
+	ok "-I: VPD B2h timed out: said, nothing more sent"
+else
+	bad "-I: VPD B2h timed out (exit $rc)" "$(grep -a 'Bridge:' "$out/usbtrim.out")" "after: $(after_b2 | tr '\n' '|')"
+fi
+
+# A bridge that let the IDENTIFY probe time out ("hangata"): nothing more sent, and no command named that was not.
+run uas SHIM_SCSI=sat,hangata SHIM_IDENTIFY="$ssd" -- --usb-trim on
+if [ "$rc" = 110 ] && [ "$(grep -c '^cdb: ' "$out/usbtrim.log")" = 1 ] && [ "$(written)" = 0 ] &&
+	grep -qF -- "--usb-trim: /dev/null: the bridge did not answer an earlier command (command timed out): nothing written" "$out/usbtrim.err"; then
+	ok "--usb-trim on: the probe timed out: nothing more sent, READ CAPACITY (16) not named"
+else
+	bad "--usb-trim on: the probe timed out (exit $rc)" "err: $(tr '\n' '|' < "$out/usbtrim.err")" "$(sed -n 's/^cdb: //p' "$out/usbtrim.log" | cut -c1-2 | tr '\n' ' ')"
+fi
+
 # --- --usb-trim off: back to full ---
 sd=$(tree uas uas unmap 0)
 run uas SHIM_SCSI=sat SHIM_IDENTIFY="$ssd" -- --usb-trim off

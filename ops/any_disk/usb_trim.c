@@ -28,6 +28,7 @@ struct trim_path {
 	char mode_attr[96];		/* sd's provisioning_mode, under dir ("": no sd class folder) */
 	char queue_attr[96];		/* the queue's discard_max_bytes, under dir */
 	char mode[32];			/* provisioning_mode ("": unread) */
+	const char *mode_unread;	/* ... why unread */
 	bool has_max;			/* discard_max_bytes read */
 	unsigned long long max_bytes;
 	struct scsi_provisioning bridge;
@@ -40,6 +41,17 @@ struct trim_path {
 static bool discarding_mode(const char *mode)
 {
 	return strcmp(mode, "unmap") == 0 || strcmp(mode, "writesame_16") == 0 || strcmp(mode, "writesame_10") == 0;
+}
+
+/* One of the words the sd driver shows in provisioning_mode (its lbp_mode[]): nothing else is printed or written over. */
+static bool kernel_mode(const char *mode)
+{
+	static const char *const words[] = { "full", "unmap", "writesame_16", "writesame_10", "writesame_zero", "disabled" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcmp(mode, words[i]) == 0)
+			return true;
+	return false;
 }
 
 /* The disk's block folder as a relative path: dir itself for a block node, device/block/NAME for an sg node. */
@@ -68,14 +80,19 @@ static void kernel_read(struct device *dev, struct trim_path *t)
 	char hctl[48], line[64];
 
 	t->mode_attr[0] = t->mode[0] = '\0';
+	t->mode_unread = "no sd class folder";
 	t->has_max = false;
 	if (!sysfs_scsi_dir(dev->fd, t->dir, sizeof(t->dir)))
 		return;
 	/* device links to the SCSI device H:C:T:L; sd's class folder bears the same name. */
 	if (sysfs_link_name(t->dir, "device", hctl, sizeof(hctl)) == 0) {
 		snprintf(t->mode_attr, sizeof(t->mode_attr), "device/scsi_disk/%.40s/provisioning_mode", hctl);
-		if (sysfs_read_line(t->dir, t->mode_attr, line, sizeof(line)) == 0)
-			snprintf(t->mode, sizeof(t->mode), "%.31s", line);
+		if (sysfs_read_line(t->dir, t->mode_attr, line, sizeof(line)) == 0) {
+			if (kernel_mode(line))
+				snprintf(t->mode, sizeof(t->mode), "%.31s", line);
+			else
+				t->mode_unread = "not one of the kernel's words";
+		}
 	}
 	queue_attr_of(t->dir, block_device_of(dev->fd) != 0, t->queue_attr, sizeof(t->queue_attr));
 	if (sysfs_read_line(t->dir, t->queue_attr, line, sizeof(line)) == 0)
@@ -142,6 +159,8 @@ static bool bridge_takes(const struct scsi_provisioning *b, const char *mode, ch
 
 	if (!b->capacity16)
 		snprintf(why, size, "READ CAPACITY (16) failed: %.100s", b->capacity16_failed);
+	else if (b->timed_out)
+		snprintf(why, size, "%s timed out, and nothing more was asked", b->hung);
 	else if (!b->lbpme)
 		snprintf(why, size, "READ CAPACITY (16) says LBPME 0: no logical block provisioning");
 	else if (!b->lbp_page)
@@ -221,7 +240,7 @@ void usb_trim_show(struct device *dev)
 	stop = kernel == 0 ? "kernel" : !bridge ? "bridge" : t.disk == 0 ? "disk" : NULL;
 	out("\nTRIM over USB (%s, bridge %s):\n", dev->usb_driver, dev->usb_id[0] ? dev->usb_id : "of unread id");
 	if (kernel < 0)
-		out("\tKernel:\tprovisioning_mode unreadable (no sd class folder)\n");
+		out("\tKernel:\tprovisioning_mode unreadable (%s)\n", t.mode_unread);
 	else
 		out("\tKernel:\tprovisioning_mode %s, discard_max_bytes %llu: %s\n", t.mode, t.max_bytes,
 		    kernel ? "sends discards" : "sends no discard");
@@ -329,8 +348,8 @@ static int switch_on(struct device *dev, const struct opt_value *v, struct trim_
 	}
 	scsi_provisioning_read(dev, &t->bridge);
 	if (t->bridge.timed_out)
-		return refuse(dev, v->name, ETIMEDOUT, "the bridge did not answer READ CAPACITY (16) (%s): nothing written",
-			      t->bridge.capacity16_failed);
+		return refuse(dev, v->name, ETIMEDOUT, "the bridge did not answer %s (command timed out): nothing written",
+			      t->bridge.hung);
 	disk_read(dev, t);
 	unmap_lacks(dev, t, lacks, sizeof(lacks));
 	if (lacks[0])
@@ -388,8 +407,8 @@ int usb_trim_step(struct device *dev, const struct settings *s, enum opt_id opt)
 	t.disk = -1;
 	kernel_read(dev, &t);
 	if (!t.mode[0])
-		return refuse(dev, v->name, EOPNOTSUPP, "%s", "the kernel shows no provisioning_mode for it (no sd class"
-			      " folder): nothing written");
+		return refuse(dev, v->name, EOPNOTSUPP, "the kernel shows no provisioning_mode for it (%s): nothing written",
+			      t.mode_unread);
 	return v->num ? switch_on(dev, v, &t) : switch_off(dev, v, &t);
 }
 
@@ -404,14 +423,14 @@ int usb_trim_now(struct device *dev, bool want_on, uint64_t *on, char *why, size
 	memset(&t, 0, sizeof(t));
 	kernel_read(dev, &t);
 	if (!t.mode[0]) {
-		snprintf(why, size, "the kernel shows no provisioning_mode for it");
+		snprintf(why, size, "the kernel shows no provisioning_mode for it (%s)", t.mode_unread);
 		return EOPNOTSUPP;
 	}
 	*on = strcmp(t.mode, "unmap") == 0;
 	if (want_on && !*on) {
 		scsi_provisioning_read(dev, &t.bridge);
 		if (t.bridge.timed_out) {
-			snprintf(why, size, "the bridge did not answer READ CAPACITY (16)");
+			snprintf(why, size, "the bridge did not answer %s", t.bridge.hung);
 			return ETIMEDOUT;
 		}
 		disk_read(dev, &t);

@@ -93,7 +93,8 @@
  *   SHIM_SCSI=sat       the same SCSI face, but a USB bridge's with a SAT layer: ATA PASS-THROUGH reaches
  *                       the ATA double behind it (SHIM_IDENTIFY, ...); more words, comma-separated:
  *                       "nolbpu" VPD B2h says LBPU 0, "nolbpme" READ CAPACITY (16) says LBPME 0,
- *                       "hang16" READ CAPACITY (16) times out
+ *                       "hang16" READ CAPACITY (16) times out, "hangata" ATA PASS-THROUGH (85h, A1h) does,
+ *                       "hangb2" INQUIRY of VPD page B2h does
  *   SHIM_REPLY=zeros|nosense|aborted   with SHIM_SCSI: a USB bridge whose SAT layer answers
  *                       ATA PASS-THROUGH with nothing: GOOD and data of zeros, CHECK CONDITION
  *                       without sense data, or ABORTED COMMAND without ATA registers
@@ -1402,6 +1403,8 @@ static void usb_bridge_answer(struct sg_io_hdr *io, const unsigned char *cdb)
 		buf[5] &= 0x7f;
 	if (cdb[0] == 0x9e && io->dxfer_len > 14 && usb_bridge_word("nolbpme"))
 		buf[14] &= 0x7f;
+	if (cdb[0] == 0x12 && (cdb[1] & 1) && cdb[2] == 0xb2 && usb_bridge_word("hangb2"))
+		io->host_status = 0x03;	/* DID_TIME_OUT */
 	if (cdb[0] == 0x9e && usb_bridge_word("hang16"))
 		io->host_status = 0x03;	/* DID_TIME_OUT */
 }
@@ -1478,6 +1481,13 @@ static int fake_sg_io(struct sg_io_hdr *io)
 			setenv("SHIM_LBA", num, 1);
 		}
 		reply = getenv("SHIM_REPLY");
+	}
+	/* "hangata": the bridge lets ATA PASS-THROUGH time out (a bridge that hangs on what it does not know). */
+	if ((cdb[0] == 0x85 || cdb[0] == 0xa1) && usb_bridge_word("hangata")) {
+		io->status = io->masked_status = io->driver_status = 0;
+		io->sb_len_wr = 0;
+		io->host_status = 0x03;	/* DID_TIME_OUT */
+		return 0;
 	}
 	/* REQUEST SENSE is a SAT layer's too: it answers as the SCSI disk (SHIM_SCSI_STATE). */
 	if ((getenv("SHIM_SCSI") && !usb_bridge_passes(cdb)) || cdb[0] == 0x03) {
