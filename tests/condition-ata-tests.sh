@@ -169,6 +169,19 @@ else
 	bad "SMART RETURN STATUS 2CF4h: failing, exit 203" "exit $rc" "$(cat "$out/ca.out")"
 fi
 
+# A disk that hangs: its first command times out, and nothing more is sent to it; said as a timeout
+# (ETIMEDOUT, 110), not as a drive without SMART, and no verdict.
+rm -f "$out/ca.log"
+env SHIM_IDENTIFY="$drives/wd-failing/identify.hex" SHIM_REPLY=timeout SHIM_LOG="$out/ca.log" "${preload[@]}" "$asan" \
+	"$H" --condition /dev/null > "$out/ca.out" 2> "$out/ca.err"
+rc=$?
+if [ "$rc" = 110 ] && [ "$(grep -c '^cdb:' "$out/ca.log")" = 1 ] && grep -q 'timed out' "$out/ca.err" &&
+	! grep -q 'verdict' "$out/ca.out"; then
+	ok "a hung disk: one timeout, then nothing more asked, exit 110"
+else
+	bad "a hung disk: one timeout, then nothing more asked, exit 110" "exit $rc" "$(cat "$out/ca.log" "$out/ca.err")"
+fi
+
 # ---- --self-test: the command bytes on each kind ----
 for t in short:01 extended:02 abort:7f; do
 	on wd-failing -- --self-test "${t%:*}" /dev/null
