@@ -453,6 +453,8 @@ int condition_step(struct device *dev, const struct settings *s, enum opt_id opt
 	memset(&d, 0, sizeof(d));
 	memset(&fs, 0, sizeof(fs));
 	err = dev->disk->condition_read(dev, &d, &cause);
+	if (dev->timed_out && err == ETIMEDOUT)
+		return say_cause_for(&cause, err, s->v[opt].name);
 	if (dev->timed_out) {
 		/* Whatever came before it, a verdict from half the logs of a disk that stopped answering would mislead. */
 		complain(" %s: the disk stopped answering (a command timed out): nothing more is asked of it, no verdict\n",
