@@ -405,6 +405,17 @@ else
 	bad "many disks: the run's exit status is the worst disk's (203), not the last one's (exit $rc)" "$(head -c 300 "$out/worst.out")"
 fi
 
+# A disk not read leaves the worst verdict unknown: its error is the run's status, not another disk's verdict.
+# SCSI /dev/null: its Self-Test Results page (SPC-4 10h) says a short test failed (result 7h); /dev/zero: no page at all.
+rm -rf "$out/unread" && mkdir -p "$out/unread/null" "$out/unread/zero"
+printf '10 00 00 14\n00 01 03 10 27 00 01 f4 00 00 00 00 00 12 d6 87 03 11 00 00\n' > "$out/unread/null/scsi-10.hex"
+cond unread unread "${scsi_env[@]}" SHIM_BLOCK_DEV=8:900000 -- --condition /dev/null /dev/zero
+if [ "$rc" = 95 ] && [ "$(verdict unread)" = "failing (a self-test failed)" ] && grep -q 'no verdict' "$out/unread.err"; then
+	ok "many disks: one failing, one not read: exit 95 (its error), not 203"
+else
+	bad "many disks: one failing, one not read: exit 95 (its error), not 203 (exit $rc)" "$(cat "$out/unread.out" "$out/unread.err")"
+fi
+
 # -h names it.
 if "$H" -h 2>&1 | grep -q -- '^ --condition  '; then ok "-h lists --condition"; else bad "-h lists --condition"; fi
 echo "end of suite"
