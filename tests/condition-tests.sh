@@ -282,6 +282,20 @@ for c in "close-day|minutes=1800 farm=31" "close-pct|minutes=300000 farm=5040"; 
 		bad "SCSI FARM: $setting: hours within a day or within 1 % agree (exit $rc)" "$(cat "$out/$name.out")"
 	fi
 done
+# Power-on hours no disk can have (more than 16777215, 1900 years: smartctl's bogus limit): unreadable, out of
+# the verdict, whichever source says them: SCSI FARM's 16777216 beside 14 h, NVMe's 2^32.
+for c in "farm-huge|kind=scsi minutes=840 farm=16777216|scsi_env" "poh-huge|poh=4294967296|nvme_env"; do
+	IFS='|' read -r name setting envs <<< "$c"
+	# shellcheck disable=SC2086
+	logs "$name" $setting
+	envs="$envs[@]"
+	cond "$name" "$name" "${!envs}" -- --condition /dev/null
+	if [ "$rc" = 0 ] && grep -q '^ unreadable  .*more than 16777215' "$out/$name.out" && ! grep -q 'history rewritten' "$out/$name.out"; then
+		ok "impossible power-on hours ($setting): unreadable, out of the verdict (good)"
+	else
+		bad "impossible power-on hours ($setting): unreadable, out of the verdict (exit $rc)" "$(cat "$out/$name.out")"
+	fi
+done
 logs farm-sig kind=scsi farm=21947 farmsig=bad
 cond farm-sig farm-sig "${scsi_env[@]}" -- --condition /dev/null
 if [ "$rc" = 0 ] && grep -q '^ unreadable  .*its signature is not FARMER .*\[Seagate FARM log page (3Dh/03h)\]$' "$out/farm-sig.out"; then
