@@ -296,6 +296,20 @@ for c in "farm-huge|kind=scsi minutes=840 farm=16777216|scsi_env" "poh-huge|poh=
 		bad "impossible power-on hours ($setting): unreadable, out of the verdict (exit $rc)" "$(cat "$out/$name.out")"
 	fi
 done
+# NVMe's 128-bit Media and Data Integrity Errors past 64 bits (2^64 + 3): unreadable, no made-up count in
+# the text or in smartctl's key media_errors (smartctl gives the whole 128-bit value there).
+logs media-huge media=18446744073709551619
+cond media-huge media-huge "${nvme_env[@]}" -- --json --condition /dev/null
+if python3 - "$out/media-huge.out" << 'PY'; then
+import json, sys
+c = json.load(open(sys.argv[1]))["devices"][0]["condition"]
+assert "media_errors" not in c["nvme_smart_health_information_log"] and "media_errors" not in c["counts"], c
+assert any(f["what"] == "unreadable" and "media errors beyond 64 bits" in f["value"] for f in c["findings"]), c
+PY
+	ok "NVMe media errors past 64 bits: unreadable, no count said"
+else
+	bad "NVMe media errors past 64 bits: unreadable, no count said (exit $rc)" "$(head -c 600 "$out/media-huge.out")"
+fi
 logs farm-sig kind=scsi farm=21947 farmsig=bad
 cond farm-sig farm-sig "${scsi_env[@]}" -- --condition /dev/null
 if [ "$rc" = 0 ] && grep -q '^ unreadable  .*its signature is not FARMER .*\[Seagate FARM log page (3Dh/03h)\]$' "$out/farm-sig.out"; then
