@@ -192,6 +192,22 @@ for t in short:01 extended:02 abort:7f; do
 		bad "ATA --self-test ${t%:*}: SMART EXECUTE OFF-LINE IMMEDIATE ${t#*:}h" "exit $rc" "$(grep -a 'b0 00$' "$out/ca.log")" "$(cat "$out/ca.err")"
 	fi
 done
+# --self-test abort says what it did: none running (SMART READ DATA byte 363 00h), or the one running (F3h).
+on wd-failing -- --json --self-test abort /dev/null
+none=$rc
+cp "$out/ca.out" "$out/ca-none.json"
+mkdir -p "$out/ca-abort" && cp "$drives"/wd-failing/* "$out/ca-abort/" && echo f3 > "$out/ca-abort/selftest-status"
+env SHIM_IDENTIFY="$out/ca-abort/identify.hex" SHIM_LOGS="$out/ca-abort" SHIM_COUNT=0xff "${preload[@]}" "$asan" \
+	"$H" --self-test abort /dev/null > "$out/ca.out" 2> "$out/ca.err"
+rc=$?
+if [ "$none" = 0 ] && [ "$rc" = 0 ] && grep -q 'aborted the one running' "$out/ca.out" && python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["devices"][0]["self_test"]
+sys.exit(not (t == {"sent": "abort", "was_running": False}))' "$out/ca-none.json"; then
+	ok "--self-test abort: none running said so (was_running false); one running said aborted"
+else
+	bad "--self-test abort: none running said so (was_running false); one running said aborted" "exit $none, $rc" "$(cat "$out/ca-none.json" "$out/ca.out")"
+fi
 ctrl=$top/tests/nvme/qemu-ctrl.hex ns=$top/tests/nvme/qemu-ns.hex
 for t in short:1 extended:2 abort:f; do
 	rm -f "$out/ca.log"
