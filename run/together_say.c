@@ -211,7 +211,7 @@ void say_member(struct member *m, const struct run_flags *run, struct said *said
 	} else {
 		json_add_devices(m->json, m->json_len);
 	}
-	if (m->words->verdicts && m->exit_status >= CONDITION_EXIT_WORN && m->exit_status <= CONDITION_EXIT_FAILING) {
+	if (m->words->verdicts && condition_exit_verdict(m->exit_status)) {
 		if (m->exit_status > said->verdict)
 			said->verdict = m->exit_status;
 	} else if (m->words->reads_only && m->exit_status == EIO) {

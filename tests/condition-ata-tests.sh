@@ -182,6 +182,15 @@ else
 	bad "a hung disk: one timeout, then nothing more asked, exit 110" "exit $rc" "$(cat "$out/ca.log" "$out/ca.err")"
 fi
 
+# Another option that fails on the same disk (-W1 refused: SET FEATURES aborted) keeps its error as the exit
+# status (5); the verdict (failing, 203) is said but does not hide the failure.
+on wd-failing SHIM_REPLY=abort@ef -- --condition -W1 /dev/null
+if [ "$rc" = 5 ] && grep -q 'verdict:  failing' "$out/ca.out" && grep -q 'setcache.*failed' "$out/ca.err"; then
+	ok "--condition -W1 with -W1 refused: exit 5, not the verdict's 203"
+else
+	bad "--condition -W1 with -W1 refused: exit 5, not the verdict's 203" "exit $rc" "$(cat "$out/ca.err")"
+fi
+
 # ---- --self-test: the command bytes on each kind ----
 for t in short:01 extended:02 abort:7f; do
 	on wd-failing -- --self-test "${t%:*}" /dev/null
