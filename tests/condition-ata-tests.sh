@@ -191,6 +191,16 @@ else
 	bad "--condition -W1 with -W1 refused: exit 5, not the verdict's 203" "exit $rc" "$(cat "$out/ca.err")"
 fi
 
+# SMART enabled (IDENTIFY word 85 bit 0) but every SMART and log command aborted: said as refused, not as SMART off.
+env SHIM_IDENTIFY="$drives/wd-failing/identify.hex" SHIM_REPLY=abort SHIM_COUNT=0xff "${preload[@]}" "$asan" \
+	"$H" --condition /dev/null > "$out/ca.out" 2> "$out/ca.err"
+rc=$?
+if [ "$rc" = 95 ] && grep -q 'refused SMART READ DATA' "$out/ca.err" && ! grep -q 'SMART is not enabled' "$out/ca.err"; then
+	ok "SMART enabled, every command refused: said refused (exit 95)"
+else
+	bad "SMART enabled, every command refused: said refused (exit 95)" "exit $rc" "$(cat "$out/ca.err")"
+fi
+
 # ---- --self-test: the command bytes on each kind ----
 for t in short:01 extended:02 abort:7f; do
 	on wd-failing -- --self-test "${t%:*}" /dev/null
