@@ -100,7 +100,7 @@ static bool read_attributes(struct device *dev, const uint16_t *id, const char *
 		t->flags = a[i].flags;
 		t->value = a[i].value;
 		t->worst = a[i].worst;
-		t->thresh = smart_attr_threshold(data, sizeof(data), a[i].id);
+		t->thresh = smart_attr_threshold(data, sizeof(data), a[i].id, a[i].slot);
 		t->raw = a[i].raw;
 		t->name = smart_attr_name(a[i].id, fmt);
 	}

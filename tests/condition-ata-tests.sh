@@ -95,6 +95,39 @@ if oracle "$suite" python3 && oracle "$suite" smartctl; then
 	done
 fi
 
+# An attribute table with id 5 twice (slots 0 and 3), each with its own threshold (36, 99) at its own slot of
+# the thresholds page: each entry's own threshold, as smartctl gives it (the same slot first, ACS's layout).
+if oracle "$suite" python3 && oracle "$suite" smartctl; then
+	mkdir -p "$out/ca-dup"
+	cp "$drives"/maxtor-minutes/* "$out/ca-dup/"
+	python3 - "$out/ca-dup" <<'EOF'
+import sys
+d = sys.argv[1]
+def load(n): return bytearray.fromhex(open(f"{d}/{n}.hex").read().replace("\n", " "))
+def save(n, b):
+    b[511] = (-sum(b[:511])) & 0xff                     # the page's checksum (ACS: bytes 0-511 sum to 0)
+    open(f"{d}/{n}.hex", "w").write(" ".join("%02x" % x for x in b) + "\n")
+smart, thr = load("smart"), load("thresholds")
+smart[2 + 36:2 + 48] = smart[2:14]; smart[2 + 36 + 5] = 7  # slot 3: id 5 again, raw 7
+thr[2 + 36] = 5; thr[2 + 36 + 1] = 99                     # its threshold at slot 3: 99
+save("smart", smart); save("thresholds", thr)
+EOF
+	env SHIM_IDENTIFY="$out/ca-dup/identify.hex" SHIM_LOGS="$out/ca-dup" SHIM_COUNT=0xff LD_PRELOAD="$shim" smartctl -d sat -A --json /dev/null \
+		> "$out/ca-smartctl.json" 2> /dev/null
+	env SHIM_IDENTIFY="$out/ca-dup/identify.hex" SHIM_LOGS="$out/ca-dup" SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" \
+		--condition --json /dev/null > "$out/ca.out" 2> "$out/ca.err"
+	if python3 - "$out/ca-smartctl.json" "$out/ca.out" <<'EOF'; then
+import json, sys
+theirs = [(a["id"], a["thresh"]) for a in json.load(open(sys.argv[1]))["ata_smart_attributes"]["table"]]
+ours = [(a["id"], a["thresh"]) for a in json.load(open(sys.argv[2]))["devices"][0]["condition"]["ata_smart_attributes"]["table"]]
+assert theirs == ours and (5, 99) in ours, (theirs, ours)
+EOF
+		ok "an attribute id twice: each entry's own threshold, as smartctl's"
+	else
+		bad "an attribute id twice: each entry's own threshold, as smartctl's" "$(cat "$out/ca.err")"
+	fi
+fi
+
 # ---- the verdict each drive gets, its rule and exit status (ops/any_disk/condition.c's) ----
 while IFS='|' read -r d status verdict rule; do
 	on "$d" -- --condition /dev/null
