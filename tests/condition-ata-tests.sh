@@ -375,4 +375,27 @@ if [ "$rc" = 0 ] && [ "$sent" = "/dev/full /dev/null /dev/zero " ] && [ "$(grep 
 else
 	bad "three disks test together" "exit $rc, sent to: $sent" "$(cat "$out/ca.out" "$out/ca.err")"
 fi
+# One of many disks cannot test (/dev/zero: SMART off, IDENTIFY word 85 bit 0 clear, its integrity word made
+# good): refused before the gate, and no disk is sent SMART EXECUTE OFF-LINE IMMEDIATE.
+mkdir -p "$out/ca-refuse/zero"
+cp "$drives"/wd-failing/* "$out/ca-refuse/"
+python3 - "$out/ca-refuse" <<'EOF'
+import re, sys
+d = sys.argv[1]
+w = [int(x, 16) for x in re.findall(r"[0-9a-fA-F]{4}", open(f"{d}/identify.hex").read())]
+w[85] &= ~1
+if w[255] & 0xff == 0xa5:                               # ACS integrity word: bytes 0-511 sum to 0
+    w[255] = 0xa5 | ((-(sum(x & 0xff for x in w[:255]) + sum(x >> 8 for x in w[:255]) + 0xa5)) & 0xff) << 8
+open(f"{d}/zero/identify.hex", "w").write(" ".join("%04x" % x for x in w) + "\n")
+EOF
+rm -f "$out/ca.log"
+env SHIM_IDENTIFY="$out/ca-refuse/identify.hex" SHIM_LOGS="$out/ca-refuse" SHIM_COUNT=0xff SHIM_BLOCK_DEV=8:900000 \
+	SHIM_LOG="$out/ca.log" SHIM_LOG_DEVICE=1 "${preload[@]}" "$asan" "$H" --self-test short /dev/null /dev/zero \
+	> "$out/ca.out" 2> "$out/ca.err"
+rc=$?
+if [ "$rc" = 95 ] && ! grep -q ' cdb: 85 .. .. 00 d4 ' "$out/ca.log" && grep -q 'SMART is not enabled' "$out/ca.err"; then
+	ok "one of many disks with SMART off: refused before any test starts"
+else
+	bad "one of many disks with SMART off: refused before any test starts" "exit $rc" "$(grep -a ' d4 ' "$out/ca.log")" "$(cat "$out/ca.err")"
+fi
 echo "end of suite"
