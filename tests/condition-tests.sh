@@ -110,7 +110,13 @@ for c in "worn|used=85|201|worn (percentage used is 80 or more)" \
 	"critical|cw=4|203|failing (a critical warning is set)" \
 	"selftest|tests=1:0:4650,2:7:4000:1234|203|failing (a self-test failed)" \
 	"suspect|duw=400000000 poh=50|202|history suspect (more than 100 TB written in fewer than 100 power-on hours)" \
-	"several|used=90 cw=1|203|failing, also worn (a critical warning is set)"; do
+	"several|used=90 cw=1|203|failing, also worn (a critical warning is set)" \
+	"used80|used=80|201|worn (percentage used is 80 or more)" \
+	"used79|used=79|0|good (no finding decided otherwise)" \
+	"spare11|spare=21 thresh=10|0|good (no finding decided otherwise)" \
+	"tb100|duw=195312500 poh=50|0|good (no finding decided otherwise)" \
+	"tb100plus|duw=195312501 poh=50|202|history suspect (more than 100 TB written in fewer than 100 power-on hours)" \
+	"h100|duw=400000000 poh=100|0|good (no finding decided otherwise)"; do
 	IFS='|' read -r name setting want_rc want <<< "$c"
 	# shellcheck disable=SC2086
 	logs "$name" $setting
@@ -271,7 +277,9 @@ else
 	echo "skip condition: smartctl 7.5 ($smartctl75) is not built (tests/setup builds it): SCSI FARM not compared"
 fi
 # 30 h against 31 h (a day apart at most) and 5000 h against 5040 h (under 1 %): no finding.
-for c in "close-day|minutes=1800 farm=31" "close-pct|minutes=300000 farm=5040"; do
+# The edges: exactly a day apart (100 h, 124 h), exactly 1 % of the larger (4950 h, 5000 h).
+for c in "close-day|minutes=1800 farm=31" "close-pct|minutes=300000 farm=5040" "day-edge|minutes=6000 farm=124" \
+	"pct-edge|minutes=297000 farm=5000"; do
 	IFS='|' read -r name setting <<< "$c"
 	# shellcheck disable=SC2086
 	logs "$name" kind=scsi $setting
@@ -310,6 +318,18 @@ PY
 else
 	bad "NVMe media errors past 64 bits: unreadable, no count said (exit $rc)" "$(head -c 600 "$out/media-huge.out")"
 fi
+# Just past them: 25 h apart (100 h, 125 h), 51 h apart at 5000 h (over 1 %): history suspect.
+for c in "day-past|minutes=6000 farm=125" "pct-past|minutes=296940 farm=5000"; do
+	IFS='|' read -r name setting <<< "$c"
+	# shellcheck disable=SC2086
+	logs "$name" kind=scsi $setting
+	cond "$name" "$name" "${scsi_env[@]}" -- --condition /dev/null
+	if [ "$rc" = 202 ] && grep -q 'history rewritten' "$out/$name.out"; then
+		ok "SCSI FARM: $setting: more than a day and more than 1 % apart (history suspect)"
+	else
+		bad "SCSI FARM: $setting: more than a day and more than 1 % apart (exit $rc)" "$(cat "$out/$name.out")"
+	fi
+done
 logs farm-sig kind=scsi farm=21947 farmsig=bad
 cond farm-sig farm-sig "${scsi_env[@]}" -- --condition /dev/null
 if [ "$rc" = 0 ] && grep -q '^ unreadable  .*its signature is not FARMER .*\[Seagate FARM log page (3Dh/03h)\]$' "$out/farm-sig.out"; then
