@@ -100,7 +100,7 @@ static bool read_attributes(struct device *dev, const uint16_t *id, const char *
 		t->flags = a[i].flags;
 		t->value = a[i].value;
 		t->worst = a[i].worst;
-		t->thresh = smart_attr_threshold(data, sizeof(data), a[i].id);
+		t->thresh = smart_attr_threshold(data, sizeof(data), a[i].id, a[i].slot);
 		t->raw = a[i].raw;
 		t->name = smart_attr_name(a[i].id, fmt);
 	}
@@ -321,8 +321,10 @@ int ata_disk_condition(struct device *dev, struct disk_condition *d, struct disk
 	}
 	if (!any) {
 		c->about_option = true;
-		snprintf(c->why, sizeof(c->why), "the drive keeps nothing of its condition that it would give:"
-			 " SMART is not enabled (IDENTIFY word 85 bit 0) and it has no Device Statistics log");
+		/* SMART enabled yet nothing came: the drive (or a bridge) refused each command, which is the reason said. */
+		snprintf(c->why, sizeof(c->why), "the drive keeps nothing of its condition that it would give: %s",
+			 ata_id_smart_enabled(id) ? "it refused SMART READ DATA, SMART RETURN STATUS and every log read"
+						  : "SMART is not enabled (IDENTIFY word 85 bit 0) and it has no Device Statistics log");
 		return EOPNOTSUPP;
 	}
 	return 0;

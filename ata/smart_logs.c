@@ -150,6 +150,7 @@ int smart_attr_list(const uint8_t *data, size_t len, struct smart_attr *out, int
 		if (!a[0])
 			continue;
 		out[n].id = a[0];
+		out[n].slot = (uint8_t)i;
 		out[n].flags = get_le16(a + 1);
 		out[n].value = a[3];
 		out[n].worst = a[4];
@@ -158,9 +159,11 @@ int smart_attr_list(const uint8_t *data, size_t len, struct smart_attr *out, int
 	return n;
 }
 
-uint8_t smart_attr_threshold(const uint8_t *page, size_t len, uint8_t id)
+uint8_t smart_attr_threshold(const uint8_t *page, size_t len, uint8_t id, unsigned int slot)
 {
-	const uint8_t *t = attr_find(page, len, id);
+	size_t at = ATTR_FIRST + (size_t)slot * ATTR_BYTES;
+	const uint8_t *t = slot < ATTR_COUNT && at + ATTR_BYTES <= len && id && page[at] == id ? page + at
+											      : attr_find(page, len, id);
 
 	return t ? t[1] : 0;
 }

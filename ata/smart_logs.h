@@ -38,6 +38,7 @@ enum smart_reading smart_attr_count(const uint8_t *data, size_t len, uint8_t id,
 /* One entry of the attribute table as it came. */
 struct smart_attr {
 	uint8_t id, value, worst;
+	uint8_t slot;	/* its entry's place in the table (0-29): the thresholds' is the same, where the ids agree */
 	uint16_t flags;
 	uint64_t raw;	/* 48 bits */
 };
@@ -45,8 +46,12 @@ struct smart_attr {
 /* The table's entries in order (empty ones left out), at most max. */
 int smart_attr_list(const uint8_t *data, size_t len, struct smart_attr *out, int max);
 
-/* Attribute id's threshold in SMART READ ATTRIBUTE THRESHOLDS' page (entries as the data's: id, threshold); 0: none. */
-uint8_t smart_attr_threshold(const uint8_t *page, size_t len, uint8_t id);
+/*
+ * Attribute id's threshold in SMART READ ATTRIBUTE THRESHOLDS' page (entries as the data's: id, threshold): the
+ * entry at the attribute's own slot where its id is the attribute's, else the first with that id (as smartctl's
+ * ata_get_attr_state(): a table with an id twice keeps each entry's own); 0: none.
+ */
+uint8_t smart_attr_threshold(const uint8_t *page, size_t len, uint8_t id, unsigned int slot);
 
 /* smartctl's default name of attribute id (attribute 9's by fmt), NULL where it has none of its own here. */
 const char *smart_attr_name(uint8_t id, enum smart_hours_format fmt);

@@ -141,9 +141,16 @@ static inline void condition_unreadable(struct disk_condition *d, const char *so
 	d->n_unreadable++;
 }
 
-/* Add one hours source (the first COND_HOURS_SOURCES kept). */
+/* More power-on hours than this (1900 years) is no count: smartctl's limit for attribute 9, here every source's. */
+#define COND_HOURS_BOGUS 0xffffffULL
+
+/* Add one hours source (the first COND_HOURS_SOURCES kept); an impossible count is said unreadable instead. */
 static inline void condition_hours(struct disk_condition *d, const char *source, uint64_t hours)
 {
+	if (hours > COND_HOURS_BOGUS) {
+		condition_unreadable(d, source, "its power-on hours are more than 16777215 (1900 years): no count");
+		return;
+	}
 	if (d->n_hours >= COND_HOURS_SOURCES)
 		return;
 	d->hours[d->n_hours].source = source;

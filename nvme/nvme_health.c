@@ -34,13 +34,17 @@ uint64_t nvme_health_data_units(const uint8_t log[NVME_HEALTH_BYTES], bool writt
 	return get_le64(p + 8) ? UINT64_MAX : get_le64(p);
 }
 
-/* A 128-bit count little-endian at p: beyond 64 bits no disk counts, and UINT64_MAX stands for it. */
-static uint64_t count128(const uint8_t *p)
+#define HEALTH_SOURCE "NVMe SMART / Health log (02h)"
+
+/* A 128-bit count little-endian at p, where it fits 64 bits; beyond them no disk counts: unreadable, never a made-up figure. */
+static void count128(struct disk_condition *d, struct cond_value *v, const uint8_t *p, const char *why)
 {
-	return get_le64(p + 8) ? UINT64_MAX : get_le64(p);
+	if (get_le64(p + 8))
+		condition_unreadable(d, HEALTH_SOURCE, why);
+	else
+		condition_set(v, HEALTH_SOURCE, get_le64(p));
 }
 
-#define HEALTH_SOURCE "NVMe SMART / Health log (02h)"
 /* The last byte --condition reads: Number of Error Information Log Entries ends at 191. */
 #define HEALTH_CONDITION_BYTES 192
 
@@ -65,8 +69,9 @@ void nvme_health_condition(const uint8_t *log, size_t got, struct disk_condition
 		condition_unreadable(d, HEALTH_SOURCE, "power-on hours beyond 64 bits: no count a disk reaches");
 	else
 		condition_hours(d, HEALTH_SOURCE, get_le64(log + NVME_SMART_POWER_ON_HOURS));
-	condition_set(&d->counts[COND_MEDIA_ERRORS], HEALTH_SOURCE, count128(log + NVME_SMART_MEDIA_ERRORS));
-	condition_set(&d->counts[COND_ERROR_LOG], HEALTH_SOURCE, count128(log + 176));
+	count128(d, &d->counts[COND_MEDIA_ERRORS], log + NVME_SMART_MEDIA_ERRORS,
+		 "media errors beyond 64 bits: no count a disk reaches");
+	count128(d, &d->counts[COND_ERROR_LOG], log + 176, "error log entries beyond 64 bits: no count a disk reaches");
 }
 
 #define SELF_TEST_SOURCE "NVMe Device Self-test log (06h)"

@@ -14,6 +14,7 @@
 #include "ata_commands.h"
 #include "checks.h"
 #include "commands.h"
+#include "condition.h"
 #include "disk.h"
 #include "erase_record.h"
 #include "erasecheck.h"
@@ -411,8 +412,8 @@ int process_device(const char *path, const struct settings *s, const struct run_
 		fflush(stdout);
 		report_operation(option_name(placed[i].opt));
 		err = run_step(&dev, s, &placed[i], refused_here);
-		if (err)
-			status = err;
+		/* --condition's verdict after an option that failed: the failure stays the status (the verdict is said). */
+		status = condition_exit_after(status, err);
 		/* A refused dangerous option stops this device: nothing after it runs. */
 		if (dev.refused)
 			break;

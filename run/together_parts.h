@@ -149,6 +149,7 @@ void scan_line(const struct member *m, int n, char *line, size_t size);
 struct said {
 	int next;
 	int status;		/* the exit status of the last that failed */
+	int verdict;		/* --condition: the worst verdict's exit status (said where no disk failed otherwise) */
 	bool unreadable;	/* a scan found unreadable sectors (EIO), and none failed otherwise */
 };
 

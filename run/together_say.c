@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "condition.h"
 #include "json.h"
 #include "report.h"
 #include "together_parts.h"
@@ -210,9 +211,9 @@ void say_member(struct member *m, const struct run_flags *run, struct said *said
 	} else {
 		json_add_devices(m->json, m->json_len);
 	}
-	if (m->words->verdicts) {
-		if (m->exit_status > said->status)
-			said->status = m->exit_status;
+	if (m->words->verdicts && condition_exit_verdict(m->exit_status)) {
+		if (m->exit_status > said->verdict)
+			said->verdict = m->exit_status;
 	} else if (m->words->reads_only && m->exit_status == EIO) {
 		said->unreadable = true;
 	} else if (m->exit_status) {
@@ -225,5 +226,8 @@ int say_members(struct member *m, int started, const struct run_flags *run, stru
 {
 	while (said->next < started)
 		say_member(&m[said->next], run, said);
+	/* A disk not read (interrupted, refused, timed out) leaves the worst verdict unknown: its status leads. */
+	if (!said->status && said->verdict)
+		return said->verdict;
 	return said->status || !said->unreadable ? said->status : EIO;
 }

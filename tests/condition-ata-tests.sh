@@ -95,6 +95,39 @@ if oracle "$suite" python3 && oracle "$suite" smartctl; then
 	done
 fi
 
+# An attribute table with id 5 twice (slots 0 and 3), each with its own threshold (36, 99) at its own slot of
+# the thresholds page: each entry's own threshold, as smartctl gives it (the same slot first, ACS's layout).
+if oracle "$suite" python3 && oracle "$suite" smartctl; then
+	mkdir -p "$out/ca-dup"
+	cp "$drives"/maxtor-minutes/* "$out/ca-dup/"
+	python3 - "$out/ca-dup" <<'EOF'
+import sys
+d = sys.argv[1]
+def load(n): return bytearray.fromhex(open(f"{d}/{n}.hex").read().replace("\n", " "))
+def save(n, b):
+    b[511] = (-sum(b[:511])) & 0xff                     # the page's checksum (ACS: bytes 0-511 sum to 0)
+    open(f"{d}/{n}.hex", "w").write(" ".join("%02x" % x for x in b) + "\n")
+smart, thr = load("smart"), load("thresholds")
+smart[2 + 36:2 + 48] = smart[2:14]; smart[2 + 36 + 5] = 7  # slot 3: id 5 again, raw 7
+thr[2 + 36] = 5; thr[2 + 36 + 1] = 99                     # its threshold at slot 3: 99
+save("smart", smart); save("thresholds", thr)
+EOF
+	env SHIM_IDENTIFY="$out/ca-dup/identify.hex" SHIM_LOGS="$out/ca-dup" SHIM_COUNT=0xff LD_PRELOAD="$shim" smartctl -d sat -A --json /dev/null \
+		> "$out/ca-smartctl.json" 2> /dev/null
+	env SHIM_IDENTIFY="$out/ca-dup/identify.hex" SHIM_LOGS="$out/ca-dup" SHIM_COUNT=0xff "${preload[@]}" "$asan" "$H" \
+		--condition --json /dev/null > "$out/ca.out" 2> "$out/ca.err"
+	if python3 - "$out/ca-smartctl.json" "$out/ca.out" <<'EOF'; then
+import json, sys
+theirs = [(a["id"], a["thresh"]) for a in json.load(open(sys.argv[1]))["ata_smart_attributes"]["table"]]
+ours = [(a["id"], a["thresh"]) for a in json.load(open(sys.argv[2]))["devices"][0]["condition"]["ata_smart_attributes"]["table"]]
+assert theirs == ours and (5, 99) in ours, (theirs, ours)
+EOF
+		ok "an attribute id twice: each entry's own threshold, as smartctl's"
+	else
+		bad "an attribute id twice: each entry's own threshold, as smartctl's" "$(cat "$out/ca.err")"
+	fi
+fi
+
 # ---- the verdict each drive gets, its rule and exit status (ops/any_disk/condition.c's) ----
 while IFS='|' read -r d status verdict rule; do
 	on "$d" -- --condition /dev/null
@@ -169,6 +202,38 @@ else
 	bad "SMART RETURN STATUS 2CF4h: failing, exit 203" "exit $rc" "$(cat "$out/ca.out")"
 fi
 
+# A disk that hangs: its first command times out, and nothing more is sent to it; said as a timeout
+# (ETIMEDOUT, 110), not as a drive without SMART, and no verdict.
+rm -f "$out/ca.log"
+env SHIM_IDENTIFY="$drives/wd-failing/identify.hex" SHIM_REPLY=timeout SHIM_LOG="$out/ca.log" "${preload[@]}" "$asan" \
+	"$H" --condition /dev/null > "$out/ca.out" 2> "$out/ca.err"
+rc=$?
+if [ "$rc" = 110 ] && [ "$(grep -c '^cdb:' "$out/ca.log")" = 1 ] && grep -q 'timed out' "$out/ca.err" &&
+	! grep -q 'verdict' "$out/ca.out"; then
+	ok "a hung disk: one timeout, then nothing more asked, exit 110"
+else
+	bad "a hung disk: one timeout, then nothing more asked, exit 110" "exit $rc" "$(cat "$out/ca.log" "$out/ca.err")"
+fi
+
+# Another option that fails on the same disk (-W1 refused: SET FEATURES aborted) keeps its error as the exit
+# status (5); the verdict (failing, 203) is said but does not hide the failure.
+on wd-failing SHIM_REPLY=abort@ef -- --condition -W1 /dev/null
+if [ "$rc" = 5 ] && grep -q 'verdict:  failing' "$out/ca.out" && grep -q 'setcache.*failed' "$out/ca.err"; then
+	ok "--condition -W1 with -W1 refused: exit 5, not the verdict's 203"
+else
+	bad "--condition -W1 with -W1 refused: exit 5, not the verdict's 203" "exit $rc" "$(cat "$out/ca.err")"
+fi
+
+# SMART enabled (IDENTIFY word 85 bit 0) but every SMART and log command aborted: said as refused, not as SMART off.
+env SHIM_IDENTIFY="$drives/wd-failing/identify.hex" SHIM_REPLY=abort SHIM_COUNT=0xff "${preload[@]}" "$asan" \
+	"$H" --condition /dev/null > "$out/ca.out" 2> "$out/ca.err"
+rc=$?
+if [ "$rc" = 95 ] && grep -q 'refused SMART READ DATA' "$out/ca.err" && ! grep -q 'SMART is not enabled' "$out/ca.err"; then
+	ok "SMART enabled, every command refused: said refused (exit 95)"
+else
+	bad "SMART enabled, every command refused: said refused (exit 95)" "exit $rc" "$(cat "$out/ca.err")"
+fi
+
 # ---- --self-test: the command bytes on each kind ----
 for t in short:01 extended:02 abort:7f; do
 	on wd-failing -- --self-test "${t%:*}" /dev/null
@@ -179,6 +244,22 @@ for t in short:01 extended:02 abort:7f; do
 		bad "ATA --self-test ${t%:*}: SMART EXECUTE OFF-LINE IMMEDIATE ${t#*:}h" "exit $rc" "$(grep -a 'b0 00$' "$out/ca.log")" "$(cat "$out/ca.err")"
 	fi
 done
+# --self-test abort says what it did: none running (SMART READ DATA byte 363 00h), or the one running (F3h).
+on wd-failing -- --json --self-test abort /dev/null
+none=$rc
+cp "$out/ca.out" "$out/ca-none.json"
+mkdir -p "$out/ca-abort" && cp "$drives"/wd-failing/* "$out/ca-abort/" && echo f3 > "$out/ca-abort/selftest-status"
+env SHIM_IDENTIFY="$out/ca-abort/identify.hex" SHIM_LOGS="$out/ca-abort" SHIM_COUNT=0xff "${preload[@]}" "$asan" \
+	"$H" --self-test abort /dev/null > "$out/ca.out" 2> "$out/ca.err"
+rc=$?
+if [ "$none" = 0 ] && [ "$rc" = 0 ] && grep -q 'aborted the one running' "$out/ca.out" && python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["devices"][0]["self_test"]
+sys.exit(not (t == {"sent": "abort", "was_running": False}))' "$out/ca-none.json"; then
+	ok "--self-test abort: none running said so (was_running false); one running said aborted"
+else
+	bad "--self-test abort: none running said so (was_running false); one running said aborted" "exit $none, $rc" "$(cat "$out/ca-none.json" "$out/ca.out")"
+fi
 ctrl=$top/tests/nvme/qemu-ctrl.hex ns=$top/tests/nvme/qemu-ns.hex
 for t in short:1 extended:2 abort:f; do
 	rm -f "$out/ca.log"
@@ -293,5 +374,28 @@ if [ "$rc" = 0 ] && [ "$sent" = "/dev/full /dev/null /dev/zero " ] && [ "$(grep 
 	ok "three disks test together"
 else
 	bad "three disks test together" "exit $rc, sent to: $sent" "$(cat "$out/ca.out" "$out/ca.err")"
+fi
+# One of many disks cannot test (/dev/zero: SMART off, IDENTIFY word 85 bit 0 clear, its integrity word made
+# good): refused before the gate, and no disk is sent SMART EXECUTE OFF-LINE IMMEDIATE.
+mkdir -p "$out/ca-refuse/zero"
+cp "$drives"/wd-failing/* "$out/ca-refuse/"
+python3 - "$out/ca-refuse" <<'EOF'
+import re, sys
+d = sys.argv[1]
+w = [int(x, 16) for x in re.findall(r"[0-9a-fA-F]{4}", open(f"{d}/identify.hex").read())]
+w[85] &= ~1
+if w[255] & 0xff == 0xa5:                               # ACS integrity word: bytes 0-511 sum to 0
+    w[255] = 0xa5 | ((-(sum(x & 0xff for x in w[:255]) + sum(x >> 8 for x in w[:255]) + 0xa5)) & 0xff) << 8
+open(f"{d}/zero/identify.hex", "w").write(" ".join("%04x" % x for x in w) + "\n")
+EOF
+rm -f "$out/ca.log"
+env SHIM_IDENTIFY="$out/ca-refuse/identify.hex" SHIM_LOGS="$out/ca-refuse" SHIM_COUNT=0xff SHIM_BLOCK_DEV=8:900000 \
+	SHIM_LOG="$out/ca.log" SHIM_LOG_DEVICE=1 "${preload[@]}" "$asan" "$H" --self-test short /dev/null /dev/zero \
+	> "$out/ca.out" 2> "$out/ca.err"
+rc=$?
+if [ "$rc" = 95 ] && ! grep -q ' cdb: 85 .. .. 00 d4 ' "$out/ca.log" && grep -q 'SMART is not enabled' "$out/ca.err"; then
+	ok "one of many disks with SMART off: refused before any test starts"
+else
+	bad "one of many disks with SMART off: refused before any test starts" "exit $rc" "$(grep -a ' d4 ' "$out/ca.log")" "$(cat "$out/ca.err")"
 fi
 echo "end of suite"

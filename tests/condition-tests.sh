@@ -110,7 +110,13 @@ for c in "worn|used=85|201|worn (percentage used is 80 or more)" \
 	"critical|cw=4|203|failing (a critical warning is set)" \
 	"selftest|tests=1:0:4650,2:7:4000:1234|203|failing (a self-test failed)" \
 	"suspect|duw=400000000 poh=50|202|history suspect (more than 100 TB written in fewer than 100 power-on hours)" \
-	"several|used=90 cw=1|203|failing, also worn (a critical warning is set)"; do
+	"several|used=90 cw=1|203|failing, also worn (a critical warning is set)" \
+	"used80|used=80|201|worn (percentage used is 80 or more)" \
+	"used79|used=79|0|good (no finding decided otherwise)" \
+	"spare11|spare=21 thresh=10|0|good (no finding decided otherwise)" \
+	"tb100|duw=195312500 poh=50|0|good (no finding decided otherwise)" \
+	"tb100plus|duw=195312501 poh=50|202|history suspect (more than 100 TB written in fewer than 100 power-on hours)" \
+	"h100|duw=400000000 poh=100|0|good (no finding decided otherwise)"; do
 	IFS='|' read -r name setting want_rc want <<< "$c"
 	# shellcheck disable=SC2086
 	logs "$name" $setting
@@ -271,7 +277,9 @@ else
 	echo "skip condition: smartctl 7.5 ($smartctl75) is not built (tests/setup builds it): SCSI FARM not compared"
 fi
 # 30 h against 31 h (a day apart at most) and 5000 h against 5040 h (under 1 %): no finding.
-for c in "close-day|minutes=1800 farm=31" "close-pct|minutes=300000 farm=5040"; do
+# The edges: exactly a day apart (100 h, 124 h), exactly 1 % of the larger (4950 h, 5000 h).
+for c in "close-day|minutes=1800 farm=31" "close-pct|minutes=300000 farm=5040" "day-edge|minutes=6000 farm=124" \
+	"pct-edge|minutes=297000 farm=5000"; do
 	IFS='|' read -r name setting <<< "$c"
 	# shellcheck disable=SC2086
 	logs "$name" kind=scsi $setting
@@ -280,6 +288,46 @@ for c in "close-day|minutes=1800 farm=31" "close-pct|minutes=300000 farm=5040"; 
 		ok "SCSI FARM: $setting: hours within a day or within 1 % agree (good)"
 	else
 		bad "SCSI FARM: $setting: hours within a day or within 1 % agree (exit $rc)" "$(cat "$out/$name.out")"
+	fi
+done
+# Power-on hours no disk can have (more than 16777215, 1900 years: smartctl's bogus limit): unreadable, out of
+# the verdict, whichever source says them: SCSI FARM's 16777216 beside 14 h, NVMe's 2^32.
+for c in "farm-huge|kind=scsi minutes=840 farm=16777216|scsi_env" "poh-huge|poh=4294967296|nvme_env"; do
+	IFS='|' read -r name setting envs <<< "$c"
+	# shellcheck disable=SC2086
+	logs "$name" $setting
+	envs="$envs[@]"
+	cond "$name" "$name" "${!envs}" -- --condition /dev/null
+	if [ "$rc" = 0 ] && grep -q '^ unreadable  .*more than 16777215' "$out/$name.out" && ! grep -q 'history rewritten' "$out/$name.out"; then
+		ok "impossible power-on hours ($setting): unreadable, out of the verdict (good)"
+	else
+		bad "impossible power-on hours ($setting): unreadable, out of the verdict (exit $rc)" "$(cat "$out/$name.out")"
+	fi
+done
+# NVMe's 128-bit Media and Data Integrity Errors past 64 bits (2^64 + 3): unreadable, no made-up count in
+# the text or in smartctl's key media_errors (smartctl gives the whole 128-bit value there).
+logs media-huge media=18446744073709551619
+cond media-huge media-huge "${nvme_env[@]}" -- --json --condition /dev/null
+if python3 - "$out/media-huge.out" << 'PY'; then
+import json, sys
+c = json.load(open(sys.argv[1]))["devices"][0]["condition"]
+assert "media_errors" not in c["nvme_smart_health_information_log"] and "media_errors" not in c["counts"], c
+assert any(f["what"] == "unreadable" and "media errors beyond 64 bits" in f["value"] for f in c["findings"]), c
+PY
+	ok "NVMe media errors past 64 bits: unreadable, no count said"
+else
+	bad "NVMe media errors past 64 bits: unreadable, no count said (exit $rc)" "$(head -c 600 "$out/media-huge.out")"
+fi
+# Just past them: 25 h apart (100 h, 125 h), 51 h apart at 5000 h (over 1 %): history suspect.
+for c in "day-past|minutes=6000 farm=125" "pct-past|minutes=296940 farm=5000"; do
+	IFS='|' read -r name setting <<< "$c"
+	# shellcheck disable=SC2086
+	logs "$name" kind=scsi $setting
+	cond "$name" "$name" "${scsi_env[@]}" -- --condition /dev/null
+	if [ "$rc" = 202 ] && grep -q 'history rewritten' "$out/$name.out"; then
+		ok "SCSI FARM: $setting: more than a day and more than 1 % apart (history suspect)"
+	else
+		bad "SCSI FARM: $setting: more than a day and more than 1 % apart (exit $rc)" "$(cat "$out/$name.out")"
 	fi
 done
 logs farm-sig kind=scsi farm=21947 farmsig=bad
@@ -403,6 +451,17 @@ PY
 	ok "many disks: the run's exit status is the worst disk's (203), not the last one's"
 else
 	bad "many disks: the run's exit status is the worst disk's (203), not the last one's (exit $rc)" "$(head -c 300 "$out/worst.out")"
+fi
+
+# A disk not read leaves the worst verdict unknown: its error is the run's status, not another disk's verdict.
+# SCSI /dev/null: its Self-Test Results page (SPC-4 10h) says a short test failed (result 7h); /dev/zero: no page at all.
+rm -rf "$out/unread" && mkdir -p "$out/unread/null" "$out/unread/zero"
+printf '10 00 00 14\n00 01 03 10 27 00 01 f4 00 00 00 00 00 12 d6 87 03 11 00 00\n' > "$out/unread/null/scsi-10.hex"
+cond unread unread "${scsi_env[@]}" SHIM_BLOCK_DEV=8:900000 -- --condition /dev/null /dev/zero
+if [ "$rc" = 95 ] && [ "$(verdict unread)" = "failing (a self-test failed)" ] && grep -q 'no verdict' "$out/unread.err"; then
+	ok "many disks: one failing, one not read: exit 95 (its error), not 203"
+else
+	bad "many disks: one failing, one not read: exit 95 (its error), not 203 (exit $rc)" "$(cat "$out/unread.out" "$out/unread.err")"
 fi
 
 # -h names it.

@@ -441,6 +441,8 @@ int condition_step(struct device *dev, const struct settings *s, enum opt_id opt
 
 	if (!dev->disk->condition_read)
 		return refuse_missing_command(dev, s->v[opt].name);
+	/* A disk that lets one command time out (hung) is asked nothing more: a timeout a log would stall the run. */
+	dev->stop_at_timeout = true;
 	if (disk_asleep(dev)) {
 		if (!condition_alone(s, opt)) {
 			say_left_asleep(s, "its condition", "condition", NULL);
@@ -450,7 +452,16 @@ int condition_step(struct device *dev, const struct settings *s, enum opt_id opt
 	}
 	memset(&d, 0, sizeof(d));
 	memset(&fs, 0, sizeof(fs));
-	if ((err = dev->disk->condition_read(dev, &d, &cause)))
+	err = dev->disk->condition_read(dev, &d, &cause);
+	if (dev->timed_out && err == ETIMEDOUT)
+		return say_cause_for(&cause, err, s->v[opt].name);
+	if (dev->timed_out) {
+		/* Whatever came before it, a verdict from half the logs of a disk that stopped answering would mislead. */
+		complain(" %s: the disk stopped answering (a command timed out): nothing more is asked of it, no verdict\n",
+			 s->v[opt].name);
+		return ETIMEDOUT;
+	}
+	if (err)
 		return say_cause_for(&cause, err, s->v[opt].name);
 	find_all(&d, &fs);
 	/* Nothing read (no log, or every one unreadable): no verdict, for nothing could decide one. */

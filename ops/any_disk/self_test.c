@@ -18,11 +18,28 @@
 
 static const char *const kind_words[] = { "short", "extended", "abort" };
 
-/* Before the gate: a kind without a self-test is refused before any disk is sent anything. */
-int self_test_check(struct device *dev, const struct settings *s, enum opt_id opt)
+static int has_self_test(struct device *dev, const struct settings *s, enum opt_id opt)
 {
 	if (!dev->disk->self_test_start || !dev->disk->self_test_progress || !dev->disk->condition_read)
 		return refuse_missing_command(dev, s->v[opt].name);
+	return 0;
+}
+
+/*
+ * Before the gate: a kind without a self-test, or a disk that cannot run one
+ * (an ATA drive with SMART off) or will not say where it stands, is refused
+ * before any disk is sent anything: of many disks, none starts its test.
+ */
+int self_test_check(struct device *dev, const struct settings *s, enum opt_id opt)
+{
+	struct disk_cause c = { 0 };
+	bool running;
+	int err, percent;
+
+	if ((err = has_self_test(dev, s, opt)))
+		return err;
+	if ((err = dev->disk->self_test_progress(dev, &running, &percent, &c)))
+		return say_cause_for(&c, err, s->v[opt].name);
 	return 0;
 }
 
@@ -30,19 +47,28 @@ int self_test_step(struct device *dev, const struct settings *s, enum opt_id opt
 {
 	enum disk_self_test what = (enum disk_self_test)s->v[opt].num;
 	struct disk_cause c = { 0 };
-	int err;
+	bool running = true;
+	int err, percent;
 
-	if ((err = self_test_check(dev, s, opt)))
+	if ((err = has_self_test(dev, s, opt)))
 		return err;
+	/* Whether one runs, to say what the abort did (a drive answers it as done either way); unknown: said as running. */
+	if (what == SELF_TEST_ABORT && dev->disk->self_test_progress(dev, &running, &percent, &c))
+		running = true;
+	c = (struct disk_cause){ 0 };
 	if ((err = dev->disk->self_test_start(dev, what, &c)))
 		return say_cause_for(&c, err, s->v[opt].name);
-	if (what == SELF_TEST_ABORT)
+	if (what == SELF_TEST_ABORT && !running)
+		out(" self-test: none was running: the abort was sent, and there was nothing to stop\n");
+	else if (what == SELF_TEST_ABORT)
 		out(" self-test: aborted the one running\n");
 	else
 		out(" self-test: %s test started; the drive runs it in the background (--self-test-wait or --condition"
 		    " shows its result)\n", kind_words[what]);
 	json_object_begin("self_test");
 	json_string("sent", kind_words[what]);
+	if (what == SELF_TEST_ABORT)
+		json_bool("was_running", running);
 	json_object_end();
 	return 0;
 }
@@ -118,7 +144,7 @@ int self_test_wait_step(struct device *dev, const struct settings *s, enum opt_i
 	bool running = false;
 	int err, percent;
 
-	if ((err = self_test_check(dev, s, opt)))
+	if ((err = has_self_test(dev, s, opt)))
 		return err;
 	if (s->v[OPT_SELF_TEST].given && s->v[OPT_SELF_TEST].num == SELF_TEST_ABORT)
 		return 0;	/* nothing left to wait for */

@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	(void)smart_error_count(b, size, false, &count);
 	for (unsigned int id = 0; id < 256; id++)
-		(void)smart_attr_threshold(b, size, (uint8_t)id);
+		(void)smart_attr_threshold(b, size, (uint8_t)id, id % 31);
 	devstat_general(b, size, &r);
 	devstat_solid_state(b, size, &r);
 	if (r.written == SMART_READ && r.sectors_written >> 48)

@@ -18,7 +18,8 @@
  *                       DIR/nvme-XX.hex, SCSI LOG SENSE of page XX DIR/scsi-XX.hex (subpage YY:
  *                       DIR/scsi-XX-YY.hex; as long as the
  *                       file: a short page is short), READ DEFECT DATA (10) DIR/scsi-defects.hex,
- *                       where the file is there (DIR/zero/NAME.hex first for /dev/zero's, and so on).
+ *                       where the file is there (DIR/zero/NAME.hex first for /dev/zero's, and so on;
+ *                       DIR/zero/identify.hex its IDENTIFY, where SHIM_IDENTIFY is set).
  *                       SMART READ ATTRIBUTE THRESHOLDS answers DIR/thresholds.hex; SMART RETURN
  *                       STATUS says passed (LBA 23:8 C24Fh), or a threshold exceeded (2CF4h) where
  *                       DIR/smart-failing is there; with DIR/selftest-status (hex bytes), successive
@@ -233,8 +234,20 @@ static void log_bytes(FILE *f, const char *what, const unsigned char *p, unsigne
 static void load_identify(unsigned char *buf, unsigned int len)
 {
 	const char *path = getenv("SHIM_IDENTIFY");
-	FILE *f = path ? fopen(path, "r") : NULL;
+	FILE *f = NULL;
 	unsigned int w;
+
+	/* Many disks: SHIM_LOGS's DIR/zero/identify.hex is /dev/zero's own, where there. */
+	if (path && getenv("SHIM_LOGS")) {
+		char own[4096], node[256];
+
+		current_path(node, sizeof(node));
+		snprintf(own, sizeof(own), "%.3000s/%.64s/identify.hex", getenv("SHIM_LOGS"),
+			 strrchr(node, '/') ? strrchr(node, '/') + 1 : node);
+		f = fopen(own, "r");
+	}
+	if (!f && path)
+		f = fopen(path, "r");
 
 	memset(buf, 0, len);
 	if (!f)
