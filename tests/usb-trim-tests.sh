@@ -405,6 +405,17 @@ if [ "$rc" = 5 ] && [ "$(written)" = 0 ] && grep -qF -- "--usb-trim: /dev/null: 
 else
 	bad "NVMe behind JMicron, Identify Controller failed (exit $rc, writes $(written))" "err: $(tr '\n' '|' < "$out/usbtrim.err")"
 fi
+# A tunnel that lets Identify time out: asked once, nothing more sent through it, the exit status says so.
+sd=$(tree snt uas full 4294966784 0583)
+nvme "$dsm" SHIM_SNT_BAD=timeout -- --usb-trim on
+if [ "$rc" = 110 ] && [ "$(written)" = 0 ] && [ "$(grep -c '^cdb: a1 ' "$out/usbtrim.log")" = 1 ] &&
+	grep -qF -- "could not be asked whether it has TRIM (NVMe Identify Controller failed: the JMicron JMS583 USB bridge 152d:0583 did not answer its NVMe tunnel's command in time): nothing written" \
+		"$out/usbtrim.err"; then
+	ok "NVMe behind JMicron, Identify timed out: one tunnel command, nothing written, exit 110"
+else
+	bad "NVMe behind JMicron, Identify timed out (exit $rc, writes $(written))" "err: $(tr '\n' '|' < "$out/usbtrim.err")" \
+		"log: $(grep '^cdb' "$out/usbtrim.log" | tr '\n' '|')"
+fi
 sd=$(tree snt uas full 4294966784 0583)
 printf '/dev/null {\n\tusb_trim = on\n}\n' > "$cfg"
 nvme "$nodsm" -- --apply-config "$cfg"

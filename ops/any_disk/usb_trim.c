@@ -38,6 +38,7 @@ struct trim_path {
 	const char *disk_source;	/* ... and the field that says it */
 	char disk_value[32];		/* ... its word as read ("": said by the source alone) */
 	const char *disk_unknown;	/* -1: why */
+	bool disk_timed_out;		/* ... the question timed out (a refusal's exit status says so) */
 	char nothing[560];		/* ... where the bridge answered ATA PASS-THROUGH with nothing (dev->bridge_nothing), or the kind's failure */
 };
 
@@ -91,8 +92,10 @@ static void kernel_read(struct device *dev, struct trim_path *t)
 static void disk_word_read(struct device *dev, struct trim_path *t)
 {
 	struct disk_discard d = { 0 };
+	int err = dev->disk->discard_support(dev, &d);
 
-	if (dev->disk->discard_support(dev, &d)) {
+	if (err) {
+		t->disk_timed_out = err == ETIMEDOUT;
 		snprintf(t->nothing, sizeof(t->nothing), "%s failed%s%s", d.cause.what ? d.cause.what : "the question",
 			 d.cause.why[0] ? ": " : "", d.cause.why);
 		t->disk_unknown = t->nothing;
@@ -366,7 +369,8 @@ static int switch_on(struct device *dev, const struct opt_value *v, struct trim_
 		return refuse(dev, v->name, EOPNOTSUPP, "%s: nothing written", lacks);
 	/* A disk that answers ATA commands but not this one: not taken on the bridge's word. */
 	if (t->disk < 0 && (dev->disk->identify_page || dev->disk->discard_support || dev->bridge_nothing[0]))
-		return refuse(dev, v->name, EIO, "the disk behind the bridge could not be asked whether it has TRIM (%s):"
+		return refuse(dev, v->name, t->disk_timed_out ? ETIMEDOUT : EIO,
+			      "the disk behind the bridge could not be asked whether it has TRIM (%s):"
 			      " nothing written", t->disk_unknown);
 	if ((err = write_mode(dev, v->name, t, "unmap")))
 		return err;
