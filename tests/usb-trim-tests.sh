@@ -342,18 +342,18 @@ if oracle "usb-trim" smartctl smartmontools; then
 	[ "$theirs" = "1 0 " ] && ok "smartctl -d sntjmicron: DS_Mngmt on QEMU's page, not on the copy" ||
 		bad "smartctl -d sntjmicron: DS_Mngmt on QEMU's page, not on the copy ($theirs)"
 fi
-# nvme PAGES ENV... -- ARGS...: hdparm on the NVMe drive behind JMicron's tunnel, in sysfs tree "snt".
-nvme() {
+# snt PAGES ENV... -- ARGS...: hdparm on the NVMe drive behind JMicron's tunnel, in sysfs tree "snt".
+snt() {
 	local p=$1
 	shift
 	run snt SHIM_SCSI=1 SHIM_SNT=jmicron SHIM_NVME="$p" SHIM_NVME_HEALTH="$health" "$@"
 }
 tree snt uas full 4294966784 0583 > /dev/null
-nvme "$dsm" -- -I
+snt "$dsm" -- -I
 expect "NVMe behind JMicron: -I reads ONCS bit 2" 0 "	Disk:	Deallocate supported (Identify Controller ONCS bit 2)" ""
 expect "NVMe behind JMicron, ONCS bit 2: stops at the kernel, --usb-trim on offered" 0 \
 	"	A discard stops at the kernel: --usb-trim on switches it to UNMAP" ""
-nvme "$nodsm" -- -I
+snt "$nodsm" -- -I
 expect "NVMe behind JMicron: -I, ONCS bit 2 clear" 0 "	Disk:	no Deallocate (Identify Controller ONCS bit 2)" ""
 if grep -qF "	A discard stops at the kernel" "$out/usbtrim.out" && ! grep -q 'usb-trim on' "$out/usbtrim.out"; then
 	ok "NVMe behind JMicron, ONCS bit 2 clear: --usb-trim on not offered"
@@ -361,12 +361,12 @@ else
 	bad "NVMe behind JMicron, ONCS bit 2 clear: --usb-trim on not offered"
 fi
 tree snt uas unmap 4294966784 0583 > /dev/null
-nvme "$nodsm" -- -I
+snt "$nodsm" -- -I
 expect "NVMe behind JMicron, ONCS bit 2 clear, the kernel at unmap: stops at the disk" 0 "	A discard stops at the disk" ""
 for p in "$dsm" "$nodsm"; do
-	label=set
+	label="set"
 	[ "$p" = "$nodsm" ] && label=clear
-	nvme "$p" -- --json -I
+	snt "$p" -- --json -I
 	if [ "$rc" = 0 ] && python3 - "$out/usbtrim.out" "$label" <<'PY'
 import json, sys
 t = json.load(open(sys.argv[1]))["devices"][0]["usb_trim"]
@@ -383,7 +383,7 @@ PY
 	fi
 done
 sd=$(tree snt uas full 4294966784 0583)
-nvme "$dsm" -- --usb-trim on
+snt "$dsm" -- --usb-trim on
 if [ "$rc" = 0 ] && [ "$(grep usb-trim "$out/usbtrim.out")" = \
 	" usb-trim: provisioning_mode full -> unmap: the kernel sends UNMAP (discard_max_bytes 4294966784)" ] &&
 	[ "$(written)" = 1 ] && [ "$(cat "$sd/provisioning_mode")" = unmap ] &&
@@ -394,11 +394,11 @@ else
 		"out: $(tr '\n' '|' < "$out/usbtrim.out")" "tunnel: $(grep '^snt-admin: ' "$out/usbtrim.log" | tr '\n' '|')"
 fi
 sd=$(tree snt uas full 4294966784 0583)
-nvme "$nodsm" -- --usb-trim on
+snt "$nodsm" -- --usb-trim on
 refused "NVMe behind JMicron, ONCS bit 2 clear: --usb-trim on refused, naming it" \
 	"--usb-trim: /dev/null: the disk behind the bridge has no Deallocate (Identify Controller ONCS bit 2 clear: ONCS 0159h): nothing written" "$sd"
 sd=$(tree snt uas full 4294966784 0583)
-nvme "$dsm" SHIM_SNT_BAD=status@06 -- --usb-trim on
+snt "$dsm" SHIM_SNT_BAD=status@06 -- --usb-trim on
 if [ "$rc" = 5 ] && [ "$(written)" = 0 ] && grep -qF -- "--usb-trim: /dev/null: the disk behind the bridge could not be asked whether it has TRIM (NVMe Identify Controller failed: invalid field in command (NVMe status 0x002)): nothing written" \
 	"$out/usbtrim.err"; then
 	ok "NVMe behind JMicron, Identify Controller failed: not switched on the bridge's word"
@@ -407,7 +407,7 @@ else
 fi
 # A tunnel that lets Identify time out: asked once, nothing more sent through it, the exit status says so.
 sd=$(tree snt uas full 4294966784 0583)
-nvme "$dsm" SHIM_SNT_BAD=timeout -- --usb-trim on
+snt "$dsm" SHIM_SNT_BAD=timeout -- --usb-trim on
 if [ "$rc" = 110 ] && [ "$(written)" = 0 ] && [ "$(grep -c '^cdb: a1 ' "$out/usbtrim.log")" = 1 ] &&
 	grep -qF -- "could not be asked whether it has TRIM (NVMe Identify Controller failed: the JMicron JMS583 USB bridge 152d:0583 did not answer its NVMe tunnel's command in time): nothing written" \
 		"$out/usbtrim.err"; then
@@ -418,7 +418,7 @@ else
 fi
 sd=$(tree snt uas full 4294966784 0583)
 printf '/dev/null {\n\tusb_trim = on\n}\n' > "$cfg"
-nvme "$nodsm" -- --apply-config "$cfg"
+snt "$nodsm" -- --apply-config "$cfg"
 expect "NVMe behind JMicron, ONCS bit 2 clear: usb_trim = on not supported, naming it" 95 "" \
 	"usb_trim = on ($cfg:2): not supported: the disk behind the bridge has no Deallocate (Identify Controller ONCS bit 2 clear: ONCS 0159h)"
 [ "$(written)" = 0 ] && ok "NVMe behind JMicron, ONCS bit 2 clear: --apply-config writes nothing" ||
