@@ -112,6 +112,19 @@ struct disk_geometry {
 	const char *space;	/* "drive" or "namespace": what an LBA beyond it is beyond */
 };
 
+/*
+ * TRIM over USB: the disk's own word on whether it takes a discard, asked through the bridge in
+ * front of it (an NVMe drive's Identify Controller ONCS bit 2, Dataset Management, whose Deallocate
+ * a bridge turns an UNMAP into).
+ */
+struct disk_discard {
+	bool has;
+	const char *command;	/* what the disk calls a discard: "Deallocate" */
+	const char *source;	/* the field that says it: "Identify Controller ONCS bit 2" */
+	char value[32];		/* the field's word as read, for a refusal: "ONCS 0159h" */
+	struct disk_cause cause;	/* on failure: what failed, and why */
+};
+
 /* What a disk's TRIM (DSM, Dataset Management, UNMAP) holds one command's ranges to. */
 struct trim_limits {
 	uint64_t capacity;		/* sectors: every range ends within */

@@ -58,6 +58,12 @@ struct disk_ops {
 	const char *no_ata;
 	/* An ATA drive's IDENTIFY page, read once (the settings it reports: APM, AAM, ...); NULL with *err where it failed. */
 	const uint16_t *(*identify_page)(struct device *dev, int *err);
+	/*
+	 * TRIM over USB: whether the disk behind a bridge takes a discard, by its own word (NULL: the kind
+	 * keeps none, or, for an ATA drive, identify_page's word 169 says it); 0 or an errno with d->cause,
+	 * nothing said.
+	 */
+	int (*discard_support)(struct device *dev, struct disk_discard *d);
 	/* -W and -A, queried (a state, which may come with a cause and an errno) and set; nothing said. */
 	int (*cache_get)(struct device *dev, enum disk_cache which, enum disk_cache_state *st, struct disk_cause *c);
 	int (*cache_set)(struct device *dev, enum disk_cache which, bool on, struct disk_cause *c);

@@ -458,6 +458,27 @@ static int nvme_disk_trim_send(struct device *dev, const struct sector_range *pi
 	return nvme_io_deallocate(dev, pieces, n, c);
 }
 
+/*
+ * TRIM over USB: Identify Controller's ONCS bit 2, Dataset Management.  A bridge turns the kernel's
+ * UNMAP into its Deallocate, which a controller without it refuses.
+ */
+static int nvme_disk_discard_support(struct device *dev, struct disk_discard *d)
+{
+	int err;
+	struct nvme_id_ctrl *ctrl = nvme_identify_controller(dev, &err, &d->cause);
+	uint16_t oncs;
+
+	d->command = "Deallocate";
+	d->source = "Identify Controller ONCS bit 2";
+	if (!ctrl)
+		return err;
+	oncs = le16toh(ctrl->oncs);
+	free(ctrl);
+	d->has = oncs & NVME_ONCS_DSM;
+	snprintf(d->value, sizeof(d->value), "ONCS %04Xh", oncs);
+	return 0;
+}
+
 /* -H: the SMART / Health log's composite temperature, and Identify Controller's WCTEMP and CCTEMP (0: none). */
 static uint32_t nvme_disk_namespace(struct device *dev)
 {
@@ -639,6 +660,7 @@ const struct disk_ops nvme_disk = {
 	.sector_read = nvme_sector_read,
 	.trim_limits = nvme_disk_trim_limits,
 	.trim_send = nvme_disk_trim_send,
+	.discard_support = nvme_disk_discard_support,
 	.pages_read = nvme_pages_read,
 	.pages_show = nvme_pages_show,
 	.pages_raw = nvme_pages_raw,

@@ -74,6 +74,9 @@ enum nvme_sanitize_action {
 #define NVME_OACS_FORMAT (1u << 1)
 #define NVME_OACS_FIRMWARE (1u << 2)	/* Firmware Commit and Firmware Image Download */
 
+/* ONCS (Identify Controller bytes 521:520): bit 2, Dataset Management (its Deallocate: TRIM). */
+#define NVME_ONCS_DSM (1u << 2)
+
 /* FRMW (Identify Controller byte 260): the firmware slots. */
 #define NVME_FRMW_SLOT1_RO (1u << 0)
 #define NVME_FRMW_SLOTS(frmw) (((frmw) >> 1) & 7)

@@ -36,14 +36,15 @@ fi
 
 # shellcheck source=tests/tools/usb-sysfs.sh
 . "$top/tests/tools/usb-sysfs.sh"
-# tree NAME DRIVER MODE MAX: the sysfs of one SCSI disk sdz (8:900000), as the kernel lays it out
+# tree NAME DRIVER MODE MAX [PID]: the sysfs of one SCSI disk sdz (8:900000), as the kernel lays it out
 # (Documentation/ABI: /sys/dev/block/M:m links to the disk, its "device" to the SCSI device
 # H:C:T:L, sd's class folder scsi_disk/H:C:T:L holds provisioning_mode); DRIVER is bound to the
 # USB interface above the SCSI host ("": none, a SATA port); MODE is provisioning_mode, MAX the
-# queue's discard_max_bytes: what the double's kernel shows after a write too.  Prints sd's folder.
+# queue's discard_max_bytes: what the double's kernel shows after a write too; PID the USB product id
+# (0578 without it: JMicron's JMS578, a SAT bridge).  Prints sd's folder.
 tree() {
 	local sdev
-	sdev=$(usb_sysfs "$out/sysfs-$1" "$2")
+	sdev=$(usb_sysfs "$out/sysfs-$1" "$2" 152d "${5:-0578}")
 	mkdir -p "$sdev/scsi_disk/6:0:0:0"
 	echo "$3" > "$sdev/scsi_disk/6:0:0:0/provisioning_mode"
 	echo "$4" > "$sdev/block/sdz/queue/discard_max_bytes"
@@ -348,5 +349,115 @@ else
 	bad "--apply-config: a global usb_trim line, a disk not behind USB (exit $rc)" "out: $(tr '\n' '|' < "$out/usbtrim.out")" \
 		"err: $(tr '\n' '|' < "$out/usbtrim.err")"
 fi
+
+# --- an NVMe drive behind JMicron's tunnel (152d:0583, SHIM_SNT): Identify Controller's ONCS bit 2 ---
+# QEMU's controller page (ONCS 015Dh: Dataset Management) and a copy with ONCS bit 2 (bytes 521:520,
+# NVM Express Base 2.0, Figure 275) cleared; nvme-cli on a native node and smartctl -d sntjmicron
+# through the tunnel read the same pages first.
+python3 - "$top/tests/nvme/qemu-ctrl.hex" "$out/usbtrim-nodsm-ctrl.hex" <<'PY'
+import sys
+b = bytearray(bytes.fromhex(open(sys.argv[1]).read()))
+b[520] &= ~0x04
+open(sys.argv[2], "w").write(b.hex())
+PY
+dsm="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" nodsm="$out/usbtrim-nodsm-ctrl.hex,$top/tests/nvme/qemu-ns.hex"
+health="$top/tests/nvme/health-log.hex"
+if oracle "usb-trim" nvme nvme-cli; then
+	theirs=$(for p in "$dsm" "$nodsm"; do
+		env SHIM_NVME="$p" "${preload[@]}" nvme id-ctrl -o json /dev/null 2> /dev/null |
+			python3 -c 'import json, sys; print(json.load(sys.stdin)["oncs"] >> 2 & 1)'
+	done | tr '\n' ' ')
+	[ "$theirs" = "1 0 " ] && ok "nvme id-ctrl: ONCS bit 2 set on QEMU's page, clear on the copy" ||
+		bad "nvme id-ctrl: ONCS bit 2 set on QEMU's page, clear on the copy (bits: $theirs)"
+fi
+if oracle "usb-trim" smartctl smartmontools; then
+	theirs=$(for p in "$dsm" "$nodsm"; do
+		env SHIM_SCSI=1 SHIM_SNT=jmicron SHIM_NVME="$p" SHIM_NVME_HEALTH="$health" "${preload[@]}" \
+			smartctl -d sntjmicron -c /dev/null 2> /dev/null | grep -c '^Optional NVM Commands .*DS_Mngmt'
+	done | tr '\n' ' ')
+	[ "$theirs" = "1 0 " ] && ok "smartctl -d sntjmicron: DS_Mngmt on QEMU's page, not on the copy" ||
+		bad "smartctl -d sntjmicron: DS_Mngmt on QEMU's page, not on the copy ($theirs)"
+fi
+# snt PAGES ENV... -- ARGS...: hdparm on the NVMe drive behind JMicron's tunnel, in sysfs tree "snt".
+snt() {
+	local p=$1
+	shift
+	run snt SHIM_SCSI=1 SHIM_SNT=jmicron SHIM_NVME="$p" SHIM_NVME_HEALTH="$health" "$@"
+}
+tree snt uas full 4294966784 0583 > /dev/null
+snt "$dsm" -- -I
+expect "NVMe behind JMicron: -I reads ONCS bit 2" 0 "	Disk:	Deallocate supported (Identify Controller ONCS bit 2)" ""
+expect "NVMe behind JMicron, ONCS bit 2: stops at the kernel, --usb-trim on offered" 0 \
+	"	A discard stops at the kernel: --usb-trim on switches it to UNMAP" ""
+snt "$nodsm" -- -I
+expect "NVMe behind JMicron: -I, ONCS bit 2 clear" 0 "	Disk:	no Deallocate (Identify Controller ONCS bit 2)" ""
+if grep -qF "	A discard stops at the kernel" "$out/usbtrim.out" && ! grep -q 'usb-trim on' "$out/usbtrim.out"; then
+	ok "NVMe behind JMicron, ONCS bit 2 clear: --usb-trim on not offered"
+else
+	bad "NVMe behind JMicron, ONCS bit 2 clear: --usb-trim on not offered"
+fi
+tree snt uas unmap 4294966784 0583 > /dev/null
+snt "$nodsm" -- -I
+expect "NVMe behind JMicron, ONCS bit 2 clear, the kernel at unmap: stops at the disk" 0 "	A discard stops at the disk" ""
+for p in "$dsm" "$nodsm"; do
+	label="set"
+	[ "$p" = "$nodsm" ] && label=clear
+	snt "$p" -- --json -I
+	if [ "$rc" = 0 ] && python3 - "$out/usbtrim.out" "$label" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["devices"][0]["usb_trim"]
+has = sys.argv[2] == "set"
+want = {"reaches_disk": has, "stops_at": None if has else "disk",
+        "disk": {"trim": has, "source": "Identify Controller ONCS bit 2", "passes": has}}
+got = {k: t[k] for k in want}
+sys.exit(0 if got == want else print(got) or 1)
+PY
+	then
+		ok "NVMe behind JMicron: --json -I usb_trim.disk from ONCS bit 2 ($label)"
+	else
+		bad "NVMe behind JMicron: --json -I usb_trim.disk from ONCS bit 2 ($label, exit $rc)"
+	fi
+done
+sd=$(tree snt uas full 4294966784 0583)
+snt "$dsm" -- --usb-trim on
+if [ "$rc" = 0 ] && [ "$(grep usb-trim "$out/usbtrim.out")" = \
+	" usb-trim: provisioning_mode full -> unmap: the kernel sends UNMAP (discard_max_bytes 4294966784)" ] &&
+	[ "$(written)" = 1 ] && [ "$(cat "$sd/provisioning_mode")" = unmap ] &&
+	[ "$(grep '^snt-admin: ' "$out/usbtrim.log" | cut -c12-13 | sort -u)" = 06 ]; then
+	ok "NVMe behind JMicron, ONCS bit 2: --usb-trim on switched on the drive's word, only Identify through the tunnel"
+else
+	bad "NVMe behind JMicron, ONCS bit 2: --usb-trim on switched (exit $rc, writes $(written))" \
+		"out: $(tr '\n' '|' < "$out/usbtrim.out")" "tunnel: $(grep '^snt-admin: ' "$out/usbtrim.log" | tr '\n' '|')"
+fi
+sd=$(tree snt uas full 4294966784 0583)
+snt "$nodsm" -- --usb-trim on
+refused "NVMe behind JMicron, ONCS bit 2 clear: --usb-trim on refused, naming it" \
+	"--usb-trim: /dev/null: the disk behind the bridge has no Deallocate (Identify Controller ONCS bit 2 clear: ONCS 0159h): nothing written" "$sd"
+sd=$(tree snt uas full 4294966784 0583)
+snt "$dsm" SHIM_SNT_BAD=status@06 -- --usb-trim on
+if [ "$rc" = 5 ] && [ "$(written)" = 0 ] && grep -qF -- "--usb-trim: /dev/null: the disk behind the bridge could not be asked whether it has TRIM (NVMe Identify Controller failed: invalid field in command (NVMe status 0x002)): nothing written" \
+	"$out/usbtrim.err"; then
+	ok "NVMe behind JMicron, Identify Controller failed: not switched on the bridge's word"
+else
+	bad "NVMe behind JMicron, Identify Controller failed (exit $rc, writes $(written))" "err: $(tr '\n' '|' < "$out/usbtrim.err")"
+fi
+# A tunnel that lets Identify time out: asked once, nothing more sent through it, the exit status says so.
+sd=$(tree snt uas full 4294966784 0583)
+snt "$dsm" SHIM_SNT_BAD=timeout -- --usb-trim on
+if [ "$rc" = 110 ] && [ "$(written)" = 0 ] && [ "$(grep -c '^cdb: a1 ' "$out/usbtrim.log")" = 1 ] &&
+	grep -qF -- "could not be asked whether it has TRIM (NVMe Identify Controller failed: the JMicron JMS583 USB bridge 152d:0583 did not answer its NVMe tunnel's command in time): nothing written" \
+		"$out/usbtrim.err"; then
+	ok "NVMe behind JMicron, Identify timed out: one tunnel command, nothing written, exit 110"
+else
+	bad "NVMe behind JMicron, Identify timed out (exit $rc, writes $(written))" "err: $(tr '\n' '|' < "$out/usbtrim.err")" \
+		"log: $(grep '^cdb' "$out/usbtrim.log" | tr '\n' '|')"
+fi
+sd=$(tree snt uas full 4294966784 0583)
+printf '/dev/null {\n\tusb_trim = on\n}\n' > "$cfg"
+snt "$nodsm" -- --apply-config "$cfg"
+expect "NVMe behind JMicron, ONCS bit 2 clear: usb_trim = on not supported, naming it" 95 "" \
+	"usb_trim = on ($cfg:2): not supported: the disk behind the bridge has no Deallocate (Identify Controller ONCS bit 2 clear: ONCS 0159h)"
+[ "$(written)" = 0 ] && ok "NVMe behind JMicron, ONCS bit 2 clear: --apply-config writes nothing" ||
+	bad "NVMe behind JMicron, ONCS bit 2 clear: --apply-config writes nothing"
 
 echo "end of suite"

@@ -4,7 +4,9 @@
  * how, and under usb-storage it never asks the bridge, so it stays "full"),
  * the bridge (it must take UNMAP: READ CAPACITY (16)'s LBPME, VPD B2h's
  * LBPU, VPD B0h's MAXIMUM UNMAP LBA COUNT) and the disk behind it (an ATA
- * drive's DATA SET MANAGEMENT TRIM, IDENTIFY word 169 bit 0).  -I says
+ * drive's DATA SET MANAGEMENT TRIM, IDENTIFY word 169 bit 0; an NVMe
+ * drive's Deallocate, Identify Controller ONCS bit 2, through the bridge's
+ * tunnel: its kind's discard_support).  -I says
  * each and where a discard stops; --usb-trim on switches the kernel to
  * UNMAP where the bridge and the disk both take it.  Nothing here ever
  * discards.
@@ -33,8 +35,12 @@ struct trim_path {
 	unsigned long long max_bytes;
 	struct scsi_provisioning bridge;
 	int disk;			/* the disk behind takes TRIM: 1, 0, -1 not known */
+	const char *disk_command;	/* 0 or 1: what the disk calls a discard ("TRIM", "Deallocate") */
+	const char *disk_source;	/* ... and the field that says it */
+	char disk_value[32];		/* ... its word as read ("": said by the source alone) */
 	const char *disk_unknown;	/* -1: why */
-	char nothing[240];		/* ... where the bridge answered ATA PASS-THROUGH with nothing (dev->bridge_nothing) */
+	bool disk_timed_out;		/* ... the question timed out (a refusal's exit status says so) */
+	char nothing[560];		/* ... where the bridge answered ATA PASS-THROUGH with nothing (dev->bridge_nothing), or the kind's failure */
 };
 
 /* The kernel's modes that send a discard (sd's provisioning_mode; "writesame_zero" zeroes, "full" and "disabled" do nothing). */
@@ -99,7 +105,26 @@ static void kernel_read(struct device *dev, struct trim_path *t)
 		t->has_max = sysfs_parse_u64(line, &t->max_bytes) == 0;
 }
 
-/* The disk behind the bridge: an ATA drive's word 169 through SAT; another kind's is not seen from here. */
+/* The disk's own word, where its kind keeps one (an NVMe drive's ONCS through the tunnel). */
+static void disk_word_read(struct device *dev, struct trim_path *t)
+{
+	struct disk_discard d = { 0 };
+	int err = dev->disk->discard_support(dev, &d);
+
+	if (err) {
+		t->disk_timed_out = err == ETIMEDOUT;
+		snprintf(t->nothing, sizeof(t->nothing), "%s failed%s%s", d.cause.what ? d.cause.what : "the question",
+			 d.cause.why[0] ? ": " : "", d.cause.why);
+		t->disk_unknown = t->nothing;
+		return;
+	}
+	t->disk = d.has;
+	t->disk_command = d.command;
+	t->disk_source = d.source;
+	snprintf(t->disk_value, sizeof(t->disk_value), "%s", d.value);
+}
+
+/* The disk behind the bridge: its kind's word, or an ATA drive's word 169 through SAT; a SCSI disk's is not seen from here. */
 static void disk_read(struct device *dev, struct trim_path *t)
 {
 	const uint16_t *id;
@@ -108,6 +133,10 @@ static void disk_read(struct device *dev, struct trim_path *t)
 	t->disk = -1;
 	if (t->bridge.timed_out) {
 		t->disk_unknown = "not asked, since the bridge stopped answering";
+		return;
+	}
+	if (dev->disk->discard_support) {
+		disk_word_read(dev, t);
 		return;
 	}
 	/* Its answer of nothing made the disk a SCSI disk (run/disk.c): a drive not known, not one without ATA. */
@@ -128,6 +157,8 @@ static void disk_read(struct device *dev, struct trim_path *t)
 	for (unsigned int i = 0; i < 256; i++)
 		if (id[i]) {
 			t->disk = ata_id_has_trim(id);
+			t->disk_command = "TRIM";
+			t->disk_source = "IDENTIFY word 169 bit 0";
 			return;
 		}
 	t->disk_unknown = "the bridge answered IDENTIFY DEVICE with a page of zeros";
@@ -217,7 +248,7 @@ static void show_json(const struct trim_path *t, int kernel, bool bridge, const 
 	json_object_end();
 	json_object_begin("disk");
 	json_tristate("trim", t->disk);
-	json_string("source", t->disk >= 0 ? "IDENTIFY word 169 bit 0" : NULL);
+	json_string("source", t->disk >= 0 ? t->disk_source : NULL);
 	json_tristate("passes", t->disk);
 	json_object_end();
 	json_object_end();
@@ -252,7 +283,7 @@ void usb_trim_show(struct device *dev)
 	if (t.disk < 0)
 		out("\tDisk:\tnot known: %s\n", t.disk_unknown);
 	else
-		out("\tDisk:\t%s (IDENTIFY word 169 bit 0)\n", t.disk ? "TRIM supported" : "no TRIM");
+		out("\tDisk:\t%s%s%s (%s)\n", t.disk ? "" : "no ", t.disk_command, t.disk ? " supported" : "", t.disk_source);
 	if (stop && strcmp(stop, "kernel") == 0 && strcmp(t.mode, "unmap") != 0 && t.disk != 0 &&
 	    bridge_takes(&t.bridge, "unmap", why, sizeof(why)))
 		out("\tA discard stops at the kernel: --usb-trim on switches it to UNMAP\n");
@@ -288,8 +319,9 @@ static void unmap_lacks(struct device *dev, const struct trim_path *t, char *tex
 		snprintf(bridge_text, sizeof(bridge_text), "the bridge%s%s does not take UNMAP (%s)",
 			 dev->usb_id[0] ? " " : "", dev->usb_id, why);
 	if (t->disk == 0)
-		snprintf(text, size, "%s%sthe disk behind the bridge has no TRIM (IDENTIFY word 169 bit 0 clear)", bridge_text,
-			 bridge_text[0] ? ", and " : "");
+		snprintf(text, size, "%s%sthe disk behind the bridge has no %s (%s clear%s%s)", bridge_text,
+			 bridge_text[0] ? ", and " : "", t->disk_command, t->disk_source, t->disk_value[0] ? ": " : "",
+			 t->disk_value);
 	else
 		snprintf(text, size, "%s", bridge_text);
 }
@@ -355,8 +387,9 @@ static int switch_on(struct device *dev, const struct opt_value *v, struct trim_
 	if (lacks[0])
 		return refuse(dev, v->name, EOPNOTSUPP, "%s: nothing written", lacks);
 	/* A disk that answers ATA commands but not this one: not taken on the bridge's word. */
-	if (t->disk < 0 && (dev->disk->identify_page || dev->bridge_nothing[0]))
-		return refuse(dev, v->name, EIO, "the disk behind the bridge could not be asked whether it has TRIM (%s):"
+	if (t->disk < 0 && (dev->disk->identify_page || dev->disk->discard_support || dev->bridge_nothing[0]))
+		return refuse(dev, v->name, t->disk_timed_out ? ETIMEDOUT : EIO,
+			      "the disk behind the bridge could not be asked whether it has TRIM (%s):"
 			      " nothing written", t->disk_unknown);
 	if ((err = write_mode(dev, v->name, t, "unmap")))
 		return err;
