@@ -123,6 +123,27 @@ else
 	bad "the faulty disk comes up" "$(cat "$out/fd.err")"
 fi
 
+# --- native AIO (io_uring_setup refused, as kernel.io_uring_disabled or a seccomp filter does): its
+# batch of reads is merged by the block layer into one request, and a bad sector fails the whole
+# request, the blocks after it with no bad sector too.  Each failed block is read again alone before
+# any search: only the blocks holding LBA 0, 4000 and 9000 are searched sector by sector (256 reads
+# each, and after the failures of 4000 and 9000 the sector read before; none after LBA 0's), as at
+# depth 1.  (Each block merged with a bad one was searched, and counted slow by its search.) ---
+mkdir -p "$out/fa"
+if ! command -v strace > /dev/null; then
+	echo "skip scan-depth: native AIO: no strace"
+elif disk_up "$out/fa" 8 --bad 0 --bad 4000 --bad 9000 2> "$out/fa.err"; then
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -o "$out/aio.trace" -e trace=io_submit,io_uring_setup \
+		-e inject=io_uring_setup:error=EPERM "$H" --json --surface-scan --scan-depth 8 "$FAULTY_DEV" > "$out/aio.out" 2> "$out/aio.err"
+	rc=$?
+	check "native AIO at depth 8: the blocks merged with a bad one read alone, not searched; ddrescue's LBAs" \
+		"$rc $(grep -c 'io_submit(' "$out/aio.trace" | sed 's/^[1-9][0-9]*$/submitted/') $(jget "$out/aio.out" '(s["unreadable_lbas"], s["blocks_read"], s["histogram"]["unreadable"])') $(grep -c '^read [0-9]* 512 ' "$FAULTY_LOG")" \
+		"5 submitted ([0, 4000, 9000], 64, 3) $((3 * 256 + 2))"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up (AIO)" "$(cat "$out/fa.err")"
+fi
+
 # in_flight N: the faulty disk's loop device has N reads in flight (begun, not ended).
 in_flight() { [ "$(awk '{ print $1 }' "/sys/block/${FAULTY_DEV#/dev/}/inflight")" = "$1" ]; }
 # held_with_7_more: block 0's read held by the disk, the 7 blocks after it sent and waiting behind it.
@@ -130,10 +151,11 @@ held_with_7_more() { grep -q '^held 0$' "$FAULTY_LOG" && in_flight 8; }
 not_pending() { ! pending "$1"; }
 
 # --- the disk dies in a block's search while the blocks after it are back (not counted): exit 6, as
-# at depth 1 (surface-scan-tests.sh); the map keeps the blocks before it, and the scan resumed at
+# at depth 1 (surface-scan-tests.sh); 883's third read kills it (block 3's read in flight, its read
+# alone, then the search's); the map keeps the blocks before it, and the scan resumed at
 # depth 8 reads the rest in order ---
 mkdir -p "$out/fd"
-if disk_up "$out/fd" 1 --bad 800 --die-at 883:2 2> "$out/fd.err"; then
+if disk_up "$out/fd" 1 --bad 800 --die-at 883:3 2> "$out/fd.err"; then
 	scan died --json --surface-scan --scan-depth 8 --scan-map "$out/died.map" "$FAULTY_DEV"
 	check "depth 8, the disk dies in block 3's search: exit 6, LBA 800 alone listed, blocks 0-2 counted" \
 		"$rc $(jget "$out/died.out" '(s["unreadable_lbas"], s["completed"], s["blocks_read"])') $(grep -c 'stopped answering' "$out/died.err")" \
@@ -141,10 +163,10 @@ if disk_up "$out/fd" 1 --bad 800 --die-at 883:2 2> "$out/fd.err"; then
 	faulty_disk_down
 	if disk_up "$out/fd" 1 --bad 800 2> "$out/fd.err"; then
 		scan resumed --json --surface-scan --scan-depth 8 --scan-map "$out/died.map" "$FAULTY_DEV"
-		# Reads: blocks 3-7, the 256 sectors of block 3 and, after 800 failed, the sector read before it.
+		# Reads: blocks 3-7, block 3 again alone, its 256 sectors and, after 800 failed, the sector read before it.
 		check "depth 8, resumed on the disk back: blocks 3-7 read, LBA 800 alone unreadable" \
 			"$rc $(jget "$out/resumed.out" '(s["unreadable_lbas"], s["completed"], s["blocks_read"])') $(grep -c '^read ' "$FAULTY_LOG")" \
-			"5 ([800], True, 8) $((5 + 256 + 1))"
+			"5 ([800], True, 8) $((5 + 1 + 256 + 1))"
 		faulty_disk_down
 	fi
 else
