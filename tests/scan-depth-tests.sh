@@ -216,4 +216,27 @@ if disk_up "$out/fh" 1 --hold "0:$out/fh/go" 2> "$out/fh.err"; then
 else
 	bad "the faulty disk comes up (signal)" "$(cat "$out/fh.err")"
 fi
+
+# --- SIGINT while block 0, failed (LBA 0 bad), waits for the 7 after it, block 7 held by the disk:
+# nothing is counted, and neither block 0's read alone nor its search sends a read after the signal ---
+mkdir -p "$out/fb"
+if disk_up "$out/fb" 1 --bad 0 --hold "1792:$out/fb/go" 2> "$out/fb.err"; then
+	env --default-signal=INT,QUIT "$H" --json --surface-scan --scan-depth 8 "$FAULTY_DEV" > "$out/fint.out" 2> "$out/fint.err" &
+	pid=$!
+	held=no
+	failed_and_held() { grep -q '^held 1792$' "$FAULTY_LOG" && grep -q '^read 0 131072 0 255 EIO' "$FAULTY_LOG"; }
+	if until_true 30 failed_and_held; then
+		held=yes
+		kill -INT "$pid"
+		until_true 10 not_pending "$pid" || held="the signal still pending"
+	fi
+	touch "$out/fb/go"
+	wait_within 60 "$pid"
+	check "depth 8, SIGINT while a failed block waits for the others: no read after it, nothing counted, exit 4" \
+		"$held $rc $(jget "$out/fint.out" '(s["blocks_read"], s["completed"], s["unreadable_lbas"])') $(grep -c '^read ' "$FAULTY_LOG") $(cat "$out/fint.err")" \
+		"yes 4 (0, False, []) 8  --surface-scan: interrupted: 0 of 8 blocks read, stopped before LBA 0"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up (a failed block, signal)" "$(cat "$out/fb.err")"
+fi
 echo "end of suite"

@@ -340,9 +340,10 @@ static int scan_deep(struct scan_io *io, struct scan_result *r, uint64_t errors_
 			 * request, and a sector that fails fails the rest of the
 			 * request: blocks with no bad sector come back failed too.
 			 * Read alone, as at depth 1, before any search; counted by
-			 * that read's time (a search's included, as at depth 1).
+			 * that read's time (a search's included, as at depth 1).  Not
+			 * after a signal: its search ends before its first read.
 			 */
-			if (!err && rerr && scan_unreadable_errno(rerr)) {
+			if (!err && rerr && scan_unreadable_errno(rerr) && !poll_wait_interrupted()) {
 				t = monotonic_seconds();
 				rerr = read_sectors(io, b->lba, SCAN_BLOCK_SECTORS);
 				ms = (monotonic_seconds() - t) * 1e3;
