@@ -277,9 +277,11 @@ static int uring_open(struct readq *q)
 	 * half its rate, 507 MiB/s of 1000); sent from io-wq it is charged
 	 * once.  The worker's hop costs nothing next to the transfer of a
 	 * large read; small reads go out inline, where it would double the
-	 * CPU time per read.
+	 * CPU time per read.  IOSQE_ASYNC came with Linux 5.6, as did the
+	 * feature RW_CUR_POS: Linux 5.4 and 5.5 (Ubuntu 20.04's) have
+	 * io_uring but fail each read that asks for it (EINVAL).
 	 */
-	u->async = q->block >= ASYNC_MIN_BYTES;
+	u->async = q->block >= ASYNC_MIN_BYTES && (p.features & IORING_FEAT_RW_CUR_POS);
 	q->detail = u->fixed_buffers && u->fixed_file ? "registered buffers and file"
 		    : u->fixed_buffers ? "registered buffers"
 		    : u->fixed_file ? "registered file" : "unregistered buffers and file";

@@ -86,6 +86,19 @@ if loop=$(loop_up "$out/img"); then
 	check "--scan-depth 8: a whole 16 MiB scan, 128 blocks read, completed, exit 0" \
 		"$rc $(jget "$out/whole.out" '(s["blocks"], s["blocks_read"], s["completed"], sum(s["histogram"].values()))')" \
 		"0 (128, 128, True, 128)"
+	# io_uring as Linux 5.4 and 5.5 have it (tests/tools/old-uring.c): no IOSQE_ASYNC there, each read
+	# that asks for it fails (EINVAL); the scan reads every block all the same, through io_uring.
+	# shellcheck disable=SC2086
+	if ${CC:-cc} -shared -fPIC -O2 -o "$out/old-uring.so" "$here/tools/old-uring.c" -ldl 2> "$out/old-uring.build"; then
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" LD_PRELOAD="$out/old-uring.so" \
+			"$H" --verbose --surface-scan --scan-depth 8 "$loop" > "$out/old.out" 2> "$out/old.err"
+		rc=$?
+		check "io_uring of Linux 5.5 (no IOSQE_ASYNC): every block read, through io_uring, exit 0" \
+			"$rc $(grep -o '^ read engine: io_uring' "$out/old.out") $(grep -o 'read  *[0-9]* of [0-9]*' "$out/old.out" | tr -s ' ') $(cat "$out/old.err")" \
+			"0  read engine: io_uring read 128 of 128 "
+	else
+		bad "build tests/tools/old-uring.c" "$(head -n 5 "$out/old-uring.build")"
+	fi
 	losetup -d "$loop"
 	loop=''
 else
@@ -126,6 +139,27 @@ else
 	bad "the faulty disk comes up" "$(cat "$out/fd.err")"
 fi
 
+# --- native AIO (io_uring_setup refused, as kernel.io_uring_disabled or a seccomp filter does): its
+# batch of reads is merged by the block layer into one request, and a bad sector fails the whole
+# request, the blocks after it with no bad sector too.  Each failed block is read again alone before
+# any search: only the blocks holding LBA 0, 4000 and 9000 are searched sector by sector (256 reads
+# each, and after the failures of 4000 and 9000 the sector read before; none after LBA 0's), as at
+# depth 1.  (Each block merged with a bad one was searched, and counted slow by its search.) ---
+mkdir -p "$out/fa"
+if ! command -v strace > /dev/null; then
+	echo "skip scan-depth: native AIO: no strace"
+elif disk_up "$out/fa" 8 --bad 0 --bad 4000 --bad 9000 2> "$out/fa.err"; then
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -o "$out/aio.trace" -e trace=io_submit,io_uring_setup \
+		-e inject=io_uring_setup:error=EPERM "$H" --json --surface-scan --scan-depth 8 "$FAULTY_DEV" > "$out/aio.out" 2> "$out/aio.err"
+	rc=$?
+	check "native AIO at depth 8: the blocks merged with a bad one read alone, not searched; ddrescue's LBAs" \
+		"$rc $(grep -c 'io_submit(' "$out/aio.trace" | sed 's/^[1-9][0-9]*$/submitted/') $(jget "$out/aio.out" '(s["unreadable_lbas"], s["blocks_read"], s["histogram"]["unreadable"])') $(grep -c '^read [0-9]* 512 ' "$FAULTY_LOG")" \
+		"5 submitted ([0, 4000, 9000], 64, 3) $((3 * 256 + 2))"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up (AIO)" "$(cat "$out/fa.err")"
+fi
+
 # in_flight N: the faulty disk's loop device has N reads in flight (begun, not ended).
 in_flight() { [ "$(awk '{ print $1 }' "/sys/block/${FAULTY_DEV#/dev/}/inflight")" = "$1" ]; }
 # held_with_7_more: block 0's read held by the disk, the 7 blocks after it sent and waiting behind it.
@@ -133,10 +167,11 @@ held_with_7_more() { grep -q '^held 0$' "$FAULTY_LOG" && in_flight 8; }
 not_pending() { ! pending "$1"; }
 
 # --- the disk dies in a block's search while the blocks after it are back (not counted): exit 6, as
-# at depth 1 (surface-scan-tests.sh); the map keeps the blocks before it, and the scan resumed at
+# at depth 1 (surface-scan-tests.sh); 883's third read kills it (block 3's read in flight, its read
+# alone, then the search's); the map keeps the blocks before it, and the scan resumed at
 # depth 8 reads the rest in order ---
 mkdir -p "$out/fd"
-if disk_up "$out/fd" 1 --bad 800 --die-at 883:2 2> "$out/fd.err"; then
+if disk_up "$out/fd" 1 --bad 800 --die-at 883:3 2> "$out/fd.err"; then
 	scan died --json --surface-scan --scan-depth 8 --scan-map "$out/died.map" "$FAULTY_DEV"
 	check "depth 8, the disk dies in block 3's search: exit 6, LBA 800 alone listed, blocks 0-2 counted" \
 		"$rc $(jget "$out/died.out" '(s["unreadable_lbas"], s["completed"], s["blocks_read"])') $(grep -c 'stopped answering' "$out/died.err")" \
@@ -144,10 +179,10 @@ if disk_up "$out/fd" 1 --bad 800 --die-at 883:2 2> "$out/fd.err"; then
 	faulty_disk_down
 	if disk_up "$out/fd" 1 --bad 800 2> "$out/fd.err"; then
 		scan resumed --json --surface-scan --scan-depth 8 --scan-map "$out/died.map" "$FAULTY_DEV"
-		# Reads: blocks 3-7, the 256 sectors of block 3 and, after 800 failed, the sector read before it.
+		# Reads: blocks 3-7, block 3 again alone, its 256 sectors and, after 800 failed, the sector read before it.
 		check "depth 8, resumed on the disk back: blocks 3-7 read, LBA 800 alone unreadable" \
 			"$rc $(jget "$out/resumed.out" '(s["unreadable_lbas"], s["completed"], s["blocks_read"])') $(grep -c '^read ' "$FAULTY_LOG")" \
-			"5 ([800], True, 8) $((5 + 256 + 1))"
+			"5 ([800], True, 8) $((5 + 1 + 256 + 1))"
 		faulty_disk_down
 	fi
 else
@@ -197,5 +232,28 @@ if disk_up "$out/fh" 1 --hold "0:$out/fh/go" 2> "$out/fh.err"; then
 	faulty_disk_down
 else
 	bad "the faulty disk comes up (signal)" "$(cat "$out/fh.err")"
+fi
+
+# --- SIGINT while block 0, failed (LBA 0 bad), waits for the 7 after it, block 7 held by the disk:
+# nothing is counted, and neither block 0's read alone nor its search sends a read after the signal ---
+mkdir -p "$out/fb"
+if disk_up "$out/fb" 1 --bad 0 --hold "1792:$out/fb/go" 2> "$out/fb.err"; then
+	env --default-signal=INT,QUIT "$H" --json --surface-scan --scan-depth 8 "$FAULTY_DEV" > "$out/fint.out" 2> "$out/fint.err" &
+	pid=$!
+	held=no
+	failed_and_held() { grep -q '^held 1792$' "$FAULTY_LOG" && grep -q '^read 0 131072 0 255 EIO' "$FAULTY_LOG"; }
+	if until_true 30 failed_and_held; then
+		held=yes
+		kill -INT "$pid"
+		until_true 10 not_pending "$pid" || held="the signal still pending"
+	fi
+	touch "$out/fb/go"
+	wait_within 60 "$pid"
+	check "depth 8, SIGINT while a failed block waits for the others: no read after it, nothing counted, exit 4" \
+		"$held $rc $(jget "$out/fint.out" '(s["blocks_read"], s["completed"], s["unreadable_lbas"])') $(grep -c '^read ' "$FAULTY_LOG") $(cat "$out/fint.err")" \
+		"yes 4 (0, False, []) 8  --surface-scan: interrupted: 0 of 8 blocks read, stopped before LBA 0"
+	faulty_disk_down
+else
+	bad "the faulty disk comes up (a failed block, signal)" "$(cat "$out/fb.err")"
 fi
 echo "end of suite"

@@ -330,11 +330,23 @@ static int scan_deep(struct scan_io *io, struct scan_result *r, uint64_t errors_
 			while (rerr && scan_unreadable_errno(rerr) && !err && !all_back(f, depth, inflight))
 				if (!deep_wait(q, f, done, &err))
 					stop->at = b->lba;
-			double ms = scan_own_ms(b->sent, b->back);
+			double ms = scan_own_ms(b->sent, b->back), t = b->sent;
 
+			/*
+			 * The block layer merges adjacent reads in flight into one
+			 * request, and a sector that fails fails the rest of the
+			 * request: blocks with no bad sector come back failed too.
+			 * Read alone, as at depth 1, before any search; counted by
+			 * that read's time (a search's included, as at depth 1).  Not
+			 * after a signal: its search ends before its first read.
+			 */
+			if (!err && rerr && scan_unreadable_errno(rerr) && !poll_wait_interrupted()) {
+				t = monotonic_seconds();
+				rerr = read_sectors(io, b->lba, SCAN_BLOCK_SECTORS);
+				ms = (monotonic_seconds() - t) * 1e3;
+			}
 			if (!err)
-				err = block_read(io, r, b->lba, SCAN_BLOCK_SECTORS, rerr, b->back - ms / 1e3, ms, errors_max,
-						 stop);
+				err = block_read(io, r, b->lba, SCAN_BLOCK_SECTORS, rerr, t, ms, errors_max, stop);
 			if (!err)
 				err = block_done(io, r, b->lba, stop);
 			b->done = false;

@@ -11,10 +11,11 @@
 #                                 blocks in flight, its default depth on a
 #                                 device that does not rotate: 32);
 #                                 io_uring with --fixedbufs --registerfiles
-#   fio psync, libaio, huge pages the same with --mem=shmhuge: the buffer
-#                                 in 2 MiB pages, as the scan asks for its
-#                                 own (a few pages are reserved for the run,
-#                                 vm.nr_hugepages, and given back after)
+#   fio psync, libaio, io_uring,  the same with --mem=shmhuge: the buffers
+#     huge pages                  in 2 MiB pages, as the scan asks for its
+#                                 own (enough pages for depth 32 are
+#                                 reserved for the run, vm.nr_hugepages,
+#                                 and given back after)
 #   badblocks -b 4096 -c N        its read-only test, O_DIRECT (its
 #                                 default): N = the scan's block (32 on
 #                                 512-byte sectors: 128 KiB), 256 (1 MiB)
@@ -154,12 +155,18 @@ for depth in 1 8 32; do
 	configs+=("fio libaio $depth|1|fio_cfg --ioengine=libaio --iodepth=$depth"
 		"fio io_uring $depth|1|fio_cfg --ioengine=io_uring --iodepth=$depth --fixedbufs=1 --registerfiles=1")
 done
-# fio's buffer in huge pages: a few reserved for the run (fio takes them with SHM_HUGETLB).
+# fio's buffer in huge pages: enough reserved for the run (fio takes them with SHM_HUGETLB) for its
+# buffers at depth 32 (32 of the scan's blocks, and a page more than that), as the scan's own are at
+# its default depth: fio's best is measured at the depths the scan runs at (too few pages: fio fails).
 old=$(cat /proc/sys/vm/nr_hugepages)
-if echo $((old + 8)) > /proc/sys/vm/nr_hugepages 2> /dev/null && hugepages=$old &&
-	[ "$(awk '$1 == "HugePages_Free:" { print $2 }' /proc/meminfo)" -ge 8 ]; then
-	configs+=("fio psync 1 huge pages|1|fio_cfg --ioengine=psync --iodepth=1 --mem=shmhuge"
-		"fio libaio 1 huge pages|1|fio_cfg --ioengine=libaio --iodepth=1 --mem=shmhuge")
+need=$(((32 * bs + 2097151) / 2097152 + 2))
+if echo $((old + need)) > /proc/sys/vm/nr_hugepages 2> /dev/null && hugepages=$old &&
+	[ "$(awk '$1 == "HugePages_Free:" { print $2 }' /proc/meminfo)" -ge "$need" ]; then
+	configs+=("fio psync 1 huge pages|1|fio_cfg --ioengine=psync --iodepth=1 --mem=shmhuge")
+	for depth in 1 8 32; do
+		configs+=("fio libaio $depth huge pages|1|fio_cfg --ioengine=libaio --iodepth=$depth --mem=shmhuge"
+			"fio io_uring $depth huge pages|1|fio_cfg --ioengine=io_uring --iodepth=$depth --fixedbufs=1 --registerfiles=1 --mem=shmhuge")
+	done
 else
 	echo "(no huge pages for fio's buffer: vm.nr_hugepages could not be raised)"
 fi
