@@ -129,8 +129,10 @@ static void wear_and_hours(struct device *dev, struct disk_condition *d, uint8_t
 					     "no whole accumulated power on minutes");
 	}
 	if (read_page(dev, LOG_PAGE_INFORMATIONAL, buf, len, &res)) {
+		/* SPC's two exceptions a drive reports: 0Bh, a warning (a temperature limit); 5Dh, a failure predicted. */
 		if (scsi_decode_ie_asc(buf, res.got, &asc))
-			condition_set(&d->health_failing, "SCSI Informational Exceptions log page (2Fh)", asc != 0);
+			condition_set(&d->health_failing, "SCSI Informational Exceptions log page (2Fh)",
+				      asc == 0x0b || asc == 0x5d);
 		else
 			condition_unreadable(d, "SCSI Informational Exceptions log page (2Fh)", "no whole parameter 0000h");
 	}

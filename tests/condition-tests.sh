@@ -257,6 +257,21 @@ else
 	bad "SCSI: a failure predicted (2Fh ASC 5Dh) is SMART status failing (exit $rc)" "$(head -c 400 "$out/predicted.out")"
 fi
 
+# An ASC other than 0Bh (warning) and 5Dh (failure predicted), here 3Eh: no exception the page names
+# (SPC-4's Informational Exceptions; smartmontools 7.5's scsiGetIEString, which sets smart_status.passed
+# false for those two alone): not failing.
+logs ie_other kind=scsi asc=62
+cond ie_other ie_other "${scsi_env[@]}" -- --json --condition /dev/null
+if [ "$rc" != 203 ] && python3 - "$out/ie_other.out" << 'PY'; then
+import json, sys
+c = json.load(open(sys.argv[1]))["devices"][0]["condition"]
+assert c["smart_status"] == {"passed": True} and "failing" not in c["verdict"]
+PY
+	ok "SCSI: 2Fh ASC 3Eh (neither 0Bh nor 5Dh) is not SMART status failing, as smartmontools decides"
+else
+	bad "SCSI: 2Fh ASC 3Eh is not SMART status failing (exit $rc)" "$(head -c 400 "$out/ie_other.out")"
+fi
+
 # Seagate's FARM keeps 21947 h where the Background Scan Results page was reset to 14 h: history suspect.
 logs farm kind=scsi minutes=840 farm=21947
 cond farm farm "${scsi_env[@]}" -- --condition /dev/null
