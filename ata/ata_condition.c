@@ -198,6 +198,7 @@ static bool read_self_tests(struct device *dev, const uint16_t *id, struct disk_
 		return true;
 	}
 	condition_set(&d->self_test_log, source, (uint64_t)n);
+	d->self_test_log_extended = pages != 0;
 	for (int i = 0; i < n && i < COND_SELF_TESTS; i++) {
 		struct cond_self_test *e = &d->tests[d->n_tests++];
 
@@ -208,6 +209,8 @@ static bool read_self_tests(struct device *dev, const uint16_t *id, struct disk_
 		/* The first failing LBA is kept for a failed test only; elsewhere the field is FFFFFFFFh or stale. */
 		e->has_lba = e->result == COND_TEST_FAILED;
 		e->lba = t[i].failing_lba;
+		e->type = t[i].subcommand;
+		e->remaining = t[i].remaining;
 	}
 	return true;
 }

@@ -107,6 +107,7 @@ void nvme_self_test_condition(const uint8_t *log, size_t got, struct disk_condit
 			continue;
 		t = &d->tests[d->n_tests++];
 		kind = e[0] >> 4;
+		t->type = (uint8_t)kind;
 		t->kind = kind == 0x1 ? "short" : kind == 0x2 ? "extended" : kind == 0xe ? "vendor" : "other";
 		t->code = e[0] & 0x0f;
 		t->result = test_result(t->code);
