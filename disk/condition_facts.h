@@ -76,6 +76,7 @@ struct cond_self_test {
 	uint64_t lba;
 	uint8_t type;		/* the log's own byte for what ran (ATA: the subcommand; NVMe: Self-test Code), for smartctl's keys */
 	uint8_t remaining;	/* ATA: the tens of per cent left (status byte bits 3:0) */
+	uint8_t segment;	/* NVMe: the Segment Number that failed (result 7h) */
 };
 
 /* One ATA SMART attribute as smartctl's ata_smart_attributes.table[] gives it. */

@@ -52,6 +52,7 @@ if args.get("kind", "nvme") == "nvme":
         o = 4 + 28 * i
         t[o] = int(op, 16) << 4 | int(res, 16); t[o + 4:o + 12] = int(poh).to_bytes(8, "little")
         if lba: t[o + 2] = 2; t[o + 16:o + 24] = int(lba[0]).to_bytes(8, "little")
+        if len(lba) > 1: t[o + 1] = int(lba[1])         # Segment Number (byte 1)
     w("nvme-06", t)
 else:
     def page(code, params):
@@ -148,7 +149,9 @@ else
 fi
 
 # --- JSON against smartctl and nvme-cli reading the same double ---
-logs oracle cw=0 spare=97 thresh=5 used=12 duw=987654 poh=31337 media=7 errlog=19 tests=1:0:31330,2:5:31000,1:1:30999
+# (A test of failed segments, segment 3 and its LBA; one aborted by a controller reset whose LBA is valid.)
+logs oracle cw=0 spare=97 thresh=5 used=12 duw=987654 poh=31337 media=7 errlog=19 \
+	tests=1:0:31330,2:5:31000,1:1:30999,2:7:30500:4242:3,1:2:30400:77
 cond oracle-json oracle "${nvme_env[@]}" -- --json --condition /dev/null
 if oracle condition smartctl smartmontools; then
 	env "${nvme_env[@]}" SHIM_LOGS="$out/oracle" LD_PRELOAD="$shim" smartctl -x --json -d nvme /dev/null > "$out/smartctl.json" 2> /dev/null
@@ -199,7 +202,7 @@ if [ -x "$smartctl75" ]; then
 import json, sys
 ours = json.load(open(sys.argv[1]))["devices"][0]["condition"]["nvme_self_test_log"]
 theirs = json.load(open(sys.argv[2]))["nvme_self_test_log"]
-assert ours["table"] == theirs["table"] and len(ours["table"]) == 3, (ours, theirs)
+assert ours["table"] == theirs["table"] and len(ours["table"]) == 5, (ours, theirs)
 PY
 		ok "JSON: nvme_self_test_log's table as smartctl 7.5 -x --json reads it"
 	else

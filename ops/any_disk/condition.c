@@ -430,7 +430,11 @@ static void json_ata_self_tests(const struct disk_condition *d)
 	json_object_end();
 }
 
-/* nvme_self_test_log's table as smartctl -x --json (7.4 and later) writes it: nvmeprint.cpp's words. */
+/*
+ * nvme_self_test_log's table as smartctl -x --json (7.4 and later) writes it: nvmeprint.cpp's words, the
+ * failed segment of result 7h, the LBA where the entry says it is valid. An entry without a Self-test
+ * Code is left out (smartctl writes null in its place).
+ */
 static void json_nvme_self_tests(const struct disk_condition *d)
 {
 	static const char *const results[16] = {
@@ -466,6 +470,8 @@ static void json_nvme_self_tests(const struct disk_condition *d)
 		json_string("string", words);
 		json_object_end();
 		json_uint("power_on_hours", t->hour);
+		if (t->code == 0x7)
+			json_uint("segment", t->segment);
 		if (t->has_lba)
 			json_uint("lba", t->lba);
 		json_object_end();
