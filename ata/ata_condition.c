@@ -206,8 +206,11 @@ static bool read_self_tests(struct device *dev, const uint16_t *id, struct disk_
 		e->code = t[i].status;
 		e->result = test_result(t[i].status);
 		e->hour = t[i].hour;
-		/* The first failing LBA is kept for a failed test only; elsewhere the field is FFFFFFFFh or stale. */
-		e->has_lba = e->result == COND_TEST_FAILED;
+		/*
+		 * The first failing LBA is kept for a failed test only; elsewhere the field is stale. All ones
+		 * (the log's width: 28 bits in 06h's four bytes, 48 in 07h's six) is no LBA, as smartctl reads it.
+		 */
+		e->has_lba = e->result == COND_TEST_FAILED && t[i].failing_lba < (pages ? 0xffffffffffffULL : 0xffffffffULL);
 		e->lba = t[i].failing_lba;
 		e->type = t[i].subcommand;
 		e->remaining = t[i].remaining;

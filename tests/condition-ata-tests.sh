@@ -70,9 +70,10 @@ if "poh" in farm:
     same("FARM hours", farm["poh"], srcs.get("FARM"))
 log = theirs.get("ata_smart_self_test_log", {})
 log = log.get("extended", log.get("standard", {}))
-kinds = {1: "short", 2: "extended", 3: "conveyance"}
-same("self-tests", [(kinds.get(t["type"]["value"]), t["status"]["value"] >> 4, t["lifetime_hours"], t.get("lba"))
-                    for t in log.get("table", [])],
+kinds = ["off-line", "short", "extended", "conveyance", "selective"]   # offline or captive; else vendor (ours)
+kind = lambda v: kinds[v & 0x7f] if v & 0x7f < len(kinds) else "vendor"
+same("self-tests", [(kind(t["type"]["value"]), t["status"]["value"] >> 4, t["lifetime_hours"], t.get("lba"))
+                    for t in log.get("table", [])[:8]],
      [(t["kind"], t["code"], t["lifetime_hours"], t.get("lba")) for t in c.get("self_tests", [])])
 errs = theirs.get("ata_smart_error_log", {})
 errs = errs.get("extended", errs.get("summary", {}))

@@ -381,7 +381,7 @@ static void ata_test_type(uint8_t type, char *buf, size_t size)
  * ata_smart_self_test_log as smartctl -x --json writes it: "extended" from the Extended log (07h), else
  * "standard"; each entry's type and status (the whole byte) with smartctl's words; passed left out where
  * the test was stopped (1h, 2h) or ended in a fatal or unknown error (3h), as smartctl leaves it; the LBA
- * of a failed test where the log holds one (not all ones). The newest COND_SELF_TESTS entries.
+ * of a failed test where the log holds one (has_lba: not all ones). The newest COND_SELF_TESTS entries.
  */
 static void json_ata_self_tests(const struct disk_condition *d)
 {
@@ -390,7 +390,6 @@ static void json_ata_self_tests(const struct disk_condition *d)
 		"Completed: unknown failure", "Completed: electrical failure", "Completed: servo/seek failure",
 		"Completed: read failure", "Completed: handling damage??", [15] = "Self-test routine in progress",
 	};
-	uint64_t no_lba = d->self_test_log_extended ? 0xffffffffffffULL : 0xffffffffULL;
 
 	json_object_begin("ata_smart_self_test_log");
 	json_object_begin(d->self_test_log_extended ? "extended" : "standard");
@@ -421,7 +420,7 @@ static void json_ata_self_tests(const struct disk_condition *d)
 			json_bool("passed", !failed);
 		json_object_end();
 		json_uint("lifetime_hours", t->hour);
-		if (failed && t->lba < no_lba)
+		if (t->has_lba)
 			json_uint("lba", t->lba);
 		json_object_end();
 	}
