@@ -198,6 +198,7 @@ static bool read_self_tests(struct device *dev, const uint16_t *id, struct disk_
 		return true;
 	}
 	condition_set(&d->self_test_log, source, (uint64_t)n);
+	d->self_test_log_extended = pages != 0;
 	for (int i = 0; i < n && i < COND_SELF_TESTS; i++) {
 		struct cond_self_test *e = &d->tests[d->n_tests++];
 
@@ -205,9 +206,14 @@ static bool read_self_tests(struct device *dev, const uint16_t *id, struct disk_
 		e->code = t[i].status;
 		e->result = test_result(t[i].status);
 		e->hour = t[i].hour;
-		/* The first failing LBA is kept for a failed test only; elsewhere the field is FFFFFFFFh or stale. */
-		e->has_lba = e->result == COND_TEST_FAILED;
+		/*
+		 * The first failing LBA is kept for a failed test only; elsewhere the field is stale. All ones
+		 * (the log's width: 28 bits in 06h's four bytes, 48 in 07h's six) is no LBA, as smartctl reads it.
+		 */
+		e->has_lba = e->result == COND_TEST_FAILED && t[i].failing_lba < (pages ? 0xffffffffffffULL : 0xffffffffULL);
 		e->lba = t[i].failing_lba;
+		e->type = t[i].subcommand;
+		e->remaining = t[i].remaining;
 	}
 	return true;
 }

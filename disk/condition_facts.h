@@ -74,6 +74,9 @@ struct cond_self_test {
 	uint64_t hour;		/* the power-on hour it ran at */
 	bool has_lba;		/* lba: the first failing LBA the entry names */
 	uint64_t lba;
+	uint8_t type;		/* the log's own byte for what ran (ATA: the subcommand; NVMe: Self-test Code), for smartctl's keys */
+	uint8_t remaining;	/* ATA: the tens of per cent left (status byte bits 3:0) */
+	uint8_t segment;	/* NVMe: the Segment Number that failed (result 7h) */
 };
 
 /* One ATA SMART attribute as smartctl's ata_smart_attributes.table[] gives it. */
@@ -115,6 +118,7 @@ struct disk_condition {
 
 	/* The self-test log: state and source of the log itself, and its newest entries. */
 	struct cond_value self_test_log;	/* value: entries it holds */
+	bool self_test_log_extended;		/* ATA: the Extended log (07h), smartctl's "extended"; else "standard" */
 	struct cond_self_test tests[COND_SELF_TESTS];
 	unsigned int n_tests;
 

@@ -112,12 +112,14 @@ void nvme_self_test_condition(const uint8_t *log, size_t got, struct disk_condit
 			continue;
 		t = &d->tests[d->n_tests++];
 		kind = e[0] >> 4;
+		t->type = (uint8_t)kind;
 		t->kind = kind == 0x1 ? "short" : kind == 0x2 ? "extended" : kind == 0xe ? "vendor" : "other";
 		t->code = e[0] & 0x0f;
 		t->result = test_result(t->code);
 		t->hour = get_le64(e + 4);
-		/* Byte 2 bit 1: the Failing LBA field is valid. */
-		t->has_lba = t->result == COND_TEST_FAILED && (e[2] & 0x02);
+		/* Byte 2 bit 1: the Failing LBA field is valid, whatever the result (as nvme-cli and smartctl read it). */
+		t->has_lba = (e[2] & 0x02) != 0;
+		t->segment = e[1];
 		t->lba = t->has_lba ? get_le64(e + 16) : 0;
 	}
 	condition_set(&d->self_test_log, SELF_TEST_SOURCE, entries);

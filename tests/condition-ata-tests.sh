@@ -39,13 +39,13 @@ on() {
 }
 
 # ---- each drive's figures against smartctl's ----
-compare() { # DRIVE SMARTCTL
+compare() { # DRIVE SMARTCTL [LABEL]
 	local d=$drives/$1 farm=()
 	[ -f "$d/a6.hex" ] && farm=(-l farm)
 	env SHIM_IDENTIFY="$d/identify.hex" SHIM_LOGS="$d" SHIM_COUNT=0xff LD_PRELOAD="$shim" \
 		"$2" -d sat -x "${farm[@]}" --json /dev/null > "$out/ca-smartctl.json" 2> /dev/null
 	on "$1" -- --condition --json /dev/null
-	python3 - "$1" "$out/ca-smartctl.json" "$out/ca.out" <<'EOF'
+	python3 - "$1${3:+ ($3)}" "$out/ca-smartctl.json" "$out/ca.out" <<'EOF'
 import json, sys
 name, theirs, ours = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
 c = ours["devices"][0].get("condition", {})
@@ -70,15 +70,22 @@ if "poh" in farm:
     same("FARM hours", farm["poh"], srcs.get("FARM"))
 log = theirs.get("ata_smart_self_test_log", {})
 log = log.get("extended", log.get("standard", {}))
-kinds = {1: "short", 2: "extended", 3: "conveyance"}
-same("self-tests", [(kinds.get(t["type"]["value"]), t["status"]["value"] >> 4, t["lifetime_hours"], t.get("lba"))
-                    for t in log.get("table", [])],
+kinds = ["off-line", "short", "extended", "conveyance", "selective"]   # offline or captive; else vendor (ours)
+kind = lambda v: kinds[v & 0x7f] if v & 0x7f < len(kinds) else "vendor"
+same("self-tests", [(kind(t["type"]["value"]), t["status"]["value"] >> 4, t["lifetime_hours"], t.get("lba"))
+                    for t in log.get("table", [])[:8]],
      [(t["kind"], t["code"], t["lifetime_hours"], t.get("lba")) for t in c.get("self_tests", [])])
 errs = theirs.get("ata_smart_error_log", {})
 errs = errs.get("extended", errs.get("summary", {}))
 same("error count", errs.get("count"), c.get("counts", {}).get("error_log_entries"))
 if "Logical Sectors Written" in stats:
     same("data written (TB)", round(stats["Logical Sectors Written"] * 512 / 1e12, 2), c.get("data_written_tb"))
+# smartctl's own object of the self-test log: the same log ("extended" or "standard"), and its newest entries
+# (ours keeps 8) with smartctl's keys, words and values, whole.
+theirs_log, ours_log = theirs.get("ata_smart_self_test_log", {}), c.get("ata_smart_self_test_log", {})
+same("ata_smart_self_test_log's logs", sorted(theirs_log), sorted(ours_log))
+for k in theirs_log:
+    same("ata_smart_self_test_log.%s.table" % k, theirs_log[k].get("table", [])[:8], ours_log.get(k, {}).get("table"))
 print("ok condition ata: smartctl agrees on %s" % name if not bad else
       "FAIL condition ata: smartctl disagrees on %s\n  %s" % (name, "\n  ".join(bad)))
 EOF
@@ -91,6 +98,8 @@ if oracle "$suite" python3 && oracle "$suite" smartctl; then
 			compare "$d" "$smartctl75"
 		else
 			compare "$d" "$(command -v smartctl)"
+			# smartctl 7.5 too, where built: its self-test log's words are 7.3's.
+			[ -x "$smartctl75" ] && compare "$d" "$smartctl75" "smartctl 7.5"
 		fi
 	done
 fi

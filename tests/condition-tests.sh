@@ -23,6 +23,7 @@ suite="condition" double_name=condition
 . "$top/tests/lib.sh"
 asan="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 nvme_env=(SHIM_NVME="$top/tests/nvme/qemu-ctrl.hex,$top/tests/nvme/qemu-ns.hex" SHIM_SYSFS="$out/sysfs-none")
+smartctl75=${SMARTCTL75:-/var/cache/hdparm-tests/smartctl-7.5/smartctl}
 scsi_env=(SHIM_SCSI=1 SHIM_SYSFS="$out/sysfs-none")
 
 # logs DIR KEY=VALUE...: the log files of one disk into DIR (make_logs below reads the values).
@@ -51,6 +52,7 @@ if args.get("kind", "nvme") == "nvme":
         o = 4 + 28 * i
         t[o] = int(op, 16) << 4 | int(res, 16); t[o + 4:o + 12] = int(poh).to_bytes(8, "little")
         if lba: t[o + 2] = 2; t[o + 16:o + 24] = int(lba[0]).to_bytes(8, "little")
+        if len(lba) > 1: t[o + 1] = int(lba[1])         # Segment Number (byte 1)
     w("nvme-06", t)
 else:
     def page(code, params):
@@ -153,7 +155,9 @@ else
 fi
 
 # --- JSON against smartctl and nvme-cli reading the same double ---
-logs oracle cw=0 spare=97 thresh=5 used=12 duw=987654 poh=31337 media=7 errlog=19 tests=1:0:31330,2:5:31000,1:1:30999
+# (A test of failed segments, segment 3 and its LBA; one aborted by a controller reset whose LBA is valid.)
+logs oracle cw=0 spare=97 thresh=5 used=12 duw=987654 poh=31337 media=7 errlog=19 \
+	tests=1:0:31330,2:5:31000,1:1:30999,2:7:30500:4242:3,1:2:30400:77
 cond oracle-json oracle "${nvme_env[@]}" -- --json --condition /dev/null
 if oracle condition smartctl smartmontools; then
 	env "${nvme_env[@]}" SHIM_LOGS="$out/oracle" LD_PRELOAD="$shim" smartctl -x --json -d nvme /dev/null > "$out/smartctl.json" 2> /dev/null
@@ -193,6 +197,25 @@ PY
 	else
 		bad "JSON: self_tests and counts as nvme-cli self-test-log and smart-log read them" "$(head -20 "$out/nvme-st.json")"
 	fi
+fi
+
+# smartctl's own nvme_self_test_log (7.4 and later; it reads the log where OACS bit 4 says Device Self-test,
+# which QEMU's page lacks): the same entries with smartctl's keys, words and values, whole.
+if [ -x "$smartctl75" ]; then
+	env "${nvme_env[@]}" SHIM_NVME_OACS=11a SHIM_LOGS="$out/oracle" LD_PRELOAD="$shim" "$smartctl75" -x --json -d nvme /dev/null \
+		> "$out/smartctl75.json" 2> /dev/null
+	if python3 - "$out/oracle-json.out" "$out/smartctl75.json" << 'PY'; then
+import json, sys
+ours = json.load(open(sys.argv[1]))["devices"][0]["condition"]["nvme_self_test_log"]
+theirs = json.load(open(sys.argv[2]))["nvme_self_test_log"]
+assert ours["table"] == theirs["table"] and len(ours["table"]) == 5, (ours, theirs)
+PY
+		ok "JSON: nvme_self_test_log's table as smartctl 7.5 -x --json reads it"
+	else
+		bad "JSON: nvme_self_test_log's table as smartctl 7.5 -x --json reads it" "$(head -c 600 "$out/smartctl75.json")"
+	fi
+else
+	echo "skip condition: smartctl 7.5 ($smartctl75) is not built (tests/setup builds it): nvme_self_test_log not compared"
 fi
 
 # --- SCSI: the log pages, against sg_logs and sg_reassign ---
@@ -282,7 +305,6 @@ if [ "$rc" = 202 ] && grep -q '^ power-on hours  *21947  \[Seagate FARM log page
 else
 	bad "SCSI FARM: 21947 h beside 14 h: history rewritten?, history suspect, exit 202 (exit $rc)" "$(cat "$out/farm.out")"
 fi
-smartctl75=${SMARTCTL75:-/var/cache/hdparm-tests/smartctl-7.5/smartctl}
 if [ -x "$smartctl75" ]; then
 	theirs=$(env "${scsi_env[@]}" SHIM_LOGS="$out/farm" LD_PRELOAD="$shim" "$smartctl75" -d scsi -T permissive -l farm /dev/null 2> /dev/null |
 		sed -n 's/^[[:space:]]*Power on Hours*: //p' | head -1)

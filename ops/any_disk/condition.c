@@ -359,6 +359,127 @@ static void json_smartctl(const struct disk_condition *d)
 	}
 }
 
+/* smartctl's words for an ATA self-test's type (ataprint.cpp, ataPrintSmartSelfTestEntry). */
+static void ata_test_type(uint8_t type, char *buf, size_t size)
+{
+	static const char *const offline[] = { "Offline", "Short offline", "Extended offline", "Conveyance offline",
+					       "Selective offline" };
+	static const char *const captive[] = { NULL, "Short captive", "Extended captive", "Conveyance captive",
+					       "Selective captive" };
+
+	if (type <= 4)
+		snprintf(buf, size, "%s", offline[type]);
+	else if (type == 0x7f)
+		snprintf(buf, size, "Abort offline test");
+	else if (type >= 0x81 && type <= 0x84)
+		snprintf(buf, size, "%s", captive[type - 0x80]);
+	else
+		snprintf(buf, size, "%s (0x%02x)", (type >= 0x40 && type <= 0x7e) || type >= 0x90 ? "Vendor" : "Reserved", type);
+}
+
+/*
+ * ata_smart_self_test_log as smartctl -x --json writes it: "extended" from the Extended log (07h), else
+ * "standard"; each entry's type and status (the whole byte) with smartctl's words; passed left out where
+ * the test was stopped (1h, 2h) or ended in a fatal or unknown error (3h), as smartctl leaves it; the LBA
+ * of a failed test where the log holds one (has_lba: not all ones). The newest COND_SELF_TESTS entries.
+ */
+static void json_ata_self_tests(const struct disk_condition *d)
+{
+	static const char *const status_words[16] = {
+		"Completed without error", "Aborted by host", "Interrupted (host reset)", "Fatal or unknown error",
+		"Completed: unknown failure", "Completed: electrical failure", "Completed: servo/seek failure",
+		"Completed: read failure", "Completed: handling damage??", [15] = "Self-test routine in progress",
+	};
+
+	json_object_begin("ata_smart_self_test_log");
+	json_object_begin(d->self_test_log_extended ? "extended" : "standard");
+	json_array_begin("table");
+	for (unsigned int i = 0; i < d->n_tests && i < COND_SELF_TESTS; i++) {
+		const struct cond_self_test *t = &d->tests[i];
+		unsigned int status = t->code & 0x0f;
+		bool failed = status >= 3 && status <= 8;
+		char words[40];
+
+		json_object_begin(NULL);
+		json_object_begin("type");
+		json_uint("value", t->type);
+		ata_test_type(t->type, words, sizeof(words));
+		json_string("string", words);
+		json_object_end();
+		json_object_begin("status");
+		json_uint("value", status << 4 | (t->remaining & 0x0f));
+		if (status_words[status])
+			json_string("string", status_words[status]);
+		else {
+			snprintf(words, sizeof(words), "Unknown status (0x%x)", status);
+			json_string("string", words);
+		}
+		if (t->remaining & 0x0f)
+			json_uint("remaining_percent", (t->remaining & 0x0fu) * 10);
+		if (status < 1 || status > 3)
+			json_bool("passed", !failed);
+		json_object_end();
+		json_uint("lifetime_hours", t->hour);
+		if (t->has_lba)
+			json_uint("lba", t->lba);
+		json_object_end();
+	}
+	json_array_end();
+	json_object_end();
+	json_object_end();
+}
+
+/*
+ * nvme_self_test_log's table as smartctl -x --json (7.4 and later) writes it: nvmeprint.cpp's words, the
+ * failed segment of result 7h, the LBA where the entry says it is valid. An entry without a Self-test
+ * Code is left out (smartctl writes null in its place).
+ */
+static void json_nvme_self_tests(const struct disk_condition *d)
+{
+	static const char *const results[16] = {
+		"Completed without error", "Aborted: Self-test command", "Aborted: Controller Reset",
+		"Aborted: Namespace removed", "Aborted: Format NVM command", "Fatal or unknown test error",
+		"Completed: unknown failed segment", "Completed: failed segments", "Aborted: unknown reason",
+		"Aborted: sanitize operation",
+	};
+	char words[40];
+
+	json_object_begin("nvme_self_test_log");
+	json_array_begin("table");
+	for (unsigned int i = 0; i < d->n_tests && i < COND_SELF_TESTS; i++) {
+		const struct cond_self_test *t = &d->tests[i];
+
+		if (!t->type)
+			continue;	/* smartctl's unused entry: no Self-test Code */
+		json_object_begin(NULL);
+		json_object_begin("self_test_code");
+		json_uint("value", t->type);
+		if (t->type == 0x1 || t->type == 0x2 || t->type == 0xe)
+			snprintf(words, sizeof(words), "%s", t->type == 0x1 ? "Short" : t->type == 0x2 ? "Extended" : "Vendor specific");
+		else
+			snprintf(words, sizeof(words), "Unknown (0x%x)", t->type);
+		json_string("string", words);
+		json_object_end();
+		json_object_begin("self_test_result");
+		json_uint("value", t->code);
+		if (t->code < 16 && results[t->code])
+			snprintf(words, sizeof(words), "%s", results[t->code]);
+		else
+			snprintf(words, sizeof(words), "Unknown result (0x%x)", t->code);
+		json_string("string", words);
+		json_object_end();
+		json_uint("power_on_hours", t->hour);
+		if (t->code == 0x7)
+			json_uint("segment", t->segment);
+		if (t->has_lba)
+			json_uint("lba", t->lba);
+		json_object_end();
+	}
+	json_array_end();
+	json_object_end();
+}
+
+/* hdparm's own array of the self-tests, the same on every kind, and smartctl's object for ATA and NVMe. */
 static void json_tests(const struct disk_condition *d)
 {
 	if (d->self_test_log.state != COND_READ)
@@ -378,6 +499,10 @@ static void json_tests(const struct disk_condition *d)
 		json_object_end();
 	}
 	json_array_end();
+	if (d->family && strcmp(d->family, "ata") == 0)
+		json_ata_self_tests(d);
+	else if (d->family && strcmp(d->family, "nvme") == 0)
+		json_nvme_self_tests(d);
 }
 
 static void say_json(const struct disk_condition *d, const struct findings *fs, const enum verdict *v, unsigned int nv,

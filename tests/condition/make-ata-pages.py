@@ -181,6 +181,16 @@ drives = {
         model="Maxtor 6L250R0", sectors=490234752,
         attrs=[(5, 0x0033, 253, 253, 0), (9, 0x0032, 1, 1, 600000), (197, 0x0008, 253, 253, 0)],
         st06=[(2, 0x00, 9999, 0)], err01=1, dirs={0x06: 1, 0x01: 1}),
+    # Not a drive's: the Maxtor with a SMART self-test log (06h) of every kind of entry smartctl words its
+    # own way (captive, vendor, reserved and abort types; stopped, fatal, unknown and running statuses;
+    # an LBA of all ones), for ata_smart_self_test_log against smartctl's (the newest 8 of 9).
+    "selftest-words": dict(
+        model="Maxtor 6L250R0", sectors=490234752,
+        attrs=[(5, 0x0033, 253, 253, 0), (9, 0x0032, 1, 1, 600000), (197, 0x0008, 253, 253, 0)],
+        st06=[(0x01, 0x00, 5, 0), (0x03, 0x80, 30, 77), (0x7f, 0x00, 40, 0), (0x84, 0x40, 50, 0xffffffff),
+              (0x01, 0xf5, 60, 0), (0x02, 0x90, 70, 5), (0x20, 0x3f, 80, 0x1234), (0x44, 0x20, 90, 0),
+              (0x81, 0x10, 100, 0)],
+        err01=0, dirs={0x06: 1, 0x01: 1}),
 }
 
 out = sys.argv[1]

@@ -109,6 +109,39 @@ assert sorted(seen) == sorted(size), seen" 2> "$work/jcheck.err"; then
 	jcheck json-virtio "'identify' not in devs[0] and 'power_mode' not in devs[0] and len(devs[0]['errors']) >= 3 and devs[0]['readahead'] == 256"
 	jcheck json-timings "devs[0]['timings']['cached_reads']['mib'] > 0 and devs[0]['timings']['disk_reads']['mib'] > 0 and devs[0]['timings']['disk_reads']['o_direct'] is False"
 	jcheck json-two "[d['name'] for d in devs] == ['/dev/sda', '/dev/vda'] and devs[0]['errors'] == [] and devs[1]['errors'] != []"
+	# --json --condition on QEMU's NVMe controllers: smartctl's keys hold nvme-cli's figures and smartctl's own
+	# values; the verdict and exit status by hdparm.8's rules from nvme-cli's figures.
+	for tag in nvme0 cw; do
+		if python3 -c "
+import json
+cli = json.load(open('$work/nvme-cli-smart-log-$tag.json'))
+sc = json.load(open('$work/smartctl-x-$tag.json'))
+doc = json.load(open('$work/json-condition-$tag.json'))
+rc = int(open('$work/json-condition-$tag.rc').read())
+c = doc['devices'][0]['condition']
+log = c['nvme_smart_health_information_log']
+want = {'critical_warning': 'critical_warning', 'available_spare': 'avail_spare', 'available_spare_threshold': 'spare_thresh',
+	'percentage_used': 'percent_used', 'data_units_written': 'data_units_written', 'power_on_hours': 'power_on_hours',
+	'media_errors': 'media_errors', 'num_err_log_entries': 'num_err_log_entries'}
+assert sorted(log) == sorted(want), sorted(log)
+for k, ck in want.items():
+	assert log[k] == int(cli[ck]), (k, log[k], cli[ck])
+	assert log[k] == sc['nvme_smart_health_information_log'][k], (k, log[k], 'smartctl', sc['nvme_smart_health_information_log'][k])
+assert c['smart_status']['passed'] == sc['smart_status']['passed'] == (cli['critical_warning'] == 0), c['smart_status']
+assert c['power_on_time']['hours'] == sc['power_on_time']['hours'] == int(cli['power_on_hours'])
+v = []
+if cli['critical_warning']: v.append('failing')
+if cli['percent_used'] >= 80 or cli['avail_spare'] <= cli['spare_thresh'] + 10: v.append('worn')
+assert c['verdict'] == (v or ['good']), c['verdict']
+assert rc == {'failing': 203, 'worn': 201, 'good': 0}[c['verdict'][0]], rc
+assert 'self_tests' not in c and 'nvme_self_test_log' not in c and 'nvme_self_test_log' not in sc, 'a self-test log QEMU 7.2 does not keep'
+assert doc['devices'][0]['errors'] == []" 2> "$work/jcheck.err"; then
+			echo "ok vm json: --condition on QEMU's NVMe ($tag) as nvme-cli and smartctl read it"
+		else
+			echo "FAIL vm json: --condition on QEMU's NVMe ($tag) as nvme-cli and smartctl read it"
+			sed 's/^/  /' "$work/jcheck.err" | tail -n 3
+		fi
+	done
 else
 	echo "skip vm json: no python3 in this machine (tests/setup installs it)"
 fi
