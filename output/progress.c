@@ -6,6 +6,7 @@
  * way, so only a second thread can answer Ctrl-C at once.
  */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -43,11 +44,21 @@ static bool status_shown(bool show)
 	return show && (relay_fd >= 0 || isatty(STDERR_FILENO));
 }
 
-/* A status line to the relay: "S text\n", the text without the terminal's controls; "" clears it. */
+/*
+ * A status line to the relay: "S text\n", the text without the terminal's controls; "" clears it.
+ * Left out where the relay's pipe is full: the process that reads it waits on something else (its
+ * own stdout, a pager not read), and a status line says only "now": waiting to say it would hold
+ * this disk's command (a firmware download half sent) for as long, whatever that process does.
+ */
 static void relay(const char *text)
 {
 	char line[200];
 	int n = snprintf(line, sizeof(line), "S %s", text);
+	struct pollfd room = { .fd = relay_fd, .events = POLLOUT };
+
+	/* Room for a write of at most PIPE_BUF bytes: it goes in whole, at once. */
+	if (poll(&room, 1, 0) != 1 || !(room.revents & POLLOUT))
+		return;
 
 	if (n > (int)sizeof(line) - 2)
 		n = (int)sizeof(line) - 2;

@@ -36,11 +36,14 @@ static void note_write(int rc)
 		rep.out_errno = errno ? errno : EIO;
 }
 
+void out_flush(void)
+{
+	note_write(fflush(stdout) == EOF ? -1 : 0);
+}
+
 int report_stdout_error(void)
 {
-	int flushed = fflush(stdout);
-
-	note_write(flushed == EOF ? -1 : 0);
+	out_flush();
 	if (!ferror(stdout) || rep.out_said)
 		return 0;
 	return rep.out_errno ? rep.out_errno : json_write_error() ? json_write_error() : EIO;
@@ -122,7 +125,8 @@ void out_str(const char *s)
 
 void out_bytes(const char *p, size_t n)
 {
-	note_write(n && fwrite(p, 1, n, stdout) != n ? -1 : 0);
+	/* glibc's fwrite() says all was written when the flush of a line it ended failed: ferror() does not. */
+	note_write(n && (fwrite(p, 1, n, stdout) != n || ferror(stdout)) ? -1 : 0);
 }
 
 void print_on_off(unsigned long value)
@@ -168,7 +172,7 @@ void complain(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	fflush(stdout);
+	out_flush();
 	fputs(text, stderr);
 	if (rep.json)
 		record(text);
@@ -179,7 +183,7 @@ void note(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fflush(stdout);
+	out_flush();
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 }
@@ -209,7 +213,7 @@ void log_line(int priority, const char *fmt, ...)
 	struct tm tm;
 	va_list ap;
 
-	fflush(stdout);
+	out_flush();
 	if (stderr_is_journal()) {
 		fprintf(stderr, "<%d>", priority);
 	} else {

@@ -35,6 +35,8 @@ void out_char(int c);
 void out_str(const char *s);
 /* Text made elsewhere (a disk's process's stdout), as it is, under --json too; a failed write is kept as out()'s are. */
 void out_bytes(const char *p, size_t n);
+/* stdout flushed; a failed write is kept as out()'s are (a flush that fails is where a pipe's write fails). */
+void out_flush(void);
 
 /* " (on)\n" or " (off)\n", as 9.65 ends its setting lines. */
 void print_on_off(unsigned long value);

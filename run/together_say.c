@@ -102,12 +102,12 @@ static void replay(struct member *m)
 		if (stream == 'o')
 			out_bytes(m->log_buf + at, len);
 		else {
-			fflush(stdout);
+			out_flush();
 			fwrite(m->log_buf + at, 1, len, stderr);
 		}
 		at += len;
 	}
-	fflush(stdout);
+	out_flush();
 }
 
 /* Where the drive shows how an erase it was sent stands. */

@@ -325,6 +325,38 @@ if command -v strace > /dev/null; then
 	[ "$sent_all" = 0 ] && [ "$rc" = 0 ] && [ "$(tail -c +65537 "$out/r.out" | grep -c '^................ Done\.$')" = 2 ]
 	result_of e $? "two disks' --fwdownload, stdout full once the first is said: the second's 16 segments all sent meanwhile (exit $rc, $(awk '$1 == "/dev/zero" && $2 == "cdb:" && $17 == "92"' "$out/e.log" | wc -l) sent)"
 	wait "$reader" 2> /dev/null
+	# The same with 2048 segments: each is a status line too, on the disk's message pipe (64 KiB), which
+	# the loop that waits on stdout reads: the pipe filled after about 1000 and held the download there.
+	head -c 1048576 /dev/urandom > "$out/fw-big.bin"
+	big_pieces() { [ "$(awk '$1 == "/dev/zero" && $2 == "cdb:" && $17 == "92"' "$out/e.log" 2> /dev/null | wc -l)" = 2048 ]; }
+	exec {rw}<> "$out/fifo"
+	head -c 65536 /dev/zero >&"$rw"
+	held_cmd=92@/dev/zero erase_bg "${fw[@]:0:3}" "$out/fw-big.bin" /dev/null /dev/zero > "$out/fifo"
+	until_true 20 blocked_writing "$pid"
+	touch "$out/gate"
+	until_true 20 big_pieces
+	sent_all=$?
+	(exec {rw}<&- && exec cat "$out/fifo" > "$out/r.out") &
+	reader=$!
+	until_true 10 holds_fifo "$reader"
+	exec {rw}<&-
+	rw=
+	finish "$pid" "$reader"
+	[ "$sent_all" = 0 ] && [ "$rc" = 0 ] && [ "$(tail -c +65537 "$out/r.out" | grep -cE '^\.{2048} Done\.$')" = 2 ]
+	result_of big $? "two disks' --fwdownload of 2048 segments, stdout full once the first is said: the second's all sent meanwhile (exit $rc, $(awk '$1 == "/dev/zero" && $2 == "cdb:" && $17 == "92"' "$out/e.log" | wc -l) sent)"
+	wait "$reader" 2> /dev/null
+	# Two disks' downloads, stdout's reader gone once the first disk's text was read (the second
+	# held): the replay's flushes failed unnoted, and the run said "Input/output error", exit 5.
+	env SHIM_IDENTIFY="$ata" "${preload[@]}" "$asan" "$H" "${fw[@]}" /dev/null > "$out/fw-null.out" 2> /dev/null
+	exec {rw}<> "$out/fifo"
+	held_cmd=92@/dev/zero erase_bg "${fw[@]}" /dev/null /dev/zero > "$out/fifo"
+	timeout 20 head -c "$(wc -c < "$out/fw-null.out")" <&"$rw" > "$out/r.out"
+	exec {rw}<&-
+	rw=
+	touch "$out/gate"
+	finish "$pid"
+	[ "$rc" = 32 ] && cmp -s "$out/r.out" "$out/fw-null.out" && grep -qx "hdparm: standard output: Broken pipe" "$out/e.err"
+	result_of epipe $? "two disks' --fwdownload, stdout's reader gone after the first disk's text: 'Broken pipe' said, exit 32 (exit $rc)"
 	# Where AF_UNIX sockets are forbidden (a sandboxed service), two pipes as before: everything said,
 	# each stream whole (their order between them is not kept: pipes).
 	: > "$out/fw-one-o.out"
