@@ -542,9 +542,9 @@ static bool take_ready(struct member *m, int n, const struct pollfd *pfd, int k)
  * Everything the disks' processes say, until all have ended (or, refused by
  * a signal, were left).  Returns the signal last passed on (0: none).
  */
-static int follow(struct member *m, int n, const struct run_flags *run, bool go_on, struct said *said)
+static int follow(struct member *m, int n, const struct run_flags *run, bool go_on, struct said *said,
+		  struct pollfd *pfd)
 {
-	struct pollfd *pfd;
 	struct screen sc;
 	bool gate_open = false, early = false;	/* early: the gate opened, no signal before it: say_finished */
 	int forwarded = 0, woken;
@@ -552,7 +552,6 @@ static int follow(struct member *m, int n, const struct run_flags *run, bool go_
 
 	if (n <= 0)
 		return 0;
-	pfd = calloc((size_t)n * 3 + 1, sizeof(*pfd));
 	woken = streams_follow(m, n);
 
 	together_screen_begin(&sc, run);
@@ -582,7 +581,7 @@ static int follow(struct member *m, int n, const struct run_flags *run, bool go_
 			open_gate(m, n, go_on);
 			gate_open = changed = early = true;
 		}
-		if ((!k && !open_left) || !pfd)
+		if (!k && !open_left)
 			break;
 		if (woken >= 0)
 			pfd[k++] = (struct pollfd){ .fd = woken, .events = POLLIN };
@@ -599,7 +598,6 @@ static int follow(struct member *m, int n, const struct run_flags *run, bool go_
 	}
 	streams_follow_end();
 	together_wipe(&sc);
-	free(pfd);
 	return forwarded;
 }
 
@@ -627,6 +625,8 @@ bool jobs_erase_together(const struct job *jobs, int njobs)
 int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags *run)
 {
 	struct member *m = calloc((size_t)njobs, sizeof(*m));
+	/* What follow() polls: each disk's three descriptors and the reader thread's nudge, had before any disk's process. */
+	struct pollfd *pfd = calloc((size_t)njobs * 3 + 1, sizeof(*pfd));
 	struct sigaction sa;
 	struct start_failure fail = { .failed = -1 };
 	sigset_t stops;
@@ -634,8 +634,11 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 	int status, started = 0, forwarded;
 	struct said said = { 0 };
 
-	if (!m)
+	if (!m || !pfd) {
+		free(m);
+		free(pfd);
 		return ENOMEM;
+	}
 	words = words_of(jobs, njobs);
 	start = (struct member_start){ .parent = getpid(), .words = words };
 	stop_signal = 0;
@@ -673,7 +676,8 @@ int run_jobs_together(const struct job *jobs, int njobs, const struct run_flags 
 	secret_forget(jobs[0].s.v[OPT_TCG_PSID_REVERT].str);
 	if (fail.err)
 		tell_not_started(m, started, &fail);
-	forwarded = follow(m, started, run, go_on && !fail.err, &said);
+	forwarded = follow(m, started, run, go_on && !fail.err, &said, pfd);
+	free(pfd);
 	for (int i = 0; i < started; i++)
 		settle(&m[i]);
 	/*
