@@ -49,6 +49,16 @@ const char *nvme_tunnel_wire_vendor(enum bridge_protocol p);
 bool nvme_tunnel_wire_carries(enum bridge_protocol p, bool admin, const struct nvme_passthru_cmd *cmd, char *why,
 			      size_t size);
 
+/*
+ * The Device Self-test log through a bridge that cannot move it whole
+ * (smartmontools' scsinvme.cpp: JMicron's controller hangs on a read of
+ * more than 218h bytes, GH #256; a Realtek returns an older command's
+ * data past 200h): cmd cut to what the bridge takes (its length, and NUMD
+ * in CDW10).  Returns the bytes of the log's header and whole entries in
+ * that; cmd->data_len where nothing is cut.
+ */
+uint32_t nvme_tunnel_wire_log_cut(enum bridge_protocol p, struct nvme_passthru_cmd *cmd);
+
 /* JMicron: the CDB of one step (len: the bytes it moves), and the command block of step 0. */
 void nvme_tunnel_wire_jm_cdb(unsigned int step, uint32_t len, uint8_t cdb[TUNNEL_JM_CDB_LEN]);
 void nvme_tunnel_wire_jm_block(const struct nvme_passthru_cmd *cmd, uint8_t block[TUNNEL_JM_BLOCK]);
