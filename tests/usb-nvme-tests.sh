@@ -354,4 +354,20 @@ else
 	bad "rtl9211: NVMe asked first, then the SATA drive behind it (exit $rc)" "$(head -n 3 "$out/usbnvme.err")" \
 		"$(head -n 3 "$out/usbnvme.out")"
 fi
+# ... and one whose tunnel does not answer in time, or that is unplugged, is asked nothing more: not SAT's probes,
+# not the SCSI disk's pages; one line names it, the exit status is not 0; --json says it among the device's errors.
+declare -A said=([timeout]="does not answer in time" [gone]="is unplugged")
+for b in timeout gone; do
+	run_on_double usbnvme SHIM_SNT=realtek SHIM_SNT_BAD=$b SHIM_IDENTIFY="$top/tests/identify/pages/qemu-ahci-hdd.hex" \
+		SHIM_SYSFS="$out/usbnvme-sys-rtl9211" SHIM_BLOCK_DEV=8:900000 -- --json -I -H /dev/null
+	if [ "$rc" != 0 ] && [ "$(grep -c '^cdb' "$out/usbnvme.log")" = 1 ] && [ "$(wc -l < "$out/usbnvme.err")" = 1 ] &&
+		grep -qF "Realtek RTL9211 USB bridge 0bda:9211" "$out/usbnvme.err" && python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["devices"]
+sys.exit(0 if len(d) == 1 and any("RTL9211" in e["message"] for e in d[0]["errors"]) else 1)' "$out/usbnvme.out"; then
+		ok "rtl9211: a tunnel that ${said[$b]} at Identify Controller: one line, nothing more sent"
+	else
+		bad "rtl9211: a tunnel that ${said[$b]} at Identify Controller: one line, nothing more sent (exit $rc)" \
+			"$(head -n 3 "$out/usbnvme.err")" "$(grep '^cdb' "$out/usbnvme.log" | head -n 4 | tr '\n' '|')"
+	fi
+done
 echo "end of suite"
