@@ -302,6 +302,19 @@ garbage realtek short "it sent 256 of the 512 bytes of NVMe Get Log Page asked f
 run jmicron -- --bridge sntasmedia -H
 expect_run usbnvme "jmicron spoken to as asmedia (--bridge): the filler said, both named" 71 "" \
 	"the ${chip[jmicron]}, spoken to in ASMedia's protocol (--bridge) did not pass the command: it answered NVMe Get Log Page with 512 bytes of 5Ah"
+# ... and --self-test-wait's first read, the self-test log's 4-byte header: 5Ah 5Ah 5Ah 5Ah is the filler, not a
+# test 90 % done (a wait on it never ends: given 60 s, exit 124, a FAIL).
+rm -f "$out/usbnvme.log"
+timeout -k 5 60 env SHIM_LOG="$out/usbnvme.log" SHIM_SCSI=1 SHIM_SNT=jmicron SHIM_NVME="$pages" SHIM_SYSFS="$out/usbnvme-sys-jmicron" \
+	SHIM_BLOCK_DEV=8:900000 "${preload[@]}" ASAN_OPTIONS="$asan" "$H" --bridge sntasmedia --self-test-wait /dev/null \
+	> "$out/usbnvme.out" 2> "$out/usbnvme.err"
+rc=$?
+if [ "$rc" = 71 ] && [ "$(grep -c '^cdb' "$out/usbnvme.log")" = 1 ] && [ "$(wc -l < "$out/usbnvme.err")" = 1 ] &&
+	grep -qF "spoken to in ASMedia's protocol (--bridge) did not pass the command: it answered NVMe Get Log Page with 4 bytes of 5Ah" "$out/usbnvme.err"; then
+	ok "jmicron spoken to as asmedia: --self-test-wait on the filler: said, no wait"
+else
+	bad "jmicron spoken to as asmedia: --self-test-wait on the filler: said, no wait (exit $rc)" "$(head -n 3 "$out/usbnvme.err")"
+fi
 # JMicron's reply step refused after the command went through: the same one line, nothing more.
 run jmicron SHIM_SNT_BAD=refuse-reply -- -H --power-on-hours
 if [ "$rc" != 0 ] && [ "$(grep -c '^cdb' "$out/usbnvme.log")" = 3 ] &&

@@ -198,9 +198,12 @@ bool nvme_tunnel_wire_data(const struct nvme_passthru_cmd *cmd, const uint8_t *d
 	}
 	/*
 	 * A controller always says its vendor and its temperature: a page of
-	 * one byte over and over (zeros, FFh, a filler) is the bridge's.
+	 * one byte over and over (zeros, FFh, a filler) is the bridge's.  Any
+	 * other answer of one non-zero byte over and over is too: every log
+	 * and feature read has reserved or zero bytes (the self-test log's
+	 * header 5Ah 5Ah 5Ah 5Ah is no test at 90 %, and a wait on it never ends).
 	 */
-	if (page && all_same(data, asked)) {
+	if ((page || (asked > 1 && data[0])) && all_same(data, asked)) {
 		if (data[0])
 			snprintf(why, size, "it answered NVMe %s with %zu bytes of %02Xh", opcode_name(cmd->opcode), asked, data[0]);
 		else

@@ -77,8 +77,9 @@ int nvme_tunnel_wire_jm_reply(const uint8_t *reply, size_t got, uint32_t *result
 /*
  * The data that came for cmd (got of the asked bytes arrived): true where
  * it can be the controller's; false where it is not (fewer bytes than
- * asked, or an Identify page or SMART / Health log of one byte over and
- * over, zeros or a filler, which no controller sends), why saying so.
+ * asked, an Identify page or SMART / Health log of one byte over and
+ * over, zeros or a filler, or any other answer of one non-zero byte over
+ * and over, which no controller sends), why saying so.
  */
 bool nvme_tunnel_wire_data(const struct nvme_passthru_cmd *cmd, const uint8_t *data, size_t asked, size_t got,
 			   char *why, size_t size);
