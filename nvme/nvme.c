@@ -418,22 +418,22 @@ bool nvme_detect(struct device *dev)
 	return found;
 }
 
-bool nvme_tunnel_detect(struct device *dev, bool ask)
+int nvme_tunnel_detect(struct device *dev, bool ask, struct disk_cause *c)
 {
 	uint8_t *buf;
-	bool found;
+	int err;
 
 	/* Namespace 1: ASMedia's and Realtek's CDBs name no namespace and identify that one, as smartctl does. */
 	if (!keep_nsid(dev, 1))
-		return false;
+		return ENOMEM;
 	if (!ask)
-		return true;
+		return 0;
 	buf = malloc(NVME_IDENTIFY_BYTES);
-	found = buf && identify(dev, NVME_CNS_CONTROLLER, 0, buf, &(struct disk_cause){ 0 }) == 0;
+	err = buf ? identify(dev, NVME_CNS_CONTROLLER, 0, buf, c) : ENOMEM;
 	free(buf);
-	if (!found) {
+	if (err) {
 		free(dev->nvme_node);
 		dev->nvme_node = NULL;
 	}
-	return found;
+	return err;
 }

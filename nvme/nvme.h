@@ -27,11 +27,12 @@ bool nvme_detect(struct device *dev);
 
 /*
  * The device is behind a USB bridge whose NVMe tunnel dev->bridge names
- * (transport/nvme_tunnel.c): NVMe, its namespace 1.  ask: only where
+ * (transport/nvme_tunnel.c): NVMe, its namespace 1 (0).  ask: only where
  * Identify Controller through the tunnel answers (a chip that takes SATA
- * drives too); false then, and nothing kept.
+ * drives too); else its errno, *c saying why, and nothing kept:
+ * ETIMEDOUT, ENODEV or ENXIO where the bridge hung or is gone.
  */
-bool nvme_tunnel_detect(struct device *dev, bool ask);
+int nvme_tunnel_detect(struct device *dev, bool ask, struct disk_cause *c);
 
 /* The namespace the device's node names (NVME_NSID_ALL: a controller node); 0: not NVMe. */
 static inline uint32_t nvme_nsid(const struct device *dev)

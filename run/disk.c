@@ -21,9 +21,11 @@
 #include "ata_commands.h"
 #include "usb_bridge.h"
 
-/* A disk behind a USB bridge: what the bridge passes decides the kind. */
-static void choose_behind_bridge(struct device *dev)
+/* A disk behind a USB bridge: what the bridge passes decides the kind (0), or the bridge hung or is gone (its errno). */
+static int choose_behind_bridge(struct device *dev)
 {
+	struct disk_cause c = { 0 };
+	int err;
 	const struct usb_bridge *row = usb_bridge_find(dev->usb_id);
 	enum bridge_protocol forced = dev->run.bridge;
 
@@ -38,9 +40,17 @@ static void choose_behind_bridge(struct device *dev)
 	 * failure.
 	 */
 	if (usb_bridge_vendor_protocol(dev->bridge)) {
-		if (nvme_tunnel_detect(dev, forced == BRIDGE_AUTO && row && row->sata_too)) {
+		if (!(err = nvme_tunnel_detect(dev, forced == BRIDGE_AUTO && row && row->sata_too, &c))) {
 			dev->disk = &nvme_disk;
-			return;
+			return 0;
+		}
+		/* A bridge that hung on its tunnel (or is gone) is asked nothing more: not SAT's probes either. */
+		if (err == ETIMEDOUT || err == ENODEV || err == ENXIO) {
+			complain("%s: %s failed: %s: nothing more is sent to it\n", dev->path, c.what ? c.what : "NVMe Identify",
+				 c.why);
+			dev->disk = &scsi_disk;
+			dev->refused = true;
+			return err;
 		}
 		dev->bridge = BRIDGE_AUTO;
 	}
@@ -58,6 +68,7 @@ static void choose_behind_bridge(struct device *dev)
 	/* An id in no table, or a SAT bridge of the table that does not pass ATA: what passes is what answered. */
 	if (dev->bridge == BRIDGE_AUTO || (dev->bridge == BRIDGE_SAT && forced == BRIDGE_AUTO))
 		dev->bridge = dev->disk == &ata_disk ? BRIDGE_SAT : BRIDGE_NONE;
+	return 0;
 }
 
 int disk_choose(struct device *dev)
@@ -81,7 +92,7 @@ int disk_choose(struct device *dev)
 	if (nvme_detect(dev)) {
 		dev->disk = &nvme_disk;
 	} else if (dev->usb_driver) {
-		choose_behind_bridge(dev);
+		return choose_behind_bridge(dev);
 	} else if (scsi_may_lack_ata(dev) && ata_pass_through_refused(dev, NULL, 0)) {
 		dev->disk = &scsi_disk;
 	} else {

@@ -80,7 +80,7 @@ static void one_disk(const struct asked *a, const struct run_flags *run, struct 
 		return;
 	}
 	if (disk_choose(&dev)) {
-		/* Refused before anything was sent (--bridge): the disk is said down, not read. */
+		/* Refused before anything was sent (--bridge), or a bridge that hung at its probe: said down, not read. */
 		metrics_down(a->name, p);
 		prom_free(mine);
 		close(dev.fd);

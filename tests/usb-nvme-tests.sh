@@ -293,6 +293,19 @@ garbage realtek short "it sent 256 of the 512 bytes of NVMe Get Log Page asked f
 run jmicron -- --bridge sntasmedia -H
 expect_run usbnvme "jmicron spoken to as asmedia (--bridge): the filler said, both named" 71 "" \
 	"the ${chip[jmicron]}, spoken to in ASMedia's protocol (--bridge) did not pass the command: it answered NVMe Get Log Page with 512 bytes of 5Ah"
+# ... and --self-test-wait's first read, the self-test log's 4-byte header: 5Ah 5Ah 5Ah 5Ah is the filler, not a
+# test 90 % done (a wait on it never ends: given 60 s, exit 124, a FAIL).
+rm -f "$out/usbnvme.log"
+timeout -k 5 60 env SHIM_LOG="$out/usbnvme.log" SHIM_SCSI=1 SHIM_SNT=jmicron SHIM_NVME="$pages" SHIM_SYSFS="$out/usbnvme-sys-jmicron" \
+	SHIM_BLOCK_DEV=8:900000 "${preload[@]}" ASAN_OPTIONS="$asan" "$H" --bridge sntasmedia --self-test-wait /dev/null \
+	> "$out/usbnvme.out" 2> "$out/usbnvme.err"
+rc=$?
+if [ "$rc" = 71 ] && [ "$(grep -c '^cdb' "$out/usbnvme.log")" = 1 ] && [ "$(wc -l < "$out/usbnvme.err")" = 1 ] &&
+	grep -qF "spoken to in ASMedia's protocol (--bridge) did not pass the command: it answered NVMe Get Log Page with 4 bytes of 5Ah" "$out/usbnvme.err"; then
+	ok "jmicron spoken to as asmedia: --self-test-wait on the filler: said, no wait"
+else
+	bad "jmicron spoken to as asmedia: --self-test-wait on the filler: said, no wait (exit $rc)" "$(head -n 3 "$out/usbnvme.err")"
+fi
 # JMicron's reply step refused after the command went through: the same one line, nothing more.
 run jmicron SHIM_SNT_BAD=refuse-reply -- -H --power-on-hours
 if [ "$rc" != 0 ] && [ "$(grep -c '^cdb' "$out/usbnvme.log")" = 3 ] &&
@@ -315,6 +328,26 @@ run jmicron SHIM_SNT_BAD=status@02 -- -H
 expect_run usbnvme "jmicron: an NVMe status in the reply is the drive's" 5 "" \
 	"NVMe Get Log Page (SMART / Health) failed: invalid field in command (NVMe status 0x002)"
 
+# The Device Self-test log (564 bytes) as smartmontools reads it through the two bridges that cannot take it
+# whole: JMicron's controller hangs on a read of more than 218h bytes (scsinvme.cpp, GH #256: 19 entries), a
+# Realtek returns an older command's data past 200h.  The entries that came are said; none sent asks for more.
+run jmicron -- --condition
+if [ "$rc" = 0 ] && grep -qx 'cdb: a1 82 00 00 02 18 00 00 00 00 00 00' "$out/usbnvme.log" &&
+	! grep -q '^cdb: a1 82 00 00 02 \(1[9a-f]\|[2-f]\)' "$out/usbnvme.log" &&
+	grep -q '^snt-admin: 02 ff ff ff ff 06 00 85 00' "$out/usbnvme.log" && grep -q '^ self-test .*(06h)' "$out/usbnvme.out"; then
+	ok "jmicron: --condition reads the self-test log's first 218h bytes, no more"
+else
+	bad "jmicron: --condition reads the self-test log's first 218h bytes, no more (exit $rc)" \
+		"$(grep -A1 '^cdb: a1 82' "$out/usbnvme.log" | grep -v '^data' | tr '\n' '|')"
+fi
+run realtek -- --self-test-wait
+if [ "$rc" = 0 ] && grep -qx 'cdb: e4 00 02 02 06 00 00 00 00 00 00 00 00 00 00 00' "$out/usbnvme.log" &&
+	grep -q '^ self-test: .*(NVMe Device Self-test log (06h))' "$out/usbnvme.out"; then
+	ok "realtek: --self-test-wait reads the self-test log's first 200h bytes"
+else
+	bad "realtek: --self-test-wait reads the self-test log's first 200h bytes (exit $rc)" "$(head -n 2 "$out/usbnvme.err")"
+fi
+
 # --- a chip that takes SATA drives too (RTL9211): a refused Identify Controller leaves SAT's probe ---
 run_on_double usbnvme SHIM_SNT=realtek SHIM_SNT_BAD=refuse SHIM_IDENTIFY="$top/tests/identify/pages/qemu-ahci-hdd.hex" \
 	SHIM_SYSFS="$out/usbnvme-sys-rtl9211" SHIM_BLOCK_DEV=8:900000 -- -I /dev/null
@@ -325,4 +358,20 @@ else
 	bad "rtl9211: NVMe asked first, then the SATA drive behind it (exit $rc)" "$(head -n 3 "$out/usbnvme.err")" \
 		"$(head -n 3 "$out/usbnvme.out")"
 fi
+# ... and one whose tunnel does not answer in time, or that is unplugged, is asked nothing more: not SAT's probes,
+# not the SCSI disk's pages; one line names it, the exit status is not 0; --json says it among the device's errors.
+declare -A said=([timeout]="does not answer in time" [gone]="is unplugged")
+for b in timeout gone; do
+	run_on_double usbnvme SHIM_SNT=realtek SHIM_SNT_BAD=$b SHIM_IDENTIFY="$top/tests/identify/pages/qemu-ahci-hdd.hex" \
+		SHIM_SYSFS="$out/usbnvme-sys-rtl9211" SHIM_BLOCK_DEV=8:900000 -- --json -I -H /dev/null
+	if [ "$rc" != 0 ] && [ "$(grep -c '^cdb' "$out/usbnvme.log")" = 1 ] && [ "$(wc -l < "$out/usbnvme.err")" = 1 ] &&
+		grep -qF "Realtek RTL9211 USB bridge 0bda:9211" "$out/usbnvme.err" && python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["devices"]
+sys.exit(0 if len(d) == 1 and any("RTL9211" in e["message"] for e in d[0]["errors"]) else 1)' "$out/usbnvme.out"; then
+		ok "rtl9211: a tunnel that ${said[$b]} at Identify Controller: one line, nothing more sent"
+	else
+		bad "rtl9211: a tunnel that ${said[$b]} at Identify Controller: one line, nothing more sent (exit $rc)" \
+			"$(head -n 3 "$out/usbnvme.err")" "$(grep '^cdb' "$out/usbnvme.log" | head -n 4 | tr '\n' '|')"
+	fi
+done
 echo "end of suite"

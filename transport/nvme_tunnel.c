@@ -174,6 +174,8 @@ static int scsi_io(struct device *dev, struct nvme_passthru_cmd *cmd, char *why,
 int nvme_tunnel_send(struct device *dev, enum nvme_queue q, struct nvme_passthru_cmd *cmd, char *why, size_t size)
 {
 	char name[192], reason[160];
+	struct nvme_passthru_cmd sent = *cmd;
+	uint32_t kept = nvme_tunnel_wire_log_cut(dev->bridge, &sent);
 	bool done;
 	int err;
 
@@ -181,7 +183,7 @@ int nvme_tunnel_send(struct device *dev, enum nvme_queue q, struct nvme_passthru
 	cmd->result = 0;
 	if (q == NVME_IO_QUEUE && (err = scsi_io(dev, cmd, why, size, &done), done))
 		return err;
-	if (!nvme_tunnel_wire_carries(dev->bridge, q == NVME_ADMIN_QUEUE, cmd, reason, sizeof(reason))) {
+	if (!nvme_tunnel_wire_carries(dev->bridge, q == NVME_ADMIN_QUEUE, &sent, reason, sizeof(reason))) {
 		snprintf(why, size, "%s %s: connect the drive to an NVMe port for it", nvme_tunnel_name(dev, name, sizeof(name)),
 			 reason);
 		return -EOPNOTSUPP;
@@ -189,5 +191,10 @@ int nvme_tunnel_send(struct device *dev, enum nvme_queue q, struct nvme_passthru
 	/* What a failure leaves in the buffer is the bridge's, not the drive's: zeros. */
 	if (cmd->data_len)
 		memset((void *)(uintptr_t)cmd->addr, 0, cmd->data_len);
-	return dev->bridge == BRIDGE_SNTJMICRON ? jmicron(dev, cmd, why, size) : one_cdb(dev, cmd, why, size);
+	err = dev->bridge == BRIDGE_SNTJMICRON ? jmicron(dev, &sent, why, size) : one_cdb(dev, &sent, why, size);
+	cmd->result = sent.result;
+	/* The self-test log's entries the bridge could not bring: marked not used (result Fh), as a controller marks its empty ones. */
+	if (!err && kept < cmd->data_len)
+		memset((uint8_t *)(uintptr_t)cmd->addr + kept, 0xff, cmd->data_len - kept);
+	return err;
 }

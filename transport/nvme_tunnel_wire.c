@@ -16,6 +16,12 @@
 #define NSID_ALL 0xffffffffu
 /* Realtek: a log read longer than this returns the previous command's data (smartmontools' finding). */
 #define RTK_MAX_LOG 512u
+/* JMicron: a Device Self-test log read longer than this hangs the controller (smartmontools' GH #256). */
+#define JM_MAX_SELF_TEST 0x218u
+#define LOG_SELF_TEST 0x06
+/* The Device Self-test log: a 4-byte header, then 28-byte entries. */
+#define SELF_TEST_HEADER 4u
+#define SELF_TEST_ENTRY 28u
 
 const char *nvme_tunnel_wire_vendor(enum bridge_protocol p)
 {
@@ -100,6 +106,17 @@ bool nvme_tunnel_wire_carries(enum bridge_protocol p, bool admin, const struct n
 	return true;
 }
 
+uint32_t nvme_tunnel_wire_log_cut(enum bridge_protocol p, struct nvme_passthru_cmd *cmd)
+{
+	uint32_t max = p == BRIDGE_SNTJMICRON ? JM_MAX_SELF_TEST : p == BRIDGE_SNTREALTEK ? RTK_MAX_LOG : 0;
+
+	if (!max || cmd->opcode != OPC_GET_LOG_PAGE || (cmd->cdw10 & 0xff) != LOG_SELF_TEST || cmd->data_len <= max)
+		return cmd->data_len;
+	cmd->data_len = max;
+	cmd->cdw10 = (cmd->cdw10 & 0xffff) | (max / 4 - 1) << 16;	/* NUMDL, 0-based dwords; NUMDU (CDW11) stays 0 */
+	return SELF_TEST_HEADER + (max - SELF_TEST_HEADER) / SELF_TEST_ENTRY * SELF_TEST_ENTRY;
+}
+
 void nvme_tunnel_wire_jm_cdb(unsigned int step, uint32_t len, uint8_t cdb[TUNNEL_JM_CDB_LEN])
 {
 	memset(cdb, 0, TUNNEL_JM_CDB_LEN);
@@ -181,9 +198,12 @@ bool nvme_tunnel_wire_data(const struct nvme_passthru_cmd *cmd, const uint8_t *d
 	}
 	/*
 	 * A controller always says its vendor and its temperature: a page of
-	 * one byte over and over (zeros, FFh, a filler) is the bridge's.
+	 * one byte over and over (zeros, FFh, a filler) is the bridge's.  Any
+	 * other answer of one non-zero byte over and over is too: every log
+	 * and feature read has reserved or zero bytes (the self-test log's
+	 * header 5Ah 5Ah 5Ah 5Ah is no test at 90 %, and a wait on it never ends).
 	 */
-	if (page && all_same(data, asked)) {
+	if ((page || (asked > 1 && data[0])) && all_same(data, asked)) {
 		if (data[0])
 			snprintf(why, size, "it answered NVMe %s with %zu bytes of %02Xh", opcode_name(cmd->opcode), asked, data[0]);
 		else

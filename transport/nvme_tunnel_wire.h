@@ -49,6 +49,16 @@ const char *nvme_tunnel_wire_vendor(enum bridge_protocol p);
 bool nvme_tunnel_wire_carries(enum bridge_protocol p, bool admin, const struct nvme_passthru_cmd *cmd, char *why,
 			      size_t size);
 
+/*
+ * The Device Self-test log through a bridge that cannot move it whole
+ * (smartmontools' scsinvme.cpp: JMicron's controller hangs on a read of
+ * more than 218h bytes, GH #256; a Realtek returns an older command's
+ * data past 200h): cmd cut to what the bridge takes (its length, and NUMD
+ * in CDW10).  Returns the bytes of the log's header and whole entries in
+ * that; cmd->data_len where nothing is cut.
+ */
+uint32_t nvme_tunnel_wire_log_cut(enum bridge_protocol p, struct nvme_passthru_cmd *cmd);
+
 /* JMicron: the CDB of one step (len: the bytes it moves), and the command block of step 0. */
 void nvme_tunnel_wire_jm_cdb(unsigned int step, uint32_t len, uint8_t cdb[TUNNEL_JM_CDB_LEN]);
 void nvme_tunnel_wire_jm_block(const struct nvme_passthru_cmd *cmd, uint8_t block[TUNNEL_JM_BLOCK]);
@@ -67,8 +77,9 @@ int nvme_tunnel_wire_jm_reply(const uint8_t *reply, size_t got, uint32_t *result
 /*
  * The data that came for cmd (got of the asked bytes arrived): true where
  * it can be the controller's; false where it is not (fewer bytes than
- * asked, or an Identify page or SMART / Health log of one byte over and
- * over, zeros or a filler, which no controller sends), why saying so.
+ * asked, an Identify page or SMART / Health log of one byte over and
+ * over, zeros or a filler, or any other answer of one non-zero byte over
+ * and over, which no controller sends), why saying so.
  */
 bool nvme_tunnel_wire_data(const struct nvme_passthru_cmd *cmd, const uint8_t *data, size_t asked, size_t got,
 			   char *why, size_t size);

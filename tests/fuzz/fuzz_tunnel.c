@@ -45,6 +45,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	got = get_le32(data + 36);
 	data += HEAD, size -= HEAD;
 	memset(why, 'x', sizeof(why));
+	/* The self-test log cut to what the bridge takes (as the tunnel does first): never longer, whole entries within it. */
+	n = cmd.data_len;
+	asked = nvme_tunnel_wire_log_cut(p, &cmd);
+	if (cmd.data_len > n || asked > cmd.data_len)
+		__builtin_trap();
 	/* A command carried moves at most TUNNEL_MAX_DATA bytes, and only an admin command of the three. */
 	if (nvme_tunnel_wire_carries(p, data[-1] & 1, &cmd, why, sizeof(why))) {
 		if (cmd.data_len > TUNNEL_MAX_DATA || !(data[-1] & 1) || p == BRIDGE_SAT ||
