@@ -92,7 +92,10 @@ int disk_choose(struct device *dev)
 	if (nvme_detect(dev)) {
 		dev->disk = &nvme_disk;
 	} else if (dev->usb_driver) {
-		return choose_behind_bridge(dev);
+		int err = choose_behind_bridge(dev);
+
+		if (err)
+			return err;
 	} else if (scsi_may_lack_ata(dev) && ata_pass_through_refused(dev, NULL, 0)) {
 		dev->disk = &scsi_disk;
 	} else {
