@@ -308,43 +308,36 @@ if command -v strace > /dev/null; then
 	# goes on: /dev/null's text is said at its end and waits, /dev/zero's DOWNLOAD MICROCODE held
 	# until then; its 16 segments (a dot each on its stdout) must all go out before the FIFO is read.
 	# (A socket queues net.unix.max_dgram_qlen datagrams, 10 here: it stopped after about 11.)
-	zero_pieces() { [ "$(awk '$1 == "/dev/zero" && $2 == "cdb:" && $17 == "92"' "$out/e.log" 2> /dev/null | wc -l)" = 16 ]; }
-	exec {rw}<> "$out/fifo"
-	head -c 65536 /dev/zero >&"$rw"
-	held_cmd=92@/dev/zero erase_bg "${fw[@]}" /dev/null /dev/zero > "$out/fifo"
-	until_true 20 blocked_writing "$pid"
-	touch "$out/gate"
-	until_true 20 zero_pieces
-	sent_all=$?
-	(exec {rw}<&- && exec cat "$out/fifo" > "$out/r.out") &
-	reader=$!
-	until_true 10 holds_fifo "$reader"
-	exec {rw}<&-
-	rw=
-	finish "$pid" "$reader"
+	# zero_pieces N: N DOWNLOAD MICROCODE commands went to /dev/zero.
+	zero_pieces() { [ "$(awk '$1 == "/dev/zero" && $2 == "cdb:" && $17 == "92"' "$out/e.log" 2> /dev/null | wc -l)" = "$1" ]; }
+	# stalled_download N IMAGE: two disks' download of IMAGE, stdout a full FIFO once /dev/null's text
+	# is said, /dev/zero held until then; sent_all 0 where its N segments all went out before the FIFO
+	# was read; then read ($out/r.out), and rc hdparm's exit status.
+	stalled_download() {
+		exec {rw}<> "$out/fifo"
+		head -c 65536 /dev/zero >&"$rw"
+		held_cmd=92@/dev/zero erase_bg "${fw[@]:0:3}" "$2" /dev/null /dev/zero > "$out/fifo"
+		until_true 20 blocked_writing "$pid"
+		touch "$out/gate"
+		until_true 20 zero_pieces "$1"
+		sent_all=$?
+		(exec {rw}<&- && exec cat "$out/fifo" > "$out/r.out") &
+		reader=$!
+		until_true 10 holds_fifo "$reader"
+		exec {rw}<&-
+		rw=
+		finish "$pid" "$reader"
+		wait "$reader" 2> /dev/null
+	}
+	stalled_download 16 "$out/fw.bin"
 	[ "$sent_all" = 0 ] && [ "$rc" = 0 ] && [ "$(tail -c +65537 "$out/r.out" | grep -c '^................ Done\.$')" = 2 ]
 	result_of e $? "two disks' --fwdownload, stdout full once the first is said: the second's 16 segments all sent meanwhile (exit $rc, $(awk '$1 == "/dev/zero" && $2 == "cdb:" && $17 == "92"' "$out/e.log" | wc -l) sent)"
-	wait "$reader" 2> /dev/null
 	# The same with 2048 segments: each is a status line too, on the disk's message pipe (64 KiB), which
 	# the loop that waits on stdout reads: the pipe filled after about 1000 and held the download there.
 	head -c 1048576 /dev/urandom > "$out/fw-big.bin"
-	big_pieces() { [ "$(awk '$1 == "/dev/zero" && $2 == "cdb:" && $17 == "92"' "$out/e.log" 2> /dev/null | wc -l)" = 2048 ]; }
-	exec {rw}<> "$out/fifo"
-	head -c 65536 /dev/zero >&"$rw"
-	held_cmd=92@/dev/zero erase_bg "${fw[@]:0:3}" "$out/fw-big.bin" /dev/null /dev/zero > "$out/fifo"
-	until_true 20 blocked_writing "$pid"
-	touch "$out/gate"
-	until_true 20 big_pieces
-	sent_all=$?
-	(exec {rw}<&- && exec cat "$out/fifo" > "$out/r.out") &
-	reader=$!
-	until_true 10 holds_fifo "$reader"
-	exec {rw}<&-
-	rw=
-	finish "$pid" "$reader"
+	stalled_download 2048 "$out/fw-big.bin"
 	[ "$sent_all" = 0 ] && [ "$rc" = 0 ] && [ "$(tail -c +65537 "$out/r.out" | grep -cE '^\.{2048} Done\.$')" = 2 ]
 	result_of big $? "two disks' --fwdownload of 2048 segments, stdout full once the first is said: the second's all sent meanwhile (exit $rc, $(awk '$1 == "/dev/zero" && $2 == "cdb:" && $17 == "92"' "$out/e.log" | wc -l) sent)"
-	wait "$reader" 2> /dev/null
 	# Two disks' downloads, stdout's reader gone once the first disk's text was read (the second
 	# held): the replay's flushes failed unnoted, and the run said "Input/output error", exit 5.
 	env SHIM_IDENTIFY="$ata" "${preload[@]}" "$asan" "$H" "${fw[@]}" /dev/null > "$out/fw-null.out" 2> /dev/null
