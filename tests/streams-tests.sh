@@ -287,6 +287,16 @@ touch "$out/gate"
 finish "$pid"
 [ "$rc" = 32 ] && grep -qx "hdparm: standard output: Broken pipe" "$out/e.err"
 result_of e $? "one disk's erase, stdout's reader gone after the erase was sent: no death by SIGPIPE, 'Broken pipe' said, exit 32 (exit $rc)"
+# one_by_one FILE ARGS...: what a run of /dev/null alone, then one of /dev/zero alone, write 2>&1.
+one_by_one() {
+	local file=$1 d
+	shift
+	: > "$file"
+	for d in /dev/null /dev/zero; do
+		env SHIM_IDENTIFY="$ata" "${preload[@]}" "$asan" "$H" "$@" "$d" >> "$file" 2>&1
+	done
+}
+
 # --- item 13: a disk's stdout and stderr said in the order its process wrote them ---
 # A DOWNLOAD MICROCODE run (ATA 92h) writes "/dev/null:" (stdout), "fwdownload: xfer_mode=..."
 # (stderr), then its dots and "Done." (stdout).  strace holds hdparm in its first write, the gate's
@@ -295,10 +305,7 @@ result_of e $? "one disk's erase, stdout's reader gone after the erase was sent:
 if command -v strace > /dev/null; then
 	head -c 8192 /dev/urandom > "$out/fw.bin"
 	fw=(--yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload "$out/fw.bin")
-	: > "$out/fw-one.out"
-	for d in /dev/null /dev/zero; do
-		env SHIM_IDENTIFY="$ata" "${preload[@]}" "$asan" "$H" "${fw[@]}" "$d" >> "$out/fw-one.out" 2>&1
-	done
+	one_by_one "$out/fw-one.out" "${fw[@]}"
 	env SHIM_IDENTIFY="$ata" "${preload[@]}" "$asan:detect_leaks=0" strace -o "$out/fw.strace" -e trace=write \
 		-e inject=write:delay_exit=2000000:when=1 "$H" "${fw[@]}" /dev/null /dev/zero > "$out/fw-two.out" 2>&1
 	rc=$?
@@ -373,10 +380,7 @@ fi
 impostor=$top/tests/tools/unix-impostor.py
 head -c 8192 /dev/urandom > "$out/fw13.bin"
 fw13=(--yes-i-know-what-i-am-doing --please-destroy-my-drive --fwdownload "$out/fw13.bin")
-: > "$out/fw13-one.out"
-for d in /dev/null /dev/zero; do
-	env SHIM_IDENTIFY="$ata" "${preload[@]}" "$asan" "$H" "${fw13[@]}" "$d" >> "$out/fw13-one.out" 2>&1
-done
+one_by_one "$out/fw13-one.out" "${fw13[@]}"
 # held92 N: N DOWNLOAD MICROCODEs (ATA 92h) sent (and held).
 held92() { [ "$(awk '$2 == "cdb:" && $17 == "92"' "$out/e.log" 2> /dev/null | wc -l)" = "$1" ]; }
 # impostor_run STEM WRAP... -- MODE [ARG]: both disks' downloads held at their first segment, hdparm
