@@ -139,29 +139,27 @@ static void disk_read(struct device *dev, struct trim_path *t)
 		disk_word_read(dev, t);
 		return;
 	}
-	/* Its answer of nothing made the disk a SCSI disk (run/disk.c): a drive not known, not one without ATA. */
-	if (dev->bridge_nothing[0]) {
-		snprintf(t->nothing, sizeof(t->nothing), "the bridge answered %s", dev->bridge_nothing);
-		t->disk_unknown = t->nothing;
-		return;
-	}
-	if (!dev->disk->identify_page) {
+	if (!dev->bridge_nothing[0] && !dev->disk->identify_page) {
 		t->disk_unknown = "the bridge passes no ATA command to ask it";
 		return;
 	}
-	if (!(id = dev->disk->identify_page(dev, &err))) {
-		t->disk_unknown = "IDENTIFY DEVICE failed";
+	id = dev->bridge_nothing[0] ? NULL : dev->disk->identify_page(dev, &err);
+	if (id) {
+		t->disk = ata_id_has_trim(id);
+		t->disk_command = "TRIM";
+		t->disk_source = "IDENTIFY word 169 bit 0";
 		return;
 	}
-	/* Some bridges answer ATA PASS-THROUGH with zeros: that is no drive saying it lacks TRIM. */
-	for (unsigned int i = 0; i < 256; i++)
-		if (id[i]) {
-			t->disk = ata_id_has_trim(id);
-			t->disk_command = "TRIM";
-			t->disk_source = "IDENTIFY word 169 bit 0";
-			return;
-		}
-	t->disk_unknown = "the bridge answered IDENTIFY DEVICE with a page of zeros";
+	/*
+	 * A bridge that answered ATA PASS-THROUGH with nothing (a page of zeros:
+	 * ata_commands.c refuses it as the bridge's): a drive not known, not one without TRIM.
+	 */
+	if (dev->bridge_nothing[0]) {
+		snprintf(t->nothing, sizeof(t->nothing), "the bridge answered %s", dev->bridge_nothing);
+		t->disk_unknown = t->nothing;
+	} else {
+		t->disk_unknown = "IDENTIFY DEVICE failed";
+	}
 }
 
 static void path_read(struct device *dev, struct trim_path *t)
